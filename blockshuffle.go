@@ -1,0 +1,78 @@
+package blockshuffle
+
+import (
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Element is every fixed-size element type without pointers, and every type
+// defined over one, such as float16.Float16 from github.com/x448/float16 or
+// a bfloat16 defined as uint16. Types that hold pointers (strings, structs
+// with pointers) go through package generic instead.
+type Element interface {
+	~bool | ~int8 | ~int16 | ~int32 | ~int64 | ~int |
+		~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uint | ~uintptr |
+		~float32 | ~float64 | ~complex64 | ~complex128
+}
+
+// DepthToSpace moves the depth of src into space: src has the dims of p
+// (N, C, H, W, with C a multiple of BlockSize²) and dst gets
+// [N, C/BlockSize², H*BlockSize, W*BlockSize], in p.Layout, with
+//
+//	DCR: dst[n, c, h*b+i, w*b+j] = src[n, (i*b+j)*C/(b*b) + c, h, w]
+//	CRD: dst[n, c, h*b+i, w*b+j] = src[n, c*b*b + i*b + j, h, w]
+//
+// Every element is copied bit for bit. dst and src must not overlap and must
+// each hold N*C*H*W elements. On error dst is untouched.
+func DepthToSpace[T Element](dst, src []T, p Params) error {
+	return typed(shape.DepthToSpace, dst, src, p)
+}
+
+// SpaceToDepth is the inverse of DepthToSpace with the same BlockSize and
+// Order: src has the dims of p (N, C, H, W, with H and W multiples of
+// BlockSize) and dst gets [N, C*BlockSize², H/BlockSize, W/BlockSize], with
+//
+//	DCR: dst[n, (i*b+j)*C + c, h, w] = src[n, c, h*b+i, w*b+j]
+//	CRD: dst[n, c*b*b + i*b + j, h, w] = src[n, c, h*b+i, w*b+j]
+//
+// dst and src must not overlap and must each hold N*C*H*W elements. On error
+// dst is untouched.
+func SpaceToDepth[T Element](dst, src []T, p Params) error {
+	return typed(shape.SpaceToDepth, dst, src, p)
+}
+
+// DepthToSpaceBytes is DepthToSpace on raw elements of elemSize bytes, for
+// any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes. The
+// slices need no particular alignment.
+func DepthToSpaceBytes(dst, src []byte, elemSize int, p Params) error {
+	return dispatch.ActiveSets().Do(shape.DepthToSpace, dst, src, elemSize, p)
+}
+
+// SpaceToDepthBytes is SpaceToDepth on raw elements of elemSize bytes, for
+// any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes.
+func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
+	return dispatch.ActiveSets().Do(shape.SpaceToDepth, dst, src, elemSize, p)
+}
+
+// Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier
+// such as "avx2". The environment variable BLOCKSHUFFLE_TIER, read once at
+// start-up, can lower it (BLOCKSHUFFLE_TIER=generic); the purego build tag
+// leaves only "generic".
+func Tier() string { return dispatch.Active().String() }
+
+func typed[T Element](op shape.Op, dst, src []T, p Params) error {
+	// Lengths are checked in elements, so that errors speak the caller's units.
+	g, err := shape.Validate(op, p, 1, len(dst), len(src), shape.Overlap(dst, src))
+	if err != nil {
+		return err
+	}
+	g.Elem = int(unsafe.Sizeof(*new(T)))
+	dispatch.ActiveSets().Exec(&g, asBytes(dst), asBytes(src))
+	return nil
+}
+
+func asBytes[T Element](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
+}

@@ -1,0 +1,19 @@
+//go:build !purego
+
+package dispatch
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/blockshuffle/blockshuffle/generic"
+)
+
+// cpuHas reports whether this CPU can run tier t.
+func cpuHas(t Tier) bool {
+	return t == NEON && cpu.ARM64.HasASIMD
+}
+
+// builtin returns the kernel sets this build has for tier t.
+func builtin(t Tier) *generic.Sets {
+	return nil
+}

@@ -1,0 +1,47 @@
+// Package blockshuffle implements the tensor block shuffles DepthToSpace and
+// SpaceToDepth (ONNX, DirectML, TensorFlow depth_to_space, PyTorch
+// pixel_shuffle and pixel_unshuffle) on the caller's own slices, with SIMD
+// kernels where the CPU has them and pure Go everywhere else.
+//
+// It is meant as a drop-in fast path for Go tensor libraries, ONNX
+// interpreters and image pipelines: pass typed slices ([]float32,
+// []float16.Float16, []uint8, ...) or raw bytes with an element size, and a
+// Params describing the input tensor. Nothing is allocated on the
+// single-goroutine path and no tensor type is imposed.
+//
+// # Operators
+//
+// With block size b and input dims [N, C, H, W]:
+//
+//   - DepthToSpace: C must be a multiple of b*b; the output is
+//     [N, C/(b*b), H*b, W*b].
+//   - SpaceToDepth: H and W must be multiples of b; the output is
+//     [N, C*b*b, H/b, W/b]. It is the exact inverse of DepthToSpace with the
+//     same b and Order.
+//
+// Order DCR (depth-column-row, ONNX's default, TensorFlow) and CRD
+// (column-row-depth, PyTorch pixel_shuffle) differ in how the channel index
+// splits into the block; Layout NCHW and NHWC is the memory order of both
+// tensors. Elements are moved as bits: NaN payloads, signalling NaNs and -0
+// survive.
+//
+// # Errors
+//
+// Invalid parameters or slice lengths return an error wrapping one of the
+// Err* sentinels (test with errors.Is); no input makes a function panic, and
+// dst is untouched on error. dst and src must not overlap.
+//
+// # Tiers
+//
+// At start-up the package picks the fastest kernel tier the CPU supports;
+// Tier names it. The environment variable BLOCKSHUFFLE_TIER lowers the
+// choice (for example BLOCKSHUFFLE_TIER=generic), and the purego build tag
+// leaves out all assembly. Element types that hold pointers, such as string,
+// go through package generic, which moves them with ordinary Go assignments.
+//
+// # Concurrency
+//
+// Calls are safe for concurrent use on distinct dst slices. Params.Workers
+// bounds how many goroutines one call may use: 0 lets large calls use up to
+// GOMAXPROCS goroutines and keeps small ones on the caller's goroutine.
+package blockshuffle

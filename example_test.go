@@ -1,0 +1,113 @@
+package blockshuffle_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/x448/float16"
+
+	"github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/generic"
+)
+
+// A 2x2 block turns 4 channels of 1x2 pixels into one channel of 2x4.
+func ExampleDepthToSpace() {
+	src := []float32{
+		1, 2, // channel 0
+		3, 4, // channel 1
+		5, 6, // channel 2
+		7, 8, // channel 3
+	}
+	dst := make([]float32, len(src))
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 2, BlockSize: 2} // DCR, NCHW
+	if err := blockshuffle.DepthToSpace(dst, src, p); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst[:4])
+	fmt.Println(dst[4:])
+	// Output:
+	// [1 3 2 4]
+	// [5 7 6 8]
+}
+
+// SpaceToDepth undoes DepthToSpace. float16 data moves as raw bits, so
+// -0 and NaN payloads survive unchanged.
+func ExampleSpaceToDepth_float16() {
+	image := []float16.Float16{ // 1 channel, 2x2
+		float16.Fromfloat32(0.5), float16.Fromfloat32(float32(math.Copysign(0, -1))),
+		float16.Frombits(0x7c01), float16.Fromfloat32(-2), // 0x7c01 is a signalling NaN
+	}
+	depth := make([]float16.Float16, 4)
+	p := blockshuffle.Params{N: 1, C: 1, H: 2, W: 2, BlockSize: 2, Order: blockshuffle.CRD}
+	if err := blockshuffle.SpaceToDepth(depth, image, p); err != nil {
+		panic(err)
+	}
+	for _, v := range depth {
+		fmt.Printf("%#04x ", v.Bits())
+	}
+	fmt.Println()
+	// Output:
+	// 0x3800 0x8000 0x7c01 0xc000
+}
+
+// PyTorch's pixel_shuffle on channels-last data is CRD on NHWC.
+func ExampleDepthToSpace_nhwc() {
+	// One pixel with 4 channels, b = 2: the channels become a 2x2 block.
+	src := []uint8{10, 11, 12, 13}
+	dst := make([]uint8, 4)
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2, Order: blockshuffle.CRD, Layout: blockshuffle.NHWC}
+	if err := blockshuffle.DepthToSpace(dst, src, p); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst) // rows of the 2x2 output, one channel each
+	// Output: [10 11 12 13]
+}
+
+// The byte API takes any element size, here 3-byte RGB pixels.
+func ExampleDepthToSpaceBytes() {
+	src := []byte("aaabbbcccddd") // 4 channels of one 3-byte pixel
+	dst := make([]byte, len(src))
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}
+	if err := blockshuffle.DepthToSpaceBytes(dst, src, 3, p); err != nil {
+		panic(err)
+	}
+	fmt.Println(string(dst))
+	// Output: aaabbbcccddd
+}
+
+// An ONNX interpreter can pass the node's attributes straight through.
+func ExampleParseOrder() {
+	mode := "CRD" // the DepthToSpace node's "mode" attribute
+	order, err := blockshuffle.ParseOrder(mode)
+	if err != nil {
+		panic(err)
+	}
+	p := blockshuffle.Params{N: 1, C: 8, H: 2, W: 3, BlockSize: 2, Order: order}
+	out, err := p.DepthToSpaceDims()
+	fmt.Println(order, out.Shape(p.Layout), err)
+	// Output: CRD [1 2 4 6] <nil>
+}
+
+// Errors name the offending values and wrap a sentinel for errors.Is.
+func ExampleDepthToSpace_error() {
+	src := make([]float32, 1*6*2*2)
+	dst := make([]float32, len(src))
+	err := blockshuffle.DepthToSpace(dst, src, blockshuffle.Params{N: 1, C: 6, H: 2, W: 2, BlockSize: 2})
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, blockshuffle.ErrNotDivisible))
+	// Output:
+	// blockshuffle: DepthToSpace: C = 6 is not a multiple of BlockSize*BlockSize = 2*2: shape not divisible by the block size
+	// true
+}
+
+// Strings hold pointers, so they go through package generic.
+func ExampleDepthToSpace_strings() {
+	src := []string{"a", "b", "c", "d"}
+	dst := make([]string, 4)
+	if err := generic.DepthToSpace(dst, src, blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}); err != nil {
+		panic(err)
+	}
+	fmt.Println(dst)
+	// Output: [a b c d]
+}

@@ -1,0 +1,163 @@
+package generic
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// A plan is the outer loop nest of one call: up to three outer loops, each
+// moving both the space and the depth offset, around a kernel that walks
+// args.Rows rows. The rows of all outer iterations, taken in order, number
+// total(); any range of them can be run on its own, which is how calls are
+// split across goroutines.
+type plan struct {
+	kind  Kind
+	args  Args
+	outer [3]loop // outermost first
+}
+
+type loop struct{ n, space, depth int }
+
+// newPlan builds the loop nest of a validated, non-empty call. Strides are
+// counted in units; every element is unit units long.
+func newPlan(g *shape.Geometry, unit int) plan {
+	b, d, cp := g.B, g.Depth, g.Space.C
+	p := plan{outer: [3]loop{{1, 0, 0}, {1, 0, 0}, {1, 0, 0}}}
+	a := &p.args
+	a.B, a.W, a.Cp, a.Unit = b, d.W, 1, 1
+	switch {
+	case g.Layout == shape.NCHW && b == 1: // a copy, as contiguous runs
+		p.kind = Runs
+		a.Rows, a.SpaceStride, a.DepthStride = d.N*d.C*d.H, d.W, d.W
+		a.XS, a.JS, a.CS = 1, 1, 1
+	case g.Layout == shape.NCHW:
+		// Space row h*b+i of output plane c zips row h of the b depth
+		// planes holding (c, i, j) for j < b.
+		plane, wb := d.H*d.W, d.W*b
+		lane, istep, cstep := cp*plane, b*cp*plane, plane // DCR: channel (i*b+j)*C' + c
+		if g.Order == shape.CRD {
+			lane, istep, cstep = plane, b*plane, b*b*plane // CRD: channel c*b*b + i*b + j
+		}
+		p.kind = Zip
+		a.XS, a.JS, a.CS = 1, lane, 1
+		p.outer = [3]loop{{d.N, d.C * plane, d.C * plane}, {b, wb, istep}, {cp, b * b * plane, cstep}}
+		a.Rows, a.SpaceStride, a.DepthStride = d.H, b*wb, d.W
+	default: // NHWC
+		// Space row (n, h*b+i) takes, from every pixel of depth row (n, h),
+		// the b*C' channels of block row i.
+		rowLen := d.W * b * cp
+		p.kind, a.Cp, a.XS = Runs, cp, d.C
+		a.JS, a.CS = cp, 1 // DCR: channel (i*b + j)*C' + c, contiguous in (j, c)
+		istep := b * cp
+		if g.Order == shape.CRD && cp > 1 {
+			p.kind = Transpose // CRD: channel c*b*b + i*b + j
+			a.JS, a.CS = 1, b*b
+			istep = b
+		}
+		p.outer[0] = loop{b, rowLen, istep}
+		a.Rows, a.SpaceStride, a.DepthStride = d.N*d.H, b*rowLen, d.W*d.C
+	}
+	a.XS, a.JS, a.CS = a.XS*unit, a.JS*unit, a.CS*unit
+	a.SpaceStride, a.DepthStride, a.Unit = a.SpaceStride*unit, a.DepthStride*unit, unit
+	for i := range p.outer {
+		p.outer[i].space *= unit
+		p.outer[i].depth *= unit
+	}
+	p.coalesce()
+	return p
+}
+
+// coalesce folds inner outer loops into the rows when they continue the rows'
+// strides on both sides, so that kernels get fewer, longer calls.
+func (p *plan) coalesce() {
+	a := &p.args
+	for i := len(p.outer) - 1; i >= 0; i-- {
+		l := &p.outer[i]
+		if l.n == 1 {
+			continue
+		}
+		if l.space != a.Rows*a.SpaceStride || l.depth != a.Rows*a.DepthStride {
+			return
+		}
+		a.Rows *= l.n
+		*l = loop{1, 0, 0}
+	}
+}
+
+func (p *plan) total() int {
+	return p.outer[0].n * p.outer[1].n * p.outer[2].n * p.args.Rows
+}
+
+// run performs rows [lo, hi) of the plan.
+func run[T any](k Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int) {
+	a, rows := p.args, p.args.Rows
+	for lo < hi {
+		o, r := lo/rows, lo%rows
+		a.Rows = min(rows-r, hi-lo)
+		so, do := r*a.SpaceStride, r*a.DepthStride
+		for i := len(p.outer) - 1; i >= 0; i-- {
+			l := &p.outer[i]
+			q := o % l.n
+			o /= l.n
+			so += q * l.space
+			do += q * l.depth
+		}
+		sn, dn := a.spans()
+		k.Run(op, p.kind, space[so:so+sn], depth[do:do+dn], a)
+		lo += a.Rows
+	}
+}
+
+// Automatic parallelism: below parallelMin bytes a goroutine costs more than
+// it saves; above it every goroutine gets at least bytesPerWorker bytes.
+// BenchmarkWorkers in bench/ is where these figures come from.
+const (
+	parallelMin    = 1 << 20
+	bytesPerWorker = 512 << 10
+)
+
+// workers is how many goroutines a call of the given size uses.
+func workers(requested, bytes, rows int) int {
+	n := requested
+	if n == 0 {
+		if bytes < parallelMin {
+			return 1
+		}
+		n = min(runtime.GOMAXPROCS(0), bytes/bytesPerWorker)
+	}
+	return max(1, min(n, rows))
+}
+
+// execute runs a validated call on dst and src, whose lengths count units.
+// bytes is the size of each tensor in memory, for the worker count.
+func execute[T any](k Kernels[T], g *shape.Geometry, unit int, dst, src []T, bytes int) {
+	if g.Len() == 0 {
+		return
+	}
+	space, depth := dst, src
+	if g.Op == shape.SpaceToDepth {
+		space, depth = src, dst
+	}
+	p := newPlan(g, unit)
+	total := p.total()
+	if n := workers(g.Workers, bytes, total); n > 1 {
+		parallel(k, g.Op, p, space, depth, total, n)
+		return
+	}
+	run(k, g.Op, &p, space, depth, 0, total)
+}
+
+// parallel splits the rows into n nearly equal ranges, one per goroutine.
+// It takes the plan by value so that the single-goroutine path in execute
+// keeps its plan on the stack.
+func parallel[T any](k Kernels[T], op shape.Op, p plan, space, depth []T, total, n int) {
+	var wg sync.WaitGroup
+	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
+	for i := 1; i < n; i++ {
+		wg.Go(func() { run(k, op, &p, space, depth, bound(i), bound(i+1)) })
+	}
+	run(k, op, &p, space, depth, 0, bound(1))
+	wg.Wait()
+}

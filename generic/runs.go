@@ -1,0 +1,40 @@
+package generic
+
+// NHWC rows: every pixel moves whole runs of contiguous elements.
+
+// shortRun is the run length below which an element loop beats a call to
+// the runtime's memmove.
+const shortRun = 8
+
+// runs moves, in every row, one run of B*Cp elements per pixel: contiguous
+// and back to back in space, XS apart in depth.
+func runs[T any](d2s bool, space, depth []T, a *Args) {
+	run := a.B * a.Cp * a.Unit
+	rowLen := a.W * run
+	if a.XS == run && a.SpaceStride == rowLen && a.DepthStride == rowLen {
+		// Both sides are one contiguous block: a plain copy (B = 1 lands here).
+		n := a.Rows * rowLen
+		if d2s {
+			copy(space[:n], depth[:n])
+		} else {
+			copy(depth[:n], space[:n])
+		}
+		return
+	}
+	for r := 0; r < a.Rows; r++ {
+		s, d := space[r*a.SpaceStride:][:rowLen], depth[r*a.DepthStride:]
+		for x := 0; x < a.W; x++ {
+			to, from := s[x*run:][:run], d[x*a.XS:][:run]
+			if !d2s {
+				to, from = from, to
+			}
+			if run < shortRun {
+				for t := range to {
+					to[t] = from[t]
+				}
+			} else {
+				copy(to, from)
+			}
+		}
+	}
+}

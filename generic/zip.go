@@ -1,0 +1,127 @@
+package generic
+
+import "unsafe"
+
+// NCHW rows: space row r holds W blocks of B elements, block x being element x
+// of each of the B depth rows. The common block sizes get loops that move one
+// whole [B]T block per step; the others move one depth row per pass.
+
+// blocks views s, which holds exactly n*len(A) elements, as n blocks.
+func blocks[A any, T any](s []T, n int) []A {
+	return unsafe.Slice((*A)(unsafe.Pointer(unsafe.SliceData(s))), n)
+}
+
+func zipRows[T any](space, depth []T, a *Args) {
+	for r := 0; r < a.Rows; r++ {
+		s, d := space[r*a.SpaceStride:][:a.W*a.B], depth[r*a.DepthStride:]
+		switch a.B {
+		case 2:
+			zip2(s, d, a.W, a.JS)
+		case 3:
+			zip3(s, d, a.W, a.JS)
+		case 4:
+			zip4(s, d, a.W, a.JS)
+		case 8:
+			zip8(s, d, a.W, a.JS)
+		default:
+			for j := 0; j < a.B; j++ {
+				for x, v := range d[j*a.JS:][:a.W] {
+					s[x*a.B+j] = v
+				}
+			}
+		}
+	}
+}
+
+func unzipRows[T any](space, depth []T, a *Args) {
+	for r := 0; r < a.Rows; r++ {
+		s, d := space[r*a.SpaceStride:][:a.W*a.B], depth[r*a.DepthStride:]
+		switch a.B {
+		case 2:
+			unzip2(s, d, a.W, a.JS)
+		case 3:
+			unzip3(s, d, a.W, a.JS)
+		case 4:
+			unzip4(s, d, a.W, a.JS)
+		case 8:
+			unzip8(s, d, a.W, a.JS)
+		default:
+			for j := 0; j < a.B; j++ {
+				dj := d[j*a.JS:][:a.W]
+				for x := range dj {
+					dj[x] = s[x*a.B+j]
+				}
+			}
+		}
+	}
+}
+
+func zip2[T any](s, d []T, w, lane int) {
+	d0, d1 := d[:w], d[lane:][:w]
+	out := blocks[[2]T](s, w)
+	for x := range out {
+		out[x] = [2]T{d0[x], d1[x]}
+	}
+}
+
+func unzip2[T any](s, d []T, w, lane int) {
+	d0, d1 := d[:w], d[lane:][:w]
+	for x, blk := range blocks[[2]T](s, w) {
+		d0[x], d1[x] = blk[0], blk[1]
+	}
+}
+
+func zip3[T any](s, d []T, w, lane int) {
+	d0, d1, d2 := d[:w], d[lane:][:w], d[2*lane:][:w]
+	out := blocks[[3]T](s, w)
+	for x := range out {
+		out[x] = [3]T{d0[x], d1[x], d2[x]}
+	}
+}
+
+func unzip3[T any](s, d []T, w, lane int) {
+	d0, d1, d2 := d[:w], d[lane:][:w], d[2*lane:][:w]
+	for x, blk := range blocks[[3]T](s, w) {
+		d0[x], d1[x], d2[x] = blk[0], blk[1], blk[2]
+	}
+}
+
+func zip4[T any](s, d []T, w, lane int) {
+	d0, d1, d2, d3 := d[:w], d[lane:][:w], d[2*lane:][:w], d[3*lane:][:w]
+	out := blocks[[4]T](s, w)
+	for x := range out {
+		out[x] = [4]T{d0[x], d1[x], d2[x], d3[x]}
+	}
+}
+
+func unzip4[T any](s, d []T, w, lane int) {
+	d0, d1, d2, d3 := d[:w], d[lane:][:w], d[2*lane:][:w], d[3*lane:][:w]
+	for x, blk := range blocks[[4]T](s, w) {
+		d0[x], d1[x], d2[x], d3[x] = blk[0], blk[1], blk[2], blk[3]
+	}
+}
+
+// The 8-row kernels go in two passes of four rows, which keeps the number of
+// live slices within the registers of every 64-bit target.
+func zip8[T any](s, d []T, w, lane int) {
+	out := blocks[[2][4]T](s, w)
+	for half := 0; half < 2; half++ {
+		e := d[4*half*lane:]
+		d0, d1, d2, d3 := e[:w], e[lane:][:w], e[2*lane:][:w], e[3*lane:][:w]
+		for x := range out {
+			out[x][half] = [4]T{d0[x], d1[x], d2[x], d3[x]}
+		}
+	}
+}
+
+func unzip8[T any](s, d []T, w, lane int) {
+	in := blocks[[2][4]T](s, w)
+	for half := 0; half < 2; half++ {
+		e := d[4*half*lane:]
+		d0, d1, d2, d3 := e[:w], e[lane:][:w], e[2*lane:][:w], e[3*lane:][:w]
+		for x := range in {
+			blk := &in[x][half]
+			d0[x], d1[x], d2[x], d3[x] = blk[0], blk[1], blk[2], blk[3]
+		}
+	}
+}

@@ -1,0 +1,188 @@
+// Package shape defines the parameters of DepthToSpace and SpaceToDepth, the
+// errors they report, and the one routine that validates them.
+//
+// Every entry point of the module (the root package, generic/, the byte-level
+// API) validates through Validate, so the rules live in one place. The root
+// package re-exports these types under its own names.
+package shape
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Order is how DepthToSpace spreads the channel index over the block (and how
+// SpaceToDepth gathers it back).
+type Order uint8
+
+const (
+	// DCR is depth-column-row: out[n, c, h*b+i, w*b+j] = in[n, (i*b+j)*C' + c, h, w].
+	// ONNX mode "DCR" (the default), DirectML DEPTH_COLUMN_ROW, TensorFlow.
+	DCR Order = iota
+	// CRD is column-row-depth: out[n, c, h*b+i, w*b+j] = in[n, c*b*b + i*b + j, h, w].
+	// ONNX mode "CRD", DirectML COLUMN_ROW_DEPTH, PyTorch pixel_shuffle.
+	CRD
+)
+
+// String returns "DCR" or "CRD", the ONNX spelling.
+func (o Order) String() string {
+	switch o {
+	case DCR:
+		return "DCR"
+	case CRD:
+		return "CRD"
+	}
+	return fmt.Sprintf("Order(%d)", uint8(o))
+}
+
+// MarshalText implements encoding.TextMarshaler with the ONNX spelling.
+func (o Order) MarshalText() ([]byte, error) {
+	if o > CRD {
+		return nil, fmt.Errorf("blockshuffle: %v: %w", o, ErrOrder)
+	}
+	return []byte(o.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler; it accepts what ParseOrder accepts.
+func (o *Order) UnmarshalText(text []byte) error {
+	v, err := ParseOrder(string(text))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
+// ParseOrder reads an order as ONNX, DirectML, TensorFlow or PyTorch name it,
+// ignoring case: "DCR", "DEPTH_COLUMN_ROW", "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW";
+// "CRD", "COLUMN_ROW_DEPTH", "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH".
+func ParseOrder(s string) (Order, error) {
+	switch strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "DML_DEPTH_SPACE_ORDER_") {
+	case "DCR", "DEPTH_COLUMN_ROW":
+		return DCR, nil
+	case "CRD", "COLUMN_ROW_DEPTH":
+		return CRD, nil
+	}
+	return 0, fmt.Errorf("blockshuffle: order %q (want DCR or CRD): %w", s, ErrOrder)
+}
+
+// Layout is the memory order of a 4-D tensor. Dims are always named N, C, H, W.
+type Layout uint8
+
+const (
+	// NCHW: element [n, c, h, w] is at ((n*C + c)*H + h)*W + w (ONNX, DirectML, PyTorch).
+	NCHW Layout = iota
+	// NHWC: element [n, c, h, w] is at ((n*H + h)*W + w)*C + c (TensorFlow,
+	// PyTorch channels_last, TFLite, XNNPACK).
+	NHWC
+)
+
+// String returns "NCHW" or "NHWC".
+func (l Layout) String() string {
+	switch l {
+	case NCHW:
+		return "NCHW"
+	case NHWC:
+		return "NHWC"
+	}
+	return fmt.Sprintf("Layout(%d)", uint8(l))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (l Layout) MarshalText() ([]byte, error) {
+	if l > NHWC {
+		return nil, fmt.Errorf("blockshuffle: %v: %w", l, ErrLayout)
+	}
+	return []byte(l.String()), nil
+}
+
+// UnmarshalText implements encoding.TextUnmarshaler; it accepts what ParseLayout accepts.
+func (l *Layout) UnmarshalText(text []byte) error {
+	v, err := ParseLayout(string(text))
+	if err != nil {
+		return err
+	}
+	*l = v
+	return nil
+}
+
+// ParseLayout reads "NCHW" or "NHWC" (TensorFlow's data_format), or PyTorch's
+// "channels_first" and "channels_last", ignoring case.
+func ParseLayout(s string) (Layout, error) {
+	switch strings.ToUpper(strings.TrimSpace(s)) {
+	case "NCHW", "CHANNELS_FIRST":
+		return NCHW, nil
+	case "NHWC", "CHANNELS_LAST":
+		return NHWC, nil
+	}
+	return 0, fmt.Errorf("blockshuffle: layout %q (want NCHW or NHWC): %w", s, ErrLayout)
+}
+
+// Op names one of the two operators.
+type Op uint8
+
+const (
+	DepthToSpace Op = iota
+	SpaceToDepth
+)
+
+// String returns "DepthToSpace" or "SpaceToDepth".
+func (op Op) String() string {
+	if op == SpaceToDepth {
+		return "SpaceToDepth"
+	}
+	return "DepthToSpace"
+}
+
+// Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
+type Dims struct {
+	N, C, H, W int
+}
+
+// Len is the number of elements, N*C*H*W.
+func (d Dims) Len() int { return d.N * d.C * d.H * d.W }
+
+// Shape returns the dims in memory order: [N, C, H, W] for NCHW,
+// [N, H, W, C] for NHWC.
+func (d Dims) Shape(l Layout) [4]int {
+	if l == NHWC {
+		return [4]int{d.N, d.H, d.W, d.C}
+	}
+	return [4]int{d.N, d.C, d.H, d.W}
+}
+
+// Params describes one call.
+type Params struct {
+	// N, C, H, W are the dims of the INPUT tensor, whatever the layout.
+	N, C, H, W int
+	// BlockSize is b >= 1: DepthToSpace turns each pixel's C channels into a
+	// b x b block of C/(b*b) channels; SpaceToDepth does the reverse.
+	BlockSize int
+	// Order is DCR (the zero value, ONNX's default) or CRD.
+	Order Order
+	// Layout is NCHW (the zero value) or NHWC, for both input and output.
+	Layout Layout
+	// Workers bounds the goroutines a call may use: 0 picks automatically
+	// (one goroutine for small tensors), 1 runs on the calling goroutine only,
+	// k > 1 uses at most k goroutines.
+	Workers int
+}
+
+// Dims returns the input dims.
+func (p Params) Dims() Dims { return Dims{p.N, p.C, p.H, p.W} }
+
+// DepthToSpaceDims returns the output dims of DepthToSpace:
+// [N, C/(b*b), H*b, W*b], or the error DepthToSpace would report for p
+// (apart from slice lengths).
+func (p Params) DepthToSpaceDims() (Dims, error) {
+	g, err := check(DepthToSpace, p, 1)
+	return g.output(), err
+}
+
+// SpaceToDepthDims returns the output dims of SpaceToDepth:
+// [N, C*b*b, H/b, W/b], or the error SpaceToDepth would report for p
+// (apart from slice lengths).
+func (p Params) SpaceToDepthDims() (Dims, error) {
+	g, err := check(SpaceToDepth, p, 1)
+	return g.output(), err
+}

@@ -1,0 +1,181 @@
+package shape
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// Sentinel errors. Every error the module returns wraps exactly one of them
+// (test with errors.Is) and names the offending values in its message.
+var (
+	ErrBlockSize    = errors.New("block size must be at least 1")
+	ErrNegativeDim  = errors.New("negative dimension")
+	ErrNotDivisible = errors.New("shape not divisible by the block size")
+	ErrOverflow     = errors.New("size overflows int")
+	ErrLength       = errors.New("slice length does not match the shape")
+	ErrOverlap      = errors.New("dst and src share memory")
+	ErrOrder        = errors.New("unknown order")
+	ErrLayout       = errors.New("unknown layout")
+	ErrElemSize     = errors.New("element size must be at least 1")
+	ErrWorkers      = errors.New("worker count must not be negative")
+)
+
+// Geometry is a validated call, described from the depth side: the tensor
+// with many channels (the input of DepthToSpace, the output of SpaceToDepth).
+// Its space side has dims [N, C/(B*B), H*B, W*B].
+type Geometry struct {
+	Op      Op
+	Order   Order
+	Layout  Layout
+	B       int
+	Depth   Dims // the many-channel tensor
+	Space   Dims // the large-spatial tensor
+	Elem    int  // size of one element in the units the slice lengths count
+	Workers int
+}
+
+// Len is the number of elements on each side.
+func (g Geometry) Len() int { return g.Depth.Len() }
+
+func (g Geometry) output() Dims {
+	if g.Op == SpaceToDepth {
+		return g.Depth
+	}
+	return g.Space
+}
+
+// Validate checks one call and describes it. dstLen and srcLen count units of
+// which one element takes elem (bytes for the byte API, elements for typed
+// slices with elem = 1). overlap says whether dst and src share memory
+// (see Overlap). On error nothing has been written anywhere.
+func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry, error) {
+	g, err := check(op, p, elem)
+	if err != nil {
+		return g, err
+	}
+	want := g.Len() * elem // check proved it fits
+	if srcLen != want {
+		return g, fmt.Errorf("blockshuffle: %v: len(src) = %d, want %d for %s: %w", op, srcLen, want, describe(p, elem), ErrLength)
+	}
+	if dstLen != want {
+		return g, fmt.Errorf("blockshuffle: %v: len(dst) = %d, want %d for %s: %w", op, dstLen, want, describe(p, elem), ErrLength)
+	}
+	if overlap {
+		return g, fmt.Errorf("blockshuffle: %v: %w (in-place shuffles are not supported)", op, ErrOverlap)
+	}
+	return g, nil
+}
+
+func describe(p Params, elem int) string {
+	s := fmt.Sprintf("N=%d C=%d H=%d W=%d", p.N, p.C, p.H, p.W)
+	if elem != 1 {
+		s += fmt.Sprintf(" elemSize=%d", elem)
+	}
+	return s
+}
+
+// check validates everything but the slices.
+func check(op Op, p Params, elem int) (Geometry, error) {
+	b := p.BlockSize
+	g := Geometry{Op: op, Order: p.Order, Layout: p.Layout, B: b, Elem: elem, Workers: p.Workers}
+	fail := func(err error, format string, args ...any) (Geometry, error) {
+		return Geometry{}, fmt.Errorf("blockshuffle: %v: %s: %w", op, fmt.Sprintf(format, args...), err)
+	}
+	switch {
+	case b < 1:
+		return fail(ErrBlockSize, "BlockSize = %d", b)
+	case p.Order > CRD:
+		return fail(ErrOrder, "Order = %d (want DCR or CRD)", uint8(p.Order))
+	case p.Layout > NHWC:
+		return fail(ErrLayout, "Layout = %d (want NCHW or NHWC)", uint8(p.Layout))
+	case p.Workers < 0:
+		return fail(ErrWorkers, "Workers = %d", p.Workers)
+	case elem < 1:
+		return fail(ErrElemSize, "elemSize = %d", elem)
+	}
+	for _, d := range [...]struct {
+		name string
+		v    int
+	}{{"N", p.N}, {"C", p.C}, {"H", p.H}, {"W", p.W}} {
+		if d.v < 0 {
+			return fail(ErrNegativeDim, "%s = %d", d.name, d.v)
+		}
+	}
+	bb, bbOK := mul(b, b)
+	if op == DepthToSpace {
+		if !bbOK || p.C%bb != 0 {
+			if p.C != 0 { // 0 is a multiple of every b*b, even one too big for int
+				return fail(ErrNotDivisible, "C = %d is not a multiple of BlockSize*BlockSize = %d*%d", p.C, b, b)
+			}
+		}
+		if _, ok := mul(p.H, b); !ok {
+			return fail(ErrOverflow, "output height H*BlockSize = %d*%d", p.H, b)
+		}
+		if _, ok := mul(p.W, b); !ok {
+			return fail(ErrOverflow, "output width W*BlockSize = %d*%d", p.W, b)
+		}
+		g.Depth = p.Dims()
+		g.Space = Dims{p.N, 0, p.H * b, p.W * b}
+		if bbOK {
+			g.Space.C = p.C / bb
+		}
+	} else {
+		if p.H%b != 0 || p.W%b != 0 {
+			return fail(ErrNotDivisible, "H = %d and W = %d must be multiples of BlockSize = %d", p.H, p.W, b)
+		}
+		c, ok := mul(p.C, bb)
+		if !ok || (!bbOK && p.C != 0) {
+			return fail(ErrOverflow, "output channels C*BlockSize*BlockSize = %d*%d*%d", p.C, b, b)
+		}
+		g.Depth = Dims{p.N, c, p.H / b, p.W / b}
+		g.Space = p.Dims()
+	}
+	n, ok := count(p.N, p.C, p.H, p.W)
+	if ok {
+		_, ok = mul(n, elem)
+	}
+	if !ok {
+		return fail(ErrOverflow, "%s", describe(p, elem))
+	}
+	return g, nil
+}
+
+// count is N*C*H*W, which is 0 (not an overflow) when any dim is 0.
+func count(dims ...int) (int, bool) {
+	for _, d := range dims {
+		if d == 0 {
+			return 0, true
+		}
+	}
+	n := 1
+	for _, d := range dims {
+		var ok bool
+		if n, ok = mul(n, d); !ok {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// mul multiplies non-negative ints, reporting overflow.
+func mul(a, b int) (int, bool) {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi != 0 || lo > math.MaxInt {
+		return 0, false
+	}
+	return int(lo), true
+}
+
+// Overlap reports whether a and b share any byte of memory.
+func Overlap[T any](a, b []T) bool {
+	size := unsafe.Sizeof(*new(T))
+	if len(a) == 0 || len(b) == 0 || size == 0 {
+		return false
+	}
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b))*size && pb < pa+uintptr(len(a))*size
+}

@@ -1,0 +1,85 @@
+package blockshuffle_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	bs "github.com/blockshuffle/blockshuffle"
+)
+
+func TestParseOrder(t *testing.T) {
+	for s, want := range map[string]bs.Order{
+		"DCR": bs.DCR, "dcr": bs.DCR, " DCR ": bs.DCR, "DEPTH_COLUMN_ROW": bs.DCR,
+		"DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW": bs.DCR,
+		"CRD": bs.CRD, "Crd": bs.CRD, "COLUMN_ROW_DEPTH": bs.CRD,
+		"DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH": bs.CRD,
+	} {
+		if got, err := bs.ParseOrder(s); got != want || err != nil {
+			t.Errorf("ParseOrder(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "RDC", "DCR2", "DML_DEPTH_SPACE_ORDER_"} {
+		if _, err := bs.ParseOrder(s); !errors.Is(err, bs.ErrOrder) {
+			t.Errorf("ParseOrder(%q) error %v, want ErrOrder", s, err)
+		}
+	}
+}
+
+func TestParseLayout(t *testing.T) {
+	for s, want := range map[string]bs.Layout{
+		"NCHW": bs.NCHW, "nchw": bs.NCHW, "channels_first": bs.NCHW,
+		"NHWC": bs.NHWC, "channels_last": bs.NHWC, "CHANNELS_LAST": bs.NHWC,
+	} {
+		if got, err := bs.ParseLayout(s); got != want || err != nil {
+			t.Errorf("ParseLayout(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	if _, err := bs.ParseLayout("NWHC"); !errors.Is(err, bs.ErrLayout) {
+		t.Errorf("ParseLayout(NWHC) error %v, want ErrLayout", err)
+	}
+}
+
+func TestTextRoundTrip(t *testing.T) {
+	type attrs struct {
+		Order  bs.Order
+		Layout bs.Layout
+	}
+	in := attrs{bs.CRD, bs.NHWC}
+	b, err := json.Marshal(in)
+	if err != nil || string(b) != `{"Order":"CRD","Layout":"NHWC"}` {
+		t.Fatalf("Marshal = %s, %v", b, err)
+	}
+	var out attrs
+	if err := json.Unmarshal([]byte(`{"Order":"column_row_depth","Layout":"channels_last"}`), &out); err != nil || out != in {
+		t.Fatalf("Unmarshal = %+v, %v", out, err)
+	}
+	if err := json.Unmarshal([]byte(`{"Order":"XYZ"}`), &out); !errors.Is(err, bs.ErrOrder) {
+		t.Errorf("Unmarshal of a bad order: %v", err)
+	}
+	if _, err := json.Marshal(attrs{Order: 7}); !errors.Is(err, bs.ErrOrder) {
+		t.Errorf("Marshal of Order(7): %v", err)
+	}
+	if _, err := json.Marshal(attrs{Layout: 7}); !errors.Is(err, bs.ErrLayout) {
+		t.Errorf("Marshal of Layout(7): %v", err)
+	}
+	if s := bs.Order(7).String() + bs.Layout(9).String(); s != "Order(7)Layout(9)" {
+		t.Errorf("String of bad values: %s", s)
+	}
+}
+
+func TestOutputDims(t *testing.T) {
+	p := bs.Params{N: 2, C: 18, H: 4, W: 6, BlockSize: 3, Layout: bs.NHWC}
+	d, err := p.DepthToSpaceDims()
+	if err != nil || d != (bs.Dims{N: 2, C: 2, H: 12, W: 18}) || d.Shape(p.Layout) != [4]int{2, 12, 18, 2} {
+		t.Errorf("DepthToSpaceDims = %+v, %v", d, err)
+	}
+	p = bs.Params{N: 2, C: 3, H: 6, W: 9, BlockSize: 3}
+	d, err = p.SpaceToDepthDims()
+	if err != nil || d != (bs.Dims{N: 2, C: 27, H: 2, W: 3}) || d.Shape(bs.NCHW) != [4]int{2, 27, 2, 3} || d.Len() != p.Dims().Len() {
+		t.Errorf("SpaceToDepthDims = %+v, %v", d, err)
+	}
+	if _, err := p.DepthToSpaceDims(); !errors.Is(err, bs.ErrNotDivisible) {
+		t.Errorf("DepthToSpaceDims of C=3, b=3: %v", err)
+	}
+}
