@@ -30,7 +30,7 @@ func badCases() []badCase {
 		{"block size 0", true, with(func(p *bs.Params) { p.BlockSize = 0 }), -1, -1, 0, false, bs.ErrBlockSize, "BlockSize = 0"},
 		{"block size -2", false, with(func(p *bs.Params) { p.BlockSize = -2 }), -1, -1, 0, false, bs.ErrBlockSize, "BlockSize = -2"},
 		{"C not a multiple of b*b", true, with(func(p *bs.Params) { p.C = 6 }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 6"},
-		{"C not a multiple of an overflowing b*b", true, with(func(p *bs.Params) { p.C, p.H, p.W, p.BlockSize = 1, 1, 1, 1 << 32 }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 1"},
+		{"C not a multiple of an overflowing b*b", true, with(func(p *bs.Params) { p.C, p.H, p.W, p.BlockSize = 1, 1, 1, 1<<32 }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 1"},
 		{"H not a multiple of b", false, with(func(p *bs.Params) { p.H = 3 }), -1, -1, 0, false, bs.ErrNotDivisible, "H = 3"},
 		{"W not a multiple of b", false, with(func(p *bs.Params) { p.H, p.W = 2, 3 }), -1, -1, 0, false, bs.ErrNotDivisible, "W = 3"},
 		{"negative N", true, with(func(p *bs.Params) { p.N = -1 }), 0, 0, 0, false, bs.ErrNegativeDim, "N = -1"},
@@ -38,7 +38,7 @@ func badCases() []badCase {
 		{"negative H", true, with(func(p *bs.Params) { p.H = -2 }), 0, 0, 0, false, bs.ErrNegativeDim, "H = -2"},
 		{"negative W", false, with(func(p *bs.Params) { p.W = math.MinInt }), 0, 0, 0, false, bs.ErrNegativeDim, "W = "},
 		{"element count overflows", true, with(func(p *bs.Params) { p.N, p.C, p.H, p.W = huge, 4, 2, 2 }), 0, 0, 0, false, bs.ErrOverflow, "N="},
-		{"byte count overflows", true, with(func(p *bs.Params) { p.N, p.C, p.H, p.W = 1, 4, 1, math.MaxInt / 8 }), 0, 0, 16, false, bs.ErrOverflow, "elemSize=16"},
+		{"byte count overflows", true, with(func(p *bs.Params) { p.N, p.C, p.H, p.W = 1, 4, 1, math.MaxInt/8 }), 0, 0, 16, false, bs.ErrOverflow, "elemSize=16"},
 		{"output height overflows", true, with(func(p *bs.Params) { p.N, p.C, p.H, p.W = 1, 4, huge, 0 }), 0, 0, 0, false, bs.ErrOverflow, "H*BlockSize"},
 		{"output channels overflow", false, with(func(p *bs.Params) { p.N, p.C, p.H, p.W = 1, huge, 0, 2 }), 0, 0, 0, false, bs.ErrOverflow, "C*BlockSize*BlockSize"},
 		{"short src", true, ok, -1, 47, 0, false, bs.ErrLength, "len(src)"},
@@ -52,7 +52,7 @@ func badCases() []badCase {
 		{"negative workers", true, with(func(p *bs.Params) { p.Workers = -1 }), -1, -1, 0, false, bs.ErrWorkers, "Workers = -1"},
 		// Zero-sized tensors are valid and write nothing.
 		{"N = 0", true, with(func(p *bs.Params) { p.N = 0 }), 0, 0, 0, false, nil, ""},
-		{"C = 0, huge b", true, with(func(p *bs.Params) { p.C, p.BlockSize = 0, 1 << 40 }), 0, 0, 0, false, nil, ""},
+		{"C = 0, huge b", true, with(func(p *bs.Params) { p.C, p.BlockSize = 0, 1<<40 }), 0, 0, 0, false, nil, ""},
 		{"W = 0", false, with(func(p *bs.Params) { p.H, p.W = 4, 0 }), 0, 0, 0, false, nil, ""},
 	}
 }

@@ -12,7 +12,7 @@ func TestParseOrder(t *testing.T) {
 	for s, want := range map[string]bs.Order{
 		"DCR": bs.DCR, "dcr": bs.DCR, " DCR ": bs.DCR, "DEPTH_COLUMN_ROW": bs.DCR,
 		"DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW": bs.DCR,
-		"CRD": bs.CRD, "Crd": bs.CRD, "COLUMN_ROW_DEPTH": bs.CRD,
+		"CRD":                                    bs.CRD, "Crd": bs.CRD, "COLUMN_ROW_DEPTH": bs.CRD,
 		"DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH": bs.CRD,
 	} {
 		if got, err := bs.ParseOrder(s); got != want || err != nil {
