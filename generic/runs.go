@@ -6,13 +6,18 @@ package generic
 // the runtime's memmove.
 const shortRun = 8
 
+// contiguous reports whether a Runs call's rows form one block on both sides.
+func (a *Args) contiguous() bool {
+	rowLen := a.W * a.B * a.Cp * a.Unit
+	return a.XS == a.B*a.Cp*a.Unit && a.SpaceStride == rowLen && a.DepthStride == rowLen
+}
+
 // runs moves, in every row, one run of B*Cp elements per pixel: contiguous
 // and back to back in space, XS apart in depth.
 func runs[T any](d2s bool, space, depth []T, a *Args) {
 	run := a.B * a.Cp * a.Unit
 	rowLen := a.W * run
-	if a.XS == run && a.SpaceStride == rowLen && a.DepthStride == rowLen {
-		// Both sides are one contiguous block: a plain copy (B = 1 lands here).
+	if a.contiguous() { // B = 1 lands here
 		n := a.Rows * rowLen
 		if d2s {
 			copy(space[:n], depth[:n])

@@ -20,7 +20,7 @@ type Sets struct {
 
 // PureSets is the pure-Go tier: the reference the SIMD tiers are tested
 // against and their fallback.
-var PureSets = &Sets{Pure[uint8]{}, Pure[uint16]{}, Pure[uint32]{}, Pure[uint64]{}, Pure[[2]uint64]{}}
+var PureSets = &Sets{Bits[uint8]{}, Bits[uint16]{}, Bits[uint32]{}, Bits[uint64]{}, Bits[[2]uint64]{}}
 
 // Do validates one byte-level call and runs it with these kernels.
 func (s *Sets) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {

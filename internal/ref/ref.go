@@ -9,6 +9,9 @@ import "github.com/blockshuffle/blockshuffle/internal/shape"
 // Pairs calls move(dstIndex, srcIndex) once for every output element of the
 // validated call g, in output order. Indices count elements.
 func Pairs(g shape.Geometry, move func(dst, src int)) {
+	if g.Len() == 0 { // the other dims may be huge
+		return
+	}
 	b := g.B
 	in, out := g.Depth, g.Space
 	if g.Op == shape.SpaceToDepth {

@@ -1,0 +1,139 @@
+// Package bench holds blockshuffle's benchmarks and the shapes they share
+// with the report command (bench/cmd/report): realistic tensors from
+// super-resolution, detection and patchify models, each run through both
+// operators, both orders, both layouts and the ONNX element widths, and
+// compared with copy() of the same bytes.
+package bench
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Shape is a DepthToSpace input [N, C, H, W] with its block size; the
+// SpaceToDepth cases use the matching DepthToSpace output as their input.
+type Shape struct{ N, C, H, W, B int }
+
+func (s Shape) String() string { return fmt.Sprintf("%dx%dx%dx%d/b%d", s.N, s.C, s.H, s.W, s.B) }
+
+// Shapes are the fixed set every report measures.
+var Shapes = []Shape{
+	{1, 256, 13, 13, 2},  // YOLOv2 reorg-sized: small planes, many channels
+	{8, 16, 56, 56, 2},   // a batch of mid-sized feature maps
+	{1, 64, 270, 480, 2}, // ESPCN x2 to 540x960: larger than the last-level cache
+	{1, 27, 224, 224, 3}, // ESPCN x3, RGB
+	{1, 48, 128, 128, 4}, // ESPCN x4, RGB
+	{1, 64, 64, 64, 8},   // 8x8 patchify
+}
+
+// Widths are the element sizes measured: the ONNX widths up to 8 bytes.
+var Widths = []int{1, 2, 4, 8}
+
+// Case is one measurement.
+type Case struct {
+	Shape
+	Op     shape.Op
+	Order  bs.Order
+	Layout bs.Layout
+	Width  int
+}
+
+func (c Case) String() string {
+	op := "d2s"
+	if c.Op == shape.SpaceToDepth {
+		op = "s2d"
+	}
+	return fmt.Sprintf("%s/%v/%v/w%d/%v", op, c.Order, c.Layout, c.Width, c.Shape)
+}
+
+// Params are the call's parameters, on one goroutine.
+func (c Case) Params() bs.Params {
+	p := bs.Params{N: c.N, C: c.C, H: c.H, W: c.W, BlockSize: c.B, Order: c.Order, Layout: c.Layout, Workers: 1}
+	if c.Op == shape.SpaceToDepth {
+		p.C, p.H, p.W = c.C/(c.B*c.B), c.H*c.B, c.W*c.B
+	}
+	return p
+}
+
+// Bytes is the size of each tensor.
+func (c Case) Bytes() int { return c.N * c.C * c.H * c.W * c.Width }
+
+// Cases lists every combination of the shapes, ops, orders, layouts and widths.
+func Cases(shapes []Shape, widths []int) []Case {
+	var out []Case
+	for _, s := range shapes {
+		for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+			for _, layout := range []bs.Layout{bs.NCHW, bs.NHWC} {
+				for _, order := range []bs.Order{bs.DCR, bs.CRD} {
+					for _, w := range widths {
+						out = append(out, Case{s, op, order, layout, w})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Runner returns a function that performs c once with the given tier's
+// kernels on freshly allocated buffers.
+func Runner(c Case, tier dispatch.Tier) func() {
+	sets := dispatch.Sets(tier)
+	src, dst := make([]byte, c.Bytes()), make([]byte, c.Bytes())
+	for i := range src {
+		src[i] = byte(i)
+	}
+	p := c.Params()
+	return func() {
+		if err := sets.Do(c.Op, dst, src, c.Width, p); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// CopyRunner returns a function that copies n bytes between two buffers.
+func CopyRunner(n int) func() {
+	src, dst := make([]byte, n), make([]byte, n)
+	return func() { copy(dst, src) }
+}
+
+// Result is a throughput measurement: the median of several samples and
+// their spread.
+type Result struct {
+	Median, Min, Max float64 // bytes per second
+}
+
+// Measure times f, which moves n bytes per call: after a warm-up it takes
+// samples of at least minSample each and reports the median throughput.
+func Measure(f func(), n int, minSample time.Duration, samples int) Result {
+	f() // warm-up: page faults, caches
+	iters := 1
+	for {
+		start := time.Now()
+		for range iters {
+			f()
+		}
+		if d := time.Since(start); d >= minSample {
+			break
+		} else if d <= 0 {
+			iters *= 100
+		} else {
+			iters = max(iters+1, int(float64(iters)*1.2*float64(minSample)/float64(d)))
+		}
+	}
+	rates := make([]float64, samples)
+	for i := range rates {
+		start := time.Now()
+		for range iters {
+			f()
+		}
+		rates[i] = float64(n) * float64(iters) / time.Since(start).Seconds()
+	}
+	slices.Sort(rates)
+	return Result{Median: rates[len(rates)/2], Min: rates[0], Max: rates[len(rates)-1]}
+}

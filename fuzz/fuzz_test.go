@@ -1,0 +1,216 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"unsafe"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// shapeSeeds are the interesting cases every run starts from: b = 1, the
+// common block sizes, C == b*b, H or W = 1, N > 1, widths that straddle
+// vector sizes, and every element width.
+func shapeSeeds(f *testing.F) {
+	for _, s := range [][8]uint8{
+		// n, C', h, w, b, width index, order, layout
+		{0, 0, 0, 0, 0, 0, 0, 0},
+		{0, 0, 1, 2, 1, 2, 0, 0},
+		{1, 1, 3, 12, 1, 3, 1, 0},
+		{0, 2, 6, 31, 1, 1, 0, 1},
+		{2, 4, 2, 32, 2, 4, 1, 1},
+		{0, 0, 0, 63, 3, 0, 0, 0},
+		{1, 3, 4, 64, 3, 5, 1, 0},
+		{0, 1, 8, 7, 7, 6, 0, 1},
+		{0, 2, 0, 16, 7, 2, 1, 1},
+		{2, 0, 12, 5, 8, 3, 0, 0},
+	} {
+		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6] == 1, s[7] == 1, []byte{s[0], s[3], 0xff, 0x00, 0x80})
+	}
+}
+
+// decode turns fuzz arguments into a case of moderate size.
+func decode(op shape.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) (cases.Case, int) {
+	p := shape.Params{
+		N: 1 + int(n)%3, C: 1 + int(cp)%6, H: 1 + int(h)%13, W: 1 + int(w)%70,
+		BlockSize: 1 + int(b)%9, Workers: 1,
+	}
+	if crd {
+		p.Order = shape.CRD
+	}
+	if nhwc {
+		p.Layout = shape.NHWC
+	}
+	bb := p.BlockSize
+	if op == shape.DepthToSpace {
+		p.C *= bb * bb
+	} else {
+		p.H, p.W = p.H*bb, p.W*bb
+	}
+	return cases.Case{Op: op, P: p}, cases.Widths[int(width)%len(cases.Widths)]
+}
+
+// fill repeats seed (mixed with the position, so runs never repeat) over n bytes.
+func fill(seed []byte, n int) []byte {
+	out := make([]byte, n)
+	for i := range out {
+		out[i] = byte(i*131 + i>>8)
+		if len(seed) > 0 {
+			out[i] ^= seed[i%len(seed)]
+		}
+	}
+	return out
+}
+
+// compare runs the case through the public API, generic, and every tier
+// this machine can run, against the reference.
+func compare(t *testing.T, c cases.Case, es int, seed []byte) {
+	src := fill(seed, c.Len()*es)
+	want := make([]byte, len(src))
+	if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
+		t.Fatalf("%v es=%d: reference: %v", c, es, err)
+	}
+	paths := map[string]func(dst, src []byte) error{
+		"api": func(dst, src []byte) error {
+			if c.Op == shape.DepthToSpace {
+				return bs.DepthToSpaceBytes(dst, src, es, c.P)
+			}
+			return bs.SpaceToDepthBytes(dst, src, es, c.P)
+		},
+		"generic": func(dst, src []byte) error {
+			if c.Op == shape.DepthToSpace {
+				return generic.DepthToSpaceBytes(dst, src, es, c.P)
+			}
+			return generic.SpaceToDepthBytes(dst, src, es, c.P)
+		},
+	}
+	for _, tier := range dispatch.Available() {
+		sets := dispatch.Sets(tier)
+		paths[tier.String()] = func(dst, src []byte) error { return sets.Do(c.Op, dst, src, es, c.P) }
+	}
+	for name, run := range paths {
+		got := make([]byte, len(src))
+		if err := run(got, src); err != nil {
+			t.Fatalf("%s %v es=%d: %v", name, c, es, err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s %v es=%d: result differs from the reference", name, c, es)
+		}
+	}
+}
+
+func FuzzDepthToSpace(f *testing.F) {
+	shapeSeeds(f)
+	f.Fuzz(func(t *testing.T, n, cp, h, w, b, width uint8, crd, nhwc bool, seed []byte) {
+		c, es := decode(shape.DepthToSpace, n, cp, h, w, b, width, crd, nhwc)
+		compare(t, c, es, seed)
+	})
+}
+
+func FuzzSpaceToDepth(f *testing.F) {
+	shapeSeeds(f)
+	f.Fuzz(func(t *testing.T, n, cp, h, w, b, width uint8, crd, nhwc bool, seed []byte) {
+		c, es := decode(shape.SpaceToDepth, n, cp, h, w, b, width, crd, nhwc)
+		compare(t, c, es, seed)
+	})
+}
+
+var sentinels = []error{
+	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
+	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers,
+}
+
+// FuzzValidate calls every entry point with arbitrary parameters and slice
+// lengths: each either returns an error wrapping exactly one sentinel and
+// leaves memory untouched, or returns the reference's result. Nothing panics.
+func FuzzValidate(f *testing.F) {
+	f.Add(1, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, true)
+	f.Add(1, 8, 2, 3, 2, uint8(1), uint8(1), 2, 4, uint16(48), uint16(48), true, false)
+	f.Add(-1, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, true)
+	f.Add(1, 8, 2, 3, 0, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, false)
+	f.Add(1<<62, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
+	f.Add(1, 0, 1<<40, 3, 1<<33, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
+	f.Add(1, 3, 4, 6, 2, uint8(0), uint8(1), 0, 0, uint16(72), uint16(72), false, false)
+	f.Add(1, 3, 4, 6, 2, uint8(5), uint8(0), -3, 1, uint16(72), uint16(72), false, false)
+	f.Fuzz(func(t *testing.T, n, c, h, w, b int, order, layout uint8, workers, es int, dstLen, srcLen uint16, overlap, d2s bool) {
+		p := bs.Params{N: n, C: c, H: h, W: w, BlockSize: b, Order: bs.Order(order), Layout: bs.Layout(layout), Workers: workers % 5}
+		op := shape.SpaceToDepth
+		if d2s {
+			op = shape.DepthToSpace
+		}
+		es = es % 20
+		for _, api := range []string{"typed", "bytes", "generic", "generic bytes"} {
+			unit := 4
+			if api == "bytes" || api == "generic bytes" {
+				unit = max(es, 1)
+			}
+			mem := fill([]byte{byte(n), byte(c)}, (int(dstLen)+int(srcLen))*unit)
+			dst, src := mem[:int(dstLen)*unit], mem[int(dstLen)*unit:]
+			if overlap && len(src) > 0 {
+				src = mem[:int(srcLen)*unit]
+			}
+			before := bytes.Clone(mem)
+			err := call(api, op, dst, src, es, p)
+			if err != nil {
+				matched := 0
+				for _, s := range sentinels {
+					if errors.Is(err, s) {
+						matched++
+					}
+				}
+				if matched != 1 {
+					t.Fatalf("%s %+v: error %v wraps %d sentinels", api, p, err, matched)
+				}
+				if !bytes.Equal(mem, before) {
+					t.Fatalf("%s %+v: memory changed on error %v", api, p, err)
+				}
+				continue
+			}
+			want := make([]byte, len(dst))
+			if err := ref.RunBytes(op, want, bytes.Clone(src), unit, p); err != nil {
+				t.Fatalf("%s %+v: accepted, but the reference says %v", api, p, err)
+			}
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s %+v: result differs from the reference", api, p)
+			}
+		}
+	})
+}
+
+func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
+	d2s := op == shape.DepthToSpace
+	switch api {
+	case "typed":
+		f := bs.SpaceToDepth[float32]
+		if d2s {
+			f = bs.DepthToSpace[float32]
+		}
+		return f(floats(dst), floats(src), p)
+	case "bytes":
+		if d2s {
+			return bs.DepthToSpaceBytes(dst, src, es, p)
+		}
+		return bs.SpaceToDepthBytes(dst, src, es, p)
+	case "generic":
+		f := generic.SpaceToDepth[float32]
+		if d2s {
+			f = generic.DepthToSpace[float32]
+		}
+		return f(floats(dst), floats(src), p)
+	}
+	if d2s {
+		return generic.DepthToSpaceBytes(dst, src, es, p)
+	}
+	return generic.SpaceToDepthBytes(dst, src, es, p)
+}
+
+// floats views b, whose length is a multiple of 4, as float32s.
+func floats(b []byte) []float32 {
+	return unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
+}
