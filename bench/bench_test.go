@@ -2,6 +2,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"testing"
 
@@ -46,16 +47,20 @@ func BenchmarkCopy(b *testing.B) {
 }
 
 // BenchmarkWorkers shows where splitting a call over goroutines starts to
-// pay: float32 NCHW DepthToSpace, b = 2, at sizes around the automatic
-// threshold, with Workers = 1, 2, GOMAXPROCS and automatic (0).
+// pay, which is where the automatic choice (Workers = 0) should switch:
+// float32 NCHW DepthToSpace of 64 square channels, b = 2, at sizes around
+// the threshold, with Workers = 1, 2, GOMAXPROCS and 0.
 func BenchmarkWorkers(b *testing.B) {
-	for _, kib := range []int{64, 256, 512, 1024, 2048, 8192, 32768} {
-		plane := kib << 10 / 4 / 64 // 64 channels of float32
-		w := 16
-		s := Shape{1, 64, plane / w, w, 2}
-		for _, workers := range []int{1, 2, runtime.GOMAXPROCS(0), 0} {
-			b.Run(fmt.Sprintf("%dKiB/workers=%d", kib, workers), func(b *testing.B) {
-				c := Case{s, shape.DepthToSpace, bs.DCR, bs.NCHW, 4}
+	counts := []int{1, 2}
+	if n := runtime.GOMAXPROCS(0); n > 2 {
+		counts = append(counts, n)
+	}
+	counts = append(counts, 0)
+	for _, kib := range []int{256, 1024, 4096, 8192, 16384, 32768, 65536} {
+		side := int(math.Sqrt(float64(kib << 10 / 4 / 64)))
+		c := Case{Shape{1, 64, side, side, 2}, shape.DepthToSpace, bs.DCR, bs.NCHW, 4}
+		for _, workers := range counts {
+			b.Run(fmt.Sprintf("%dKiB/workers=%d", c.Bytes()>>10, workers), func(b *testing.B) {
 				p := c.Params()
 				p.Workers = workers
 				src, dst := make([]float32, c.Bytes()/4), make([]float32, c.Bytes()/4)

@@ -110,12 +110,15 @@ func run[T any](k Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int
 	}
 }
 
-// Automatic parallelism: below parallelMin bytes a goroutine costs more than
-// it saves; above it every goroutine gets at least bytesPerWorker bytes.
-// BenchmarkWorkers in bench/ is where these figures come from.
+// Automatic parallelism. A shuffle inside the caches is limited by cache
+// bandwidth that sibling cores may share, so extra goroutines only pay once
+// the tensors spill to memory. BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
+// VM: up to 8 MiB a second goroutine made calls up to 2.3x slower, at 16 MiB
+// it broke even, at 64 MiB it was 1.1-1.7x faster. Callers who know their
+// machine has many cores with private caches can set Params.Workers.
 const (
-	parallelMin    = 1 << 20
-	bytesPerWorker = 512 << 10
+	parallelMin    = 16 << 20 // bytes per tensor below which one goroutine works alone
+	bytesPerWorker = 8 << 20
 )
 
 // workers is how many goroutines a call of the given size uses.
