@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 
@@ -26,11 +27,12 @@ func badCases() []badCase {
 	ok := bs.Params{N: 1, C: 8, H: 2, W: 3, BlockSize: 2}
 	with := func(f func(p *bs.Params)) bs.Params { p := ok; f(&p); return p }
 	huge := math.MaxInt/2 + 1
+	bigB := 1 << (bits.UintSize / 2) // bigB*bigB overflows int
 	return []badCase{
 		{"block size 0", true, with(func(p *bs.Params) { p.BlockSize = 0 }), -1, -1, 0, false, bs.ErrBlockSize, "BlockSize = 0"},
 		{"block size -2", false, with(func(p *bs.Params) { p.BlockSize = -2 }), -1, -1, 0, false, bs.ErrBlockSize, "BlockSize = -2"},
 		{"C not a multiple of b*b", true, with(func(p *bs.Params) { p.C = 6 }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 6"},
-		{"C not a multiple of an overflowing b*b", true, with(func(p *bs.Params) { p.C, p.H, p.W, p.BlockSize = 1, 1, 1, 1<<32 }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 1"},
+		{"C not a multiple of an overflowing b*b", true, with(func(p *bs.Params) { p.C, p.H, p.W, p.BlockSize = 1, 1, 1, bigB }), -1, -1, 0, false, bs.ErrNotDivisible, "C = 1"},
 		{"H not a multiple of b", false, with(func(p *bs.Params) { p.H = 3 }), -1, -1, 0, false, bs.ErrNotDivisible, "H = 3"},
 		{"W not a multiple of b", false, with(func(p *bs.Params) { p.H, p.W = 2, 3 }), -1, -1, 0, false, bs.ErrNotDivisible, "W = 3"},
 		{"negative N", true, with(func(p *bs.Params) { p.N = -1 }), 0, 0, 0, false, bs.ErrNegativeDim, "N = -1"},
@@ -52,7 +54,7 @@ func badCases() []badCase {
 		{"negative workers", true, with(func(p *bs.Params) { p.Workers = -1 }), -1, -1, 0, false, bs.ErrWorkers, "Workers = -1"},
 		// Zero-sized tensors are valid and write nothing.
 		{"N = 0", true, with(func(p *bs.Params) { p.N = 0 }), 0, 0, 0, false, nil, ""},
-		{"C = 0, huge b", true, with(func(p *bs.Params) { p.C, p.BlockSize = 0, 1<<40 }), 0, 0, 0, false, nil, ""},
+		{"C = 0, huge b", true, with(func(p *bs.Params) { p.C, p.BlockSize = 0, bigB*16 }), 0, 0, 0, false, nil, ""},
 		{"W = 0", false, with(func(p *bs.Params) { p.H, p.W = 4, 0 }), 0, 0, 0, false, nil, ""},
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/x448/float16"
 
 	"github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/generic"
 )
 
 // A 2x2 block turns 4 channels of 1x2 pixels into one channel of 2x4.
@@ -51,29 +50,38 @@ func ExampleSpaceToDepth_float16() {
 	// 0x3800 0x8000 0x7c01 0xc000
 }
 
-// PyTorch's pixel_shuffle on channels-last data is CRD on NHWC.
+// PyTorch's pixel_shuffle on channels-last data is CRD on NHWC: each pixel's
+// four channels become a 2x2 block of one channel.
 func ExampleDepthToSpace_nhwc() {
-	// One pixel with 4 channels, b = 2: the channels become a 2x2 block.
-	src := []uint8{10, 11, 12, 13}
-	dst := make([]uint8, 4)
-	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2, Order: blockshuffle.CRD, Layout: blockshuffle.NHWC}
+	src := []uint8{ // 1x1 image of 2 pixels, 4 channels each
+		10, 11, 12, 13,
+		20, 21, 22, 23,
+	}
+	dst := make([]uint8, len(src))
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 2, BlockSize: 2, Order: blockshuffle.CRD, Layout: blockshuffle.NHWC}
 	if err := blockshuffle.DepthToSpace(dst, src, p); err != nil {
 		panic(err)
 	}
-	fmt.Println(dst) // rows of the 2x2 output, one channel each
-	// Output: [10 11 12 13]
+	fmt.Println(dst[:4]) // output row 0: 2x4 pixels of 1 channel
+	fmt.Println(dst[4:]) // output row 1
+	// Output:
+	// [10 11 20 21]
+	// [12 13 22 23]
 }
 
-// The byte API takes any element size, here 3-byte RGB pixels.
+// The byte API takes any element size, here 3-byte elements.
 func ExampleDepthToSpaceBytes() {
-	src := []byte("aaabbbcccddd") // 4 channels of one 3-byte pixel
+	src := []byte("a0,a1,b0,b1,c0,c1,d0,d1,") // 4 channels of 1x2 elements
 	dst := make([]byte, len(src))
-	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 2, BlockSize: 2}
 	if err := blockshuffle.DepthToSpaceBytes(dst, src, 3, p); err != nil {
 		panic(err)
 	}
-	fmt.Println(string(dst))
-	// Output: aaabbbcccddd
+	fmt.Println(string(dst[:12])) // output row 0
+	fmt.Println(string(dst[12:])) // output row 1
+	// Output:
+	// a0,b0,a1,b1,
+	// c0,d0,c1,d1,
 }
 
 // An ONNX interpreter can pass the node's attributes straight through.
@@ -99,15 +107,4 @@ func ExampleDepthToSpace_error() {
 	// Output:
 	// blockshuffle: DepthToSpace: C = 6 is not a multiple of BlockSize*BlockSize = 2*2: shape not divisible by the block size
 	// true
-}
-
-// Strings hold pointers, so they go through package generic.
-func ExampleDepthToSpace_strings() {
-	src := []string{"a", "b", "c", "d"}
-	dst := make([]string, 4)
-	if err := generic.DepthToSpace(dst, src, blockshuffle.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}); err != nil {
-		panic(err)
-	}
-	fmt.Println(dst)
-	// Output: [a b c d]
 }

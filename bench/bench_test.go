@@ -74,3 +74,18 @@ func BenchmarkWorkers(b *testing.B) {
 		}
 	}
 }
+
+// TestCasesAreValid keeps the report from panicking on a mistyped shape:
+// every case must be a valid call whose output has as many bytes.
+func TestCasesAreValid(t *testing.T) {
+	for _, c := range Cases(Shapes, Widths) {
+		p := c.Params()
+		dims, err := p.DepthToSpaceDims()
+		if c.Op == shape.SpaceToDepth {
+			dims, err = p.SpaceToDepthDims()
+		}
+		if err != nil || dims.Len()*c.Width != c.Bytes() {
+			t.Errorf("%v: %v, output %+v", c, err, dims)
+		}
+	}
+}

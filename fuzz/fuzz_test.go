@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 	"unsafe"
 
@@ -134,8 +135,8 @@ func FuzzValidate(f *testing.F) {
 	f.Add(1, 8, 2, 3, 2, uint8(1), uint8(1), 2, 4, uint16(48), uint16(48), true, false)
 	f.Add(-1, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, true)
 	f.Add(1, 8, 2, 3, 0, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, false)
-	f.Add(1<<62, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
-	f.Add(1, 0, 1<<40, 3, 1<<33, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
+	f.Add(math.MaxInt/2, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
+	f.Add(1, 0, math.MaxInt/4, 3, math.MaxInt/8, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
 	f.Add(1, 3, 4, 6, 2, uint8(0), uint8(1), 0, 0, uint16(72), uint16(72), false, false)
 	f.Add(1, 3, 4, 6, 2, uint8(5), uint8(0), -3, 1, uint16(72), uint16(72), false, false)
 	f.Fuzz(func(t *testing.T, n, c, h, w, b int, order, layout uint8, workers, es int, dstLen, srcLen uint16, overlap, d2s bool) {
