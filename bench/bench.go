@@ -19,6 +19,7 @@ import (
 // SpaceToDepth cases use the matching DepthToSpace output as their input.
 type Shape struct{ N, C, H, W, B int }
 
+// String reads like 1x256x13x13/b2.
 func (s Shape) String() string { return fmt.Sprintf("%dx%dx%dx%d/b%d", s.N, s.C, s.H, s.W, s.B) }
 
 // Shapes are the fixed set every report measures.
@@ -43,6 +44,7 @@ type Case struct {
 	Width  int
 }
 
+// String names the case op/order/layout/width/shape, as benchmarks and the report do.
 func (c Case) String() string {
 	op := "d2s"
 	if c.Op == shape.SpaceToDepth {

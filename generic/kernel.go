@@ -17,6 +17,7 @@ const (
 	Transpose
 )
 
+// String returns "zip", "runs" or "transpose".
 func (k Kind) String() string {
 	switch k {
 	case Zip:

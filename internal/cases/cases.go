@@ -19,6 +19,7 @@ type Case struct {
 	P  shape.Params
 }
 
+// String names the case by op, order, layout, block size and input dims.
 func (c Case) String() string {
 	return fmt.Sprintf("%v/%v/%v/b%d/%dx%dx%dx%d", c.Op, c.P.Order, c.P.Layout, c.P.BlockSize, c.P.N, c.P.C, c.P.H, c.P.W)
 }

@@ -122,8 +122,8 @@ func ParseLayout(s string) (Layout, error) {
 type Op uint8
 
 const (
-	DepthToSpace Op = iota
-	SpaceToDepth
+	DepthToSpace Op = iota // channels into b x b blocks of pixels
+	SpaceToDepth           // b x b blocks of pixels into channels
 )
 
 // String returns "DepthToSpace" or "SpaceToDepth".
