@@ -82,14 +82,10 @@ func (Pure[T]) Run(op shape.Op, kind Kind, space, depth []T, a Args) {
 		runs(d2s, space, depth, &a)
 	case a.Unit != 1:
 		anyUnit(d2s, space, depth, &a)
-	case kind == Zip && d2s:
-		zipRows(space, depth, &a)
 	case kind == Zip:
-		unzipRows(space, depth, &a)
-	case d2s:
-		transposeRows(space, depth, &a)
+		zipRows(d2s, space, depth, &a)
 	default:
-		untransposeRows(space, depth, &a)
+		transposeRows(d2s, space, depth, &a)
 	}
 }
 

@@ -11,45 +11,34 @@ func blocks[A any, T any](s []T, n int) []A {
 	return unsafe.Slice((*A)(unsafe.Pointer(unsafe.SliceData(s))), n)
 }
 
-func zipRows[T any](space, depth []T, a *Args) {
+// zipRows zips (D2S) or unzips (S2D) every row of a Zip call.
+func zipRows[T any](d2s bool, space, depth []T, a *Args) {
 	for r := 0; r < a.Rows; r++ {
 		s, d := space[r*a.SpaceStride:][:a.W*a.B], depth[r*a.DepthStride:]
-		switch a.B {
-		case 2:
+		switch {
+		case a.B == 2 && d2s:
 			zip2(s, d, a.W, a.JS)
-		case 3:
-			zip3(s, d, a.W, a.JS)
-		case 4:
-			zip4(s, d, a.W, a.JS)
-		case 8:
-			zip8(s, d, a.W, a.JS)
-		default:
-			for j := 0; j < a.B; j++ {
-				for x, v := range d[j*a.JS:][:a.W] {
-					s[x*a.B+j] = v
-				}
-			}
-		}
-	}
-}
-
-func unzipRows[T any](space, depth []T, a *Args) {
-	for r := 0; r < a.Rows; r++ {
-		s, d := space[r*a.SpaceStride:][:a.W*a.B], depth[r*a.DepthStride:]
-		switch a.B {
-		case 2:
+		case a.B == 2:
 			unzip2(s, d, a.W, a.JS)
-		case 3:
+		case a.B == 3 && d2s:
+			zip3(s, d, a.W, a.JS)
+		case a.B == 3:
 			unzip3(s, d, a.W, a.JS)
-		case 4:
+		case a.B == 4 && d2s:
+			zip4(s, d, a.W, a.JS)
+		case a.B == 4:
 			unzip4(s, d, a.W, a.JS)
-		case 8:
+		case a.B == 8 && d2s:
+			zip8(s, d, a.W, a.JS)
+		case a.B == 8:
 			unzip8(s, d, a.W, a.JS)
-		default:
+		default: // one depth row per pass
 			for j := 0; j < a.B; j++ {
-				dj := d[j*a.JS:][:a.W]
-				for x := range dj {
-					dj[x] = s[x*a.B+j]
+				sj, dj := s[j:], d[j*a.JS:][:a.W]
+				if d2s {
+					strided(sj, dj, a.W, a.B, 1)
+				} else {
+					strided(dj, sj, a.W, 1, a.B)
 				}
 			}
 		}
