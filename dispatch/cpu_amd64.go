@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/kernels"
 )
 
 // cpuHas reports whether this CPU and OS can run tier t. x/sys/cpu already
@@ -25,7 +26,12 @@ func cpuHas(t Tier) bool {
 	return false
 }
 
+var avx2Sets = sets(&kernels.AVX2)
+
 // builtin returns the kernel sets this build has for tier t.
 func builtin(t Tier) *generic.Sets {
+	if t == AVX2 {
+		return avx2Sets
+	}
 	return nil
 }

@@ -1,0 +1,514 @@
+// Package amd64 lowers the kernel table to AVX2 assembly with avo.
+package amd64
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+)
+
+// ZipSignature is the Go signature of every fixed-b zip and unzip kernel.
+// n is the number of bytes of each depth row (a multiple of the element
+// width, and at least 4 and at least the width); strides and lane are in bytes.
+const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane int)"
+
+// ZipNSignature adds the block size, for the kernels that take any.
+const ZipNSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, b int)"
+
+// Generator accumulates the kernels of one assembly file.
+type Generator struct {
+	c      *build.Context
+	consts map[string]operand.Mem
+	labels int
+}
+
+// New starts a file of kernels that are left out of purego builds.
+func New() *Generator {
+	c := build.NewContext()
+	c.ConstraintExpr("!purego")
+	return &Generator{c: c, consts: map[string]operand.Mem{}}
+}
+
+// Result returns the file built so far.
+func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
+
+// Chunks are the bytes of each row one pass handles, largest first; rows
+// shorter than the smallest chunk a kernel has are left to the caller.
+var Chunks = []int{32, 16, 8, 4}
+
+// Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
+func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
+	build := vec.ShuffleZip
+	switch {
+	case k.Kind == table.Zip && bits.OnesCount(uint(k.B)) == 1:
+		build = vec.UnpackZip
+	case k.Kind == table.Unzip && bits.OnesCount(uint(k.B)) == 1:
+		build = vec.UnpackUnzip
+	case k.Kind == table.Unzip:
+		build = vec.ShuffleUnzip
+	}
+	progs := map[int]*vec.Prog{}
+	for _, chunk := range Chunks {
+		if chunk < k.Width {
+			continue
+		}
+		p, err := build(k.B, k.Width, chunk)
+		if err != nil {
+			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), chunk, err)
+		}
+		if live := p.MaxLive(scratch); live > vectorRegs {
+			return nil, fmt.Errorf("%s, %d-byte chunks: %d values live, AVX2 has %d registers", k.Name(), chunk, live, vectorRegs)
+		}
+		progs[chunk] = p
+	}
+	return progs, nil
+}
+
+// vectorRegs is the number of vector registers AVX2 code may use.
+const vectorRegs = 16
+
+// scratch is how many registers beyond its operands an instruction's
+// lowering needs: byte and word deinterleaves mask or shift both inputs first.
+func scratch(in vec.Instr) int {
+	if in.Op == vec.Deinterleave && in.Unit <= 2 {
+		return 2
+	}
+	return 0
+}
+
+// Kernel adds one kernel of the table.
+func (g *Generator) Kernel(k table.Kernel) error {
+	if k.B == 0 {
+		g.moveN(k)
+		return nil
+	}
+	progs, err := Programs(k)
+	if err != nil {
+		return err
+	}
+	g.fixedB(k, progs)
+	return nil
+}
+
+func (g *Generator) label(what string) string {
+	g.labels++
+	return fmt.Sprintf("%s%d", what, g.labels)
+}
+
+// rowAddr computes the address of depth row j from a few registers, since
+// x86 addressing scales an index by 1, 2, 4 or 8 only.
+type rowAddr struct {
+	t0, t4, lane, lane3 reg.GPVirtual
+}
+
+func (r rowAddr) mem(j, off int) operand.Mem {
+	base := r.t0
+	if j >= 5 {
+		base, j = r.t4, j-4
+	}
+	switch j {
+	case 0:
+		return operand.Mem{Base: base, Disp: off}
+	case 3:
+		return operand.Mem{Base: base, Index: r.lane3, Scale: 1, Disp: off}
+	}
+	return operand.Mem{Base: base, Index: r.lane, Scale: uint8(j), Disp: off}
+}
+
+// fixedB writes a zip or unzip kernel for one block size: a branch on the
+// row length to the largest chunk that fits, then for every row a loop over
+// chunks whose last chunk ends exactly at the row's end, overlapping the one
+// before if need be. So nothing outside the rows is ever read or written.
+func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(ZipSignature)
+	verb := "interleaves %d rows (lane bytes apart) of %d-byte elements into one"
+	if k.Kind == table.Unzip {
+		verb = "splits one row into %d rows (lane bytes apart) of %d-byte elements"
+	}
+	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width)))
+
+	space, depth := c.GP64(), c.GP64()
+	n, rows, ss, ds, lane := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("space"), space)
+	c.Load(c.Param("depth"), depth)
+	c.Load(c.Param("n"), n)
+	c.Load(c.Param("rows"), rows)
+	c.Load(c.Param("spaceStride"), ss)
+	c.Load(c.Param("depthStride"), ds)
+	c.Load(c.Param("lane"), lane)
+	addr := rowAddr{lane: lane}
+	if k.B > 3 {
+		addr.lane3 = c.GP64()
+		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, addr.lane3)
+	}
+
+	var sizes []int
+	for _, chunk := range Chunks {
+		if progs[chunk] != nil {
+			sizes = append(sizes, chunk)
+		}
+	}
+	paths := map[int]string{}
+	for _, chunk := range sizes {
+		paths[chunk] = g.label("chunk")
+		c.CMPQ(n, operand.Imm(uint64(chunk)))
+		c.JAE(operand.LabelRef(paths[chunk]))
+	}
+	c.RET() // rows shorter than every chunk: the caller does not send them
+
+	for _, chunk := range sizes {
+		c.Label(paths[chunk])
+		limit, off := c.GP64(), c.GP64()
+		c.MOVQ(n, limit)
+		c.SUBQ(operand.Imm(uint64(chunk)), limit)
+		rowLoop, chunkLoop, rowDone := g.label("row"), g.label("chunks"), g.label("rowdone")
+		c.Label(rowLoop)
+		c.XORQ(off, off)
+		c.Label(chunkLoop)
+
+		// Per chunk: the depth rows start at t0 (+ j*lane), the
+		// interleaved bytes at space + off*b.
+		addr.t0 = c.GP64()
+		c.LEAQ(operand.Mem{Base: depth, Index: off, Scale: 1}, addr.t0)
+		if k.B > 4 {
+			addr.t4 = c.GP64()
+			c.LEAQ(operand.Mem{Base: addr.t0, Index: lane, Scale: 4}, addr.t4)
+		}
+		ilv := operand.Mem{Base: space, Index: off, Scale: uint8(k.B)}
+		if k.B != 2 && k.B != 4 && k.B != 8 {
+			p := c.GP64()
+			c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
+			c.ADDQ(space, p)
+			ilv = operand.Mem{Base: p}
+		}
+		rowMem := func(j, o int) operand.Mem { return addr.mem(j, o) }
+		ilvMem := func(_, o int) operand.Mem { m := ilv; m.Disp = o; return m }
+		if k.Kind == table.Zip {
+			g.lower(progs[chunk], rowMem, ilvMem)
+		} else {
+			g.lower(progs[chunk], ilvMem, rowMem)
+		}
+
+		c.CMPQ(off, limit)
+		c.JEQ(operand.LabelRef(rowDone))
+		c.ADDQ(operand.Imm(uint64(chunk)), off)
+		c.CMPQ(off, limit)
+		c.JLE(operand.LabelRef(chunkLoop))
+		c.MOVQ(limit, off) // the last chunk ends at the row's end
+		c.JMP(operand.LabelRef(chunkLoop))
+
+		c.Label(rowDone)
+		c.ADDQ(ss, space)
+		c.ADDQ(ds, depth)
+		c.DECQ(rows)
+		c.JNZ(operand.LabelRef(rowLoop))
+		c.VZEROUPPER()
+		c.RET()
+	}
+}
+
+// lower emits a verified program. in and out map a program's input and
+// output streams to memory operands. Vector registers are assigned here by a
+// linear scan over the (straight-line) program, which needs no more
+// registers than values are live at once; avo's allocator, a greedy graph
+// colourer, may reach for the AVX-512-only registers instead.
+func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem) {
+	c := g.c
+	last := make([]int, p.NumValues())
+	for i, ins := range p.Instrs {
+		for _, v := range ins.Uses() {
+			last[v] = i
+		}
+	}
+	var free []reg.VecPhysical
+	for i := vectorRegs - 1; i >= 0; i-- {
+		if p.Width == 32 {
+			free = append(free, ymm[i])
+		} else {
+			free = append(free, ymm[i].AsX().(reg.VecPhysical))
+		}
+	}
+	busy := map[reg.VecPhysical]bool{}
+	take := func() reg.VecPhysical {
+		r := free[len(free)-1]
+		free = free[:len(free)-1]
+		if busy[r] {
+			panic(fmt.Sprintf("amd64: register %v handed out twice", r))
+		}
+		busy[r] = true
+		return r
+	}
+	release := func(r reg.VecPhysical) {
+		if !busy[r] {
+			panic(fmt.Sprintf("amd64: register %v freed twice", r))
+		}
+		busy[r] = false
+		free = append(free, r)
+	}
+	regs := make([]reg.VecPhysical, p.NumValues())
+	val := func(i int) reg.VecPhysical { return regs[i] }
+	for i, ins := range p.Instrs {
+		var tmp []reg.VecPhysical
+		for range scratch(ins) {
+			tmp = append(tmp, take())
+		}
+		for _, r := range tmp { // scratch is read before dst is written
+			release(r)
+		}
+		for k, v := range ins.Uses() {
+			if last[v] == i && (k == 0 || v != ins.A) { // a value read twice is freed once
+				release(regs[v])
+			}
+		}
+		var dst reg.VecPhysical
+		if ins.Op != vec.Store {
+			dst = take()
+			regs[ins.Dst] = dst
+		}
+		switch ins.Op {
+		case vec.Load:
+			m := in(ins.Mem.Stream, ins.Mem.Off)
+			switch ins.Size {
+			case 32, 16:
+				c.VMOVDQU(m, dst)
+			case 8:
+				c.VMOVQ(m, dst)
+			case 4:
+				c.VMOVD(m, dst)
+			}
+		case vec.LoadBcast:
+			c.VBROADCASTI128(in(ins.Mem.Stream, ins.Mem.Off), dst)
+		case vec.LoadPair:
+			c.VMOVDQU(in(ins.Mem.Stream, ins.Mem.Off), dst.AsX())
+			c.VINSERTI128(operand.Imm(1), in(ins.Mem2.Stream, ins.Mem2.Off), dst, dst)
+		case vec.Store:
+			g.store(p.Width, val(ins.A), ins.Part, ins.Size, out(ins.Mem.Stream, ins.Mem.Off))
+		case vec.Interleave:
+			unpack := map[[2]int]func(...operand.Op){
+				{1, 0}: c.VPUNPCKLBW, {1, 1}: c.VPUNPCKHBW, {2, 0}: c.VPUNPCKLWD, {2, 1}: c.VPUNPCKHWD,
+				{4, 0}: c.VPUNPCKLDQ, {4, 1}: c.VPUNPCKHDQ, {8, 0}: c.VPUNPCKLQDQ, {8, 1}: c.VPUNPCKHQDQ,
+			}[[2]int{ins.Unit, b2i(ins.High)}]
+			unpack(val(ins.B), val(ins.A), dst)
+		case vec.Deinterleave:
+			g.deinterleave(ins.Unit, ins.High, val(ins.A), val(ins.B), dst, tmp)
+		case vec.Lanes:
+			c.VPERM2I128(operand.Imm(uint64(ins.Sel[0]|ins.Sel[1]<<4)), val(ins.B), val(ins.A), dst)
+		case vec.Shuffle:
+			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
+		case vec.Or:
+			c.VPOR(val(ins.B), val(ins.A), dst)
+		}
+	}
+}
+
+// ymm lists the registers AVX2 code may use.
+var ymm = []reg.VecPhysical{
+	reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
+	reg.Y8, reg.Y9, reg.Y10, reg.Y11, reg.Y12, reg.Y13, reg.Y14, reg.Y15,
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// store writes part `part` (size bytes) of a register of width bytes.
+func (g *Generator) store(width int, v reg.VecPhysical, part, size int, m operand.Mem) {
+	c := g.c
+	switch {
+	case size == width:
+		c.VMOVDQU(v, m)
+	case size == 16 && part == 0:
+		c.VMOVDQU(v.AsX(), m)
+	case size == 16:
+		c.VEXTRACTI128(operand.Imm(1), v, m)
+	case size == 8 && part == 0:
+		c.VMOVQ(v.AsX(), m)
+	case size == 8 && part == 1 && width == 16:
+		c.VMOVHPS(v, m)
+	case size == 4 && part == 0:
+		c.VMOVD(v.AsX(), m)
+	case size == 4 && width == 16:
+		c.VPEXTRD(operand.Imm(uint64(part)), v, m)
+	default:
+		panic(fmt.Sprintf("amd64: no store of part %d of %d bytes from a %d-byte register", part, size, width))
+	}
+}
+
+// deinterleave keeps the even (or odd) units of each lane of a, then of b.
+// Bytes and words go through a saturating pack of the masked or shifted
+// wider units, in the two scratch registers tmp; dwords and qwords have
+// direct shuffles.
+func (g *Generator) deinterleave(unit int, odd bool, a, b, dst reg.VecPhysical, tmp []reg.VecPhysical) {
+	c := g.c
+	switch unit {
+	case 1, 2:
+		ta, tb := tmp[0], tmp[1]
+		if odd {
+			shift := c.VPSRLW
+			if unit == 2 {
+				shift = c.VPSRLD
+			}
+			shift(operand.Imm(uint64(8*unit)), a, ta)
+			shift(operand.Imm(uint64(8*unit)), b, tb)
+		} else {
+			lowHalf := g.constant(lowHalves(unit))
+			c.VPAND(lowHalf, a, ta)
+			c.VPAND(lowHalf, b, tb)
+		}
+		if unit == 1 {
+			c.VPACKUSWB(tb, ta, dst)
+		} else {
+			c.VPACKUSDW(tb, ta, dst)
+		}
+	case 4:
+		imm := uint64(0x88)
+		if odd {
+			imm = 0xdd
+		}
+		c.VSHUFPS(operand.Imm(imm), b, a, dst)
+	case 8:
+		if odd {
+			c.VPUNPCKHQDQ(b, a, dst)
+		} else {
+			c.VPUNPCKLQDQ(b, a, dst)
+		}
+	}
+}
+
+// lowHalves is 32 bytes of units of 2*unit bytes whose low half is all ones.
+func lowHalves(unit int) []byte {
+	out := make([]byte, 32)
+	for i := range out {
+		if i%(2*unit) < unit {
+			out[i] = 0xff
+		}
+	}
+	return out
+}
+
+func maskBytes(mask []int8) []byte {
+	out := make([]byte, len(mask))
+	for i, m := range mask {
+		out[i] = byte(m) // negative: high bit set, pshufb writes zero
+	}
+	return out
+}
+
+// constant returns read-only data holding b (16 or 32 bytes), shared by all
+// kernels that need the same bytes.
+func (g *Generator) constant(b []byte) operand.Mem {
+	key := string(b)
+	if m, ok := g.consts[key]; ok {
+		return m
+	}
+	name := fmt.Sprintf("shuffle%d", len(g.consts))
+	m := g.c.StaticGlobal(name)
+	g.c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < len(b); i += 8 {
+		var u uint64
+		for k := 7; k >= 0; k-- {
+			u = u<<8 | uint64(b[i+k])
+		}
+		g.c.AddDatum(i, operand.U64(u))
+	}
+	g.consts[key] = m
+	return m
+}
+
+// moveN writes the kernel for 16-byte elements and any block size: each
+// element moves whole, two at a time where the row allows.
+func (g *Generator) moveN(k table.Kernel) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(ZipNSignature)
+	if k.Kind == table.Zip {
+		c.Doc(k.Name() + " interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.")
+	} else {
+		c.Doc(k.Name() + " splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.")
+	}
+	space, depth := c.GP64(), c.GP64()
+	n, rows, lane, b := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("space"), space)
+	c.Load(c.Param("depth"), depth)
+	c.Load(c.Param("n"), n)
+	c.Load(c.Param("rows"), rows)
+	c.Load(c.Param("lane"), lane)
+	c.Load(c.Param("b"), b)
+	stride := c.GP64() // bytes between a row's consecutive elements in space
+	c.MOVQ(b, stride)
+	c.SHLQ(operand.Imm(4), stride)
+
+	rowLoop, jLoop, pairLoop, single, jDone := g.label("row"), g.label("lanes"), g.label("pairs"), g.label("single"), g.label("lanedone")
+	c.Label(rowLoop)
+	j, sp, dp := c.GP64(), c.GP64(), c.GP64()
+	c.XORQ(j, j)
+	c.MOVQ(space, sp)
+	c.MOVQ(depth, dp)
+	c.Label(jLoop)
+	s, d, left := c.GP64(), c.GP64(), c.GP64()
+	c.MOVQ(sp, s)
+	c.MOVQ(dp, d)
+	c.MOVQ(n, left)
+	c.Label(pairLoop)
+	c.CMPQ(left, operand.Imm(32))
+	c.JB(operand.LabelRef(single))
+	y := c.YMM()
+	second := operand.Mem{Base: s, Index: stride, Scale: 1}
+	if k.Kind == table.Zip {
+		c.VMOVDQU(operand.Mem{Base: d}, y)
+		c.VMOVDQU(y.AsX(), operand.Mem{Base: s})
+		c.VEXTRACTI128(operand.Imm(1), y, second)
+	} else {
+		c.VMOVDQU(operand.Mem{Base: s}, y.AsX())
+		c.VINSERTI128(operand.Imm(1), second, y, y)
+		c.VMOVDQU(y, operand.Mem{Base: d})
+	}
+	c.ADDQ(operand.Imm(32), d)
+	c.LEAQ(operand.Mem{Base: s, Index: stride, Scale: 2}, s)
+	c.SUBQ(operand.Imm(32), left)
+	c.JMP(operand.LabelRef(pairLoop))
+	c.Label(single)
+	c.TESTQ(left, left)
+	c.JZ(operand.LabelRef(jDone))
+	x := c.XMM()
+	if k.Kind == table.Zip {
+		c.VMOVDQU(operand.Mem{Base: d}, x)
+		c.VMOVDQU(x, operand.Mem{Base: s})
+	} else {
+		c.VMOVDQU(operand.Mem{Base: s}, x)
+		c.VMOVDQU(x, operand.Mem{Base: d})
+	}
+	c.Label(jDone)
+	c.ADDQ(operand.Imm(16), sp)
+	c.ADDQ(lane, dp)
+	c.INCQ(j)
+	c.CMPQ(j, b)
+	c.JB(operand.LabelRef(jLoop))
+
+	ss, ds := c.GP64(), c.GP64()
+	c.Load(c.Param("spaceStride"), ss)
+	c.Load(c.Param("depthStride"), ds)
+	c.ADDQ(ss, space)
+	c.ADDQ(ds, depth)
+	c.DECQ(rows)
+	c.JNZ(operand.LabelRef(rowLoop))
+	c.VZEROUPPER()
+	c.RET()
+}

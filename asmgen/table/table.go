@@ -1,0 +1,64 @@
+// Package table is the one list of kernels every generator works from: one
+// line per family, so that a width, a block size or an ISA is added in one
+// place.
+package table
+
+import "fmt"
+
+// ISA is an instruction set a generator writes for.
+type ISA string
+
+const AVX2 ISA = "AVX2"
+
+// Kind is what a kernel does.
+type Kind uint8
+
+const (
+	Zip   Kind = iota // interleave b rows of elements into one (NCHW DepthToSpace)
+	Unzip             // split one row into b rows (NCHW SpaceToDepth)
+)
+
+// Kernel is one generated function: it zips or unzips B rows of Width-byte
+// elements. B = 0 means any block size, passed at run time.
+type Kernel struct {
+	ISA   ISA
+	Kind  Kind
+	B     int
+	Width int
+}
+
+// Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
+func (k Kernel) Name() string {
+	kind := "zip"
+	if k.Kind == Unzip {
+		kind = "unzip"
+	}
+	b := fmt.Sprint(k.B)
+	if k.B == 0 {
+		b = "N"
+	}
+	return fmt.Sprintf("%s%sx%d%s", kind, b, k.Width, k.ISA)
+}
+
+// Blocks are the block sizes with their own kernels: ESPCN x2/x3/x4
+// super-resolution, YOLO reorg, 8x8 patchify.
+var Blocks = []int{2, 3, 4, 8}
+
+// Widths are the element sizes below 16 bytes; each gets a kernel per block
+// size. 16-byte elements (complex128) need no byte shuffles: one kernel
+// per direction moves them for any block size.
+var Widths = []int{1, 2, 4, 8}
+
+// Kernels lists the kernels of one ISA.
+func Kernels(isa ISA) []Kernel {
+	var out []Kernel
+	for _, kind := range []Kind{Zip, Unzip} {
+		for _, w := range Widths {
+			for _, b := range Blocks {
+				out = append(out, Kernel{isa, kind, b, w})
+			}
+		}
+		out = append(out, Kernel{isa, kind, 0, 16})
+	}
+	return out
+}

@@ -1,0 +1,346 @@
+package vec
+
+import "fmt"
+
+// Zip kernels interleave b rows of w-byte elements: output element x*b + j is
+// element x of row j. Unzip kernels do the reverse. A chunk is the number of
+// bytes of each row one pass of the body handles (4, 8, 16 or 32); the
+// interleaved side then holds b*chunk bytes.
+//
+// Streams: in a zip body the rows are input streams 0..b-1 and the
+// interleaved bytes output stream 0; in an unzip body the interleaved bytes
+// are input stream 0 and the rows output streams 0..b-1.
+
+// ZipWant is what a zip chunk must write to its output stream 0.
+func ZipWant(b, w, chunk int) Value {
+	out := make(Value, b*chunk)
+	for p := range out {
+		e := p / w
+		out[p] = In(e%b, e/b*w+p%w)
+	}
+	return out
+}
+
+// UnzipWant is what an unzip chunk must write to each output row.
+func UnzipWant(b, w, chunk int) map[int]Value {
+	want := map[int]Value{}
+	for j := range b {
+		row := make(Value, chunk)
+		for t := range row {
+			row[t] = In(0, (t/w*b+j)*w+t%w)
+		}
+		want[j] = row
+	}
+	return want
+}
+
+// width is the register width a chunk is processed in.
+func width(chunk int) int { return max(chunk, LaneBytes) }
+
+// UnpackZip builds a zip chunk for b a power of two from in-lane
+// interleaves: log2(b) levels of b interleaves each, then lane moves that put
+// the 16-byte pieces in order.
+func UnpackZip(b, w, chunk int) (*Prog, error) {
+	p := NewProg(width(chunk))
+	rows := make([]int, b)
+	for j := range rows {
+		rows[j] = p.Load(Mem{j, 0}, chunk)
+	}
+	unpackNetwork(p, rows, w)
+	if err := p.storeAll(0, ZipWant(b, w, chunk)); err != nil {
+		return nil, err
+	}
+	return p.finish(map[int]Value{0: ZipWant(b, w, chunk)})
+}
+
+// unpackNetwork interleaves the rows level by level: at each level, value m
+// is interleaved with value m + b/2 at the element unit. It returns the last
+// level's values, low and high halves of each pair side by side.
+func unpackNetwork(p *Prog, vals []int, w int) []int {
+	b := len(vals)
+	for s := 1; s < b; s *= 2 {
+		next := make([]int, 0, b)
+		for m := range b / 2 {
+			next = append(next, p.Interleave(vals[m], vals[m+b/2], w, false), p.Interleave(vals[m], vals[m+b/2], w, true))
+		}
+		vals = next
+	}
+	return vals
+}
+
+// UnpackUnzip inverts UnpackZip: it loads the interleaved bytes straight
+// into the lane order the zip network ends with, then undoes the levels with
+// deinterleaves.
+func UnpackUnzip(b, w, chunk int) (*Prog, error) {
+	z := NewProg(width(chunk))
+	rows := make([]int, b)
+	for j := range rows {
+		rows[j] = z.Load(Mem{j, 0}, chunk)
+	}
+	finals := unpackNetwork(z, rows, w)
+
+	// Where each zip label sits in the interleaved stream.
+	pos := map[Label]int{}
+	for i, l := range ZipWant(b, w, chunk) {
+		pos[l] = i
+	}
+	p := NewProg(z.Width)
+	total := b * chunk
+	vals := make([]int, b)
+	for i, f := range finals {
+		var offs []int // interleaved offset of each lane of f, or -1
+		for l := 0; l < z.Width; l += LaneBytes {
+			at, ok := pos[z.values[f][l]]
+			if !ok {
+				at = -1
+			}
+			offs = append(offs, at)
+		}
+		switch {
+		case offs[0] < 0:
+			vals[i] = -1 // holds nothing: chunk < register
+		case len(offs) == 2:
+			vals[i] = p.LoadPair(Mem{0, offs[0]}, Mem{0, offs[1]})
+		default:
+			vals[i] = p.Load(Mem{0, offs[0]}, min(LaneBytes, total-offs[0]))
+		}
+	}
+	for s := b / 2; s >= 1; s /= 2 { // undo the levels, last first
+		prev := make([]int, b)
+		for m := range b / 2 {
+			lo, hi := vals[2*m], vals[2*m+1]
+			if lo < 0 {
+				prev[m], prev[m+b/2] = -1, -1
+				continue
+			}
+			if hi < 0 {
+				hi = lo
+			}
+			prev[m], prev[m+b/2] = p.Deinterleave(lo, hi, w, false), p.Deinterleave(lo, hi, w, true)
+		}
+		vals = prev
+	}
+	want := UnzipWant(b, w, chunk)
+	for j, v := range vals {
+		if err := p.storeValue(j, v, want[j]); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(want)
+}
+
+// ShuffleZip builds a zip chunk for any b from byte shuffles: every output
+// register ORs one pshufb of each row. With 32-byte registers each row is
+// loaded in the lane arrangement its bytes are needed in (lane 0 twice,
+// both lanes, or lane 1 twice), since output lane k draws only on input lane
+// k/b of every row.
+func ShuffleZip(b, w, chunk int) (*Prog, error) {
+	p := NewProg(width(chunk))
+	want := ZipWant(b, w, chunk)
+	loads := map[[3]int]int{} // row, lane-0 offset, lane-1 offset
+	load := func(j, off0, off1 int) int {
+		key := [3]int{j, off0, off1}
+		if v, ok := loads[key]; ok {
+			return v
+		}
+		var v int
+		switch {
+		case p.Width == LaneBytes:
+			v = p.Load(Mem{j, off0}, min(chunk, LaneBytes))
+		case off0 == off1:
+			v = p.LoadBcast(Mem{j, off0})
+		default:
+			v = p.Load(Mem{j, off0}, 2*LaneBytes)
+		}
+		loads[key] = v
+		return v
+	}
+	for out := 0; out < len(want); out += p.Width {
+		piece := want[out:min(out+p.Width, len(want))]
+		acc := -1
+		for j := range b {
+			// The input lane each output lane of this register reads.
+			var offs [2]int
+			for l := 0; l < p.Width; l += LaneBytes {
+				offs[l/LaneBytes] = -1
+				for i := l; i < min(l+LaneBytes, len(piece)); i++ {
+					if int(piece[i]>>24) == j {
+						offs[l/LaneBytes] = int(piece[i]&(1<<24-1)) / LaneBytes * LaneBytes
+					}
+				}
+			}
+			if offs[0] < 0 && offs[1] < 0 {
+				continue
+			}
+			if p.Width == LaneBytes {
+				offs[1] = offs[0]
+			} else if offs[0] < 0 {
+				offs[0] = offs[1]
+			} else if offs[1] < 0 {
+				offs[1] = offs[0]
+			}
+			src := load(j, offs[0], offs[1])
+			sh := p.Shuffle(src, p.maskFor(src, piece, func(l Label) bool { return int(l>>24) == j }))
+			if acc < 0 {
+				acc = sh
+			} else {
+				acc = p.Or(acc, sh)
+			}
+		}
+		if err := p.storeRange(acc, 0, len(piece), Mem{0, out}); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(map[int]Value{0: want})
+}
+
+// ShuffleUnzip builds an unzip chunk for any b from byte shuffles: each
+// output row ORs one pshufb of every 16-byte piece of the interleaved input
+// that holds some of its bytes. With 32-byte registers the pieces are paired
+// so that both lanes of a pshufb serve the same output row.
+func ShuffleUnzip(b, w, chunk int) (*Prog, error) {
+	p := NewProg(width(chunk))
+	total := b * chunk
+	var srcs []int
+	if p.Width == 2*LaneBytes { // output lane 0 reads input lanes 0..b-1, lane 1 reads b..2b-1
+		for k := range b {
+			srcs = append(srcs, p.LoadPair(Mem{0, LaneBytes * k}, Mem{0, LaneBytes * (b + k)}))
+		}
+	} else { // cover the input with loads that stay inside it, overlapping at the end
+		size := LaneBytes
+		for size > total {
+			size /= 2
+		}
+		for off := 0; off < total; off += size {
+			srcs = append(srcs, p.Load(Mem{0, min(off, total-size)}, size))
+		}
+	}
+	want := UnzipWant(b, w, chunk)
+	for j := range b {
+		row := want[j]
+		taken := map[int]bool{}
+		acc := -1
+		for _, src := range srcs {
+			mask := p.maskFor(src, row, func(Label) bool { return true })
+			useful := false
+			for i, m := range mask {
+				if m >= 0 && !taken[i] {
+					taken[i], useful = true, true
+				} else {
+					mask[i] = -1
+				}
+			}
+			if !useful {
+				continue
+			}
+			sh := p.Shuffle(src, mask)
+			if acc < 0 {
+				acc = sh
+			} else {
+				acc = p.Or(acc, sh)
+			}
+		}
+		if err := p.storeRange(acc, 0, chunk, Mem{j, 0}); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(want)
+}
+
+// MoveZip and MoveUnzip handle 16-byte elements: whole registers move, no
+// byte changes place within one.
+func MoveZip(b int) (*Prog, error) {
+	p := NewProg(LaneBytes)
+	for j := range b {
+		p.Store(p.Load(Mem{j, 0}, LaneBytes), 0, LaneBytes, Mem{0, LaneBytes * j})
+	}
+	return p.finish(map[int]Value{0: ZipWant(b, LaneBytes, LaneBytes)})
+}
+
+// MoveUnzip is the inverse of MoveZip.
+func MoveUnzip(b int) (*Prog, error) {
+	p := NewProg(LaneBytes)
+	for j := range b {
+		p.Store(p.Load(Mem{0, LaneBytes * j}, LaneBytes), 0, LaneBytes, Mem{j, 0})
+	}
+	return p.finish(UnzipWant(b, LaneBytes, LaneBytes))
+}
+
+// maskFor is the pshufb mask that brings, into each byte of a register laid
+// out like want, the byte of src with the same label, when keep accepts the
+// label and src holds it in the same lane.
+func (p *Prog) maskFor(src int, want Value, keep func(Label) bool) []int8 {
+	mask := make([]int8, p.Width)
+	for i := range mask {
+		mask[i] = -1
+		if i >= len(want) || want[i] < 0 || !keep(want[i]) {
+			continue
+		}
+		lane := i / LaneBytes * LaneBytes
+		for k := range LaneBytes {
+			if p.values[src][lane+k] == want[i] {
+				mask[i] = int8(k)
+				break
+			}
+		}
+	}
+	return mask
+}
+
+// storeAll writes want (the whole output of stream s) from whichever values
+// hold it, register by register, combining lanes where a register's two
+// halves live in different values.
+func (p *Prog) storeAll(s int, want Value) error {
+	for off := 0; off < len(want); off += p.Width {
+		piece := want[off:min(off+p.Width, len(want))]
+		if v, part := p.Find(piece); v >= 0 {
+			p.Store(v, part, len(piece), Mem{s, off})
+			continue
+		}
+		if len(piece) != 2*LaneBytes {
+			return fmt.Errorf("no value holds output bytes %d..%d", off, off+len(piece))
+		}
+		lo, lpart := p.Find(piece[:LaneBytes])
+		hi, hpart := p.Find(piece[LaneBytes:])
+		if lo < 0 || hi < 0 {
+			return fmt.Errorf("no value holds a lane of output bytes %d..%d", off, off+len(piece))
+		}
+		p.Store(p.Lanes(lo, hi, [2]int{lpart, 2 + hpart}), 0, len(piece), Mem{s, off})
+	}
+	return nil
+}
+
+// storeValue writes value v, which must hold want in its low bytes.
+func (p *Prog) storeValue(s, v int, want Value) error {
+	if v < 0 {
+		return fmt.Errorf("output %d has no value", s)
+	}
+	return p.storeRange(v, 0, len(want), Mem{s, 0})
+}
+
+// storeRange stores bytes [from, from+n) of v to m in pieces of 32, 16, 8
+// and 4 bytes, each aligned within the register as x86 stores need.
+func (p *Prog) storeRange(v, from, n int, m Mem) error {
+	for n > 0 {
+		size := 2 * LaneBytes
+		for size > n || size > p.Width || from%size != 0 {
+			size /= 2
+		}
+		if size < 4 {
+			return fmt.Errorf("cannot store %d bytes at register offset %d", n, from)
+		}
+		p.Store(v, from/size, size, m)
+		from, n, m.Off = from+size, n-size, m.Off+size
+	}
+	return nil
+}
+
+// finish drops dead code, schedules, and proves the program writes want.
+func (p *Prog) finish(want map[int]Value) (*Prog, error) {
+	p.Prune()
+	p.Schedule()
+	if err := p.Check(want); err != nil {
+		return nil, err
+	}
+	return p, nil
+}

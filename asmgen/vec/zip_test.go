@@ -1,0 +1,94 @@
+package vec
+
+import (
+	"fmt"
+	"testing"
+)
+
+// Every builder must produce a program that Check accepts (finish runs it);
+// these tests build them all, and show that Check rejects a wrong program.
+
+func chunks(w int) []int {
+	var out []int
+	for _, c := range []int{4, 8, 16, 32} {
+		if c >= w {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestUnpackNetworks(t *testing.T) {
+	for _, b := range []int{2, 4, 8} {
+		for _, w := range []int{1, 2, 4, 8} {
+			for _, c := range chunks(w) {
+				if _, err := UnpackZip(b, w, c); err != nil {
+					t.Errorf("UnpackZip(b=%d, w=%d, chunk=%d): %v", b, w, c, err)
+				}
+				if _, err := UnpackUnzip(b, w, c); err != nil {
+					t.Errorf("UnpackUnzip(b=%d, w=%d, chunk=%d): %v", b, w, c, err)
+				}
+			}
+		}
+	}
+}
+
+func TestShuffleNetworks(t *testing.T) {
+	for b := 2; b <= 9; b++ {
+		for _, w := range []int{1, 2, 4, 8} {
+			for _, c := range chunks(w) {
+				if _, err := ShuffleZip(b, w, c); err != nil {
+					t.Errorf("ShuffleZip(b=%d, w=%d, chunk=%d): %v", b, w, c, err)
+				}
+				if _, err := ShuffleUnzip(b, w, c); err != nil {
+					t.Errorf("ShuffleUnzip(b=%d, w=%d, chunk=%d): %v", b, w, c, err)
+				}
+			}
+		}
+	}
+}
+
+func TestMoves(t *testing.T) {
+	for b := 1; b <= 9; b++ {
+		if _, err := MoveZip(b); err != nil {
+			t.Errorf("MoveZip(%d): %v", b, err)
+		}
+		if _, err := MoveUnzip(b); err != nil {
+			t.Errorf("MoveUnzip(%d): %v", b, err)
+		}
+	}
+}
+
+// TestCheckCatchesMistakes swaps the halves of one interleave in a correct
+// network: Check must reject it.
+func TestCheckCatchesMistakes(t *testing.T) {
+	p := NewProg(32)
+	a, b := p.Load(Mem{0, 0}, 32), p.Load(Mem{1, 0}, 32)
+	lo, hi := p.Interleave(a, b, 2, false), p.Interleave(a, b, 2, true)
+	p.Store(p.Lanes(lo, hi, [2]int{0, 2}), 0, 32, Mem{0, 0})
+	p.Store(p.Lanes(lo, hi, [2]int{3, 1}), 0, 32, Mem{0, 32}) // lanes swapped
+	err := p.Check(map[int]Value{0: ZipWant(2, 2, 32)})
+	if err == nil {
+		t.Fatal("Check accepted a wrong program")
+	}
+	t.Log(err)
+}
+
+// TestSizes reports how many instructions each network takes, which is
+// what bounds the kernels' speed.
+func TestSizes(t *testing.T) {
+	for _, b := range []int{2, 3, 4, 8} {
+		for _, w := range []int{1, 4} {
+			zip, unzip := UnpackZip, UnpackUnzip
+			if b == 3 {
+				zip, unzip = ShuffleZip, ShuffleUnzip
+			}
+			z, err1 := zip(b, w, 32)
+			u, err2 := unzip(b, w, 32)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			t.Log(fmt.Sprintf("b=%d w=%d: zip %d instrs, unzip %d instrs for %d bytes", b, w, len(z.Instrs), len(u.Instrs), 32*b))
+		}
+	}
+}

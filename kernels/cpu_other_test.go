@@ -1,0 +1,6 @@
+//go:build purego || !amd64
+
+package kernels
+
+// setsUnderTest returns the kernel sets this CPU can run: none here.
+func setsUnderTest() map[string]*Set { return nil }

@@ -1,0 +1,121 @@
+package kernels
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// zipRef is the Zip contract written out plainly: it returns what space and
+// depth must hold after a zip (or unzip) call.
+func zipRef(unzip bool, space, depth []byte, b, w, n, rows, ss, ds, lane int) {
+	for r := range rows {
+		for x := 0; x < n/w; x++ {
+			for j := range b {
+				s := space[r*ss+(x*b+j)*w:][:w]
+				d := depth[r*ds+j*lane+x*w:][:w]
+				if unzip {
+					copy(d, s)
+				} else {
+					copy(s, d)
+				}
+			}
+		}
+	}
+}
+
+// zipCase is one randomized call: a row length, row count, padded strides
+// and lane, and buffers that leave random bytes between and around rows.
+type zipCase struct {
+	b, w, n, rows, ss, ds, lane int
+}
+
+func (c zipCase) String() string {
+	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d", c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane)
+}
+
+func randomZipCase(rng *rand.Rand, b, w int) zipCase {
+	minN := max(4, w)
+	var elems int
+	switch rng.IntN(3) {
+	case 0: // short rows, around the small chunks
+		elems = (minN + w - 1) / w * (1 + rng.IntN(8))
+	case 1: // around vector multiples
+		elems = (32*(1+rng.IntN(4)) + rng.IntN(17) - 8) / w
+	default:
+		elems = 1 + rng.IntN(300)
+	}
+	n := max(elems*w, (minN+w-1)/w*w)
+	c := zipCase{b: b, w: w, n: n, rows: 1 + rng.IntN(4)}
+	c.lane = n + w*rng.IntN(3)
+	c.ds = (b-1)*c.lane + n + w*rng.IntN(3)
+	c.ss = n*b + w*rng.IntN(3)
+	if rng.IntN(4) == 0 { // rows of depth packed back to back, as DCR's merged rows are
+		c.lane, c.ds = n*3, n
+		c.lane = c.ds * c.rows
+	}
+	return c
+}
+
+// run calls the kernel on fresh random buffers and compares both buffers,
+// gaps included, with zipRef's.
+func (c zipCase) run(t *testing.T, name string, unzip bool, call func(space, depth []byte)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.rows)))
+	spaceLen := (c.rows-1)*c.ss + c.n*c.b
+	depthLen := (c.rows-1)*c.ds + (c.b-1)*c.lane + c.n
+	space, depth := randBytes(rng, spaceLen), randBytes(rng, depthLen)
+	wantS, wantD := bytes.Clone(space), bytes.Clone(depth)
+	zipRef(unzip, wantS, wantD, c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane)
+	call(space, depth)
+	if !bytes.Equal(space, wantS) || !bytes.Equal(depth, wantD) {
+		t.Fatalf("%s %v: result differs from the reference", name, c)
+	}
+}
+
+func randBytes(rng *rand.Rand, n int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// TestZipKernels runs every zip and unzip kernel of every set this CPU runs
+// on randomized shapes.
+func TestZipKernels(t *testing.T) {
+	for name, set := range setsUnderTest() {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for _, unzip := range []bool{false, true} {
+			table := set.Zip
+			if unzip {
+				table = set.Unzip
+			}
+			for b, row := range table {
+				for lg, f := range row {
+					if f == nil {
+						continue
+					}
+					w := 1 << lg
+					for range 300 {
+						c := randomZipCase(rng, b, w)
+						c.run(t, name, unzip, func(space, depth []byte) {
+							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane)
+						})
+					}
+				}
+			}
+			f := set.ZipN
+			if unzip {
+				f = set.UnzipN
+			}
+			for range 300 {
+				c := randomZipCase(rng, 1+rng.IntN(9), 16)
+				c.run(t, name, unzip, func(space, depth []byte) {
+					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.b)
+				})
+			}
+		}
+	}
+}
