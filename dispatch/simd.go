@@ -32,12 +32,13 @@ func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 	}
 	s, d := (*byte)(unsafe.Pointer(&space[0])), (*byte)(unsafe.Pointer(&depth[0]))
 	ss, ds, lane := a.SpaceStride*w, a.DepthStride*w, a.JS*w
+	gs, gd := a.GroupSpace*w, a.GroupDepth*w
 	if w == 16 {
 		f := k.set.ZipN
 		if op == shape.SpaceToDepth {
 			f = k.set.UnzipN
 		}
-		f(s, d, n, a.Rows, ss, ds, lane, a.B)
+		f(s, d, n, a.Rows, ss, ds, lane, a.Groups, gs, gd, a.B)
 		return true
 	}
 	if a.B > kernels.MaxBlock {
@@ -50,7 +51,7 @@ func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 	if f == nil {
 		return false
 	}
-	f(s, d, n, a.Rows, ss, ds, lane)
+	f(s, d, n, a.Rows, ss, ds, lane, a.Groups, gs, gd)
 	return true
 }
 

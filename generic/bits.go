@@ -22,7 +22,9 @@ type Bits[T Word] struct{}
 func (Bits[T]) Run(op shape.Op, kind Kind, space, depth []T, a Args) {
 	size := int(unsafe.Sizeof(*new(T)))
 	if run := a.B * a.Cp * a.Unit * size; kind == Runs && !a.contiguous() && (run == 4 || run == 8 || run == 16) {
-		wordRuns(op == shape.DepthToSpace, asBytes(space), asBytes(depth), &a, size)
+		forGroups(space, depth, &a, func(space, depth []T) {
+			wordRuns(op == shape.DepthToSpace, asBytes(space), asBytes(depth), &a, size)
+		})
 		return
 	}
 	Pure[T]{}.Run(op, kind, space, depth, a)

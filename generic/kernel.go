@@ -28,34 +28,40 @@ func (k Kind) String() string {
 	return "transpose"
 }
 
-// Args describe one kernel call: Rows rows, each of W pixels. All strides are
-// in units of the slice element type; Unit is the number of units per tensor
-// element (1 everywhere but on the byte path for odd element sizes).
+// Args describe one kernel call: Groups groups of Rows rows each, every row
+// of W pixels. All strides are in units of the slice element type; Unit is
+// the number of units per tensor element (1 everywhere but on the byte path
+// for odd element sizes).
 //
-// In row r, element (x, j, c) for x < W, j < B, c < Cp is at
+// In row r of group g, element (x, j, c) for x < W, j < B, c < Cp is at
 //
-//	space[r*SpaceStride + ((x*B + j)*Cp + c)*Unit]
-//	depth[r*DepthStride + x*XS + j*JS + c*CS]
+//	space[g*GroupSpace + r*SpaceStride + ((x*B + j)*Cp + c)*Unit]
+//	depth[g*GroupDepth + r*DepthStride + x*XS + j*JS + c*CS]
 //
 // DepthToSpace copies depth to space, SpaceToDepth space to depth, one whole
-// element (Unit units) at a time. The slices a kernel receives end exactly
-// after the last unit it may touch.
+// element (Unit units) at a time. The rows of a group are the B block rows
+// of one row of depth pixels, so a call writes space in order. The slices a
+// kernel receives end exactly after the last unit it may touch.
 type Args struct {
 	B, W, Cp    int
 	Rows        int
 	SpaceStride int
 	DepthStride int
+	Groups      int
+	GroupSpace  int
+	GroupDepth  int
 	XS, JS, CS  int
 	Unit        int
 }
 
 // spans returns how many units of space and depth a call touches.
 func (a *Args) spans() (space, depth int) {
-	if a.Rows == 0 || a.W == 0 {
+	if a.Groups == 0 || a.Rows == 0 || a.W == 0 {
 		return 0, 0
 	}
-	space = (a.Rows-1)*a.SpaceStride + a.W*a.B*a.Cp*a.Unit
-	depth = (a.Rows-1)*a.DepthStride + (a.W-1)*a.XS + (a.B-1)*a.JS + (a.Cp-1)*a.CS + a.Unit
+	base := func(g, r int) int { return (a.Groups-1)*g + (a.Rows-1)*r }
+	space = base(a.GroupSpace, a.SpaceStride) + a.W*a.B*a.Cp*a.Unit
+	depth = base(a.GroupDepth, a.DepthStride) + (a.W-1)*a.XS + (a.B-1)*a.JS + (a.Cp-1)*a.CS + a.Unit
 	return space, depth
 }
 
@@ -64,7 +70,7 @@ func (a *Args) spans() (space, depth int) {
 // to Pure[T].
 type Kernels[T any] interface {
 	// Run performs one call of the given kind and direction. It is called
-	// with a.Rows >= 1 and a.W >= 1 and must not touch memory outside
+	// with a.Groups, a.Rows and a.W >= 1 and must not touch memory outside
 	// space and depth.
 	Run(op shape.Op, kind Kind, space, depth []T, a Args)
 }
@@ -77,15 +83,33 @@ type Pure[T any] struct{}
 // Run implements Kernels.
 func (Pure[T]) Run(op shape.Op, kind Kind, space, depth []T, a Args) {
 	d2s := op == shape.DepthToSpace
-	switch {
-	case kind == Runs: // runs are contiguous whatever the unit
-		runs(d2s, space, depth, &a)
-	case a.Unit != 1:
-		anyUnit(d2s, space, depth, &a)
-	case kind == Zip:
-		zipRows(d2s, space, depth, &a)
-	default:
-		transposeRows(d2s, space, depth, &a)
+	if kind == Runs && a.contiguous() { // B = 1 lands here
+		n := a.Groups * a.GroupSpace
+		if d2s {
+			copy(space[:n], depth[:n])
+		} else {
+			copy(depth[:n], space[:n])
+		}
+		return
+	}
+	forGroups(space, depth, &a, func(space, depth []T) {
+		switch {
+		case kind == Runs: // runs are contiguous whatever the unit
+			runs(d2s, space, depth, &a)
+		case a.Unit != 1:
+			anyUnit(d2s, space, depth, &a)
+		case kind == Zip:
+			zipRows(d2s, space, depth, &a)
+		default:
+			transposeRows(d2s, space, depth, &a)
+		}
+	})
+}
+
+// forGroups calls rows once per group, with the slices starting at the group.
+func forGroups[T any](space, depth []T, a *Args, rows func(space, depth []T)) {
+	for g := range a.Groups {
+		rows(space[g*a.GroupSpace:], depth[g*a.GroupDepth:])
 	}
 }
 

@@ -8,24 +8,18 @@ const shortRun = 8
 
 // contiguous reports whether a Runs call's rows form one block on both sides.
 func (a *Args) contiguous() bool {
-	rowLen := a.W * a.B * a.Cp * a.Unit
-	return a.XS == a.B*a.Cp*a.Unit && a.SpaceStride == rowLen && a.DepthStride == rowLen
+	run := a.B * a.Cp * a.Unit
+	rowLen := a.W * run
+	groupLen := a.Rows * rowLen
+	return a.XS == run && (a.Rows == 1 || a.SpaceStride == rowLen && a.DepthStride == rowLen) &&
+		a.GroupSpace == groupLen && a.GroupDepth == groupLen
 }
 
-// runs moves, in every row, one run of B*Cp elements per pixel: contiguous
-// and back to back in space, XS apart in depth.
+// runs moves, in every row of a group, one run of B*Cp elements per pixel:
+// contiguous and back to back in space, XS apart in depth.
 func runs[T any](d2s bool, space, depth []T, a *Args) {
 	run := a.B * a.Cp * a.Unit
 	rowLen := a.W * run
-	if a.contiguous() { // B = 1 lands here
-		n := a.Rows * rowLen
-		if d2s {
-			copy(space[:n], depth[:n])
-		} else {
-			copy(depth[:n], space[:n])
-		}
-		return
-	}
 	for r := 0; r < a.Rows; r++ {
 		s, d := space[r*a.SpaceStride:][:rowLen], depth[r*a.DepthStride:]
 		for x := 0; x < a.W; x++ {

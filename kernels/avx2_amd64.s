@@ -4,338 +4,410 @@
 
 #include "textflag.h"
 
-// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk1
-	CMPQ DX, $0x10
-	JAE  chunk2
-	CMPQ DX, $0x08
-	JAE  chunk3
-	CMPQ DX, $0x04
-	JAE  chunk4
+TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1
+	CMPQ  DX, $0x10
+	JAE   chunk2
+	CMPQ  DX, $0x08
+	JAE   chunk3
+	CMPQ  DX, $0x04
+	JAE   chunk4
 	RET
 
 chunk1:
 	SUBQ $0x20, DX
 
-row5:
-	XORQ R9, R9
+group5:
+	MOVQ rows+24(FP), R8
 
-chunks6:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(R8*1), Y1
+row6:
+	XORQ DI, DI
+
+chunks7:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(R9*2)
+	VMOVDQU    Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone7
-	ADDQ       $0x20, R9
-	CMPQ       R9, DX
-	JLE        chunks6
-	MOVQ       DX, R9
-	JMP        chunks6
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone8
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks7
+	MOVQ       DX, DI
+	JMP        chunks7
 
-rowdone7:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone8:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row6
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row5
+	JNZ  group5
 	VZEROUPPER
 	RET
 
 chunk2:
 	SUBQ $0x10, DX
 
-row8:
-	XORQ R9, R9
+group9:
+	MOVQ rows+24(FP), R8
 
-chunks9:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(R8*1), X1
+row10:
+	XORQ DI, DI
+
+chunks11:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(SI*1), X1
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*2)
+	VMOVDQU    X2, (AX)(DI*2)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone10
-	ADDQ       $0x10, R9
-	CMPQ       R9, DX
-	JLE        chunks9
-	MOVQ       DX, R9
-	JMP        chunks9
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone12
+	ADDQ       $0x10, DI
+	CMPQ       DI, DX
+	JLE        chunks11
+	MOVQ       DX, DI
+	JMP        chunks11
 
-rowdone10:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone12:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row10
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row8
+	JNZ  group9
 	VZEROUPPER
 	RET
 
 chunk3:
 	SUBQ $0x08, DX
 
-row11:
-	XORQ R9, R9
+group13:
+	MOVQ rows+24(FP), R8
 
-chunks12:
-	LEAQ       (CX)(R9*1), R10
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(R8*1), X1
+row14:
+	XORQ DI, DI
+
+chunks15:
+	LEAQ       (CX)(DI*1), R9
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(SI*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVDQU    X1, (AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone13
-	ADDQ       $0x08, R9
-	CMPQ       R9, DX
-	JLE        chunks12
-	MOVQ       DX, R9
-	JMP        chunks12
+	VMOVDQU    X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone16
+	ADDQ       $0x08, DI
+	CMPQ       DI, DX
+	JLE        chunks15
+	MOVQ       DX, DI
+	JMP        chunks15
 
-rowdone13:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone16:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row14
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row11
+	JNZ  group13
 	VZEROUPPER
 	RET
 
 chunk4:
 	SUBQ $0x04, DX
 
-row14:
-	XORQ R9, R9
+group17:
+	MOVQ rows+24(FP), R8
 
-chunks15:
-	LEAQ       (CX)(R9*1), R10
-	VMOVD      (R10), X0
-	VMOVD      (R10)(R8*1), X1
+row18:
+	XORQ DI, DI
+
+chunks19:
+	LEAQ       (CX)(DI*1), R9
+	VMOVD      (R9), X0
+	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone16
-	ADDQ       $0x04, R9
-	CMPQ       R9, DX
-	JLE        chunks15
-	MOVQ       DX, R9
-	JMP        chunks15
+	VMOVQ      X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone20
+	ADDQ       $0x04, DI
+	CMPQ       DI, DX
+	JLE        chunks19
+	MOVQ       DX, DI
+	JMP        chunks19
 
-rowdone16:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone20:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row18
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row14
+	JNZ  group17
 	VZEROUPPER
 	RET
 
-// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk17
-	CMPQ DX, $0x10
-	JAE  chunk18
-	CMPQ DX, $0x08
-	JAE  chunk19
-	CMPQ DX, $0x04
-	JAE  chunk20
+TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk21
+	CMPQ  DX, $0x10
+	JAE   chunk22
+	CMPQ  DX, $0x08
+	JAE   chunk23
+	CMPQ  DX, $0x04
+	JAE   chunk24
 	RET
 
-chunk17:
+chunk21:
 	SUBQ $0x20, DX
 
-row21:
-	XORQ R9, R9
+group25:
+	MOVQ rows+24(FP), R8
 
-chunks22:
-	LEAQ           (CX)(R9*1), R10
-	IMUL3Q         $0x03, R9, R11
-	ADDQ           AX, R11
-	VBROADCASTI128 (R10), Y0
+row26:
+	XORQ DI, DI
+
+chunks27:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle0<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R10)(R8*1), Y1
+	VBROADCASTI128 (R9)(SI*1), Y1
 	VPSHUFB        shuffle1<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R10)(R8*2), Y0
+	VBROADCASTI128 (R9)(SI*2), Y0
 	VPSHUFB        shuffle2<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)
-	VMOVDQU        (R10), Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle3<>+0(SB), Y0, Y0
-	VMOVDQU        (R10)(R8*1), Y1
+	VMOVDQU        (R9)(SI*1), Y1
 	VPSHUFB        shuffle4<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R10)(R8*2), Y0
+	VMOVDQU        (R9)(SI*2), Y0
 	VPSHUFB        shuffle5<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VBROADCASTI128 16(R10), Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle6<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R10)(R8*1), Y1
+	VBROADCASTI128 16(R9)(SI*1), Y1
 	VPSHUFB        shuffle7<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R10)(R8*2), Y0
+	VBROADCASTI128 16(R9)(SI*2), Y0
 	VPSHUFB        shuffle8<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	CMPQ           R9, DX
-	JEQ            rowdone23
-	ADDQ           $0x20, R9
-	CMPQ           R9, DX
-	JLE            chunks22
-	MOVQ           DX, R9
-	JMP            chunks22
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone28
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks27
+	MOVQ           DX, DI
+	JMP            chunks27
 
-rowdone23:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone28:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row26
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row21
+	JNZ  group25
 	VZEROUPPER
 	RET
 
-chunk18:
+chunk22:
 	SUBQ $0x10, DX
 
-row24:
-	XORQ R9, R9
+group29:
+	MOVQ rows+24(FP), R8
 
-chunks25:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R10), X0
+row30:
+	XORQ DI, DI
+
+chunks31:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
 	VPSHUFB shuffle9<>+0(SB), X0, X1
-	VMOVDQU (R10)(R8*1), X2
+	VMOVDQU (R9)(SI*1), X2
 	VPSHUFB shuffle10<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(R8*2), X1
+	VMOVDQU (R9)(SI*2), X1
 	VPSHUFB shuffle11<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R11)
+	VMOVDQU X4, (R10)
 	VPSHUFB shuffle12<>+0(SB), X0, X4
 	VPSHUFB shuffle13<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle14<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R11)
+	VMOVDQU X4, 16(R10)
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPSHUFB shuffle16<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone26
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks25
-	MOVQ    DX, R9
-	JMP     chunks25
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone32
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks31
+	MOVQ    DX, DI
+	JMP     chunks31
 
-rowdone26:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone32:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row30
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row24
+	JNZ  group29
 	VZEROUPPER
 	RET
 
-chunk19:
+chunk23:
 	SUBQ $0x08, DX
 
-row27:
-	XORQ R9, R9
+group33:
+	MOVQ rows+24(FP), R8
 
-chunks28:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R10), X0
+row34:
+	XORQ DI, DI
+
+chunks35:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
 	VPSHUFB shuffle9<>+0(SB), X0, X1
-	VMOVQ   (R10)(R8*1), X2
+	VMOVQ   (R9)(SI*1), X2
 	VPSHUFB shuffle10<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   (R10)(R8*2), X1
+	VMOVQ   (R9)(SI*2), X1
 	VPSHUFB shuffle11<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R11)
+	VMOVDQU X4, (R10)
 	VPSHUFB shuffle18<>+0(SB), X0, X0
 	VPSHUFB shuffle19<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone29
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks28
-	MOVQ    DX, R9
-	JMP     chunks28
+	VMOVQ   X1, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone36
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks35
+	MOVQ    DX, DI
+	JMP     chunks35
 
-rowdone29:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone36:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row34
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row27
+	JNZ  group33
 	VZEROUPPER
 	RET
 
-chunk20:
+chunk24:
 	SUBQ $0x04, DX
 
-row30:
-	XORQ R9, R9
+group37:
+	MOVQ rows+24(FP), R8
 
-chunks31:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVD   (R10), X0
+row38:
+	XORQ DI, DI
+
+chunks39:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVD   (R10)(R8*1), X1
+	VMOVD   (R9)(SI*1), X1
 	VPSHUFB shuffle22<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R10)(R8*2), X0
+	VMOVD   (R9)(SI*2), X0
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R11)
-	VPEXTRD $0x02, X0, 8(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone32
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks31
-	MOVQ    DX, R9
-	JMP     chunks31
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone40
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks39
+	MOVQ    DX, DI
+	JMP     chunks39
 
-rowdone32:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone40:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row38
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row30
+	JNZ  group37
 	VZEROUPPER
 	RET
 
@@ -453,41 +525,52 @@ DATA shuffle23<>+0(SB)/8, $0xffff01ffff00ffff
 DATA shuffle23<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle23<>(SB), RODATA|NOPTR, $16
 
-// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk33
-	CMPQ DX, $0x10
-	JAE  chunk34
-	CMPQ DX, $0x08
-	JAE  chunk35
-	CMPQ DX, $0x04
-	JAE  chunk36
+TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk41
+	CMPQ  DX, $0x10
+	JAE   chunk42
+	CMPQ  DX, $0x08
+	JAE   chunk43
+	CMPQ  DX, $0x04
+	JAE   chunk44
 	RET
 
-chunk33:
+chunk41:
 	SUBQ $0x20, DX
 
-row37:
-	XORQ R10, R10
+group45:
+	MOVQ rows+24(FP), R9
 
-chunks38:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*2), Y1
+row46:
+	XORQ R8, R8
+
+chunks47:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*2), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R11)(R9*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R10)(DI*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -495,179 +578,215 @@ chunks38:
 	VPUNPCKLBW Y3, Y1, Y2
 	VPUNPCKHBW Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R10*4)
+	VMOVDQU    Y1, (AX)(R8*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R10*4)
+	VMOVDQU    Y1, 32(AX)(R8*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R10*4)
+	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone39
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks38
-	MOVQ       DX, R10
-	JMP        chunks38
-
-rowdone39:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row37
-	VZEROUPPER
-	RET
-
-chunk34:
-	SUBQ $0x10, DX
-
-row40:
-	XORQ R10, R10
-
-chunks41:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*2), X1
-	VPUNPCKLBW X1, X0, X2
-	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R11)(R9*1), X3
-	VPUNPCKLBW X3, X0, X4
-	VPUNPCKHBW X3, X0, X3
-	VPUNPCKLBW X4, X2, X0
-	VMOVDQU    X0, (AX)(R10*4)
-	VPUNPCKHBW X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R10*4)
-	VPUNPCKLBW X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R10*4)
-	VPUNPCKHBW X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone42
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks41
-	MOVQ       DX, R10
-	JMP        chunks41
-
-rowdone42:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row40
-	VZEROUPPER
-	RET
-
-chunk35:
-	SUBQ $0x08, DX
-
-row43:
-	XORQ R10, R10
-
-chunks44:
-	LEAQ       (CX)(R10*1), R11
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*2), X1
-	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R11)(R9*1), X2
-	VPUNPCKLBW X2, X0, X2
-	VPUNPCKLBW X2, X1, X0
-	VMOVDQU    X0, (AX)(R10*4)
-	VPUNPCKHBW X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone45
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks44
-	MOVQ       DX, R10
-	JMP        chunks44
-
-rowdone45:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row43
-	VZEROUPPER
-	RET
-
-chunk36:
-	SUBQ $0x04, DX
-
-row46:
-	XORQ R10, R10
-
-chunks47:
-	LEAQ       (CX)(R10*1), R11
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*2), X1
-	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R11)(R9*1), X2
-	VPUNPCKLBW X2, X0, X2
-	VPUNPCKLBW X2, X1, X2
-	VMOVDQU    X2, (AX)(R10*4)
-	CMPQ       R10, DX
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
 	JEQ        rowdone48
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
 	JLE        chunks47
-	MOVQ       DX, R10
+	MOVQ       DX, R8
 	JMP        chunks47
 
 rowdone48:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
 	JNZ  row46
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group45
 	VZEROUPPER
 	RET
 
-// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
-// Requires: AVX, AVX2
-TEXT ·zip8x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk49
-	CMPQ DX, $0x10
-	JAE  chunk50
-	CMPQ DX, $0x08
-	JAE  chunk51
-	CMPQ DX, $0x04
-	JAE  chunk52
+chunk42:
+	SUBQ $0x10, DX
+
+group49:
+	MOVQ rows+24(FP), R9
+
+row50:
+	XORQ R8, R8
+
+chunks51:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*2), X1
+	VPUNPCKLBW X1, X0, X2
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R10)(DI*1), X3
+	VPUNPCKLBW X3, X0, X4
+	VPUNPCKHBW X3, X0, X3
+	VPUNPCKLBW X4, X2, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHBW X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R8*4)
+	VPUNPCKLBW X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R8*4)
+	VPUNPCKHBW X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone52
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks51
+	MOVQ       DX, R8
+	JMP        chunks51
+
+rowdone52:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row50
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group49
+	VZEROUPPER
 	RET
 
-chunk49:
+chunk43:
+	SUBQ $0x08, DX
+
+group53:
+	MOVQ rows+24(FP), R9
+
+row54:
+	XORQ R8, R8
+
+chunks55:
+	LEAQ       (CX)(R8*1), R10
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*2), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R10)(DI*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VPUNPCKLBW X2, X1, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHBW X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone56
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks55
+	MOVQ       DX, R8
+	JMP        chunks55
+
+rowdone56:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row54
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group53
+	VZEROUPPER
+	RET
+
+chunk44:
+	SUBQ $0x04, DX
+
+group57:
+	MOVQ rows+24(FP), R9
+
+row58:
+	XORQ R8, R8
+
+chunks59:
+	LEAQ       (CX)(R8*1), R10
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*2), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R10)(DI*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VPUNPCKLBW X2, X1, X2
+	VMOVDQU    X2, (AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone60
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks59
+	MOVQ       DX, R8
+	JMP        chunks59
+
+rowdone60:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row58
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group57
+	VZEROUPPER
+	RET
+
+// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk61
+	CMPQ  DX, $0x10
+	JAE   chunk62
+	CMPQ  DX, $0x08
+	JAE   chunk63
+	CMPQ  DX, $0x04
+	JAE   chunk64
+	RET
+
+chunk61:
 	SUBQ $0x20, DX
 
-row53:
-	XORQ R10, R10
+group65:
+	MOVQ rows+24(FP), R9
 
-chunks54:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*4), Y1
+row66:
+	XORQ R8, R8
+
+chunks67:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*4), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R12)(R8*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R11)(R8*2), Y0
-	VMOVDQU    (R12)(R8*2), Y5
+	VMOVDQU    (R10)(SI*2), Y0
+	VMOVDQU    (R11)(SI*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
-	VMOVDQU    (R11)(R9*1), Y0
-	VMOVDQU    (R12)(R9*1), Y7
+	VMOVDQU    (R10)(DI*1), Y0
+	VMOVDQU    (R11)(DI*1), Y7
 	VPUNPCKLBW Y7, Y0, Y8
 	VPUNPCKHBW Y7, Y0, Y7
 	VPUNPCKLBW Y6, Y2, Y0
@@ -687,60 +806,67 @@ chunks54:
 	VPUNPCKLBW Y7, Y5, Y2
 	VPUNPCKHBW Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R10*8)
+	VMOVDQU    Y5, (AX)(R8*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R10*8)
+	VMOVDQU    Y5, 32(AX)(R8*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R10*8)
+	VMOVDQU    Y5, 64(AX)(R8*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R10*8)
+	VMOVDQU    Y5, 96(AX)(R8*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R10*8)
+	VMOVDQU    Y1, 128(AX)(R8*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R10*8)
+	VMOVDQU    Y8, 160(AX)(R8*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R10*8)
+	VMOVDQU    Y4, 192(AX)(R8*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone55
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks54
-	MOVQ       DX, R10
-	JMP        chunks54
+	VMOVDQU    Y7, 224(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone68
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks67
+	MOVQ       DX, R8
+	JMP        chunks67
 
-rowdone55:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone68:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row66
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row53
+	JNZ  group65
 	VZEROUPPER
 	RET
 
-chunk50:
+chunk62:
 	SUBQ $0x10, DX
 
-row56:
-	XORQ R10, R10
+group69:
+	MOVQ rows+24(FP), R9
 
-chunks57:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*4), X1
+row70:
+	XORQ R8, R8
+
+chunks71:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*4), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R12)(R8*1), X3
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
-	VMOVDQU    (R11)(R8*2), X0
-	VMOVDQU    (R12)(R8*2), X5
+	VMOVDQU    (R10)(SI*2), X0
+	VMOVDQU    (R11)(SI*2), X5
 	VPUNPCKLBW X5, X0, X6
 	VPUNPCKHBW X5, X0, X5
-	VMOVDQU    (R11)(R9*1), X0
-	VMOVDQU    (R12)(R9*1), X7
+	VMOVDQU    (R10)(DI*1), X0
+	VMOVDQU    (R11)(DI*1), X7
 	VPUNPCKLBW X7, X0, X8
 	VPUNPCKHBW X7, X0, X7
 	VPUNPCKLBW X6, X2, X0
@@ -752,461 +878,551 @@ chunks57:
 	VPUNPCKLBW X7, X3, X4
 	VPUNPCKHBW X7, X3, X7
 	VPUNPCKLBW X1, X0, X3
-	VMOVDQU    X3, (AX)(R10*8)
+	VMOVDQU    X3, (AX)(R8*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLBW X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHBW X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R10*8)
+	VMOVDQU    X8, 48(AX)(R8*8)
 	VPUNPCKLBW X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R10*8)
+	VMOVDQU    X8, 64(AX)(R8*8)
 	VPUNPCKHBW X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R10*8)
+	VMOVDQU    X4, 80(AX)(R8*8)
 	VPUNPCKLBW X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R10*8)
+	VMOVDQU    X4, 96(AX)(R8*8)
 	VPUNPCKHBW X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone58
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks57
-	MOVQ       DX, R10
-	JMP        chunks57
+	VMOVDQU    X7, 112(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone72
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks71
+	MOVQ       DX, R8
+	JMP        chunks71
 
-rowdone58:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone72:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row70
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row56
+	JNZ  group69
 	VZEROUPPER
 	RET
 
-chunk51:
+chunk63:
 	SUBQ $0x08, DX
 
-row59:
-	XORQ R10, R10
+group73:
+	MOVQ rows+24(FP), R9
 
-chunks60:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*4), X1
+row74:
+	XORQ R8, R8
+
+chunks75:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*4), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R12)(R8*1), X2
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVQ      (R11)(R8*2), X0
-	VMOVQ      (R12)(R8*2), X3
+	VMOVQ      (R10)(SI*2), X0
+	VMOVQ      (R11)(SI*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVQ      (R11)(R9*1), X0
-	VMOVQ      (R12)(R9*1), X4
+	VMOVQ      (R10)(DI*1), X0
+	VMOVQ      (R11)(DI*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X0
 	VPUNPCKHBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X1
 	VPUNPCKHBW X4, X2, X4
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLBW X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone61
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks60
-	MOVQ       DX, R10
-	JMP        chunks60
+	VMOVDQU    X4, 48(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone76
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks75
+	MOVQ       DX, R8
+	JMP        chunks75
 
-rowdone61:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone76:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row74
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row59
+	JNZ  group73
 	VZEROUPPER
 	RET
 
-chunk52:
+chunk64:
 	SUBQ $0x04, DX
 
-row62:
-	XORQ R10, R10
+group77:
+	MOVQ rows+24(FP), R9
 
-chunks63:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*4), X1
+row78:
+	XORQ R8, R8
+
+chunks79:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*4), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R12)(R8*1), X2
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVD      (R11)(R8*2), X0
-	VMOVD      (R12)(R8*2), X3
+	VMOVD      (R10)(SI*2), X0
+	VMOVD      (R11)(SI*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVD      (R11)(R9*1), X0
-	VMOVD      (R12)(R9*1), X4
+	VMOVD      (R10)(DI*1), X0
+	VMOVD      (R11)(DI*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X4
 	VPUNPCKLBW X4, X3, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone64
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
-	JLE        chunks63
-	MOVQ       DX, R10
-	JMP        chunks63
-
-rowdone64:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row62
-	VZEROUPPER
-	RET
-
-// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
-// Requires: AVX, AVX2
-TEXT ·zip2x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk65
-	CMPQ DX, $0x10
-	JAE  chunk66
-	CMPQ DX, $0x08
-	JAE  chunk67
-	CMPQ DX, $0x04
-	JAE  chunk68
-	RET
-
-chunk65:
-	SUBQ $0x20, DX
-
-row69:
-	XORQ R9, R9
-
-chunks70:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(R8*1), Y1
-	VPUNPCKLWD Y1, Y0, Y2
-	VPUNPCKHWD Y1, Y0, Y1
-	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(R9*2)
-	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone71
-	ADDQ       $0x20, R9
-	CMPQ       R9, DX
-	JLE        chunks70
-	MOVQ       DX, R9
-	JMP        chunks70
-
-rowdone71:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row69
-	VZEROUPPER
-	RET
-
-chunk66:
-	SUBQ $0x10, DX
-
-row72:
-	XORQ R9, R9
-
-chunks73:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(R8*1), X1
-	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*2)
-	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone74
-	ADDQ       $0x10, R9
-	CMPQ       R9, DX
-	JLE        chunks73
-	MOVQ       DX, R9
-	JMP        chunks73
-
-rowdone74:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row72
-	VZEROUPPER
-	RET
-
-chunk67:
-	SUBQ $0x08, DX
-
-row75:
-	XORQ R9, R9
-
-chunks76:
-	LEAQ       (CX)(R9*1), R10
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(R8*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVDQU    X1, (AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone77
-	ADDQ       $0x08, R9
-	CMPQ       R9, DX
-	JLE        chunks76
-	MOVQ       DX, R9
-	JMP        chunks76
-
-rowdone77:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
-	JNZ  row75
-	VZEROUPPER
-	RET
-
-chunk68:
-	SUBQ $0x04, DX
-
-row78:
-	XORQ R9, R9
-
-chunks79:
-	LEAQ       (CX)(R9*1), R10
-	VMOVD      (R10), X0
-	VMOVD      (R10)(R8*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (AX)(R9*2)
-	CMPQ       R9, DX
+	VMOVDQU    X4, 16(AX)(R8*8)
+	CMPQ       R8, DX
 	JEQ        rowdone80
-	ADDQ       $0x04, R9
-	CMPQ       R9, DX
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
 	JLE        chunks79
-	MOVQ       DX, R9
+	MOVQ       DX, R8
 	JMP        chunks79
 
 rowdone80:
-	ADDQ SI, AX
-	ADDQ DI, CX
-	DECQ BX
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
 	JNZ  row78
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group77
 	VZEROUPPER
 	RET
 
-// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk81
-	CMPQ DX, $0x10
-	JAE  chunk82
-	CMPQ DX, $0x08
-	JAE  chunk83
-	CMPQ DX, $0x04
-	JAE  chunk84
+TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk81
+	CMPQ  DX, $0x10
+	JAE   chunk82
+	CMPQ  DX, $0x08
+	JAE   chunk83
+	CMPQ  DX, $0x04
+	JAE   chunk84
 	RET
 
 chunk81:
 	SUBQ $0x20, DX
 
-row85:
-	XORQ R9, R9
+group85:
+	MOVQ rows+24(FP), R8
 
-chunks86:
-	LEAQ           (CX)(R9*1), R10
-	IMUL3Q         $0x03, R9, R11
-	ADDQ           AX, R11
-	VBROADCASTI128 (R10), Y0
-	VPSHUFB        shuffle24<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R10)(R8*1), Y1
-	VPSHUFB        shuffle25<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R10)(R8*2), Y0
-	VPSHUFB        shuffle26<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)
-	VMOVDQU        (R10), Y0
-	VPSHUFB        shuffle27<>+0(SB), Y0, Y0
-	VMOVDQU        (R10)(R8*1), Y1
-	VPSHUFB        shuffle28<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R10)(R8*2), Y0
-	VPSHUFB        shuffle29<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VBROADCASTI128 16(R10), Y0
-	VPSHUFB        shuffle30<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R10)(R8*1), Y1
-	VPSHUFB        shuffle31<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R10)(R8*2), Y0
-	VPSHUFB        shuffle32<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	CMPQ           R9, DX
-	JEQ            rowdone87
-	ADDQ           $0x20, R9
-	CMPQ           R9, DX
-	JLE            chunks86
-	MOVQ           DX, R9
-	JMP            chunks86
+row86:
+	XORQ DI, DI
 
-rowdone87:
-	ADDQ SI, AX
-	ADDQ DI, CX
+chunks87:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone88
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks87
+	MOVQ       DX, DI
+	JMP        chunks87
+
+rowdone88:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row86
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row85
+	JNZ  group85
 	VZEROUPPER
 	RET
 
 chunk82:
 	SUBQ $0x10, DX
 
-row88:
-	XORQ R9, R9
+group89:
+	MOVQ rows+24(FP), R8
 
-chunks89:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVDQU (R10)(R8*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU (R10)(R8*2), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R11)
-	VPSHUFB shuffle36<>+0(SB), X0, X4
-	VPSHUFB shuffle37<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle38<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R11)
-	VPSHUFB shuffle39<>+0(SB), X0, X0
-	VPSHUFB shuffle40<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle41<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone90
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks89
-	MOVQ    DX, R9
-	JMP     chunks89
+row90:
+	XORQ DI, DI
 
-rowdone90:
-	ADDQ SI, AX
-	ADDQ DI, CX
+chunks91:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (AX)(DI*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone92
+	ADDQ       $0x10, DI
+	CMPQ       DI, DX
+	JLE        chunks91
+	MOVQ       DX, DI
+	JMP        chunks91
+
+rowdone92:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row90
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row88
+	JNZ  group89
 	VZEROUPPER
 	RET
 
 chunk83:
 	SUBQ $0x08, DX
 
-row91:
-	XORQ R9, R9
+group93:
+	MOVQ rows+24(FP), R8
 
-chunks92:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R10), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVQ   (R10)(R8*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVQ   (R10)(R8*2), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R11)
-	VPSHUFB shuffle42<>+0(SB), X0, X0
-	VPSHUFB shuffle43<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle44<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone93
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks92
-	MOVQ    DX, R9
-	JMP     chunks92
+row94:
+	XORQ DI, DI
 
-rowdone93:
-	ADDQ SI, AX
-	ADDQ DI, CX
+chunks95:
+	LEAQ       (CX)(DI*1), R9
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone96
+	ADDQ       $0x08, DI
+	CMPQ       DI, DX
+	JLE        chunks95
+	MOVQ       DX, DI
+	JMP        chunks95
+
+rowdone96:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row94
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row91
+	JNZ  group93
 	VZEROUPPER
 	RET
 
 chunk84:
 	SUBQ $0x04, DX
 
-row94:
-	XORQ R9, R9
+group97:
+	MOVQ rows+24(FP), R8
 
-chunks95:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVD   (R10), X0
+row98:
+	XORQ DI, DI
+
+chunks99:
+	LEAQ       (CX)(DI*1), R9
+	VMOVD      (R9), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone100
+	ADDQ       $0x04, DI
+	CMPQ       DI, DX
+	JLE        chunks99
+	MOVQ       DX, DI
+	JMP        chunks99
+
+rowdone100:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row98
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group97
+	VZEROUPPER
+	RET
+
+// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk101
+	CMPQ  DX, $0x10
+	JAE   chunk102
+	CMPQ  DX, $0x08
+	JAE   chunk103
+	CMPQ  DX, $0x04
+	JAE   chunk104
+	RET
+
+chunk101:
+	SUBQ $0x20, DX
+
+group105:
+	MOVQ rows+24(FP), R8
+
+row106:
+	XORQ DI, DI
+
+chunks107:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle24<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle25<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle26<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle27<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle28<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle29<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle30<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle31<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle32<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone108
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks107
+	MOVQ           DX, DI
+	JMP            chunks107
+
+rowdone108:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row106
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group105
+	VZEROUPPER
+	RET
+
+chunk102:
+	SUBQ $0x10, DX
+
+group109:
+	MOVQ rows+24(FP), R8
+
+row110:
+	XORQ DI, DI
+
+chunks111:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle35<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle36<>+0(SB), X0, X4
+	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle38<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 16(R10)
+	VPSHUFB shuffle39<>+0(SB), X0, X0
+	VPSHUFB shuffle40<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle41<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone112
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks111
+	MOVQ    DX, DI
+	JMP     chunks111
+
+rowdone112:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row110
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group109
+	VZEROUPPER
+	RET
+
+chunk103:
+	SUBQ $0x08, DX
+
+group113:
+	MOVQ rows+24(FP), R8
+
+row114:
+	XORQ DI, DI
+
+chunks115:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VMOVQ   (R9)(SI*1), X2
+	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   (R9)(SI*2), X1
+	VPSHUFB shuffle35<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle42<>+0(SB), X0, X0
+	VPSHUFB shuffle43<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle44<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone116
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks115
+	MOVQ    DX, DI
+	JMP     chunks115
+
+rowdone116:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row114
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group113
+	VZEROUPPER
+	RET
+
+chunk104:
+	SUBQ $0x04, DX
+
+group117:
+	MOVQ rows+24(FP), R8
+
+row118:
+	XORQ DI, DI
+
+chunks119:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
 	VPSHUFB shuffle45<>+0(SB), X0, X0
-	VMOVD   (R10)(R8*1), X1
+	VMOVD   (R9)(SI*1), X1
 	VPSHUFB shuffle46<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R10)(R8*2), X0
+	VMOVD   (R9)(SI*2), X0
 	VPSHUFB shuffle35<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R11)
-	VPEXTRD $0x02, X0, 8(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone96
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks95
-	MOVQ    DX, R9
-	JMP     chunks95
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone120
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks119
+	MOVQ    DX, DI
+	JMP     chunks119
 
-rowdone96:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone120:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row118
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row94
+	JNZ  group117
 	VZEROUPPER
 	RET
 
@@ -1320,41 +1536,52 @@ DATA shuffle46<>+0(SB)/8, $0xffffffff0100ffff
 DATA shuffle46<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
 
-// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk97
-	CMPQ DX, $0x10
-	JAE  chunk98
-	CMPQ DX, $0x08
-	JAE  chunk99
-	CMPQ DX, $0x04
-	JAE  chunk100
+TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk121
+	CMPQ  DX, $0x10
+	JAE   chunk122
+	CMPQ  DX, $0x08
+	JAE   chunk123
+	CMPQ  DX, $0x04
+	JAE   chunk124
 	RET
 
-chunk97:
+chunk121:
 	SUBQ $0x20, DX
 
-row101:
-	XORQ R10, R10
+group125:
+	MOVQ rows+24(FP), R9
 
-chunks102:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*2), Y1
+row126:
+	XORQ R8, R8
+
+chunks127:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*2), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R11)(R9*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R10)(DI*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -1362,179 +1589,215 @@ chunks102:
 	VPUNPCKLWD Y3, Y1, Y2
 	VPUNPCKHWD Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R10*4)
+	VMOVDQU    Y1, (AX)(R8*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R10*4)
+	VMOVDQU    Y1, 32(AX)(R8*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R10*4)
+	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone103
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks102
-	MOVQ       DX, R10
-	JMP        chunks102
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone128
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks127
+	MOVQ       DX, R8
+	JMP        chunks127
 
-rowdone103:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone128:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row126
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row101
+	JNZ  group125
 	VZEROUPPER
 	RET
 
-chunk98:
+chunk122:
 	SUBQ $0x10, DX
 
-row104:
-	XORQ R10, R10
+group129:
+	MOVQ rows+24(FP), R9
 
-chunks105:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*2), X1
+row130:
+	XORQ R8, R8
+
+chunks131:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*2), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R11)(R9*1), X3
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R10)(DI*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
 	VPUNPCKLWD X4, X2, X0
-	VMOVDQU    X0, (AX)(R10*4)
+	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R10*4)
+	VMOVDQU    X4, 16(AX)(R8*4)
 	VPUNPCKLWD X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R10*4)
+	VMOVDQU    X4, 32(AX)(R8*4)
 	VPUNPCKHWD X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone106
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks105
-	MOVQ       DX, R10
-	JMP        chunks105
+	VMOVDQU    X3, 48(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone132
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks131
+	MOVQ       DX, R8
+	JMP        chunks131
 
-rowdone106:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone132:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row130
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row104
+	JNZ  group129
 	VZEROUPPER
 	RET
 
-chunk99:
+chunk123:
 	SUBQ $0x08, DX
 
-row107:
-	XORQ R10, R10
+group133:
+	MOVQ rows+24(FP), R9
 
-chunks108:
-	LEAQ       (CX)(R10*1), R11
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*2), X1
+row134:
+	XORQ R8, R8
+
+chunks135:
+	LEAQ       (CX)(R8*1), R10
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*2), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R11)(R9*1), X2
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R10)(DI*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X0
-	VMOVDQU    X0, (AX)(R10*4)
+	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHWD X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone109
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks108
-	MOVQ       DX, R10
-	JMP        chunks108
+	VMOVDQU    X2, 16(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone136
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks135
+	MOVQ       DX, R8
+	JMP        chunks135
 
-rowdone109:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone136:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row134
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row107
+	JNZ  group133
 	VZEROUPPER
 	RET
 
-chunk100:
+chunk124:
 	SUBQ $0x04, DX
 
-row110:
-	XORQ R10, R10
+group137:
+	MOVQ rows+24(FP), R9
 
-chunks111:
-	LEAQ       (CX)(R10*1), R11
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*2), X1
+row138:
+	XORQ R8, R8
+
+chunks139:
+	LEAQ       (CX)(R8*1), R10
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*2), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R11)(R9*1), X2
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R10)(DI*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X2
-	VMOVDQU    X2, (AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone112
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
-	JLE        chunks111
-	MOVQ       DX, R10
-	JMP        chunks111
+	VMOVDQU    X2, (AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone140
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks139
+	MOVQ       DX, R8
+	JMP        chunks139
 
-rowdone112:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone140:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row138
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row110
+	JNZ  group137
 	VZEROUPPER
 	RET
 
-// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk113
-	CMPQ DX, $0x10
-	JAE  chunk114
-	CMPQ DX, $0x08
-	JAE  chunk115
-	CMPQ DX, $0x04
-	JAE  chunk116
+TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk141
+	CMPQ  DX, $0x10
+	JAE   chunk142
+	CMPQ  DX, $0x08
+	JAE   chunk143
+	CMPQ  DX, $0x04
+	JAE   chunk144
 	RET
 
-chunk113:
+chunk141:
 	SUBQ $0x20, DX
 
-row117:
-	XORQ R10, R10
+group145:
+	MOVQ rows+24(FP), R9
 
-chunks118:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*4), Y1
+row146:
+	XORQ R8, R8
+
+chunks147:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*4), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R12)(R8*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R11)(R8*2), Y0
-	VMOVDQU    (R12)(R8*2), Y5
+	VMOVDQU    (R10)(SI*2), Y0
+	VMOVDQU    (R11)(SI*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
-	VMOVDQU    (R11)(R9*1), Y0
-	VMOVDQU    (R12)(R9*1), Y7
+	VMOVDQU    (R10)(DI*1), Y0
+	VMOVDQU    (R11)(DI*1), Y7
 	VPUNPCKLWD Y7, Y0, Y8
 	VPUNPCKHWD Y7, Y0, Y7
 	VPUNPCKLWD Y6, Y2, Y0
@@ -1554,60 +1817,67 @@ chunks118:
 	VPUNPCKLWD Y7, Y5, Y2
 	VPUNPCKHWD Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R10*8)
+	VMOVDQU    Y5, (AX)(R8*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R10*8)
+	VMOVDQU    Y5, 32(AX)(R8*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R10*8)
+	VMOVDQU    Y5, 64(AX)(R8*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R10*8)
+	VMOVDQU    Y5, 96(AX)(R8*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R10*8)
+	VMOVDQU    Y1, 128(AX)(R8*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R10*8)
+	VMOVDQU    Y8, 160(AX)(R8*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R10*8)
+	VMOVDQU    Y4, 192(AX)(R8*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone119
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks118
-	MOVQ       DX, R10
-	JMP        chunks118
+	VMOVDQU    Y7, 224(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone148
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks147
+	MOVQ       DX, R8
+	JMP        chunks147
 
-rowdone119:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone148:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row146
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row117
+	JNZ  group145
 	VZEROUPPER
 	RET
 
-chunk114:
+chunk142:
 	SUBQ $0x10, DX
 
-row120:
-	XORQ R10, R10
+group149:
+	MOVQ rows+24(FP), R9
 
-chunks121:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*4), X1
+row150:
+	XORQ R8, R8
+
+chunks151:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*4), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R12)(R8*1), X3
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
-	VMOVDQU    (R11)(R8*2), X0
-	VMOVDQU    (R12)(R8*2), X5
+	VMOVDQU    (R10)(SI*2), X0
+	VMOVDQU    (R11)(SI*2), X5
 	VPUNPCKLWD X5, X0, X6
 	VPUNPCKHWD X5, X0, X5
-	VMOVDQU    (R11)(R9*1), X0
-	VMOVDQU    (R12)(R9*1), X7
+	VMOVDQU    (R10)(DI*1), X0
+	VMOVDQU    (R11)(DI*1), X7
 	VPUNPCKLWD X7, X0, X8
 	VPUNPCKHWD X7, X0, X7
 	VPUNPCKLWD X6, X2, X0
@@ -1619,462 +1889,552 @@ chunks121:
 	VPUNPCKLWD X7, X3, X4
 	VPUNPCKHWD X7, X3, X7
 	VPUNPCKLWD X1, X0, X3
-	VMOVDQU    X3, (AX)(R10*8)
+	VMOVDQU    X3, (AX)(R8*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLWD X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHWD X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R10*8)
+	VMOVDQU    X8, 48(AX)(R8*8)
 	VPUNPCKLWD X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R10*8)
+	VMOVDQU    X8, 64(AX)(R8*8)
 	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R10*8)
+	VMOVDQU    X4, 80(AX)(R8*8)
 	VPUNPCKLWD X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R10*8)
+	VMOVDQU    X4, 96(AX)(R8*8)
 	VPUNPCKHWD X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone122
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks121
-	MOVQ       DX, R10
-	JMP        chunks121
+	VMOVDQU    X7, 112(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone152
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks151
+	MOVQ       DX, R8
+	JMP        chunks151
 
-rowdone122:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone152:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row150
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row120
+	JNZ  group149
 	VZEROUPPER
 	RET
 
-chunk115:
+chunk143:
 	SUBQ $0x08, DX
 
-row123:
-	XORQ R10, R10
+group153:
+	MOVQ rows+24(FP), R9
 
-chunks124:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*4), X1
+row154:
+	XORQ R8, R8
+
+chunks155:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*4), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R12)(R8*1), X2
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVQ      (R11)(R8*2), X0
-	VMOVQ      (R12)(R8*2), X3
+	VMOVQ      (R10)(SI*2), X0
+	VMOVQ      (R11)(SI*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVQ      (R11)(R9*1), X0
-	VMOVQ      (R12)(R9*1), X4
+	VMOVQ      (R10)(DI*1), X0
+	VMOVQ      (R11)(DI*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X0
 	VPUNPCKHWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X1
 	VPUNPCKHWD X4, X2, X4
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLWD X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone125
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks124
-	MOVQ       DX, R10
-	JMP        chunks124
+	VMOVDQU    X4, 48(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone156
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks155
+	MOVQ       DX, R8
+	JMP        chunks155
 
-rowdone125:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone156:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row154
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row123
+	JNZ  group153
 	VZEROUPPER
 	RET
 
-chunk116:
+chunk144:
 	SUBQ $0x04, DX
 
-row126:
-	XORQ R10, R10
+group157:
+	MOVQ rows+24(FP), R9
 
-chunks127:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*4), X1
+row158:
+	XORQ R8, R8
+
+chunks159:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*4), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R12)(R8*1), X2
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVD      (R11)(R8*2), X0
-	VMOVD      (R12)(R8*2), X3
+	VMOVD      (R10)(SI*2), X0
+	VMOVD      (R11)(SI*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVD      (R11)(R9*1), X0
-	VMOVD      (R12)(R9*1), X4
+	VMOVD      (R10)(DI*1), X0
+	VMOVD      (R11)(DI*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X4
 	VPUNPCKLWD X4, X3, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone128
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
-	JLE        chunks127
-	MOVQ       DX, R10
-	JMP        chunks127
+	VMOVDQU    X4, 16(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone160
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks159
+	MOVQ       DX, R8
+	JMP        chunks159
 
-rowdone128:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone160:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row158
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row126
+	JNZ  group157
 	VZEROUPPER
 	RET
 
-// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk129
-	CMPQ DX, $0x10
-	JAE  chunk130
-	CMPQ DX, $0x08
-	JAE  chunk131
-	CMPQ DX, $0x04
-	JAE  chunk132
+TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk161
+	CMPQ  DX, $0x10
+	JAE   chunk162
+	CMPQ  DX, $0x08
+	JAE   chunk163
+	CMPQ  DX, $0x04
+	JAE   chunk164
 	RET
 
-chunk129:
+chunk161:
 	SUBQ $0x20, DX
 
-row133:
-	XORQ R9, R9
+group165:
+	MOVQ rows+24(FP), R8
 
-chunks134:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(R8*1), Y1
+row166:
+	XORQ DI, DI
+
+chunks167:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(R9*2)
+	VMOVDQU    Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone135
-	ADDQ       $0x20, R9
-	CMPQ       R9, DX
-	JLE        chunks134
-	MOVQ       DX, R9
-	JMP        chunks134
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone168
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks167
+	MOVQ       DX, DI
+	JMP        chunks167
 
-rowdone135:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone168:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row166
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row133
+	JNZ  group165
 	VZEROUPPER
 	RET
 
-chunk130:
+chunk162:
 	SUBQ $0x10, DX
 
-row136:
-	XORQ R9, R9
+group169:
+	MOVQ rows+24(FP), R8
 
-chunks137:
-	LEAQ       (CX)(R9*1), R10
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(R8*1), X1
+row170:
+	XORQ DI, DI
+
+chunks171:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(SI*1), X1
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*2)
+	VMOVDQU    X2, (AX)(DI*2)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone138
-	ADDQ       $0x10, R9
-	CMPQ       R9, DX
-	JLE        chunks137
-	MOVQ       DX, R9
-	JMP        chunks137
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone172
+	ADDQ       $0x10, DI
+	CMPQ       DI, DX
+	JLE        chunks171
+	MOVQ       DX, DI
+	JMP        chunks171
 
-rowdone138:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone172:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row170
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row136
+	JNZ  group169
 	VZEROUPPER
 	RET
 
-chunk131:
+chunk163:
 	SUBQ $0x08, DX
 
-row139:
-	XORQ R9, R9
+group173:
+	MOVQ rows+24(FP), R8
 
-chunks140:
-	LEAQ       (CX)(R9*1), R10
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(R8*1), X1
+row174:
+	XORQ DI, DI
+
+chunks175:
+	LEAQ       (CX)(DI*1), R9
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(SI*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVDQU    X1, (AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone141
-	ADDQ       $0x08, R9
-	CMPQ       R9, DX
-	JLE        chunks140
-	MOVQ       DX, R9
-	JMP        chunks140
+	VMOVDQU    X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone176
+	ADDQ       $0x08, DI
+	CMPQ       DI, DX
+	JLE        chunks175
+	MOVQ       DX, DI
+	JMP        chunks175
 
-rowdone141:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone176:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row174
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row139
+	JNZ  group173
 	VZEROUPPER
 	RET
 
-chunk132:
+chunk164:
 	SUBQ $0x04, DX
 
-row142:
-	XORQ R9, R9
+group177:
+	MOVQ rows+24(FP), R8
 
-chunks143:
-	LEAQ       (CX)(R9*1), R10
-	VMOVD      (R10), X0
-	VMOVD      (R10)(R8*1), X1
+row178:
+	XORQ DI, DI
+
+chunks179:
+	LEAQ       (CX)(DI*1), R9
+	VMOVD      (R9), X0
+	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (AX)(R9*2)
-	CMPQ       R9, DX
-	JEQ        rowdone144
-	ADDQ       $0x04, R9
-	CMPQ       R9, DX
-	JLE        chunks143
-	MOVQ       DX, R9
-	JMP        chunks143
+	VMOVQ      X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone180
+	ADDQ       $0x04, DI
+	CMPQ       DI, DX
+	JLE        chunks179
+	MOVQ       DX, DI
+	JMP        chunks179
 
-rowdone144:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone180:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row178
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row142
+	JNZ  group177
 	VZEROUPPER
 	RET
 
-// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk145
-	CMPQ DX, $0x10
-	JAE  chunk146
-	CMPQ DX, $0x08
-	JAE  chunk147
-	CMPQ DX, $0x04
-	JAE  chunk148
+TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk181
+	CMPQ  DX, $0x10
+	JAE   chunk182
+	CMPQ  DX, $0x08
+	JAE   chunk183
+	CMPQ  DX, $0x04
+	JAE   chunk184
 	RET
 
-chunk145:
+chunk181:
 	SUBQ $0x20, DX
 
-row149:
-	XORQ R9, R9
+group185:
+	MOVQ rows+24(FP), R8
 
-chunks150:
-	LEAQ           (CX)(R9*1), R10
-	IMUL3Q         $0x03, R9, R11
-	ADDQ           AX, R11
-	VBROADCASTI128 (R10), Y0
+row186:
+	XORQ DI, DI
+
+chunks187:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle47<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R10)(R8*1), Y1
+	VBROADCASTI128 (R9)(SI*1), Y1
 	VPSHUFB        shuffle48<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R10)(R8*2), Y0
+	VBROADCASTI128 (R9)(SI*2), Y0
 	VPSHUFB        shuffle49<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)
-	VMOVDQU        (R10), Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle50<>+0(SB), Y0, Y0
-	VMOVDQU        (R10)(R8*1), Y1
+	VMOVDQU        (R9)(SI*1), Y1
 	VPSHUFB        shuffle51<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R10)(R8*2), Y0
+	VMOVDQU        (R9)(SI*2), Y0
 	VPSHUFB        shuffle52<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VBROADCASTI128 16(R10), Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle53<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R10)(R8*1), Y1
+	VBROADCASTI128 16(R9)(SI*1), Y1
 	VPSHUFB        shuffle54<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R10)(R8*2), Y0
+	VBROADCASTI128 16(R9)(SI*2), Y0
 	VPSHUFB        shuffle55<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	CMPQ           R9, DX
-	JEQ            rowdone151
-	ADDQ           $0x20, R9
-	CMPQ           R9, DX
-	JLE            chunks150
-	MOVQ           DX, R9
-	JMP            chunks150
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone188
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks187
+	MOVQ           DX, DI
+	JMP            chunks187
 
-rowdone151:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone188:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row186
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row149
+	JNZ  group185
 	VZEROUPPER
 	RET
 
-chunk146:
+chunk182:
 	SUBQ $0x10, DX
 
-row152:
-	XORQ R9, R9
+group189:
+	MOVQ rows+24(FP), R8
 
-chunks153:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R10), X0
+row190:
+	XORQ DI, DI
+
+chunks191:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X1
-	VMOVDQU (R10)(R8*1), X2
+	VMOVDQU (R9)(SI*1), X2
 	VPSHUFB shuffle57<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(R8*2), X1
+	VMOVDQU (R9)(SI*2), X1
 	VPSHUFB shuffle58<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R11)
+	VMOVDQU X4, (R10)
 	VPSHUFB shuffle59<>+0(SB), X0, X4
 	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R11)
+	VMOVDQU X4, 16(R10)
 	VPSHUFB shuffle62<>+0(SB), X0, X0
 	VPSHUFB shuffle63<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone154
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks153
-	MOVQ    DX, R9
-	JMP     chunks153
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone192
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks191
+	MOVQ    DX, DI
+	JMP     chunks191
 
-rowdone154:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone192:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row190
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row152
+	JNZ  group189
 	VZEROUPPER
 	RET
 
-chunk147:
+chunk183:
 	SUBQ $0x08, DX
 
-row155:
-	XORQ R9, R9
+group193:
+	MOVQ rows+24(FP), R8
 
-chunks156:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R10), X0
+row194:
+	XORQ DI, DI
+
+chunks195:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
-	VMOVQ   (R10)(R8*1), X1
+	VMOVQ   (R9)(SI*1), X1
 	VPSHUFB shuffle57<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   (R10)(R8*2), X0
+	VMOVQ   (R9)(SI*2), X0
 	VPSHUFB shuffle58<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R11)
-	VMOVQ   -1(R10), X3
+	VMOVDQU X3, (R10)
+	VMOVQ   -1(R9), X3
 	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone157
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks156
-	MOVQ    DX, R9
-	JMP     chunks156
+	VMOVQ   X0, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone196
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks195
+	MOVQ    DX, DI
+	JMP     chunks195
 
-rowdone157:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone196:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row194
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row155
+	JNZ  group193
 	VZEROUPPER
 	RET
 
-chunk148:
+chunk184:
 	SUBQ $0x04, DX
 
-row158:
-	XORQ R9, R9
+group197:
+	MOVQ rows+24(FP), R8
 
-chunks159:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVD   (R10), X0
+row198:
+	XORQ DI, DI
+
+chunks199:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
 	VPSHUFB shuffle67<>+0(SB), X0, X0
-	VMOVD   (R10)(R8*1), X1
+	VMOVD   (R9)(SI*1), X1
 	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R10)(R8*2), X0
+	VMOVD   (R9)(SI*2), X0
 	VPSHUFB shuffle58<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R11)
-	VPEXTRD $0x02, X0, 8(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone160
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks159
-	MOVQ    DX, R9
-	JMP     chunks159
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone200
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks199
+	MOVQ    DX, DI
+	JMP     chunks199
 
-rowdone160:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone200:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row198
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row158
+	JNZ  group197
 	VZEROUPPER
 	RET
 
@@ -2180,41 +2540,52 @@ DATA shuffle67<>+0(SB)/8, $0xffffffff03020100
 DATA shuffle67<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
 
-// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk161
-	CMPQ DX, $0x10
-	JAE  chunk162
-	CMPQ DX, $0x08
-	JAE  chunk163
-	CMPQ DX, $0x04
-	JAE  chunk164
+TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk201
+	CMPQ  DX, $0x10
+	JAE   chunk202
+	CMPQ  DX, $0x08
+	JAE   chunk203
+	CMPQ  DX, $0x04
+	JAE   chunk204
 	RET
 
-chunk161:
+chunk201:
 	SUBQ $0x20, DX
 
-row165:
-	XORQ R10, R10
+group205:
+	MOVQ rows+24(FP), R9
 
-chunks166:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*2), Y1
+row206:
+	XORQ R8, R8
+
+chunks207:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*2), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R11)(R9*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R10)(DI*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -2222,179 +2593,215 @@ chunks166:
 	VPUNPCKLDQ Y3, Y1, Y2
 	VPUNPCKHDQ Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R10*4)
+	VMOVDQU    Y1, (AX)(R8*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R10*4)
+	VMOVDQU    Y1, 32(AX)(R8*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R10*4)
+	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone167
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks166
-	MOVQ       DX, R10
-	JMP        chunks166
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone208
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks207
+	MOVQ       DX, R8
+	JMP        chunks207
 
-rowdone167:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone208:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row206
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row165
+	JNZ  group205
 	VZEROUPPER
 	RET
 
-chunk162:
+chunk202:
 	SUBQ $0x10, DX
 
-row168:
-	XORQ R10, R10
+group209:
+	MOVQ rows+24(FP), R9
 
-chunks169:
-	LEAQ       (CX)(R10*1), R11
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*2), X1
+row210:
+	XORQ R8, R8
+
+chunks211:
+	LEAQ       (CX)(R8*1), R10
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*2), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R11)(R9*1), X3
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R10)(DI*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
 	VPUNPCKLDQ X4, X2, X0
-	VMOVDQU    X0, (AX)(R10*4)
+	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R10*4)
+	VMOVDQU    X4, 16(AX)(R8*4)
 	VPUNPCKLDQ X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R10*4)
+	VMOVDQU    X4, 32(AX)(R8*4)
 	VPUNPCKHDQ X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone170
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks169
-	MOVQ       DX, R10
-	JMP        chunks169
+	VMOVDQU    X3, 48(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone212
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks211
+	MOVQ       DX, R8
+	JMP        chunks211
 
-rowdone170:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone212:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row210
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row168
+	JNZ  group209
 	VZEROUPPER
 	RET
 
-chunk163:
+chunk203:
 	SUBQ $0x08, DX
 
-row171:
-	XORQ R10, R10
+group213:
+	MOVQ rows+24(FP), R9
 
-chunks172:
-	LEAQ       (CX)(R10*1), R11
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*2), X1
+row214:
+	XORQ R8, R8
+
+chunks215:
+	LEAQ       (CX)(R8*1), R10
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*2), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R11)(R9*1), X2
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R10)(DI*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X0
-	VMOVDQU    X0, (AX)(R10*4)
+	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHDQ X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone173
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks172
-	MOVQ       DX, R10
-	JMP        chunks172
+	VMOVDQU    X2, 16(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone216
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks215
+	MOVQ       DX, R8
+	JMP        chunks215
 
-rowdone173:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone216:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row214
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row171
+	JNZ  group213
 	VZEROUPPER
 	RET
 
-chunk164:
+chunk204:
 	SUBQ $0x04, DX
 
-row174:
-	XORQ R10, R10
+group217:
+	MOVQ rows+24(FP), R9
 
-chunks175:
-	LEAQ       (CX)(R10*1), R11
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*2), X1
+row218:
+	XORQ R8, R8
+
+chunks219:
+	LEAQ       (CX)(R8*1), R10
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*2), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R11)(R9*1), X2
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R10)(DI*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X2
-	VMOVDQU    X2, (AX)(R10*4)
-	CMPQ       R10, DX
-	JEQ        rowdone176
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
-	JLE        chunks175
-	MOVQ       DX, R10
-	JMP        chunks175
+	VMOVDQU    X2, (AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone220
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks219
+	MOVQ       DX, R8
+	JMP        chunks219
 
-rowdone176:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone220:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row218
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row174
+	JNZ  group217
 	VZEROUPPER
 	RET
 
-// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk177
-	CMPQ DX, $0x10
-	JAE  chunk178
-	CMPQ DX, $0x08
-	JAE  chunk179
-	CMPQ DX, $0x04
-	JAE  chunk180
+TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk221
+	CMPQ  DX, $0x10
+	JAE   chunk222
+	CMPQ  DX, $0x08
+	JAE   chunk223
+	CMPQ  DX, $0x04
+	JAE   chunk224
 	RET
 
-chunk177:
+chunk221:
 	SUBQ $0x20, DX
 
-row181:
-	XORQ R10, R10
+group225:
+	MOVQ rows+24(FP), R9
 
-chunks182:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(R8*4), Y1
+row226:
+	XORQ R8, R8
+
+chunks227:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*4), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(R8*1), Y0
-	VMOVDQU    (R12)(R8*1), Y3
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R11)(R8*2), Y0
-	VMOVDQU    (R12)(R8*2), Y5
+	VMOVDQU    (R10)(SI*2), Y0
+	VMOVDQU    (R11)(SI*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
-	VMOVDQU    (R11)(R9*1), Y0
-	VMOVDQU    (R12)(R9*1), Y7
+	VMOVDQU    (R10)(DI*1), Y0
+	VMOVDQU    (R11)(DI*1), Y7
 	VPUNPCKLDQ Y7, Y0, Y8
 	VPUNPCKHDQ Y7, Y0, Y7
 	VPUNPCKLDQ Y6, Y2, Y0
@@ -2414,60 +2821,67 @@ chunks182:
 	VPUNPCKLDQ Y7, Y5, Y2
 	VPUNPCKHDQ Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R10*8)
+	VMOVDQU    Y5, (AX)(R8*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R10*8)
+	VMOVDQU    Y5, 32(AX)(R8*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R10*8)
+	VMOVDQU    Y5, 64(AX)(R8*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R10*8)
+	VMOVDQU    Y5, 96(AX)(R8*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R10*8)
+	VMOVDQU    Y1, 128(AX)(R8*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R10*8)
+	VMOVDQU    Y8, 160(AX)(R8*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R10*8)
+	VMOVDQU    Y4, 192(AX)(R8*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone183
-	ADDQ       $0x20, R10
-	CMPQ       R10, DX
-	JLE        chunks182
-	MOVQ       DX, R10
-	JMP        chunks182
+	VMOVDQU    Y7, 224(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone228
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks227
+	MOVQ       DX, R8
+	JMP        chunks227
 
-rowdone183:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone228:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row226
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row181
+	JNZ  group225
 	VZEROUPPER
 	RET
 
-chunk178:
+chunk222:
 	SUBQ $0x10, DX
 
-row184:
-	XORQ R10, R10
+group229:
+	MOVQ rows+24(FP), R9
 
-chunks185:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R11)(R8*4), X1
+row230:
+	XORQ R8, R8
+
+chunks231:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R10)(SI*4), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R11)(R8*1), X0
-	VMOVDQU    (R12)(R8*1), X3
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
-	VMOVDQU    (R11)(R8*2), X0
-	VMOVDQU    (R12)(R8*2), X5
+	VMOVDQU    (R10)(SI*2), X0
+	VMOVDQU    (R11)(SI*2), X5
 	VPUNPCKLDQ X5, X0, X6
 	VPUNPCKHDQ X5, X0, X5
-	VMOVDQU    (R11)(R9*1), X0
-	VMOVDQU    (R12)(R9*1), X7
+	VMOVDQU    (R10)(DI*1), X0
+	VMOVDQU    (R11)(DI*1), X7
 	VPUNPCKLDQ X7, X0, X8
 	VPUNPCKHDQ X7, X0, X7
 	VPUNPCKLDQ X6, X2, X0
@@ -2479,397 +2893,473 @@ chunks185:
 	VPUNPCKLDQ X7, X3, X4
 	VPUNPCKHDQ X7, X3, X7
 	VPUNPCKLDQ X1, X0, X3
-	VMOVDQU    X3, (AX)(R10*8)
+	VMOVDQU    X3, (AX)(R8*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLDQ X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHDQ X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R10*8)
+	VMOVDQU    X8, 48(AX)(R8*8)
 	VPUNPCKLDQ X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R10*8)
+	VMOVDQU    X8, 64(AX)(R8*8)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R10*8)
+	VMOVDQU    X4, 80(AX)(R8*8)
 	VPUNPCKLDQ X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R10*8)
+	VMOVDQU    X4, 96(AX)(R8*8)
 	VPUNPCKHDQ X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone186
-	ADDQ       $0x10, R10
-	CMPQ       R10, DX
-	JLE        chunks185
-	MOVQ       DX, R10
-	JMP        chunks185
+	VMOVDQU    X7, 112(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone232
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks231
+	MOVQ       DX, R8
+	JMP        chunks231
 
-rowdone186:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone232:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row230
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row184
+	JNZ  group229
 	VZEROUPPER
 	RET
 
-chunk179:
+chunk223:
 	SUBQ $0x08, DX
 
-row187:
-	XORQ R10, R10
+group233:
+	MOVQ rows+24(FP), R9
 
-chunks188:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R11)(R8*4), X1
+row234:
+	XORQ R8, R8
+
+chunks235:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVQ      (R10), X0
+	VMOVQ      (R10)(SI*4), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R11)(R8*1), X0
-	VMOVQ      (R12)(R8*1), X2
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVQ      (R11)(R8*2), X0
-	VMOVQ      (R12)(R8*2), X3
+	VMOVQ      (R10)(SI*2), X0
+	VMOVQ      (R11)(SI*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVQ      (R11)(R9*1), X0
-	VMOVQ      (R12)(R9*1), X4
+	VMOVQ      (R10)(DI*1), X0
+	VMOVQ      (R11)(DI*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X0
 	VPUNPCKHDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X1
 	VPUNPCKHDQ X4, X2, X4
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R10*8)
+	VMOVDQU    X1, 16(AX)(R8*8)
 	VPUNPCKLDQ X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R10*8)
+	VMOVDQU    X1, 32(AX)(R8*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone189
-	ADDQ       $0x08, R10
-	CMPQ       R10, DX
-	JLE        chunks188
-	MOVQ       DX, R10
-	JMP        chunks188
+	VMOVDQU    X4, 48(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone236
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks235
+	MOVQ       DX, R8
+	JMP        chunks235
 
-rowdone189:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone236:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row234
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row187
+	JNZ  group233
 	VZEROUPPER
 	RET
 
-chunk180:
+chunk224:
 	SUBQ $0x04, DX
 
-row190:
-	XORQ R10, R10
+group237:
+	MOVQ rows+24(FP), R9
 
-chunks191:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*4), R12
-	VMOVD      (R11), X0
-	VMOVD      (R11)(R8*4), X1
+row238:
+	XORQ R8, R8
+
+chunks239:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(SI*4), R11
+	VMOVD      (R10), X0
+	VMOVD      (R10)(SI*4), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R11)(R8*1), X0
-	VMOVD      (R12)(R8*1), X2
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVD      (R11)(R8*2), X0
-	VMOVD      (R12)(R8*2), X3
+	VMOVD      (R10)(SI*2), X0
+	VMOVD      (R11)(SI*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVD      (R11)(R9*1), X0
-	VMOVD      (R12)(R9*1), X4
+	VMOVD      (R10)(DI*1), X0
+	VMOVD      (R11)(DI*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X4
 	VPUNPCKLDQ X4, X3, X2
-	VMOVDQU    X2, (AX)(R10*8)
+	VMOVDQU    X2, (AX)(R8*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R10*8)
-	CMPQ       R10, DX
-	JEQ        rowdone192
-	ADDQ       $0x04, R10
-	CMPQ       R10, DX
-	JLE        chunks191
-	MOVQ       DX, R10
-	JMP        chunks191
+	VMOVDQU    X4, 16(AX)(R8*8)
+	CMPQ       R8, DX
+	JEQ        rowdone240
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks239
+	MOVQ       DX, R8
+	JMP        chunks239
 
-rowdone192:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone240:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row238
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row190
+	JNZ  group237
 	VZEROUPPER
 	RET
 
-// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk193
-	CMPQ DX, $0x10
-	JAE  chunk194
-	CMPQ DX, $0x08
-	JAE  chunk195
+TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk241
+	CMPQ  DX, $0x10
+	JAE   chunk242
+	CMPQ  DX, $0x08
+	JAE   chunk243
 	RET
 
-chunk193:
+chunk241:
 	SUBQ $0x20, DX
 
-row196:
-	XORQ R9, R9
+group244:
+	MOVQ rows+24(FP), R8
 
-chunks197:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R10)(R8*1), Y1
+row245:
+	XORQ DI, DI
+
+chunks246:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(SI*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
-	VMOVDQU     Y0, (AX)(R9*2)
+	VMOVDQU     Y0, (AX)(DI*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(R9*2)
-	CMPQ        R9, DX
-	JEQ         rowdone198
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks197
-	MOVQ        DX, R9
-	JMP         chunks197
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone247
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks246
+	MOVQ        DX, DI
+	JMP         chunks246
 
-rowdone198:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone247:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row245
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row196
+	JNZ  group244
 	VZEROUPPER
 	RET
 
-chunk194:
+chunk242:
 	SUBQ $0x10, DX
 
-row199:
-	XORQ R9, R9
+group248:
+	MOVQ rows+24(FP), R8
 
-chunks200:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (R10), X0
-	VMOVDQU     (R10)(R8*1), X1
+row249:
+	XORQ DI, DI
+
+chunks250:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(SI*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(R9*2)
+	VMOVDQU     X2, (AX)(DI*2)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R9*2)
-	CMPQ        R9, DX
-	JEQ         rowdone201
-	ADDQ        $0x10, R9
-	CMPQ        R9, DX
-	JLE         chunks200
-	MOVQ        DX, R9
-	JMP         chunks200
+	VMOVDQU     X1, 16(AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone251
+	ADDQ        $0x10, DI
+	CMPQ        DI, DX
+	JLE         chunks250
+	MOVQ        DX, DI
+	JMP         chunks250
 
-rowdone201:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone251:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row249
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row199
+	JNZ  group248
 	VZEROUPPER
 	RET
 
-chunk195:
+chunk243:
 	SUBQ $0x08, DX
 
-row202:
-	XORQ R9, R9
+group252:
+	MOVQ rows+24(FP), R8
 
-chunks203:
-	LEAQ        (CX)(R9*1), R10
-	VMOVQ       (R10), X0
-	VMOVQ       (R10)(R8*1), X1
+row253:
+	XORQ DI, DI
+
+chunks254:
+	LEAQ        (CX)(DI*1), R9
+	VMOVQ       (R9), X0
+	VMOVQ       (R9)(SI*1), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (AX)(R9*2)
-	CMPQ        R9, DX
-	JEQ         rowdone204
-	ADDQ        $0x08, R9
-	CMPQ        R9, DX
-	JLE         chunks203
-	MOVQ        DX, R9
-	JMP         chunks203
+	VMOVDQU     X1, (AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone255
+	ADDQ        $0x08, DI
+	CMPQ        DI, DX
+	JLE         chunks254
+	MOVQ        DX, DI
+	JMP         chunks254
 
-rowdone204:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone255:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row253
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row202
+	JNZ  group252
 	VZEROUPPER
 	RET
 
-// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk205
-	CMPQ DX, $0x10
-	JAE  chunk206
-	CMPQ DX, $0x08
-	JAE  chunk207
+TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk256
+	CMPQ  DX, $0x10
+	JAE   chunk257
+	CMPQ  DX, $0x08
+	JAE   chunk258
 	RET
 
-chunk205:
+chunk256:
 	SUBQ $0x20, DX
 
-row208:
-	XORQ R9, R9
+group259:
+	MOVQ rows+24(FP), R8
 
-chunks209:
-	LEAQ           (CX)(R9*1), R10
-	IMUL3Q         $0x03, R9, R11
-	ADDQ           AX, R11
-	VBROADCASTI128 (R10), Y0
+row260:
+	XORQ DI, DI
+
+chunks261:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle68<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R10)(R8*1), Y1
+	VBROADCASTI128 (R9)(SI*1), Y1
 	VPSHUFB        shuffle69<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R10)(R8*2), Y0
+	VBROADCASTI128 (R9)(SI*2), Y0
 	VPSHUFB        shuffle70<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, (R11)
-	VBROADCASTI128 16(R10), Y2
+	VMOVDQU        Y2, (R10)
+	VBROADCASTI128 16(R9), Y2
 	VPSHUFB        shuffle70<>+0(SB), Y2, Y1
-	VMOVDQU        (R10)(R8*1), Y3
+	VMOVDQU        (R9)(SI*1), Y3
 	VPSHUFB        shuffle71<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
-	VMOVDQU        Y0, 32(R11)
+	VMOVDQU        Y0, 32(R10)
 	VPSHUFB        shuffle72<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R10)(R8*1), Y0
+	VBROADCASTI128 16(R9)(SI*1), Y0
 	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R10)(R8*2), Y2
+	VBROADCASTI128 16(R9)(SI*2), Y2
 	VPSHUFB        shuffle68<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 64(R11)
-	CMPQ           R9, DX
-	JEQ            rowdone210
-	ADDQ           $0x20, R9
-	CMPQ           R9, DX
-	JLE            chunks209
-	MOVQ           DX, R9
-	JMP            chunks209
+	VMOVDQU        Y2, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone262
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks261
+	MOVQ           DX, DI
+	JMP            chunks261
 
-rowdone210:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone262:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row260
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row208
+	JNZ  group259
 	VZEROUPPER
 	RET
 
-chunk206:
+chunk257:
 	SUBQ $0x10, DX
 
-row211:
-	XORQ R9, R9
+group263:
+	MOVQ rows+24(FP), R8
 
-chunks212:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R10), X0
+row264:
+	XORQ DI, DI
+
+chunks265:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVDQU (R10)(R8*1), X2
+	VMOVDQU (R9)(SI*1), X2
 	VPSHUFB shuffle75<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU -1(R10)(R8*2), X1
+	VMOVDQU -1(R9)(SI*2), X1
 	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, (R11)
+	VMOVDQU X1, (R10)
 	VPSHUFB shuffle76<>+0(SB), X0, X0
-	VMOVDQU -1(R10)(R8*1), X1
+	VMOVDQU -1(R9)(SI*1), X1
 	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R10)(R8*2), X0
+	VMOVDQU (R9)(SI*2), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 16(R11)
-	VMOVDQU -1(R10), X3
+	VMOVDQU X3, 16(R10)
+	VMOVDQU -1(R9), X3
 	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPSHUFB shuffle77<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VPSHUFB shuffle76<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone213
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks212
-	MOVQ    DX, R9
-	JMP     chunks212
+	VMOVDQU X0, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone266
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks265
+	MOVQ    DX, DI
+	JMP     chunks265
 
-rowdone213:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone266:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row264
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row211
+	JNZ  group263
 	VZEROUPPER
 	RET
 
-chunk207:
+chunk258:
 	SUBQ $0x08, DX
 
-row214:
-	XORQ R9, R9
+group267:
+	MOVQ rows+24(FP), R8
 
-chunks215:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R10), X0
+row268:
+	XORQ DI, DI
+
+chunks269:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X0
-	VMOVQ   (R10)(R8*1), X1
+	VMOVQ   (R9)(SI*1), X1
 	VPSHUFB shuffle75<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   -1(R10)(R8*2), X0
+	VMOVQ   -1(R9)(SI*2), X0
 	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)
-	VMOVQ   -1(R10), X0
+	VMOVDQU X0, (R10)
+	VMOVQ   -1(R9), X0
 	VPSHUFB shuffle65<>+0(SB), X0, X0
-	VMOVQ   -1(R10)(R8*1), X1
+	VMOVQ   -1(R9)(SI*1), X1
 	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   (R10)(R8*2), X0
+	VMOVQ   (R9)(SI*2), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R11)
-	CMPQ    R9, DX
-	JEQ     rowdone216
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks215
-	MOVQ    DX, R9
-	JMP     chunks215
+	VMOVQ   X0, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone270
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks269
+	MOVQ    DX, DI
+	JMP     chunks269
 
-rowdone216:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone270:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row268
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row214
+	JNZ  group267
 	VZEROUPPER
 	RET
 
@@ -2925,39 +3415,50 @@ DATA shuffle77<>+0(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle77<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle77<>(SB), RODATA|NOPTR, $16
 
-// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk217
-	CMPQ DX, $0x10
-	JAE  chunk218
-	CMPQ DX, $0x08
-	JAE  chunk219
+TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk271
+	CMPQ  DX, $0x10
+	JAE   chunk272
+	CMPQ  DX, $0x08
+	JAE   chunk273
 	RET
 
-chunk217:
+chunk271:
 	SUBQ $0x20, DX
 
-row220:
-	XORQ R10, R10
+group274:
+	MOVQ rows+24(FP), R9
 
-chunks221:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (R11), Y0
-	VMOVDQU     (R11)(R8*2), Y1
+row275:
+	XORQ R8, R8
+
+chunks276:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (R10), Y0
+	VMOVDQU     (R10)(SI*2), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(R8*1), Y0
-	VMOVDQU     (R11)(R9*1), Y3
+	VMOVDQU     (R10)(SI*1), Y0
+	VMOVDQU     (R10)(DI*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -2965,145 +3466,174 @@ chunks221:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(R10*4)
+	VMOVDQU     Y1, (AX)(R8*4)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(R10*4)
+	VMOVDQU     Y1, 32(AX)(R8*4)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(R10*4)
+	VMOVDQU     Y4, 64(AX)(R8*4)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(R10*4)
-	CMPQ        R10, DX
-	JEQ         rowdone222
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks221
-	MOVQ        DX, R10
-	JMP         chunks221
+	VMOVDQU     Y3, 96(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone277
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks276
+	MOVQ        DX, R8
+	JMP         chunks276
 
-rowdone222:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone277:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row275
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row220
+	JNZ  group274
 	VZEROUPPER
 	RET
 
-chunk218:
+chunk272:
 	SUBQ $0x10, DX
 
-row223:
-	XORQ R10, R10
+group278:
+	MOVQ rows+24(FP), R9
 
-chunks224:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (R11), X0
-	VMOVDQU     (R11)(R8*2), X1
+row279:
+	XORQ R8, R8
+
+chunks280:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (R10), X0
+	VMOVDQU     (R10)(SI*2), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R11)(R8*1), X0
-	VMOVDQU     (R11)(R9*1), X3
+	VMOVDQU     (R10)(SI*1), X0
+	VMOVDQU     (R10)(DI*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (AX)(R10*4)
+	VMOVDQU     X0, (AX)(R8*4)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 16(AX)(R10*4)
+	VMOVDQU     X4, 16(AX)(R8*4)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, 32(AX)(R10*4)
+	VMOVDQU     X4, 32(AX)(R8*4)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, 48(AX)(R10*4)
-	CMPQ        R10, DX
-	JEQ         rowdone225
-	ADDQ        $0x10, R10
-	CMPQ        R10, DX
-	JLE         chunks224
-	MOVQ        DX, R10
-	JMP         chunks224
+	VMOVDQU     X3, 48(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone281
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks280
+	MOVQ        DX, R8
+	JMP         chunks280
 
-rowdone225:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone281:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row279
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row223
+	JNZ  group278
 	VZEROUPPER
 	RET
 
-chunk219:
+chunk273:
 	SUBQ $0x08, DX
 
-row226:
-	XORQ R10, R10
+group282:
+	MOVQ rows+24(FP), R9
 
-chunks227:
-	LEAQ        (CX)(R10*1), R11
-	VMOVQ       (R11), X0
-	VMOVQ       (R11)(R8*2), X1
+row283:
+	XORQ R8, R8
+
+chunks284:
+	LEAQ        (CX)(R8*1), R10
+	VMOVQ       (R10), X0
+	VMOVQ       (R10)(SI*2), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R11)(R8*1), X0
-	VMOVQ       (R11)(R9*1), X2
+	VMOVQ       (R10)(SI*1), X0
+	VMOVQ       (R10)(DI*1), X2
 	VPUNPCKLQDQ X2, X0, X2
 	VPUNPCKLQDQ X2, X1, X0
-	VMOVDQU     X0, (AX)(R10*4)
+	VMOVDQU     X0, (AX)(R8*4)
 	VPUNPCKHQDQ X2, X1, X2
-	VMOVDQU     X2, 16(AX)(R10*4)
-	CMPQ        R10, DX
-	JEQ         rowdone228
-	ADDQ        $0x08, R10
-	CMPQ        R10, DX
-	JLE         chunks227
-	MOVQ        DX, R10
-	JMP         chunks227
+	VMOVDQU     X2, 16(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone285
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks284
+	MOVQ        DX, R8
+	JMP         chunks284
 
-rowdone228:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone285:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row283
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row226
+	JNZ  group282
 	VZEROUPPER
 	RET
 
-// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk229
-	CMPQ DX, $0x10
-	JAE  chunk230
-	CMPQ DX, $0x08
-	JAE  chunk231
+TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk286
+	CMPQ  DX, $0x10
+	JAE   chunk287
+	CMPQ  DX, $0x08
+	JAE   chunk288
 	RET
 
-chunk229:
+chunk286:
 	SUBQ $0x20, DX
 
-row232:
-	XORQ R10, R10
+group289:
+	MOVQ rows+24(FP), R9
 
-chunks233:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (R11), Y0
-	VMOVDQU     (R11)(R8*4), Y1
+row290:
+	XORQ R8, R8
+
+chunks291:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (R10), Y0
+	VMOVDQU     (R10)(SI*4), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(R8*1), Y0
-	VMOVDQU     (R12)(R8*1), Y3
+	VMOVDQU     (R10)(SI*1), Y0
+	VMOVDQU     (R11)(SI*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R11)(R8*2), Y0
-	VMOVDQU     (R12)(R8*2), Y5
+	VMOVDQU     (R10)(SI*2), Y0
+	VMOVDQU     (R11)(SI*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     (R11)(R9*1), Y0
-	VMOVDQU     (R12)(R9*1), Y7
+	VMOVDQU     (R10)(DI*1), Y0
+	VMOVDQU     (R11)(DI*1), Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y6, Y2, Y0
@@ -3123,60 +3653,67 @@ chunks233:
 	VPUNPCKLQDQ Y7, Y5, Y2
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPERM2I128  $0x20, Y1, Y3, Y5
-	VMOVDQU     Y5, (AX)(R10*8)
+	VMOVDQU     Y5, (AX)(R8*8)
 	VPERM2I128  $0x20, Y8, Y0, Y5
-	VMOVDQU     Y5, 32(AX)(R10*8)
+	VMOVDQU     Y5, 32(AX)(R8*8)
 	VPERM2I128  $0x20, Y4, Y6, Y5
-	VMOVDQU     Y5, 64(AX)(R10*8)
+	VMOVDQU     Y5, 64(AX)(R8*8)
 	VPERM2I128  $0x20, Y7, Y2, Y5
-	VMOVDQU     Y5, 96(AX)(R10*8)
+	VMOVDQU     Y5, 96(AX)(R8*8)
 	VPERM2I128  $0x31, Y1, Y3, Y1
-	VMOVDQU     Y1, 128(AX)(R10*8)
+	VMOVDQU     Y1, 128(AX)(R8*8)
 	VPERM2I128  $0x31, Y8, Y0, Y8
-	VMOVDQU     Y8, 160(AX)(R10*8)
+	VMOVDQU     Y8, 160(AX)(R8*8)
 	VPERM2I128  $0x31, Y4, Y6, Y4
-	VMOVDQU     Y4, 192(AX)(R10*8)
+	VMOVDQU     Y4, 192(AX)(R8*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
-	VMOVDQU     Y7, 224(AX)(R10*8)
-	CMPQ        R10, DX
-	JEQ         rowdone234
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks233
-	MOVQ        DX, R10
-	JMP         chunks233
+	VMOVDQU     Y7, 224(AX)(R8*8)
+	CMPQ        R8, DX
+	JEQ         rowdone292
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks291
+	MOVQ        DX, R8
+	JMP         chunks291
 
-rowdone234:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone292:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row290
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row232
+	JNZ  group289
 	VZEROUPPER
 	RET
 
-chunk230:
+chunk287:
 	SUBQ $0x10, DX
 
-row235:
-	XORQ R10, R10
+group293:
+	MOVQ rows+24(FP), R9
 
-chunks236:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (R11), X0
-	VMOVDQU     (R11)(R8*4), X1
+row294:
+	XORQ R8, R8
+
+chunks295:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (R10), X0
+	VMOVDQU     (R10)(SI*4), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R11)(R8*1), X0
-	VMOVDQU     (R12)(R8*1), X3
+	VMOVDQU     (R10)(SI*1), X0
+	VMOVDQU     (R11)(SI*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     (R11)(R8*2), X0
-	VMOVDQU     (R12)(R8*2), X5
+	VMOVDQU     (R10)(SI*2), X0
+	VMOVDQU     (R11)(SI*2), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     (R11)(R9*1), X0
-	VMOVDQU     (R12)(R9*1), X7
+	VMOVDQU     (R10)(DI*1), X0
+	VMOVDQU     (R11)(DI*1), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X6, X2, X0
@@ -3188,293 +3725,355 @@ chunks236:
 	VPUNPCKLQDQ X7, X3, X4
 	VPUNPCKHQDQ X7, X3, X7
 	VPUNPCKLQDQ X1, X0, X3
-	VMOVDQU     X3, (AX)(R10*8)
+	VMOVDQU     X3, (AX)(R8*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R10*8)
+	VMOVDQU     X1, 16(AX)(R8*8)
 	VPUNPCKLQDQ X8, X6, X1
-	VMOVDQU     X1, 32(AX)(R10*8)
+	VMOVDQU     X1, 32(AX)(R8*8)
 	VPUNPCKHQDQ X8, X6, X8
-	VMOVDQU     X8, 48(AX)(R10*8)
+	VMOVDQU     X8, 48(AX)(R8*8)
 	VPUNPCKLQDQ X4, X2, X8
-	VMOVDQU     X8, 64(AX)(R10*8)
+	VMOVDQU     X8, 64(AX)(R8*8)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 80(AX)(R10*8)
+	VMOVDQU     X4, 80(AX)(R8*8)
 	VPUNPCKLQDQ X7, X5, X4
-	VMOVDQU     X4, 96(AX)(R10*8)
+	VMOVDQU     X4, 96(AX)(R8*8)
 	VPUNPCKHQDQ X7, X5, X7
-	VMOVDQU     X7, 112(AX)(R10*8)
-	CMPQ        R10, DX
-	JEQ         rowdone237
-	ADDQ        $0x10, R10
-	CMPQ        R10, DX
-	JLE         chunks236
-	MOVQ        DX, R10
-	JMP         chunks236
+	VMOVDQU     X7, 112(AX)(R8*8)
+	CMPQ        R8, DX
+	JEQ         rowdone296
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks295
+	MOVQ        DX, R8
+	JMP         chunks295
 
-rowdone237:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone296:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row294
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row235
+	JNZ  group293
 	VZEROUPPER
 	RET
 
-chunk231:
+chunk288:
 	SUBQ $0x08, DX
 
-row238:
-	XORQ R10, R10
+group297:
+	MOVQ rows+24(FP), R9
 
-chunks239:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVQ       (R11), X0
-	VMOVQ       (R11)(R8*4), X1
+row298:
+	XORQ R8, R8
+
+chunks299:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVQ       (R10), X0
+	VMOVQ       (R10)(SI*4), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R11)(R8*1), X0
-	VMOVQ       (R12)(R8*1), X2
+	VMOVQ       (R10)(SI*1), X0
+	VMOVQ       (R11)(SI*1), X2
 	VPUNPCKLQDQ X2, X0, X2
-	VMOVQ       (R11)(R8*2), X0
-	VMOVQ       (R12)(R8*2), X3
+	VMOVQ       (R10)(SI*2), X0
+	VMOVQ       (R11)(SI*2), X3
 	VPUNPCKLQDQ X3, X0, X3
-	VMOVQ       (R11)(R9*1), X0
-	VMOVQ       (R12)(R9*1), X4
+	VMOVQ       (R10)(DI*1), X0
+	VMOVQ       (R11)(DI*1), X4
 	VPUNPCKLQDQ X4, X0, X4
 	VPUNPCKLQDQ X3, X1, X0
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X4, X2, X1
 	VPUNPCKHQDQ X4, X2, X4
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(R10*8)
+	VMOVDQU     X2, (AX)(R8*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R10*8)
+	VMOVDQU     X1, 16(AX)(R8*8)
 	VPUNPCKLQDQ X4, X3, X1
-	VMOVDQU     X1, 32(AX)(R10*8)
+	VMOVDQU     X1, 32(AX)(R8*8)
 	VPUNPCKHQDQ X4, X3, X4
-	VMOVDQU     X4, 48(AX)(R10*8)
-	CMPQ        R10, DX
-	JEQ         rowdone240
-	ADDQ        $0x08, R10
-	CMPQ        R10, DX
-	JLE         chunks239
-	MOVQ        DX, R10
-	JMP         chunks239
+	VMOVDQU     X4, 48(AX)(R8*8)
+	CMPQ        R8, DX
+	JEQ         rowdone300
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks299
+	MOVQ        DX, R8
+	JMP         chunks299
 
-rowdone240:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone300:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row298
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row238
+	JNZ  group297
 	VZEROUPPER
 	RET
 
-// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, b int)
+// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
 // Requires: AVX, AVX2
-TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-64
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ lane+48(FP), SI
-	MOVQ b+56(FP), DI
-	MOVQ DI, R8
-	SHLQ $0x04, R8
+TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  b+80(FP), DI
+	MOVQ  DI, R8
+	SHLQ  $0x04, R8
+	MOVQ  rows+24(FP), R10
+	IMULQ spaceStride+32(FP), R10
+	MOVQ  groupSpace+64(FP), R9
+	SUBQ  R10, R9
+	MOVQ  R9, (SP)
+	MOVQ  rows+24(FP), R10
+	IMULQ depthStride+40(FP), R10
+	MOVQ  groupDepth+72(FP), R9
+	SUBQ  R10, R9
+	MOVQ  R9, 8(SP)
 
-row241:
-	XORQ R9, R9
-	MOVQ AX, R10
-	MOVQ CX, R11
+group301:
+	MOVQ rows+24(FP), R9
 
-lanes242:
-	MOVQ R10, R12
+row302:
+	XORQ R10, R10
+	MOVQ AX, R11
+	MOVQ CX, R12
+
+lanes303:
 	MOVQ R11, R13
-	MOVQ DX, R14
+	MOVQ R12, R14
+	MOVQ DX, R15
 
-pairs243:
-	CMPQ         R14, $0x20
-	JB           single244
-	VMOVDQU      (R13), Y0
-	VMOVDQU      X0, (R12)
-	VEXTRACTI128 $0x01, Y0, (R12)(R8*1)
-	ADDQ         $0x20, R13
-	LEAQ         (R12)(R8*2), R12
-	SUBQ         $0x20, R14
-	JMP          pairs243
+pairs304:
+	CMPQ         R15, $0x20
+	JB           single305
+	VMOVDQU      (R14), Y0
+	VMOVDQU      X0, (R13)
+	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
+	ADDQ         $0x20, R14
+	LEAQ         (R13)(R8*2), R13
+	SUBQ         $0x20, R15
+	JMP          pairs304
 
-single244:
-	TESTQ   R14, R14
-	JZ      lanedone245
-	VMOVDQU (R13), X0
-	VMOVDQU X0, (R12)
+single305:
+	TESTQ   R15, R15
+	JZ      lanedone306
+	VMOVDQU (R14), X0
+	VMOVDQU X0, (R13)
 
-lanedone245:
-	ADDQ $0x10, R10
-	ADDQ SI, R11
-	INCQ R9
-	CMPQ R9, DI
-	JB   lanes242
-	MOVQ spaceStride+32(FP), R9
-	MOVQ depthStride+40(FP), R10
-	ADDQ R9, AX
-	ADDQ R10, CX
+lanedone306:
+	ADDQ $0x10, R11
+	ADDQ SI, R12
+	INCQ R10
+	CMPQ R10, DI
+	JB   lanes303
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row302
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row241
+	JNZ  group301
 	VZEROUPPER
 	RET
 
-// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk246
-	CMPQ DX, $0x10
-	JAE  chunk247
-	CMPQ DX, $0x08
-	JAE  chunk248
-	CMPQ DX, $0x04
-	JAE  chunk249
+TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk307
+	CMPQ  DX, $0x10
+	JAE   chunk308
+	CMPQ  DX, $0x08
+	JAE   chunk309
+	CMPQ  DX, $0x04
+	JAE   chunk310
 	RET
 
-chunk246:
+chunk307:
 	SUBQ $0x20, DX
 
-row250:
-	XORQ R9, R9
+group311:
+	MOVQ rows+24(FP), R8
 
-chunks251:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
+row312:
+	XORQ DI, DI
+
+chunks313:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
-	VMOVDQU     Y3, (R10)
+	VMOVDQU     Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
 	VPSRLW      $0x08, Y1, Y2
 	VPACKUSWB   Y2, Y3, Y1
-	VMOVDQU     Y1, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone252
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks251
-	MOVQ        DX, R9
-	JMP         chunks251
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone314
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks313
+	MOVQ        DX, DI
+	JMP         chunks313
 
-rowdone252:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone314:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row312
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row250
+	JNZ  group311
 	VZEROUPPER
 	RET
 
-chunk247:
+chunk308:
 	SUBQ $0x10, DX
 
-row253:
-	XORQ R9, R9
+group315:
+	MOVQ rows+24(FP), R8
 
-chunks254:
-	LEAQ      (CX)(R9*1), R10
-	VMOVDQU   (AX)(R9*2), X0
-	VMOVDQU   16(AX)(R9*2), X1
+row316:
+	XORQ DI, DI
+
+chunks317:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
+	VMOVDQU   16(AX)(DI*2), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R10)
+	VMOVDQU   X3, (R9)
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X1, X2
 	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone255
-	ADDQ      $0x10, R9
-	CMPQ      R9, DX
-	JLE       chunks254
-	MOVQ      DX, R9
-	JMP       chunks254
+	VMOVDQU   X1, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone318
+	ADDQ      $0x10, DI
+	CMPQ      DI, DX
+	JLE       chunks317
+	MOVQ      DX, DI
+	JMP       chunks317
 
-rowdone255:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone318:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row316
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row253
+	JNZ  group315
 	VZEROUPPER
 	RET
 
-chunk248:
+chunk309:
 	SUBQ $0x08, DX
 
-row256:
-	XORQ R9, R9
+group319:
+	MOVQ rows+24(FP), R8
 
-chunks257:
-	LEAQ      (CX)(R9*1), R10
-	VMOVDQU   (AX)(R9*2), X0
+row320:
+	XORQ DI, DI
+
+chunks321:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R10)
+	VMOVQ     X2, (R9)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone258
-	ADDQ      $0x08, R9
-	CMPQ      R9, DX
-	JLE       chunks257
-	MOVQ      DX, R9
-	JMP       chunks257
+	VMOVQ     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone322
+	ADDQ      $0x08, DI
+	CMPQ      DI, DX
+	JLE       chunks321
+	MOVQ      DX, DI
+	JMP       chunks321
 
-rowdone258:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone322:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row320
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row256
+	JNZ  group319
 	VZEROUPPER
 	RET
 
-chunk249:
+chunk310:
 	SUBQ $0x04, DX
 
-row259:
-	XORQ R9, R9
+group323:
+	MOVQ rows+24(FP), R8
 
-chunks260:
-	LEAQ      (CX)(R9*1), R10
-	VMOVQ     (AX)(R9*2), X0
+row324:
+	XORQ DI, DI
+
+chunks325:
+	LEAQ      (CX)(DI*1), R9
+	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R10)
+	VMOVD     X2, (R9)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone261
-	ADDQ      $0x04, R9
-	CMPQ      R9, DX
-	JLE       chunks260
-	MOVQ      DX, R9
-	JMP       chunks260
+	VMOVD     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone326
+	ADDQ      $0x04, DI
+	CMPQ      DI, DX
+	JLE       chunks325
+	MOVQ      DX, DI
+	JMP       chunks325
 
-rowdone261:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone326:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row324
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row259
+	JNZ  group323
 	VZEROUPPER
 	RET
 
@@ -3484,200 +4083,236 @@ DATA shuffle78<>+16(SB)/8, $0x00ff00ff00ff00ff
 DATA shuffle78<>+24(SB)/8, $0x00ff00ff00ff00ff
 GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk262
-	CMPQ DX, $0x10
-	JAE  chunk263
-	CMPQ DX, $0x08
-	JAE  chunk264
-	CMPQ DX, $0x04
-	JAE  chunk265
+TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk327
+	CMPQ  DX, $0x10
+	JAE   chunk328
+	CMPQ  DX, $0x08
+	JAE   chunk329
+	CMPQ  DX, $0x04
+	JAE   chunk330
 	RET
 
-chunk262:
+chunk327:
 	SUBQ $0x20, DX
 
-row266:
-	XORQ R9, R9
+group331:
+	MOVQ rows+24(FP), R8
 
-chunks267:
-	LEAQ        (CX)(R9*1), R10
-	IMUL3Q      $0x03, R9, R11
-	ADDQ        AX, R11
-	VMOVDQU     (R11), X0
-	VINSERTI128 $0x01, 48(R11), Y0, Y0
+row332:
+	XORQ DI, DI
+
+chunks333:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
 	VPSHUFB     shuffle79<>+0(SB), Y0, Y1
-	VMOVDQU     16(R11), X2
-	VINSERTI128 $0x01, 64(R11), Y2, Y2
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
 	VPSHUFB     shuffle80<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R11), X1
-	VINSERTI128 $0x01, 80(R11), Y1, Y1
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
 	VPSHUFB     shuffle81<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)
+	VMOVDQU     Y4, (R9)
 	VPSHUFB     shuffle82<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle83<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle84<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)(R8*1)
+	VMOVDQU     Y4, (R9)(SI*1)
 	VPSHUFB     shuffle85<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle86<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle87<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R10)(R8*2)
-	CMPQ        R9, DX
-	JEQ         rowdone268
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks267
-	MOVQ        DX, R9
-	JMP         chunks267
+	VMOVDQU     Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone334
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks333
+	MOVQ        DX, DI
+	JMP         chunks333
 
-rowdone268:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone334:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row332
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row266
+	JNZ  group331
 	VZEROUPPER
 	RET
 
-chunk263:
+chunk328:
 	SUBQ $0x10, DX
 
-row269:
-	XORQ R9, R9
+group335:
+	MOVQ rows+24(FP), R8
 
-chunks270:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row336:
+	XORQ DI, DI
+
+chunks337:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle88<>+0(SB), X0, X1
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R10), X2
 	VPSHUFB shuffle89<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R11), X1
+	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle90<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R9)
 	VPSHUFB shuffle91<>+0(SB), X0, X4
 	VPSHUFB shuffle92<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle93<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)(R8*1)
+	VMOVDQU X4, (R9)(SI*1)
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPSHUFB shuffle95<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle96<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone271
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks270
-	MOVQ    DX, R9
-	JMP     chunks270
+	VMOVDQU X1, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone338
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks337
+	MOVQ    DX, DI
+	JMP     chunks337
 
-rowdone271:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone338:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row336
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row269
+	JNZ  group335
 	VZEROUPPER
 	RET
 
-chunk264:
+chunk329:
 	SUBQ $0x08, DX
 
-row272:
-	XORQ R9, R9
+group339:
+	MOVQ rows+24(FP), R8
 
-chunks273:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row340:
+	XORQ DI, DI
+
+chunks341:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle88<>+0(SB), X0, X1
-	VMOVDQU 8(R11), X2
+	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle97<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R10)
+	VMOVQ   X3, (R9)
 	VPSHUFB shuffle91<>+0(SB), X0, X3
 	VPSHUFB shuffle98<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R10)(R8*1)
+	VMOVQ   X1, (R9)(SI*1)
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPSHUFB shuffle99<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone274
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks273
-	MOVQ    DX, R9
-	JMP     chunks273
+	VMOVQ   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone342
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks341
+	MOVQ    DX, DI
+	JMP     chunks341
 
-rowdone274:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone342:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row340
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row272
+	JNZ  group339
 	VZEROUPPER
 	RET
 
-chunk265:
+chunk330:
 	SUBQ $0x04, DX
 
-row275:
-	XORQ R9, R9
+group343:
+	MOVQ rows+24(FP), R8
 
-chunks276:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R11), X0
+row344:
+	XORQ DI, DI
+
+chunks345:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R10), X0
 	VPSHUFB shuffle100<>+0(SB), X0, X1
-	VMOVQ   4(R11), X2
+	VMOVQ   4(R10), X2
 	VPSHUFB shuffle101<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVD   X3, (R10)
+	VMOVD   X3, (R9)
 	VPSHUFB shuffle102<>+0(SB), X0, X3
 	VPSHUFB shuffle103<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVD   X1, (R10)(R8*1)
+	VMOVD   X1, (R9)(SI*1)
 	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPSHUFB shuffle105<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone277
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks276
-	MOVQ    DX, R9
-	JMP     chunks276
+	VMOVD   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone346
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks345
+	MOVQ    DX, DI
+	JMP     chunks345
 
-rowdone277:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone346:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row344
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row275
+	JNZ  group343
 	VZEROUPPER
 	RET
 
@@ -3807,49 +4442,60 @@ DATA shuffle105<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle105<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk278
-	CMPQ DX, $0x10
-	JAE  chunk279
-	CMPQ DX, $0x08
-	JAE  chunk280
-	CMPQ DX, $0x04
-	JAE  chunk281
+TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk347
+	CMPQ  DX, $0x10
+	JAE   chunk348
+	CMPQ  DX, $0x08
+	JAE   chunk349
+	CMPQ  DX, $0x04
+	JAE   chunk350
 	RET
 
-chunk278:
+chunk347:
 	SUBQ $0x20, DX
 
-row282:
-	XORQ R10, R10
+group351:
+	MOVQ rows+24(FP), R9
 
-chunks283:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VMOVDQU     16(AX)(R10*4), X1
-	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
+row352:
+	XORQ R8, R8
+
+chunks353:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R10*4), X0
-	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VMOVDQU     48(AX)(R10*4), X4
-	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X4
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
@@ -3859,53 +4505,60 @@ chunks283:
 	VPAND       shuffle78<>+0(SB), Y3, Y0
 	VPAND       shuffle78<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
-	VMOVDQU     Y5, (R11)(R8*2)
+	VMOVDQU     Y5, (R10)(SI*2)
 	VPAND       shuffle78<>+0(SB), Y1, Y5
 	VPAND       shuffle78<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
-	VMOVDQU     Y3, (R11)(R8*1)
+	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone284
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks283
-	MOVQ        DX, R10
-	JMP         chunks283
+	VMOVDQU     Y4, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone354
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks353
+	MOVQ        DX, R8
+	JMP         chunks353
 
-rowdone284:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone354:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row352
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row282
+	JNZ  group351
 	VZEROUPPER
 	RET
 
-chunk279:
+chunk348:
 	SUBQ $0x10, DX
 
-row285:
-	XORQ R10, R10
+group355:
+	MOVQ rows+24(FP), R9
 
-chunks286:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
-	VMOVDQU   16(AX)(R10*4), X1
+row356:
+	XORQ R8, R8
+
+chunks357:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R10*4), X0
-	VMOVDQU   48(AX)(R10*4), X4
+	VMOVDQU   32(AX)(R8*4), X0
+	VMOVDQU   48(AX)(R8*4), X4
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
@@ -3915,45 +4568,52 @@ chunks286:
 	VPAND     shuffle78<>+0(SB), X3, X0
 	VPAND     shuffle78<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
-	VMOVDQU   X6, (R11)
+	VMOVDQU   X6, (R10)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
-	VMOVDQU   X5, (R11)(R8*2)
+	VMOVDQU   X5, (R10)(SI*2)
 	VPAND     shuffle78<>+0(SB), X1, X5
 	VPAND     shuffle78<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
-	VMOVDQU   X3, (R11)(R8*1)
+	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X3, X4
-	VMOVDQU   X4, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone287
-	ADDQ      $0x10, R10
-	CMPQ      R10, DX
-	JLE       chunks286
-	MOVQ      DX, R10
-	JMP       chunks286
+	VMOVDQU   X4, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone358
+	ADDQ      $0x10, R8
+	CMPQ      R8, DX
+	JLE       chunks357
+	MOVQ      DX, R8
+	JMP       chunks357
 
-rowdone287:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone358:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row356
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row285
+	JNZ  group355
 	VZEROUPPER
 	RET
 
-chunk280:
+chunk349:
 	SUBQ $0x08, DX
 
-row288:
-	XORQ R10, R10
+group359:
+	MOVQ rows+24(FP), R9
 
-chunks289:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
-	VMOVDQU   16(AX)(R10*4), X1
+row360:
+	XORQ R8, R8
+
+chunks361:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
@@ -3963,44 +4623,51 @@ chunks289:
 	VPAND     shuffle78<>+0(SB), X3, X0
 	VPAND     shuffle78<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVQ     X4, (R11)
+	VMOVQ     X4, (R10)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVQ     X3, (R11)(R8*2)
+	VMOVQ     X3, (R10)(SI*2)
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPAND     shuffle78<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVQ     X0, (R11)(R8*1)
+	VMOVQ     X0, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVQ     X1, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone290
-	ADDQ      $0x08, R10
-	CMPQ      R10, DX
-	JLE       chunks289
-	MOVQ      DX, R10
-	JMP       chunks289
+	VMOVQ     X1, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone362
+	ADDQ      $0x08, R8
+	CMPQ      R8, DX
+	JLE       chunks361
+	MOVQ      DX, R8
+	JMP       chunks361
 
-rowdone290:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone362:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row360
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row288
+	JNZ  group359
 	VZEROUPPER
 	RET
 
-chunk281:
+chunk350:
 	SUBQ $0x04, DX
 
-row291:
-	XORQ R10, R10
+group363:
+	MOVQ rows+24(FP), R9
 
-chunks292:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
+row364:
+	XORQ R8, R8
+
+chunks365:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
@@ -4010,99 +4677,114 @@ chunks292:
 	VPAND     shuffle78<>+0(SB), X2, X3
 	VPAND     shuffle78<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
-	VMOVD     X1, (R11)
+	VMOVD     X1, (R10)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
-	VMOVD     X2, (R11)(R8*2)
+	VMOVD     X2, (R10)(SI*2)
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
-	VMOVD     X3, (R11)(R8*1)
+	VMOVD     X3, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X0, X2
 	VPACKUSWB X2, X3, X0
-	VMOVD     X0, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone293
-	ADDQ      $0x04, R10
-	CMPQ      R10, DX
-	JLE       chunks292
-	MOVQ      DX, R10
-	JMP       chunks292
+	VMOVD     X0, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone366
+	ADDQ      $0x04, R8
+	CMPQ      R8, DX
+	JLE       chunks365
+	MOVQ      DX, R8
+	JMP       chunks365
 
-rowdone293:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone366:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row364
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row291
+	JNZ  group363
 	VZEROUPPER
 	RET
 
-// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x1AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk294
-	CMPQ DX, $0x10
-	JAE  chunk295
-	CMPQ DX, $0x08
-	JAE  chunk296
-	CMPQ DX, $0x04
-	JAE  chunk297
+TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk367
+	CMPQ  DX, $0x10
+	JAE   chunk368
+	CMPQ  DX, $0x08
+	JAE   chunk369
+	CMPQ  DX, $0x04
+	JAE   chunk370
 	RET
 
-chunk294:
+chunk367:
 	SUBQ $0x20, DX
 
-row298:
-	XORQ R10, R10
+group371:
+	MOVQ rows+24(FP), R9
 
-chunks299:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VINSERTI128 $0x01, 128(AX)(R10*8), Y0, Y0
-	VMOVDQU     16(AX)(R10*8), X1
-	VINSERTI128 $0x01, 144(AX)(R10*8), Y1, Y1
+row372:
+	XORQ R8, R8
+
+chunks373:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
+	VMOVDQU     16(AX)(R8*8), X1
+	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R10*8), X0
-	VINSERTI128 $0x01, 160(AX)(R10*8), Y0, Y0
-	VMOVDQU     48(AX)(R10*8), X4
-	VINSERTI128 $0x01, 176(AX)(R10*8), Y4, Y4
+	VMOVDQU     32(AX)(R8*8), X0
+	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
+	VMOVDQU     48(AX)(R8*8), X4
+	VINSERTI128 $0x01, 176(AX)(R8*8), Y4, Y4
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R10*8), X0
-	VINSERTI128 $0x01, 192(AX)(R10*8), Y0, Y0
-	VMOVDQU     80(AX)(R10*8), X6
-	VINSERTI128 $0x01, 208(AX)(R10*8), Y6, Y6
+	VMOVDQU     64(AX)(R8*8), X0
+	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
+	VMOVDQU     80(AX)(R8*8), X6
+	VINSERTI128 $0x01, 208(AX)(R8*8), Y6, Y6
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
 	VPACKUSWB   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R10*8), X0
-	VINSERTI128 $0x01, 224(AX)(R10*8), Y0, Y0
-	VMOVDQU     112(AX)(R10*8), X8
-	VINSERTI128 $0x01, 240(AX)(R10*8), Y8, Y8
+	VMOVDQU     96(AX)(R8*8), X0
+	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
+	VMOVDQU     112(AX)(R8*8), X8
+	VINSERTI128 $0x01, 240(AX)(R8*8), Y8, Y8
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
@@ -4136,86 +4818,93 @@ chunks299:
 	VPAND       shuffle78<>+0(SB), Y10, Y6
 	VPAND       shuffle78<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)
+	VMOVDQU     Y7, (R10)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
-	VMOVDQU     Y2, (R11)(R8*4)
+	VMOVDQU     Y2, (R10)(SI*4)
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(R8*1)
+	VMOVDQU     Y10, (R10)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(R8*1)
+	VMOVDQU     Y3, (R11)(SI*1)
 	VPAND       shuffle78<>+0(SB), Y5, Y3
 	VPAND       shuffle78<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(R8*2)
+	VMOVDQU     Y0, (R10)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(R8*2)
+	VMOVDQU     Y9, (R11)(SI*2)
 	VPAND       shuffle78<>+0(SB), Y4, Y9
 	VPAND       shuffle78<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
-	VMOVDQU     Y5, (R11)(R9*1)
+	VMOVDQU     Y5, (R10)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
-	VMOVDQU     Y8, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone300
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks299
-	MOVQ        DX, R10
-	JMP         chunks299
+	VMOVDQU     Y8, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone374
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks373
+	MOVQ        DX, R8
+	JMP         chunks373
 
-rowdone300:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone374:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row372
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row298
+	JNZ  group371
 	VZEROUPPER
 	RET
 
-chunk295:
+chunk368:
 	SUBQ $0x10, DX
 
-row301:
-	XORQ R10, R10
+group375:
+	MOVQ rows+24(FP), R9
 
-chunks302:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row376:
+	XORQ R8, R8
+
+chunks377:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R10*8), X0
-	VMOVDQU   48(AX)(R10*8), X4
+	VMOVDQU   32(AX)(R8*8), X0
+	VMOVDQU   48(AX)(R8*8), X4
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VMOVDQU   64(AX)(R10*8), X0
-	VMOVDQU   80(AX)(R10*8), X6
+	VMOVDQU   64(AX)(R8*8), X0
+	VMOVDQU   80(AX)(R8*8), X6
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
-	VMOVDQU   96(AX)(R10*8), X0
-	VMOVDQU   112(AX)(R10*8), X8
+	VMOVDQU   96(AX)(R8*8), X0
+	VMOVDQU   112(AX)(R8*8), X8
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
@@ -4249,70 +4938,77 @@ chunks302:
 	VPAND     shuffle78<>+0(SB), X10, X6
 	VPAND     shuffle78<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
-	VMOVDQU   X7, (R11)
+	VMOVDQU   X7, (R10)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
-	VMOVDQU   X2, (R11)(R8*4)
+	VMOVDQU   X2, (R10)(SI*4)
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
-	VMOVDQU   X10, (R11)(R8*1)
+	VMOVDQU   X10, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
-	VMOVDQU   X3, (R12)(R8*1)
+	VMOVDQU   X3, (R11)(SI*1)
 	VPAND     shuffle78<>+0(SB), X5, X3
 	VPAND     shuffle78<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
-	VMOVDQU   X0, (R11)(R8*2)
+	VMOVDQU   X0, (R10)(SI*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
-	VMOVDQU   X9, (R12)(R8*2)
+	VMOVDQU   X9, (R11)(SI*2)
 	VPAND     shuffle78<>+0(SB), X4, X9
 	VPAND     shuffle78<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
-	VMOVDQU   X5, (R11)(R9*1)
+	VMOVDQU   X5, (R10)(DI*1)
 	VPSRLW    $0x08, X4, X5
 	VPSRLW    $0x08, X8, X9
 	VPACKUSWB X9, X5, X8
-	VMOVDQU   X8, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone303
-	ADDQ      $0x10, R10
-	CMPQ      R10, DX
-	JLE       chunks302
-	MOVQ      DX, R10
-	JMP       chunks302
+	VMOVDQU   X8, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone378
+	ADDQ      $0x10, R8
+	CMPQ      R8, DX
+	JLE       chunks377
+	MOVQ      DX, R8
+	JMP       chunks377
 
-rowdone303:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone378:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row376
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row301
+	JNZ  group375
 	VZEROUPPER
 	RET
 
-chunk296:
+chunk369:
 	SUBQ $0x08, DX
 
-row304:
-	XORQ R10, R10
+group379:
+	MOVQ rows+24(FP), R9
 
-chunks305:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row380:
+	XORQ R8, R8
+
+chunks381:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R10*8), X0
-	VMOVDQU   48(AX)(R10*8), X4
+	VMOVDQU   32(AX)(R8*8), X0
+	VMOVDQU   48(AX)(R8*8), X4
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
@@ -4334,62 +5030,69 @@ chunks305:
 	VPAND     shuffle78<>+0(SB), X6, X1
 	VPAND     shuffle78<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
-	VMOVQ     X0, (R11)
+	VMOVQ     X0, (R10)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
-	VMOVQ     X6, (R11)(R8*4)
+	VMOVQ     X6, (R10)(SI*4)
 	VPAND     shuffle78<>+0(SB), X2, X6
 	VPAND     shuffle78<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
-	VMOVQ     X1, (R11)(R8*1)
+	VMOVQ     X1, (R10)(SI*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
-	VMOVQ     X2, (R12)(R8*1)
+	VMOVQ     X2, (R11)(SI*1)
 	VPAND     shuffle78<>+0(SB), X5, X2
 	VPAND     shuffle78<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
-	VMOVQ     X6, (R11)(R8*2)
+	VMOVQ     X6, (R10)(SI*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
-	VMOVQ     X5, (R12)(R8*2)
+	VMOVQ     X5, (R11)(SI*2)
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPAND     shuffle78<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVQ     X2, (R11)(R9*1)
+	VMOVQ     X2, (R10)(DI*1)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVQ     X4, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone306
-	ADDQ      $0x08, R10
-	CMPQ      R10, DX
-	JLE       chunks305
-	MOVQ      DX, R10
-	JMP       chunks305
+	VMOVQ     X4, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone382
+	ADDQ      $0x08, R8
+	CMPQ      R8, DX
+	JLE       chunks381
+	MOVQ      DX, R8
+	JMP       chunks381
 
-rowdone306:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone382:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row380
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row304
+	JNZ  group379
 	VZEROUPPER
 	RET
 
-chunk297:
+chunk370:
 	SUBQ $0x04, DX
 
-row307:
-	XORQ R10, R10
+group383:
+	MOVQ rows+24(FP), R9
 
-chunks308:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row384:
+	XORQ R8, R8
+
+chunks385:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
@@ -4411,204 +5114,244 @@ chunks308:
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPAND     shuffle78<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R10)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVD     X4, (R11)(R8*4)
+	VMOVD     X4, (R10)(SI*4)
 	VPAND     shuffle78<>+0(SB), X0, X4
 	VPAND     shuffle78<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
-	VMOVD     X5, (R11)(R8*1)
+	VMOVD     X5, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
-	VMOVD     X0, (R12)(R8*1)
+	VMOVD     X0, (R11)(SI*1)
 	VPAND     shuffle78<>+0(SB), X3, X0
 	VPAND     shuffle78<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVD     X4, (R11)(R8*2)
+	VMOVD     X4, (R10)(SI*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVD     X3, (R12)(R8*2)
+	VMOVD     X3, (R11)(SI*2)
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPAND     shuffle78<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVD     X0, (R11)(R9*1)
+	VMOVD     X0, (R10)(DI*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVD     X1, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone309
-	ADDQ      $0x04, R10
-	CMPQ      R10, DX
-	JLE       chunks308
-	MOVQ      DX, R10
-	JMP       chunks308
+	VMOVD     X1, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone386
+	ADDQ      $0x04, R8
+	CMPQ      R8, DX
+	JLE       chunks385
+	MOVQ      DX, R8
+	JMP       chunks385
 
-rowdone309:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone386:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row384
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row307
+	JNZ  group383
 	VZEROUPPER
 	RET
 
-// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk310
-	CMPQ DX, $0x10
-	JAE  chunk311
-	CMPQ DX, $0x08
-	JAE  chunk312
-	CMPQ DX, $0x04
-	JAE  chunk313
+TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk387
+	CMPQ  DX, $0x10
+	JAE   chunk388
+	CMPQ  DX, $0x08
+	JAE   chunk389
+	CMPQ  DX, $0x04
+	JAE   chunk390
 	RET
 
-chunk310:
+chunk387:
 	SUBQ $0x20, DX
 
-row314:
-	XORQ R9, R9
+group391:
+	MOVQ rows+24(FP), R8
 
-chunks315:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
+row392:
+	XORQ DI, DI
+
+chunks393:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
-	VMOVDQU     Y3, (R10)
+	VMOVDQU     Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
 	VPSRLD      $0x10, Y1, Y2
 	VPACKUSDW   Y2, Y3, Y1
-	VMOVDQU     Y1, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone316
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks315
-	MOVQ        DX, R9
-	JMP         chunks315
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone394
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks393
+	MOVQ        DX, DI
+	JMP         chunks393
 
-rowdone316:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone394:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row392
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row314
+	JNZ  group391
 	VZEROUPPER
 	RET
 
-chunk311:
+chunk388:
 	SUBQ $0x10, DX
 
-row317:
-	XORQ R9, R9
+group395:
+	MOVQ rows+24(FP), R8
 
-chunks318:
-	LEAQ      (CX)(R9*1), R10
-	VMOVDQU   (AX)(R9*2), X0
-	VMOVDQU   16(AX)(R9*2), X1
+row396:
+	XORQ DI, DI
+
+chunks397:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
+	VMOVDQU   16(AX)(DI*2), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R10)
+	VMOVDQU   X3, (R9)
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X1, X2
 	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone319
-	ADDQ      $0x10, R9
-	CMPQ      R9, DX
-	JLE       chunks318
-	MOVQ      DX, R9
-	JMP       chunks318
+	VMOVDQU   X1, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone398
+	ADDQ      $0x10, DI
+	CMPQ      DI, DX
+	JLE       chunks397
+	MOVQ      DX, DI
+	JMP       chunks397
 
-rowdone319:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone398:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row396
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row317
+	JNZ  group395
 	VZEROUPPER
 	RET
 
-chunk312:
+chunk389:
 	SUBQ $0x08, DX
 
-row320:
-	XORQ R9, R9
+group399:
+	MOVQ rows+24(FP), R8
 
-chunks321:
-	LEAQ      (CX)(R9*1), R10
-	VMOVDQU   (AX)(R9*2), X0
+row400:
+	XORQ DI, DI
+
+chunks401:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R10)
+	VMOVQ     X2, (R9)
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone322
-	ADDQ      $0x08, R9
-	CMPQ      R9, DX
-	JLE       chunks321
-	MOVQ      DX, R9
-	JMP       chunks321
+	VMOVQ     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone402
+	ADDQ      $0x08, DI
+	CMPQ      DI, DX
+	JLE       chunks401
+	MOVQ      DX, DI
+	JMP       chunks401
 
-rowdone322:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone402:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row400
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row320
+	JNZ  group399
 	VZEROUPPER
 	RET
 
-chunk313:
+chunk390:
 	SUBQ $0x04, DX
 
-row323:
-	XORQ R9, R9
+group403:
+	MOVQ rows+24(FP), R8
 
-chunks324:
-	LEAQ      (CX)(R9*1), R10
-	VMOVQ     (AX)(R9*2), X0
+row404:
+	XORQ DI, DI
+
+chunks405:
+	LEAQ      (CX)(DI*1), R9
+	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R10)
+	VMOVD     X2, (R9)
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R10)(R8*1)
-	CMPQ      R9, DX
-	JEQ       rowdone325
-	ADDQ      $0x04, R9
-	CMPQ      R9, DX
-	JLE       chunks324
-	MOVQ      DX, R9
-	JMP       chunks324
+	VMOVD     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone406
+	ADDQ      $0x04, DI
+	CMPQ      DI, DX
+	JLE       chunks405
+	MOVQ      DX, DI
+	JMP       chunks405
 
-rowdone325:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone406:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row404
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row323
+	JNZ  group403
 	VZEROUPPER
 	RET
 
@@ -4618,198 +5361,234 @@ DATA shuffle106<>+16(SB)/8, $0x0000ffff0000ffff
 DATA shuffle106<>+24(SB)/8, $0x0000ffff0000ffff
 GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk326
-	CMPQ DX, $0x10
-	JAE  chunk327
-	CMPQ DX, $0x08
-	JAE  chunk328
-	CMPQ DX, $0x04
-	JAE  chunk329
+TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk407
+	CMPQ  DX, $0x10
+	JAE   chunk408
+	CMPQ  DX, $0x08
+	JAE   chunk409
+	CMPQ  DX, $0x04
+	JAE   chunk410
 	RET
 
-chunk326:
+chunk407:
 	SUBQ $0x20, DX
 
-row330:
-	XORQ R9, R9
+group411:
+	MOVQ rows+24(FP), R8
 
-chunks331:
-	LEAQ        (CX)(R9*1), R10
-	IMUL3Q      $0x03, R9, R11
-	ADDQ        AX, R11
-	VMOVDQU     (R11), X0
-	VINSERTI128 $0x01, 48(R11), Y0, Y0
+row412:
+	XORQ DI, DI
+
+chunks413:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
 	VPSHUFB     shuffle107<>+0(SB), Y0, Y1
-	VMOVDQU     16(R11), X2
-	VINSERTI128 $0x01, 64(R11), Y2, Y2
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
 	VPSHUFB     shuffle108<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R11), X1
-	VINSERTI128 $0x01, 80(R11), Y1, Y1
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
 	VPSHUFB     shuffle109<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)
+	VMOVDQU     Y4, (R9)
 	VPSHUFB     shuffle110<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle111<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle112<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)(R8*1)
+	VMOVDQU     Y4, (R9)(SI*1)
 	VPSHUFB     shuffle113<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle114<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle115<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R10)(R8*2)
-	CMPQ        R9, DX
-	JEQ         rowdone332
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks331
-	MOVQ        DX, R9
-	JMP         chunks331
+	VMOVDQU     Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone414
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks413
+	MOVQ        DX, DI
+	JMP         chunks413
 
-rowdone332:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone414:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row412
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row330
+	JNZ  group411
 	VZEROUPPER
 	RET
 
-chunk327:
+chunk408:
 	SUBQ $0x10, DX
 
-row333:
-	XORQ R9, R9
+group415:
+	MOVQ rows+24(FP), R8
 
-chunks334:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row416:
+	XORQ DI, DI
+
+chunks417:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X1
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R10), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R11), X1
+	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R9)
 	VPSHUFB shuffle119<>+0(SB), X0, X4
 	VPSHUFB shuffle120<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle121<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)(R8*1)
+	VMOVDQU X4, (R9)(SI*1)
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPSHUFB shuffle123<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle124<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone335
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks334
-	MOVQ    DX, R9
-	JMP     chunks334
+	VMOVDQU X1, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone418
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks417
+	MOVQ    DX, DI
+	JMP     chunks417
 
-rowdone335:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone418:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row416
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row333
+	JNZ  group415
 	VZEROUPPER
 	RET
 
-chunk328:
+chunk409:
 	SUBQ $0x08, DX
 
-row336:
-	XORQ R9, R9
+group419:
+	MOVQ rows+24(FP), R8
 
-chunks337:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row420:
+	XORQ DI, DI
+
+chunks421:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X1
-	VMOVDQU 8(R11), X2
+	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle125<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R10)
+	VMOVQ   X3, (R9)
 	VPSHUFB shuffle119<>+0(SB), X0, X3
 	VPSHUFB shuffle126<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R10)(R8*1)
+	VMOVQ   X1, (R9)(SI*1)
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPSHUFB shuffle127<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone338
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks337
-	MOVQ    DX, R9
-	JMP     chunks337
+	VMOVQ   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone422
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks421
+	MOVQ    DX, DI
+	JMP     chunks421
 
-rowdone338:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone422:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row420
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row336
+	JNZ  group419
 	VZEROUPPER
 	RET
 
-chunk329:
+chunk410:
 	SUBQ $0x04, DX
 
-row339:
-	XORQ R9, R9
+group423:
+	MOVQ rows+24(FP), R8
 
-chunks340:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R11), X0
+row424:
+	XORQ DI, DI
+
+chunks425:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R10), X0
 	VPSHUFB shuffle128<>+0(SB), X0, X1
-	VMOVD   X1, (R10)
+	VMOVD   X1, (R9)
 	VPSHUFB shuffle129<>+0(SB), X0, X1
-	VMOVQ   4(R11), X2
+	VMOVQ   4(R10), X2
 	VPSHUFB shuffle130<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVD   X3, (R10)(R8*1)
+	VMOVD   X3, (R9)(SI*1)
 	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPSHUFB shuffle42<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone341
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks340
-	MOVQ    DX, R9
-	JMP     chunks340
+	VMOVD   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone426
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks425
+	MOVQ    DX, DI
+	JMP     chunks425
 
-rowdone341:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone426:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row424
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row339
+	JNZ  group423
 	VZEROUPPER
 	RET
 
@@ -4931,49 +5710,60 @@ DATA shuffle131<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle131<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk342
-	CMPQ DX, $0x10
-	JAE  chunk343
-	CMPQ DX, $0x08
-	JAE  chunk344
-	CMPQ DX, $0x04
-	JAE  chunk345
+TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk427
+	CMPQ  DX, $0x10
+	JAE   chunk428
+	CMPQ  DX, $0x08
+	JAE   chunk429
+	CMPQ  DX, $0x04
+	JAE   chunk430
 	RET
 
-chunk342:
+chunk427:
 	SUBQ $0x20, DX
 
-row346:
-	XORQ R10, R10
+group431:
+	MOVQ rows+24(FP), R9
 
-chunks347:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VMOVDQU     16(AX)(R10*4), X1
-	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
+row432:
+	XORQ R8, R8
+
+chunks433:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R10*4), X0
-	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VMOVDQU     48(AX)(R10*4), X4
-	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X4
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
@@ -4983,53 +5773,60 @@ chunks347:
 	VPAND       shuffle106<>+0(SB), Y3, Y0
 	VPAND       shuffle106<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
-	VMOVDQU     Y5, (R11)(R8*2)
+	VMOVDQU     Y5, (R10)(SI*2)
 	VPAND       shuffle106<>+0(SB), Y1, Y5
 	VPAND       shuffle106<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
-	VMOVDQU     Y3, (R11)(R8*1)
+	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone348
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks347
-	MOVQ        DX, R10
-	JMP         chunks347
+	VMOVDQU     Y4, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone434
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks433
+	MOVQ        DX, R8
+	JMP         chunks433
 
-rowdone348:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone434:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row432
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row346
+	JNZ  group431
 	VZEROUPPER
 	RET
 
-chunk343:
+chunk428:
 	SUBQ $0x10, DX
 
-row349:
-	XORQ R10, R10
+group435:
+	MOVQ rows+24(FP), R9
 
-chunks350:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
-	VMOVDQU   16(AX)(R10*4), X1
+row436:
+	XORQ R8, R8
+
+chunks437:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R10*4), X0
-	VMOVDQU   48(AX)(R10*4), X4
+	VMOVDQU   32(AX)(R8*4), X0
+	VMOVDQU   48(AX)(R8*4), X4
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
@@ -5039,45 +5836,52 @@ chunks350:
 	VPAND     shuffle106<>+0(SB), X3, X0
 	VPAND     shuffle106<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
-	VMOVDQU   X6, (R11)
+	VMOVDQU   X6, (R10)
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
-	VMOVDQU   X5, (R11)(R8*2)
+	VMOVDQU   X5, (R10)(SI*2)
 	VPAND     shuffle106<>+0(SB), X1, X5
 	VPAND     shuffle106<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
-	VMOVDQU   X3, (R11)(R8*1)
+	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X3, X4
-	VMOVDQU   X4, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone351
-	ADDQ      $0x10, R10
-	CMPQ      R10, DX
-	JLE       chunks350
-	MOVQ      DX, R10
-	JMP       chunks350
+	VMOVDQU   X4, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone438
+	ADDQ      $0x10, R8
+	CMPQ      R8, DX
+	JLE       chunks437
+	MOVQ      DX, R8
+	JMP       chunks437
 
-rowdone351:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone438:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row436
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row349
+	JNZ  group435
 	VZEROUPPER
 	RET
 
-chunk344:
+chunk429:
 	SUBQ $0x08, DX
 
-row352:
-	XORQ R10, R10
+group439:
+	MOVQ rows+24(FP), R9
 
-chunks353:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
-	VMOVDQU   16(AX)(R10*4), X1
+row440:
+	XORQ R8, R8
+
+chunks441:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
@@ -5087,44 +5891,51 @@ chunks353:
 	VPAND     shuffle106<>+0(SB), X3, X0
 	VPAND     shuffle106<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVQ     X4, (R11)
+	VMOVQ     X4, (R10)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVQ     X3, (R11)(R8*2)
+	VMOVQ     X3, (R10)(SI*2)
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPAND     shuffle106<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVQ     X0, (R11)(R8*1)
+	VMOVQ     X0, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVQ     X1, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone354
-	ADDQ      $0x08, R10
-	CMPQ      R10, DX
-	JLE       chunks353
-	MOVQ      DX, R10
-	JMP       chunks353
+	VMOVQ     X1, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone442
+	ADDQ      $0x08, R8
+	CMPQ      R8, DX
+	JLE       chunks441
+	MOVQ      DX, R8
+	JMP       chunks441
 
-rowdone354:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone442:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row440
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row352
+	JNZ  group439
 	VZEROUPPER
 	RET
 
-chunk345:
+chunk430:
 	SUBQ $0x04, DX
 
-row355:
-	XORQ R10, R10
+group443:
+	MOVQ rows+24(FP), R9
 
-chunks356:
-	LEAQ      (CX)(R10*1), R11
-	VMOVDQU   (AX)(R10*4), X0
+row444:
+	XORQ R8, R8
+
+chunks445:
+	LEAQ      (CX)(R8*1), R10
+	VMOVDQU   (AX)(R8*4), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
@@ -5134,99 +5945,114 @@ chunks356:
 	VPAND     shuffle106<>+0(SB), X2, X3
 	VPAND     shuffle106<>+0(SB), X2, X1
 	VPACKUSDW X1, X3, X1
-	VMOVD     X1, (R11)
+	VMOVD     X1, (R10)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
-	VMOVD     X2, (R11)(R8*2)
+	VMOVD     X2, (R10)(SI*2)
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
-	VMOVD     X3, (R11)(R8*1)
+	VMOVD     X3, (R10)(SI*1)
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X0, X2
 	VPACKUSDW X2, X3, X0
-	VMOVD     X0, (R11)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone357
-	ADDQ      $0x04, R10
-	CMPQ      R10, DX
-	JLE       chunks356
-	MOVQ      DX, R10
-	JMP       chunks356
+	VMOVD     X0, (R10)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone446
+	ADDQ      $0x04, R8
+	CMPQ      R8, DX
+	JLE       chunks445
+	MOVQ      DX, R8
+	JMP       chunks445
 
-rowdone357:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone446:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row444
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row355
+	JNZ  group443
 	VZEROUPPER
 	RET
 
-// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x2AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk358
-	CMPQ DX, $0x10
-	JAE  chunk359
-	CMPQ DX, $0x08
-	JAE  chunk360
-	CMPQ DX, $0x04
-	JAE  chunk361
+TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk447
+	CMPQ  DX, $0x10
+	JAE   chunk448
+	CMPQ  DX, $0x08
+	JAE   chunk449
+	CMPQ  DX, $0x04
+	JAE   chunk450
 	RET
 
-chunk358:
+chunk447:
 	SUBQ $0x20, DX
 
-row362:
-	XORQ R10, R10
+group451:
+	MOVQ rows+24(FP), R9
 
-chunks363:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VINSERTI128 $0x01, 128(AX)(R10*8), Y0, Y0
-	VMOVDQU     16(AX)(R10*8), X1
-	VINSERTI128 $0x01, 144(AX)(R10*8), Y1, Y1
+row452:
+	XORQ R8, R8
+
+chunks453:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
+	VMOVDQU     16(AX)(R8*8), X1
+	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R10*8), X0
-	VINSERTI128 $0x01, 160(AX)(R10*8), Y0, Y0
-	VMOVDQU     48(AX)(R10*8), X4
-	VINSERTI128 $0x01, 176(AX)(R10*8), Y4, Y4
+	VMOVDQU     32(AX)(R8*8), X0
+	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
+	VMOVDQU     48(AX)(R8*8), X4
+	VINSERTI128 $0x01, 176(AX)(R8*8), Y4, Y4
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R10*8), X0
-	VINSERTI128 $0x01, 192(AX)(R10*8), Y0, Y0
-	VMOVDQU     80(AX)(R10*8), X6
-	VINSERTI128 $0x01, 208(AX)(R10*8), Y6, Y6
+	VMOVDQU     64(AX)(R8*8), X0
+	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
+	VMOVDQU     80(AX)(R8*8), X6
+	VINSERTI128 $0x01, 208(AX)(R8*8), Y6, Y6
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
 	VPACKUSDW   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R10*8), X0
-	VINSERTI128 $0x01, 224(AX)(R10*8), Y0, Y0
-	VMOVDQU     112(AX)(R10*8), X8
-	VINSERTI128 $0x01, 240(AX)(R10*8), Y8, Y8
+	VMOVDQU     96(AX)(R8*8), X0
+	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
+	VMOVDQU     112(AX)(R8*8), X8
+	VINSERTI128 $0x01, 240(AX)(R8*8), Y8, Y8
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
@@ -5260,86 +6086,93 @@ chunks363:
 	VPAND       shuffle106<>+0(SB), Y10, Y6
 	VPAND       shuffle106<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)
+	VMOVDQU     Y7, (R10)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
-	VMOVDQU     Y2, (R11)(R8*4)
+	VMOVDQU     Y2, (R10)(SI*4)
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(R8*1)
+	VMOVDQU     Y10, (R10)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(R8*1)
+	VMOVDQU     Y3, (R11)(SI*1)
 	VPAND       shuffle106<>+0(SB), Y5, Y3
 	VPAND       shuffle106<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(R8*2)
+	VMOVDQU     Y0, (R10)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(R8*2)
+	VMOVDQU     Y9, (R11)(SI*2)
 	VPAND       shuffle106<>+0(SB), Y4, Y9
 	VPAND       shuffle106<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
-	VMOVDQU     Y5, (R11)(R9*1)
+	VMOVDQU     Y5, (R10)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
-	VMOVDQU     Y8, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone364
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks363
-	MOVQ        DX, R10
-	JMP         chunks363
+	VMOVDQU     Y8, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone454
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks453
+	MOVQ        DX, R8
+	JMP         chunks453
 
-rowdone364:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone454:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row452
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row362
+	JNZ  group451
 	VZEROUPPER
 	RET
 
-chunk359:
+chunk448:
 	SUBQ $0x10, DX
 
-row365:
-	XORQ R10, R10
+group455:
+	MOVQ rows+24(FP), R9
 
-chunks366:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row456:
+	XORQ R8, R8
+
+chunks457:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R10*8), X0
-	VMOVDQU   48(AX)(R10*8), X4
+	VMOVDQU   32(AX)(R8*8), X0
+	VMOVDQU   48(AX)(R8*8), X4
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VMOVDQU   64(AX)(R10*8), X0
-	VMOVDQU   80(AX)(R10*8), X6
+	VMOVDQU   64(AX)(R8*8), X0
+	VMOVDQU   80(AX)(R8*8), X6
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
-	VMOVDQU   96(AX)(R10*8), X0
-	VMOVDQU   112(AX)(R10*8), X8
+	VMOVDQU   96(AX)(R8*8), X0
+	VMOVDQU   112(AX)(R8*8), X8
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
@@ -5373,70 +6206,77 @@ chunks366:
 	VPAND     shuffle106<>+0(SB), X10, X6
 	VPAND     shuffle106<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
-	VMOVDQU   X7, (R11)
+	VMOVDQU   X7, (R10)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
-	VMOVDQU   X2, (R11)(R8*4)
+	VMOVDQU   X2, (R10)(SI*4)
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
-	VMOVDQU   X10, (R11)(R8*1)
+	VMOVDQU   X10, (R10)(SI*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
-	VMOVDQU   X3, (R12)(R8*1)
+	VMOVDQU   X3, (R11)(SI*1)
 	VPAND     shuffle106<>+0(SB), X5, X3
 	VPAND     shuffle106<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
-	VMOVDQU   X0, (R11)(R8*2)
+	VMOVDQU   X0, (R10)(SI*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
-	VMOVDQU   X9, (R12)(R8*2)
+	VMOVDQU   X9, (R11)(SI*2)
 	VPAND     shuffle106<>+0(SB), X4, X9
 	VPAND     shuffle106<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
-	VMOVDQU   X5, (R11)(R9*1)
+	VMOVDQU   X5, (R10)(DI*1)
 	VPSRLD    $0x10, X4, X5
 	VPSRLD    $0x10, X8, X9
 	VPACKUSDW X9, X5, X8
-	VMOVDQU   X8, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone367
-	ADDQ      $0x10, R10
-	CMPQ      R10, DX
-	JLE       chunks366
-	MOVQ      DX, R10
-	JMP       chunks366
+	VMOVDQU   X8, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone458
+	ADDQ      $0x10, R8
+	CMPQ      R8, DX
+	JLE       chunks457
+	MOVQ      DX, R8
+	JMP       chunks457
 
-rowdone367:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone458:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row456
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row365
+	JNZ  group455
 	VZEROUPPER
 	RET
 
-chunk360:
+chunk449:
 	SUBQ $0x08, DX
 
-row368:
-	XORQ R10, R10
+group459:
+	MOVQ rows+24(FP), R9
 
-chunks369:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row460:
+	XORQ R8, R8
+
+chunks461:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R10*8), X0
-	VMOVDQU   48(AX)(R10*8), X4
+	VMOVDQU   32(AX)(R8*8), X0
+	VMOVDQU   48(AX)(R8*8), X4
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
@@ -5458,62 +6298,69 @@ chunks369:
 	VPAND     shuffle106<>+0(SB), X6, X1
 	VPAND     shuffle106<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
-	VMOVQ     X0, (R11)
+	VMOVQ     X0, (R10)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
-	VMOVQ     X6, (R11)(R8*4)
+	VMOVQ     X6, (R10)(SI*4)
 	VPAND     shuffle106<>+0(SB), X2, X6
 	VPAND     shuffle106<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
-	VMOVQ     X1, (R11)(R8*1)
+	VMOVQ     X1, (R10)(SI*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
-	VMOVQ     X2, (R12)(R8*1)
+	VMOVQ     X2, (R11)(SI*1)
 	VPAND     shuffle106<>+0(SB), X5, X2
 	VPAND     shuffle106<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
-	VMOVQ     X6, (R11)(R8*2)
+	VMOVQ     X6, (R10)(SI*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
-	VMOVQ     X5, (R12)(R8*2)
+	VMOVQ     X5, (R11)(SI*2)
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPAND     shuffle106<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVQ     X2, (R11)(R9*1)
+	VMOVQ     X2, (R10)(DI*1)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVQ     X4, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone370
-	ADDQ      $0x08, R10
-	CMPQ      R10, DX
-	JLE       chunks369
-	MOVQ      DX, R10
-	JMP       chunks369
+	VMOVQ     X4, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone462
+	ADDQ      $0x08, R8
+	CMPQ      R8, DX
+	JLE       chunks461
+	MOVQ      DX, R8
+	JMP       chunks461
 
-rowdone370:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone462:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row460
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row368
+	JNZ  group459
 	VZEROUPPER
 	RET
 
-chunk361:
+chunk450:
 	SUBQ $0x04, DX
 
-row371:
-	XORQ R10, R10
+group463:
+	MOVQ rows+24(FP), R9
 
-chunks372:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*4), R12
-	VMOVDQU   (AX)(R10*8), X0
-	VMOVDQU   16(AX)(R10*8), X1
+row464:
+	XORQ R8, R8
+
+chunks465:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(SI*4), R11
+	VMOVDQU   (AX)(R8*8), X0
+	VMOVDQU   16(AX)(R8*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
@@ -5535,377 +6382,453 @@ chunks372:
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPAND     shuffle106<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R10)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVD     X4, (R11)(R8*4)
+	VMOVD     X4, (R10)(SI*4)
 	VPAND     shuffle106<>+0(SB), X0, X4
 	VPAND     shuffle106<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
-	VMOVD     X5, (R11)(R8*1)
+	VMOVD     X5, (R10)(SI*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
-	VMOVD     X0, (R12)(R8*1)
+	VMOVD     X0, (R11)(SI*1)
 	VPAND     shuffle106<>+0(SB), X3, X0
 	VPAND     shuffle106<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVD     X4, (R11)(R8*2)
+	VMOVD     X4, (R10)(SI*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVD     X3, (R12)(R8*2)
+	VMOVD     X3, (R11)(SI*2)
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPAND     shuffle106<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVD     X0, (R11)(R9*1)
+	VMOVD     X0, (R10)(DI*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVD     X1, (R12)(R9*1)
-	CMPQ      R10, DX
-	JEQ       rowdone373
-	ADDQ      $0x04, R10
-	CMPQ      R10, DX
-	JLE       chunks372
-	MOVQ      DX, R10
-	JMP       chunks372
+	VMOVD     X1, (R11)(DI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone466
+	ADDQ      $0x04, R8
+	CMPQ      R8, DX
+	JLE       chunks465
+	MOVQ      DX, R8
+	JMP       chunks465
 
-rowdone373:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone466:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row464
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row371
+	JNZ  group463
 	VZEROUPPER
 	RET
 
-// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk374
-	CMPQ DX, $0x10
-	JAE  chunk375
-	CMPQ DX, $0x08
-	JAE  chunk376
-	CMPQ DX, $0x04
-	JAE  chunk377
+TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk467
+	CMPQ  DX, $0x10
+	JAE   chunk468
+	CMPQ  DX, $0x08
+	JAE   chunk469
+	CMPQ  DX, $0x04
+	JAE   chunk470
 	RET
 
-chunk374:
+chunk467:
 	SUBQ $0x20, DX
 
-row378:
-	XORQ R9, R9
+group471:
+	MOVQ rows+24(FP), R8
 
-chunks379:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
+row472:
+	XORQ DI, DI
+
+chunks473:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVDQU     Y2, (R10)
+	VMOVDQU     Y2, (R9)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     Y1, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone380
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks379
-	MOVQ        DX, R9
-	JMP         chunks379
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone474
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks473
+	MOVQ        DX, DI
+	JMP         chunks473
 
-rowdone380:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone474:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row472
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row378
+	JNZ  group471
 	VZEROUPPER
 	RET
 
-chunk375:
+chunk468:
 	SUBQ $0x10, DX
 
-row381:
-	XORQ R9, R9
+group475:
+	MOVQ rows+24(FP), R8
 
-chunks382:
-	LEAQ    (CX)(R9*1), R10
-	VMOVDQU (AX)(R9*2), X0
-	VMOVDQU 16(AX)(R9*2), X1
+row476:
+	XORQ DI, DI
+
+chunks477:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VMOVDQU 16(AX)(DI*2), X1
 	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R10)
+	VMOVDQU X2, (R9)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R10)(R8*1)
-	CMPQ    R9, DX
-	JEQ     rowdone383
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks382
-	MOVQ    DX, R9
-	JMP     chunks382
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone478
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks477
+	MOVQ    DX, DI
+	JMP     chunks477
 
-rowdone383:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone478:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row476
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row381
+	JNZ  group475
 	VZEROUPPER
 	RET
 
-chunk376:
+chunk469:
 	SUBQ $0x08, DX
 
-row384:
-	XORQ R9, R9
+group479:
+	MOVQ rows+24(FP), R8
 
-chunks385:
-	LEAQ    (CX)(R9*1), R10
-	VMOVDQU (AX)(R9*2), X0
+row480:
+	XORQ DI, DI
+
+chunks481:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R10)
+	VMOVQ   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R10)(R8*1)
-	CMPQ    R9, DX
-	JEQ     rowdone386
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks385
-	MOVQ    DX, R9
-	JMP     chunks385
+	VMOVQ   X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone482
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks481
+	MOVQ    DX, DI
+	JMP     chunks481
 
-rowdone386:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone482:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row480
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row384
+	JNZ  group479
 	VZEROUPPER
 	RET
 
-chunk377:
+chunk470:
 	SUBQ $0x04, DX
 
-row387:
-	XORQ R9, R9
+group483:
+	MOVQ rows+24(FP), R8
 
-chunks388:
-	LEAQ    (CX)(R9*1), R10
-	VMOVQ   (AX)(R9*2), X0
+row484:
+	XORQ DI, DI
+
+chunks485:
+	LEAQ    (CX)(DI*1), R9
+	VMOVQ   (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R10)
+	VMOVD   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R10)(R8*1)
-	CMPQ    R9, DX
-	JEQ     rowdone389
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks388
-	MOVQ    DX, R9
-	JMP     chunks388
+	VMOVD   X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone486
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks485
+	MOVQ    DX, DI
+	JMP     chunks485
 
-rowdone389:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone486:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row484
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row387
+	JNZ  group483
 	VZEROUPPER
 	RET
 
-// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk390
-	CMPQ DX, $0x10
-	JAE  chunk391
-	CMPQ DX, $0x08
-	JAE  chunk392
-	CMPQ DX, $0x04
-	JAE  chunk393
+TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk487
+	CMPQ  DX, $0x10
+	JAE   chunk488
+	CMPQ  DX, $0x08
+	JAE   chunk489
+	CMPQ  DX, $0x04
+	JAE   chunk490
 	RET
 
-chunk390:
+chunk487:
 	SUBQ $0x20, DX
 
-row394:
-	XORQ R9, R9
+group491:
+	MOVQ rows+24(FP), R8
 
-chunks395:
-	LEAQ        (CX)(R9*1), R10
-	IMUL3Q      $0x03, R9, R11
-	ADDQ        AX, R11
-	VMOVDQU     (R11), X0
-	VINSERTI128 $0x01, 48(R11), Y0, Y0
+row492:
+	XORQ DI, DI
+
+chunks493:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
 	VPSHUFB     shuffle132<>+0(SB), Y0, Y1
-	VMOVDQU     16(R11), X2
-	VINSERTI128 $0x01, 64(R11), Y2, Y2
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
 	VPSHUFB     shuffle133<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R11), X1
-	VINSERTI128 $0x01, 80(R11), Y1, Y1
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
 	VPSHUFB     shuffle134<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)
+	VMOVDQU     Y4, (R9)
 	VPSHUFB     shuffle135<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle136<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle137<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R10)(R8*1)
+	VMOVDQU     Y4, (R9)(SI*1)
 	VPSHUFB     shuffle138<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle139<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle140<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R10)(R8*2)
-	CMPQ        R9, DX
-	JEQ         rowdone396
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks395
-	MOVQ        DX, R9
-	JMP         chunks395
+	VMOVDQU     Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone494
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks493
+	MOVQ        DX, DI
+	JMP         chunks493
 
-rowdone396:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone494:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row492
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row394
+	JNZ  group491
 	VZEROUPPER
 	RET
 
-chunk391:
+chunk488:
 	SUBQ $0x10, DX
 
-row397:
-	XORQ R9, R9
+group495:
+	MOVQ rows+24(FP), R8
 
-chunks398:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row496:
+	XORQ DI, DI
+
+chunks497:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle141<>+0(SB), X0, X1
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R10), X2
 	VPSHUFB shuffle59<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R11), X1
+	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle142<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R9)
 	VPSHUFB shuffle66<>+0(SB), X0, X4
 	VPSHUFB shuffle143<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle144<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)(R8*1)
+	VMOVDQU X4, (R9)(SI*1)
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone399
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks398
-	MOVQ    DX, R9
-	JMP     chunks398
+	VMOVDQU X1, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone498
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks497
+	MOVQ    DX, DI
+	JMP     chunks497
 
-rowdone399:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone498:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row496
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row397
+	JNZ  group495
 	VZEROUPPER
 	RET
 
-chunk392:
+chunk489:
 	SUBQ $0x08, DX
 
-row400:
-	XORQ R9, R9
+group499:
+	MOVQ rows+24(FP), R8
 
-chunks401:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row500:
+	XORQ DI, DI
+
+chunks501:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle141<>+0(SB), X0, X1
-	VMOVQ   X1, (R10)
+	VMOVQ   X1, (R9)
 	VPSHUFB shuffle66<>+0(SB), X0, X1
-	VMOVDQU 8(R11), X2
+	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle147<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R10)(R8*1)
+	VMOVQ   X3, (R9)(SI*1)
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPSHUFB shuffle62<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone402
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks401
-	MOVQ    DX, R9
-	JMP     chunks401
+	VMOVQ   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone502
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks501
+	MOVQ    DX, DI
+	JMP     chunks501
 
-rowdone402:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone502:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row500
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row400
+	JNZ  group499
 	VZEROUPPER
 	RET
 
-chunk393:
+chunk490:
 	SUBQ $0x04, DX
 
-row403:
-	XORQ R9, R9
+group503:
+	MOVQ rows+24(FP), R8
 
-chunks404:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVQ   (R11), X0
+row504:
+	XORQ DI, DI
+
+chunks505:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R10), X0
 	VPSHUFB shuffle67<>+0(SB), X0, X1
-	VMOVD   X1, (R10)
+	VMOVD   X1, (R9)
 	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VMOVD   X0, (R10)(R8*1)
-	VMOVQ   4(R11), X0
+	VMOVD   X0, (R9)(SI*1)
+	VMOVQ   4(R10), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VMOVD   X0, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone405
-	ADDQ    $0x04, R9
-	CMPQ    R9, DX
-	JLE     chunks404
-	MOVQ    DX, R9
-	JMP     chunks404
+	VMOVD   X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone506
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks505
+	MOVQ    DX, DI
+	JMP     chunks505
 
-rowdone405:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone506:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row504
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row403
+	JNZ  group503
 	VZEROUPPER
 	RET
 
@@ -5991,234 +6914,281 @@ DATA shuffle147<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle147<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk406
-	CMPQ DX, $0x10
-	JAE  chunk407
-	CMPQ DX, $0x08
-	JAE  chunk408
-	CMPQ DX, $0x04
-	JAE  chunk409
+TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk507
+	CMPQ  DX, $0x10
+	JAE   chunk508
+	CMPQ  DX, $0x08
+	JAE   chunk509
+	CMPQ  DX, $0x04
+	JAE   chunk510
 	RET
 
-chunk406:
+chunk507:
 	SUBQ $0x20, DX
 
-row410:
-	XORQ R10, R10
+group511:
+	MOVQ rows+24(FP), R9
 
-chunks411:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VMOVDQU     16(AX)(R10*4), X1
-	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
+row512:
+	XORQ R8, R8
+
+chunks513:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R10*4), X0
-	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VMOVDQU     48(AX)(R10*4), X3
-	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
 	VSHUFPS     $0x88, Y4, Y2, Y0
-	VMOVDQU     Y0, (R11)
+	VMOVDQU     Y0, (R10)
 	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)(R8*2)
+	VMOVDQU     Y4, (R10)(SI*2)
 	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVDQU     Y4, (R11)(R8*1)
+	VMOVDQU     Y4, (R10)(SI*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone412
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks411
-	MOVQ        DX, R10
-	JMP         chunks411
+	VMOVDQU     Y3, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone514
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks513
+	MOVQ        DX, R8
+	JMP         chunks513
 
-rowdone412:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone514:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row512
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row410
+	JNZ  group511
 	VZEROUPPER
 	RET
 
-chunk407:
+chunk508:
 	SUBQ $0x10, DX
 
-row413:
-	XORQ R10, R10
+group515:
+	MOVQ rows+24(FP), R9
 
-chunks414:
-	LEAQ    (CX)(R10*1), R11
-	VMOVDQU (AX)(R10*4), X0
-	VMOVDQU 16(AX)(R10*4), X1
+row516:
+	XORQ R8, R8
+
+chunks517:
+	LEAQ    (CX)(R8*1), R10
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU 16(AX)(R8*4), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R10*4), X0
-	VMOVDQU 48(AX)(R10*4), X3
+	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 48(AX)(R8*4), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
-	VMOVDQU X0, (R11)
+	VMOVDQU X0, (R10)
 	VSHUFPS $0xdd, X4, X2, X4
-	VMOVDQU X4, (R11)(R8*2)
+	VMOVDQU X4, (R10)(SI*2)
 	VSHUFPS $0x88, X3, X1, X4
-	VMOVDQU X4, (R11)(R8*1)
+	VMOVDQU X4, (R10)(SI*1)
 	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, (R11)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone415
-	ADDQ    $0x10, R10
-	CMPQ    R10, DX
-	JLE     chunks414
-	MOVQ    DX, R10
-	JMP     chunks414
+	VMOVDQU X3, (R10)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone518
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks517
+	MOVQ    DX, R8
+	JMP     chunks517
 
-rowdone415:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone518:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row516
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row413
+	JNZ  group515
 	VZEROUPPER
 	RET
 
-chunk408:
+chunk509:
 	SUBQ $0x08, DX
 
-row416:
-	XORQ R10, R10
+group519:
+	MOVQ rows+24(FP), R9
 
-chunks417:
-	LEAQ    (CX)(R10*1), R11
-	VMOVDQU (AX)(R10*4), X0
-	VMOVDQU 16(AX)(R10*4), X1
+row520:
+	XORQ R8, R8
+
+chunks521:
+	LEAQ    (CX)(R8*1), R10
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU 16(AX)(R8*4), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R11)
+	VMOVQ   X0, (R10)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R11)(R8*2)
+	VMOVQ   X2, (R10)(SI*2)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVQ   X2, (R11)(R8*1)
+	VMOVQ   X2, (R10)(SI*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVQ   X1, (R11)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone418
-	ADDQ    $0x08, R10
-	CMPQ    R10, DX
-	JLE     chunks417
-	MOVQ    DX, R10
-	JMP     chunks417
+	VMOVQ   X1, (R10)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone522
+	ADDQ    $0x08, R8
+	CMPQ    R8, DX
+	JLE     chunks521
+	MOVQ    DX, R8
+	JMP     chunks521
 
-rowdone418:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone522:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row520
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row416
+	JNZ  group519
 	VZEROUPPER
 	RET
 
-chunk409:
+chunk510:
 	SUBQ $0x04, DX
 
-row419:
-	XORQ R10, R10
+group523:
+	MOVQ rows+24(FP), R9
 
-chunks420:
-	LEAQ    (CX)(R10*1), R11
-	VMOVDQU (AX)(R10*4), X0
+row524:
+	XORQ R8, R8
+
+chunks525:
+	LEAQ    (CX)(R8*1), R10
+	VMOVDQU (AX)(R8*4), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VSHUFPS $0xdd, X0, X0, X0
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R11)
+	VMOVD   X2, (R10)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R11)(R8*2)
+	VMOVD   X1, (R10)(SI*2)
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R11)(R8*1)
+	VMOVD   X1, (R10)(SI*1)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R11)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone421
-	ADDQ    $0x04, R10
-	CMPQ    R10, DX
-	JLE     chunks420
-	MOVQ    DX, R10
-	JMP     chunks420
+	VMOVD   X0, (R10)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone526
+	ADDQ    $0x04, R8
+	CMPQ    R8, DX
+	JLE     chunks525
+	MOVQ    DX, R8
+	JMP     chunks525
 
-rowdone421:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone526:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row524
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row419
+	JNZ  group523
 	VZEROUPPER
 	RET
 
-// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk422
-	CMPQ DX, $0x10
-	JAE  chunk423
-	CMPQ DX, $0x08
-	JAE  chunk424
-	CMPQ DX, $0x04
-	JAE  chunk425
+TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk527
+	CMPQ  DX, $0x10
+	JAE   chunk528
+	CMPQ  DX, $0x08
+	JAE   chunk529
+	CMPQ  DX, $0x04
+	JAE   chunk530
 	RET
 
-chunk422:
+chunk527:
 	SUBQ $0x20, DX
 
-row426:
-	XORQ R10, R10
+group531:
+	MOVQ rows+24(FP), R9
 
-chunks427:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VINSERTI128 $0x01, 128(AX)(R10*8), Y0, Y0
-	VMOVDQU     16(AX)(R10*8), X1
-	VINSERTI128 $0x01, 144(AX)(R10*8), Y1, Y1
+row532:
+	XORQ R8, R8
+
+chunks533:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
+	VMOVDQU     16(AX)(R8*8), X1
+	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R10*8), X0
-	VINSERTI128 $0x01, 160(AX)(R10*8), Y0, Y0
-	VMOVDQU     48(AX)(R10*8), X3
-	VINSERTI128 $0x01, 176(AX)(R10*8), Y3, Y3
+	VMOVDQU     32(AX)(R8*8), X0
+	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
+	VMOVDQU     48(AX)(R8*8), X3
+	VINSERTI128 $0x01, 176(AX)(R8*8), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VMOVDQU     64(AX)(R10*8), X0
-	VINSERTI128 $0x01, 192(AX)(R10*8), Y0, Y0
-	VMOVDQU     80(AX)(R10*8), X5
-	VINSERTI128 $0x01, 208(AX)(R10*8), Y5, Y5
+	VMOVDQU     64(AX)(R8*8), X0
+	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
+	VMOVDQU     80(AX)(R8*8), X5
+	VINSERTI128 $0x01, 208(AX)(R8*8), Y5, Y5
 	VSHUFPS     $0x88, Y5, Y0, Y6
 	VSHUFPS     $0xdd, Y5, Y0, Y5
-	VMOVDQU     96(AX)(R10*8), X0
-	VINSERTI128 $0x01, 224(AX)(R10*8), Y0, Y0
-	VMOVDQU     112(AX)(R10*8), X7
-	VINSERTI128 $0x01, 240(AX)(R10*8), Y7, Y7
+	VMOVDQU     96(AX)(R8*8), X0
+	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
+	VMOVDQU     112(AX)(R8*8), X7
+	VINSERTI128 $0x01, 240(AX)(R8*8), Y7, Y7
 	VSHUFPS     $0x88, Y7, Y0, Y8
 	VSHUFPS     $0xdd, Y7, Y0, Y7
 	VSHUFPS     $0x88, Y4, Y2, Y0
@@ -6230,60 +7200,67 @@ chunks427:
 	VSHUFPS     $0x88, Y7, Y5, Y1
 	VSHUFPS     $0xdd, Y7, Y5, Y7
 	VSHUFPS     $0x88, Y2, Y0, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R10)
 	VSHUFPS     $0xdd, Y2, Y0, Y2
-	VMOVDQU     Y2, (R11)(R8*4)
+	VMOVDQU     Y2, (R10)(SI*4)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(R8*1)
+	VMOVDQU     Y2, (R10)(SI*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(R8*1)
+	VMOVDQU     Y1, (R11)(SI*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(R8*2)
+	VMOVDQU     Y1, (R10)(SI*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(R8*2)
+	VMOVDQU     Y8, (R11)(SI*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
-	VMOVDQU     Y8, (R11)(R9*1)
+	VMOVDQU     Y8, (R10)(DI*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
-	VMOVDQU     Y7, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone428
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks427
-	MOVQ        DX, R10
-	JMP         chunks427
+	VMOVDQU     Y7, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone534
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks533
+	MOVQ        DX, R8
+	JMP         chunks533
 
-rowdone428:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone534:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row532
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row426
+	JNZ  group531
 	VZEROUPPER
 	RET
 
-chunk423:
+chunk528:
 	SUBQ $0x10, DX
 
-row429:
-	XORQ R10, R10
+group535:
+	MOVQ rows+24(FP), R9
 
-chunks430:
-	LEAQ    (CX)(R10*1), R11
-	LEAQ    (R11)(R8*4), R12
-	VMOVDQU (AX)(R10*8), X0
-	VMOVDQU 16(AX)(R10*8), X1
+row536:
+	XORQ R8, R8
+
+chunks537:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(SI*4), R11
+	VMOVDQU (AX)(R8*8), X0
+	VMOVDQU 16(AX)(R8*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R10*8), X0
-	VMOVDQU 48(AX)(R10*8), X3
+	VMOVDQU 32(AX)(R8*8), X0
+	VMOVDQU 48(AX)(R8*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
-	VMOVDQU 64(AX)(R10*8), X0
-	VMOVDQU 80(AX)(R10*8), X5
+	VMOVDQU 64(AX)(R8*8), X0
+	VMOVDQU 80(AX)(R8*8), X5
 	VSHUFPS $0x88, X5, X0, X6
 	VSHUFPS $0xdd, X5, X0, X5
-	VMOVDQU 96(AX)(R10*8), X0
-	VMOVDQU 112(AX)(R10*8), X7
+	VMOVDQU 96(AX)(R8*8), X0
+	VMOVDQU 112(AX)(R8*8), X7
 	VSHUFPS $0x88, X7, X0, X8
 	VSHUFPS $0xdd, X7, X0, X7
 	VSHUFPS $0x88, X4, X2, X0
@@ -6295,52 +7272,59 @@ chunks430:
 	VSHUFPS $0x88, X7, X5, X1
 	VSHUFPS $0xdd, X7, X5, X7
 	VSHUFPS $0x88, X2, X0, X5
-	VMOVDQU X5, (R11)
+	VMOVDQU X5, (R10)
 	VSHUFPS $0xdd, X2, X0, X2
-	VMOVDQU X2, (R11)(R8*4)
+	VMOVDQU X2, (R10)(SI*4)
 	VSHUFPS $0x88, X1, X6, X2
-	VMOVDQU X2, (R11)(R8*1)
+	VMOVDQU X2, (R10)(SI*1)
 	VSHUFPS $0xdd, X1, X6, X1
-	VMOVDQU X1, (R12)(R8*1)
+	VMOVDQU X1, (R11)(SI*1)
 	VSHUFPS $0x88, X8, X4, X1
-	VMOVDQU X1, (R11)(R8*2)
+	VMOVDQU X1, (R10)(SI*2)
 	VSHUFPS $0xdd, X8, X4, X8
-	VMOVDQU X8, (R12)(R8*2)
+	VMOVDQU X8, (R11)(SI*2)
 	VSHUFPS $0x88, X7, X3, X8
-	VMOVDQU X8, (R11)(R9*1)
+	VMOVDQU X8, (R10)(DI*1)
 	VSHUFPS $0xdd, X7, X3, X7
-	VMOVDQU X7, (R12)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone431
-	ADDQ    $0x10, R10
-	CMPQ    R10, DX
-	JLE     chunks430
-	MOVQ    DX, R10
-	JMP     chunks430
+	VMOVDQU X7, (R11)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone538
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks537
+	MOVQ    DX, R8
+	JMP     chunks537
 
-rowdone431:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone538:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row536
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row429
+	JNZ  group535
 	VZEROUPPER
 	RET
 
-chunk424:
+chunk529:
 	SUBQ $0x08, DX
 
-row432:
-	XORQ R10, R10
+group539:
+	MOVQ rows+24(FP), R9
 
-chunks433:
-	LEAQ    (CX)(R10*1), R11
-	LEAQ    (R11)(R8*4), R12
-	VMOVDQU (AX)(R10*8), X0
-	VMOVDQU 16(AX)(R10*8), X1
+row540:
+	XORQ R8, R8
+
+chunks541:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(SI*4), R11
+	VMOVDQU (AX)(R8*8), X0
+	VMOVDQU 16(AX)(R8*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R10*8), X0
-	VMOVDQU 48(AX)(R10*8), X3
+	VMOVDQU 32(AX)(R8*8), X0
+	VMOVDQU 48(AX)(R8*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
@@ -6348,48 +7332,55 @@ chunks433:
 	VSHUFPS $0x88, X3, X1, X2
 	VSHUFPS $0xdd, X3, X1, X3
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R11)
+	VMOVQ   X1, (R10)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R11)(R8*4)
+	VMOVQ   X0, (R10)(SI*4)
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R11)(R8*1)
+	VMOVQ   X0, (R10)(SI*1)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R12)(R8*1)
+	VMOVQ   X2, (R11)(SI*1)
 	VSHUFPS $0x88, X4, X4, X2
-	VMOVQ   X2, (R11)(R8*2)
+	VMOVQ   X2, (R10)(SI*2)
 	VSHUFPS $0xdd, X4, X4, X4
-	VMOVQ   X4, (R12)(R8*2)
+	VMOVQ   X4, (R11)(SI*2)
 	VSHUFPS $0x88, X3, X3, X4
-	VMOVQ   X4, (R11)(R9*1)
+	VMOVQ   X4, (R10)(DI*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVQ   X3, (R12)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone434
-	ADDQ    $0x08, R10
-	CMPQ    R10, DX
-	JLE     chunks433
-	MOVQ    DX, R10
-	JMP     chunks433
+	VMOVQ   X3, (R11)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone542
+	ADDQ    $0x08, R8
+	CMPQ    R8, DX
+	JLE     chunks541
+	MOVQ    DX, R8
+	JMP     chunks541
 
-rowdone434:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone542:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row540
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row432
+	JNZ  group539
 	VZEROUPPER
 	RET
 
-chunk425:
+chunk530:
 	SUBQ $0x04, DX
 
-row435:
-	XORQ R10, R10
+group543:
+	MOVQ rows+24(FP), R9
 
-chunks436:
-	LEAQ    (CX)(R10*1), R11
-	LEAQ    (R11)(R8*4), R12
-	VMOVDQU (AX)(R10*8), X0
-	VMOVDQU 16(AX)(R10*8), X1
+row544:
+	XORQ R8, R8
+
+chunks545:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(SI*4), R11
+	VMOVDQU (AX)(R8*8), X0
+	VMOVDQU 16(AX)(R8*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
 	VSHUFPS $0x88, X2, X2, X0
@@ -6397,280 +7388,342 @@ chunks436:
 	VSHUFPS $0x88, X1, X1, X3
 	VSHUFPS $0xdd, X1, X1, X1
 	VSHUFPS $0x88, X0, X0, X4
-	VMOVD   X4, (R11)
+	VMOVD   X4, (R10)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R11)(R8*4)
+	VMOVD   X0, (R10)(SI*4)
 	VSHUFPS $0x88, X3, X3, X0
-	VMOVD   X0, (R11)(R8*1)
+	VMOVD   X0, (R10)(SI*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVD   X3, (R12)(R8*1)
+	VMOVD   X3, (R11)(SI*1)
 	VSHUFPS $0x88, X2, X2, X3
-	VMOVD   X3, (R11)(R8*2)
+	VMOVD   X3, (R10)(SI*2)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVD   X2, (R12)(R8*2)
+	VMOVD   X2, (R11)(SI*2)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R11)(R9*1)
+	VMOVD   X2, (R10)(DI*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R12)(R9*1)
-	CMPQ    R10, DX
-	JEQ     rowdone437
-	ADDQ    $0x04, R10
-	CMPQ    R10, DX
-	JLE     chunks436
-	MOVQ    DX, R10
-	JMP     chunks436
+	VMOVD   X1, (R11)(DI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone546
+	ADDQ    $0x04, R8
+	CMPQ    R8, DX
+	JLE     chunks545
+	MOVQ    DX, R8
+	JMP     chunks545
 
-rowdone437:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone546:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row544
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row435
+	JNZ  group543
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk438
-	CMPQ DX, $0x10
-	JAE  chunk439
-	CMPQ DX, $0x08
-	JAE  chunk440
+TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk547
+	CMPQ  DX, $0x10
+	JAE   chunk548
+	CMPQ  DX, $0x08
+	JAE   chunk549
 	RET
 
-chunk438:
+chunk547:
 	SUBQ $0x20, DX
 
-row441:
-	XORQ R9, R9
+group550:
+	MOVQ rows+24(FP), R8
 
-chunks442:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
+row551:
+	XORQ DI, DI
+
+chunks552:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVDQU     Y2, (R10)
+	VMOVDQU     Y2, (R9)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone443
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks442
-	MOVQ        DX, R9
-	JMP         chunks442
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone553
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks552
+	MOVQ        DX, DI
+	JMP         chunks552
 
-rowdone443:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone553:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row551
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row441
+	JNZ  group550
 	VZEROUPPER
 	RET
 
-chunk439:
+chunk548:
 	SUBQ $0x10, DX
 
-row444:
-	XORQ R9, R9
+group554:
+	MOVQ rows+24(FP), R8
 
-chunks445:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
-	VMOVDQU     16(AX)(R9*2), X1
+row555:
+	XORQ DI, DI
+
+chunks556:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VMOVDQU     16(AX)(DI*2), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R10)
+	VMOVDQU     X2, (R9)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone446
-	ADDQ        $0x10, R9
-	CMPQ        R9, DX
-	JLE         chunks445
-	MOVQ        DX, R9
-	JMP         chunks445
+	VMOVDQU     X1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone557
+	ADDQ        $0x10, DI
+	CMPQ        DI, DX
+	JLE         chunks556
+	MOVQ        DX, DI
+	JMP         chunks556
 
-rowdone446:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone557:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row555
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row444
+	JNZ  group554
 	VZEROUPPER
 	RET
 
-chunk440:
+chunk549:
 	SUBQ $0x08, DX
 
-row447:
-	XORQ R9, R9
+group558:
+	MOVQ rows+24(FP), R8
 
-chunks448:
-	LEAQ        (CX)(R9*1), R10
-	VMOVDQU     (AX)(R9*2), X0
+row559:
+	XORQ DI, DI
+
+chunks560:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R10)
+	VMOVQ       X1, (R9)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R10)(R8*1)
-	CMPQ        R9, DX
-	JEQ         rowdone449
-	ADDQ        $0x08, R9
-	CMPQ        R9, DX
-	JLE         chunks448
-	MOVQ        DX, R9
-	JMP         chunks448
+	VMOVQ       X0, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone561
+	ADDQ        $0x08, DI
+	CMPQ        DI, DX
+	JLE         chunks560
+	MOVQ        DX, DI
+	JMP         chunks560
 
-rowdone449:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone561:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row559
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row447
+	JNZ  group558
 	VZEROUPPER
 	RET
 
-// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	CMPQ DX, $0x20
-	JAE  chunk450
-	CMPQ DX, $0x10
-	JAE  chunk451
-	CMPQ DX, $0x08
-	JAE  chunk452
+TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk562
+	CMPQ  DX, $0x10
+	JAE   chunk563
+	CMPQ  DX, $0x08
+	JAE   chunk564
 	RET
 
-chunk450:
+chunk562:
 	SUBQ $0x20, DX
 
-row453:
-	XORQ R9, R9
+group565:
+	MOVQ rows+24(FP), R8
 
-chunks454:
-	LEAQ        (CX)(R9*1), R10
-	IMUL3Q      $0x03, R9, R11
-	ADDQ        AX, R11
-	VMOVDQU     (R11), X0
-	VINSERTI128 $0x01, 48(R11), Y0, Y0
+row566:
+	XORQ DI, DI
+
+chunks567:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
 	VPSHUFB     shuffle148<>+0(SB), Y0, Y1
-	VMOVDQU     16(R11), X2
-	VINSERTI128 $0x01, 64(R11), Y2, Y2
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
 	VPSHUFB     shuffle149<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R10)
+	VMOVDQU     Y3, (R9)
 	VPSHUFB     shuffle150<>+0(SB), Y0, Y0
-	VMOVDQU     32(R11), X3
-	VINSERTI128 $0x01, 80(R11), Y3, Y3
+	VMOVDQU     32(R10), X3
+	VINSERTI128 $0x01, 80(R10), Y3, Y3
 	VPSHUFB     shuffle151<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R10)(R8*1)
+	VMOVDQU     Y1, (R9)(SI*1)
 	VPSHUFB     shuffle148<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle149<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R10)(R8*2)
-	CMPQ        R9, DX
-	JEQ         rowdone455
-	ADDQ        $0x20, R9
-	CMPQ        R9, DX
-	JLE         chunks454
-	MOVQ        DX, R9
-	JMP         chunks454
+	VMOVDQU     Y3, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone568
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks567
+	MOVQ        DX, DI
+	JMP         chunks567
 
-rowdone455:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone568:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row566
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row453
+	JNZ  group565
 	VZEROUPPER
 	RET
 
-chunk451:
+chunk563:
 	SUBQ $0x10, DX
 
-row456:
-	XORQ R9, R9
+group569:
+	MOVQ rows+24(FP), R8
 
-chunks457:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row570:
+	XORQ DI, DI
+
+chunks571:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R10), X2
 	VPSHUFB shuffle76<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R10)
+	VMOVDQU X3, (R9)
 	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVDQU 32(R11), X3
+	VMOVDQU 32(R10), X3
 	VPSHUFB shuffle75<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(R8*1)
+	VMOVDQU X1, (R9)(SI*1)
 	VPSHUFB shuffle74<>+0(SB), X2, X2
 	VPSHUFB shuffle76<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone458
-	ADDQ    $0x10, R9
-	CMPQ    R9, DX
-	JLE     chunks457
-	MOVQ    DX, R9
-	JMP     chunks457
+	VMOVDQU X3, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone572
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks571
+	MOVQ    DX, DI
+	JMP     chunks571
 
-rowdone458:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone572:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row570
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row456
+	JNZ  group569
 	VZEROUPPER
 	RET
 
-chunk452:
+chunk564:
 	SUBQ $0x08, DX
 
-row459:
-	XORQ R9, R9
+group573:
+	MOVQ rows+24(FP), R8
 
-chunks460:
-	LEAQ    (CX)(R9*1), R10
-	IMUL3Q  $0x03, R9, R11
-	ADDQ    AX, R11
-	VMOVDQU (R11), X0
+row574:
+	XORQ DI, DI
+
+chunks575:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
 	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVQ   X1, (R10)
+	VMOVQ   X1, (R9)
 	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVQ   X0, (R10)(R8*1)
-	VMOVDQU 8(R11), X0
+	VMOVQ   X0, (R9)(SI*1)
+	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVQ   X0, (R10)(R8*2)
-	CMPQ    R9, DX
-	JEQ     rowdone461
-	ADDQ    $0x08, R9
-	CMPQ    R9, DX
-	JLE     chunks460
-	MOVQ    DX, R9
-	JMP     chunks460
+	VMOVQ   X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone576
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks575
+	MOVQ    DX, DI
+	JMP     chunks575
 
-rowdone461:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone576:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row574
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row459
+	JNZ  group573
 	VZEROUPPER
 	RET
 
@@ -6698,195 +7751,235 @@ DATA shuffle151<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle151<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $32
 
-// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk462
-	CMPQ DX, $0x10
-	JAE  chunk463
-	CMPQ DX, $0x08
-	JAE  chunk464
+TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk577
+	CMPQ  DX, $0x10
+	JAE   chunk578
+	CMPQ  DX, $0x08
+	JAE   chunk579
 	RET
 
-chunk462:
+chunk577:
 	SUBQ $0x20, DX
 
-row465:
-	XORQ R10, R10
+group580:
+	MOVQ rows+24(FP), R9
 
-chunks466:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VMOVDQU     16(AX)(R10*4), X1
-	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
+row581:
+	XORQ R8, R8
+
+chunks582:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R10*4), X0
-	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VMOVDQU     48(AX)(R10*4), X3
-	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVDQU     Y0, (R11)
+	VMOVDQU     Y0, (R10)
 	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)(R8*2)
+	VMOVDQU     Y4, (R10)(SI*2)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVDQU     Y4, (R11)(R8*1)
+	VMOVDQU     Y4, (R10)(SI*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone467
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks466
-	MOVQ        DX, R10
-	JMP         chunks466
+	VMOVDQU     Y3, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone583
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks582
+	MOVQ        DX, R8
+	JMP         chunks582
 
-rowdone467:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone583:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row581
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row465
+	JNZ  group580
 	VZEROUPPER
 	RET
 
-chunk463:
+chunk578:
 	SUBQ $0x10, DX
 
-row468:
-	XORQ R10, R10
+group584:
+	MOVQ rows+24(FP), R9
 
-chunks469:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VMOVDQU     16(AX)(R10*4), X1
+row585:
+	XORQ R8, R8
+
+chunks586:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VMOVDQU     16(AX)(R8*4), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R10*4), X0
-	VMOVDQU     48(AX)(R10*4), X3
+	VMOVDQU     32(AX)(R8*4), X0
+	VMOVDQU     48(AX)(R8*4), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (R11)
+	VMOVDQU     X0, (R10)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, (R11)(R8*2)
+	VMOVDQU     X4, (R10)(SI*2)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, (R11)(R8*1)
+	VMOVDQU     X4, (R10)(SI*1)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone470
-	ADDQ        $0x10, R10
-	CMPQ        R10, DX
-	JLE         chunks469
-	MOVQ        DX, R10
-	JMP         chunks469
+	VMOVDQU     X3, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone587
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks586
+	MOVQ        DX, R8
+	JMP         chunks586
 
-rowdone470:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone587:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row585
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row468
+	JNZ  group584
 	VZEROUPPER
 	RET
 
-chunk464:
+chunk579:
 	SUBQ $0x08, DX
 
-row471:
-	XORQ R10, R10
+group588:
+	MOVQ rows+24(FP), R9
 
-chunks472:
-	LEAQ        (CX)(R10*1), R11
-	VMOVDQU     (AX)(R10*4), X0
-	VMOVDQU     16(AX)(R10*4), X1
+row589:
+	XORQ R8, R8
+
+chunks590:
+	LEAQ        (CX)(R8*1), R10
+	VMOVDQU     (AX)(R8*4), X0
+	VMOVDQU     16(AX)(R8*4), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R11)
+	VMOVQ       X0, (R10)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R11)(R8*2)
+	VMOVQ       X2, (R10)(SI*2)
 	VPUNPCKLQDQ X1, X1, X2
-	VMOVQ       X2, (R11)(R8*1)
+	VMOVQ       X2, (R10)(SI*1)
 	VPUNPCKHQDQ X1, X1, X1
-	VMOVQ       X1, (R11)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone473
-	ADDQ        $0x08, R10
-	CMPQ        R10, DX
-	JLE         chunks472
-	MOVQ        DX, R10
-	JMP         chunks472
+	VMOVQ       X1, (R10)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone591
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks590
+	MOVQ        DX, R8
+	JMP         chunks590
 
-rowdone473:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone591:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row589
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row471
+	JNZ  group588
 	VZEROUPPER
 	RET
 
-// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int)
+// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x8AVX2(SB), NOSPLIT, $0-56
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ spaceStride+32(FP), SI
-	MOVQ depthStride+40(FP), DI
-	MOVQ lane+48(FP), R8
-	LEAQ (R8)(R8*2), R9
-	CMPQ DX, $0x20
-	JAE  chunk474
-	CMPQ DX, $0x10
-	JAE  chunk475
-	CMPQ DX, $0x08
-	JAE  chunk476
+TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-80
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+64(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	CMPQ  DX, $0x20
+	JAE   chunk592
+	CMPQ  DX, $0x10
+	JAE   chunk593
+	CMPQ  DX, $0x08
+	JAE   chunk594
 	RET
 
-chunk474:
+chunk592:
 	SUBQ $0x20, DX
 
-row477:
-	XORQ R10, R10
+group595:
+	MOVQ rows+24(FP), R9
 
-chunks478:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VINSERTI128 $0x01, 128(AX)(R10*8), Y0, Y0
-	VMOVDQU     16(AX)(R10*8), X1
-	VINSERTI128 $0x01, 144(AX)(R10*8), Y1, Y1
+row596:
+	XORQ R8, R8
+
+chunks597:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
+	VMOVDQU     16(AX)(R8*8), X1
+	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R10*8), X0
-	VINSERTI128 $0x01, 160(AX)(R10*8), Y0, Y0
-	VMOVDQU     48(AX)(R10*8), X3
-	VINSERTI128 $0x01, 176(AX)(R10*8), Y3, Y3
+	VMOVDQU     32(AX)(R8*8), X0
+	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
+	VMOVDQU     48(AX)(R8*8), X3
+	VINSERTI128 $0x01, 176(AX)(R8*8), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     64(AX)(R10*8), X0
-	VINSERTI128 $0x01, 192(AX)(R10*8), Y0, Y0
-	VMOVDQU     80(AX)(R10*8), X5
-	VINSERTI128 $0x01, 208(AX)(R10*8), Y5, Y5
+	VMOVDQU     64(AX)(R8*8), X0
+	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
+	VMOVDQU     80(AX)(R8*8), X5
+	VINSERTI128 $0x01, 208(AX)(R8*8), Y5, Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     96(AX)(R10*8), X0
-	VINSERTI128 $0x01, 224(AX)(R10*8), Y0, Y0
-	VMOVDQU     112(AX)(R10*8), X7
-	VINSERTI128 $0x01, 240(AX)(R10*8), Y7, Y7
+	VMOVDQU     96(AX)(R8*8), X0
+	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
+	VMOVDQU     112(AX)(R8*8), X7
+	VINSERTI128 $0x01, 240(AX)(R8*8), Y7, Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -6898,60 +7991,67 @@ chunks478:
 	VPUNPCKLQDQ Y7, Y5, Y1
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPUNPCKLQDQ Y2, Y0, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R10)
 	VPUNPCKHQDQ Y2, Y0, Y2
-	VMOVDQU     Y2, (R11)(R8*4)
+	VMOVDQU     Y2, (R10)(SI*4)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(R8*1)
+	VMOVDQU     Y2, (R10)(SI*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(R8*1)
+	VMOVDQU     Y1, (R11)(SI*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(R8*2)
+	VMOVDQU     Y1, (R10)(SI*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(R8*2)
+	VMOVDQU     Y8, (R11)(SI*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
-	VMOVDQU     Y8, (R11)(R9*1)
+	VMOVDQU     Y8, (R10)(DI*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
-	VMOVDQU     Y7, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone479
-	ADDQ        $0x20, R10
-	CMPQ        R10, DX
-	JLE         chunks478
-	MOVQ        DX, R10
-	JMP         chunks478
+	VMOVDQU     Y7, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone598
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks597
+	MOVQ        DX, R8
+	JMP         chunks597
 
-rowdone479:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone598:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row596
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row477
+	JNZ  group595
 	VZEROUPPER
 	RET
 
-chunk475:
+chunk593:
 	SUBQ $0x10, DX
 
-row480:
-	XORQ R10, R10
+group599:
+	MOVQ rows+24(FP), R9
 
-chunks481:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VMOVDQU     16(AX)(R10*8), X1
+row600:
+	XORQ R8, R8
+
+chunks601:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VMOVDQU     16(AX)(R8*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R10*8), X0
-	VMOVDQU     48(AX)(R10*8), X3
+	VMOVDQU     32(AX)(R8*8), X0
+	VMOVDQU     48(AX)(R8*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     64(AX)(R10*8), X0
-	VMOVDQU     80(AX)(R10*8), X5
+	VMOVDQU     64(AX)(R8*8), X0
+	VMOVDQU     80(AX)(R8*8), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     96(AX)(R10*8), X0
-	VMOVDQU     112(AX)(R10*8), X7
+	VMOVDQU     96(AX)(R8*8), X0
+	VMOVDQU     112(AX)(R8*8), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X4, X2, X0
@@ -6963,52 +8063,59 @@ chunks481:
 	VPUNPCKLQDQ X7, X5, X1
 	VPUNPCKHQDQ X7, X5, X7
 	VPUNPCKLQDQ X2, X0, X5
-	VMOVDQU     X5, (R11)
+	VMOVDQU     X5, (R10)
 	VPUNPCKHQDQ X2, X0, X2
-	VMOVDQU     X2, (R11)(R8*4)
+	VMOVDQU     X2, (R10)(SI*4)
 	VPUNPCKLQDQ X1, X6, X2
-	VMOVDQU     X2, (R11)(R8*1)
+	VMOVDQU     X2, (R10)(SI*1)
 	VPUNPCKHQDQ X1, X6, X1
-	VMOVDQU     X1, (R12)(R8*1)
+	VMOVDQU     X1, (R11)(SI*1)
 	VPUNPCKLQDQ X8, X4, X1
-	VMOVDQU     X1, (R11)(R8*2)
+	VMOVDQU     X1, (R10)(SI*2)
 	VPUNPCKHQDQ X8, X4, X8
-	VMOVDQU     X8, (R12)(R8*2)
+	VMOVDQU     X8, (R11)(SI*2)
 	VPUNPCKLQDQ X7, X3, X8
-	VMOVDQU     X8, (R11)(R9*1)
+	VMOVDQU     X8, (R10)(DI*1)
 	VPUNPCKHQDQ X7, X3, X7
-	VMOVDQU     X7, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone482
-	ADDQ        $0x10, R10
-	CMPQ        R10, DX
-	JLE         chunks481
-	MOVQ        DX, R10
-	JMP         chunks481
+	VMOVDQU     X7, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone602
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks601
+	MOVQ        DX, R8
+	JMP         chunks601
 
-rowdone482:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone602:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row600
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row480
+	JNZ  group599
 	VZEROUPPER
 	RET
 
-chunk476:
+chunk594:
 	SUBQ $0x08, DX
 
-row483:
-	XORQ R10, R10
+group603:
+	MOVQ rows+24(FP), R9
 
-chunks484:
-	LEAQ        (CX)(R10*1), R11
-	LEAQ        (R11)(R8*4), R12
-	VMOVDQU     (AX)(R10*8), X0
-	VMOVDQU     16(AX)(R10*8), X1
+row604:
+	XORQ R8, R8
+
+chunks605:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(SI*4), R11
+	VMOVDQU     (AX)(R8*8), X0
+	VMOVDQU     16(AX)(R8*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R10*8), X0
-	VMOVDQU     48(AX)(R10*8), X3
+	VMOVDQU     32(AX)(R8*8), X0
+	VMOVDQU     48(AX)(R8*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
@@ -7016,87 +8123,106 @@ chunks484:
 	VPUNPCKLQDQ X3, X1, X2
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R11)
+	VMOVQ       X1, (R10)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R11)(R8*4)
+	VMOVQ       X0, (R10)(SI*4)
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R11)(R8*1)
+	VMOVQ       X0, (R10)(SI*1)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R12)(R8*1)
+	VMOVQ       X2, (R11)(SI*1)
 	VPUNPCKLQDQ X4, X4, X2
-	VMOVQ       X2, (R11)(R8*2)
+	VMOVQ       X2, (R10)(SI*2)
 	VPUNPCKHQDQ X4, X4, X4
-	VMOVQ       X4, (R12)(R8*2)
+	VMOVQ       X4, (R11)(SI*2)
 	VPUNPCKLQDQ X3, X3, X4
-	VMOVQ       X4, (R11)(R9*1)
+	VMOVQ       X4, (R10)(DI*1)
 	VPUNPCKHQDQ X3, X3, X3
-	VMOVQ       X3, (R12)(R9*1)
-	CMPQ        R10, DX
-	JEQ         rowdone485
-	ADDQ        $0x08, R10
-	CMPQ        R10, DX
-	JLE         chunks484
-	MOVQ        DX, R10
-	JMP         chunks484
+	VMOVQ       X3, (R11)(DI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone606
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks605
+	MOVQ        DX, R8
+	JMP         chunks605
 
-rowdone485:
-	ADDQ SI, AX
-	ADDQ DI, CX
+rowdone606:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row604
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row483
+	JNZ  group603
 	VZEROUPPER
 	RET
 
-// func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, b int)
+// func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
 // Requires: AVX, AVX2
-TEXT ·unzipNx16AVX2(SB), NOSPLIT, $0-64
-	MOVQ space+0(FP), AX
-	MOVQ depth+8(FP), CX
-	MOVQ n+16(FP), DX
-	MOVQ rows+24(FP), BX
-	MOVQ lane+48(FP), SI
-	MOVQ b+56(FP), DI
-	MOVQ DI, R8
-	SHLQ $0x04, R8
+TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+56(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  b+80(FP), DI
+	MOVQ  DI, R8
+	SHLQ  $0x04, R8
+	MOVQ  rows+24(FP), R10
+	IMULQ spaceStride+32(FP), R10
+	MOVQ  groupSpace+64(FP), R9
+	SUBQ  R10, R9
+	MOVQ  R9, (SP)
+	MOVQ  rows+24(FP), R10
+	IMULQ depthStride+40(FP), R10
+	MOVQ  groupDepth+72(FP), R9
+	SUBQ  R10, R9
+	MOVQ  R9, 8(SP)
 
-row486:
-	XORQ R9, R9
-	MOVQ AX, R10
-	MOVQ CX, R11
+group607:
+	MOVQ rows+24(FP), R9
 
-lanes487:
-	MOVQ R10, R12
+row608:
+	XORQ R10, R10
+	MOVQ AX, R11
+	MOVQ CX, R12
+
+lanes609:
 	MOVQ R11, R13
-	MOVQ DX, R14
+	MOVQ R12, R14
+	MOVQ DX, R15
 
-pairs488:
-	CMPQ        R14, $0x20
-	JB          single489
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, (R12)(R8*1), Y0, Y0
-	VMOVDQU     Y0, (R13)
-	ADDQ        $0x20, R13
-	LEAQ        (R12)(R8*2), R12
-	SUBQ        $0x20, R14
-	JMP         pairs488
+pairs610:
+	CMPQ        R15, $0x20
+	JB          single611
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
+	VMOVDQU     Y0, (R14)
+	ADDQ        $0x20, R14
+	LEAQ        (R13)(R8*2), R13
+	SUBQ        $0x20, R15
+	JMP         pairs610
 
-single489:
-	TESTQ   R14, R14
-	JZ      lanedone490
-	VMOVDQU (R12), X0
-	VMOVDQU X0, (R13)
+single611:
+	TESTQ   R15, R15
+	JZ      lanedone612
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R14)
 
-lanedone490:
-	ADDQ $0x10, R10
-	ADDQ SI, R11
-	INCQ R9
-	CMPQ R9, DI
-	JB   lanes487
-	MOVQ spaceStride+32(FP), R9
-	MOVQ depthStride+40(FP), R10
-	ADDQ R9, AX
-	ADDQ R10, CX
+lanedone612:
+	ADDQ $0x10, R11
+	ADDQ SI, R12
+	INCQ R10
+	CMPQ R10, DI
+	JB   lanes609
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row608
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  row486
+	JNZ  group607
 	VZEROUPPER
 	RET

@@ -9,15 +9,17 @@ package kernels
 
 //go:generate go run -C ../asmgen ./cmd/asmgen -out ../kernels
 
-// Zip moves rows rows. In each, a zip kernel interleaves b depth rows, the
-// j-th starting lane*j bytes after depth, of n bytes each, into the n*b bytes
-// at space; an unzip kernel does the reverse. Rows follow each other
-// spaceStride and depthStride bytes apart. n must be a multiple of the
-// element width and at least max(4, width).
-type Zip func(space, depth *byte, n, rows, spaceStride, depthStride, lane int)
+// Zip moves groups groups of rows rows. In each row, a zip kernel
+// interleaves b depth rows, the j-th starting lane*j bytes after the row's
+// depth address, of n bytes each, into the n*b bytes at its space address;
+// an unzip kernel does the reverse. Rows of a group follow each other
+// spaceStride and depthStride bytes apart, groups groupSpace and groupDepth
+// bytes apart. n must be a multiple of the element width and at least
+// max(4, width).
+type Zip func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int)
 
 // ZipN is Zip for 16-byte elements and any block size b.
-type ZipN func(space, depth *byte, n, rows, spaceStride, depthStride, lane, b int)
+type ZipN func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 
 // MaxBlock is the largest block size with its own kernels.
 const MaxBlock = 8

@@ -9,30 +9,36 @@ import (
 
 // zipRef is the Zip contract written out plainly: it returns what space and
 // depth must hold after a zip (or unzip) call.
-func zipRef(unzip bool, space, depth []byte, b, w, n, rows, ss, ds, lane int) {
-	for r := range rows {
-		for x := 0; x < n/w; x++ {
-			for j := range b {
-				s := space[r*ss+(x*b+j)*w:][:w]
-				d := depth[r*ds+j*lane+x*w:][:w]
-				if unzip {
-					copy(d, s)
-				} else {
-					copy(s, d)
+func zipRef(unzip bool, space, depth []byte, c zipCase) {
+	for g := range c.groups {
+		for r := range c.rows {
+			for x := 0; x < c.n/c.w; x++ {
+				for j := range c.b {
+					s := space[g*c.gs+r*c.ss+(x*c.b+j)*c.w:][:c.w]
+					d := depth[g*c.gd+r*c.ds+j*c.lane+x*c.w:][:c.w]
+					if unzip {
+						copy(d, s)
+					} else {
+						copy(s, d)
+					}
 				}
 			}
 		}
 	}
 }
 
-// zipCase is one randomized call: a row length, row count, padded strides
-// and lane, and buffers that leave random bytes between and around rows.
+// zipCase is one randomized call, laid out as NCHW planes are: groups step
+// through a plane, lanes and rows step from plane to plane, with random
+// padding everywhere, which the kernels must leave alone.
 type zipCase struct {
-	b, w, n, rows, ss, ds, lane int
+	b, w, n            int
+	rows, ss, ds, lane int
+	groups, gs, gd     int
 }
 
 func (c zipCase) String() string {
-	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d", c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane)
+	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d groups=%d gs=%d gd=%d",
+		c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd)
 }
 
 func randomZipCase(rng *rand.Rand, b, w int) zipCase {
@@ -47,27 +53,26 @@ func randomZipCase(rng *rand.Rand, b, w int) zipCase {
 		elems = 1 + rng.IntN(300)
 	}
 	n := max(elems*w, (minN+w-1)/w*w)
-	c := zipCase{b: b, w: w, n: n, rows: 1 + rng.IntN(4)}
-	c.lane = n + w*rng.IntN(3)
-	c.ds = (b-1)*c.lane + n + w*rng.IntN(3)
-	c.ss = n*b + w*rng.IntN(3)
-	if rng.IntN(4) == 0 { // rows of depth packed back to back, as DCR's merged rows are
-		c.lane, c.ds = n*3, n
-		c.lane = c.ds * c.rows
-	}
+	pad := func() int { return w * rng.IntN(3) }
+	c := zipCase{b: b, w: w, n: n, rows: 1 + rng.IntN(4), groups: 1 + rng.IntN(4)}
+	c.gd = n + pad()
+	c.lane = c.groups*c.gd + pad()
+	c.ds = b*c.lane + pad()
+	c.ss = n*b + pad()
+	c.gs = c.rows*c.ss + pad()
 	return c
 }
 
 // run calls the kernel on fresh random buffers and compares both buffers,
-// gaps included, with zipRef's.
+// padding included, with zipRef's.
 func (c zipCase) run(t *testing.T, name string, unzip bool, call func(space, depth []byte)) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.rows)))
-	spaceLen := (c.rows-1)*c.ss + c.n*c.b
-	depthLen := (c.rows-1)*c.ds + (c.b-1)*c.lane + c.n
+	spaceLen := (c.groups-1)*c.gs + (c.rows-1)*c.ss + c.n*c.b
+	depthLen := (c.groups-1)*c.gd + (c.rows-1)*c.ds + (c.b-1)*c.lane + c.n
 	space, depth := randBytes(rng, spaceLen), randBytes(rng, depthLen)
 	wantS, wantD := bytes.Clone(space), bytes.Clone(depth)
-	zipRef(unzip, wantS, wantD, c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane)
+	zipRef(unzip, wantS, wantD, c)
 	call(space, depth)
 	if !bytes.Equal(space, wantS) || !bytes.Equal(depth, wantD) {
 		t.Fatalf("%s %v: result differs from the reference", name, c)
@@ -101,7 +106,7 @@ func TestZipKernels(t *testing.T) {
 					for range 300 {
 						c := randomZipCase(rng, b, w)
 						c.run(t, name, unzip, func(space, depth []byte) {
-							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane)
+							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd)
 						})
 					}
 				}
@@ -113,7 +118,7 @@ func TestZipKernels(t *testing.T) {
 			for range 300 {
 				c := randomZipCase(rng, 1+rng.IntN(9), 16)
 				c.run(t, name, unzip, func(space, depth []byte) {
-					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.b)
+					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)
 				})
 			}
 		}

@@ -15,13 +15,14 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
-// ZipSignature is the Go signature of every fixed-b zip and unzip kernel.
-// n is the number of bytes of each depth row (a multiple of the element
-// width, and at least 4 and at least the width); strides and lane are in bytes.
-const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane int)"
+// ZipSignature is the Go signature of every fixed-b zip and unzip kernel:
+// groups groups of rows rows. n is the number of bytes of each depth row (a
+// multiple of the element width, and at least 4 and at least the width);
+// strides and lane are in bytes.
+const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int)"
 
 // ZipNSignature adds the block size, for the kernels that take any.
-const ZipNSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, b int)"
+const ZipNSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)"
 
 // Generator accumulates the kernels of one assembly file.
 type Generator struct {
@@ -139,15 +140,13 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	}
 	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width)))
 
-	space, depth := c.GP64(), c.GP64()
-	n, rows, ss, ds, lane := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("space"), space)
-	c.Load(c.Param("depth"), depth)
+	sp, dp, n, groups, lane := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("space"), sp)
+	c.Load(c.Param("depth"), dp)
 	c.Load(c.Param("n"), n)
-	c.Load(c.Param("rows"), rows)
-	c.Load(c.Param("spaceStride"), ss)
-	c.Load(c.Param("depthStride"), ds)
+	c.Load(c.Param("groups"), groups)
 	c.Load(c.Param("lane"), lane)
+	next := g.groupSteps()
 	addr := rowAddr{lane: lane}
 	if k.B > 3 {
 		addr.lane3 = c.GP64()
@@ -173,24 +172,27 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		limit, off := c.GP64(), c.GP64()
 		c.MOVQ(n, limit)
 		c.SUBQ(operand.Imm(uint64(chunk)), limit)
-		rowLoop, chunkLoop, rowDone := g.label("row"), g.label("chunks"), g.label("rowdone")
+		groupLoop, rowLoop, chunkLoop, rowDone := g.label("group"), g.label("row"), g.label("chunks"), g.label("rowdone")
+		rows := c.GP64() // rows left in the group; sp and dp point at the current row
+		c.Label(groupLoop)
+		c.Load(c.Param("rows"), rows)
 		c.Label(rowLoop)
 		c.XORQ(off, off)
 		c.Label(chunkLoop)
 
 		// Per chunk: the depth rows start at t0 (+ j*lane), the
-		// interleaved bytes at space + off*b.
+		// interleaved bytes at sp + off*b.
 		addr.t0 = c.GP64()
-		c.LEAQ(operand.Mem{Base: depth, Index: off, Scale: 1}, addr.t0)
+		c.LEAQ(operand.Mem{Base: dp, Index: off, Scale: 1}, addr.t0)
 		if k.B > 4 {
 			addr.t4 = c.GP64()
 			c.LEAQ(operand.Mem{Base: addr.t0, Index: lane, Scale: 4}, addr.t4)
 		}
-		ilv := operand.Mem{Base: space, Index: off, Scale: uint8(k.B)}
+		ilv := operand.Mem{Base: sp, Index: off, Scale: uint8(k.B)}
 		if k.B != 2 && k.B != 4 && k.B != 8 {
 			p := c.GP64()
 			c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
-			c.ADDQ(space, p)
+			c.ADDQ(sp, p)
 			ilv = operand.Mem{Base: p}
 		}
 		rowMem := func(j, o int) operand.Mem { return addr.mem(j, o) }
@@ -210,13 +212,46 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.JMP(operand.LabelRef(chunkLoop))
 
 		c.Label(rowDone)
-		c.ADDQ(ss, space)
-		c.ADDQ(ds, depth)
+		c.ADDQ(param(c, "spaceStride"), sp)
+		c.ADDQ(param(c, "depthStride"), dp)
 		c.DECQ(rows)
 		c.JNZ(operand.LabelRef(rowLoop))
+		c.ADDQ(next[0], sp)
+		c.ADDQ(next[1], dp)
+		c.DECQ(groups)
+		c.JNZ(operand.LabelRef(groupLoop))
 		c.VZEROUPPER()
 		c.RET()
 	}
+}
+
+// groupSteps stores, in two stack slots, what takes the space and depth
+// pointers from the end of a group's last row to the next group's first:
+// groupSpace - rows*spaceStride and groupDepth - rows*depthStride. Keeping
+// them in memory leaves the registers to the row loop.
+func (g *Generator) groupSteps() [2]operand.Mem {
+	c := g.c
+	slots := c.AllocLocal(16)
+	steps := [2]operand.Mem{slots, slots.Offset(8)}
+	for i, names := range [2][2]string{{"groupSpace", "spaceStride"}, {"groupDepth", "depthStride"}} {
+		step, t := c.GP64(), c.GP64()
+		c.Load(c.Param("rows"), t)
+		c.IMULQ(param(c, names[1]), t)
+		c.Load(c.Param(names[0]), step)
+		c.SUBQ(t, step)
+		c.MOVQ(step, steps[i])
+	}
+	return steps
+}
+
+// param is the memory operand of an argument, for instructions that read it
+// where it is rather than through a register.
+func param(c *build.Context, name string) operand.Mem {
+	b, err := c.Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
 }
 
 // lower emits a verified program. in and out map a program's input and
@@ -443,24 +478,28 @@ func (g *Generator) moveN(k table.Kernel) {
 	} else {
 		c.Doc(k.Name() + " splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.")
 	}
-	space, depth := c.GP64(), c.GP64()
-	n, rows, lane, b := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("space"), space)
-	c.Load(c.Param("depth"), depth)
+	rowS, rowD := c.GP64(), c.GP64()
+	n, groups, lane, b := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("space"), rowS)
+	c.Load(c.Param("depth"), rowD)
 	c.Load(c.Param("n"), n)
-	c.Load(c.Param("rows"), rows)
+	c.Load(c.Param("groups"), groups)
 	c.Load(c.Param("lane"), lane)
 	c.Load(c.Param("b"), b)
 	stride := c.GP64() // bytes between a row's consecutive elements in space
 	c.MOVQ(b, stride)
 	c.SHLQ(operand.Imm(4), stride)
+	next := g.groupSteps()
 
-	rowLoop, jLoop, pairLoop, single, jDone := g.label("row"), g.label("lanes"), g.label("pairs"), g.label("single"), g.label("lanedone")
+	groupLoop, rowLoop, jLoop, pairLoop, single, jDone := g.label("group"), g.label("row"), g.label("lanes"), g.label("pairs"), g.label("single"), g.label("lanedone")
+	rows := c.GP64()
+	c.Label(groupLoop)
+	c.Load(c.Param("rows"), rows)
 	c.Label(rowLoop)
 	j, sp, dp := c.GP64(), c.GP64(), c.GP64()
 	c.XORQ(j, j)
-	c.MOVQ(space, sp)
-	c.MOVQ(depth, dp)
+	c.MOVQ(rowS, sp)
+	c.MOVQ(rowD, dp)
 	c.Label(jLoop)
 	s, d, left := c.GP64(), c.GP64(), c.GP64()
 	c.MOVQ(sp, s)
@@ -502,13 +541,14 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.CMPQ(j, b)
 	c.JB(operand.LabelRef(jLoop))
 
-	ss, ds := c.GP64(), c.GP64()
-	c.Load(c.Param("spaceStride"), ss)
-	c.Load(c.Param("depthStride"), ds)
-	c.ADDQ(ss, space)
-	c.ADDQ(ds, depth)
+	c.ADDQ(param(c, "spaceStride"), rowS)
+	c.ADDQ(param(c, "depthStride"), rowD)
 	c.DECQ(rows)
 	c.JNZ(operand.LabelRef(rowLoop))
+	c.ADDQ(next[0], rowS)
+	c.ADDQ(next[1], rowD)
+	c.DECQ(groups)
+	c.JNZ(operand.LabelRef(groupLoop))
 	c.VZEROUPPER()
 	c.RET()
 }
