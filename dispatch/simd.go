@@ -3,7 +3,6 @@
 package dispatch
 
 import (
-	"math/bits"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/generic"
@@ -17,7 +16,11 @@ type simd[T generic.Word] struct{ set *kernels.Set }
 
 // Run implements generic.Kernels.
 func (k simd[T]) Run(op shape.Op, kind generic.Kind, space, depth []T, a generic.Args) {
-	if kind == generic.Zip && a.Unit == 1 && k.zip(op, space, depth, &a) {
+	switch {
+	case a.Unit != 1:
+	case kind == generic.Zip && k.zip(op, space, depth, &a):
+		return
+	case kind == generic.Runs && !a.Contiguous() && k.runs(op, space, depth, &a):
 		return
 	}
 	generic.Bits[T]{}.Run(op, kind, space, depth, a)
@@ -26,34 +29,37 @@ func (k simd[T]) Run(op shape.Op, kind generic.Kind, space, depth []T, a generic
 // zip runs a Zip call with a kernel of the set, if one fits.
 func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 	w := int(unsafe.Sizeof(*new(T)))
-	n := a.W * w // bytes per depth row
-	if n < 4 {
+	return k.set.Interleave(op == shape.SpaceToDepth, w, a.B, ptr(space), ptr(depth), a.W*w,
+		a.Rows, a.SpaceStride*w, a.DepthStride*w, a.JS*w, a.Groups, a.GroupSpace*w, a.GroupDepth*w)
+}
+
+// runs runs a Runs call with kernels of the set, if its runs suit them. A
+// group holding all b block rows is a zip in disguise: the depth row
+// interleaves, pixel by pixel, the runs of the b space rows. Short runs of a
+// power-of-two size therefore go to the zip kernels with runs as elements
+// and the roles of the two sides swapped; runs of 16 bytes or more are
+// copied with vector moves.
+func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
+	w := int(unsafe.Sizeof(*new(T)))
+	e := a.B * a.Cp * w // bytes per run
+	if e < 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
+		return k.set.Interleave(op == shape.DepthToSpace, e, a.B, ptr(depth), ptr(space), a.W*e,
+			1, 0, 0, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
+	}
+	if e < 16 {
 		return false
 	}
-	s, d := (*byte)(unsafe.Pointer(&space[0])), (*byte)(unsafe.Pointer(&depth[0]))
-	ss, ds, lane := a.SpaceStride*w, a.DepthStride*w, a.JS*w
-	gs, gd := a.GroupSpace*w, a.GroupDepth*w
-	if w == 16 {
-		f := k.set.ZipN
-		if op == shape.SpaceToDepth {
-			f = k.set.UnzipN
-		}
-		f(s, d, n, a.Rows, ss, ds, lane, a.Groups, gs, gd, a.B)
-		return true
-	}
-	if a.B > kernels.MaxBlock {
-		return false
-	}
-	f := k.set.Zip[a.B][bits.TrailingZeros(uint(w))]
+	dst, src := ptr(space), ptr(depth)
+	dstX, srcX, dstRow, srcRow, dstGroup, srcGroup := e, a.XS*w, a.SpaceStride*w, a.DepthStride*w, a.GroupSpace*w, a.GroupDepth*w
 	if op == shape.SpaceToDepth {
-		f = k.set.Unzip[a.B][bits.TrailingZeros(uint(w))]
+		dst, src = src, dst
+		dstX, srcX, dstRow, srcRow, dstGroup, srcGroup = srcX, dstX, srcRow, dstRow, srcGroup, dstGroup
 	}
-	if f == nil {
-		return false
-	}
-	f(s, d, n, a.Rows, ss, ds, lane, a.Groups, gs, gd)
+	k.set.CopyRuns(dst, src, e, a.W, dstX, srcX, a.Rows, dstRow, srcRow, a.Groups, dstGroup, srcGroup)
 	return true
 }
+
+func ptr[T any](s []T) *byte { return (*byte)(unsafe.Pointer(&s[0])) }
 
 // sets wraps one ISA's kernels for every fixed width.
 func sets(set *kernels.Set) *generic.Sets {

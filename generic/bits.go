@@ -21,7 +21,7 @@ type Bits[T Word] struct{}
 // Run implements Kernels.
 func (Bits[T]) Run(op shape.Op, kind Kind, space, depth []T, a Args) {
 	size := int(unsafe.Sizeof(*new(T)))
-	if run := a.B * a.Cp * a.Unit * size; kind == Runs && !a.contiguous() && (run == 4 || run == 8 || run == 16) {
+	if run := a.B * a.Cp * a.Unit * size; kind == Runs && !a.Contiguous() && (run == 4 || run == 8 || run == 16) {
 		forGroups(space, depth, &a, func(space, depth []T) {
 			wordRuns(op == shape.DepthToSpace, asBytes(space), asBytes(depth), &a, size)
 		})

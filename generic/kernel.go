@@ -83,7 +83,7 @@ type Pure[T any] struct{}
 // Run implements Kernels.
 func (Pure[T]) Run(op shape.Op, kind Kind, space, depth []T, a Args) {
 	d2s := op == shape.DepthToSpace
-	if kind == Runs && a.contiguous() { // B = 1 lands here
+	if kind == Runs && a.Contiguous() { // B = 1 lands here
 		n := a.Groups * a.GroupSpace
 		if d2s {
 			copy(space[:n], depth[:n])

@@ -6,8 +6,9 @@ package generic
 // the runtime's memmove.
 const shortRun = 8
 
-// contiguous reports whether a Runs call's rows form one block on both sides.
-func (a *Args) contiguous() bool {
+// Contiguous reports whether a Runs call's rows form one block on both
+// sides, so that the whole call is a single copy.
+func (a *Args) Contiguous() bool {
 	run := a.B * a.Cp * a.Unit
 	rowLen := a.W * run
 	groupLen := a.Rows * rowLen

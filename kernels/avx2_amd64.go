@@ -173,3 +173,8 @@ func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, de
 //
 //go:noescape
 func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
+
+// copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
+//
+//go:noescape
+func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)

@@ -8226,3 +8226,94 @@ lanedone612:
 	JNZ  group607
 	VZEROUPPER
 	RET
+
+// func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// Requires: AVX
+TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  e+16(FP), DX
+	MOVQ  groups+72(FP), BX
+	MOVQ  rows+48(FP), DI
+	IMULQ dstRow+56(FP), DI
+	MOVQ  dstGroup+80(FP), SI
+	SUBQ  DI, SI
+	MOVQ  SI, (SP)
+	MOVQ  rows+48(FP), DI
+	IMULQ srcRow+64(FP), DI
+	MOVQ  srcGroup+88(FP), SI
+	SUBQ  DI, SI
+	MOVQ  SI, 8(SP)
+	MOVQ  DX, SI
+	CMPQ  DX, $0x20
+	JB    short613
+	SUBQ  $0x20, SI
+
+group6141:
+	MOVQ rows+48(FP), DX
+
+row615:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run616:
+	XORQ R10, R10
+
+pieces617:
+	VMOVDQU (R9)(R10*1), Y0
+	VMOVDQU Y0, (R8)(R10*1)
+	CMPQ    R10, SI
+	JEQ     piecesdone618
+	ADDQ    $0x20, R10
+	CMPQ    R10, SI
+	JLE     pieces617
+	MOVQ    SI, R10
+	JMP     pieces617
+
+piecesdone618:
+	ADDQ dstX+32(FP), R8
+	ADDQ srcX+40(FP), R9
+	DECQ DI
+	JNZ  run616
+	ADDQ dstRow+56(FP), AX
+	ADDQ srcRow+64(FP), CX
+	DECQ DX
+	JNZ  row615
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group6141
+	VZEROUPPER
+	RET
+
+short613:
+	SUBQ $0x10, SI
+
+group6140:
+	MOVQ rows+48(FP), DX
+
+row619:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run620:
+	VMOVDQU (R9), X0
+	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU X0, (R8)
+	VMOVDQU X1, (R8)(SI*1)
+	ADDQ    dstX+32(FP), R8
+	ADDQ    srcX+40(FP), R9
+	DECQ    DI
+	JNZ     run620
+	ADDQ    dstRow+56(FP), AX
+	ADDQ    srcRow+64(FP), CX
+	DECQ    DX
+	JNZ     row619
+	ADDQ    (SP), AX
+	ADDQ    8(SP), CX
+	DECQ    BX
+	JNZ     group6140
+	VZEROUPPER
+	RET

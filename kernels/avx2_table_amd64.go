@@ -19,5 +19,6 @@ var AVX2 = Set{
 		4: {unzip4x1AVX2, unzip4x2AVX2, unzip4x4AVX2, unzip4x8AVX2},
 		8: {unzip8x1AVX2, unzip8x2AVX2, unzip8x4AVX2, unzip8x8AVX2},
 	},
-	UnzipN: unzipNx16AVX2,
+	UnzipN:   unzipNx16AVX2,
+	CopyRuns: copyRunsAVX2,
 }

@@ -7,6 +7,8 @@
 // outside the rows they are given.
 package kernels
 
+import "math/bits"
+
 //go:generate go run -C ../asmgen ./cmd/asmgen -out ../kernels
 
 // Zip moves groups groups of rows rows. In each row, a zip kernel
@@ -24,9 +26,44 @@ type ZipN func(space, depth *byte, n, rows, spaceStride, depthStride, lane, grou
 // MaxBlock is the largest block size with its own kernels.
 const MaxBlock = 8
 
+// CopyRuns copies, in each of rows rows of each of groups groups, w runs of
+// e >= 16 bytes: run x from src + x*srcX to dst + x*dstX. Rows of a group are
+// dstRow and srcRow bytes apart, groups dstGroup and srcGroup.
+type CopyRuns func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+
 // Set is one ISA's kernels. Zip[b][i] and Unzip[b][i] handle elements of
 // 1<<i bytes; a nil entry has no kernel.
 type Set struct {
 	Zip, Unzip   [MaxBlock + 1][4]Zip
 	ZipN, UnzipN ZipN
+	CopyRuns     CopyRuns
+}
+
+// Interleave runs the set's zip kernel (unzip when unzip is set) for b rows
+// of w-byte elements, with the Zip arguments, if the set has one and n is
+// long enough for it. It reports whether it did.
+func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int) bool {
+	if n < 4 || w&(w-1) != 0 || w > 16 {
+		return false
+	}
+	if w == 16 {
+		f := s.ZipN
+		if unzip {
+			f = s.UnzipN
+		}
+		f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
+		return true
+	}
+	if b > MaxBlock {
+		return false
+	}
+	f := s.Zip[b][bits.TrailingZeros(uint(w))]
+	if unzip {
+		f = s.Unzip[b][bits.TrailingZeros(uint(w))]
+	}
+	if f == nil {
+		return false
+	}
+	f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth)
+	return true
 }

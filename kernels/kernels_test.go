@@ -124,3 +124,36 @@ func TestZipKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyRuns runs every set's run copier on randomized layouts, runs of
+// 16 bytes and more, strided on either side.
+func TestCopyRuns(t *testing.T) {
+	for name, set := range setsUnderTest() {
+		rng := rand.New(rand.NewPCG(3, 4))
+		for range 2000 {
+			e := 16 + rng.IntN(120)
+			w, rows, groups := 1+rng.IntN(9), 1+rng.IntN(3), 1+rng.IntN(3)
+			dstX, srcX := e+rng.IntN(8), e+rng.IntN(40)
+			if rng.IntN(2) == 0 {
+				dstX, srcX = srcX, dstX
+			}
+			dstRow, srcRow := w*dstX+rng.IntN(8), w*srcX+rng.IntN(8)
+			dstGroup, srcGroup := rows*dstRow+rng.IntN(8), rows*srcRow+rng.IntN(8)
+			span := func(x, row, group int) int { return (groups-1)*group + (rows-1)*row + (w-1)*x + e }
+			dst := randBytes(rng, span(dstX, dstRow, dstGroup))
+			src := randBytes(rng, span(srcX, srcRow, srcGroup))
+			want := bytes.Clone(dst)
+			for g := range groups {
+				for r := range rows {
+					for x := range w {
+						copy(want[g*dstGroup+r*dstRow+x*dstX:][:e], src[g*srcGroup+r*srcRow+x*srcX:])
+					}
+				}
+			}
+			set.CopyRuns(&dst[0], &src[0], e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: e=%d w=%d dstX=%d srcX=%d rows=%d groups=%d: result differs", name, e, w, dstX, srcX, rows, groups)
+			}
+		}
+	}
+}

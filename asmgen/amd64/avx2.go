@@ -85,8 +85,16 @@ func scratch(in vec.Instr) int {
 	return 0
 }
 
+// RunsSignature is the Go signature of the run copying kernel: groups
+// groups of rows rows of w runs of e >= 16 bytes each.
+const RunsSignature = "func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)"
+
 // Kernel adds one kernel of the table.
 func (g *Generator) Kernel(k table.Kernel) error {
+	if k.Kind == table.Runs {
+		g.copyRuns(k)
+		return nil
+	}
 	if k.B == 0 {
 		g.moveN(k)
 		return nil
@@ -230,10 +238,16 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 // groupSpace - rows*spaceStride and groupDepth - rows*depthStride. Keeping
 // them in memory leaves the registers to the row loop.
 func (g *Generator) groupSteps() [2]operand.Mem {
+	return g.stepsFor("groupSpace", "spaceStride", "groupDepth", "depthStride")
+}
+
+// stepsFor is groupSteps for kernels whose arguments have other names:
+// group and row strides of the first pointer, then of the second.
+func (g *Generator) stepsFor(group0, row0, group1, row1 string) [2]operand.Mem {
 	c := g.c
 	slots := c.AllocLocal(16)
 	steps := [2]operand.Mem{slots, slots.Offset(8)}
-	for i, names := range [2][2]string{{"groupSpace", "spaceStride"}, {"groupDepth", "depthStride"}} {
+	for i, names := range [2][2]string{{group0, row0}, {group1, row1}} {
 		step, t := c.GP64(), c.GP64()
 		c.Load(c.Param("rows"), t)
 		c.IMULQ(param(c, names[1]), t)
@@ -551,4 +565,82 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.JNZ(operand.LabelRef(groupLoop))
 	c.VZEROUPPER()
 	c.RET()
+}
+
+// copyRuns writes the kernel that copies runs of e >= 16 bytes, x-th run of
+// a row from src + x*srcX to dst + x*dstX: 32 bytes at a time with the last
+// piece ending at the run's end, or two overlapping 16-byte moves for runs
+// shorter than 32 bytes.
+func (g *Generator) copyRuns(k table.Kernel) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(RunsSignature)
+	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
+	dst, src, e, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("dst"), dst)
+	c.Load(c.Param("src"), src)
+	c.Load(c.Param("e"), e)
+	c.Load(c.Param("groups"), groups)
+	steps := g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
+	last := c.GP64() // offset of the last 32- or 16-byte piece of a run
+	c.MOVQ(e, last)
+	short, groupLoop := g.label("short"), g.label("group")
+	c.CMPQ(e, operand.Imm(32))
+	c.JB(operand.LabelRef(short))
+	c.SUBQ(operand.Imm(32), last)
+	// One loop nest per path: long runs move 32 bytes at a time.
+	for _, long := range []bool{true, false} {
+		if !long {
+			c.Label(short)
+			c.SUBQ(operand.Imm(16), last)
+		}
+		gl, rowLoop, runLoop := groupLoop+fmt.Sprint(b2i(long)), g.label("row"), g.label("run")
+		rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+		c.Label(gl)
+		c.Load(c.Param("rows"), rows)
+		c.Label(rowLoop)
+		c.Load(c.Param("w"), x)
+		c.MOVQ(dst, d)
+		c.MOVQ(src, s)
+		c.Label(runLoop)
+		if long {
+			off := c.GP64()
+			pieces, done := g.label("pieces"), g.label("piecesdone")
+			y := c.YMM()
+			c.XORQ(off, off)
+			c.Label(pieces)
+			c.VMOVDQU(operand.Mem{Base: s, Index: off, Scale: 1}, y)
+			c.VMOVDQU(y, operand.Mem{Base: d, Index: off, Scale: 1})
+			c.CMPQ(off, last)
+			c.JEQ(operand.LabelRef(done))
+			c.ADDQ(operand.Imm(32), off)
+			c.CMPQ(off, last)
+			c.JLE(operand.LabelRef(pieces))
+			c.MOVQ(last, off)
+			c.JMP(operand.LabelRef(pieces))
+			c.Label(done)
+		} else {
+			a, b := c.XMM(), c.XMM()
+			c.VMOVDQU(operand.Mem{Base: s}, a)
+			c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
+			c.VMOVDQU(a, operand.Mem{Base: d})
+			c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
+		}
+		c.ADDQ(param(c, "dstX"), d)
+		c.ADDQ(param(c, "srcX"), s)
+		c.DECQ(x)
+		c.JNZ(operand.LabelRef(runLoop))
+		c.ADDQ(param(c, "dstRow"), dst)
+		c.ADDQ(param(c, "srcRow"), src)
+		c.DECQ(rows)
+		c.JNZ(operand.LabelRef(rowLoop))
+		c.ADDQ(steps[0], dst)
+		c.ADDQ(steps[1], src)
+		c.DECQ(groups)
+		c.JNZ(operand.LabelRef(gl))
+		c.VZEROUPPER()
+		c.RET()
+	}
 }

@@ -16,6 +16,7 @@ type Kind uint8
 const (
 	Zip   Kind = iota // interleave b rows of elements into one (NCHW DepthToSpace)
 	Unzip             // split one row into b rows (NCHW SpaceToDepth)
+	Runs              // copy runs of 16 bytes or more between strided places (NHWC)
 )
 
 // Kernel is one generated function: it zips or unzips B rows of Width-byte
@@ -29,6 +30,9 @@ type Kernel struct {
 
 // Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
 func (k Kernel) Name() string {
+	if k.Kind == Runs {
+		return "copyRuns" + string(k.ISA)
+	}
 	kind := "zip"
 	if k.Kind == Unzip {
 		kind = "unzip"
@@ -60,5 +64,5 @@ func Kernels(isa ISA) []Kernel {
 		}
 		out = append(out, Kernel{isa, kind, 0, 16})
 	}
-	return out
+	return append(out, Kernel{ISA: isa, Kind: Runs})
 }

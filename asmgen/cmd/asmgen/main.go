@@ -89,7 +89,7 @@ func writeTable(path, isa string, ks []table.Kernel) error {
 		}
 		fmt.Fprintf(&b, "\t},\n\t%sN: %s,\n", field, table.Kernel{ISA: table.ISA(isa), Kind: kind, Width: 16}.Name())
 	}
-	b.WriteString("}\n")
+	fmt.Fprintf(&b, "\tCopyRuns: %s,\n}\n", table.Kernel{ISA: table.ISA(isa), Kind: table.Runs}.Name())
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return err
