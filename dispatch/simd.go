@@ -22,6 +22,8 @@ func (k simd[T]) Run(op shape.Op, kind generic.Kind, space, depth []T, a generic
 		return
 	case kind == generic.Runs && !a.Contiguous() && k.runs(op, space, depth, &a):
 		return
+	case kind == generic.Transpose && k.transpose(op, space, depth, &a):
+		return
 	}
 	generic.Bits[T]{}.Run(op, kind, space, depth, a)
 }
@@ -42,7 +44,7 @@ func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 	w := int(unsafe.Sizeof(*new(T)))
 	e := a.B * a.Cp * w // bytes per run
-	if e < 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
+	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
 		return k.set.Interleave(op == shape.DepthToSpace, e, a.B, ptr(depth), ptr(space), a.W*e,
 			1, 0, 0, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
 	}
@@ -57,6 +59,20 @@ func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 	}
 	k.set.CopyRuns(dst, src, e, a.W, dstX, srcX, a.Rows, dstRow, srcRow, a.Groups, dstGroup, srcGroup)
 	return true
+}
+
+// transpose runs a Transpose call (NHWC CRD) with b = 2 as an unzip (zip
+// for SpaceToDepth) by 4 of every depth pixel: its channels c*4 + i*2 + j
+// are 4 interleaved lanes of C' elements, lane (i, j) going to space row i
+// at j*C'. Each pixel is one kernel row.
+func (k simd[T]) transpose(op shape.Op, space, depth []T, a *generic.Args) bool {
+	if a.B != 2 || a.Rows != 2 {
+		return false
+	}
+	w := int(unsafe.Sizeof(*new(T)))
+	cpw := a.Cp * w
+	return k.set.Interleave2(op == shape.DepthToSpace, w, 4, ptr(depth), ptr(space), cpw,
+		a.W, a.XS*w, 2*cpw, cpw, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
 }
 
 func ptr[T any](s []T) *byte { return (*byte)(unsafe.Pointer(&s[0])) }

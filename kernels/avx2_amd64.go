@@ -4,170 +4,210 @@
 
 package kernels
 
-// zip2x1AVX2 interleaves 2 rows (lane bytes apart) of 1-byte elements into one, for each of rows rows.
+// zip2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x1AVX2 interleaves 3 rows (lane bytes apart) of 1-byte elements into one, for each of rows rows.
+// zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x1AVX2 interleaves 4 rows (lane bytes apart) of 1-byte elements into one, for each of rows rows.
+// zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x1AVX2 interleaves 8 rows (lane bytes apart) of 1-byte elements into one, for each of rows rows.
+// zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x2AVX2 interleaves 2 rows (lane bytes apart) of 2-byte elements into one, for each of rows rows.
+// zip2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x2AVX2 interleaves 3 rows (lane bytes apart) of 2-byte elements into one, for each of rows rows.
+// zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x2AVX2 interleaves 4 rows (lane bytes apart) of 2-byte elements into one, for each of rows rows.
+// zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x2AVX2 interleaves 8 rows (lane bytes apart) of 2-byte elements into one, for each of rows rows.
+// zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x4AVX2 interleaves 2 rows (lane bytes apart) of 4-byte elements into one, for each of rows rows.
+// zip2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x4AVX2 interleaves 3 rows (lane bytes apart) of 4-byte elements into one, for each of rows rows.
+// zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x4AVX2 interleaves 4 rows (lane bytes apart) of 4-byte elements into one, for each of rows rows.
+// zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x4AVX2 interleaves 8 rows (lane bytes apart) of 4-byte elements into one, for each of rows rows.
+// zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x8AVX2 interleaves 2 rows (lane bytes apart) of 8-byte elements into one, for each of rows rows.
+// zip2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x8AVX2 interleaves 3 rows (lane bytes apart) of 8-byte elements into one, for each of rows rows.
+// zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x8AVX2 interleaves 4 rows (lane bytes apart) of 8-byte elements into one, for each of rows rows.
+// zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x8AVX2 interleaves 8 rows (lane bytes apart) of 8-byte elements into one, for each of rows rows.
+// zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip2x16AVX2 interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x16AVX2 interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x16AVX2 interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip8x16AVX2 interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
 
-// unzip2x1AVX2 splits one row into 2 rows (lane bytes apart) of 1-byte elements, for each of rows rows.
+// unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x1AVX2 splits one row into 3 rows (lane bytes apart) of 1-byte elements, for each of rows rows.
+// unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x1AVX2 splits one row into 4 rows (lane bytes apart) of 1-byte elements, for each of rows rows.
+// unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x1AVX2 splits one row into 8 rows (lane bytes apart) of 1-byte elements, for each of rows rows.
+// unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x2AVX2 splits one row into 2 rows (lane bytes apart) of 2-byte elements, for each of rows rows.
+// unzip2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x2AVX2 splits one row into 3 rows (lane bytes apart) of 2-byte elements, for each of rows rows.
+// unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x2AVX2 splits one row into 4 rows (lane bytes apart) of 2-byte elements, for each of rows rows.
+// unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x2AVX2 splits one row into 8 rows (lane bytes apart) of 2-byte elements, for each of rows rows.
+// unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x4AVX2 splits one row into 2 rows (lane bytes apart) of 4-byte elements, for each of rows rows.
+// unzip2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x4AVX2 splits one row into 3 rows (lane bytes apart) of 4-byte elements, for each of rows rows.
+// unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x4AVX2 splits one row into 4 rows (lane bytes apart) of 4-byte elements, for each of rows rows.
+// unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x4AVX2 splits one row into 8 rows (lane bytes apart) of 4-byte elements, for each of rows rows.
+// unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x8AVX2 splits one row into 2 rows (lane bytes apart) of 8-byte elements, for each of rows rows.
+// unzip2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x8AVX2 splits one row into 3 rows (lane bytes apart) of 8-byte elements, for each of rows rows.
+// unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x8AVX2 splits one row into 4 rows (lane bytes apart) of 8-byte elements, for each of rows rows.
+// unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x8AVX2 splits one row into 8 rows (lane bytes apart) of 8-byte elements, for each of rows rows.
+// unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip2x16AVX2 splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x16AVX2 splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x16AVX2 splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x16AVX2 splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //

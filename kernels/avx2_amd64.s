@@ -4,22 +4,22 @@
 
 #include "textflag.h"
 
-// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -178,22 +178,22 @@ rowdone20:
 	VZEROUPPER
 	RET
 
-// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -525,25 +525,25 @@ DATA shuffle23<>+0(SB)/8, $0xffff01ffff00ffff
 DATA shuffle23<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle23<>(SB), RODATA|NOPTR, $16
 
-// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
 	JAE   chunk41
 	CMPQ  DX, $0x10
@@ -565,12 +565,13 @@ row46:
 
 chunks47:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*2), Y1
+	VMOVDQU    (R11), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R10)(DI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -616,12 +617,13 @@ row50:
 
 chunks51:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*2), X1
+	VMOVDQU    (R11), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R10)(DI*1), X3
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
 	VPUNPCKLBW X4, X2, X0
@@ -663,11 +665,12 @@ row54:
 
 chunks55:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*2), X1
+	VMOVQ      (R11), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R10)(DI*1), X2
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
@@ -704,11 +707,12 @@ row58:
 
 chunks59:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*2), X1
+	VMOVD      (R11), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R10)(DI*1), X2
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
@@ -732,25 +736,26 @@ rowdone60:
 	VZEROUPPER
 	RET
 
-// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
 	JAE   chunk61
 	CMPQ  DX, $0x10
@@ -765,28 +770,28 @@ chunk61:
 	SUBQ $0x20, DX
 
 group65:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row66:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks67:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*4), Y1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R10)(SI*2), Y0
-	VMOVDQU    (R11)(SI*2), Y5
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
-	VMOVDQU    (R10)(DI*1), Y0
-	VMOVDQU    (R11)(DI*1), Y7
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
 	VPUNPCKLBW Y7, Y0, Y8
 	VPUNPCKHBW Y7, Y0, Y7
 	VPUNPCKLBW Y6, Y2, Y0
@@ -806,33 +811,33 @@ chunks67:
 	VPUNPCKLBW Y7, Y5, Y2
 	VPUNPCKHBW Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R8*8)
+	VMOVDQU    Y5, (AX)(R9*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R8*8)
+	VMOVDQU    Y5, 32(AX)(R9*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R8*8)
+	VMOVDQU    Y5, 64(AX)(R9*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R8*8)
+	VMOVDQU    Y5, 96(AX)(R9*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R8*8)
+	VMOVDQU    Y1, 128(AX)(R9*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R8*8)
+	VMOVDQU    Y8, 160(AX)(R9*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R8*8)
+	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone68
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
 	JLE        chunks67
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks67
 
 rowdone68:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row66
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -845,28 +850,28 @@ chunk62:
 	SUBQ $0x10, DX
 
 group69:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row70:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks71:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R12), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R11)(SI*1), X0
+	VMOVDQU    (R12)(SI*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
-	VMOVDQU    (R10)(SI*2), X0
-	VMOVDQU    (R11)(SI*2), X5
+	VMOVDQU    (R11)(SI*2), X0
+	VMOVDQU    (R12)(SI*2), X5
 	VPUNPCKLBW X5, X0, X6
 	VPUNPCKHBW X5, X0, X5
-	VMOVDQU    (R10)(DI*1), X0
-	VMOVDQU    (R11)(DI*1), X7
+	VMOVDQU    (R11)(DI*1), X0
+	VMOVDQU    (R12)(DI*1), X7
 	VPUNPCKLBW X7, X0, X8
 	VPUNPCKHBW X7, X0, X7
 	VPUNPCKLBW X6, X2, X0
@@ -878,33 +883,33 @@ chunks71:
 	VPUNPCKLBW X7, X3, X4
 	VPUNPCKHBW X7, X3, X7
 	VPUNPCKLBW X1, X0, X3
-	VMOVDQU    X3, (AX)(R8*8)
+	VMOVDQU    X3, (AX)(R9*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLBW X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHBW X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R8*8)
+	VMOVDQU    X8, 48(AX)(R9*8)
 	VPUNPCKLBW X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R8*8)
+	VMOVDQU    X8, 64(AX)(R9*8)
 	VPUNPCKHBW X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R8*8)
+	VMOVDQU    X4, 80(AX)(R9*8)
 	VPUNPCKLBW X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R8*8)
+	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHBW X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X7, 112(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone72
-	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	ADDQ       $0x10, R9
+	CMPQ       R9, DX
 	JLE        chunks71
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks71
 
 rowdone72:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row70
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -917,50 +922,50 @@ chunk63:
 	SUBQ $0x08, DX
 
 group73:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row74:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks75:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R12), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R11)(SI*1), X0
+	VMOVQ      (R12)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVQ      (R10)(SI*2), X0
-	VMOVQ      (R11)(SI*2), X3
+	VMOVQ      (R11)(SI*2), X0
+	VMOVQ      (R12)(SI*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVQ      (R10)(DI*1), X0
-	VMOVQ      (R11)(DI*1), X4
+	VMOVQ      (R11)(DI*1), X0
+	VMOVQ      (R12)(DI*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X0
 	VPUNPCKHBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X1
 	VPUNPCKHBW X4, X2, X4
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLBW X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 48(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone76
-	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	ADDQ       $0x08, R9
+	CMPQ       R9, DX
 	JLE        chunks75
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks75
 
 rowdone76:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row74
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -973,44 +978,44 @@ chunk64:
 	SUBQ $0x04, DX
 
 group77:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row78:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks79:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVD      (R11), X0
+	VMOVD      (R12), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R11)(SI*1), X0
+	VMOVD      (R12)(SI*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVD      (R10)(SI*2), X0
-	VMOVD      (R11)(SI*2), X3
+	VMOVD      (R11)(SI*2), X0
+	VMOVD      (R12)(SI*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVD      (R10)(DI*1), X0
-	VMOVD      (R11)(DI*1), X4
+	VMOVD      (R11)(DI*1), X0
+	VMOVD      (R12)(DI*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X4
 	VPUNPCKLBW X4, X3, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 16(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone80
-	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	ADDQ       $0x04, R9
+	CMPQ       R9, DX
 	JLE        chunks79
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks79
 
 rowdone80:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row78
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1019,22 +1024,22 @@ rowdone80:
 	VZEROUPPER
 	RET
 
-// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -1193,22 +1198,22 @@ rowdone100:
 	VZEROUPPER
 	RET
 
-// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -1536,25 +1541,25 @@ DATA shuffle46<>+0(SB)/8, $0xffffffff0100ffff
 DATA shuffle46<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
 
-// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
 	JAE   chunk121
 	CMPQ  DX, $0x10
@@ -1576,12 +1581,13 @@ row126:
 
 chunks127:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*2), Y1
+	VMOVDQU    (R11), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
 	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R10)(DI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -1627,12 +1633,13 @@ row130:
 
 chunks131:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*2), X1
+	VMOVDQU    (R11), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R10)(DI*1), X3
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
 	VPUNPCKLWD X4, X2, X0
@@ -1674,11 +1681,12 @@ row134:
 
 chunks135:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*2), X1
+	VMOVQ      (R11), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R10)(DI*1), X2
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
@@ -1715,11 +1723,12 @@ row138:
 
 chunks139:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*2), X1
+	VMOVD      (R11), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R10)(DI*1), X2
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
@@ -1743,25 +1752,26 @@ rowdone140:
 	VZEROUPPER
 	RET
 
-// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
 	JAE   chunk141
 	CMPQ  DX, $0x10
@@ -1776,28 +1786,28 @@ chunk141:
 	SUBQ $0x20, DX
 
 group145:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row146:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks147:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*4), Y1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R10)(SI*2), Y0
-	VMOVDQU    (R11)(SI*2), Y5
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
-	VMOVDQU    (R10)(DI*1), Y0
-	VMOVDQU    (R11)(DI*1), Y7
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
 	VPUNPCKLWD Y7, Y0, Y8
 	VPUNPCKHWD Y7, Y0, Y7
 	VPUNPCKLWD Y6, Y2, Y0
@@ -1817,33 +1827,33 @@ chunks147:
 	VPUNPCKLWD Y7, Y5, Y2
 	VPUNPCKHWD Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R8*8)
+	VMOVDQU    Y5, (AX)(R9*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R8*8)
+	VMOVDQU    Y5, 32(AX)(R9*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R8*8)
+	VMOVDQU    Y5, 64(AX)(R9*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R8*8)
+	VMOVDQU    Y5, 96(AX)(R9*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R8*8)
+	VMOVDQU    Y1, 128(AX)(R9*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R8*8)
+	VMOVDQU    Y8, 160(AX)(R9*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R8*8)
+	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone148
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
 	JLE        chunks147
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks147
 
 rowdone148:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row146
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1856,28 +1866,28 @@ chunk142:
 	SUBQ $0x10, DX
 
 group149:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row150:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks151:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R12), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R11)(SI*1), X0
+	VMOVDQU    (R12)(SI*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
-	VMOVDQU    (R10)(SI*2), X0
-	VMOVDQU    (R11)(SI*2), X5
+	VMOVDQU    (R11)(SI*2), X0
+	VMOVDQU    (R12)(SI*2), X5
 	VPUNPCKLWD X5, X0, X6
 	VPUNPCKHWD X5, X0, X5
-	VMOVDQU    (R10)(DI*1), X0
-	VMOVDQU    (R11)(DI*1), X7
+	VMOVDQU    (R11)(DI*1), X0
+	VMOVDQU    (R12)(DI*1), X7
 	VPUNPCKLWD X7, X0, X8
 	VPUNPCKHWD X7, X0, X7
 	VPUNPCKLWD X6, X2, X0
@@ -1889,33 +1899,33 @@ chunks151:
 	VPUNPCKLWD X7, X3, X4
 	VPUNPCKHWD X7, X3, X7
 	VPUNPCKLWD X1, X0, X3
-	VMOVDQU    X3, (AX)(R8*8)
+	VMOVDQU    X3, (AX)(R9*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLWD X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHWD X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R8*8)
+	VMOVDQU    X8, 48(AX)(R9*8)
 	VPUNPCKLWD X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R8*8)
+	VMOVDQU    X8, 64(AX)(R9*8)
 	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R8*8)
+	VMOVDQU    X4, 80(AX)(R9*8)
 	VPUNPCKLWD X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R8*8)
+	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHWD X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X7, 112(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone152
-	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	ADDQ       $0x10, R9
+	CMPQ       R9, DX
 	JLE        chunks151
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks151
 
 rowdone152:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row150
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1928,50 +1938,50 @@ chunk143:
 	SUBQ $0x08, DX
 
 group153:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row154:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks155:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R12), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R11)(SI*1), X0
+	VMOVQ      (R12)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVQ      (R10)(SI*2), X0
-	VMOVQ      (R11)(SI*2), X3
+	VMOVQ      (R11)(SI*2), X0
+	VMOVQ      (R12)(SI*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVQ      (R10)(DI*1), X0
-	VMOVQ      (R11)(DI*1), X4
+	VMOVQ      (R11)(DI*1), X0
+	VMOVQ      (R12)(DI*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X0
 	VPUNPCKHWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X1
 	VPUNPCKHWD X4, X2, X4
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLWD X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 48(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone156
-	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	ADDQ       $0x08, R9
+	CMPQ       R9, DX
 	JLE        chunks155
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks155
 
 rowdone156:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row154
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1984,44 +1994,44 @@ chunk144:
 	SUBQ $0x04, DX
 
 group157:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row158:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks159:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVD      (R11), X0
+	VMOVD      (R12), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R11)(SI*1), X0
+	VMOVD      (R12)(SI*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVD      (R10)(SI*2), X0
-	VMOVD      (R11)(SI*2), X3
+	VMOVD      (R11)(SI*2), X0
+	VMOVD      (R12)(SI*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVD      (R10)(DI*1), X0
-	VMOVD      (R11)(DI*1), X4
+	VMOVD      (R11)(DI*1), X0
+	VMOVD      (R12)(DI*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X4
 	VPUNPCKLWD X4, X3, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 16(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone160
-	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	ADDQ       $0x04, R9
+	CMPQ       R9, DX
 	JLE        chunks159
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks159
 
 rowdone160:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row158
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2030,22 +2040,22 @@ rowdone160:
 	VZEROUPPER
 	RET
 
-// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -2204,22 +2214,22 @@ rowdone180:
 	VZEROUPPER
 	RET
 
-// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -2540,25 +2550,25 @@ DATA shuffle67<>+0(SB)/8, $0xffffffff03020100
 DATA shuffle67<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
 
-// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
 	JAE   chunk201
 	CMPQ  DX, $0x10
@@ -2580,12 +2590,13 @@ row206:
 
 chunks207:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*2), Y1
+	VMOVDQU    (R11), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R10)(DI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -2631,12 +2642,13 @@ row210:
 
 chunks211:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*2), X1
+	VMOVDQU    (R11), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R10)(DI*1), X3
+	VMOVDQU    (R11)(SI*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
 	VPUNPCKLDQ X4, X2, X0
@@ -2678,11 +2690,12 @@ row214:
 
 chunks215:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*2), X1
+	VMOVQ      (R11), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R10)(DI*1), X2
+	VMOVQ      (R11)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
@@ -2719,11 +2732,12 @@ row218:
 
 chunks219:
 	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*2), X1
+	VMOVD      (R11), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R10)(DI*1), X2
+	VMOVD      (R11)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
@@ -2747,25 +2761,26 @@ rowdone220:
 	VZEROUPPER
 	RET
 
-// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
 	JAE   chunk221
 	CMPQ  DX, $0x10
@@ -2780,28 +2795,28 @@ chunk221:
 	SUBQ $0x20, DX
 
 group225:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row226:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks227:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*4), Y1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R10)(SI*2), Y0
-	VMOVDQU    (R11)(SI*2), Y5
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
-	VMOVDQU    (R10)(DI*1), Y0
-	VMOVDQU    (R11)(DI*1), Y7
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
 	VPUNPCKLDQ Y7, Y0, Y8
 	VPUNPCKHDQ Y7, Y0, Y7
 	VPUNPCKLDQ Y6, Y2, Y0
@@ -2821,33 +2836,33 @@ chunks227:
 	VPUNPCKLDQ Y7, Y5, Y2
 	VPUNPCKHDQ Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R8*8)
+	VMOVDQU    Y5, (AX)(R9*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R8*8)
+	VMOVDQU    Y5, 32(AX)(R9*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R8*8)
+	VMOVDQU    Y5, 64(AX)(R9*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R8*8)
+	VMOVDQU    Y5, 96(AX)(R9*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R8*8)
+	VMOVDQU    Y1, 128(AX)(R9*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R8*8)
+	VMOVDQU    Y8, 160(AX)(R9*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R8*8)
+	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone228
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
 	JLE        chunks227
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks227
 
 rowdone228:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row226
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2860,28 +2875,28 @@ chunk222:
 	SUBQ $0x10, DX
 
 group229:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row230:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks231:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R12), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R11)(SI*1), X0
+	VMOVDQU    (R12)(SI*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
-	VMOVDQU    (R10)(SI*2), X0
-	VMOVDQU    (R11)(SI*2), X5
+	VMOVDQU    (R11)(SI*2), X0
+	VMOVDQU    (R12)(SI*2), X5
 	VPUNPCKLDQ X5, X0, X6
 	VPUNPCKHDQ X5, X0, X5
-	VMOVDQU    (R10)(DI*1), X0
-	VMOVDQU    (R11)(DI*1), X7
+	VMOVDQU    (R11)(DI*1), X0
+	VMOVDQU    (R12)(DI*1), X7
 	VPUNPCKLDQ X7, X0, X8
 	VPUNPCKHDQ X7, X0, X7
 	VPUNPCKLDQ X6, X2, X0
@@ -2893,33 +2908,33 @@ chunks231:
 	VPUNPCKLDQ X7, X3, X4
 	VPUNPCKHDQ X7, X3, X7
 	VPUNPCKLDQ X1, X0, X3
-	VMOVDQU    X3, (AX)(R8*8)
+	VMOVDQU    X3, (AX)(R9*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLDQ X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHDQ X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R8*8)
+	VMOVDQU    X8, 48(AX)(R9*8)
 	VPUNPCKLDQ X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R8*8)
+	VMOVDQU    X8, 64(AX)(R9*8)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R8*8)
+	VMOVDQU    X4, 80(AX)(R9*8)
 	VPUNPCKLDQ X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R8*8)
+	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHDQ X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X7, 112(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone232
-	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	ADDQ       $0x10, R9
+	CMPQ       R9, DX
 	JLE        chunks231
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks231
 
 rowdone232:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row230
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2932,50 +2947,50 @@ chunk223:
 	SUBQ $0x08, DX
 
 group233:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row234:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks235:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R12), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R11)(SI*1), X0
+	VMOVQ      (R12)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVQ      (R10)(SI*2), X0
-	VMOVQ      (R11)(SI*2), X3
+	VMOVQ      (R11)(SI*2), X0
+	VMOVQ      (R12)(SI*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVQ      (R10)(DI*1), X0
-	VMOVQ      (R11)(DI*1), X4
+	VMOVQ      (R11)(DI*1), X0
+	VMOVQ      (R12)(DI*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X0
 	VPUNPCKHDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X1
 	VPUNPCKHDQ X4, X2, X4
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R8*8)
+	VMOVDQU    X1, 16(AX)(R9*8)
 	VPUNPCKLDQ X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R8*8)
+	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 48(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone236
-	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	ADDQ       $0x08, R9
+	CMPQ       R9, DX
 	JLE        chunks235
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks235
 
 rowdone236:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row234
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2988,44 +3003,44 @@ chunk224:
 	SUBQ $0x04, DX
 
 group237:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row238:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks239:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(SI*4), R11
-	VMOVD      (R10), X0
-	VMOVD      (R10)(SI*4), X1
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVD      (R11), X0
+	VMOVD      (R12), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R11)(SI*1), X0
+	VMOVD      (R12)(SI*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVD      (R10)(SI*2), X0
-	VMOVD      (R11)(SI*2), X3
+	VMOVD      (R11)(SI*2), X0
+	VMOVD      (R12)(SI*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVD      (R10)(DI*1), X0
-	VMOVD      (R11)(DI*1), X4
+	VMOVD      (R11)(DI*1), X0
+	VMOVD      (R12)(DI*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X4
 	VPUNPCKLDQ X4, X3, X2
-	VMOVDQU    X2, (AX)(R8*8)
+	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R8*8)
-	CMPQ       R8, DX
+	VMOVDQU    X4, 16(AX)(R9*8)
+	CMPQ       R9, DX
 	JEQ        rowdone240
-	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	ADDQ       $0x04, R9
+	CMPQ       R9, DX
 	JLE        chunks239
-	MOVQ       DX, R8
+	MOVQ       DX, R9
 	JMP        chunks239
 
 rowdone240:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row238
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3034,22 +3049,22 @@ rowdone240:
 	VZEROUPPER
 	RET
 
-// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -3171,22 +3186,22 @@ rowdone255:
 	VZEROUPPER
 	RET
 
-// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
@@ -3415,25 +3430,25 @@ DATA shuffle77<>+0(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle77<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle77<>(SB), RODATA|NOPTR, $16
 
-// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
 	JAE   chunk271
 	CMPQ  DX, $0x10
@@ -3453,12 +3468,13 @@ row275:
 
 chunks276:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), Y0
-	VMOVDQU     (R10)(SI*2), Y1
+	VMOVDQU     (R11), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     (R10)(SI*1), Y0
-	VMOVDQU     (R10)(DI*1), Y3
+	VMOVDQU     (R11)(SI*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -3504,12 +3520,13 @@ row279:
 
 chunks280:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), X0
-	VMOVDQU     (R10)(SI*2), X1
+	VMOVDQU     (R11), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     (R10)(SI*1), X0
-	VMOVDQU     (R10)(DI*1), X3
+	VMOVDQU     (R11)(SI*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
@@ -3551,11 +3568,12 @@ row283:
 
 chunks284:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVQ       (R10), X0
-	VMOVQ       (R10)(SI*2), X1
+	VMOVQ       (R11), X1
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVQ       (R10)(SI*1), X0
-	VMOVQ       (R10)(DI*1), X2
+	VMOVQ       (R11)(SI*1), X2
 	VPUNPCKLQDQ X2, X0, X2
 	VPUNPCKLQDQ X2, X1, X0
 	VMOVDQU     X0, (AX)(R8*4)
@@ -3581,25 +3599,26 @@ rowdone285:
 	VZEROUPPER
 	RET
 
-// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
 	JAE   chunk286
 	CMPQ  DX, $0x10
@@ -3612,28 +3631,28 @@ chunk286:
 	SUBQ $0x20, DX
 
 group289:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row290:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks291:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R10)(SI*4), Y1
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R12), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(SI*1), Y0
-	VMOVDQU     (R11)(SI*1), Y3
+	VMOVDQU     (R11)(SI*1), Y0
+	VMOVDQU     (R12)(SI*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R10)(SI*2), Y0
-	VMOVDQU     (R11)(SI*2), Y5
+	VMOVDQU     (R11)(SI*2), Y0
+	VMOVDQU     (R12)(SI*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     (R10)(DI*1), Y0
-	VMOVDQU     (R11)(DI*1), Y7
+	VMOVDQU     (R11)(DI*1), Y0
+	VMOVDQU     (R12)(DI*1), Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y6, Y2, Y0
@@ -3653,33 +3672,33 @@ chunks291:
 	VPUNPCKLQDQ Y7, Y5, Y2
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPERM2I128  $0x20, Y1, Y3, Y5
-	VMOVDQU     Y5, (AX)(R8*8)
+	VMOVDQU     Y5, (AX)(R9*8)
 	VPERM2I128  $0x20, Y8, Y0, Y5
-	VMOVDQU     Y5, 32(AX)(R8*8)
+	VMOVDQU     Y5, 32(AX)(R9*8)
 	VPERM2I128  $0x20, Y4, Y6, Y5
-	VMOVDQU     Y5, 64(AX)(R8*8)
+	VMOVDQU     Y5, 64(AX)(R9*8)
 	VPERM2I128  $0x20, Y7, Y2, Y5
-	VMOVDQU     Y5, 96(AX)(R8*8)
+	VMOVDQU     Y5, 96(AX)(R9*8)
 	VPERM2I128  $0x31, Y1, Y3, Y1
-	VMOVDQU     Y1, 128(AX)(R8*8)
+	VMOVDQU     Y1, 128(AX)(R9*8)
 	VPERM2I128  $0x31, Y8, Y0, Y8
-	VMOVDQU     Y8, 160(AX)(R8*8)
+	VMOVDQU     Y8, 160(AX)(R9*8)
 	VPERM2I128  $0x31, Y4, Y6, Y4
-	VMOVDQU     Y4, 192(AX)(R8*8)
+	VMOVDQU     Y4, 192(AX)(R9*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
-	VMOVDQU     Y7, 224(AX)(R8*8)
-	CMPQ        R8, DX
+	VMOVDQU     Y7, 224(AX)(R9*8)
+	CMPQ        R9, DX
 	JEQ         rowdone292
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
 	JLE         chunks291
-	MOVQ        DX, R8
+	MOVQ        DX, R9
 	JMP         chunks291
 
 rowdone292:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row290
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3692,28 +3711,28 @@ chunk287:
 	SUBQ $0x10, DX
 
 group293:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row294:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks295:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (R10), X0
-	VMOVDQU     (R10)(SI*4), X1
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R12), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R10)(SI*1), X0
-	VMOVDQU     (R11)(SI*1), X3
+	VMOVDQU     (R11)(SI*1), X0
+	VMOVDQU     (R12)(SI*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     (R10)(SI*2), X0
-	VMOVDQU     (R11)(SI*2), X5
+	VMOVDQU     (R11)(SI*2), X0
+	VMOVDQU     (R12)(SI*2), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     (R10)(DI*1), X0
-	VMOVDQU     (R11)(DI*1), X7
+	VMOVDQU     (R11)(DI*1), X0
+	VMOVDQU     (R12)(DI*1), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X6, X2, X0
@@ -3725,33 +3744,33 @@ chunks295:
 	VPUNPCKLQDQ X7, X3, X4
 	VPUNPCKHQDQ X7, X3, X7
 	VPUNPCKLQDQ X1, X0, X3
-	VMOVDQU     X3, (AX)(R8*8)
+	VMOVDQU     X3, (AX)(R9*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R8*8)
+	VMOVDQU     X1, 16(AX)(R9*8)
 	VPUNPCKLQDQ X8, X6, X1
-	VMOVDQU     X1, 32(AX)(R8*8)
+	VMOVDQU     X1, 32(AX)(R9*8)
 	VPUNPCKHQDQ X8, X6, X8
-	VMOVDQU     X8, 48(AX)(R8*8)
+	VMOVDQU     X8, 48(AX)(R9*8)
 	VPUNPCKLQDQ X4, X2, X8
-	VMOVDQU     X8, 64(AX)(R8*8)
+	VMOVDQU     X8, 64(AX)(R9*8)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 80(AX)(R8*8)
+	VMOVDQU     X4, 80(AX)(R9*8)
 	VPUNPCKLQDQ X7, X5, X4
-	VMOVDQU     X4, 96(AX)(R8*8)
+	VMOVDQU     X4, 96(AX)(R9*8)
 	VPUNPCKHQDQ X7, X5, X7
-	VMOVDQU     X7, 112(AX)(R8*8)
-	CMPQ        R8, DX
+	VMOVDQU     X7, 112(AX)(R9*8)
+	CMPQ        R9, DX
 	JEQ         rowdone296
-	ADDQ        $0x10, R8
-	CMPQ        R8, DX
+	ADDQ        $0x10, R9
+	CMPQ        R9, DX
 	JLE         chunks295
-	MOVQ        DX, R8
+	MOVQ        DX, R9
 	JMP         chunks295
 
 rowdone296:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row294
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3764,55 +3783,495 @@ chunk288:
 	SUBQ $0x08, DX
 
 group297:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R10
 
 row298:
-	XORQ R8, R8
+	XORQ R9, R9
 
 chunks299:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVQ       (R10), X0
-	VMOVQ       (R10)(SI*4), X1
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVQ       (R11), X0
+	VMOVQ       (R12), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R10)(SI*1), X0
-	VMOVQ       (R11)(SI*1), X2
+	VMOVQ       (R11)(SI*1), X0
+	VMOVQ       (R12)(SI*1), X2
 	VPUNPCKLQDQ X2, X0, X2
-	VMOVQ       (R10)(SI*2), X0
-	VMOVQ       (R11)(SI*2), X3
+	VMOVQ       (R11)(SI*2), X0
+	VMOVQ       (R12)(SI*2), X3
 	VPUNPCKLQDQ X3, X0, X3
-	VMOVQ       (R10)(DI*1), X0
-	VMOVQ       (R11)(DI*1), X4
+	VMOVQ       (R11)(DI*1), X0
+	VMOVQ       (R12)(DI*1), X4
 	VPUNPCKLQDQ X4, X0, X4
 	VPUNPCKLQDQ X3, X1, X0
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X4, X2, X1
 	VPUNPCKHQDQ X4, X2, X4
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(R8*8)
+	VMOVDQU     X2, (AX)(R9*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R8*8)
+	VMOVDQU     X1, 16(AX)(R9*8)
 	VPUNPCKLQDQ X4, X3, X1
-	VMOVDQU     X1, 32(AX)(R8*8)
+	VMOVDQU     X1, 32(AX)(R9*8)
 	VPUNPCKHQDQ X4, X3, X4
-	VMOVDQU     X4, 48(AX)(R8*8)
-	CMPQ        R8, DX
+	VMOVDQU     X4, 48(AX)(R9*8)
+	CMPQ        R9, DX
 	JEQ         rowdone300
-	ADDQ        $0x08, R8
-	CMPQ        R8, DX
+	ADDQ        $0x08, R9
+	CMPQ        R9, DX
 	JLE         chunks299
-	MOVQ        DX, R8
+	MOVQ        DX, R9
 	JMP         chunks299
 
 rowdone300:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	DECQ R10
 	JNZ  row298
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
 	JNZ  group297
+	VZEROUPPER
+	RET
+
+// func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk301
+	CMPQ  DX, $0x10
+	JAE   chunk302
+	RET
+
+chunk301:
+	SUBQ $0x20, DX
+
+group303:
+	MOVQ rows+24(FP), R8
+
+row304:
+	XORQ DI, DI
+
+chunks305:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone306
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks305
+	MOVQ       DX, DI
+	JMP        chunks305
+
+rowdone306:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row304
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group303
+	VZEROUPPER
+	RET
+
+chunk302:
+	SUBQ $0x10, DX
+
+group307:
+	MOVQ rows+24(FP), R8
+
+row308:
+	XORQ DI, DI
+
+chunks309:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VMOVDQU X0, (AX)(DI*2)
+	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone310
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks309
+	MOVQ    DX, DI
+	JMP     chunks309
+
+rowdone310:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row308
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group307
+	VZEROUPPER
+	RET
+
+// func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk311
+	CMPQ  DX, $0x10
+	JAE   chunk312
+	RET
+
+chunk311:
+	SUBQ $0x20, DX
+
+group313:
+	MOVQ rows+24(FP), R8
+
+row314:
+	XORQ DI, DI
+
+chunks315:
+	LEAQ       (CX)(DI*1), R9
+	IMUL3Q     $0x03, DI, R10
+	ADDQ       AX, R10
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (R10)
+	VMOVDQU    (R9)(SI*2), Y2
+	VPERM2I128 $0x30, Y0, Y2, Y0
+	VMOVDQU    Y0, 32(R10)
+	VPERM2I128 $0x31, Y2, Y1, Y2
+	VMOVDQU    Y2, 64(R10)
+	CMPQ       DI, DX
+	JEQ        rowdone316
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks315
+	MOVQ       DX, DI
+	JMP        chunks315
+
+rowdone316:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row314
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group313
+	VZEROUPPER
+	RET
+
+chunk312:
+	SUBQ $0x10, DX
+
+group317:
+	MOVQ rows+24(FP), R8
+
+row318:
+	XORQ DI, DI
+
+chunks319:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU X0, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone320
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks319
+	MOVQ    DX, DI
+	JMP     chunks319
+
+rowdone320:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row318
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group317
+	VZEROUPPER
+	RET
+
+// func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk321
+	CMPQ  DX, $0x10
+	JAE   chunk322
+	RET
+
+chunk321:
+	SUBQ $0x20, DX
+
+group323:
+	MOVQ rows+24(FP), R9
+
+row324:
+	XORQ R8, R8
+
+chunks325:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)(R8*4)
+	VMOVDQU    (R11), Y2
+	VMOVDQU    (R11)(SI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone326
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks325
+	MOVQ       DX, R8
+	JMP        chunks325
+
+rowdone326:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row324
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group323
+	VZEROUPPER
+	RET
+
+chunk322:
+	SUBQ $0x10, DX
+
+group327:
+	MOVQ rows+24(FP), R9
+
+row328:
+	XORQ R8, R8
+
+chunks329:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU (R11), X0
+	VMOVDQU X0, 32(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone330
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks329
+	MOVQ    DX, R8
+	JMP     chunks329
+
+rowdone330:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row328
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group327
+	VZEROUPPER
+	RET
+
+// func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk331
+	CMPQ  DX, $0x10
+	JAE   chunk332
+	RET
+
+chunk331:
+	SUBQ $0x20, DX
+
+group333:
+	MOVQ rows+24(FP), R10
+
+row334:
+	XORQ R9, R9
+
+chunks335:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)(R9*8)
+	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(AX)(R9*8)
+	VMOVDQU    (R12), Y4
+	VMOVDQU    (R12)(SI*1), Y5
+	VPERM2I128 $0x20, Y5, Y4, Y6
+	VMOVDQU    Y6, 64(AX)(R9*8)
+	VMOVDQU    (R12)(SI*2), Y6
+	VMOVDQU    (R12)(DI*1), Y7
+	VPERM2I128 $0x20, Y7, Y6, Y8
+	VMOVDQU    Y8, 96(AX)(R9*8)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 128(AX)(R9*8)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 160(AX)(R9*8)
+	VPERM2I128 $0x31, Y5, Y4, Y5
+	VMOVDQU    Y5, 192(AX)(R9*8)
+	VPERM2I128 $0x31, Y7, Y6, Y7
+	VMOVDQU    Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
+	JEQ        rowdone336
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks335
+	MOVQ       DX, R9
+	JMP        chunks335
+
+rowdone336:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row334
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group333
+	VZEROUPPER
+	RET
+
+chunk332:
+	SUBQ $0x10, DX
+
+group337:
+	MOVQ rows+24(FP), R10
+
+row338:
+	XORQ R9, R9
+
+chunks339:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (AX)(R9*8)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 16(AX)(R9*8)
+	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU X0, 32(AX)(R9*8)
+	VMOVDQU (R11)(DI*1), X0
+	VMOVDQU X0, 48(AX)(R9*8)
+	VMOVDQU (R12), X0
+	VMOVDQU X0, 64(AX)(R9*8)
+	VMOVDQU (R12)(SI*1), X0
+	VMOVDQU X0, 80(AX)(R9*8)
+	VMOVDQU (R12)(SI*2), X0
+	VMOVDQU X0, 96(AX)(R9*8)
+	VMOVDQU (R12)(DI*1), X0
+	VMOVDQU X0, 112(AX)(R9*8)
+	CMPQ    R9, DX
+	JEQ     rowdone340
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks339
+	MOVQ    DX, R9
+	JMP     chunks339
+
+rowdone340:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row338
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group337
 	VZEROUPPER
 	RET
 
@@ -3838,91 +4297,91 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group301:
+group341:
 	MOVQ rows+24(FP), R9
 
-row302:
+row342:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes303:
+lanes343:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs304:
+pairs344:
 	CMPQ         R15, $0x20
-	JB           single305
+	JB           single345
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs304
+	JMP          pairs344
 
-single305:
+single345:
 	TESTQ   R15, R15
-	JZ      lanedone306
+	JZ      lanedone346
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone306:
+lanedone346:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes303
+	JB   lanes343
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row302
+	JNZ  row342
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group301
+	JNZ  group341
 	VZEROUPPER
 	RET
 
-// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk307
+	JAE   chunk347
 	CMPQ  DX, $0x10
-	JAE   chunk308
+	JAE   chunk348
 	CMPQ  DX, $0x08
-	JAE   chunk309
+	JAE   chunk349
 	CMPQ  DX, $0x04
-	JAE   chunk310
+	JAE   chunk350
 	RET
 
-chunk307:
+chunk347:
 	SUBQ $0x20, DX
 
-group311:
+group351:
 	MOVQ rows+24(FP), R8
 
-row312:
+row352:
 	XORQ DI, DI
 
-chunks313:
+chunks353:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -3937,35 +4396,35 @@ chunks313:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone314
+	JEQ         rowdone354
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks313
+	JLE         chunks353
 	MOVQ        DX, DI
-	JMP         chunks313
+	JMP         chunks353
 
-rowdone314:
+rowdone354:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row312
+	JNZ  row352
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group311
+	JNZ  group351
 	VZEROUPPER
 	RET
 
-chunk308:
+chunk348:
 	SUBQ $0x10, DX
 
-group315:
+group355:
 	MOVQ rows+24(FP), R8
 
-row316:
+row356:
 	XORQ DI, DI
 
-chunks317:
+chunks357:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -3978,35 +4437,35 @@ chunks317:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone318
+	JEQ       rowdone358
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks317
+	JLE       chunks357
 	MOVQ      DX, DI
-	JMP       chunks317
+	JMP       chunks357
 
-rowdone318:
+rowdone358:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row316
+	JNZ  row356
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group315
+	JNZ  group355
 	VZEROUPPER
 	RET
 
-chunk309:
+chunk349:
 	SUBQ $0x08, DX
 
-group319:
+group359:
 	MOVQ rows+24(FP), R8
 
-row320:
+row360:
 	XORQ DI, DI
 
-chunks321:
+chunks361:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
@@ -4018,35 +4477,35 @@ chunks321:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone322
+	JEQ       rowdone362
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks321
+	JLE       chunks361
 	MOVQ      DX, DI
-	JMP       chunks321
+	JMP       chunks361
 
-rowdone322:
+rowdone362:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row320
+	JNZ  row360
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group319
+	JNZ  group359
 	VZEROUPPER
 	RET
 
-chunk310:
+chunk350:
 	SUBQ $0x04, DX
 
-group323:
+group363:
 	MOVQ rows+24(FP), R8
 
-row324:
+row364:
 	XORQ DI, DI
 
-chunks325:
+chunks365:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
@@ -4058,22 +4517,22 @@ chunks325:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone326
+	JEQ       rowdone366
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks325
+	JLE       chunks365
 	MOVQ      DX, DI
-	JMP       chunks325
+	JMP       chunks365
 
-rowdone326:
+rowdone366:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row324
+	JNZ  row364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group323
+	JNZ  group363
 	VZEROUPPER
 	RET
 
@@ -4083,44 +4542,44 @@ DATA shuffle78<>+16(SB)/8, $0x00ff00ff00ff00ff
 DATA shuffle78<>+24(SB)/8, $0x00ff00ff00ff00ff
 GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk327
+	JAE   chunk367
 	CMPQ  DX, $0x10
-	JAE   chunk328
+	JAE   chunk368
 	CMPQ  DX, $0x08
-	JAE   chunk329
+	JAE   chunk369
 	CMPQ  DX, $0x04
-	JAE   chunk330
+	JAE   chunk370
 	RET
 
-chunk327:
+chunk367:
 	SUBQ $0x20, DX
 
-group331:
+group371:
 	MOVQ rows+24(FP), R8
 
-row332:
+row372:
 	XORQ DI, DI
 
-chunks333:
+chunks373:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -4149,35 +4608,35 @@ chunks333:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone334
+	JEQ         rowdone374
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks333
+	JLE         chunks373
 	MOVQ        DX, DI
-	JMP         chunks333
+	JMP         chunks373
 
-rowdone334:
+rowdone374:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row332
+	JNZ  row372
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group331
+	JNZ  group371
 	VZEROUPPER
 	RET
 
-chunk328:
+chunk368:
 	SUBQ $0x10, DX
 
-group335:
+group375:
 	MOVQ rows+24(FP), R8
 
-row336:
+row376:
 	XORQ DI, DI
 
-chunks337:
+chunks377:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4203,35 +4662,35 @@ chunks337:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone338
+	JEQ     rowdone378
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks337
+	JLE     chunks377
 	MOVQ    DX, DI
-	JMP     chunks337
+	JMP     chunks377
 
-rowdone338:
+rowdone378:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row336
+	JNZ  row376
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group335
+	JNZ  group375
 	VZEROUPPER
 	RET
 
-chunk329:
+chunk369:
 	SUBQ $0x08, DX
 
-group339:
+group379:
 	MOVQ rows+24(FP), R8
 
-row340:
+row380:
 	XORQ DI, DI
 
-chunks341:
+chunks381:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4250,35 +4709,35 @@ chunks341:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone342
+	JEQ     rowdone382
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks341
+	JLE     chunks381
 	MOVQ    DX, DI
-	JMP     chunks341
+	JMP     chunks381
 
-rowdone342:
+rowdone382:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row340
+	JNZ  row380
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group339
+	JNZ  group379
 	VZEROUPPER
 	RET
 
-chunk330:
+chunk370:
 	SUBQ $0x04, DX
 
-group343:
+group383:
 	MOVQ rows+24(FP), R8
 
-row344:
+row384:
 	XORQ DI, DI
 
-chunks345:
+chunks385:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4297,22 +4756,22 @@ chunks345:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone346
+	JEQ     rowdone386
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks345
+	JLE     chunks385
 	MOVQ    DX, DI
-	JMP     chunks345
+	JMP     chunks385
 
-rowdone346:
+rowdone386:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row344
+	JNZ  row384
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group343
+	JNZ  group383
 	VZEROUPPER
 	RET
 
@@ -4442,46 +4901,47 @@ DATA shuffle105<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle105<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk347
+	JAE   chunk387
 	CMPQ  DX, $0x10
-	JAE   chunk348
+	JAE   chunk388
 	CMPQ  DX, $0x08
-	JAE   chunk349
+	JAE   chunk389
 	CMPQ  DX, $0x04
-	JAE   chunk350
+	JAE   chunk390
 	RET
 
-chunk347:
+chunk387:
 	SUBQ $0x20, DX
 
-group351:
+group391:
 	MOVQ rows+24(FP), R9
 
-row352:
+row392:
 	XORQ R8, R8
 
-chunks353:
+chunks393:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
@@ -4509,7 +4969,7 @@ chunks353:
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
-	VMOVDQU     Y5, (R10)(SI*2)
+	VMOVDQU     Y5, (R11)
 	VPAND       shuffle78<>+0(SB), Y1, Y5
 	VPAND       shuffle78<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
@@ -4517,38 +4977,39 @@ chunks353:
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVDQU     Y4, (R10)(DI*1)
+	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone354
+	JEQ         rowdone394
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks353
+	JLE         chunks393
 	MOVQ        DX, R8
-	JMP         chunks353
+	JMP         chunks393
 
-rowdone354:
+rowdone394:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row352
+	JNZ  row392
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group351
+	JNZ  group391
 	VZEROUPPER
 	RET
 
-chunk348:
+chunk388:
 	SUBQ $0x10, DX
 
-group355:
+group395:
 	MOVQ rows+24(FP), R9
 
-row356:
+row396:
 	XORQ R8, R8
 
-chunks357:
+chunks397:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
@@ -4572,7 +5033,7 @@ chunks357:
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
-	VMOVDQU   X5, (R10)(SI*2)
+	VMOVDQU   X5, (R11)
 	VPAND     shuffle78<>+0(SB), X1, X5
 	VPAND     shuffle78<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
@@ -4580,38 +5041,39 @@ chunks357:
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X3, X4
-	VMOVDQU   X4, (R10)(DI*1)
+	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone358
+	JEQ       rowdone398
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks357
+	JLE       chunks397
 	MOVQ      DX, R8
-	JMP       chunks357
+	JMP       chunks397
 
-rowdone358:
+rowdone398:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row356
+	JNZ  row396
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group355
+	JNZ  group395
 	VZEROUPPER
 	RET
 
-chunk349:
+chunk389:
 	SUBQ $0x08, DX
 
-group359:
+group399:
 	MOVQ rows+24(FP), R9
 
-row360:
+row400:
 	XORQ R8, R8
 
-chunks361:
+chunks401:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
@@ -4627,7 +5089,7 @@ chunks361:
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVQ     X3, (R10)(SI*2)
+	VMOVQ     X3, (R11)
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPAND     shuffle78<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
@@ -4635,38 +5097,39 @@ chunks361:
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVQ     X1, (R10)(DI*1)
+	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone362
+	JEQ       rowdone402
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks361
+	JLE       chunks401
 	MOVQ      DX, R8
-	JMP       chunks361
+	JMP       chunks401
 
-rowdone362:
+rowdone402:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row360
+	JNZ  row400
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group359
+	JNZ  group399
 	VZEROUPPER
 	RET
 
-chunk350:
+chunk390:
 	SUBQ $0x04, DX
 
-group363:
+group403:
 	MOVQ rows+24(FP), R9
 
-row364:
+row404:
 	XORQ R8, R8
 
-chunks365:
+chunks405:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VPAND     shuffle78<>+0(SB), X0, X1
 	VPAND     shuffle78<>+0(SB), X0, X2
@@ -4681,7 +5144,7 @@ chunks365:
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
-	VMOVD     X2, (R10)(SI*2)
+	VMOVD     X2, (R11)
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
@@ -4689,102 +5152,103 @@ chunks365:
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X0, X2
 	VPACKUSWB X2, X3, X0
-	VMOVD     X0, (R10)(DI*1)
+	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone366
+	JEQ       rowdone406
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks365
+	JLE       chunks405
 	MOVQ      DX, R8
-	JMP       chunks365
+	JMP       chunks405
 
-rowdone366:
+rowdone406:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row364
+	JNZ  row404
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group363
+	JNZ  group403
 	VZEROUPPER
 	RET
 
-// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk367
+	JAE   chunk407
 	CMPQ  DX, $0x10
-	JAE   chunk368
+	JAE   chunk408
 	CMPQ  DX, $0x08
-	JAE   chunk369
+	JAE   chunk409
 	CMPQ  DX, $0x04
-	JAE   chunk370
+	JAE   chunk410
 	RET
 
-chunk367:
+chunk407:
 	SUBQ $0x20, DX
 
-group371:
-	MOVQ rows+24(FP), R9
+group411:
+	MOVQ rows+24(FP), R10
 
-row372:
-	XORQ R8, R8
+row412:
+	XORQ R9, R9
 
-chunks373:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
-	VMOVDQU     16(AX)(R8*8), X1
-	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
+chunks413:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*8), X0
-	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
-	VMOVDQU     48(AX)(R8*8), X4
-	VINSERTI128 $0x01, 176(AX)(R8*8), Y4, Y4
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X4
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R8*8), X0
-	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
-	VMOVDQU     80(AX)(R8*8), X6
-	VINSERTI128 $0x01, 208(AX)(R8*8), Y6, Y6
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X6
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
 	VPACKUSWB   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R8*8), X0
-	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
-	VMOVDQU     112(AX)(R8*8), X8
-	VINSERTI128 $0x01, 240(AX)(R8*8), Y8, Y8
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X8
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
@@ -4818,93 +5282,93 @@ chunks373:
 	VPAND       shuffle78<>+0(SB), Y10, Y6
 	VPAND       shuffle78<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)
+	VMOVDQU     Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
-	VMOVDQU     Y2, (R10)(SI*4)
+	VMOVDQU     Y2, (R12)
 	VPAND       shuffle78<>+0(SB), Y0, Y2
 	VPAND       shuffle78<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVDQU     Y10, (R10)(SI*1)
+	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
+	VMOVDQU     Y3, (R12)(SI*1)
 	VPAND       shuffle78<>+0(SB), Y5, Y3
 	VPAND       shuffle78<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVDQU     Y0, (R10)(SI*2)
+	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVDQU     Y9, (R11)(SI*2)
+	VMOVDQU     Y9, (R12)(SI*2)
 	VPAND       shuffle78<>+0(SB), Y4, Y9
 	VPAND       shuffle78<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
-	VMOVDQU     Y5, (R10)(DI*1)
+	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone374
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks373
-	MOVQ        DX, R8
-	JMP         chunks373
+	VMOVDQU     Y8, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone414
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks413
+	MOVQ        DX, R9
+	JMP         chunks413
 
-rowdone374:
+rowdone414:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row372
+	DECQ R10
+	JNZ  row412
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group371
+	JNZ  group411
 	VZEROUPPER
 	RET
 
-chunk368:
+chunk408:
 	SUBQ $0x10, DX
 
-group375:
-	MOVQ rows+24(FP), R9
+group415:
+	MOVQ rows+24(FP), R10
 
-row376:
-	XORQ R8, R8
+row416:
+	XORQ R9, R9
 
-chunks377:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks417:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R8*8), X0
-	VMOVDQU   48(AX)(R8*8), X4
+	VMOVDQU   32(AX)(R9*8), X0
+	VMOVDQU   48(AX)(R9*8), X4
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VMOVDQU   64(AX)(R8*8), X0
-	VMOVDQU   80(AX)(R8*8), X6
+	VMOVDQU   64(AX)(R9*8), X0
+	VMOVDQU   80(AX)(R9*8), X6
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
-	VMOVDQU   96(AX)(R8*8), X0
-	VMOVDQU   112(AX)(R8*8), X8
+	VMOVDQU   96(AX)(R9*8), X0
+	VMOVDQU   112(AX)(R9*8), X8
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
@@ -4938,77 +5402,77 @@ chunks377:
 	VPAND     shuffle78<>+0(SB), X10, X6
 	VPAND     shuffle78<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
-	VMOVDQU   X7, (R10)
+	VMOVDQU   X7, (R11)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
-	VMOVDQU   X2, (R10)(SI*4)
+	VMOVDQU   X2, (R12)
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
-	VMOVDQU   X10, (R10)(SI*1)
+	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
-	VMOVDQU   X3, (R11)(SI*1)
+	VMOVDQU   X3, (R12)(SI*1)
 	VPAND     shuffle78<>+0(SB), X5, X3
 	VPAND     shuffle78<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
-	VMOVDQU   X0, (R10)(SI*2)
+	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
-	VMOVDQU   X9, (R11)(SI*2)
+	VMOVDQU   X9, (R12)(SI*2)
 	VPAND     shuffle78<>+0(SB), X4, X9
 	VPAND     shuffle78<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
-	VMOVDQU   X5, (R10)(DI*1)
+	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X5
 	VPSRLW    $0x08, X8, X9
 	VPACKUSWB X9, X5, X8
-	VMOVDQU   X8, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone378
-	ADDQ      $0x10, R8
-	CMPQ      R8, DX
-	JLE       chunks377
-	MOVQ      DX, R8
-	JMP       chunks377
+	VMOVDQU   X8, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone418
+	ADDQ      $0x10, R9
+	CMPQ      R9, DX
+	JLE       chunks417
+	MOVQ      DX, R9
+	JMP       chunks417
 
-rowdone378:
+rowdone418:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row376
+	DECQ R10
+	JNZ  row416
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group375
+	JNZ  group415
 	VZEROUPPER
 	RET
 
-chunk369:
+chunk409:
 	SUBQ $0x08, DX
 
-group379:
-	MOVQ rows+24(FP), R9
+group419:
+	MOVQ rows+24(FP), R10
 
-row380:
-	XORQ R8, R8
+row420:
+	XORQ R9, R9
 
-chunks381:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks421:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R8*8), X0
-	VMOVDQU   48(AX)(R8*8), X4
+	VMOVDQU   32(AX)(R9*8), X0
+	VMOVDQU   48(AX)(R9*8), X4
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
@@ -5030,69 +5494,69 @@ chunks381:
 	VPAND     shuffle78<>+0(SB), X6, X1
 	VPAND     shuffle78<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
-	VMOVQ     X0, (R10)
+	VMOVQ     X0, (R11)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
-	VMOVQ     X6, (R10)(SI*4)
+	VMOVQ     X6, (R12)
 	VPAND     shuffle78<>+0(SB), X2, X6
 	VPAND     shuffle78<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
-	VMOVQ     X1, (R10)(SI*1)
+	VMOVQ     X1, (R11)(SI*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
-	VMOVQ     X2, (R11)(SI*1)
+	VMOVQ     X2, (R12)(SI*1)
 	VPAND     shuffle78<>+0(SB), X5, X2
 	VPAND     shuffle78<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
-	VMOVQ     X6, (R10)(SI*2)
+	VMOVQ     X6, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
-	VMOVQ     X5, (R11)(SI*2)
+	VMOVQ     X5, (R12)(SI*2)
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPAND     shuffle78<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVQ     X2, (R10)(DI*1)
+	VMOVQ     X2, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVQ     X4, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone382
-	ADDQ      $0x08, R8
-	CMPQ      R8, DX
-	JLE       chunks381
-	MOVQ      DX, R8
-	JMP       chunks381
+	VMOVQ     X4, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone422
+	ADDQ      $0x08, R9
+	CMPQ      R9, DX
+	JLE       chunks421
+	MOVQ      DX, R9
+	JMP       chunks421
 
-rowdone382:
+rowdone422:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row380
+	DECQ R10
+	JNZ  row420
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group379
+	JNZ  group419
 	VZEROUPPER
 	RET
 
-chunk370:
+chunk410:
 	SUBQ $0x04, DX
 
-group383:
-	MOVQ rows+24(FP), R9
+group423:
+	MOVQ rows+24(FP), R10
 
-row384:
-	XORQ R8, R8
+row424:
+	XORQ R9, R9
 
-chunks385:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks425:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle78<>+0(SB), X0, X2
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
@@ -5114,93 +5578,93 @@ chunks385:
 	VPAND     shuffle78<>+0(SB), X4, X5
 	VPAND     shuffle78<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVD     X2, (R10)
+	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVD     X4, (R10)(SI*4)
+	VMOVD     X4, (R12)
 	VPAND     shuffle78<>+0(SB), X0, X4
 	VPAND     shuffle78<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
-	VMOVD     X5, (R10)(SI*1)
+	VMOVD     X5, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
-	VMOVD     X0, (R11)(SI*1)
+	VMOVD     X0, (R12)(SI*1)
 	VPAND     shuffle78<>+0(SB), X3, X0
 	VPAND     shuffle78<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVD     X4, (R10)(SI*2)
+	VMOVD     X4, (R11)(SI*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVD     X3, (R11)(SI*2)
+	VMOVD     X3, (R12)(SI*2)
 	VPAND     shuffle78<>+0(SB), X1, X3
 	VPAND     shuffle78<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVD     X0, (R10)(DI*1)
+	VMOVD     X0, (R11)(DI*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVD     X1, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone386
-	ADDQ      $0x04, R8
-	CMPQ      R8, DX
-	JLE       chunks385
-	MOVQ      DX, R8
-	JMP       chunks385
+	VMOVD     X1, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone426
+	ADDQ      $0x04, R9
+	CMPQ      R9, DX
+	JLE       chunks425
+	MOVQ      DX, R9
+	JMP       chunks425
 
-rowdone386:
+rowdone426:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row384
+	DECQ R10
+	JNZ  row424
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group383
+	JNZ  group423
 	VZEROUPPER
 	RET
 
-// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk387
+	JAE   chunk427
 	CMPQ  DX, $0x10
-	JAE   chunk388
+	JAE   chunk428
 	CMPQ  DX, $0x08
-	JAE   chunk389
+	JAE   chunk429
 	CMPQ  DX, $0x04
-	JAE   chunk390
+	JAE   chunk430
 	RET
 
-chunk387:
+chunk427:
 	SUBQ $0x20, DX
 
-group391:
+group431:
 	MOVQ rows+24(FP), R8
 
-row392:
+row432:
 	XORQ DI, DI
 
-chunks393:
+chunks433:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -5215,35 +5679,35 @@ chunks393:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone394
+	JEQ         rowdone434
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks393
+	JLE         chunks433
 	MOVQ        DX, DI
-	JMP         chunks393
+	JMP         chunks433
 
-rowdone394:
+rowdone434:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row392
+	JNZ  row432
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group391
+	JNZ  group431
 	VZEROUPPER
 	RET
 
-chunk388:
+chunk428:
 	SUBQ $0x10, DX
 
-group395:
+group435:
 	MOVQ rows+24(FP), R8
 
-row396:
+row436:
 	XORQ DI, DI
 
-chunks397:
+chunks437:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -5256,35 +5720,35 @@ chunks397:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone398
+	JEQ       rowdone438
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks397
+	JLE       chunks437
 	MOVQ      DX, DI
-	JMP       chunks397
+	JMP       chunks437
 
-rowdone398:
+rowdone438:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row396
+	JNZ  row436
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group395
+	JNZ  group435
 	VZEROUPPER
 	RET
 
-chunk389:
+chunk429:
 	SUBQ $0x08, DX
 
-group399:
+group439:
 	MOVQ rows+24(FP), R8
 
-row400:
+row440:
 	XORQ DI, DI
 
-chunks401:
+chunks441:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
@@ -5296,35 +5760,35 @@ chunks401:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone402
+	JEQ       rowdone442
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks401
+	JLE       chunks441
 	MOVQ      DX, DI
-	JMP       chunks401
+	JMP       chunks441
 
-rowdone402:
+rowdone442:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row400
+	JNZ  row440
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group399
+	JNZ  group439
 	VZEROUPPER
 	RET
 
-chunk390:
+chunk430:
 	SUBQ $0x04, DX
 
-group403:
+group443:
 	MOVQ rows+24(FP), R8
 
-row404:
+row444:
 	XORQ DI, DI
 
-chunks405:
+chunks445:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
@@ -5336,22 +5800,22 @@ chunks405:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone406
+	JEQ       rowdone446
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks405
+	JLE       chunks445
 	MOVQ      DX, DI
-	JMP       chunks405
+	JMP       chunks445
 
-rowdone406:
+rowdone446:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row404
+	JNZ  row444
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group403
+	JNZ  group443
 	VZEROUPPER
 	RET
 
@@ -5361,44 +5825,44 @@ DATA shuffle106<>+16(SB)/8, $0x0000ffff0000ffff
 DATA shuffle106<>+24(SB)/8, $0x0000ffff0000ffff
 GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk407
+	JAE   chunk447
 	CMPQ  DX, $0x10
-	JAE   chunk408
+	JAE   chunk448
 	CMPQ  DX, $0x08
-	JAE   chunk409
+	JAE   chunk449
 	CMPQ  DX, $0x04
-	JAE   chunk410
+	JAE   chunk450
 	RET
 
-chunk407:
+chunk447:
 	SUBQ $0x20, DX
 
-group411:
+group451:
 	MOVQ rows+24(FP), R8
 
-row412:
+row452:
 	XORQ DI, DI
 
-chunks413:
+chunks453:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -5427,35 +5891,35 @@ chunks413:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone414
+	JEQ         rowdone454
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks413
+	JLE         chunks453
 	MOVQ        DX, DI
-	JMP         chunks413
+	JMP         chunks453
 
-rowdone414:
+rowdone454:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row412
+	JNZ  row452
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group411
+	JNZ  group451
 	VZEROUPPER
 	RET
 
-chunk408:
+chunk448:
 	SUBQ $0x10, DX
 
-group415:
+group455:
 	MOVQ rows+24(FP), R8
 
-row416:
+row456:
 	XORQ DI, DI
 
-chunks417:
+chunks457:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5481,35 +5945,35 @@ chunks417:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone418
+	JEQ     rowdone458
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks417
+	JLE     chunks457
 	MOVQ    DX, DI
-	JMP     chunks417
+	JMP     chunks457
 
-rowdone418:
+rowdone458:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row416
+	JNZ  row456
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group415
+	JNZ  group455
 	VZEROUPPER
 	RET
 
-chunk409:
+chunk449:
 	SUBQ $0x08, DX
 
-group419:
+group459:
 	MOVQ rows+24(FP), R8
 
-row420:
+row460:
 	XORQ DI, DI
 
-chunks421:
+chunks461:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5528,35 +5992,35 @@ chunks421:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone422
+	JEQ     rowdone462
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks421
+	JLE     chunks461
 	MOVQ    DX, DI
-	JMP     chunks421
+	JMP     chunks461
 
-rowdone422:
+rowdone462:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row420
+	JNZ  row460
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group419
+	JNZ  group459
 	VZEROUPPER
 	RET
 
-chunk410:
+chunk450:
 	SUBQ $0x04, DX
 
-group423:
+group463:
 	MOVQ rows+24(FP), R8
 
-row424:
+row464:
 	XORQ DI, DI
 
-chunks425:
+chunks465:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5573,22 +6037,22 @@ chunks425:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone426
+	JEQ     rowdone466
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks425
+	JLE     chunks465
 	MOVQ    DX, DI
-	JMP     chunks425
+	JMP     chunks465
 
-rowdone426:
+rowdone466:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row424
+	JNZ  row464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group423
+	JNZ  group463
 	VZEROUPPER
 	RET
 
@@ -5710,46 +6174,47 @@ DATA shuffle131<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle131<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk427
+	JAE   chunk467
 	CMPQ  DX, $0x10
-	JAE   chunk428
+	JAE   chunk468
 	CMPQ  DX, $0x08
-	JAE   chunk429
+	JAE   chunk469
 	CMPQ  DX, $0x04
-	JAE   chunk430
+	JAE   chunk470
 	RET
 
-chunk427:
+chunk467:
 	SUBQ $0x20, DX
 
-group431:
+group471:
 	MOVQ rows+24(FP), R9
 
-row432:
+row472:
 	XORQ R8, R8
 
-chunks433:
+chunks473:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
@@ -5777,7 +6242,7 @@ chunks433:
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
-	VMOVDQU     Y5, (R10)(SI*2)
+	VMOVDQU     Y5, (R11)
 	VPAND       shuffle106<>+0(SB), Y1, Y5
 	VPAND       shuffle106<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
@@ -5785,38 +6250,39 @@ chunks433:
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVDQU     Y4, (R10)(DI*1)
+	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone434
+	JEQ         rowdone474
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks433
+	JLE         chunks473
 	MOVQ        DX, R8
-	JMP         chunks433
+	JMP         chunks473
 
-rowdone434:
+rowdone474:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row432
+	JNZ  row472
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group431
+	JNZ  group471
 	VZEROUPPER
 	RET
 
-chunk428:
+chunk468:
 	SUBQ $0x10, DX
 
-group435:
+group475:
 	MOVQ rows+24(FP), R9
 
-row436:
+row476:
 	XORQ R8, R8
 
-chunks437:
+chunks477:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
@@ -5840,7 +6306,7 @@ chunks437:
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
-	VMOVDQU   X5, (R10)(SI*2)
+	VMOVDQU   X5, (R11)
 	VPAND     shuffle106<>+0(SB), X1, X5
 	VPAND     shuffle106<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
@@ -5848,38 +6314,39 @@ chunks437:
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X3, X4
-	VMOVDQU   X4, (R10)(DI*1)
+	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone438
+	JEQ       rowdone478
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks437
+	JLE       chunks477
 	MOVQ      DX, R8
-	JMP       chunks437
+	JMP       chunks477
 
-rowdone438:
+rowdone478:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row436
+	JNZ  row476
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group435
+	JNZ  group475
 	VZEROUPPER
 	RET
 
-chunk429:
+chunk469:
 	SUBQ $0x08, DX
 
-group439:
+group479:
 	MOVQ rows+24(FP), R9
 
-row440:
+row480:
 	XORQ R8, R8
 
-chunks441:
+chunks481:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
@@ -5895,7 +6362,7 @@ chunks441:
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVQ     X3, (R10)(SI*2)
+	VMOVQ     X3, (R11)
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPAND     shuffle106<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
@@ -5903,38 +6370,39 @@ chunks441:
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVQ     X1, (R10)(DI*1)
+	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone442
+	JEQ       rowdone482
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks441
+	JLE       chunks481
 	MOVQ      DX, R8
-	JMP       chunks441
+	JMP       chunks481
 
-rowdone442:
+rowdone482:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row440
+	JNZ  row480
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group439
+	JNZ  group479
 	VZEROUPPER
 	RET
 
-chunk430:
+chunk470:
 	SUBQ $0x04, DX
 
-group443:
+group483:
 	MOVQ rows+24(FP), R9
 
-row444:
+row484:
 	XORQ R8, R8
 
-chunks445:
+chunks485:
 	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VPAND     shuffle106<>+0(SB), X0, X1
 	VPAND     shuffle106<>+0(SB), X0, X2
@@ -5949,7 +6417,7 @@ chunks445:
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
-	VMOVD     X2, (R10)(SI*2)
+	VMOVD     X2, (R11)
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
@@ -5957,102 +6425,103 @@ chunks445:
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X0, X2
 	VPACKUSDW X2, X3, X0
-	VMOVD     X0, (R10)(DI*1)
+	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone446
+	JEQ       rowdone486
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks445
+	JLE       chunks485
 	MOVQ      DX, R8
-	JMP       chunks445
+	JMP       chunks485
 
-rowdone446:
+rowdone486:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row444
+	JNZ  row484
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group443
+	JNZ  group483
 	VZEROUPPER
 	RET
 
-// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk447
+	JAE   chunk487
 	CMPQ  DX, $0x10
-	JAE   chunk448
+	JAE   chunk488
 	CMPQ  DX, $0x08
-	JAE   chunk449
+	JAE   chunk489
 	CMPQ  DX, $0x04
-	JAE   chunk450
+	JAE   chunk490
 	RET
 
-chunk447:
+chunk487:
 	SUBQ $0x20, DX
 
-group451:
-	MOVQ rows+24(FP), R9
+group491:
+	MOVQ rows+24(FP), R10
 
-row452:
-	XORQ R8, R8
+row492:
+	XORQ R9, R9
 
-chunks453:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
-	VMOVDQU     16(AX)(R8*8), X1
-	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
+chunks493:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*8), X0
-	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
-	VMOVDQU     48(AX)(R8*8), X4
-	VINSERTI128 $0x01, 176(AX)(R8*8), Y4, Y4
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X4
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R8*8), X0
-	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
-	VMOVDQU     80(AX)(R8*8), X6
-	VINSERTI128 $0x01, 208(AX)(R8*8), Y6, Y6
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X6
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
 	VPACKUSDW   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R8*8), X0
-	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
-	VMOVDQU     112(AX)(R8*8), X8
-	VINSERTI128 $0x01, 240(AX)(R8*8), Y8, Y8
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X8
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
@@ -6086,93 +6555,93 @@ chunks453:
 	VPAND       shuffle106<>+0(SB), Y10, Y6
 	VPAND       shuffle106<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)
+	VMOVDQU     Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
-	VMOVDQU     Y2, (R10)(SI*4)
+	VMOVDQU     Y2, (R12)
 	VPAND       shuffle106<>+0(SB), Y0, Y2
 	VPAND       shuffle106<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVDQU     Y10, (R10)(SI*1)
+	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
+	VMOVDQU     Y3, (R12)(SI*1)
 	VPAND       shuffle106<>+0(SB), Y5, Y3
 	VPAND       shuffle106<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVDQU     Y0, (R10)(SI*2)
+	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVDQU     Y9, (R11)(SI*2)
+	VMOVDQU     Y9, (R12)(SI*2)
 	VPAND       shuffle106<>+0(SB), Y4, Y9
 	VPAND       shuffle106<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
-	VMOVDQU     Y5, (R10)(DI*1)
+	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone454
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks453
-	MOVQ        DX, R8
-	JMP         chunks453
+	VMOVDQU     Y8, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone494
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks493
+	MOVQ        DX, R9
+	JMP         chunks493
 
-rowdone454:
+rowdone494:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row452
+	DECQ R10
+	JNZ  row492
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group451
+	JNZ  group491
 	VZEROUPPER
 	RET
 
-chunk448:
+chunk488:
 	SUBQ $0x10, DX
 
-group455:
-	MOVQ rows+24(FP), R9
+group495:
+	MOVQ rows+24(FP), R10
 
-row456:
-	XORQ R8, R8
+row496:
+	XORQ R9, R9
 
-chunks457:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks497:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R8*8), X0
-	VMOVDQU   48(AX)(R8*8), X4
+	VMOVDQU   32(AX)(R9*8), X0
+	VMOVDQU   48(AX)(R9*8), X4
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VMOVDQU   64(AX)(R8*8), X0
-	VMOVDQU   80(AX)(R8*8), X6
+	VMOVDQU   64(AX)(R9*8), X0
+	VMOVDQU   80(AX)(R9*8), X6
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
-	VMOVDQU   96(AX)(R8*8), X0
-	VMOVDQU   112(AX)(R8*8), X8
+	VMOVDQU   96(AX)(R9*8), X0
+	VMOVDQU   112(AX)(R9*8), X8
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
@@ -6206,77 +6675,77 @@ chunks457:
 	VPAND     shuffle106<>+0(SB), X10, X6
 	VPAND     shuffle106<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
-	VMOVDQU   X7, (R10)
+	VMOVDQU   X7, (R11)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
-	VMOVDQU   X2, (R10)(SI*4)
+	VMOVDQU   X2, (R12)
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
-	VMOVDQU   X10, (R10)(SI*1)
+	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
-	VMOVDQU   X3, (R11)(SI*1)
+	VMOVDQU   X3, (R12)(SI*1)
 	VPAND     shuffle106<>+0(SB), X5, X3
 	VPAND     shuffle106<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
-	VMOVDQU   X0, (R10)(SI*2)
+	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
-	VMOVDQU   X9, (R11)(SI*2)
+	VMOVDQU   X9, (R12)(SI*2)
 	VPAND     shuffle106<>+0(SB), X4, X9
 	VPAND     shuffle106<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
-	VMOVDQU   X5, (R10)(DI*1)
+	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X5
 	VPSRLD    $0x10, X8, X9
 	VPACKUSDW X9, X5, X8
-	VMOVDQU   X8, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone458
-	ADDQ      $0x10, R8
-	CMPQ      R8, DX
-	JLE       chunks457
-	MOVQ      DX, R8
-	JMP       chunks457
+	VMOVDQU   X8, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone498
+	ADDQ      $0x10, R9
+	CMPQ      R9, DX
+	JLE       chunks497
+	MOVQ      DX, R9
+	JMP       chunks497
 
-rowdone458:
+rowdone498:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row456
+	DECQ R10
+	JNZ  row496
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group455
+	JNZ  group495
 	VZEROUPPER
 	RET
 
-chunk449:
+chunk489:
 	SUBQ $0x08, DX
 
-group459:
-	MOVQ rows+24(FP), R9
+group499:
+	MOVQ rows+24(FP), R10
 
-row460:
-	XORQ R8, R8
+row500:
+	XORQ R9, R9
 
-chunks461:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks501:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R8*8), X0
-	VMOVDQU   48(AX)(R8*8), X4
+	VMOVDQU   32(AX)(R9*8), X0
+	VMOVDQU   48(AX)(R9*8), X4
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
@@ -6298,69 +6767,69 @@ chunks461:
 	VPAND     shuffle106<>+0(SB), X6, X1
 	VPAND     shuffle106<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
-	VMOVQ     X0, (R10)
+	VMOVQ     X0, (R11)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
-	VMOVQ     X6, (R10)(SI*4)
+	VMOVQ     X6, (R12)
 	VPAND     shuffle106<>+0(SB), X2, X6
 	VPAND     shuffle106<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
-	VMOVQ     X1, (R10)(SI*1)
+	VMOVQ     X1, (R11)(SI*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
-	VMOVQ     X2, (R11)(SI*1)
+	VMOVQ     X2, (R12)(SI*1)
 	VPAND     shuffle106<>+0(SB), X5, X2
 	VPAND     shuffle106<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
-	VMOVQ     X6, (R10)(SI*2)
+	VMOVQ     X6, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
-	VMOVQ     X5, (R11)(SI*2)
+	VMOVQ     X5, (R12)(SI*2)
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPAND     shuffle106<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVQ     X2, (R10)(DI*1)
+	VMOVQ     X2, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVQ     X4, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone462
-	ADDQ      $0x08, R8
-	CMPQ      R8, DX
-	JLE       chunks461
-	MOVQ      DX, R8
-	JMP       chunks461
+	VMOVQ     X4, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone502
+	ADDQ      $0x08, R9
+	CMPQ      R9, DX
+	JLE       chunks501
+	MOVQ      DX, R9
+	JMP       chunks501
 
-rowdone462:
+rowdone502:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row460
+	DECQ R10
+	JNZ  row500
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group459
+	JNZ  group499
 	VZEROUPPER
 	RET
 
-chunk450:
+chunk490:
 	SUBQ $0x04, DX
 
-group463:
-	MOVQ rows+24(FP), R9
+group503:
+	MOVQ rows+24(FP), R10
 
-row464:
-	XORQ R8, R8
+row504:
+	XORQ R9, R9
 
-chunks465:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(SI*4), R11
-	VMOVDQU   (AX)(R8*8), X0
-	VMOVDQU   16(AX)(R8*8), X1
+chunks505:
+	LEAQ      (CX)(R9*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU   (AX)(R9*8), X0
+	VMOVDQU   16(AX)(R9*8), X1
 	VPAND     shuffle106<>+0(SB), X0, X2
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
@@ -6382,93 +6851,93 @@ chunks465:
 	VPAND     shuffle106<>+0(SB), X4, X5
 	VPAND     shuffle106<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVD     X2, (R10)
+	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVD     X4, (R10)(SI*4)
+	VMOVD     X4, (R12)
 	VPAND     shuffle106<>+0(SB), X0, X4
 	VPAND     shuffle106<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
-	VMOVD     X5, (R10)(SI*1)
+	VMOVD     X5, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
-	VMOVD     X0, (R11)(SI*1)
+	VMOVD     X0, (R12)(SI*1)
 	VPAND     shuffle106<>+0(SB), X3, X0
 	VPAND     shuffle106<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVD     X4, (R10)(SI*2)
+	VMOVD     X4, (R11)(SI*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVD     X3, (R11)(SI*2)
+	VMOVD     X3, (R12)(SI*2)
 	VPAND     shuffle106<>+0(SB), X1, X3
 	VPAND     shuffle106<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVD     X0, (R10)(DI*1)
+	VMOVD     X0, (R11)(DI*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVD     X1, (R11)(DI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone466
-	ADDQ      $0x04, R8
-	CMPQ      R8, DX
-	JLE       chunks465
-	MOVQ      DX, R8
-	JMP       chunks465
+	VMOVD     X1, (R12)(DI*1)
+	CMPQ      R9, DX
+	JEQ       rowdone506
+	ADDQ      $0x04, R9
+	CMPQ      R9, DX
+	JLE       chunks505
+	MOVQ      DX, R9
+	JMP       chunks505
 
-rowdone466:
+rowdone506:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row464
+	DECQ R10
+	JNZ  row504
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group463
+	JNZ  group503
 	VZEROUPPER
 	RET
 
-// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk467
+	JAE   chunk507
 	CMPQ  DX, $0x10
-	JAE   chunk468
+	JAE   chunk508
 	CMPQ  DX, $0x08
-	JAE   chunk469
+	JAE   chunk509
 	CMPQ  DX, $0x04
-	JAE   chunk470
+	JAE   chunk510
 	RET
 
-chunk467:
+chunk507:
 	SUBQ $0x20, DX
 
-group471:
+group511:
 	MOVQ rows+24(FP), R8
 
-row472:
+row512:
 	XORQ DI, DI
 
-chunks473:
+chunks513:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -6479,35 +6948,35 @@ chunks473:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone474
+	JEQ         rowdone514
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks473
+	JLE         chunks513
 	MOVQ        DX, DI
-	JMP         chunks473
+	JMP         chunks513
 
-rowdone474:
+rowdone514:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row472
+	JNZ  row512
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group471
+	JNZ  group511
 	VZEROUPPER
 	RET
 
-chunk468:
+chunk508:
 	SUBQ $0x10, DX
 
-group475:
+group515:
 	MOVQ rows+24(FP), R8
 
-row476:
+row516:
 	XORQ DI, DI
 
-chunks477:
+chunks517:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU 16(AX)(DI*2), X1
@@ -6516,35 +6985,35 @@ chunks477:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone478
+	JEQ     rowdone518
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks477
+	JLE     chunks517
 	MOVQ    DX, DI
-	JMP     chunks477
+	JMP     chunks517
 
-rowdone478:
+rowdone518:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row476
+	JNZ  row516
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group475
+	JNZ  group515
 	VZEROUPPER
 	RET
 
-chunk469:
+chunk509:
 	SUBQ $0x08, DX
 
-group479:
+group519:
 	MOVQ rows+24(FP), R8
 
-row480:
+row520:
 	XORQ DI, DI
 
-chunks481:
+chunks521:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -6552,35 +7021,35 @@ chunks481:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone482
+	JEQ     rowdone522
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks481
+	JLE     chunks521
 	MOVQ    DX, DI
-	JMP     chunks481
+	JMP     chunks521
 
-rowdone482:
+rowdone522:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row480
+	JNZ  row520
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group479
+	JNZ  group519
 	VZEROUPPER
 	RET
 
-chunk470:
+chunk510:
 	SUBQ $0x04, DX
 
-group483:
+group523:
 	MOVQ rows+24(FP), R8
 
-row484:
+row524:
 	XORQ DI, DI
 
-chunks485:
+chunks525:
 	LEAQ    (CX)(DI*1), R9
 	VMOVQ   (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -6588,63 +7057,63 @@ chunks485:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone486
+	JEQ     rowdone526
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks485
+	JLE     chunks525
 	MOVQ    DX, DI
-	JMP     chunks485
+	JMP     chunks525
 
-rowdone486:
+rowdone526:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row484
+	JNZ  row524
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group483
+	JNZ  group523
 	VZEROUPPER
 	RET
 
-// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk487
+	JAE   chunk527
 	CMPQ  DX, $0x10
-	JAE   chunk488
+	JAE   chunk528
 	CMPQ  DX, $0x08
-	JAE   chunk489
+	JAE   chunk529
 	CMPQ  DX, $0x04
-	JAE   chunk490
+	JAE   chunk530
 	RET
 
-chunk487:
+chunk527:
 	SUBQ $0x20, DX
 
-group491:
+group531:
 	MOVQ rows+24(FP), R8
 
-row492:
+row532:
 	XORQ DI, DI
 
-chunks493:
+chunks533:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -6673,35 +7142,35 @@ chunks493:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone494
+	JEQ         rowdone534
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks493
+	JLE         chunks533
 	MOVQ        DX, DI
-	JMP         chunks493
+	JMP         chunks533
 
-rowdone494:
+rowdone534:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row492
+	JNZ  row532
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group491
+	JNZ  group531
 	VZEROUPPER
 	RET
 
-chunk488:
+chunk528:
 	SUBQ $0x10, DX
 
-group495:
+group535:
 	MOVQ rows+24(FP), R8
 
-row496:
+row536:
 	XORQ DI, DI
 
-chunks497:
+chunks537:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6727,35 +7196,35 @@ chunks497:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone498
+	JEQ     rowdone538
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks497
+	JLE     chunks537
 	MOVQ    DX, DI
-	JMP     chunks497
+	JMP     chunks537
 
-rowdone498:
+rowdone538:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row496
+	JNZ  row536
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group495
+	JNZ  group535
 	VZEROUPPER
 	RET
 
-chunk489:
+chunk529:
 	SUBQ $0x08, DX
 
-group499:
+group539:
 	MOVQ rows+24(FP), R8
 
-row500:
+row540:
 	XORQ DI, DI
 
-chunks501:
+chunks541:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6772,35 +7241,35 @@ chunks501:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone502
+	JEQ     rowdone542
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks501
+	JLE     chunks541
 	MOVQ    DX, DI
-	JMP     chunks501
+	JMP     chunks541
 
-rowdone502:
+rowdone542:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row500
+	JNZ  row540
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group499
+	JNZ  group539
 	VZEROUPPER
 	RET
 
-chunk490:
+chunk530:
 	SUBQ $0x04, DX
 
-group503:
+group543:
 	MOVQ rows+24(FP), R8
 
-row504:
+row544:
 	XORQ DI, DI
 
-chunks505:
+chunks545:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6813,22 +7282,22 @@ chunks505:
 	VPSHUFB shuffle66<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone506
+	JEQ     rowdone546
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks505
+	JLE     chunks545
 	MOVQ    DX, DI
-	JMP     chunks505
+	JMP     chunks545
 
-rowdone506:
+rowdone546:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row504
+	JNZ  row544
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group503
+	JNZ  group543
 	VZEROUPPER
 	RET
 
@@ -6914,46 +7383,47 @@ DATA shuffle147<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle147<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk507
+	JAE   chunk547
 	CMPQ  DX, $0x10
-	JAE   chunk508
+	JAE   chunk548
 	CMPQ  DX, $0x08
-	JAE   chunk509
+	JAE   chunk549
 	CMPQ  DX, $0x04
-	JAE   chunk510
+	JAE   chunk550
 	RET
 
-chunk507:
+chunk547:
 	SUBQ $0x20, DX
 
-group511:
+group551:
 	MOVQ rows+24(FP), R9
 
-row512:
+row552:
 	XORQ R8, R8
 
-chunks513:
+chunks553:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
@@ -6969,42 +7439,43 @@ chunks513:
 	VSHUFPS     $0x88, Y4, Y2, Y0
 	VMOVDQU     Y0, (R10)
 	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVDQU     Y4, (R10)(SI*2)
+	VMOVDQU     Y4, (R11)
 	VSHUFPS     $0x88, Y3, Y1, Y4
 	VMOVDQU     Y4, (R10)(SI*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVDQU     Y3, (R10)(DI*1)
+	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone514
+	JEQ         rowdone554
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks513
+	JLE         chunks553
 	MOVQ        DX, R8
-	JMP         chunks513
+	JMP         chunks553
 
-rowdone514:
+rowdone554:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row512
+	JNZ  row552
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group511
+	JNZ  group551
 	VZEROUPPER
 	RET
 
-chunk508:
+chunk548:
 	SUBQ $0x10, DX
 
-group515:
+group555:
 	MOVQ rows+24(FP), R9
 
-row516:
+row556:
 	XORQ R8, R8
 
-chunks517:
+chunks557:
 	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
 	VMOVDQU 16(AX)(R8*4), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -7016,42 +7487,43 @@ chunks517:
 	VSHUFPS $0x88, X4, X2, X0
 	VMOVDQU X0, (R10)
 	VSHUFPS $0xdd, X4, X2, X4
-	VMOVDQU X4, (R10)(SI*2)
+	VMOVDQU X4, (R11)
 	VSHUFPS $0x88, X3, X1, X4
 	VMOVDQU X4, (R10)(SI*1)
 	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, (R10)(DI*1)
+	VMOVDQU X3, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone518
+	JEQ     rowdone558
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks517
+	JLE     chunks557
 	MOVQ    DX, R8
-	JMP     chunks517
+	JMP     chunks557
 
-rowdone518:
+rowdone558:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row516
+	JNZ  row556
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group515
+	JNZ  group555
 	VZEROUPPER
 	RET
 
-chunk509:
+chunk549:
 	SUBQ $0x08, DX
 
-group519:
+group559:
 	MOVQ rows+24(FP), R9
 
-row520:
+row560:
 	XORQ R8, R8
 
-chunks521:
+chunks561:
 	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
 	VMOVDQU 16(AX)(R8*4), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -7059,136 +7531,138 @@ chunks521:
 	VSHUFPS $0x88, X2, X2, X0
 	VMOVQ   X0, (R10)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R10)(SI*2)
+	VMOVQ   X2, (R11)
 	VSHUFPS $0x88, X1, X1, X2
 	VMOVQ   X2, (R10)(SI*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVQ   X1, (R10)(DI*1)
+	VMOVQ   X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone522
+	JEQ     rowdone562
 	ADDQ    $0x08, R8
 	CMPQ    R8, DX
-	JLE     chunks521
+	JLE     chunks561
 	MOVQ    DX, R8
-	JMP     chunks521
+	JMP     chunks561
 
-rowdone522:
+rowdone562:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row520
+	JNZ  row560
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group519
+	JNZ  group559
 	VZEROUPPER
 	RET
 
-chunk510:
+chunk550:
 	SUBQ $0x04, DX
 
-group523:
+group563:
 	MOVQ rows+24(FP), R9
 
-row524:
+row564:
 	XORQ R8, R8
 
-chunks525:
+chunks565:
 	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VSHUFPS $0xdd, X0, X0, X0
 	VSHUFPS $0x88, X1, X1, X2
 	VMOVD   X2, (R10)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R10)(SI*2)
+	VMOVD   X1, (R11)
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R10)(SI*1)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R10)(DI*1)
+	VMOVD   X0, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone526
+	JEQ     rowdone566
 	ADDQ    $0x04, R8
 	CMPQ    R8, DX
-	JLE     chunks525
+	JLE     chunks565
 	MOVQ    DX, R8
-	JMP     chunks525
+	JMP     chunks565
 
-rowdone526:
+rowdone566:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row524
+	JNZ  row564
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group523
+	JNZ  group563
 	VZEROUPPER
 	RET
 
-// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk527
+	JAE   chunk567
 	CMPQ  DX, $0x10
-	JAE   chunk528
+	JAE   chunk568
 	CMPQ  DX, $0x08
-	JAE   chunk529
+	JAE   chunk569
 	CMPQ  DX, $0x04
-	JAE   chunk530
+	JAE   chunk570
 	RET
 
-chunk527:
+chunk567:
 	SUBQ $0x20, DX
 
-group531:
-	MOVQ rows+24(FP), R9
+group571:
+	MOVQ rows+24(FP), R10
 
-row532:
-	XORQ R8, R8
+row572:
+	XORQ R9, R9
 
-chunks533:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
-	VMOVDQU     16(AX)(R8*8), X1
-	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
+chunks573:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*8), X0
-	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
-	VMOVDQU     48(AX)(R8*8), X3
-	VINSERTI128 $0x01, 176(AX)(R8*8), Y3, Y3
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X3
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VMOVDQU     64(AX)(R8*8), X0
-	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
-	VMOVDQU     80(AX)(R8*8), X5
-	VINSERTI128 $0x01, 208(AX)(R8*8), Y5, Y5
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X5
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
 	VSHUFPS     $0x88, Y5, Y0, Y6
 	VSHUFPS     $0xdd, Y5, Y0, Y5
-	VMOVDQU     96(AX)(R8*8), X0
-	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
-	VMOVDQU     112(AX)(R8*8), X7
-	VINSERTI128 $0x01, 240(AX)(R8*8), Y7, Y7
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X7
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
 	VSHUFPS     $0x88, Y7, Y0, Y8
 	VSHUFPS     $0xdd, Y7, Y0, Y7
 	VSHUFPS     $0x88, Y4, Y2, Y0
@@ -7200,67 +7674,67 @@ chunks533:
 	VSHUFPS     $0x88, Y7, Y5, Y1
 	VSHUFPS     $0xdd, Y7, Y5, Y7
 	VSHUFPS     $0x88, Y2, Y0, Y5
-	VMOVDQU     Y5, (R10)
+	VMOVDQU     Y5, (R11)
 	VSHUFPS     $0xdd, Y2, Y0, Y2
-	VMOVDQU     Y2, (R10)(SI*4)
+	VMOVDQU     Y2, (R12)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVDQU     Y2, (R10)(SI*1)
+	VMOVDQU     Y2, (R11)(SI*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     Y1, (R12)(SI*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVDQU     Y1, (R10)(SI*2)
+	VMOVDQU     Y1, (R11)(SI*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVDQU     Y8, (R11)(SI*2)
+	VMOVDQU     Y8, (R12)(SI*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
-	VMOVDQU     Y8, (R10)(DI*1)
+	VMOVDQU     Y8, (R11)(DI*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
-	VMOVDQU     Y7, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone534
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks533
-	MOVQ        DX, R8
-	JMP         chunks533
+	VMOVDQU     Y7, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone574
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks573
+	MOVQ        DX, R9
+	JMP         chunks573
 
-rowdone534:
+rowdone574:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row532
+	DECQ R10
+	JNZ  row572
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group531
+	JNZ  group571
 	VZEROUPPER
 	RET
 
-chunk528:
+chunk568:
 	SUBQ $0x10, DX
 
-group535:
-	MOVQ rows+24(FP), R9
+group575:
+	MOVQ rows+24(FP), R10
 
-row536:
-	XORQ R8, R8
+row576:
+	XORQ R9, R9
 
-chunks537:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(SI*4), R11
-	VMOVDQU (AX)(R8*8), X0
-	VMOVDQU 16(AX)(R8*8), X1
+chunks577:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	VMOVDQU (AX)(R9*8), X0
+	VMOVDQU 16(AX)(R9*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R8*8), X0
-	VMOVDQU 48(AX)(R8*8), X3
+	VMOVDQU 32(AX)(R9*8), X0
+	VMOVDQU 48(AX)(R9*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
-	VMOVDQU 64(AX)(R8*8), X0
-	VMOVDQU 80(AX)(R8*8), X5
+	VMOVDQU 64(AX)(R9*8), X0
+	VMOVDQU 80(AX)(R9*8), X5
 	VSHUFPS $0x88, X5, X0, X6
 	VSHUFPS $0xdd, X5, X0, X5
-	VMOVDQU 96(AX)(R8*8), X0
-	VMOVDQU 112(AX)(R8*8), X7
+	VMOVDQU 96(AX)(R9*8), X0
+	VMOVDQU 112(AX)(R9*8), X7
 	VSHUFPS $0x88, X7, X0, X8
 	VSHUFPS $0xdd, X7, X0, X7
 	VSHUFPS $0x88, X4, X2, X0
@@ -7272,59 +7746,59 @@ chunks537:
 	VSHUFPS $0x88, X7, X5, X1
 	VSHUFPS $0xdd, X7, X5, X7
 	VSHUFPS $0x88, X2, X0, X5
-	VMOVDQU X5, (R10)
+	VMOVDQU X5, (R11)
 	VSHUFPS $0xdd, X2, X0, X2
-	VMOVDQU X2, (R10)(SI*4)
+	VMOVDQU X2, (R12)
 	VSHUFPS $0x88, X1, X6, X2
-	VMOVDQU X2, (R10)(SI*1)
+	VMOVDQU X2, (R11)(SI*1)
 	VSHUFPS $0xdd, X1, X6, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R12)(SI*1)
 	VSHUFPS $0x88, X8, X4, X1
-	VMOVDQU X1, (R10)(SI*2)
+	VMOVDQU X1, (R11)(SI*2)
 	VSHUFPS $0xdd, X8, X4, X8
-	VMOVDQU X8, (R11)(SI*2)
+	VMOVDQU X8, (R12)(SI*2)
 	VSHUFPS $0x88, X7, X3, X8
-	VMOVDQU X8, (R10)(DI*1)
+	VMOVDQU X8, (R11)(DI*1)
 	VSHUFPS $0xdd, X7, X3, X7
-	VMOVDQU X7, (R11)(DI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone538
-	ADDQ    $0x10, R8
-	CMPQ    R8, DX
-	JLE     chunks537
-	MOVQ    DX, R8
-	JMP     chunks537
+	VMOVDQU X7, (R12)(DI*1)
+	CMPQ    R9, DX
+	JEQ     rowdone578
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks577
+	MOVQ    DX, R9
+	JMP     chunks577
 
-rowdone538:
+rowdone578:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row536
+	DECQ R10
+	JNZ  row576
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group535
+	JNZ  group575
 	VZEROUPPER
 	RET
 
-chunk529:
+chunk569:
 	SUBQ $0x08, DX
 
-group539:
-	MOVQ rows+24(FP), R9
+group579:
+	MOVQ rows+24(FP), R10
 
-row540:
-	XORQ R8, R8
+row580:
+	XORQ R9, R9
 
-chunks541:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(SI*4), R11
-	VMOVDQU (AX)(R8*8), X0
-	VMOVDQU 16(AX)(R8*8), X1
+chunks581:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	VMOVDQU (AX)(R9*8), X0
+	VMOVDQU 16(AX)(R9*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R8*8), X0
-	VMOVDQU 48(AX)(R8*8), X3
+	VMOVDQU 32(AX)(R9*8), X0
+	VMOVDQU 48(AX)(R9*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
@@ -7332,55 +7806,55 @@ chunks541:
 	VSHUFPS $0x88, X3, X1, X2
 	VSHUFPS $0xdd, X3, X1, X3
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R10)
+	VMOVQ   X1, (R11)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R10)(SI*4)
+	VMOVQ   X0, (R12)
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R10)(SI*1)
+	VMOVQ   X0, (R11)(SI*1)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R11)(SI*1)
+	VMOVQ   X2, (R12)(SI*1)
 	VSHUFPS $0x88, X4, X4, X2
-	VMOVQ   X2, (R10)(SI*2)
+	VMOVQ   X2, (R11)(SI*2)
 	VSHUFPS $0xdd, X4, X4, X4
-	VMOVQ   X4, (R11)(SI*2)
+	VMOVQ   X4, (R12)(SI*2)
 	VSHUFPS $0x88, X3, X3, X4
-	VMOVQ   X4, (R10)(DI*1)
+	VMOVQ   X4, (R11)(DI*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVQ   X3, (R11)(DI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone542
-	ADDQ    $0x08, R8
-	CMPQ    R8, DX
-	JLE     chunks541
-	MOVQ    DX, R8
-	JMP     chunks541
+	VMOVQ   X3, (R12)(DI*1)
+	CMPQ    R9, DX
+	JEQ     rowdone582
+	ADDQ    $0x08, R9
+	CMPQ    R9, DX
+	JLE     chunks581
+	MOVQ    DX, R9
+	JMP     chunks581
 
-rowdone542:
+rowdone582:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row540
+	DECQ R10
+	JNZ  row580
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group539
+	JNZ  group579
 	VZEROUPPER
 	RET
 
-chunk530:
+chunk570:
 	SUBQ $0x04, DX
 
-group543:
-	MOVQ rows+24(FP), R9
+group583:
+	MOVQ rows+24(FP), R10
 
-row544:
-	XORQ R8, R8
+row584:
+	XORQ R9, R9
 
-chunks545:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(SI*4), R11
-	VMOVDQU (AX)(R8*8), X0
-	VMOVDQU 16(AX)(R8*8), X1
+chunks585:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	VMOVDQU (AX)(R9*8), X0
+	VMOVDQU 16(AX)(R9*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
 	VSHUFPS $0x88, X2, X2, X0
@@ -7388,77 +7862,77 @@ chunks545:
 	VSHUFPS $0x88, X1, X1, X3
 	VSHUFPS $0xdd, X1, X1, X1
 	VSHUFPS $0x88, X0, X0, X4
-	VMOVD   X4, (R10)
+	VMOVD   X4, (R11)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R10)(SI*4)
+	VMOVD   X0, (R12)
 	VSHUFPS $0x88, X3, X3, X0
-	VMOVD   X0, (R10)(SI*1)
+	VMOVD   X0, (R11)(SI*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVD   X3, (R11)(SI*1)
+	VMOVD   X3, (R12)(SI*1)
 	VSHUFPS $0x88, X2, X2, X3
-	VMOVD   X3, (R10)(SI*2)
+	VMOVD   X3, (R11)(SI*2)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVD   X2, (R11)(SI*2)
+	VMOVD   X2, (R12)(SI*2)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R10)(DI*1)
+	VMOVD   X2, (R11)(DI*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R11)(DI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone546
-	ADDQ    $0x04, R8
-	CMPQ    R8, DX
-	JLE     chunks545
-	MOVQ    DX, R8
-	JMP     chunks545
+	VMOVD   X1, (R12)(DI*1)
+	CMPQ    R9, DX
+	JEQ     rowdone586
+	ADDQ    $0x04, R9
+	CMPQ    R9, DX
+	JLE     chunks585
+	MOVQ    DX, R9
+	JMP     chunks585
 
-rowdone546:
+rowdone586:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row544
+	DECQ R10
+	JNZ  row584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group543
+	JNZ  group583
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk547
+	JAE   chunk587
 	CMPQ  DX, $0x10
-	JAE   chunk548
+	JAE   chunk588
 	CMPQ  DX, $0x08
-	JAE   chunk549
+	JAE   chunk589
 	RET
 
-chunk547:
+chunk587:
 	SUBQ $0x20, DX
 
-group550:
+group590:
 	MOVQ rows+24(FP), R8
 
-row551:
+row591:
 	XORQ DI, DI
 
-chunks552:
+chunks592:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -7469,35 +7943,35 @@ chunks552:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone553
+	JEQ         rowdone593
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks552
+	JLE         chunks592
 	MOVQ        DX, DI
-	JMP         chunks552
+	JMP         chunks592
 
-rowdone553:
+rowdone593:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row551
+	JNZ  row591
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group550
+	JNZ  group590
 	VZEROUPPER
 	RET
 
-chunk548:
+chunk588:
 	SUBQ $0x10, DX
 
-group554:
+group594:
 	MOVQ rows+24(FP), R8
 
-row555:
+row595:
 	XORQ DI, DI
 
-chunks556:
+chunks596:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VMOVDQU     16(AX)(DI*2), X1
@@ -7506,35 +7980,35 @@ chunks556:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone557
+	JEQ         rowdone597
 	ADDQ        $0x10, DI
 	CMPQ        DI, DX
-	JLE         chunks556
+	JLE         chunks596
 	MOVQ        DX, DI
-	JMP         chunks556
+	JMP         chunks596
 
-rowdone557:
+rowdone597:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row555
+	JNZ  row595
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group554
+	JNZ  group594
 	VZEROUPPER
 	RET
 
-chunk549:
+chunk589:
 	SUBQ $0x08, DX
 
-group558:
+group598:
 	MOVQ rows+24(FP), R8
 
-row559:
+row599:
 	XORQ DI, DI
 
-chunks560:
+chunks600:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VPUNPCKLQDQ X0, X0, X1
@@ -7542,61 +8016,61 @@ chunks560:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone561
+	JEQ         rowdone601
 	ADDQ        $0x08, DI
 	CMPQ        DI, DX
-	JLE         chunks560
+	JLE         chunks600
 	MOVQ        DX, DI
-	JMP         chunks560
+	JMP         chunks600
 
-rowdone561:
+rowdone601:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row559
+	JNZ  row599
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group558
+	JNZ  group598
 	VZEROUPPER
 	RET
 
-// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk562
+	JAE   chunk602
 	CMPQ  DX, $0x10
-	JAE   chunk563
+	JAE   chunk603
 	CMPQ  DX, $0x08
-	JAE   chunk564
+	JAE   chunk604
 	RET
 
-chunk562:
+chunk602:
 	SUBQ $0x20, DX
 
-group565:
+group605:
 	MOVQ rows+24(FP), R8
 
-row566:
+row606:
 	XORQ DI, DI
 
-chunks567:
+chunks607:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -7619,35 +8093,35 @@ chunks567:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone568
+	JEQ         rowdone608
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks567
+	JLE         chunks607
 	MOVQ        DX, DI
-	JMP         chunks567
+	JMP         chunks607
 
-rowdone568:
+rowdone608:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row566
+	JNZ  row606
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group565
+	JNZ  group605
 	VZEROUPPER
 	RET
 
-chunk563:
+chunk603:
 	SUBQ $0x10, DX
 
-group569:
+group609:
 	MOVQ rows+24(FP), R8
 
-row570:
+row610:
 	XORQ DI, DI
 
-chunks571:
+chunks611:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -7667,35 +8141,35 @@ chunks571:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone572
+	JEQ     rowdone612
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks571
+	JLE     chunks611
 	MOVQ    DX, DI
-	JMP     chunks571
+	JMP     chunks611
 
-rowdone572:
+rowdone612:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row570
+	JNZ  row610
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group569
+	JNZ  group609
 	VZEROUPPER
 	RET
 
-chunk564:
+chunk604:
 	SUBQ $0x08, DX
 
-group573:
+group613:
 	MOVQ rows+24(FP), R8
 
-row574:
+row614:
 	XORQ DI, DI
 
-chunks575:
+chunks615:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -7708,22 +8182,22 @@ chunks575:
 	VPSHUFB shuffle77<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone576
+	JEQ     rowdone616
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks575
+	JLE     chunks615
 	MOVQ    DX, DI
-	JMP     chunks575
+	JMP     chunks615
 
-rowdone576:
+rowdone616:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row574
+	JNZ  row614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group573
+	JNZ  group613
 	VZEROUPPER
 	RET
 
@@ -7751,44 +8225,45 @@ DATA shuffle151<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle151<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $32
 
-// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk577
+	JAE   chunk617
 	CMPQ  DX, $0x10
-	JAE   chunk578
+	JAE   chunk618
 	CMPQ  DX, $0x08
-	JAE   chunk579
+	JAE   chunk619
 	RET
 
-chunk577:
+chunk617:
 	SUBQ $0x20, DX
 
-group580:
+group620:
 	MOVQ rows+24(FP), R9
 
-row581:
+row621:
 	XORQ R8, R8
 
-chunks582:
+chunks622:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
@@ -7804,42 +8279,43 @@ chunks582:
 	VPUNPCKLQDQ Y4, Y2, Y0
 	VMOVDQU     Y0, (R10)
 	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVDQU     Y4, (R10)(SI*2)
+	VMOVDQU     Y4, (R11)
 	VPUNPCKLQDQ Y3, Y1, Y4
 	VMOVDQU     Y4, (R10)(SI*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, (R10)(DI*1)
+	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone583
+	JEQ         rowdone623
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks582
+	JLE         chunks622
 	MOVQ        DX, R8
-	JMP         chunks582
+	JMP         chunks622
 
-rowdone583:
+rowdone623:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row581
+	JNZ  row621
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group580
+	JNZ  group620
 	VZEROUPPER
 	RET
 
-chunk578:
+chunk618:
 	SUBQ $0x10, DX
 
-group584:
+group624:
 	MOVQ rows+24(FP), R9
 
-row585:
+row625:
 	XORQ R8, R8
 
-chunks586:
+chunks626:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VMOVDQU     16(AX)(R8*4), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -7851,42 +8327,43 @@ chunks586:
 	VPUNPCKLQDQ X4, X2, X0
 	VMOVDQU     X0, (R10)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, (R10)(SI*2)
+	VMOVDQU     X4, (R11)
 	VPUNPCKLQDQ X3, X1, X4
 	VMOVDQU     X4, (R10)(SI*1)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, (R10)(DI*1)
+	VMOVDQU     X3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone587
+	JEQ         rowdone627
 	ADDQ        $0x10, R8
 	CMPQ        R8, DX
-	JLE         chunks586
+	JLE         chunks626
 	MOVQ        DX, R8
-	JMP         chunks586
+	JMP         chunks626
 
-rowdone587:
+rowdone627:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row585
+	JNZ  row625
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group584
+	JNZ  group624
 	VZEROUPPER
 	RET
 
-chunk579:
+chunk619:
 	SUBQ $0x08, DX
 
-group588:
+group628:
 	MOVQ rows+24(FP), R9
 
-row589:
+row629:
 	XORQ R8, R8
 
-chunks590:
+chunks630:
 	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VMOVDQU     16(AX)(R8*4), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -7894,92 +8371,93 @@ chunks590:
 	VPUNPCKLQDQ X2, X2, X0
 	VMOVQ       X0, (R10)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R10)(SI*2)
+	VMOVQ       X2, (R11)
 	VPUNPCKLQDQ X1, X1, X2
 	VMOVQ       X2, (R10)(SI*1)
 	VPUNPCKHQDQ X1, X1, X1
-	VMOVQ       X1, (R10)(DI*1)
+	VMOVQ       X1, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone591
+	JEQ         rowdone631
 	ADDQ        $0x08, R8
 	CMPQ        R8, DX
-	JLE         chunks590
+	JLE         chunks630
 	MOVQ        DX, R8
-	JMP         chunks590
+	JMP         chunks630
 
-rowdone591:
+rowdone631:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row589
+	JNZ  row629
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group588
+	JNZ  group628
 	VZEROUPPER
 	RET
 
-// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int)
+// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-80
+TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
-	MOVQ  groups+56(FP), BX
+	MOVQ  groups+64(FP), BX
 	MOVQ  lane+48(FP), SI
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+64(FP), DI
+	MOVQ  groupSpace+72(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, (SP)
 	MOVQ  rows+24(FP), R8
 	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+72(FP), DI
+	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk592
+	JAE   chunk632
 	CMPQ  DX, $0x10
-	JAE   chunk593
+	JAE   chunk633
 	CMPQ  DX, $0x08
-	JAE   chunk594
+	JAE   chunk634
 	RET
 
-chunk592:
+chunk632:
 	SUBQ $0x20, DX
 
-group595:
-	MOVQ rows+24(FP), R9
+group635:
+	MOVQ rows+24(FP), R10
 
-row596:
-	XORQ R8, R8
+row636:
+	XORQ R9, R9
 
-chunks597:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VINSERTI128 $0x01, 128(AX)(R8*8), Y0, Y0
-	VMOVDQU     16(AX)(R8*8), X1
-	VINSERTI128 $0x01, 144(AX)(R8*8), Y1, Y1
+chunks637:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*8), X0
-	VINSERTI128 $0x01, 160(AX)(R8*8), Y0, Y0
-	VMOVDQU     48(AX)(R8*8), X3
-	VINSERTI128 $0x01, 176(AX)(R8*8), Y3, Y3
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X3
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     64(AX)(R8*8), X0
-	VINSERTI128 $0x01, 192(AX)(R8*8), Y0, Y0
-	VMOVDQU     80(AX)(R8*8), X5
-	VINSERTI128 $0x01, 208(AX)(R8*8), Y5, Y5
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X5
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     96(AX)(R8*8), X0
-	VINSERTI128 $0x01, 224(AX)(R8*8), Y0, Y0
-	VMOVDQU     112(AX)(R8*8), X7
-	VINSERTI128 $0x01, 240(AX)(R8*8), Y7, Y7
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X7
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -7991,67 +8469,67 @@ chunks597:
 	VPUNPCKLQDQ Y7, Y5, Y1
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPUNPCKLQDQ Y2, Y0, Y5
-	VMOVDQU     Y5, (R10)
+	VMOVDQU     Y5, (R11)
 	VPUNPCKHQDQ Y2, Y0, Y2
-	VMOVDQU     Y2, (R10)(SI*4)
+	VMOVDQU     Y2, (R12)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVDQU     Y2, (R10)(SI*1)
+	VMOVDQU     Y2, (R11)(SI*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     Y1, (R12)(SI*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVDQU     Y1, (R10)(SI*2)
+	VMOVDQU     Y1, (R11)(SI*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVDQU     Y8, (R11)(SI*2)
+	VMOVDQU     Y8, (R12)(SI*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
-	VMOVDQU     Y8, (R10)(DI*1)
+	VMOVDQU     Y8, (R11)(DI*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
-	VMOVDQU     Y7, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone598
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks597
-	MOVQ        DX, R8
-	JMP         chunks597
+	VMOVDQU     Y7, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone638
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks637
+	MOVQ        DX, R9
+	JMP         chunks637
 
-rowdone598:
+rowdone638:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row596
+	DECQ R10
+	JNZ  row636
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group595
+	JNZ  group635
 	VZEROUPPER
 	RET
 
-chunk593:
+chunk633:
 	SUBQ $0x10, DX
 
-group599:
-	MOVQ rows+24(FP), R9
+group639:
+	MOVQ rows+24(FP), R10
 
-row600:
-	XORQ R8, R8
+row640:
+	XORQ R9, R9
 
-chunks601:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VMOVDQU     16(AX)(R8*8), X1
+chunks641:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VMOVDQU     16(AX)(R9*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R8*8), X0
-	VMOVDQU     48(AX)(R8*8), X3
+	VMOVDQU     32(AX)(R9*8), X0
+	VMOVDQU     48(AX)(R9*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     64(AX)(R8*8), X0
-	VMOVDQU     80(AX)(R8*8), X5
+	VMOVDQU     64(AX)(R9*8), X0
+	VMOVDQU     80(AX)(R9*8), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     96(AX)(R8*8), X0
-	VMOVDQU     112(AX)(R8*8), X7
+	VMOVDQU     96(AX)(R9*8), X0
+	VMOVDQU     112(AX)(R9*8), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X4, X2, X0
@@ -8063,59 +8541,59 @@ chunks601:
 	VPUNPCKLQDQ X7, X5, X1
 	VPUNPCKHQDQ X7, X5, X7
 	VPUNPCKLQDQ X2, X0, X5
-	VMOVDQU     X5, (R10)
+	VMOVDQU     X5, (R11)
 	VPUNPCKHQDQ X2, X0, X2
-	VMOVDQU     X2, (R10)(SI*4)
+	VMOVDQU     X2, (R12)
 	VPUNPCKLQDQ X1, X6, X2
-	VMOVDQU     X2, (R10)(SI*1)
+	VMOVDQU     X2, (R11)(SI*1)
 	VPUNPCKHQDQ X1, X6, X1
-	VMOVDQU     X1, (R11)(SI*1)
+	VMOVDQU     X1, (R12)(SI*1)
 	VPUNPCKLQDQ X8, X4, X1
-	VMOVDQU     X1, (R10)(SI*2)
+	VMOVDQU     X1, (R11)(SI*2)
 	VPUNPCKHQDQ X8, X4, X8
-	VMOVDQU     X8, (R11)(SI*2)
+	VMOVDQU     X8, (R12)(SI*2)
 	VPUNPCKLQDQ X7, X3, X8
-	VMOVDQU     X8, (R10)(DI*1)
+	VMOVDQU     X8, (R11)(DI*1)
 	VPUNPCKHQDQ X7, X3, X7
-	VMOVDQU     X7, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone602
-	ADDQ        $0x10, R8
-	CMPQ        R8, DX
-	JLE         chunks601
-	MOVQ        DX, R8
-	JMP         chunks601
+	VMOVDQU     X7, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone642
+	ADDQ        $0x10, R9
+	CMPQ        R9, DX
+	JLE         chunks641
+	MOVQ        DX, R9
+	JMP         chunks641
 
-rowdone602:
+rowdone642:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row600
+	DECQ R10
+	JNZ  row640
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group599
+	JNZ  group639
 	VZEROUPPER
 	RET
 
-chunk594:
+chunk634:
 	SUBQ $0x08, DX
 
-group603:
-	MOVQ rows+24(FP), R9
+group643:
+	MOVQ rows+24(FP), R10
 
-row604:
-	XORQ R8, R8
+row644:
+	XORQ R9, R9
 
-chunks605:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(SI*4), R11
-	VMOVDQU     (AX)(R8*8), X0
-	VMOVDQU     16(AX)(R8*8), X1
+chunks645:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VMOVDQU     16(AX)(R9*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R8*8), X0
-	VMOVDQU     48(AX)(R8*8), X3
+	VMOVDQU     32(AX)(R9*8), X0
+	VMOVDQU     48(AX)(R9*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
@@ -8123,38 +8601,478 @@ chunks605:
 	VPUNPCKLQDQ X3, X1, X2
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R10)
+	VMOVQ       X1, (R11)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R10)(SI*4)
+	VMOVQ       X0, (R12)
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R10)(SI*1)
+	VMOVQ       X0, (R11)(SI*1)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R11)(SI*1)
+	VMOVQ       X2, (R12)(SI*1)
 	VPUNPCKLQDQ X4, X4, X2
-	VMOVQ       X2, (R10)(SI*2)
+	VMOVQ       X2, (R11)(SI*2)
 	VPUNPCKHQDQ X4, X4, X4
-	VMOVQ       X4, (R11)(SI*2)
+	VMOVQ       X4, (R12)(SI*2)
 	VPUNPCKLQDQ X3, X3, X4
-	VMOVQ       X4, (R10)(DI*1)
+	VMOVQ       X4, (R11)(DI*1)
 	VPUNPCKHQDQ X3, X3, X3
-	VMOVQ       X3, (R11)(DI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone606
-	ADDQ        $0x08, R8
-	CMPQ        R8, DX
-	JLE         chunks605
-	MOVQ        DX, R8
-	JMP         chunks605
+	VMOVQ       X3, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone646
+	ADDQ        $0x08, R9
+	CMPQ        R9, DX
+	JLE         chunks645
+	MOVQ        DX, R9
+	JMP         chunks645
 
-rowdone606:
+rowdone646:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row604
+	DECQ R10
+	JNZ  row644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group603
+	JNZ  group643
+	VZEROUPPER
+	RET
+
+// func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk647
+	CMPQ  DX, $0x10
+	JAE   chunk648
+	RET
+
+chunk647:
+	SUBQ $0x20, DX
+
+group649:
+	MOVQ rows+24(FP), R8
+
+row650:
+	XORQ DI, DI
+
+chunks651:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     Y0, (R9)
+	VMOVDQU     16(AX)(DI*2), X0
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone652
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks651
+	MOVQ        DX, DI
+	JMP         chunks651
+
+rowdone652:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row650
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group649
+	VZEROUPPER
+	RET
+
+chunk648:
+	SUBQ $0x10, DX
+
+group653:
+	MOVQ rows+24(FP), R8
+
+row654:
+	XORQ DI, DI
+
+chunks655:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 16(AX)(DI*2), X0
+	VMOVDQU X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone656
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks655
+	MOVQ    DX, DI
+	JMP     chunks655
+
+rowdone656:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row654
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group653
+	VZEROUPPER
+	RET
+
+// func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk657
+	CMPQ  DX, $0x10
+	JAE   chunk658
+	RET
+
+chunk657:
+	SUBQ $0x20, DX
+
+group659:
+	MOVQ rows+24(FP), R8
+
+row660:
+	XORQ DI, DI
+
+chunks661:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)
+	VMOVDQU     16(R10), X0
+	VINSERTI128 $0x01, 64(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*1)
+	VMOVDQU     32(R10), X0
+	VINSERTI128 $0x01, 80(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone662
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks661
+	MOVQ        DX, DI
+	JMP         chunks661
+
+rowdone662:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row660
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group659
+	VZEROUPPER
+	RET
+
+chunk658:
+	SUBQ $0x10, DX
+
+group663:
+	MOVQ rows+24(FP), R8
+
+row664:
+	XORQ DI, DI
+
+chunks665:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 16(R10), X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 32(R10), X0
+	VMOVDQU X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone666
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks665
+	MOVQ    DX, DI
+	JMP     chunks665
+
+rowdone666:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row664
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group663
+	VZEROUPPER
+	RET
+
+// func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk667
+	CMPQ  DX, $0x10
+	JAE   chunk668
+	RET
+
+chunk667:
+	SUBQ $0x20, DX
+
+group669:
+	MOVQ rows+24(FP), R9
+
+row670:
+	XORQ R8, R8
+
+chunks671:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R10)
+	VMOVDQU     16(AX)(R8*4), X0
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R10)(SI*1)
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     48(AX)(R8*4), X0
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone672
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks671
+	MOVQ        DX, R8
+	JMP         chunks671
+
+rowdone672:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row670
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group669
+	VZEROUPPER
+	RET
+
+chunk668:
+	SUBQ $0x10, DX
+
+group673:
+	MOVQ rows+24(FP), R9
+
+row674:
+	XORQ R8, R8
+
+chunks675:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone676
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks675
+	MOVQ    DX, R8
+	JMP     chunks675
+
+rowdone676:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row674
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group673
+	VZEROUPPER
+	RET
+
+// func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk677
+	CMPQ  DX, $0x10
+	JAE   chunk678
+	RET
+
+chunk677:
+	SUBQ $0x20, DX
+
+group679:
+	MOVQ rows+24(FP), R10
+
+row680:
+	XORQ R9, R9
+
+chunks681:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(AX)(R9*8), X0
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     48(AX)(R9*8), X0
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     80(AX)(R9*8), X0
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R12)(SI*1)
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R12)(SI*2)
+	VMOVDQU     112(AX)(R9*8), X0
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
+	VMOVDQU     Y0, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone682
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks681
+	MOVQ        DX, R9
+	JMP         chunks681
+
+rowdone682:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row680
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group679
+	VZEROUPPER
+	RET
+
+chunk678:
+	SUBQ $0x10, DX
+
+group683:
+	MOVQ rows+24(FP), R10
+
+row684:
+	XORQ R9, R9
+
+chunks685:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	VMOVDQU (AX)(R9*8), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(AX)(R9*8), X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 32(AX)(R9*8), X0
+	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU 48(AX)(R9*8), X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 64(AX)(R9*8), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 80(AX)(R9*8), X0
+	VMOVDQU X0, (R12)(SI*1)
+	VMOVDQU 96(AX)(R9*8), X0
+	VMOVDQU X0, (R12)(SI*2)
+	VMOVDQU 112(AX)(R9*8), X0
+	VMOVDQU X0, (R12)(DI*1)
+	CMPQ    R9, DX
+	JEQ     rowdone686
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks685
+	MOVQ    DX, R9
+	JMP     chunks685
+
+rowdone686:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row684
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group683
 	VZEROUPPER
 	RET
 
@@ -8180,50 +9098,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group607:
+group687:
 	MOVQ rows+24(FP), R9
 
-row608:
+row688:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes609:
+lanes689:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs610:
+pairs690:
 	CMPQ        R15, $0x20
-	JB          single611
+	JB          single691
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs610
+	JMP         pairs690
 
-single611:
+single691:
 	TESTQ   R15, R15
-	JZ      lanedone612
+	JZ      lanedone692
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone612:
+lanedone692:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes609
+	JB   lanes689
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row608
+	JNZ  row688
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group607
+	JNZ  group687
 	VZEROUPPER
 	RET
 
@@ -8246,59 +9164,59 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $0x20
-	JB    short613
+	JB    short693
 	SUBQ  $0x20, SI
 
-group6141:
+group6941:
 	MOVQ rows+48(FP), DX
 
-row615:
+row695:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run616:
+run696:
 	XORQ R10, R10
 
-pieces617:
+pieces697:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone618
+	JEQ     piecesdone698
 	ADDQ    $0x20, R10
 	CMPQ    R10, SI
-	JLE     pieces617
+	JLE     pieces697
 	MOVQ    SI, R10
-	JMP     pieces617
+	JMP     pieces697
 
-piecesdone618:
+piecesdone698:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run616
+	JNZ  run696
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row615
+	JNZ  row695
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group6141
+	JNZ  group6941
 	VZEROUPPER
 	RET
 
-short613:
+short693:
 	SUBQ $0x10, SI
 
-group6140:
+group6940:
 	MOVQ rows+48(FP), DX
 
-row619:
+row699:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run620:
+run700:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -8306,14 +9224,14 @@ run620:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run620
+	JNZ     run700
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row619
+	JNZ     row699
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group6140
+	JNZ     group6940
 	VZEROUPPER
 	RET

@@ -6,19 +6,20 @@ package kernels
 
 // AVX2 holds the AVX2 kernels.
 var AVX2 = Set{
-	Zip: [MaxBlock + 1][4]Zip{
-		2: {zip2x1AVX2, zip2x2AVX2, zip2x4AVX2, zip2x8AVX2},
-		3: {zip3x1AVX2, zip3x2AVX2, zip3x4AVX2, zip3x8AVX2},
-		4: {zip4x1AVX2, zip4x2AVX2, zip4x4AVX2, zip4x8AVX2},
-		8: {zip8x1AVX2, zip8x2AVX2, zip8x4AVX2, zip8x8AVX2},
+	Zip: [MaxBlock + 1][5]Zip{
+		2: {zip2x1AVX2, zip2x2AVX2, zip2x4AVX2, zip2x8AVX2, zip2x16AVX2},
+		3: {zip3x1AVX2, zip3x2AVX2, zip3x4AVX2, zip3x8AVX2, zip3x16AVX2},
+		4: {zip4x1AVX2, zip4x2AVX2, zip4x4AVX2, zip4x8AVX2, zip4x16AVX2},
+		8: {zip8x1AVX2, zip8x2AVX2, zip8x4AVX2, zip8x8AVX2, zip8x16AVX2},
 	},
 	ZipN: zipNx16AVX2,
-	Unzip: [MaxBlock + 1][4]Zip{
-		2: {unzip2x1AVX2, unzip2x2AVX2, unzip2x4AVX2, unzip2x8AVX2},
-		3: {unzip3x1AVX2, unzip3x2AVX2, unzip3x4AVX2, unzip3x8AVX2},
-		4: {unzip4x1AVX2, unzip4x2AVX2, unzip4x4AVX2, unzip4x8AVX2},
-		8: {unzip8x1AVX2, unzip8x2AVX2, unzip8x4AVX2, unzip8x8AVX2},
+	Unzip: [MaxBlock + 1][5]Zip{
+		2: {unzip2x1AVX2, unzip2x2AVX2, unzip2x4AVX2, unzip2x8AVX2, unzip2x16AVX2},
+		3: {unzip3x1AVX2, unzip3x2AVX2, unzip3x4AVX2, unzip3x8AVX2, unzip3x16AVX2},
+		4: {unzip4x1AVX2, unzip4x2AVX2, unzip4x4AVX2, unzip4x8AVX2, unzip4x16AVX2},
+		8: {unzip8x1AVX2, unzip8x2AVX2, unzip8x4AVX2, unzip8x8AVX2, unzip8x16AVX2},
 	},
 	UnzipN:   unzipNx16AVX2,
 	CopyRuns: copyRunsAVX2,
+	Split:    [MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 8: 4},
 }

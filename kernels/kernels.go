@@ -12,13 +12,13 @@ import "math/bits"
 //go:generate go run -C ../asmgen ./cmd/asmgen -out ../kernels
 
 // Zip moves groups groups of rows rows. In each row, a zip kernel
-// interleaves b depth rows, the j-th starting lane*j bytes after the row's
-// depth address, of n bytes each, into the n*b bytes at its space address;
-// an unzip kernel does the reverse. Rows of a group follow each other
-// spaceStride and depthStride bytes apart, groups groupSpace and groupDepth
-// bytes apart. n must be a multiple of the element width and at least
-// max(4, width).
-type Zip func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int)
+// interleaves b lanes of n bytes each into the n*b bytes at the row's space
+// address; an unzip kernel does the reverse. Lane j starts
+// (j/Split[b])*laneI + (j%Split[b])*lane bytes after the row's depth address.
+// Rows of a group follow each other spaceStride and depthStride bytes apart,
+// groups groupSpace and groupDepth bytes apart. n must be a multiple of the
+// element width and at least max(4, width).
+type Zip func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // ZipN is Zip for 16-byte elements and any block size b.
 type ZipN func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -32,29 +32,37 @@ const MaxBlock = 8
 type CopyRuns func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
 
 // Set is one ISA's kernels. Zip[b][i] and Unzip[b][i] handle elements of
-// 1<<i bytes; a nil entry has no kernel.
+// 1<<i bytes; a nil entry has no kernel. Split[b] says how the lanes of a
+// b-lane kernel are addressed (see Zip).
 type Set struct {
-	Zip, Unzip   [MaxBlock + 1][4]Zip
+	Zip, Unzip   [MaxBlock + 1][5]Zip
 	ZipN, UnzipN ZipN
 	CopyRuns     CopyRuns
+	Split        [MaxBlock + 1]int
 }
 
-// Interleave runs the set's zip kernel (unzip when unzip is set) for b rows
-// of w-byte elements, with the Zip arguments, if the set has one and n is
-// long enough for it. It reports whether it did.
+// Interleave runs the set's zip kernel (unzip when unzip is set) for b
+// evenly spaced lanes of w-byte elements, with the Zip arguments, if the set
+// has one and n is long enough for it. It reports whether it did.
 func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int) bool {
-	if n < 4 || w&(w-1) != 0 || w > 16 {
+	if b <= MaxBlock && s.Split[b] != 0 {
+		return s.Interleave2(unzip, w, b, space, depth, n, rows, spaceStride, depthStride, lane, s.Split[b]*lane, groups, groupSpace, groupDepth)
+	}
+	if w != 16 || n < 16 {
 		return false
 	}
-	if w == 16 {
-		f := s.ZipN
-		if unzip {
-			f = s.UnzipN
-		}
-		f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
-		return true
+	f := s.ZipN
+	if unzip {
+		f = s.UnzipN
 	}
-	if b > MaxBlock {
+	f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
+	return true
+}
+
+// Interleave2 is Interleave for lanes addressed in two levels, as Zip
+// describes, for the block sizes with their own kernels.
+func (s *Set) Interleave2(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) bool {
+	if n < max(4, w) || w&(w-1) != 0 || w > 16 || b > MaxBlock {
 		return false
 	}
 	f := s.Zip[b][bits.TrailingZeros(uint(w))]
@@ -64,6 +72,6 @@ func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spac
 	if f == nil {
 		return false
 	}
-	f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth)
+	f(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
 	return true
 }

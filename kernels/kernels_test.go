@@ -15,7 +15,7 @@ func zipRef(unzip bool, space, depth []byte, c zipCase) {
 			for x := 0; x < c.n/c.w; x++ {
 				for j := range c.b {
 					s := space[g*c.gs+r*c.ss+(x*c.b+j)*c.w:][:c.w]
-					d := depth[g*c.gd+r*c.ds+j*c.lane+x*c.w:][:c.w]
+					d := depth[g*c.gd+r*c.ds+c.laneOff(j)+x*c.w:][:c.w]
 					if unzip {
 						copy(d, s)
 					} else {
@@ -33,16 +33,27 @@ func zipRef(unzip bool, space, depth []byte, c zipCase) {
 type zipCase struct {
 	b, w, n            int
 	rows, ss, ds, lane int
+	split, laneI       int // lane j at (j/split)*laneI + (j%split)*lane
 	groups, gs, gd     int
 }
 
+func (c zipCase) laneOff(j int) int {
+	if c.split == 0 {
+		return j * c.lane
+	}
+	return j/c.split*c.laneI + j%c.split*c.lane
+}
+
 func (c zipCase) String() string {
-	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d groups=%d gs=%d gd=%d",
-		c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd)
+	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d split=%d laneI=%d groups=%d gs=%d gd=%d",
+		c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane, c.split, c.laneI, c.groups, c.gs, c.gd)
 }
 
 func randomZipCase(rng *rand.Rand, b, w int) zipCase {
 	minN := max(4, w)
+	if w == 16 {
+		minN = 16
+	}
 	var elems int
 	switch rng.IntN(3) {
 	case 0: // short rows, around the small chunks
@@ -58,6 +69,10 @@ func randomZipCase(rng *rand.Rand, b, w int) zipCase {
 	c.gd = n + pad()
 	c.lane = c.groups*c.gd + pad()
 	c.ds = b*c.lane + pad()
+	if b == 4 && rng.IntN(2) == 0 { // lanes (i, j) in two places, as NHWC CRD has them
+		c.split, c.laneI = 2, 2*c.lane+pad()
+		c.ds = 2*c.laneI + pad()
+	}
 	c.ss = n*b + pad()
 	c.gs = c.rows*c.ss + pad()
 	return c
@@ -69,7 +84,7 @@ func (c zipCase) run(t *testing.T, name string, unzip bool, call func(space, dep
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.rows)))
 	spaceLen := (c.groups-1)*c.gs + (c.rows-1)*c.ss + c.n*c.b
-	depthLen := (c.groups-1)*c.gd + (c.rows-1)*c.ds + (c.b-1)*c.lane + c.n
+	depthLen := (c.groups-1)*c.gd + (c.rows-1)*c.ds + c.laneOff(c.b-1) + c.n
 	space, depth := randBytes(rng, spaceLen), randBytes(rng, depthLen)
 	wantS, wantD := bytes.Clone(space), bytes.Clone(depth)
 	zipRef(unzip, wantS, wantD, c)
@@ -105,8 +120,11 @@ func TestZipKernels(t *testing.T) {
 					w := 1 << lg
 					for range 300 {
 						c := randomZipCase(rng, b, w)
+						if c.split == 0 { // evenly spaced lanes
+							c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
+						}
 						c.run(t, name, unzip, func(space, depth []byte) {
-							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd)
+							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
 						})
 					}
 				}
@@ -117,6 +135,7 @@ func TestZipKernels(t *testing.T) {
 			}
 			for range 300 {
 				c := randomZipCase(rng, 1+rng.IntN(9), 16)
+				c.split, c.ds = 0, c.b*c.lane // ZipN lanes are evenly spaced
 				c.run(t, name, unzip, func(space, depth []byte) {
 					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)
 				})

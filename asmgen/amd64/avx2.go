@@ -19,7 +19,7 @@ import (
 // groups groups of rows rows. n is the number of bytes of each depth row (a
 // multiple of the element width, and at least 4 and at least the width);
 // strides and lane are in bytes.
-const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int)"
+const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)"
 
 // ZipNSignature adds the block size, for the kernels that take any.
 const ZipNSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)"
@@ -49,6 +49,10 @@ var Chunks = []int{32, 16, 8, 4}
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	build := vec.ShuffleZip
 	switch {
+	case k.Kind == table.Zip && k.Width == vec.LaneBytes:
+		build = func(b, _, chunk int) (*vec.Prog, error) { return vec.LaneZip(b, chunk) }
+	case k.Kind == table.Unzip && k.Width == vec.LaneBytes:
+		build = func(b, _, chunk int) (*vec.Prog, error) { return vec.LaneUnzip(b, chunk) }
 	case k.Kind == table.Zip && bits.OnesCount(uint(k.B)) == 1:
 		build = vec.UnpackZip
 	case k.Kind == table.Unzip && bits.OnesCount(uint(k.B)) == 1:
@@ -112,18 +116,18 @@ func (g *Generator) label(what string) string {
 	return fmt.Sprintf("%s%d", what, g.labels)
 }
 
-// rowAddr computes the address of depth row j from a few registers, since
-// x86 addressing scales an index by 1, 2, 4 or 8 only.
+// rowAddr computes the address of lane j from a few registers, since x86
+// addressing scales an index by 1, 2, 4 or 8 only: lanes are grouped in
+// runs of table.Split(b), each run starting at its own base register.
 type rowAddr struct {
-	t0, t4, lane, lane3 reg.GPVirtual
+	bases       []reg.GPVirtual // base k = base 0 + k*laneI
+	split       int
+	lane, lane3 reg.GPVirtual
 }
 
 func (r rowAddr) mem(j, off int) operand.Mem {
-	base := r.t0
-	if j >= 5 {
-		base, j = r.t4, j-4
-	}
-	switch j {
+	base := r.bases[j/r.split]
+	switch j %= r.split; j {
 	case 0:
 		return operand.Mem{Base: base, Disp: off}
 	case 3:
@@ -142,9 +146,9 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr(ZipSignature)
-	verb := "interleaves %d rows (lane bytes apart) of %d-byte elements into one"
+	verb := "interleaves %d rows (lanes) of %d-byte elements into one"
 	if k.Kind == table.Unzip {
-		verb = "splits one row into %d rows (lane bytes apart) of %d-byte elements"
+		verb = "splits one row into %d rows (lanes) of %d-byte elements"
 	}
 	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width)))
 
@@ -155,10 +159,15 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	c.Load(c.Param("groups"), groups)
 	c.Load(c.Param("lane"), lane)
 	next := g.groupSteps()
-	addr := rowAddr{lane: lane}
-	if k.B > 3 {
+	addr := rowAddr{lane: lane, split: table.Split(k.B)}
+	if addr.split > 3 {
 		addr.lane3 = c.GP64()
 		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, addr.lane3)
+	}
+	var laneI reg.GPVirtual
+	if k.B > addr.split {
+		laneI = c.GP64()
+		c.Load(c.Param("laneI"), laneI)
 	}
 
 	var sizes []int
@@ -188,13 +197,14 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.XORQ(off, off)
 		c.Label(chunkLoop)
 
-		// Per chunk: the depth rows start at t0 (+ j*lane), the
-		// interleaved bytes at sp + off*b.
-		addr.t0 = c.GP64()
-		c.LEAQ(operand.Mem{Base: dp, Index: off, Scale: 1}, addr.t0)
-		if k.B > 4 {
-			addr.t4 = c.GP64()
-			c.LEAQ(operand.Mem{Base: addr.t0, Index: lane, Scale: 4}, addr.t4)
+		// Per chunk: the lanes start at the bases, the interleaved bytes
+		// at sp + off*b.
+		addr.bases = []reg.GPVirtual{c.GP64()}
+		c.LEAQ(operand.Mem{Base: dp, Index: off, Scale: 1}, addr.bases[0])
+		for len(addr.bases) < k.B/addr.split {
+			next := c.GP64()
+			c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: laneI, Scale: 1}, next)
+			addr.bases = append(addr.bases, next)
 		}
 		ilv := operand.Mem{Base: sp, Index: off, Scale: uint8(k.B)}
 		if k.B != 2 && k.B != 4 && k.B != 8 {

@@ -48,10 +48,24 @@ func (k Kernel) Name() string {
 // super-resolution, YOLO reorg, 8x8 patchify.
 var Blocks = []int{2, 3, 4, 8}
 
-// Widths are the element sizes below 16 bytes; each gets a kernel per block
-// size. 16-byte elements (complex128) need no byte shuffles: one kernel
-// per direction moves them for any block size.
-var Widths = []int{1, 2, 4, 8}
+// Widths are the element sizes of every ONNX type; each gets a kernel per
+// block size. 16-byte elements (complex128) also have a kernel per direction
+// for any other block size, since moving them needs no byte shuffles.
+var Widths = []int{1, 2, 4, 8, 16}
+
+// Split is how the lanes of a b-row kernel are addressed: lane j sits at
+// (j/Split(b))*laneI + (j%Split(b))*lane. NCHW rows are evenly spaced
+// (laneI = Split(b)*lane); in NHWC CRD with b = 2 a 4-lane kernel's lanes
+// (i, j) lie in two space rows.
+func Split(b int) int {
+	switch b {
+	case 4:
+		return 2
+	case 8:
+		return 4
+	}
+	return b
+}
 
 // Kernels lists the kernels of one ISA.
 func Kernels(isa ISA) []Kernel {

@@ -247,23 +247,35 @@ func ShuffleUnzip(b, w, chunk int) (*Prog, error) {
 	return p.finish(want)
 }
 
-// MoveZip and MoveUnzip handle 16-byte elements: whole registers move, no
-// byte changes place within one.
-func MoveZip(b int) (*Prog, error) {
-	p := NewProg(LaneBytes)
+// LaneZip and LaneUnzip handle 16-byte elements: elements are whole lanes,
+// so the program only takes registers apart and puts them together by lanes.
+func LaneZip(b, chunk int) (*Prog, error) {
+	p := NewProg(width(chunk))
 	for j := range b {
-		p.Store(p.Load(Mem{j, 0}, LaneBytes), 0, LaneBytes, Mem{0, LaneBytes * j})
+		p.Load(Mem{j, 0}, chunk)
 	}
-	return p.finish(map[int]Value{0: ZipWant(b, LaneBytes, LaneBytes)})
+	want := ZipWant(b, LaneBytes, chunk)
+	if err := p.storeAll(0, want); err != nil {
+		return nil, err
+	}
+	return p.finish(map[int]Value{0: want})
 }
 
-// MoveUnzip is the inverse of MoveZip.
-func MoveUnzip(b int) (*Prog, error) {
-	p := NewProg(LaneBytes)
+// LaneUnzip is the inverse of LaneZip: each row's register is loaded lane
+// by lane from where its elements sit in the interleaved input.
+func LaneUnzip(b, chunk int) (*Prog, error) {
+	p := NewProg(width(chunk))
+	want := UnzipWant(b, LaneBytes, chunk)
 	for j := range b {
-		p.Store(p.Load(Mem{0, LaneBytes * j}, LaneBytes), 0, LaneBytes, Mem{j, 0})
+		var v int
+		if chunk == 2*LaneBytes {
+			v = p.LoadPair(Mem{0, LaneBytes * j}, Mem{0, LaneBytes * (b + j)})
+		} else {
+			v = p.Load(Mem{0, LaneBytes * j}, LaneBytes)
+		}
+		p.Store(v, 0, chunk, Mem{j, 0})
 	}
-	return p.finish(UnzipWant(b, LaneBytes, LaneBytes))
+	return p.finish(want)
 }
 
 // maskFor is the pshufb mask that brings, into each byte of a register laid

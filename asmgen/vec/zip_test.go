@@ -48,13 +48,15 @@ func TestShuffleNetworks(t *testing.T) {
 	}
 }
 
-func TestMoves(t *testing.T) {
+func TestLanes(t *testing.T) {
 	for b := 1; b <= 9; b++ {
-		if _, err := MoveZip(b); err != nil {
-			t.Errorf("MoveZip(%d): %v", b, err)
-		}
-		if _, err := MoveUnzip(b); err != nil {
-			t.Errorf("MoveUnzip(%d): %v", b, err)
+		for _, c := range []int{16, 32} {
+			if _, err := LaneZip(b, c); err != nil {
+				t.Errorf("LaneZip(%d, %d): %v", b, c, err)
+			}
+			if _, err := LaneUnzip(b, c); err != nil {
+				t.Errorf("LaneUnzip(%d, %d): %v", b, c, err)
+			}
 		}
 	}
 }

@@ -76,7 +76,7 @@ func writeTable(path, isa string, ks []table.Kernel) error {
 		if kind == table.Unzip {
 			field = "Unzip"
 		}
-		fmt.Fprintf(&b, "\t%s: [MaxBlock + 1][4]Zip{\n", field)
+		fmt.Fprintf(&b, "\t%s: [MaxBlock + 1][5]Zip{\n", field)
 		for _, blk := range table.Blocks {
 			fmt.Fprintf(&b, "\t\t%d: {", blk)
 			for i, w := range table.Widths {
@@ -89,7 +89,14 @@ func writeTable(path, isa string, ks []table.Kernel) error {
 		}
 		fmt.Fprintf(&b, "\t},\n\t%sN: %s,\n", field, table.Kernel{ISA: table.ISA(isa), Kind: kind, Width: 16}.Name())
 	}
-	fmt.Fprintf(&b, "\tCopyRuns: %s,\n}\n", table.Kernel{ISA: table.ISA(isa), Kind: table.Runs}.Name())
+	fmt.Fprintf(&b, "\tCopyRuns: %s,\n\tSplit: [MaxBlock + 1]int{", table.Kernel{ISA: table.ISA(isa), Kind: table.Runs}.Name())
+	for i, blk := range table.Blocks {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d: %d", blk, table.Split(blk))
+	}
+	b.WriteString("},\n}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
 		return err
