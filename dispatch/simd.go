@@ -44,9 +44,10 @@ func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 	w := int(unsafe.Sizeof(*new(T)))
 	e := a.B * a.Cp * w // bytes per run
-	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
-		return k.set.Interleave(op == shape.DepthToSpace, e, a.B, ptr(depth), ptr(space), a.W*e,
-			1, 0, 0, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
+	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp &&
+		k.set.Interleave(op == shape.DepthToSpace, e, a.B, ptr(depth), ptr(space), a.W*e,
+			1, 0, 0, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w) {
+		return true
 	}
 	if e < 16 {
 		return false
@@ -61,18 +62,26 @@ func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 	return true
 }
 
-// transpose runs a Transpose call (NHWC CRD) with b = 2 as an unzip (zip
-// for SpaceToDepth) by 4 of every depth pixel: its channels c*4 + i*2 + j
+// transpose runs a Transpose call (NHWC CRD). Small pixels have kernels of
+// their own, whose lanes are the b space rows of a group and whose
+// interleaved side is its depth row. With b = 2 and C' elements of 16 bytes
+// or more per pixel and block row, every depth
+// pixel is an unzip (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j
 // are 4 interleaved lanes of C' elements, lane (i, j) going to space row i
-// at j*C'. Each pixel is one kernel row.
+// at j*C', and each pixel is one kernel row.
 func (k simd[T]) transpose(op shape.Op, space, depth []T, a *generic.Args) bool {
-	if a.B != 2 || a.Rows != 2 {
+	if a.Rows != a.B || a.B > kernels.MaxBlock {
 		return false
 	}
 	w := int(unsafe.Sizeof(*new(T)))
-	cpw := a.Cp * w
-	return k.set.Interleave2(op == shape.DepthToSpace, w, 4, ptr(depth), ptr(space), cpw,
-		a.W, a.XS*w, 2*cpw, cpw, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
+	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
+	// BenchmarkShuffle: with b = 2, the unzip by 4 wins from 16 bytes.
+	if (a.B != 2 || cpw < 16) && k.set.Lookup(d2s, a.B, a.Cp, w).Run(ptr(depth), ptr(space), a.W*a.B*cpw,
+		1, 0, 0, a.SpaceStride*w, k.set.Split[a.B]*a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w) {
+		return true
+	}
+	return a.B == 2 && k.set.Lookup(d2s, 4, 0, w).Run(ptr(depth), ptr(space), cpw, a.W, a.XS*w, 2*cpw, cpw,
+		a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
 }
 
 func ptr[T any](s []T) *byte { return (*byte)(unsafe.Pointer(&s[0])) }

@@ -9,95 +9,295 @@ package kernels
 //go:noescape
 func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip2x16AVX2 interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x6AVX2 interleaves 2 rows (lanes) of 6-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip2x12AVX2 interleaves 2 rows (lanes) of 12-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip3x16AVX2 interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x3AVX2 interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x6AVX2 interleaves 3 rows (lanes) of 6-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x9AVX2 interleaves 3 rows (lanes) of 9-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip3x12AVX2 interleaves 3 rows (lanes) of 12-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x4x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x4x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x4x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip4x16AVX2 interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip4x12AVX2 interleaves 4 rows (lanes) of 12-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x3x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x3x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x3x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip8x16AVX2 interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
@@ -114,95 +314,295 @@ func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dep
 //go:noescape
 func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
-//
-//go:noescape
-func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip2x16AVX2 splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x6AVX2 splits one row into 2 rows (lanes) of 6-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip2x12AVX2 splits one row into 2 rows (lanes) of 12-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip3x16AVX2 splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x3AVX2 splits one row into 3 rows (lanes) of 3-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x6AVX2 splits one row into 3 rows (lanes) of 6-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x9AVX2 splits one row into 3 rows (lanes) of 9-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip3x12AVX2 splits one row into 3 rows (lanes) of 12-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x4x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x4x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x4x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip4x16AVX2 splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip4x12AVX2 splits one row into 4 rows (lanes) of 12-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x3x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x3x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x3x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip8x16AVX2 splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
 //

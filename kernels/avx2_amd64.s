@@ -178,9 +178,9 @@ rowdone20:
 	VZEROUPPER
 	RET
 
-// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -216,43 +216,22 @@ row26:
 	XORQ DI, DI
 
 chunks27:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle0<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
-	VPSHUFB        shuffle1<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
-	VPSHUFB        shuffle2<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle3<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
-	VPSHUFB        shuffle4<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
-	VPSHUFB        shuffle5<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle6<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
-	VPSHUFB        shuffle7<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
-	VPSHUFB        shuffle8<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
-	JEQ            rowdone28
-	ADDQ           $0x20, DI
-	CMPQ           DI, DX
-	JLE            chunks27
-	MOVQ           DX, DI
-	JMP            chunks27
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone28
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks27
+	MOVQ       DX, DI
+	JMP        chunks27
 
 rowdone28:
 	ADDQ spaceStride+32(FP), AX
@@ -276,37 +255,20 @@ row30:
 	XORQ DI, DI
 
 chunks31:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle9<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
-	VPSHUFB shuffle10<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
-	VPSHUFB shuffle11<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
-	VPSHUFB shuffle12<>+0(SB), X0, X4
-	VPSHUFB shuffle13<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle14<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VPSHUFB shuffle16<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone32
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks31
-	MOVQ    DX, DI
-	JMP     chunks31
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (AX)(DI*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone32
+	ADDQ       $0x10, DI
+	CMPQ       DI, DX
+	JLE        chunks31
+	MOVQ       DX, DI
+	JMP        chunks31
 
 rowdone32:
 	ADDQ spaceStride+32(FP), AX
@@ -330,31 +292,18 @@ row34:
 	XORQ DI, DI
 
 chunks35:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
-	VPSHUFB shuffle9<>+0(SB), X0, X1
-	VMOVQ   (R9)(SI*1), X2
-	VPSHUFB shuffle10<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVQ   (R9)(SI*2), X1
-	VPSHUFB shuffle11<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
-	VPSHUFB shuffle18<>+0(SB), X0, X0
-	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle20<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone36
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks35
-	MOVQ    DX, DI
-	JMP     chunks35
+	LEAQ       (CX)(DI*1), R9
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone36
+	ADDQ       $0x08, DI
+	CMPQ       DI, DX
+	JLE        chunks35
+	MOVQ       DX, DI
+	JMP        chunks35
 
 rowdone36:
 	ADDQ spaceStride+32(FP), AX
@@ -378,26 +327,18 @@ row38:
 	XORQ DI, DI
 
 chunks39:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
-	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
-	VPSHUFB shuffle22<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
-	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone40
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks39
-	MOVQ    DX, DI
-	JMP     chunks39
+	LEAQ       (CX)(DI*1), R9
+	VMOVD      (R9), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone40
+	ADDQ       $0x04, DI
+	CMPQ       DI, DX
+	JLE        chunks39
+	MOVQ       DX, DI
+	JMP        chunks39
 
 rowdone40:
 	ADDQ spaceStride+32(FP), AX
@@ -411,119 +352,6873 @@ rowdone40:
 	VZEROUPPER
 	RET
 
-DATA shuffle0<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle0<>+8(SB)/8, $0x05ffff04ffff03ff
-DATA shuffle0<>+16(SB)/8, $0xffff07ffff06ffff
-DATA shuffle0<>+24(SB)/8, $0xff0affff09ffff08
-GLOBL shuffle0<>(SB), RODATA|NOPTR, $32
+// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk41
+	CMPQ  DX, $0x10
+	JAE   chunk42
+	CMPQ  DX, $0x08
+	JAE   chunk43
+	CMPQ  DX, $0x04
+	JAE   chunk44
+	RET
 
-DATA shuffle1<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle1<>+8(SB)/8, $0xffff04ffff03ffff
-DATA shuffle1<>+16(SB)/8, $0xff07ffff06ffff05
-DATA shuffle1<>+24(SB)/8, $0x0affff09ffff08ff
-GLOBL shuffle1<>(SB), RODATA|NOPTR, $32
+chunk41:
+	SUBQ $0x20, DX
 
-DATA shuffle2<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle2<>+8(SB)/8, $0xff04ffff03ffff02
-DATA shuffle2<>+16(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle2<>+24(SB)/8, $0xffff09ffff08ffff
-GLOBL shuffle2<>(SB), RODATA|NOPTR, $32
+group45:
+	MOVQ rows+24(FP), R8
 
-DATA shuffle3<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle3<>+8(SB)/8, $0xffff0fffff0effff
-DATA shuffle3<>+16(SB)/8, $0xff02ffff01ffff00
-DATA shuffle3<>+24(SB)/8, $0x05ffff04ffff03ff
-GLOBL shuffle3<>(SB), RODATA|NOPTR, $32
+row46:
+	XORQ DI, DI
 
-DATA shuffle4<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle4<>+8(SB)/8, $0xff0fffff0effff0d
-DATA shuffle4<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle4<>+24(SB)/8, $0xffff04ffff03ffff
-GLOBL shuffle4<>(SB), RODATA|NOPTR, $32
+chunks47:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone48
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks47
+	MOVQ       DX, DI
+	JMP        chunks47
 
-DATA shuffle5<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle5<>+8(SB)/8, $0x0fffff0effff0dff
-DATA shuffle5<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle5<>+24(SB)/8, $0xff04ffff03ffff02
-GLOBL shuffle5<>(SB), RODATA|NOPTR, $32
+rowdone48:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row46
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group45
+	VZEROUPPER
+	RET
 
-DATA shuffle6<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle6<>+8(SB)/8, $0xff0affff09ffff08
-DATA shuffle6<>+16(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle6<>+24(SB)/8, $0xffff0fffff0effff
-GLOBL shuffle6<>(SB), RODATA|NOPTR, $32
+chunk42:
+	SUBQ $0x10, DX
 
-DATA shuffle7<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle7<>+8(SB)/8, $0x0affff09ffff08ff
-DATA shuffle7<>+16(SB)/8, $0xffff0cffff0bffff
-DATA shuffle7<>+24(SB)/8, $0xff0fffff0effff0d
-GLOBL shuffle7<>(SB), RODATA|NOPTR, $32
+group49:
+	MOVQ rows+24(FP), R8
 
-DATA shuffle8<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle8<>+8(SB)/8, $0xffff09ffff08ffff
-DATA shuffle8<>+16(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle8<>+24(SB)/8, $0x0fffff0effff0dff
-GLOBL shuffle8<>(SB), RODATA|NOPTR, $32
+row50:
+	XORQ DI, DI
 
-DATA shuffle9<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle9<>+8(SB)/8, $0x05ffff04ffff03ff
+chunks51:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (AX)(DI*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone52
+	ADDQ       $0x10, DI
+	CMPQ       DI, DX
+	JLE        chunks51
+	MOVQ       DX, DI
+	JMP        chunks51
+
+rowdone52:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row50
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group49
+	VZEROUPPER
+	RET
+
+chunk43:
+	SUBQ $0x08, DX
+
+group53:
+	MOVQ rows+24(FP), R8
+
+row54:
+	XORQ DI, DI
+
+chunks55:
+	LEAQ       (CX)(DI*1), R9
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone56
+	ADDQ       $0x08, DI
+	CMPQ       DI, DX
+	JLE        chunks55
+	MOVQ       DX, DI
+	JMP        chunks55
+
+rowdone56:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row54
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group53
+	VZEROUPPER
+	RET
+
+chunk44:
+	SUBQ $0x04, DX
+
+group57:
+	MOVQ rows+24(FP), R8
+
+row58:
+	XORQ DI, DI
+
+chunks59:
+	LEAQ       (CX)(DI*1), R9
+	VMOVD      (R9), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone60
+	ADDQ       $0x04, DI
+	CMPQ       DI, DX
+	JLE        chunks59
+	MOVQ       DX, DI
+	JMP        chunks59
+
+rowdone60:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row58
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group57
+	VZEROUPPER
+	RET
+
+// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk61
+	CMPQ  DX, $0x10
+	JAE   chunk62
+	CMPQ  DX, $0x08
+	JAE   chunk63
+	RET
+
+chunk61:
+	SUBQ $0x20, DX
+
+group64:
+	MOVQ rows+24(FP), R8
+
+row65:
+	XORQ DI, DI
+
+chunks66:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(SI*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone67
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks66
+	MOVQ        DX, DI
+	JMP         chunks66
+
+rowdone67:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row65
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group64
+	VZEROUPPER
+	RET
+
+chunk62:
+	SUBQ $0x10, DX
+
+group68:
+	MOVQ rows+24(FP), R8
+
+row69:
+	XORQ DI, DI
+
+chunks70:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (AX)(DI*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone71
+	ADDQ        $0x10, DI
+	CMPQ        DI, DX
+	JLE         chunks70
+	MOVQ        DX, DI
+	JMP         chunks70
+
+rowdone71:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row69
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group68
+	VZEROUPPER
+	RET
+
+chunk63:
+	SUBQ $0x08, DX
+
+group72:
+	MOVQ rows+24(FP), R8
+
+row73:
+	XORQ DI, DI
+
+chunks74:
+	LEAQ        (CX)(DI*1), R9
+	VMOVQ       (R9), X0
+	VMOVQ       (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone75
+	ADDQ        $0x08, DI
+	CMPQ        DI, DX
+	JLE         chunks74
+	MOVQ        DX, DI
+	JMP         chunks74
+
+rowdone75:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row73
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group72
+	VZEROUPPER
+	RET
+
+// func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk76
+	CMPQ  DX, $0x10
+	JAE   chunk77
+	RET
+
+chunk76:
+	SUBQ $0x20, DX
+
+group78:
+	MOVQ rows+24(FP), R8
+
+row79:
+	XORQ DI, DI
+
+chunks80:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone81
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks80
+	MOVQ       DX, DI
+	JMP        chunks80
+
+rowdone81:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row79
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group78
+	VZEROUPPER
+	RET
+
+chunk77:
+	SUBQ $0x10, DX
+
+group82:
+	MOVQ rows+24(FP), R8
+
+row83:
+	XORQ DI, DI
+
+chunks84:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VMOVDQU X0, (AX)(DI*2)
+	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone85
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks84
+	MOVQ    DX, DI
+	JMP     chunks84
+
+rowdone85:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row83
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group82
+	VZEROUPPER
+	RET
+
+// func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk86
+	CMPQ  DX, $0x18
+	JAE   chunk87
+	RET
+
+chunk86:
+	SUBQ $0x24, DX
+
+group88:
+	MOVQ rows+24(FP), R8
+
+row89:
+	XORQ DI, DI
+
+chunks90:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle0<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 10(R9), X1
+	VPSHUFB shuffle2<>+0(SB), X1, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle3<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 14(R9)(SI*1), X0
+	VPSHUFB shuffle4<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X1
+	VPSHUFB shuffle5<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle6<>+0(SB), X1, X0
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle7<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 48(AX)(DI*2)
+	VPSHUFB shuffle8<>+0(SB), X1, X1
+	VPSHUFB shuffle9<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 64(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone91
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks90
+	MOVQ    DX, DI
+	JMP     chunks90
+
+rowdone91:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row89
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group88
+	VZEROUPPER
+	RET
+
+chunk87:
+	SUBQ $0x18, DX
+
+group92:
+	MOVQ rows+24(FP), R8
+
+row93:
+	XORQ DI, DI
+
+chunks94:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle0<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle10<>+0(SB), X1, X0
+	VMOVDQU 6(R9)(SI*1), X2
+	VPSHUFB shuffle3<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle11<>+0(SB), X2, X2
+	VPSHUFB shuffle12<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone95
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks94
+	MOVQ    DX, DI
+	JMP     chunks94
+
+rowdone95:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row93
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group92
+	VZEROUPPER
+	RET
+
+DATA shuffle0<>+0(SB)/8, $0xffff050403020100
+DATA shuffle0<>+8(SB)/8, $0x09080706ffffffff
+GLOBL shuffle0<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1<>+8(SB)/8, $0xffffffff05040302
+GLOBL shuffle1<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle2<>+8(SB)/8, $0xffff070605040302
+GLOBL shuffle2<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle3<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle3<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle3<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle4<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle4<>+8(SB)/8, $0x090807060504ffff
+GLOBL shuffle4<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle5<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle5<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle5<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle6<>+0(SB)/8, $0xffff090807060504
+DATA shuffle6<>+8(SB)/8, $0x0d0c0b0affffffff
+GLOBL shuffle6<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle7<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle7<>+8(SB)/8, $0xffffffff09080706
+GLOBL shuffle7<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle8<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle8<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle8<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle9<>+0(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle9<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle9<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle10<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle10<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle10<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle10<>+8(SB)/8, $0xffff090807060504
 GLOBL shuffle10<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle11<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle11<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle11<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle11<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL shuffle11<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle12<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle12<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle12<>+0(SB)/8, $0x0d0c0b0affffffff
+DATA shuffle12<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle12<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle13<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle13<>+8(SB)/8, $0x0affff09ffff08ff
+// func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk96
+	CMPQ  DX, $0x18
+	JAE   chunk97
+	RET
+
+chunk96:
+	SUBQ $0x24, DX
+
+group98:
+	MOVQ rows+24(FP), R8
+
+row99:
+	XORQ DI, DI
+
+chunks100:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 12(R9), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 12(R9)(SI*1), X2
+	VPSHUFB shuffle18<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(AX)(DI*2)
+	VPSHUFB shuffle19<>+0(SB), X0, X0
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle20<>+0(SB), X2, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(AX)(DI*2)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VMOVQ   X2, 64(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone101
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks100
+	MOVQ    DX, DI
+	JMP     chunks100
+
+rowdone101:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row99
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group98
+	VZEROUPPER
+	RET
+
+chunk97:
+	SUBQ $0x18, DX
+
+group102:
+	MOVQ rows+24(FP), R8
+
+row103:
+	XORQ DI, DI
+
+chunks104:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle22<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle24<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone105
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks104
+	MOVQ    DX, DI
+	JMP     chunks104
+
+rowdone105:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row103
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group102
+	VZEROUPPER
+	RET
+
+DATA shuffle13<>+0(SB)/8, $0x0706050403020100
+DATA shuffle13<>+8(SB)/8, $0xffffffff0b0a0908
 GLOBL shuffle13<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle14<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle14<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle14<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle14<>+8(SB)/8, $0x03020100ffffffff
 GLOBL shuffle14<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle15<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle15<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle15<>+0(SB)/8, $0x0706050403020100
+DATA shuffle15<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle15<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle16<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle16<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle16<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle16<>+8(SB)/8, $0x0706050403020100
 GLOBL shuffle16<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle17<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle17<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle17<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle17<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle17<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle18<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle18<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle18<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle18<>+8(SB)/8, $0x0b0a090807060504
 GLOBL shuffle18<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle19<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle19<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle19<>+0(SB)/8, $0x0b0a090807060504
+DATA shuffle19<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle19<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle20<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle20<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle20<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle20<>+8(SB)/8, $0x07060504ffffffff
 GLOBL shuffle20<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle21<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle21<>+8(SB)/8, $0xffffffffffff03ff
+DATA shuffle21<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle21<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle21<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle22<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle22<>+8(SB)/8, $0xffffffffff03ffff
+DATA shuffle22<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle22<>+8(SB)/8, $0x0b0a090807060504
 GLOBL shuffle22<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle23<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle23<>+8(SB)/8, $0xffffffff03ffff02
+DATA shuffle23<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle23<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle23<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle24<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle24<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle24<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk106
+	CMPQ  DX, $0x10
+	JAE   chunk107
+	RET
+
+chunk106:
+	SUBQ $0x20, DX
+
+group108:
+	MOVQ rows+24(FP), R8
+
+row109:
+	XORQ DI, DI
+
+chunks110:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle25<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle26<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle25<>+0(SB), X1, X1
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle26<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle25<>+0(SB), X0, X1
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle26<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VPSHUFB shuffle27<>+0(SB), X0, X0
+	VPSHUFB shuffle28<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone111
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks110
+	MOVQ    DX, DI
+	JMP     chunks110
+
+rowdone111:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row109
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group108
+	VZEROUPPER
+	RET
+
+chunk107:
+	SUBQ $0x10, DX
+
+group112:
+	MOVQ rows+24(FP), R8
+
+row113:
+	XORQ DI, DI
+
+chunks114:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle25<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle26<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VPSHUFB shuffle27<>+0(SB), X0, X0
+	VPSHUFB shuffle28<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone115
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks114
+	MOVQ    DX, DI
+	JMP     chunks114
+
+rowdone115:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row113
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group112
+	VZEROUPPER
+	RET
+
+DATA shuffle25<>+0(SB)/8, $0xffff0301ffff0200
+DATA shuffle25<>+8(SB)/8, $0xffff0705ffff0604
+GLOBL shuffle25<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle26<>+0(SB)/8, $0x0301ffff0200ffff
+DATA shuffle26<>+8(SB)/8, $0x0705ffff0604ffff
+GLOBL shuffle26<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle27<>+0(SB)/8, $0xffff0b09ffff0a08
+DATA shuffle27<>+8(SB)/8, $0xffff0f0dffff0e0c
+GLOBL shuffle27<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle28<>+0(SB)/8, $0x0b09ffff0a08ffff
+DATA shuffle28<>+8(SB)/8, $0x0f0dffff0e0cffff
+GLOBL shuffle28<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk116
+	CMPQ  DX, $0x10
+	JAE   chunk117
+	RET
+
+chunk116:
+	SUBQ $0x20, DX
+
+group118:
+	MOVQ rows+24(FP), R8
+
+row119:
+	XORQ DI, DI
+
+chunks120:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle30<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle29<>+0(SB), X1, X1
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle30<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle29<>+0(SB), X0, X1
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle30<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone121
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks120
+	MOVQ    DX, DI
+	JMP     chunks120
+
+rowdone121:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row119
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group118
+	VZEROUPPER
+	RET
+
+chunk117:
+	SUBQ $0x10, DX
+
+group122:
+	MOVQ rows+24(FP), R8
+
+row123:
+	XORQ DI, DI
+
+chunks124:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle29<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle30<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone125
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks124
+	MOVQ    DX, DI
+	JMP     chunks124
+
+rowdone125:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row123
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group122
+	VZEROUPPER
+	RET
+
+DATA shuffle29<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle29<>+8(SB)/8, $0xffffffff07060302
+GLOBL shuffle29<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle30<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle30<>+8(SB)/8, $0x07060302ffffffff
+GLOBL shuffle30<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle31<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle31<>+8(SB)/8, $0xffffffff0f0e0b0a
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle32<>+0(SB)/8, $0x0d0c0908ffffffff
+DATA shuffle32<>+8(SB)/8, $0x0f0e0b0affffffff
+GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk126
+	CMPQ  DX, $0x10
+	JAE   chunk127
+	RET
+
+chunk126:
+	SUBQ $0x20, DX
+
+group128:
+	MOVQ rows+24(FP), R8
+
+row129:
+	XORQ DI, DI
+
+chunks130:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone131
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks130
+	MOVQ    DX, DI
+	JMP     chunks130
+
+rowdone131:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row129
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group128
+	VZEROUPPER
+	RET
+
+chunk127:
+	SUBQ $0x10, DX
+
+group132:
+	MOVQ rows+24(FP), R8
+
+row133:
+	XORQ DI, DI
+
+chunks134:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone135
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks134
+	MOVQ    DX, DI
+	JMP     chunks134
+
+rowdone135:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row133
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group132
+	VZEROUPPER
+	RET
+
+DATA shuffle33<>+0(SB)/8, $0x0b0a090803020100
+DATA shuffle33<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle34<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle34<>+8(SB)/8, $0x0b0a090803020100
+GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle35<>+0(SB)/8, $0x0f0e0d0c07060504
+DATA shuffle35<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle36<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle36<>+8(SB)/8, $0x0f0e0d0c07060504
+GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk136
+	RET
+
+chunk136:
+	SUBQ $0x20, DX
+
+group137:
+	MOVQ rows+24(FP), R8
+
+row138:
+	XORQ DI, DI
+
+chunks139:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (AX)(DI*2)
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 16(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone140
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks139
+	MOVQ    DX, DI
+	JMP     chunks139
+
+rowdone140:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row138
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group137
+	VZEROUPPER
+	RET
+
+DATA shuffle37<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle37<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk141
+	CMPQ  DX, $0x18
+	JAE   chunk142
+	RET
+
+chunk141:
+	SUBQ $0x24, DX
+
+group143:
+	MOVQ rows+24(FP), R8
+
+row144:
+	XORQ DI, DI
+
+chunks145:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 7(R9), X1
+	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VMOVDQU 7(R9)(SI*1), X0
+	VPSHUFB shuffle41<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 14(R9), X0
+	VPSHUFB shuffle42<>+0(SB), X0, X0
+	VMOVDQU 14(R9)(SI*1), X1
+	VPSHUFB shuffle43<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle44<>+0(SB), X1, X0
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle45<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 48(AX)(DI*2)
+	VPSHUFB shuffle46<>+0(SB), X1, X1
+	VPSHUFB shuffle47<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 64(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone146
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks145
+	MOVQ    DX, DI
+	JMP     chunks145
+
+rowdone146:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row144
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group143
+	VZEROUPPER
+	RET
+
+chunk142:
+	SUBQ $0x18, DX
+
+group147:
+	MOVQ rows+24(FP), R8
+
+row148:
+	XORQ DI, DI
+
+chunks149:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 7(R9), X1
+	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VMOVDQU 7(R9)(SI*1), X0
+	VPSHUFB shuffle41<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle48<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle49<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone150
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks149
+	MOVQ    DX, DI
+	JMP     chunks149
+
+rowdone150:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row148
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group147
+	VZEROUPPER
+	RET
+
+DATA shuffle38<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle38<>+8(SB)/8, $0xffff0906ffff0502
+GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle39<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle39<>+8(SB)/8, $0x0906ffff0502ffff
+GLOBL shuffle39<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle40<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle40<>+8(SB)/8, $0xffff0906ffff0805
+GLOBL shuffle40<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle41<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle41<>+8(SB)/8, $0x0906ffff0805ffff
+GLOBL shuffle41<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle42<>+0(SB)/8, $0xffff0704ffff0300
+DATA shuffle42<>+8(SB)/8, $0xffff0906ffff0805
+GLOBL shuffle42<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle43<>+0(SB)/8, $0x0704ffff0300ffff
+DATA shuffle43<>+8(SB)/8, $0x0906ffff0805ffff
+GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle44<>+0(SB)/8, $0xffff0805ffff0704
+DATA shuffle44<>+8(SB)/8, $0xffff0d0affff0906
+GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle45<>+0(SB)/8, $0x0805ffff0704ffff
+DATA shuffle45<>+8(SB)/8, $0x0d0affff0906ffff
+GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle46<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle46<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle47<>+0(SB)/8, $0x0f0cffff0e0bffff
+DATA shuffle47<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle47<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle48<>+0(SB)/8, $0xffff0d0affff0906
+DATA shuffle48<>+8(SB)/8, $0xffff0f0cffff0e0b
+GLOBL shuffle48<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle49<>+0(SB)/8, $0x0d0affff0906ffff
+DATA shuffle49<>+8(SB)/8, $0x0f0cffff0e0bffff
+GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk151
+	CMPQ  DX, $0x18
+	JAE   chunk152
+	RET
+
+chunk151:
+	SUBQ $0x24, DX
+
+group153:
+	MOVQ rows+24(FP), R8
+
+row154:
+	XORQ DI, DI
+
+chunks155:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle52<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 14(R9), X0
+	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VMOVDQU 14(R9)(SI*1), X1
+	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle54<>+0(SB), X1, X0
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle55<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 48(AX)(DI*2)
+	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 64(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone156
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks155
+	MOVQ    DX, DI
+	JMP     chunks155
+
+rowdone156:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row154
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group153
+	VZEROUPPER
+	RET
+
+chunk152:
+	SUBQ $0x18, DX
+
+group157:
+	MOVQ rows+24(FP), R8
+
+row158:
+	XORQ DI, DI
+
+chunks159:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle52<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle58<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle59<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone160
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks159
+	MOVQ    DX, DI
+	JMP     chunks159
+
+rowdone160:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row158
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group157
+	VZEROUPPER
+	RET
+
+DATA shuffle50<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle50<>+8(SB)/8, $0xffffffff09080302
+GLOBL shuffle50<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle51<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle51<>+8(SB)/8, $0x09080302ffffffff
+GLOBL shuffle51<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle52<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle52<>+8(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle52<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle53<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle53<>+8(SB)/8, $0x0f0e0908ffffffff
+GLOBL shuffle53<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle54<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle54<>+8(SB)/8, $0xffffffff0d0c0706
+GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle55<>+0(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle55<>+8(SB)/8, $0x0d0c0706ffffffff
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle56<>+0(SB)/8, $0xffffffff0f0e0908
+DATA shuffle56<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle57<>+0(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle57<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle58<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle58<>+8(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle59<>+0(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle59<>+8(SB)/8, $0x0f0e0908ffffffff
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk161
+	CMPQ  DX, $0x18
+	JAE   chunk162
+	RET
+
+chunk161:
+	SUBQ $0x30, DX
+
+group163:
+	MOVQ rows+24(FP), R8
+
+row164:
+	XORQ DI, DI
+
+chunks165:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 24(R9), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 24(R9)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(DI*2)
+	VMOVDQU 28(R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 28(R9)(SI*1), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(AX)(DI*2)
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 32(R9)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone166
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks165
+	MOVQ    DX, DI
+	JMP     chunks165
+
+rowdone166:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row164
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group163
+	VZEROUPPER
+	RET
+
+chunk162:
+	SUBQ $0x18, DX
+
+group167:
+	MOVQ rows+24(FP), R8
+
+row168:
+	XORQ DI, DI
+
+chunks169:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone170
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks169
+	MOVQ    DX, DI
+	JMP     chunks169
+
+rowdone170:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row168
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group167
+	VZEROUPPER
+	RET
+
+DATA shuffle60<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle60<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle61<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle61<>+8(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk171
+	RET
+
+chunk171:
+	SUBQ $0x30, DX
+
+group172:
+	MOVQ rows+24(FP), R8
+
+row173:
+	XORQ DI, DI
+
+chunks174:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 24(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 24(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(AX)(DI*2)
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 32(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 48(AX)(DI*2)
+	VMOVDQU 16(R9), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 64(AX)(DI*2)
+	VMOVDQU 16(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone175
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks174
+	MOVQ    DX, DI
+	JMP     chunks174
+
+rowdone175:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row173
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group172
+	VZEROUPPER
+	RET
+
+// func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk176
+	CMPQ  DX, $0x10
+	JAE   chunk177
+	RET
+
+chunk176:
+	SUBQ $0x20, DX
+
+group178:
+	MOVQ rows+24(FP), R8
+
+row179:
+	XORQ DI, DI
+
+chunks180:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle62<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle63<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle62<>+0(SB), X1, X1
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle63<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle62<>+0(SB), X0, X1
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle63<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone181
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks180
+	MOVQ    DX, DI
+	JMP     chunks180
+
+rowdone181:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row179
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group178
+	VZEROUPPER
+	RET
+
+chunk177:
+	SUBQ $0x10, DX
+
+group182:
+	MOVQ rows+24(FP), R8
+
+row183:
+	XORQ DI, DI
+
+chunks184:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle62<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle63<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone185
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks184
+	MOVQ    DX, DI
+	JMP     chunks184
+
+rowdone185:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row183
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group182
+	VZEROUPPER
+	RET
+
+DATA shuffle62<>+0(SB)/8, $0xffff0501ffff0400
+DATA shuffle62<>+8(SB)/8, $0xffff0703ffff0602
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle63<>+0(SB)/8, $0x0501ffff0400ffff
+DATA shuffle63<>+8(SB)/8, $0x0703ffff0602ffff
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle64<>+0(SB)/8, $0xffff0d09ffff0c08
+DATA shuffle64<>+8(SB)/8, $0xffff0f0bffff0e0a
+GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle65<>+0(SB)/8, $0x0d09ffff0c08ffff
+DATA shuffle65<>+8(SB)/8, $0x0f0bffff0e0affff
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk186
+	CMPQ  DX, $0x10
+	JAE   chunk187
+	RET
+
+chunk186:
+	SUBQ $0x20, DX
+
+group188:
+	MOVQ rows+24(FP), R8
+
+row189:
+	XORQ DI, DI
+
+chunks190:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle67<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle66<>+0(SB), X0, X1
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VPSHUFB shuffle68<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone191
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks190
+	MOVQ    DX, DI
+	JMP     chunks190
+
+rowdone191:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row189
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group188
+	VZEROUPPER
+	RET
+
+chunk187:
+	SUBQ $0x10, DX
+
+group192:
+	MOVQ rows+24(FP), R8
+
+row193:
+	XORQ DI, DI
+
+chunks194:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle66<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VPSHUFB shuffle68<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone195
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks194
+	MOVQ    DX, DI
+	JMP     chunks194
+
+rowdone195:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row193
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group192
+	VZEROUPPER
+	RET
+
+DATA shuffle66<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle66<>+8(SB)/8, $0xffffffff0b0a0302
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle67<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle67<>+8(SB)/8, $0x0b0a0302ffffffff
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle68<>+0(SB)/8, $0xffffffff0d0c0504
+DATA shuffle68<>+8(SB)/8, $0xffffffff0f0e0706
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle69<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle69<>+8(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk196
+	RET
+
+chunk196:
+	SUBQ $0x20, DX
+
+group197:
+	MOVQ rows+24(FP), R8
+
+row198:
+	XORQ DI, DI
+
+chunks199:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (AX)(DI*2)
+	VMOVDQU 4(R9), X3
+	VPSHUFB shuffle17<>+0(SB), X3, X3
+	VPSHUFB shuffle72<>+0(SB), X1, X0
+	VPOR    X0, X3, X0
+	VMOVDQU 4(R9)(SI*1), X3
+	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle20<>+0(SB), X2, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VPSHUFB shuffle73<>+0(SB), X1, X3
+	VPOR    X3, X0, X3
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X3, X0
+	VPSHUFB shuffle74<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 32(AX)(DI*2)
+	VMOVDQU 12(R9), X3
+	VPSHUFB shuffle17<>+0(SB), X3, X3
+	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU 12(R9)(SI*1), X3
+	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVDQU X2, 48(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone200
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks199
+	MOVQ    DX, DI
+	JMP     chunks199
+
+rowdone200:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row198
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group197
+	VZEROUPPER
+	RET
+
+DATA shuffle70<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle70<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle70<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle71<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle71<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle71<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle72<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle72<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle72<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle73<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle73<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle73<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle74<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle74<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle74<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle75<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle75<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle76<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle76<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
+
+// func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x40
+	JAE   chunk201
+	RET
+
+chunk201:
+	SUBQ $0x40, DX
+
+group202:
+	MOVQ rows+24(FP), R8
+
+row203:
+	XORQ DI, DI
+
+chunks204:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(DI*2)
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 32(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(DI*2)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 40(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 40(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(DI*2)
+	VMOVDQU 16(R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 48(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 64(AX)(DI*2)
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 48(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 80(AX)(DI*2)
+	VMOVDQU 24(R9), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 96(AX)(DI*2)
+	VMOVDQU 24(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 112(AX)(DI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone205
+	ADDQ    $0x40, DI
+	CMPQ    DI, DX
+	JLE     chunks204
+	MOVQ    DX, DI
+	JMP     chunks204
+
+rowdone205:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row203
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group202
+	VZEROUPPER
+	RET
+
+// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk206
+	CMPQ  DX, $0x10
+	JAE   chunk207
+	CMPQ  DX, $0x08
+	JAE   chunk208
+	CMPQ  DX, $0x04
+	JAE   chunk209
+	RET
+
+chunk206:
+	SUBQ $0x20, DX
+
+group210:
+	MOVQ rows+24(FP), R8
+
+row211:
+	XORQ DI, DI
+
+chunks212:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone213
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks212
+	MOVQ           DX, DI
+	JMP            chunks212
+
+rowdone213:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row211
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group210
+	VZEROUPPER
+	RET
+
+chunk207:
+	SUBQ $0x10, DX
+
+group214:
+	MOVQ rows+24(FP), R8
+
+row215:
+	XORQ DI, DI
+
+chunks216:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle86<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle87<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle88<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle89<>+0(SB), X0, X4
+	VPSHUFB shuffle90<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle91<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 16(R10)
+	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle94<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone217
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks216
+	MOVQ    DX, DI
+	JMP     chunks216
+
+rowdone217:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row215
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group214
+	VZEROUPPER
+	RET
+
+chunk208:
+	SUBQ $0x08, DX
+
+group218:
+	MOVQ rows+24(FP), R8
+
+row219:
+	XORQ DI, DI
+
+chunks220:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle86<>+0(SB), X0, X1
+	VMOVQ   (R9)(SI*1), X2
+	VPSHUFB shuffle87<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   (R9)(SI*2), X1
+	VPSHUFB shuffle88<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle95<>+0(SB), X0, X0
+	VPSHUFB shuffle96<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle97<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone221
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks220
+	MOVQ    DX, DI
+	JMP     chunks220
+
+rowdone221:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row219
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group218
+	VZEROUPPER
+	RET
+
+chunk209:
+	SUBQ $0x04, DX
+
+group222:
+	MOVQ rows+24(FP), R8
+
+row223:
+	XORQ DI, DI
+
+chunks224:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VMOVD   (R9)(SI*1), X1
+	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R9)(SI*2), X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone225
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks224
+	MOVQ    DX, DI
+	JMP     chunks224
+
+rowdone225:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row223
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group222
+	VZEROUPPER
+	RET
+
+DATA shuffle77<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle77<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle77<>+16(SB)/8, $0xffff07ffff06ffff
+DATA shuffle77<>+24(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle77<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle78<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle78<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle78<>+16(SB)/8, $0xff07ffff06ffff05
+DATA shuffle78<>+24(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle79<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle79<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle79<>+16(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle79<>+24(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle79<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle80<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle80<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle80<>+16(SB)/8, $0xff02ffff01ffff00
+DATA shuffle80<>+24(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle80<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle81<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle81<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle81<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle81<>+24(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle81<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle82<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle82<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle82<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle82<>+24(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle82<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle83<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle83<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle83<>+16(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle83<>+24(SB)/8, $0xffff0fffff0effff
+GLOBL shuffle83<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle84<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle84<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle84<>+16(SB)/8, $0xffff0cffff0bffff
+DATA shuffle84<>+24(SB)/8, $0xff0fffff0effff0d
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle85<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle85<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle85<>+16(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle85<>+24(SB)/8, $0x0fffff0effff0dff
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle86<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle86<>+8(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle86<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle87<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle87<>+8(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle87<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle88<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle88<>+8(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle88<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle89<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle89<>+8(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle89<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle90<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle90<>+8(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle90<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle91<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle91<>+8(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle91<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle92<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle92<>+8(SB)/8, $0xffff0fffff0effff
+GLOBL shuffle92<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle93<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle93<>+8(SB)/8, $0xff0fffff0effff0d
+GLOBL shuffle93<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle94<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle94<>+8(SB)/8, $0x0fffff0effff0dff
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle95<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle95<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle96<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle96<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle97<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle97<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle97<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle98<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle98<>+8(SB)/8, $0xffffffffffff03ff
+GLOBL shuffle98<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle99<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle99<>+8(SB)/8, $0xffffffffff03ffff
+GLOBL shuffle99<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle100<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle100<>+8(SB)/8, $0xffffffff03ffff02
+GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
+
+// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk226
+	CMPQ  DX, $0x10
+	JAE   chunk227
+	CMPQ  DX, $0x08
+	JAE   chunk228
+	CMPQ  DX, $0x04
+	JAE   chunk229
+	RET
+
+chunk226:
+	SUBQ $0x20, DX
+
+group230:
+	MOVQ rows+24(FP), R8
+
+row231:
+	XORQ DI, DI
+
+chunks232:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone233
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks232
+	MOVQ           DX, DI
+	JMP            chunks232
+
+rowdone233:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row231
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group230
+	VZEROUPPER
+	RET
+
+chunk227:
+	SUBQ $0x10, DX
+
+group234:
+	MOVQ rows+24(FP), R8
+
+row235:
+	XORQ DI, DI
+
+chunks236:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle111<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle112<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle113<>+0(SB), X0, X4
+	VPSHUFB shuffle114<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle115<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 16(R10)
+	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle118<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone237
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks236
+	MOVQ    DX, DI
+	JMP     chunks236
+
+rowdone237:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row235
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group234
+	VZEROUPPER
+	RET
+
+chunk228:
+	SUBQ $0x08, DX
+
+group238:
+	MOVQ rows+24(FP), R8
+
+row239:
+	XORQ DI, DI
+
+chunks240:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X1
+	VMOVQ   (R9)(SI*1), X2
+	VPSHUFB shuffle111<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   (R9)(SI*2), X1
+	VPSHUFB shuffle112<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle119<>+0(SB), X0, X0
+	VPSHUFB shuffle120<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle121<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone241
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks240
+	MOVQ    DX, DI
+	JMP     chunks240
+
+rowdone241:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row239
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group238
+	VZEROUPPER
+	RET
+
+chunk229:
+	SUBQ $0x04, DX
+
+group242:
+	MOVQ rows+24(FP), R8
+
+row243:
+	XORQ DI, DI
+
+chunks244:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VMOVD   (R9)(SI*1), X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R9)(SI*2), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone245
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks244
+	MOVQ    DX, DI
+	JMP     chunks244
+
+rowdone245:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row243
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group242
+	VZEROUPPER
+	RET
+
+DATA shuffle101<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle101<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle101<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle101<>+24(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle101<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle102<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle102<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle102<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle102<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle102<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle103<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle103<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle103<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle103<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle103<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle104<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle104<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle104<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle104<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle104<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle105<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle105<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle105<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle105<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle105<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle106<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle106<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle106<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle106<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle107<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle107<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle107<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle107<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle107<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle108<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle108<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle108<>+16(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle108<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle108<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle109<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle109<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle109<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle109<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle109<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle110<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle110<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle110<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle111<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle111<>+8(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle111<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle112<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle112<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle112<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle113<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle113<>+8(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle113<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle114<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle114<>+8(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle114<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle115<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle115<>+8(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle115<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle116<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle116<>+8(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle116<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle117<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle117<>+8(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle117<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle118<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle118<>+8(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle118<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle119<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle119<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle119<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle120<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle120<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle121<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle121<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle122<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle122<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle123<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle123<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
+
+// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk246
+	CMPQ  DX, $0x10
+	JAE   chunk247
+	CMPQ  DX, $0x08
+	JAE   chunk248
+	CMPQ  DX, $0x04
+	JAE   chunk249
+	RET
+
+chunk246:
+	SUBQ $0x20, DX
+
+group250:
+	MOVQ rows+24(FP), R8
+
+row251:
+	XORQ DI, DI
+
+chunks252:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone253
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks252
+	MOVQ           DX, DI
+	JMP            chunks252
+
+rowdone253:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row251
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group250
+	VZEROUPPER
+	RET
+
+chunk247:
+	SUBQ $0x10, DX
+
+group254:
+	MOVQ rows+24(FP), R8
+
+row255:
+	XORQ DI, DI
+
+chunks256:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R10)
+	VPSHUFB shuffle134<>+0(SB), X0, X4
+	VPSHUFB shuffle135<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle72<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 16(R10)
+	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle137<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone257
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks256
+	MOVQ    DX, DI
+	JMP     chunks256
+
+rowdone257:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row255
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group254
+	VZEROUPPER
+	RET
+
+chunk248:
+	SUBQ $0x08, DX
+
+group258:
+	MOVQ rows+24(FP), R8
+
+row259:
+	XORQ DI, DI
+
+chunks260:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVQ   (R9)(SI*1), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   (R9)(SI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R10)
+	VMOVQ   -1(R9), X3
+	VPSHUFB shuffle138<>+0(SB), X3, X3
+	VPSHUFB shuffle139<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VPSHUFB shuffle72<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone261
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks260
+	MOVQ    DX, DI
+	JMP     chunks260
+
+rowdone261:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row259
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group258
+	VZEROUPPER
+	RET
+
+chunk249:
+	SUBQ $0x04, DX
+
+group262:
+	MOVQ rows+24(FP), R8
+
+row263:
+	XORQ DI, DI
+
+chunks264:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVD   (R9), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVD   (R9)(SI*1), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R9)(SI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R10)
+	VPEXTRD $0x02, X0, 8(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone265
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks264
+	MOVQ    DX, DI
+	JMP     chunks264
+
+rowdone265:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row263
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group262
+	VZEROUPPER
+	RET
+
+DATA shuffle124<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle124<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle124<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle124<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle124<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle125<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle125<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle125<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle125<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle125<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle126<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle126<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle126<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle126<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle127<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle127<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle127<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle127<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle127<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle128<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle128<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle128<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle128<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle128<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle129<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle129<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle129<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle129<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle130<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle130<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle130<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle130<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle131<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle131<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle131<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle131<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle132<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle132<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle132<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle133<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle133<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle133<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle134<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle134<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle135<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle135<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle135<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle136<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle136<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle137<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle137<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle138<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle139<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle139<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $16
+
+// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk266
+	CMPQ  DX, $0x10
+	JAE   chunk267
+	CMPQ  DX, $0x08
+	JAE   chunk268
+	RET
+
+chunk266:
+	SUBQ $0x20, DX
+
+group269:
+	MOVQ rows+24(FP), R8
+
+row270:
+	XORQ DI, DI
+
+chunks271:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle140<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle141<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle142<>+0(SB), Y0, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        Y2, (R10)
+	VBROADCASTI128 16(R9), Y2
+	VPSHUFB        shuffle142<>+0(SB), Y2, Y1
+	VMOVDQU        (R9)(SI*1), Y3
+	VPSHUFB        shuffle143<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVDQU        Y0, 32(R10)
+	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VBROADCASTI128 16(R9)(SI*1), Y0
+	VPSHUFB        shuffle145<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R9)(SI*2), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone272
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks271
+	MOVQ           DX, DI
+	JMP            chunks271
+
+rowdone272:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row270
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group269
+	VZEROUPPER
+	RET
+
+chunk267:
+	SUBQ $0x10, DX
+
+group273:
+	MOVQ rows+24(FP), R8
+
+row274:
+	XORQ DI, DI
+
+chunks275:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU -1(R9)(SI*2), X1
+	VPSHUFB shuffle138<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, (R10)
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VMOVDQU -1(R9)(SI*1), X1
+	VPSHUFB shuffle138<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 16(R10)
+	VMOVDQU -1(R9), X3
+	VPSHUFB shuffle138<>+0(SB), X3, X3
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone276
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks275
+	MOVQ    DX, DI
+	JMP     chunks275
+
+rowdone276:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row274
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group273
+	VZEROUPPER
+	RET
+
+chunk268:
+	SUBQ $0x08, DX
+
+group277:
+	MOVQ rows+24(FP), R8
+
+row278:
+	XORQ DI, DI
+
+chunks279:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVQ   (R9)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   -1(R9)(SI*2), X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVQ   -1(R9), X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VMOVQ   -1(R9)(SI*1), X1
+	VPSHUFB shuffle138<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   (R9)(SI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone280
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks279
+	MOVQ    DX, DI
+	JMP     chunks279
+
+rowdone280:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row278
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group277
+	VZEROUPPER
+	RET
+
+DATA shuffle140<>+0(SB)/8, $0x0706050403020100
+DATA shuffle140<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle140<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle140<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle140<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle141<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle141<>+8(SB)/8, $0x0706050403020100
+DATA shuffle141<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle141<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle141<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle142<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle142<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle142<>+16(SB)/8, $0x0706050403020100
+DATA shuffle142<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle142<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle143<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle143<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle143<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle143<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle143<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle144<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle144<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle144<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle144<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle144<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle145<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle145<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle145<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle145<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle145<>(SB), RODATA|NOPTR, $32
+
+// func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk281
+	CMPQ  DX, $0x10
+	JAE   chunk282
+	RET
+
+chunk281:
+	SUBQ $0x20, DX
+
+group283:
+	MOVQ rows+24(FP), R8
+
+row284:
+	XORQ DI, DI
+
+chunks285:
+	LEAQ       (CX)(DI*1), R9
+	IMUL3Q     $0x03, DI, R10
+	ADDQ       AX, R10
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (R10)
+	VMOVDQU    (R9)(SI*2), Y2
+	VPERM2I128 $0x30, Y0, Y2, Y0
+	VMOVDQU    Y0, 32(R10)
+	VPERM2I128 $0x31, Y2, Y1, Y2
+	VMOVDQU    Y2, 64(R10)
+	CMPQ       DI, DX
+	JEQ        rowdone286
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks285
+	MOVQ       DX, DI
+	JMP        chunks285
+
+rowdone286:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row284
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group283
+	VZEROUPPER
+	RET
+
+chunk282:
+	SUBQ $0x10, DX
+
+group287:
+	MOVQ rows+24(FP), R8
+
+row288:
+	XORQ DI, DI
+
+chunks289:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU X0, 32(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone290
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks289
+	MOVQ    DX, DI
+	JMP     chunks289
+
+rowdone290:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row288
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group287
+	VZEROUPPER
+	RET
+
+// func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk291
+	CMPQ  DX, $0x18
+	JAE   chunk292
+	RET
+
+chunk291:
+	SUBQ $0x24, DX
+
+group293:
+	MOVQ rows+24(FP), R8
+
+row294:
+	XORQ DI, DI
+
+chunks295:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle149<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle150<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 11(R9)(SI*1), X0
+	VPSHUFB shuffle152<>+0(SB), X0, X0
+	VMOVDQU 9(R9)(SI*2), X1
+	VPSHUFB shuffle153<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 12(R9), X0
+	VPSHUFB shuffle154<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 15(R9)(SI*1), X0
+	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VMOVDQU 15(R9)(SI*2), X1
+	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle155<>+0(SB), X0, X1
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle156<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 20(R9)(SI*2), X1
+	VPSHUFB shuffle157<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R10)
+	VPSHUFB shuffle158<>+0(SB), X1, X4
+	VPSHUFB shuffle159<>+0(SB), X0, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle160<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 80(R10)
+	VPSHUFB shuffle161<>+0(SB), X1, X1
+	VPSHUFB shuffle162<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle163<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone296
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks295
+	MOVQ    DX, DI
+	JMP     chunks295
+
+rowdone296:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row294
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group293
+	VZEROUPPER
+	RET
+
+chunk292:
+	SUBQ $0x18, DX
+
+group297:
+	MOVQ rows+24(FP), R8
+
+row298:
+	XORQ DI, DI
+
+chunks299:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle149<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle150<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle164<>+0(SB), X0, X1
+	VMOVDQU 8(R9)(SI*2), X2
+	VPSHUFB shuffle165<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle166<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 32(R10)
+	VPSHUFB shuffle167<>+0(SB), X0, X4
+	VPSHUFB shuffle168<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle169<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 48(R10)
+	VPSHUFB shuffle8<>+0(SB), X1, X1
+	VPSHUFB shuffle170<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle171<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone300
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks299
+	MOVQ    DX, DI
+	JMP     chunks299
+
+rowdone300:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row298
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group297
+	VZEROUPPER
+	RET
+
+DATA shuffle146<>+0(SB)/8, $0xffffffffff020100
+DATA shuffle146<>+8(SB)/8, $0xffffffff050403ff
+GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle147<>+0(SB)/8, $0xffff020100ffffff
+DATA shuffle147<>+8(SB)/8, $0xff050403ffffffff
+GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle148<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle148<>+8(SB)/8, $0x03ffffffffffff02
+GLOBL shuffle148<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle149<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle149<>+8(SB)/8, $0xffffffffff040302
+GLOBL shuffle149<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle150<>+0(SB)/8, $0xffffff020100ffff
+DATA shuffle150<>+8(SB)/8, $0xffff050403ffffff
+GLOBL shuffle150<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle151<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle151<>+8(SB)/8, $0x0403ffffffffffff
+GLOBL shuffle151<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle152<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle152<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle152<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle153<>+0(SB)/8, $0xffffffff020100ff
+DATA shuffle153<>+8(SB)/8, $0xffffff050403ffff
+GLOBL shuffle153<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle154<>+0(SB)/8, $0xff020100ffffffff
+DATA shuffle154<>+8(SB)/8, $0x050403ffffffffff
+GLOBL shuffle154<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle155<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle155<>+8(SB)/8, $0xffffffffff060504
+GLOBL shuffle155<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle156<>+0(SB)/8, $0xffffff030201ffff
+DATA shuffle156<>+8(SB)/8, $0xffff060504ffffff
+GLOBL shuffle156<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle157<>+0(SB)/8, $0x030201ffffffffff
+DATA shuffle157<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle157<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle158<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle158<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle159<>+0(SB)/8, $0xffffffff090807ff
+DATA shuffle159<>+8(SB)/8, $0xffffff0c0b0affff
+GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle160<>+0(SB)/8, $0xff090807ffffffff
+DATA shuffle160<>+8(SB)/8, $0x0c0b0affffffffff
+GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle161<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA shuffle161<>+8(SB)/8, $0xffffffff0f0e0dff
+GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle162<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA shuffle162<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle163<>+0(SB)/8, $0x0e0dffffffffffff
+DATA shuffle163<>+8(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle164<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle164<>+8(SB)/8, $0xffffffffffff0605
+GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle165<>+0(SB)/8, $0xffffffff030201ff
+DATA shuffle165<>+8(SB)/8, $0xffffff060504ffff
+GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle166<>+0(SB)/8, $0xff060504ffffffff
+DATA shuffle166<>+8(SB)/8, $0x090807ffffffffff
+GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle167<>+0(SB)/8, $0xffffffffff090807
+DATA shuffle167<>+8(SB)/8, $0xffffffff0c0b0aff
+GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle168<>+0(SB)/8, $0xffff090807ffffff
+DATA shuffle168<>+8(SB)/8, $0xff0c0b0affffffff
+GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle169<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle169<>+8(SB)/8, $0x0dffffffffffff0c
+GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle170<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle170<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle171<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
+
+// func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk301
+	CMPQ  DX, $0x18
+	JAE   chunk302
+	RET
+
+chunk301:
+	SUBQ $0x24, DX
+
+group303:
+	MOVQ rows+24(FP), R8
+
+row304:
+	XORQ DI, DI
+
+chunks305:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle174<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 12(R9), X1
+	VPSHUFB shuffle5<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 12(R9)(SI*1), X0
+	VPSHUFB shuffle176<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 12(R9)(SI*2), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9)(SI*1), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X1
+	VMOVDQU 18(R9)(SI*2), X2
+	VPSHUFB shuffle174<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle178<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 64(R10)
+	VPSHUFB shuffle179<>+0(SB), X0, X3
+	VMOVDQU 20(R9)(SI*2), X2
+	VPSHUFB shuffle180<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle181<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VPSHUFB shuffle182<>+0(SB), X0, X0
+	VPSHUFB shuffle183<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone306
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks305
+	MOVQ    DX, DI
+	JMP     chunks305
+
+rowdone306:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row304
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group303
+	VZEROUPPER
+	RET
+
+chunk302:
+	SUBQ $0x18, DX
+
+group307:
+	MOVQ rows+24(FP), R8
+
+row308:
+	XORQ DI, DI
+
+chunks309:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle174<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle180<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle184<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 32(R10)
+	VPSHUFB shuffle185<>+0(SB), X0, X4
+	VPSHUFB shuffle183<>+0(SB), X2, X2
+	VPOR    X2, X4, X2
+	VPSHUFB shuffle186<>+0(SB), X1, X4
+	VPOR    X4, X2, X4
+	VMOVDQU X4, 48(R10)
+	VPSHUFB shuffle8<>+0(SB), X1, X1
+	VPSHUFB shuffle9<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone310
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks309
+	MOVQ    DX, DI
+	JMP     chunks309
+
+rowdone310:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row308
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group307
+	VZEROUPPER
+	RET
+
+DATA shuffle172<>+0(SB)/8, $0xffff050403020100
+DATA shuffle172<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle172<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle173<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle173<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle174<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle174<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle175<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle175<>+8(SB)/8, $0xffff050403020100
+GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle176<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle176<>+8(SB)/8, $0x050403020100ffff
+GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle177<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle177<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle178<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle178<>+8(SB)/8, $0xffff090807060504
+GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle179<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle179<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle180<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle180<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle181<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle181<>+8(SB)/8, $0x0f0e0d0c0b0affff
+GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle182<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle182<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle183<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle183<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle184<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle184<>+8(SB)/8, $0x090807060504ffff
+GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle185<>+0(SB)/8, $0xffff090807060504
+DATA shuffle185<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle186<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle186<>+8(SB)/8, $0x0d0c0b0affffffff
+GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
+
+// func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk311
+	RET
+
+chunk311:
+	SUBQ $0x24, DX
+
+group312:
+	MOVQ rows+24(FP), R8
+
+row313:
+	XORQ DI, DI
+
+chunks314:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 7(R9)(SI*1), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 9(R9), X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R10)
+	VMOVDQU 14(R9), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 9(R9)(SI*1), X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 9(R9)(SI*2), X1
+	VPSHUFB shuffle193<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 12(R9)(SI*2), X1
+	VPSHUFB shuffle172<>+0(SB), X1, X1
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle194<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 18(R9)(SI*1), X1
+	VPSHUFB shuffle195<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(R10)
+	VMOVDQU 19(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 18(R9)(SI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 64(R10)
+	VMOVDQU 20(R9)(SI*2), X0
+	VPSHUFB shuffle196<>+0(SB), X0, X1
+	VMOVDQU 20(R9), X2
+	VPSHUFB shuffle197<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9)(SI*1), X1
+	VPSHUFB shuffle198<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 80(R10)
+	VPSHUFB shuffle199<>+0(SB), X1, X1
+	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 96(R10)
+	VPEXTRD $0x02, X0, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone315
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks314
+	MOVQ    DX, DI
+	JMP     chunks314
+
+rowdone315:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row313
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group312
+	VZEROUPPER
+	RET
+
+DATA shuffle187<>+0(SB)/8, $0x0706050403020100
+DATA shuffle187<>+8(SB)/8, $0xffffffffffffff08
+GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle188<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle188<>+8(SB)/8, $0x06050403020100ff
+GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle189<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle189<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle190<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle190<>+8(SB)/8, $0xffffffffff080706
+GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle191<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle191<>+8(SB)/8, $0x0403020100ffffff
+GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle192<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle192<>+8(SB)/8, $0xffffff0807060504
+GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle193<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle193<>+8(SB)/8, $0x020100ffffffffff
+GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle194<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle194<>+8(SB)/8, $0xff08070605040302
+GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle195<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle195<>+8(SB)/8, $0x00ffffffffffffff
+GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle196<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle196<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle197<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle197<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle198<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle198<>+8(SB)/8, $0x0c0b0a090807ffff
+GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle199<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle199<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle200<>+0(SB)/8, $0x0b0a090807ffffff
+DATA shuffle200<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
+
+// func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk316
+	CMPQ  DX, $0x18
+	JAE   chunk317
+	RET
+
+chunk316:
+	SUBQ $0x24, DX
+
+group318:
+	MOVQ rows+24(FP), R8
+
+row319:
+	XORQ DI, DI
+
+chunks320:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 12(R9), X1
+	VPSHUFB shuffle18<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 12(R9)(SI*1), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 12(R9)(SI*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 16(R9)(SI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle22<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 64(R10)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle24<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 80(R10)
+	VMOVDQU 20(R9)(SI*2), X2
+	VPSHUFB shuffle19<>+0(SB), X2, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone321
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks320
+	MOVQ    DX, DI
+	JMP     chunks320
+
+rowdone321:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row319
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group318
+	VZEROUPPER
+	RET
+
+chunk317:
+	SUBQ $0x18, DX
+
+group322:
+	MOVQ rows+24(FP), R8
+
+row323:
+	XORQ DI, DI
+
+chunks324:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle24<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(R10)
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle19<>+0(SB), X2, X2
+	VPSHUFB shuffle20<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 48(R10)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVQ   X0, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone325
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks324
+	MOVQ    DX, DI
+	JMP     chunks324
+
+rowdone325:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row323
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group322
+	VZEROUPPER
+	RET
+
+// func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk326
+	CMPQ  DX, $0x18
+	JAE   chunk327
+	RET
+
+chunk326:
+	SUBQ $0x24, DX
+
+group328:
+	MOVQ rows+24(FP), R8
+
+row329:
+	XORQ DI, DI
+
+chunks330:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle201<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle202<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 3(R9)(SI*2), X0
+	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle205<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle206<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 11(R9)(SI*1), X0
+	VPSHUFB shuffle207<>+0(SB), X0, X0
+	VMOVDQU 7(R9)(SI*2), X1
+	VPSHUFB shuffle208<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 12(R9), X0
+	VPSHUFB shuffle209<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 13(R9)(SI*1), X0
+	VPSHUFB shuffle210<>+0(SB), X0, X0
+	VMOVDQU 13(R9)(SI*2), X1
+	VPSHUFB shuffle211<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle212<>+0(SB), X0, X1
+	VMOVDQU 19(R9)(SI*1), X2
+	VPSHUFB shuffle213<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 19(R9)(SI*2), X1
+	VPSHUFB shuffle214<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 64(R10)
+	VMOVDQU 20(R9)(SI*2), X1
+	VPSHUFB shuffle215<>+0(SB), X1, X2
+	VPSHUFB shuffle216<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle217<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 80(R10)
+	VPSHUFB shuffle218<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle220<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone331
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks330
+	MOVQ    DX, DI
+	JMP     chunks330
+
+rowdone331:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row329
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group328
+	VZEROUPPER
+	RET
+
+chunk327:
+	SUBQ $0x18, DX
+
+group332:
+	MOVQ rows+24(FP), R8
+
+row333:
+	XORQ DI, DI
+
+chunks334:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle201<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle202<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 3(R9)(SI*2), X0
+	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VMOVDQU 6(R9), X1
+	VPSHUFB shuffle205<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle206<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle221<>+0(SB), X0, X1
+	VMOVDQU 7(R9)(SI*2), X2
+	VPSHUFB shuffle208<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle222<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 32(R10)
+	VPSHUFB shuffle223<>+0(SB), X0, X3
+	VMOVDQU 8(R9)(SI*2), X2
+	VPSHUFB shuffle224<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle225<>+0(SB), X1, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 48(R10)
+	VPSHUFB shuffle226<>+0(SB), X1, X1
+	VPSHUFB shuffle227<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle228<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone335
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks334
+	MOVQ    DX, DI
+	JMP     chunks334
+
+rowdone335:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row333
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group332
+	VZEROUPPER
+	RET
+
+DATA shuffle201<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle201<>+8(SB)/8, $0xffffffff050301ff
+GLOBL shuffle201<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle202<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle202<>+8(SB)/8, $0xff050301ffffffff
+GLOBL shuffle202<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle203<>+0(SB)/8, $0x0200ffffffffffff
+DATA shuffle203<>+8(SB)/8, $0x01ffffffffffff04
+GLOBL shuffle203<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle204<>+0(SB)/8, $0xffffffffffff0200
+DATA shuffle204<>+8(SB)/8, $0xffffffffff070503
+GLOBL shuffle204<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle205<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle205<>+8(SB)/8, $0xffff050301ffffff
+GLOBL shuffle205<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle206<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle206<>+8(SB)/8, $0x0301ffffffffffff
+GLOBL shuffle206<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle207<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle207<>+8(SB)/8, $0xffffffffffff0503
+GLOBL shuffle207<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle208<>+0(SB)/8, $0xffffffff040200ff
+DATA shuffle208<>+8(SB)/8, $0xffffff090705ffff
+GLOBL shuffle208<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle209<>+0(SB)/8, $0xff040200ffffffff
+DATA shuffle209<>+8(SB)/8, $0x050301ffffffffff
+GLOBL shuffle209<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle210<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle210<>+8(SB)/8, $0xffffffff090705ff
+GLOBL shuffle210<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle211<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle211<>+8(SB)/8, $0xff090705ffffffff
+GLOBL shuffle211<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle212<>+0(SB)/8, $0xffffffffffff0301
+DATA shuffle212<>+8(SB)/8, $0xffffffffff080604
+GLOBL shuffle212<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle213<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle213<>+8(SB)/8, $0xffff090705ffffff
+GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle214<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle214<>+8(SB)/8, $0x0705ffffffffffff
+GLOBL shuffle214<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle215<>+0(SB)/8, $0x05ffffffffffff08
+DATA shuffle215<>+8(SB)/8, $0xffffffffffff0907
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle216<>+0(SB)/8, $0xffffffff090705ff
+DATA shuffle216<>+8(SB)/8, $0xffffff0e0c0affff
+GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle217<>+0(SB)/8, $0xff090705ffffffff
+DATA shuffle217<>+8(SB)/8, $0x0e0c0affffffffff
+GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle218<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA shuffle218<>+8(SB)/8, $0xffffffff0f0d0bff
+GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle219<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA shuffle219<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle220<>+0(SB)/8, $0x0d0bffffffffffff
+DATA shuffle220<>+8(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle221<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle221<>+8(SB)/8, $0xffffffffffff0806
+GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle222<>+0(SB)/8, $0xff080604ffffffff
+DATA shuffle222<>+8(SB)/8, $0x090705ffffffffff
+GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle223<>+0(SB)/8, $0xffffffffff090705
+DATA shuffle223<>+8(SB)/8, $0xffffffff0e0c0aff
+GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle224<>+0(SB)/8, $0xffff090705ffffff
+DATA shuffle224<>+8(SB)/8, $0xff0e0c0affffffff
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle225<>+0(SB)/8, $0x0c0affffffffffff
+DATA shuffle225<>+8(SB)/8, $0x0bffffffffffff0e
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle226<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle226<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle227<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA shuffle227<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle228<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk336
+	CMPQ  DX, $0x18
+	JAE   chunk337
+	RET
+
+chunk336:
+	SUBQ $0x24, DX
+
+group338:
+	MOVQ rows+24(FP), R8
+
+row339:
+	XORQ DI, DI
+
+chunks340:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle232<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle233<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 6(R9)(SI*2), X0
+	VPSHUFB shuffle235<>+0(SB), X0, X0
+	VMOVDQU 12(R9), X1
+	VPSHUFB shuffle236<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 12(R9)(SI*1), X0
+	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 12(R9)(SI*2), X0
+	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VMOVDQU 14(R9), X1
+	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 14(R9)(SI*1), X0
+	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9)(SI*1), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X1
+	VMOVDQU 14(R9)(SI*2), X2
+	VPSHUFB shuffle233<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle238<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 64(R10)
+	VPSHUFB shuffle239<>+0(SB), X0, X3
+	VMOVDQU 20(R9)(SI*2), X2
+	VPSHUFB shuffle240<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle241<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VPSHUFB shuffle242<>+0(SB), X0, X0
+	VPSHUFB shuffle243<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone341
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks340
+	MOVQ    DX, DI
+	JMP     chunks340
+
+rowdone341:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row339
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group338
+	VZEROUPPER
+	RET
+
+chunk337:
+	SUBQ $0x18, DX
+
+group342:
+	MOVQ rows+24(FP), R8
+
+row343:
+	XORQ DI, DI
+
+chunks344:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle232<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle233<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 6(R9)(SI*2), X0
+	VPSHUFB shuffle235<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle240<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle244<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 32(R10)
+	VMOVDQU 8(R9)(SI*2), X3
+	VPSHUFB shuffle245<>+0(SB), X3, X2
+	VPSHUFB shuffle243<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle246<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 48(R10)
+	VPSHUFB shuffle8<>+0(SB), X0, X0
+	VPSHUFB shuffle247<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVQ   X3, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone345
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks344
+	MOVQ    DX, DI
+	JMP     chunks344
+
+rowdone345:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row343
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group342
+	VZEROUPPER
+	RET
+
+DATA shuffle229<>+0(SB)/8, $0xffff090805040100
+DATA shuffle229<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle229<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle230<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle230<>+8(SB)/8, $0xffffffff09080504
+GLOBL shuffle230<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle231<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle231<>+8(SB)/8, $0x05040100ffffffff
+GLOBL shuffle231<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle232<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle232<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle232<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle233<>+0(SB)/8, $0x090805040100ffff
+DATA shuffle233<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle233<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle234<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle234<>+8(SB)/8, $0xffff090805040100
+GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle235<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle235<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle236<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle236<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle237<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle237<>+8(SB)/8, $0x090805040100ffff
+GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle238<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle238<>+8(SB)/8, $0xffff0d0c09080504
+GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle239<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle239<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle240<>+0(SB)/8, $0x09080504ffffffff
+DATA shuffle240<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle241<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle241<>+8(SB)/8, $0x0f0e0b0a0706ffff
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle242<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA shuffle242<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle243<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle243<>+8(SB)/8, $0xffffffff0f0e0b0a
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle244<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle244<>+8(SB)/8, $0x0d0c09080504ffff
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle245<>+0(SB)/8, $0xffff0d0c09080504
+DATA shuffle245<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle246<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle246<>+8(SB)/8, $0x0b0a0706ffffffff
+GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle247<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle247<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk346
+	CMPQ  DX, $0x18
+	JAE   chunk347
+	RET
+
+chunk346:
+	SUBQ $0x30, DX
+
+group348:
+	MOVQ rows+24(FP), R8
+
+row349:
+	XORQ DI, DI
+
+chunks350:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R10)
+	VMOVDQU 16(R9)(SI*2), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 4(R9), X0
+	VPSHUFB shuffle248<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VMOVDQU 20(R9)(SI*1), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 4(R9)(SI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(R10)
+	VMOVDQU 12(R9)(SI*2), X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VMOVDQU 24(R9), X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 64(R10)
+	VMOVDQU 32(R9), X0
+	VPSHUFB shuffle249<>+0(SB), X0, X1
+	VMOVDQU 24(R9)(SI*1), X2
+	VPSHUFB shuffle248<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 32(R9)(SI*1), X1
+	VPSHUFB shuffle74<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 80(R10)
+	VMOVDQU 24(R9)(SI*2), X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VMOVDQU 32(R9)(SI*2), X2
+	VPSHUFB shuffle134<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 28(R9), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 96(R10)
+	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VMOVDQU 28(R9)(SI*1), X3
+	VPSHUFB shuffle34<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 112(R10)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVDQU 28(R9)(SI*2), X3
+	VPSHUFB shuffle248<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVDQU X2, 128(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone351
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks350
+	MOVQ    DX, DI
+	JMP     chunks350
+
+rowdone351:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row349
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group348
+	VZEROUPPER
+	RET
+
+chunk347:
+	SUBQ $0x18, DX
+
+group352:
+	MOVQ rows+24(FP), R8
+
+row353:
+	XORQ DI, DI
+
+chunks354:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle134<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X2
+	VMOVDQU (R9)(SI*2), X3
+	VPSHUFB shuffle34<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X3
+	VPSHUFB shuffle249<>+0(SB), X3, X2
+	VMOVDQU 4(R9), X4
+	VPSHUFB shuffle248<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 4(R9)(SI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(R10)
+	VPSHUFB shuffle35<>+0(SB), X3, X3
+	VMOVQ   X3, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone355
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks354
+	MOVQ    DX, DI
+	JMP     chunks354
+
+rowdone355:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row353
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group352
+	VZEROUPPER
+	RET
+
+DATA shuffle248<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle248<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle249<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle249<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk356
+	RET
+
+chunk356:
+	SUBQ $0x30, DX
+
+group357:
+	MOVQ rows+24(FP), R8
+
+row358:
+	XORQ DI, DI
+
+chunks359:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X0
+	VMOVDQU (R9)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R10)
+	VMOVDQU 16(R9)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 32(R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 32(R10)
+	VMOVDQU (R9)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VMOVDQU 16(R9)(SI*2), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVDQU X2, 48(R10)
+	VMOVDQU 32(R9)(SI*2), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X3
+	VMOVDQU 8(R9), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R10)
+	VMOVDQU 24(R9), X4
+	VPSHUFB shuffle15<>+0(SB), X4, X4
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 24(R9)(SI*1), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 96(R10)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(SI*2), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X4
+	VPOR    X4, X0, X4
+	VMOVDQU X4, 112(R10)
+	VMOVDQU 24(R9)(SI*2), X4
+	VPSHUFB shuffle15<>+0(SB), X4, X4
+	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPOR    X2, X4, X2
+	VMOVDQU X2, 128(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone360
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks359
+	MOVQ    DX, DI
+	JMP     chunks359
+
+rowdone360:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row358
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group357
+	VZEROUPPER
+	RET
+
+// func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk361
+	RET
+
+chunk361:
+	SUBQ $0x24, DX
+
+group362:
+	MOVQ rows+24(FP), R8
+
+row363:
+	XORQ DI, DI
+
+chunks364:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle250<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle251<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle253<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle254<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle255<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 10(R9)(SI*1), X0
+	VPSHUFB shuffle256<>+0(SB), X0, X0
+	VMOVDQU 9(R9)(SI*2), X1
+	VPSHUFB shuffle257<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 10(R9), X0
+	VPSHUFB shuffle258<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 11(R9)(SI*1), X0
+	VPSHUFB shuffle259<>+0(SB), X0, X0
+	VMOVDQU 11(R9)(SI*2), X1
+	VPSHUFB shuffle260<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle253<>+0(SB), X0, X1
+	VMOVDQU 19(R9)(SI*1), X2
+	VPSHUFB shuffle261<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 19(R9)(SI*2), X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 64(R10)
+	VMOVDQU 20(R9)(SI*2), X1
+	VPSHUFB shuffle263<>+0(SB), X1, X2
+	VPSHUFB shuffle264<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU 20(R9)(SI*1), X2
+	VPSHUFB shuffle265<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 80(R10)
+	VPSHUFB shuffle266<>+0(SB), X1, X1
+	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle268<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone365
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks364
+	MOVQ    DX, DI
+	JMP     chunks364
+
+rowdone365:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row363
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group362
+	VZEROUPPER
+	RET
+
+DATA shuffle250<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle250<>+8(SB)/8, $0xffffffff070401ff
+GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle251<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle251<>+8(SB)/8, $0xff070401ffffffff
+GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle252<>+0(SB)/8, $0x0300ffffffffffff
+DATA shuffle252<>+8(SB)/8, $0x01ffffffffffff06
+GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle253<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle253<>+8(SB)/8, $0xffffffffff060300
+GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle254<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle254<>+8(SB)/8, $0xffff0d0a07ffffff
+GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle255<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle255<>+8(SB)/8, $0x0a07ffffffffffff
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle256<>+0(SB)/8, $0x00ffffffffffff05
+DATA shuffle256<>+8(SB)/8, $0xffffffffffff0603
+GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle257<>+0(SB)/8, $0xffffffff060300ff
+DATA shuffle257<>+8(SB)/8, $0xffffff070401ffff
+GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle258<>+0(SB)/8, $0xff060300ffffffff
+DATA shuffle258<>+8(SB)/8, $0x070401ffffffffff
+GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle259<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle259<>+8(SB)/8, $0xffffffff0d0a07ff
+GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle260<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle260<>+8(SB)/8, $0xff0d0a07ffffffff
+GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle261<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle261<>+8(SB)/8, $0xffff070401ffffff
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle262<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle262<>+8(SB)/8, $0x0401ffffffffffff
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle263<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle263<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle264<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle264<>+8(SB)/8, $0xffffff0e0b08ffff
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle265<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle265<>+8(SB)/8, $0x0e0b08ffffffffff
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle266<>+0(SB)/8, $0xffffffffff0e0b08
+DATA shuffle266<>+8(SB)/8, $0xffffffff0f0c09ff
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle267<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA shuffle267<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle268<>+0(SB)/8, $0x0c09ffffffffffff
+DATA shuffle268<>+8(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk366
+	RET
+
+chunk366:
+	SUBQ $0x24, DX
+
+group367:
+	MOVQ rows+24(FP), R8
+
+row368:
+	XORQ DI, DI
+
+chunks369:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle270<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle272<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle273<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle275<>+0(SB), X0, X0
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle277<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X1
+	VPSHUFB shuffle270<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9)(SI*1), X0
+	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 20(R9)(SI*1), X0
+	VPSHUFB shuffle272<>+0(SB), X0, X1
+	VMOVDQU 18(R9)(SI*2), X2
+	VPSHUFB shuffle273<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle274<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 64(R10)
+	VPSHUFB shuffle278<>+0(SB), X0, X3
+	VMOVDQU 20(R9)(SI*2), X2
+	VPSHUFB shuffle276<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle279<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VPSHUFB shuffle280<>+0(SB), X0, X0
+	VPSHUFB shuffle281<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone370
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks369
+	MOVQ    DX, DI
+	JMP     chunks369
+
+rowdone370:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row368
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group367
+	VZEROUPPER
+	RET
+
+DATA shuffle269<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle269<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle270<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle270<>+8(SB)/8, $0xffffffff0d0c0706
+GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle271<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle271<>+8(SB)/8, $0x07060100ffffffff
+GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle272<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle272<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle273<>+0(SB)/8, $0x0d0c07060100ffff
+DATA shuffle273<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle274<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle274<>+8(SB)/8, $0xffff0d0c07060100
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle275<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle275<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle276<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle276<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle277<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle277<>+8(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle278<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle278<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle279<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle279<>+8(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle280<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle280<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle281<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle281<>+8(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk371
+	RET
+
+chunk371:
+	SUBQ $0x24, DX
+
+group372:
+	MOVQ rows+24(FP), R8
+
+row373:
+	XORQ DI, DI
+
+chunks374:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle282<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 12(R9)(SI*1), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*2), X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R10)
+	VMOVDQU 20(R9)(SI*2), X2
+	VPSHUFB shuffle139<>+0(SB), X2, X0
+	VMOVDQU 4(R9), X3
+	VPSHUFB shuffle283<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle74<>+0(SB), X1, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 4(R9)(SI*1), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 20(R9)(SI*1), X3
+	VPSHUFB shuffle134<>+0(SB), X3, X4
+	VPOR    X4, X0, X4
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X4, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 16(R9)(SI*2), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPOR    X4, X0, X4
+	VMOVDQU X4, 64(R10)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVDQU 8(R9)(SI*1), X4
+	VPSHUFB shuffle283<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 80(R10)
+	VMOVDQU 8(R9)(SI*2), X3
+	VPSHUFB shuffle60<>+0(SB), X3, X3
+	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone375
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks374
+	MOVQ    DX, DI
+	JMP     chunks374
+
+rowdone375:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row373
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group372
+	VZEROUPPER
+	RET
+
+DATA shuffle282<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle282<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle283<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle283<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x48
+	JAE   chunk376
+	RET
+
+chunk376:
+	SUBQ $0x48, DX
+
+group377:
+	MOVQ rows+24(FP), R8
+
+row378:
+	XORQ DI, DI
+
+chunks379:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 24(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 48(R9), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 24(R9)(SI*1), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 48(R9)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 24(R9)(SI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 48(R9)(SI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(R10)
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 56(R9), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 80(R10)
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 32(R9)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 96(R10)
+	VMOVDQU 56(R9)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X2
+	VMOVDQU 8(R9)(SI*2), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 112(R10)
+	VMOVDQU 32(R9)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VMOVDQU 56(R9)(SI*2), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 128(R10)
+	VMOVDQU 16(R9), X4
+	VPSHUFB shuffle15<>+0(SB), X4, X4
+	VMOVDQU 40(R9), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 144(R10)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 16(R9)(SI*1), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 160(R10)
+	VMOVDQU 40(R9)(SI*1), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 176(R10)
+	VMOVDQU 16(R9)(SI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 40(R9)(SI*2), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 192(R10)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VMOVQ   X2, 208(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone380
+	ADDQ    $0x48, DI
+	CMPQ    DI, DX
+	JLE     chunks379
+	MOVQ    DX, DI
+	JMP     chunks379
+
+rowdone380:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row378
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group377
+	VZEROUPPER
+	RET
+
+// func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk381
+	CMPQ  DX, $0x18
+	JAE   chunk382
+	RET
+
+chunk381:
+	SUBQ $0x24, DX
+
+group383:
+	MOVQ rows+24(FP), R8
+
+row384:
+	XORQ DI, DI
+
+chunks385:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle284<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle287<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle288<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle289<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 11(R9)(SI*1), X0
+	VPSHUFB shuffle290<>+0(SB), X0, X0
+	VMOVDQU 3(R9)(SI*2), X1
+	VPSHUFB shuffle291<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 20(R9)(SI*2), X0
+	VPSHUFB shuffle292<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 12(R9), X1
+	VPSHUFB shuffle293<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 13(R9)(SI*1), X1
+	VPSHUFB shuffle284<>+0(SB), X1, X1
+	VMOVDQU 13(R9)(SI*2), X2
+	VPSHUFB shuffle285<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 14(R9), X1
+	VPSHUFB shuffle286<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 48(R10)
+	VMOVDQU 19(R9), X1
+	VPSHUFB shuffle294<>+0(SB), X1, X1
+	VMOVDQU 15(R9)(SI*1), X2
+	VPSHUFB shuffle295<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9)(SI*1), X1
+	VPSHUFB shuffle296<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU 15(R9)(SI*2), X2
+	VPSHUFB shuffle297<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVDQU X2, 64(R10)
+	VPSHUFB shuffle298<>+0(SB), X0, X2
+	VMOVDQU 20(R9), X3
+	VPSHUFB shuffle299<>+0(SB), X3, X4
+	VPOR    X4, X2, X4
+	VPSHUFB shuffle300<>+0(SB), X1, X2
+	VPOR    X2, X4, X2
+	VMOVDQU X2, 80(R10)
+	VPSHUFB shuffle301<>+0(SB), X0, X0
+	VPSHUFB shuffle302<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle303<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVQ   X1, 96(R10)
+	VPEXTRD $0x02, X1, 104(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone386
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks385
+	MOVQ    DX, DI
+	JMP     chunks385
+
+rowdone386:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row384
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group383
+	VZEROUPPER
+	RET
+
+chunk382:
+	SUBQ $0x18, DX
+
+group387:
+	MOVQ rows+24(FP), R8
+
+row388:
+	XORQ DI, DI
+
+chunks389:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle284<>+0(SB), X0, X0
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle287<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle288<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(SI*1), X0
+	VPSHUFB shuffle289<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*1), X0
+	VPSHUFB shuffle304<>+0(SB), X0, X1
+	VMOVDQU 3(R9)(SI*2), X2
+	VPSHUFB shuffle291<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 8(R9)(SI*2), X1
+	VPSHUFB shuffle305<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle306<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 32(R10)
+	VPSHUFB shuffle307<>+0(SB), X0, X4
+	VPSHUFB shuffle308<>+0(SB), X1, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle309<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 48(R10)
+	VPSHUFB shuffle310<>+0(SB), X2, X2
+	VPSHUFB shuffle311<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   X1, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone390
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks389
+	MOVQ    DX, DI
+	JMP     chunks389
+
+rowdone390:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row388
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group387
+	VZEROUPPER
+	RET
+
+DATA shuffle284<>+0(SB)/8, $0xffffffffff080400
+DATA shuffle284<>+8(SB)/8, $0xffffffff090501ff
+GLOBL shuffle284<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle285<>+0(SB)/8, $0xffff080400ffffff
+DATA shuffle285<>+8(SB)/8, $0xff090501ffffffff
+GLOBL shuffle285<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle286<>+0(SB)/8, $0x0400ffffffffffff
+DATA shuffle286<>+8(SB)/8, $0x01ffffffffffff08
+GLOBL shuffle286<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle287<>+0(SB)/8, $0xffffffffffff0703
+DATA shuffle287<>+8(SB)/8, $0xffffffffff080400
+GLOBL shuffle287<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle288<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle288<>+8(SB)/8, $0xffff090501ffffff
+GLOBL shuffle288<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle289<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle289<>+8(SB)/8, $0x0501ffffffffffff
+GLOBL shuffle289<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle290<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle290<>+8(SB)/8, $0xffffffffffff0905
+GLOBL shuffle290<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle291<>+0(SB)/8, $0xffffffff080400ff
+DATA shuffle291<>+8(SB)/8, $0xffffffff0d09ffff
+GLOBL shuffle291<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle292<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle292<>+8(SB)/8, $0xffffff00ffffffff
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle293<>+0(SB)/8, $0xff080400ffffffff
+DATA shuffle293<>+8(SB)/8, $0x090501ffffffffff
+GLOBL shuffle293<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle294<>+0(SB)/8, $0xffffffffffff0400
+DATA shuffle294<>+8(SB)/8, $0xffffffffff0d0905
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle295<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle295<>+8(SB)/8, $0xffffff0d09ffffff
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle296<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle296<>+8(SB)/8, $0xffff0cffffffffff
+GLOBL shuffle296<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle297<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle297<>+8(SB)/8, $0x0d09ffffffffffff
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle298<>+0(SB)/8, $0x05ffffffffffff0c
+DATA shuffle298<>+8(SB)/8, $0xffffffffffff0d09
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle299<>+0(SB)/8, $0xffffffff0d0905ff
+DATA shuffle299<>+8(SB)/8, $0xffffff0e0a06ffff
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle300<>+0(SB)/8, $0xff0d0905ffffffff
+DATA shuffle300<>+8(SB)/8, $0x0e0a06ffffffffff
+GLOBL shuffle300<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle301<>+0(SB)/8, $0xffffffffff0e0a06
+DATA shuffle301<>+8(SB)/8, $0xffffffff0f0b07ff
+GLOBL shuffle301<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle302<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA shuffle302<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle302<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle303<>+0(SB)/8, $0x0b07ffffffffffff
+DATA shuffle303<>+8(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle303<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle304<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle304<>+8(SB)/8, $0xffffffffffff0c08
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle305<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle305<>+8(SB)/8, $0xffffff0cffffffff
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle306<>+0(SB)/8, $0xff0c0804ffffffff
+DATA shuffle306<>+8(SB)/8, $0x0d0905ffffffffff
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle307<>+0(SB)/8, $0xffffffffff0d0905
+DATA shuffle307<>+8(SB)/8, $0xffffffff0e0a06ff
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle308<>+0(SB)/8, $0xffff0d0905ffffff
+DATA shuffle308<>+8(SB)/8, $0xff0e0a06ffffffff
+GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle309<>+0(SB)/8, $0x0a06ffffffffffff
+DATA shuffle309<>+8(SB)/8, $0x07ffffffffffff0e
+GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle310<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle310<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle311<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA shuffle311<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle312<>+0(SB)/8, $0x0f0b07ffffffffff
+DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk391
+	CMPQ  DX, $0x18
+	JAE   chunk392
+	RET
+
+chunk391:
+	SUBQ $0x30, DX
+
+group393:
+	MOVQ rows+24(FP), R8
+
+row394:
+	XORQ DI, DI
+
+chunks395:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 16(R9)(SI*1), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 2(R9)(SI*1), X1
+	VPSHUFB shuffle321<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9)(SI*1), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 10(R9)(SI*2), X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle323<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle324<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 4(R9)(SI*1), X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 20(R9)(SI*1), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 4(R9)(SI*2), X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VMOVDQU 20(R9)(SI*2), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9), X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 22(R9), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 6(R9)(SI*1), X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 22(R9)(SI*1), X0
+	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VMOVDQU 6(R9)(SI*2), X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 22(R9)(SI*2), X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 24(R9), X1
+	VPSHUFB shuffle321<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(R9), X0
+	VPSHUFB shuffle327<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 64(R10)
+	VMOVDQU 32(R9)(SI*1), X2
+	VPSHUFB shuffle313<>+0(SB), X2, X1
+	VMOVDQU 24(R9)(SI*2), X3
+	VPSHUFB shuffle323<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R9)(SI*2), X1
+	VPSHUFB shuffle328<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 26(R9), X3
+	VPSHUFB shuffle325<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle329<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 80(R10)
+	VMOVDQU 26(R9)(SI*1), X4
+	VPSHUFB shuffle313<>+0(SB), X4, X4
+	VPSHUFB shuffle330<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 26(R9)(SI*2), X4
+	VPSHUFB shuffle315<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle331<>+0(SB), X1, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 28(R9), X4
+	VPSHUFB shuffle317<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 96(R10)
+	VMOVDQU 30(R9), X4
+	VPSHUFB shuffle318<>+0(SB), X4, X4
+	VMOVDQU 28(R9)(SI*1), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle332<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 28(R9)(SI*2), X3
+	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle333<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 112(R10)
+	VPSHUFB shuffle334<>+0(SB), X0, X0
+	VMOVDQU 30(R9)(SI*1), X4
+	VPSHUFB shuffle323<>+0(SB), X4, X4
+	VPOR    X4, X0, X4
+	VPSHUFB shuffle335<>+0(SB), X2, X2
+	VPOR    X2, X4, X2
+	VMOVDQU 30(R9)(SI*2), X4
+	VPSHUFB shuffle325<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VPSHUFB shuffle336<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 128(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone396
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks395
+	MOVQ    DX, DI
+	JMP     chunks395
+
+rowdone396:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row394
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group393
+	VZEROUPPER
+	RET
+
+chunk392:
+	SUBQ $0x18, DX
+
+group397:
+	MOVQ rows+24(FP), R8
+
+row398:
+	XORQ DI, DI
+
+chunks399:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle337<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R9)(SI*1), X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 8(R9)(SI*1), X2
+	VPSHUFB shuffle338<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU (R9)(SI*2), X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 2(R9)(SI*2), X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle339<>+0(SB), X1, X0
+	VPOR    X0, X3, X0
+	VMOVDQU 2(R9)(SI*1), X3
+	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle340<>+0(SB), X2, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(SI*2), X0
+	VPSHUFB shuffle341<>+0(SB), X0, X3
+	VMOVDQU 4(R9), X4
+	VPSHUFB shuffle323<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle342<>+0(SB), X1, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 4(R9)(SI*1), X4
+	VPSHUFB shuffle325<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 32(R10)
+	VMOVDQU 4(R9)(SI*2), X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle344<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 6(R9), X3
+	VPSHUFB shuffle315<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU 6(R9)(SI*1), X3
+	VPSHUFB shuffle317<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 48(R10)
+	VPSHUFB shuffle8<>+0(SB), X2, X2
+	VMOVDQU 6(R9)(SI*2), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPOR    X0, X3, X0
+	VMOVQ   X0, 64(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone400
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks399
+	MOVQ    DX, DI
+	JMP     chunks399
+
+rowdone400:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row398
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group397
+	VZEROUPPER
+	RET
+
+DATA shuffle313<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle313<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle314<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle314<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle314<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle315<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle315<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle316<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle316<>+8(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle316<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle317<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle317<>+8(SB)/8, $0x09080100ffffffff
+GLOBL shuffle317<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle318<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle318<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle318<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle319<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle319<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle319<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle320<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle320<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle320<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle321<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle321<>+8(SB)/8, $0xffffffff09080100
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle322<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle322<>+8(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle323<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle323<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle323<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle324<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle324<>+8(SB)/8, $0xffffffffffff0100
+GLOBL shuffle324<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle325<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle325<>+8(SB)/8, $0xffff09080100ffff
+GLOBL shuffle325<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle326<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle326<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle326<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle327<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle327<>+8(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle327<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle328<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle328<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle328<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle329<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle329<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle329<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle330<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle330<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle330<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle331<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle331<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle331<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle332<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle332<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle332<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle333<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle333<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle333<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle334<>+0(SB)/8, $0xffffffff0f0e0706
+DATA shuffle334<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle334<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle335<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle335<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle335<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle336<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle336<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle337<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle337<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle338<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle338<>+8(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle339<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle340<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle340<>+8(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle341<>+0(SB)/8, $0xffffffff0b0a0302
+DATA shuffle341<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle342<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle343<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle343<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle344<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle344<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle345<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle345<>+8(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle346<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle346<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk401
+	RET
+
+chunk401:
+	SUBQ $0x30, DX
+
+group402:
+	MOVQ rows+24(FP), R8
+
+row403:
+	XORQ DI, DI
+
+chunks404:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(R9), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU (R9)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 16(R9)(SI*1), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 32(R9)(SI*1), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R9)(SI*2), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU 16(R9)(SI*2), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 16(R10)
+	VMOVDQU 32(R9)(SI*2), X3
+	VPSHUFB shuffle17<>+0(SB), X3, X1
+	VMOVDQU 4(R9), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VPSHUFB shuffle20<>+0(SB), X0, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 32(R10)
+	VMOVDQU 4(R9)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 20(R9)(SI*1), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VPSHUFB shuffle282<>+0(SB), X2, X4
+	VPOR    X4, X1, X4
+	VMOVDQU 4(R9)(SI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 48(R10)
+	VMOVDQU 20(R9)(SI*2), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VPSHUFB shuffle72<>+0(SB), X3, X4
+	VPOR    X4, X1, X4
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU 24(R9), X4
+	VPSHUFB shuffle14<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 64(R10)
+	VPSHUFB shuffle249<>+0(SB), X0, X4
+	VMOVDQU 8(R9)(SI*1), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU 24(R9)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VPSHUFB shuffle74<>+0(SB), X2, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VMOVDQU 8(R9)(SI*2), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 24(R9)(SI*2), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VPSHUFB shuffle134<>+0(SB), X3, X1
+	VPOR    X1, X4, X1
+	VMOVDQU 12(R9), X4
+	VPSHUFB shuffle14<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 96(R10)
+	VMOVDQU 28(R9), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPOR    X0, X4, X0
+	VMOVDQU 12(R9)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X0, X4
+	VMOVDQU 28(R9)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X4, X0
+	VMOVDQU X0, 112(R10)
+	VPSHUFB shuffle23<>+0(SB), X2, X2
+	VMOVDQU 12(R9)(SI*2), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 28(R9)(SI*2), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 128(R10)
+	CMPQ    DI, DX
+	JEQ     rowdone405
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks404
+	MOVQ    DX, DI
+	JMP     chunks404
+
+rowdone405:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row403
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group402
+	VZEROUPPER
+	RET
 
 // func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -545,25 +7240,25 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk41
+	JAE   chunk406
 	CMPQ  DX, $0x10
-	JAE   chunk42
+	JAE   chunk407
 	CMPQ  DX, $0x08
-	JAE   chunk43
+	JAE   chunk408
 	CMPQ  DX, $0x04
-	JAE   chunk44
+	JAE   chunk409
 	RET
 
-chunk41:
+chunk406:
 	SUBQ $0x20, DX
 
-group45:
+group410:
 	MOVQ rows+24(FP), R9
 
-row46:
+row411:
 	XORQ R8, R8
 
-chunks47:
+chunks412:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -587,35 +7282,35 @@ chunks47:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone48
+	JEQ        rowdone413
 	ADDQ       $0x20, R8
 	CMPQ       R8, DX
-	JLE        chunks47
+	JLE        chunks412
 	MOVQ       DX, R8
-	JMP        chunks47
+	JMP        chunks412
 
-rowdone48:
+rowdone413:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row46
+	JNZ  row411
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group45
+	JNZ  group410
 	VZEROUPPER
 	RET
 
-chunk42:
+chunk407:
 	SUBQ $0x10, DX
 
-group49:
+group414:
 	MOVQ rows+24(FP), R9
 
-row50:
+row415:
 	XORQ R8, R8
 
-chunks51:
+chunks416:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -635,35 +7330,35 @@ chunks51:
 	VPUNPCKHBW X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone52
+	JEQ        rowdone417
 	ADDQ       $0x10, R8
 	CMPQ       R8, DX
-	JLE        chunks51
+	JLE        chunks416
 	MOVQ       DX, R8
-	JMP        chunks51
+	JMP        chunks416
 
-rowdone52:
+rowdone417:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row50
+	JNZ  row415
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group49
+	JNZ  group414
 	VZEROUPPER
 	RET
 
-chunk43:
+chunk408:
 	SUBQ $0x08, DX
 
-group53:
+group418:
 	MOVQ rows+24(FP), R9
 
-row54:
+row419:
 	XORQ R8, R8
 
-chunks55:
+chunks420:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -677,35 +7372,35 @@ chunks55:
 	VPUNPCKHBW X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone56
+	JEQ        rowdone421
 	ADDQ       $0x08, R8
 	CMPQ       R8, DX
-	JLE        chunks55
+	JLE        chunks420
 	MOVQ       DX, R8
-	JMP        chunks55
+	JMP        chunks420
 
-rowdone56:
+rowdone421:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row54
+	JNZ  row419
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group53
+	JNZ  group418
 	VZEROUPPER
 	RET
 
-chunk44:
+chunk409:
 	SUBQ $0x04, DX
 
-group57:
+group422:
 	MOVQ rows+24(FP), R9
 
-row58:
+row423:
 	XORQ R8, R8
 
-chunks59:
+chunks424:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -717,22 +7412,2987 @@ chunks59:
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone60
+	JEQ        rowdone425
 	ADDQ       $0x04, R8
 	CMPQ       R8, DX
-	JLE        chunks59
+	JLE        chunks424
 	MOVQ       DX, R8
-	JMP        chunks59
+	JMP        chunks424
 
-rowdone60:
+rowdone425:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row58
+	JNZ  row423
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group57
+	JNZ  group422
+	VZEROUPPER
+	RET
+
+// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk426
+	CMPQ  DX, $0x10
+	JAE   chunk427
+	CMPQ  DX, $0x08
+	JAE   chunk428
+	CMPQ  DX, $0x04
+	JAE   chunk429
+	RET
+
+chunk426:
+	SUBQ $0x20, DX
+
+group430:
+	MOVQ rows+24(FP), R9
+
+row431:
+	XORQ R8, R8
+
+chunks432:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
+	VPUNPCKLWD Y3, Y0, Y4
+	VPUNPCKHWD Y3, Y0, Y3
+	VPUNPCKLWD Y4, Y2, Y0
+	VPUNPCKHWD Y4, Y2, Y4
+	VPUNPCKLWD Y3, Y1, Y2
+	VPUNPCKHWD Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVDQU    Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVDQU    Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVDQU    Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone433
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks432
+	MOVQ       DX, R8
+	JMP        chunks432
+
+rowdone433:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row431
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group430
+	VZEROUPPER
+	RET
+
+chunk427:
+	SUBQ $0x10, DX
+
+group434:
+	MOVQ rows+24(FP), R9
+
+row435:
+	XORQ R8, R8
+
+chunks436:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R11), X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R11)(SI*1), X3
+	VPUNPCKLWD X3, X0, X4
+	VPUNPCKHWD X3, X0, X3
+	VPUNPCKLWD X4, X2, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHWD X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R8*4)
+	VPUNPCKLWD X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R8*4)
+	VPUNPCKHWD X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone437
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks436
+	MOVQ       DX, R8
+	JMP        chunks436
+
+rowdone437:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row435
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group434
+	VZEROUPPER
+	RET
+
+chunk428:
+	SUBQ $0x08, DX
+
+group438:
+	MOVQ rows+24(FP), R9
+
+row439:
+	XORQ R8, R8
+
+chunks440:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVQ      (R10), X0
+	VMOVQ      (R11), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R11)(SI*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VPUNPCKLWD X2, X1, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHWD X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone441
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks440
+	MOVQ       DX, R8
+	JMP        chunks440
+
+rowdone441:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row439
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group438
+	VZEROUPPER
+	RET
+
+chunk429:
+	SUBQ $0x04, DX
+
+group442:
+	MOVQ rows+24(FP), R9
+
+row443:
+	XORQ R8, R8
+
+chunks444:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVD      (R10), X0
+	VMOVD      (R11), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R11)(SI*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VPUNPCKLWD X2, X1, X2
+	VMOVDQU    X2, (AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone445
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks444
+	MOVQ       DX, R8
+	JMP        chunks444
+
+rowdone445:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row443
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group442
+	VZEROUPPER
+	RET
+
+// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk446
+	CMPQ  DX, $0x10
+	JAE   chunk447
+	CMPQ  DX, $0x08
+	JAE   chunk448
+	CMPQ  DX, $0x04
+	JAE   chunk449
+	RET
+
+chunk446:
+	SUBQ $0x20, DX
+
+group450:
+	MOVQ rows+24(FP), R9
+
+row451:
+	XORQ R8, R8
+
+chunks452:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
+	VPUNPCKLDQ Y3, Y0, Y4
+	VPUNPCKHDQ Y3, Y0, Y3
+	VPUNPCKLDQ Y4, Y2, Y0
+	VPUNPCKHDQ Y4, Y2, Y4
+	VPUNPCKLDQ Y3, Y1, Y2
+	VPUNPCKHDQ Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVDQU    Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVDQU    Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVDQU    Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone453
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks452
+	MOVQ       DX, R8
+	JMP        chunks452
+
+rowdone453:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row451
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group450
+	VZEROUPPER
+	RET
+
+chunk447:
+	SUBQ $0x10, DX
+
+group454:
+	MOVQ rows+24(FP), R9
+
+row455:
+	XORQ R8, R8
+
+chunks456:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), X0
+	VMOVDQU    (R11), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    (R10)(SI*1), X0
+	VMOVDQU    (R11)(SI*1), X3
+	VPUNPCKLDQ X3, X0, X4
+	VPUNPCKHDQ X3, X0, X3
+	VPUNPCKLDQ X4, X2, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHDQ X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R8*4)
+	VPUNPCKLDQ X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R8*4)
+	VPUNPCKHDQ X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone457
+	ADDQ       $0x10, R8
+	CMPQ       R8, DX
+	JLE        chunks456
+	MOVQ       DX, R8
+	JMP        chunks456
+
+rowdone457:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row455
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group454
+	VZEROUPPER
+	RET
+
+chunk448:
+	SUBQ $0x08, DX
+
+group458:
+	MOVQ rows+24(FP), R9
+
+row459:
+	XORQ R8, R8
+
+chunks460:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVQ      (R10), X0
+	VMOVQ      (R11), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      (R10)(SI*1), X0
+	VMOVQ      (R11)(SI*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VPUNPCKLDQ X2, X1, X0
+	VMOVDQU    X0, (AX)(R8*4)
+	VPUNPCKHDQ X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone461
+	ADDQ       $0x08, R8
+	CMPQ       R8, DX
+	JLE        chunks460
+	MOVQ       DX, R8
+	JMP        chunks460
+
+rowdone461:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row459
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group458
+	VZEROUPPER
+	RET
+
+chunk449:
+	SUBQ $0x04, DX
+
+group462:
+	MOVQ rows+24(FP), R9
+
+row463:
+	XORQ R8, R8
+
+chunks464:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVD      (R10), X0
+	VMOVD      (R11), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVD      (R10)(SI*1), X0
+	VMOVD      (R11)(SI*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VPUNPCKLDQ X2, X1, X2
+	VMOVDQU    X2, (AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone465
+	ADDQ       $0x04, R8
+	CMPQ       R8, DX
+	JLE        chunks464
+	MOVQ       DX, R8
+	JMP        chunks464
+
+rowdone465:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row463
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group462
+	VZEROUPPER
+	RET
+
+// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk466
+	CMPQ  DX, $0x10
+	JAE   chunk467
+	CMPQ  DX, $0x08
+	JAE   chunk468
+	RET
+
+chunk466:
+	SUBQ $0x20, DX
+
+group469:
+	MOVQ rows+24(FP), R9
+
+row470:
+	XORQ R8, R8
+
+chunks471:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (R10), Y0
+	VMOVDQU     (R11), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     (R10)(SI*1), Y0
+	VMOVDQU     (R11)(SI*1), Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVDQU     Y1, (AX)(R8*4)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVDQU     Y1, 32(AX)(R8*4)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVDQU     Y4, 64(AX)(R8*4)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVDQU     Y3, 96(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone472
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks471
+	MOVQ        DX, R8
+	JMP         chunks471
+
+rowdone472:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row470
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group469
+	VZEROUPPER
+	RET
+
+chunk467:
+	SUBQ $0x10, DX
+
+group473:
+	MOVQ rows+24(FP), R9
+
+row474:
+	XORQ R8, R8
+
+chunks475:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (R10), X0
+	VMOVDQU     (R11), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     (R10)(SI*1), X0
+	VMOVDQU     (R11)(SI*1), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (AX)(R8*4)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, 16(AX)(R8*4)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 32(AX)(R8*4)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 48(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone476
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks475
+	MOVQ        DX, R8
+	JMP         chunks475
+
+rowdone476:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row474
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group473
+	VZEROUPPER
+	RET
+
+chunk468:
+	SUBQ $0x08, DX
+
+group477:
+	MOVQ rows+24(FP), R9
+
+row478:
+	XORQ R8, R8
+
+chunks479:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVQ       (R10), X0
+	VMOVQ       (R11), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVQ       (R10)(SI*1), X0
+	VMOVQ       (R11)(SI*1), X2
+	VPUNPCKLQDQ X2, X0, X2
+	VPUNPCKLQDQ X2, X1, X0
+	VMOVDQU     X0, (AX)(R8*4)
+	VPUNPCKHQDQ X2, X1, X2
+	VMOVDQU     X2, 16(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone480
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks479
+	MOVQ        DX, R8
+	JMP         chunks479
+
+rowdone480:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row478
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group477
+	VZEROUPPER
+	RET
+
+// func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk481
+	CMPQ  DX, $0x10
+	JAE   chunk482
+	RET
+
+chunk481:
+	SUBQ $0x20, DX
+
+group483:
+	MOVQ rows+24(FP), R9
+
+row484:
+	XORQ R8, R8
+
+chunks485:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (AX)(R8*4)
+	VMOVDQU    (R11), Y2
+	VMOVDQU    (R11)(SI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone486
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks485
+	MOVQ       DX, R8
+	JMP        chunks485
+
+rowdone486:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row484
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group483
+	VZEROUPPER
+	RET
+
+chunk482:
+	SUBQ $0x10, DX
+
+group487:
+	MOVQ rows+24(FP), R9
+
+row488:
+	XORQ R8, R8
+
+chunks489:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU (R11), X0
+	VMOVDQU X0, 32(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone490
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks489
+	MOVQ    DX, R8
+	JMP     chunks489
+
+rowdone490:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row488
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group487
+	VZEROUPPER
+	RET
+
+// func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x24
+	JAE   chunk491
+	CMPQ  DX, $0x18
+	JAE   chunk492
+	RET
+
+chunk491:
+	SUBQ $0x24, DX
+
+group493:
+	MOVQ rows+24(FP), R9
+
+row494:
+	XORQ R8, R8
+
+chunks495:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 4(R10)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle18<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 12(R10), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 12(R10)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 16(R10)(SI*1), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 12(R11), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 20(R11), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X0
+	VMOVDQU 12(R11)(SI*1), X2
+	VPSHUFB shuffle18<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 80(AX)(R8*4)
+	VMOVDQU 20(R10), X2
+	VPSHUFB shuffle19<>+0(SB), X2, X2
+	VMOVDQU 20(R10)(SI*1), X0
+	VPSHUFB shuffle20<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 96(AX)(R8*4)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VPSHUFB shuffle22<>+0(SB), X1, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 112(AX)(R8*4)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVDQU 20(R11)(SI*1), X3
+	VPSHUFB shuffle24<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 128(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone496
+	ADDQ    $0x24, R8
+	CMPQ    R8, DX
+	JLE     chunks495
+	MOVQ    DX, R8
+	JMP     chunks495
+
+rowdone496:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row494
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group493
+	VZEROUPPER
+	RET
+
+chunk492:
+	SUBQ $0x18, DX
+
+group497:
+	MOVQ rows+24(FP), R9
+
+row498:
+	XORQ R8, R8
+
+chunks499:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 4(R10)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle18<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(AX)(R8*4)
+	VMOVDQU 8(R10), X2
+	VPSHUFB shuffle19<>+0(SB), X2, X2
+	VMOVDQU 8(R10)(SI*1), X1
+	VPSHUFB shuffle20<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 48(AX)(R8*4)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VPSHUFB shuffle22<>+0(SB), X0, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 64(AX)(R8*4)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVDQU 8(R11)(SI*1), X3
+	VPSHUFB shuffle24<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 80(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone500
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks499
+	MOVQ    DX, R8
+	JMP     chunks499
+
+rowdone500:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row498
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group497
+	VZEROUPPER
+	RET
+
+// func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk501
+	CMPQ  DX, $0x10
+	JAE   chunk502
+	RET
+
+chunk501:
+	SUBQ $0x20, DX
+
+group503:
+	MOVQ rows+24(FP), R9
+
+row504:
+	XORQ R8, R8
+
+chunks505:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle350<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 1(R10), X1
+	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VMOVDQU 1(R10)(SI*1), X0
+	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 1(R11), X1
+	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 1(R11)(SI*1), X0
+	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 8(R10), X0
+	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VMOVDQU 8(R10)(SI*1), X1
+	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 8(R11)(SI*1), X1
+	VPSHUFB shuffle350<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 9(R10), X1
+	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VMOVDQU 9(R10)(SI*1), X0
+	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 9(R11), X1
+	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 9(R11)(SI*1), X0
+	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 16(R10), X0
+	VPSHUFB shuffle347<>+0(SB), X0, X1
+	VMOVDQU 16(R10)(SI*1), X2
+	VPSHUFB shuffle348<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 16(R11), X1
+	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 16(R11)(SI*1), X3
+	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 64(AX)(R8*4)
+	VPSHUFB shuffle351<>+0(SB), X0, X5
+	VPSHUFB shuffle352<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle353<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle354<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 80(AX)(R8*4)
+	VPSHUFB shuffle355<>+0(SB), X0, X4
+	VPSHUFB shuffle356<>+0(SB), X2, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle357<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle358<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 96(AX)(R8*4)
+	VPSHUFB shuffle359<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle362<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 112(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone506
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks505
+	MOVQ    DX, R8
+	JMP     chunks505
+
+rowdone506:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row504
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group503
+	VZEROUPPER
+	RET
+
+chunk502:
+	SUBQ $0x10, DX
+
+group507:
+	MOVQ rows+24(FP), R9
+
+row508:
+	XORQ R8, R8
+
+chunks509:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle347<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle348<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11), X1
+	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(SI*1), X3
+	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (AX)(R8*4)
+	VPSHUFB shuffle351<>+0(SB), X0, X5
+	VPSHUFB shuffle352<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle353<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle354<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 16(AX)(R8*4)
+	VPSHUFB shuffle355<>+0(SB), X0, X4
+	VPSHUFB shuffle356<>+0(SB), X2, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle357<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle358<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 32(AX)(R8*4)
+	VPSHUFB shuffle359<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle362<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 48(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone510
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks509
+	MOVQ    DX, R8
+	JMP     chunks509
+
+rowdone510:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row508
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group507
+	VZEROUPPER
+	RET
+
+DATA shuffle347<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle347<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle347<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle348<>+0(SB)/8, $0x06040200ffffffff
+DATA shuffle348<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle348<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle349<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle349<>+8(SB)/8, $0xffffffff06040200
+GLOBL shuffle349<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle350<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle350<>+8(SB)/8, $0x06040200ffffffff
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle351<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle351<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle352<>+0(SB)/8, $0x07050301ffffffff
+DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle352<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle353<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle353<>+8(SB)/8, $0xffffffff07050301
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle354<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle354<>+8(SB)/8, $0x07050301ffffffff
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle355<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle355<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle356<>+0(SB)/8, $0x0e0c0a08ffffffff
+DATA shuffle356<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle357<>+8(SB)/8, $0xffffffff0e0c0a08
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle358<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle358<>+8(SB)/8, $0x0e0c0a08ffffffff
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle359<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle359<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle360<>+0(SB)/8, $0x0f0d0b09ffffffff
+DATA shuffle360<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle361<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle361<>+8(SB)/8, $0xffffffff0f0d0b09
+GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle362<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle362<>+8(SB)/8, $0x0f0d0b09ffffffff
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
+
+// func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk511
+	CMPQ  DX, $0x10
+	JAE   chunk512
+	RET
+
+chunk511:
+	SUBQ $0x20, DX
+
+group513:
+	MOVQ rows+24(FP), R9
+
+row514:
+	XORQ R8, R8
+
+chunks515:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle364<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU (R11), X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VMOVDQU (R11)(SI*1), X0
+	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VMOVDQU 2(R10)(SI*1), X1
+	VPSHUFB shuffle364<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 2(R11), X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VMOVDQU 2(R11)(SI*1), X0
+	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 16(R10), X0
+	VPSHUFB shuffle363<>+0(SB), X0, X1
+	VMOVDQU 16(R10)(SI*1), X2
+	VPSHUFB shuffle364<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 64(AX)(R8*4)
+	VMOVDQU 16(R11), X3
+	VPSHUFB shuffle363<>+0(SB), X3, X1
+	VMOVDQU 16(R11)(SI*1), X4
+	VPSHUFB shuffle364<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 80(AX)(R8*4)
+	VPSHUFB shuffle365<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 96(AX)(R8*4)
+	VPSHUFB shuffle365<>+0(SB), X3, X3
+	VPSHUFB shuffle366<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 112(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone516
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks515
+	MOVQ    DX, R8
+	JMP     chunks515
+
+rowdone516:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row514
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group513
+	VZEROUPPER
+	RET
+
+chunk512:
+	SUBQ $0x10, DX
+
+group517:
+	MOVQ rows+24(FP), R9
+
+row518:
+	XORQ R8, R8
+
+chunks519:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle363<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle364<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle363<>+0(SB), X3, X1
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle364<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 16(AX)(R8*4)
+	VPSHUFB shuffle365<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(AX)(R8*4)
+	VPSHUFB shuffle365<>+0(SB), X3, X3
+	VPSHUFB shuffle366<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 48(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone520
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks519
+	MOVQ    DX, R8
+	JMP     chunks519
+
+rowdone520:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row518
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group517
+	VZEROUPPER
+	RET
+
+DATA shuffle363<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle363<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle364<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle364<>+8(SB)/8, $0x0d0c090805040100
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle365<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle365<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle366<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle366<>+8(SB)/8, $0x0f0e0b0a07060302
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $16
+
+// func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk521
+	RET
+
+chunk521:
+	SUBQ $0x20, DX
+
+group522:
+	MOVQ rows+24(FP), R9
+
+row523:
+	XORQ R8, R8
+
+chunks524:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle34<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VMOVDQU 16(R10)(SI*1), X0
+	VPSHUFB shuffle34<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 16(AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VMOVDQU 16(R11), X2
+	VPSHUFB shuffle34<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 32(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle33<>+0(SB), X4, X4
+	VMOVDQU 16(R11)(SI*1), X3
+	VPSHUFB shuffle34<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X5
+	VPSHUFB shuffle33<>+0(SB), X5, X5
+	VPSHUFB shuffle36<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 4(R10)(SI*1), X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle36<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(R8*4)
+	VMOVDQU 4(R11), X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 96(AX)(R8*4)
+	VMOVDQU 4(R11)(SI*1), X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle36<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 112(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone525
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks524
+	MOVQ    DX, R8
+	JMP     chunks524
+
+rowdone525:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row523
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group522
+	VZEROUPPER
+	RET
+
+// func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x40
+	JAE   chunk526
+	RET
+
+chunk526:
+	SUBQ $0x40, DX
+
+group527:
+	MOVQ rows+24(FP), R9
+
+row528:
+	XORQ R8, R8
+
+chunks529:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 16(R10)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 32(R10)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(R10)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 48(AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VMOVDQU 16(R11), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 32(R11), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(R11), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 80(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle15<>+0(SB), X4, X4
+	VMOVDQU 16(R11)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 96(AX)(R8*4)
+	VMOVDQU 32(R11)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(R11)(SI*1), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 112(AX)(R8*4)
+	VMOVDQU 8(R10), X5
+	VPSHUFB shuffle15<>+0(SB), X5, X5
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU X1, 128(AX)(R8*4)
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 144(AX)(R8*4)
+	VMOVDQU 8(R10)(SI*1), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 24(R10)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 160(AX)(R8*4)
+	VMOVDQU 40(R10)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 176(AX)(R8*4)
+	VMOVDQU 8(R11), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 24(R11), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 192(AX)(R8*4)
+	VMOVDQU 40(R11), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 208(AX)(R8*4)
+	VMOVDQU 8(R11)(SI*1), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X3
+	VMOVDQU 24(R11)(SI*1), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, 224(AX)(R8*4)
+	VMOVDQU 40(R11)(SI*1), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VMOVDQU X4, 240(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone530
+	ADDQ    $0x40, R8
+	CMPQ    R8, DX
+	JLE     chunks529
+	MOVQ    DX, R8
+	JMP     chunks529
+
+rowdone530:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row528
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group527
+	VZEROUPPER
+	RET
+
+// func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x24
+	JAE   chunk531
+	CMPQ  DX, $0x18
+	JAE   chunk532
+	RET
+
+chunk531:
+	SUBQ $0x24, DX
+
+group533:
+	MOVQ rows+24(FP), R9
+
+row534:
+	XORQ R8, R8
+
+chunks535:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 1(R10), X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VMOVDQU 1(R10)(SI*1), X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 1(R11), X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 1(R11)(SI*1), X0
+	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VMOVDQU 2(R10)(SI*1), X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R11), X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 2(R11)(SI*1), X1
+	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 12(R10), X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VMOVDQU 12(R10)(SI*1), X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 12(R11), X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 12(R11)(SI*1), X0
+	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 13(R10), X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VMOVDQU 13(R10)(SI*1), X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 13(R11), X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 13(R11)(SI*1), X1
+	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 14(R10), X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VMOVDQU 14(R10)(SI*1), X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 14(R11), X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 14(R11)(SI*1), X0
+	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(R8*4)
+	VMOVDQU 20(R10), X0
+	VPSHUFB shuffle371<>+0(SB), X0, X1
+	VMOVDQU 20(R10)(SI*1), X2
+	VPSHUFB shuffle372<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 20(R11), X1
+	VPSHUFB shuffle373<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 20(R11)(SI*1), X3
+	VPSHUFB shuffle374<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 96(AX)(R8*4)
+	VPSHUFB shuffle375<>+0(SB), X0, X5
+	VPSHUFB shuffle376<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle377<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle378<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 112(AX)(R8*4)
+	VPSHUFB shuffle379<>+0(SB), X0, X0
+	VPSHUFB shuffle380<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle381<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle382<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 128(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone536
+	ADDQ    $0x24, R8
+	CMPQ    R8, DX
+	JLE     chunks535
+	MOVQ    DX, R8
+	JMP     chunks535
+
+rowdone536:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row534
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group533
+	VZEROUPPER
+	RET
+
+chunk532:
+	SUBQ $0x18, DX
+
+group537:
+	MOVQ rows+24(FP), R9
+
+row538:
+	XORQ R8, R8
+
+chunks539:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 1(R10), X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VMOVDQU 1(R10)(SI*1), X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 1(R11), X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 1(R11)(SI*1), X0
+	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VMOVDQU 2(R10)(SI*1), X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R11), X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 2(R11)(SI*1), X1
+	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle371<>+0(SB), X1, X0
+	VMOVDQU 8(R10)(SI*1), X2
+	VPSHUFB shuffle372<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle373<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 8(R11)(SI*1), X3
+	VPSHUFB shuffle374<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 48(AX)(R8*4)
+	VPSHUFB shuffle375<>+0(SB), X1, X5
+	VPSHUFB shuffle376<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle377<>+0(SB), X0, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle378<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 64(AX)(R8*4)
+	VPSHUFB shuffle379<>+0(SB), X1, X1
+	VPSHUFB shuffle380<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle381<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle382<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 80(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone540
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks539
+	MOVQ    DX, R8
+	JMP     chunks539
+
+rowdone540:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row538
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group537
+	VZEROUPPER
+	RET
+
+DATA shuffle367<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle367<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle368<>+0(SB)/8, $0x09060300ffffffff
+DATA shuffle368<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle368<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle369<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle369<>+8(SB)/8, $0xffffffff09060300
+GLOBL shuffle369<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle370<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle370<>+8(SB)/8, $0x09060300ffffffff
+GLOBL shuffle370<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle371<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle371<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle371<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle372<>+0(SB)/8, $0x0d0a0704ffffffff
+DATA shuffle372<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle372<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle373<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle373<>+8(SB)/8, $0xffffffff0d0a0704
+GLOBL shuffle373<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle374<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle374<>+8(SB)/8, $0x0d0a0704ffffffff
+GLOBL shuffle374<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle375<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle375<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle375<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle376<>+0(SB)/8, $0x0e0b0805ffffffff
+DATA shuffle376<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle376<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle377<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle377<>+8(SB)/8, $0xffffffff0e0b0805
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle378<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle378<>+8(SB)/8, $0x0e0b0805ffffffff
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle379<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle379<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle380<>+0(SB)/8, $0x0f0c0906ffffffff
+DATA shuffle380<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle381<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle381<>+8(SB)/8, $0xffffffff0f0c0906
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle382<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle382<>+8(SB)/8, $0x0f0c0906ffffffff
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $16
+
+// func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x30
+	JAE   chunk541
+	CMPQ  DX, $0x18
+	JAE   chunk542
+	RET
+
+chunk541:
+	SUBQ $0x30, DX
+
+group543:
+	MOVQ rows+24(FP), R9
+
+row544:
+	XORQ R8, R8
+
+chunks545:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R10)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 18(R10)(SI*1), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU (R11), X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VMOVDQU 18(R11), X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R11)(SI*1), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 20(R10), X1
+	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R10)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 20(R10)(SI*1), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 2(R11), X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VMOVDQU 20(R11), X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 2(R11)(SI*1), X1
+	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 20(R11)(SI*1), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 22(R10), X1
+	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 4(R10)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 22(R10)(SI*1), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 4(R11), X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VMOVDQU 22(R11), X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 4(R11)(SI*1), X1
+	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 22(R11)(SI*1), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(R8*4)
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle339<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 24(R10)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 32(R10)(SI*1), X2
+	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, 96(AX)(R8*4)
+	VMOVDQU 24(R11), X3
+	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VMOVDQU 32(R11), X0
+	VPSHUFB shuffle339<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 24(R11)(SI*1), X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 32(R11)(SI*1), X4
+	VPSHUFB shuffle329<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 112(AX)(R8*4)
+	VMOVDQU 26(R10), X5
+	VPSHUFB shuffle269<>+0(SB), X5, X5
+	VPSHUFB shuffle332<>+0(SB), X1, X3
+	VPOR    X3, X5, X3
+	VMOVDQU 26(R10)(SI*1), X5
+	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPOR    X3, X5, X3
+	VMOVDQU X3, 128(AX)(R8*4)
+	VMOVDQU 26(R11), X3
+	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VPSHUFB shuffle332<>+0(SB), X0, X5
+	VPOR    X5, X3, X5
+	VMOVDQU 26(R11)(SI*1), X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle343<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 144(AX)(R8*4)
+	VMOVDQU 28(R10), X5
+	VPSHUFB shuffle269<>+0(SB), X5, X5
+	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU 28(R10)(SI*1), X5
+	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPOR    X5, X1, X5
+	VPSHUFB shuffle336<>+0(SB), X2, X2
+	VPOR    X2, X5, X2
+	VMOVDQU X2, 160(AX)(R8*4)
+	VMOVDQU 28(R11), X2
+	VPSHUFB shuffle269<>+0(SB), X2, X2
+	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 28(R11)(SI*1), X2
+	VPSHUFB shuffle274<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle336<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VMOVDQU X4, 176(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone546
+	ADDQ    $0x30, R8
+	CMPQ    R8, DX
+	JLE     chunks545
+	MOVQ    DX, R8
+	JMP     chunks545
+
+rowdone546:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row544
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group543
+	VZEROUPPER
+	RET
+
+chunk542:
+	SUBQ $0x18, DX
+
+group547:
+	MOVQ rows+24(FP), R9
+
+row548:
+	XORQ R8, R8
+
+chunks549:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle339<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R10)(SI*1), X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 8(R10)(SI*1), X2
+	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle339<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(SI*1), X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 8(R11)(SI*1), X4
+	VPSHUFB shuffle329<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X5
+	VPSHUFB shuffle269<>+0(SB), X5, X5
+	VPSHUFB shuffle332<>+0(SB), X1, X3
+	VPOR    X3, X5, X3
+	VMOVDQU 2(R10)(SI*1), X5
+	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPOR    X3, X5, X3
+	VMOVDQU X3, 32(AX)(R8*4)
+	VMOVDQU 2(R11), X3
+	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VPSHUFB shuffle332<>+0(SB), X0, X5
+	VPOR    X5, X3, X5
+	VMOVDQU 2(R11)(SI*1), X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle343<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X5
+	VPSHUFB shuffle269<>+0(SB), X5, X5
+	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU 4(R10)(SI*1), X5
+	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPOR    X5, X1, X5
+	VPSHUFB shuffle336<>+0(SB), X2, X2
+	VPOR    X2, X5, X2
+	VMOVDQU X2, 64(AX)(R8*4)
+	VMOVDQU 4(R11), X2
+	VPSHUFB shuffle269<>+0(SB), X2, X2
+	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 4(R11)(SI*1), X2
+	VPSHUFB shuffle274<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle336<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VMOVDQU X4, 80(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone550
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks549
+	MOVQ    DX, R8
+	JMP     chunks549
+
+rowdone550:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row548
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group547
+	VZEROUPPER
+	RET
+
+// func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x30
+	JAE   chunk551
+	RET
+
+chunk551:
+	SUBQ $0x30, DX
+
+group552:
+	MOVQ rows+24(FP), R9
+
+row553:
+	XORQ R8, R8
+
+chunks554:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 24(R10)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 24(R11), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 24(R11)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 28(R10), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 64(AX)(R8*4)
+	VMOVDQU 4(R10)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 28(R10)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 80(AX)(R8*4)
+	VMOVDQU 4(R11), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 28(R11), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 96(AX)(R8*4)
+	VMOVDQU 4(R11)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 28(R11)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 112(AX)(R8*4)
+	VMOVDQU 8(R10), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 128(AX)(R8*4)
+	VMOVDQU 8(R10)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 32(R10)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 144(AX)(R8*4)
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VMOVDQU 32(R11), X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 160(AX)(R8*4)
+	VMOVDQU 8(R11)(SI*1), X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VMOVDQU 32(R11)(SI*1), X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 176(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone555
+	ADDQ    $0x30, R8
+	CMPQ    R8, DX
+	JLE     chunks554
+	MOVQ    DX, R8
+	JMP     chunks554
+
+rowdone555:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row553
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group552
+	VZEROUPPER
+	RET
+
+// func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk556
+	CMPQ  DX, $0x10
+	JAE   chunk557
+	RET
+
+chunk556:
+	SUBQ $0x20, DX
+
+group558:
+	MOVQ rows+24(FP), R9
+
+row559:
+	XORQ R8, R8
+
+chunks560:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VMOVDQU (R10)(SI*1), X1
+	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU (R11)(SI*1), X1
+	VPSHUFB shuffle386<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R8*4)
+	VMOVDQU 1(R10), X1
+	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VMOVDQU 1(R10)(SI*1), X0
+	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 1(R11), X1
+	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 1(R11)(SI*1), X0
+	VPSHUFB shuffle386<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X0
+	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VMOVDQU 2(R10)(SI*1), X1
+	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R11), X0
+	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 2(R11)(SI*1), X1
+	VPSHUFB shuffle386<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R8*4)
+	VMOVDQU 3(R10), X1
+	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VMOVDQU 3(R10)(SI*1), X0
+	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 3(R11), X1
+	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 3(R11)(SI*1), X0
+	VPSHUFB shuffle386<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(AX)(R8*4)
+	VMOVDQU 16(R10), X0
+	VPSHUFB shuffle383<>+0(SB), X0, X1
+	VMOVDQU 16(R10)(SI*1), X2
+	VPSHUFB shuffle384<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 16(R11), X1
+	VPSHUFB shuffle385<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 16(R11)(SI*1), X3
+	VPSHUFB shuffle386<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 64(AX)(R8*4)
+	VPSHUFB shuffle387<>+0(SB), X0, X5
+	VPSHUFB shuffle388<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle389<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle390<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 80(AX)(R8*4)
+	VPSHUFB shuffle391<>+0(SB), X0, X4
+	VPSHUFB shuffle392<>+0(SB), X2, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle393<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle394<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 96(AX)(R8*4)
+	VPSHUFB shuffle395<>+0(SB), X0, X0
+	VPSHUFB shuffle396<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle397<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle398<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 112(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone561
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks560
+	MOVQ    DX, R8
+	JMP     chunks560
+
+rowdone561:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row559
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group558
+	VZEROUPPER
+	RET
+
+chunk557:
+	SUBQ $0x10, DX
+
+group562:
+	MOVQ rows+24(FP), R9
+
+row563:
+	XORQ R8, R8
+
+chunks564:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle383<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle384<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11), X1
+	VPSHUFB shuffle385<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(SI*1), X3
+	VPSHUFB shuffle386<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (AX)(R8*4)
+	VPSHUFB shuffle387<>+0(SB), X0, X5
+	VPSHUFB shuffle388<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle389<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle390<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 16(AX)(R8*4)
+	VPSHUFB shuffle391<>+0(SB), X0, X4
+	VPSHUFB shuffle392<>+0(SB), X2, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle393<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle394<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 32(AX)(R8*4)
+	VPSHUFB shuffle395<>+0(SB), X0, X0
+	VPSHUFB shuffle396<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle397<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle398<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 48(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone565
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks564
+	MOVQ    DX, R8
+	JMP     chunks564
+
+rowdone565:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row563
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group562
+	VZEROUPPER
+	RET
+
+DATA shuffle383<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle383<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle384<>+0(SB)/8, $0x0c080400ffffffff
+DATA shuffle384<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle385<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle385<>+8(SB)/8, $0xffffffff0c080400
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle386<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle386<>+8(SB)/8, $0x0c080400ffffffff
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle387<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle387<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle387<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle388<>+0(SB)/8, $0x0d090501ffffffff
+DATA shuffle388<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle389<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle389<>+8(SB)/8, $0xffffffff0d090501
+GLOBL shuffle389<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle390<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle390<>+8(SB)/8, $0x0d090501ffffffff
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle391<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle391<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle392<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA shuffle392<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle393<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle393<>+8(SB)/8, $0xffffffff0e0a0602
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle394<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle394<>+8(SB)/8, $0x0e0a0602ffffffff
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle395<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle395<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle396<>+0(SB)/8, $0x0f0b0703ffffffff
+DATA shuffle396<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle397<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle397<>+8(SB)/8, $0xffffffff0f0b0703
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle398<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle398<>+8(SB)/8, $0x0f0b0703ffffffff
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $16
+
+// func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk566
+	RET
+
+chunk566:
+	SUBQ $0x20, DX
+
+group567:
+	MOVQ rows+24(FP), R9
+
+row568:
+	XORQ R8, R8
+
+chunks569:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle323<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R10)(SI*1), X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 16(R10)(SI*1), X2
+	VPSHUFB shuffle317<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VMOVDQU 16(R11), X0
+	VPSHUFB shuffle323<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(SI*1), X3
+	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 16(R11)(SI*1), X4
+	VPSHUFB shuffle317<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 16(AX)(R8*4)
+	VMOVDQU 2(R10), X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle399<>+0(SB), X1, X3
+	VPOR    X3, X5, X3
+	VMOVDQU 2(R10)(SI*1), X5
+	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle400<>+0(SB), X2, X3
+	VPOR    X3, X5, X3
+	VMOVDQU X3, 32(AX)(R8*4)
+	VMOVDQU 2(R11), X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle399<>+0(SB), X0, X5
+	VPOR    X5, X3, X5
+	VMOVDQU 2(R11)(SI*1), X3
+	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle400<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle401<>+0(SB), X1, X3
+	VPOR    X3, X5, X3
+	VMOVDQU 4(R10)(SI*1), X5
+	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle402<>+0(SB), X2, X3
+	VPOR    X3, X5, X3
+	VMOVDQU X3, 64(AX)(R8*4)
+	VMOVDQU 4(R11), X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle401<>+0(SB), X0, X5
+	VPOR    X5, X3, X5
+	VMOVDQU 4(R11)(SI*1), X3
+	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle402<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 80(AX)(R8*4)
+	VMOVDQU 6(R10), X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle403<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU 6(R10)(SI*1), X5
+	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPOR    X5, X1, X5
+	VPSHUFB shuffle404<>+0(SB), X2, X2
+	VPOR    X2, X5, X2
+	VMOVDQU X2, 96(AX)(R8*4)
+	VMOVDQU 6(R11), X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
+	VPSHUFB shuffle403<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 6(R11)(SI*1), X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle404<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VMOVDQU X4, 112(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone570
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks569
+	MOVQ    DX, R8
+	JMP     chunks569
+
+rowdone570:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row568
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group567
+	VZEROUPPER
+	RET
+
+DATA shuffle399<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle399<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle400<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle400<>+8(SB)/8, $0x0b0a0302ffffffff
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle401<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle401<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle402<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle402<>+8(SB)/8, $0x0d0c0504ffffffff
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle403<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA shuffle403<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle404<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle404<>+8(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $16
+
+// func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x40
+	JAE   chunk571
+	RET
+
+chunk571:
+	SUBQ $0x40, DX
+
+group572:
+	MOVQ rows+24(FP), R9
+
+row573:
+	XORQ R8, R8
+
+chunks574:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (AX)(R8*4)
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 16(R10)(SI*1), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 32(R10)(SI*1), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 48(R10)(SI*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 16(AX)(R8*4)
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle17<>+0(SB), X3, X3
+	VMOVDQU 16(R11), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVDQU 32(R11), X3
+	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU 48(R11), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 32(AX)(R8*4)
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 16(R11)(SI*1), X3
+	VPSHUFB shuffle70<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 32(R11)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R11)(SI*1), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 48(AX)(R8*4)
+	VMOVDQU 4(R10), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X5
+	VMOVDQU 20(R10), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU 36(R10), X5
+	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle20<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 64(AX)(R8*4)
+	VMOVDQU 4(R10)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 20(R10)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 36(R10)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle20<>+0(SB), X0, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 80(AX)(R8*4)
+	VMOVDQU 4(R11), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X5
+	VMOVDQU 20(R11), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU 36(R11), X5
+	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle20<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 96(AX)(R8*4)
+	VMOVDQU 4(R11)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 20(R11)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 36(R11)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle20<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 112(AX)(R8*4)
+	VMOVDQU 8(R10), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X5
+	VMOVDQU 24(R10), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU 40(R10), X5
+	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle74<>+0(SB), X1, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 128(AX)(R8*4)
+	VMOVDQU 8(R10)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 24(R10)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 40(R10)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle74<>+0(SB), X0, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 144(AX)(R8*4)
+	VMOVDQU 8(R11), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X5
+	VMOVDQU 24(R11), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU 40(R11), X5
+	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle74<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 160(AX)(R8*4)
+	VMOVDQU 8(R11)(SI*1), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X4
+	VMOVDQU 24(R11)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 40(R11)(SI*1), X4
+	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle74<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 176(AX)(R8*4)
+	VMOVDQU 12(R10), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X5
+	VMOVDQU 28(R10), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU 44(R10), X5
+	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU X1, 192(AX)(R8*4)
+	VMOVDQU 12(R10)(SI*1), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 28(R10)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPOR    X5, X1, X5
+	VMOVDQU 44(R10)(SI*1), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 208(AX)(R8*4)
+	VMOVDQU 12(R11), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 28(R11), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 44(R11), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 224(AX)(R8*4)
+	VMOVDQU 12(R11)(SI*1), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 28(R11)(SI*1), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(R11)(SI*1), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 240(AX)(R8*4)
+	CMPQ    R8, DX
+	JEQ     rowdone575
+	ADDQ    $0x40, R8
+	CMPQ    R8, DX
+	JLE     chunks574
+	MOVQ    DX, R8
+	JMP     chunks574
+
+rowdone575:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row573
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group572
 	VZEROUPPER
 	RET
 
@@ -757,25 +10417,25 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk61
+	JAE   chunk576
 	CMPQ  DX, $0x10
-	JAE   chunk62
+	JAE   chunk577
 	CMPQ  DX, $0x08
-	JAE   chunk63
+	JAE   chunk578
 	CMPQ  DX, $0x04
-	JAE   chunk64
+	JAE   chunk579
 	RET
 
-chunk61:
+chunk576:
 	SUBQ $0x20, DX
 
-group65:
+group580:
 	MOVQ rows+24(FP), R10
 
-row66:
+row581:
 	XORQ R9, R9
 
-chunks67:
+chunks582:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -827,35 +10487,35 @@ chunks67:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone68
+	JEQ        rowdone583
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks67
+	JLE        chunks582
 	MOVQ       DX, R9
-	JMP        chunks67
+	JMP        chunks582
 
-rowdone68:
+rowdone583:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row66
+	JNZ  row581
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group65
+	JNZ  group580
 	VZEROUPPER
 	RET
 
-chunk62:
+chunk577:
 	SUBQ $0x10, DX
 
-group69:
+group584:
 	MOVQ rows+24(FP), R10
 
-row70:
+row585:
 	XORQ R9, R9
 
-chunks71:
+chunks586:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -899,35 +10559,35 @@ chunks71:
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone72
+	JEQ        rowdone587
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks71
+	JLE        chunks586
 	MOVQ       DX, R9
-	JMP        chunks71
+	JMP        chunks586
 
-rowdone72:
+rowdone587:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row70
+	JNZ  row585
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group69
+	JNZ  group584
 	VZEROUPPER
 	RET
 
-chunk63:
+chunk578:
 	SUBQ $0x08, DX
 
-group73:
+group588:
 	MOVQ rows+24(FP), R10
 
-row74:
+row589:
 	XORQ R9, R9
 
-chunks75:
+chunks590:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -955,35 +10615,35 @@ chunks75:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone76
+	JEQ        rowdone591
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks75
+	JLE        chunks590
 	MOVQ       DX, R9
-	JMP        chunks75
+	JMP        chunks590
 
-rowdone76:
+rowdone591:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row74
+	JNZ  row589
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group73
+	JNZ  group588
 	VZEROUPPER
 	RET
 
-chunk64:
+chunk579:
 	SUBQ $0x04, DX
 
-group77:
+group592:
 	MOVQ rows+24(FP), R10
 
-row78:
+row593:
 	XORQ R9, R9
 
-chunks79:
+chunks594:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -1005,750 +10665,22 @@ chunks79:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone80
+	JEQ        rowdone595
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks79
+	JLE        chunks594
 	MOVQ       DX, R9
-	JMP        chunks79
+	JMP        chunks594
 
-rowdone80:
+rowdone595:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row78
+	JNZ  row593
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group77
-	VZEROUPPER
-	RET
-
-// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk81
-	CMPQ  DX, $0x10
-	JAE   chunk82
-	CMPQ  DX, $0x08
-	JAE   chunk83
-	CMPQ  DX, $0x04
-	JAE   chunk84
-	RET
-
-chunk81:
-	SUBQ $0x20, DX
-
-group85:
-	MOVQ rows+24(FP), R8
-
-row86:
-	XORQ DI, DI
-
-chunks87:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
-	VPUNPCKLWD Y1, Y0, Y2
-	VPUNPCKHWD Y1, Y0, Y1
-	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
-	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone88
-	ADDQ       $0x20, DI
-	CMPQ       DI, DX
-	JLE        chunks87
-	MOVQ       DX, DI
-	JMP        chunks87
-
-rowdone88:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row86
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group85
-	VZEROUPPER
-	RET
-
-chunk82:
-	SUBQ $0x10, DX
-
-group89:
-	MOVQ rows+24(FP), R8
-
-row90:
-	XORQ DI, DI
-
-chunks91:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(SI*1), X1
-	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(DI*2)
-	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone92
-	ADDQ       $0x10, DI
-	CMPQ       DI, DX
-	JLE        chunks91
-	MOVQ       DX, DI
-	JMP        chunks91
-
-rowdone92:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row90
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group89
-	VZEROUPPER
-	RET
-
-chunk83:
-	SUBQ $0x08, DX
-
-group93:
-	MOVQ rows+24(FP), R8
-
-row94:
-	XORQ DI, DI
-
-chunks95:
-	LEAQ       (CX)(DI*1), R9
-	VMOVQ      (R9), X0
-	VMOVQ      (R9)(SI*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone96
-	ADDQ       $0x08, DI
-	CMPQ       DI, DX
-	JLE        chunks95
-	MOVQ       DX, DI
-	JMP        chunks95
-
-rowdone96:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row94
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group93
-	VZEROUPPER
-	RET
-
-chunk84:
-	SUBQ $0x04, DX
-
-group97:
-	MOVQ rows+24(FP), R8
-
-row98:
-	XORQ DI, DI
-
-chunks99:
-	LEAQ       (CX)(DI*1), R9
-	VMOVD      (R9), X0
-	VMOVD      (R9)(SI*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone100
-	ADDQ       $0x04, DI
-	CMPQ       DI, DX
-	JLE        chunks99
-	MOVQ       DX, DI
-	JMP        chunks99
-
-rowdone100:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row98
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group97
-	VZEROUPPER
-	RET
-
-// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk101
-	CMPQ  DX, $0x10
-	JAE   chunk102
-	CMPQ  DX, $0x08
-	JAE   chunk103
-	CMPQ  DX, $0x04
-	JAE   chunk104
-	RET
-
-chunk101:
-	SUBQ $0x20, DX
-
-group105:
-	MOVQ rows+24(FP), R8
-
-row106:
-	XORQ DI, DI
-
-chunks107:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle24<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
-	VPSHUFB        shuffle25<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
-	VPSHUFB        shuffle26<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle27<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
-	VPSHUFB        shuffle28<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
-	VPSHUFB        shuffle29<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle30<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
-	VPSHUFB        shuffle31<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
-	VPSHUFB        shuffle32<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
-	JEQ            rowdone108
-	ADDQ           $0x20, DI
-	CMPQ           DI, DX
-	JLE            chunks107
-	MOVQ           DX, DI
-	JMP            chunks107
-
-rowdone108:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row106
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group105
-	VZEROUPPER
-	RET
-
-chunk102:
-	SUBQ $0x10, DX
-
-group109:
-	MOVQ rows+24(FP), R8
-
-row110:
-	XORQ DI, DI
-
-chunks111:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
-	VPSHUFB shuffle36<>+0(SB), X0, X4
-	VPSHUFB shuffle37<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle38<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle39<>+0(SB), X0, X0
-	VPSHUFB shuffle40<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle41<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone112
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks111
-	MOVQ    DX, DI
-	JMP     chunks111
-
-rowdone112:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row110
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group109
-	VZEROUPPER
-	RET
-
-chunk103:
-	SUBQ $0x08, DX
-
-group113:
-	MOVQ rows+24(FP), R8
-
-row114:
-	XORQ DI, DI
-
-chunks115:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVQ   (R9)(SI*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVQ   (R9)(SI*2), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
-	VPSHUFB shuffle42<>+0(SB), X0, X0
-	VPSHUFB shuffle43<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle44<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone116
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks115
-	MOVQ    DX, DI
-	JMP     chunks115
-
-rowdone116:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row114
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group113
-	VZEROUPPER
-	RET
-
-chunk104:
-	SUBQ $0x04, DX
-
-group117:
-	MOVQ rows+24(FP), R8
-
-row118:
-	XORQ DI, DI
-
-chunks119:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
-	VPSHUFB shuffle45<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
-	VPSHUFB shuffle46<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
-	VPSHUFB shuffle35<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone120
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks119
-	MOVQ    DX, DI
-	JMP     chunks119
-
-rowdone120:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row118
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group117
-	VZEROUPPER
-	RET
-
-DATA shuffle24<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle24<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle24<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle24<>+24(SB)/8, $0x0b0affffffff0908
-GLOBL shuffle24<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle25<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle25<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle25<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle25<>+24(SB)/8, $0xffffffff0908ffff
-GLOBL shuffle25<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle26<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle26<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle26<>+16(SB)/8, $0x0706ffffffff0504
-DATA shuffle26<>+24(SB)/8, $0xffff0908ffffffff
-GLOBL shuffle26<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle27<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle27<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle27<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle27<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle27<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle28<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle28<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle28<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle28<>+24(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle28<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle29<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle29<>+8(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle29<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle29<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle29<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle30<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle30<>+8(SB)/8, $0x0b0affffffff0908
-DATA shuffle30<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle30<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle30<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle31<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle31<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle31<>+16(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle31<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle32<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle32<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle32<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle32<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle32<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle33<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle33<>+8(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle34<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle34<>+8(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle35<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle35<>+8(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle36<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle36<>+8(SB)/8, $0x0b0affffffff0908
-GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle37<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle37<>+8(SB)/8, $0xffffffff0908ffff
-GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle38<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle38<>+8(SB)/8, $0xffff0908ffffffff
-GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle39<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle39<>+8(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle39<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle40<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle40<>+8(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle40<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle41<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle41<>+8(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle41<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle42<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle42<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle42<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle43<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle43<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle44<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle44<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle45<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle45<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle46<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle46<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
-
-// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk121
-	CMPQ  DX, $0x10
-	JAE   chunk122
-	CMPQ  DX, $0x08
-	JAE   chunk123
-	CMPQ  DX, $0x04
-	JAE   chunk124
-	RET
-
-chunk121:
-	SUBQ $0x20, DX
-
-group125:
-	MOVQ rows+24(FP), R9
-
-row126:
-	XORQ R8, R8
-
-chunks127:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
-	VPUNPCKLWD Y1, Y0, Y2
-	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
-	VPUNPCKLWD Y3, Y0, Y4
-	VPUNPCKHWD Y3, Y0, Y3
-	VPUNPCKLWD Y4, Y2, Y0
-	VPUNPCKHWD Y4, Y2, Y4
-	VPUNPCKLWD Y3, Y1, Y2
-	VPUNPCKHWD Y3, Y1, Y3
-	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R8*4)
-	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R8*4)
-	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R8*4)
-	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone128
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
-	JLE        chunks127
-	MOVQ       DX, R8
-	JMP        chunks127
-
-rowdone128:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row126
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group125
-	VZEROUPPER
-	RET
-
-chunk122:
-	SUBQ $0x10, DX
-
-group129:
-	MOVQ rows+24(FP), R9
-
-row130:
-	XORQ R8, R8
-
-chunks131:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R11), X1
-	VPUNPCKLWD X1, X0, X2
-	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
-	VPUNPCKLWD X3, X0, X4
-	VPUNPCKHWD X3, X0, X3
-	VPUNPCKLWD X4, X2, X0
-	VMOVDQU    X0, (AX)(R8*4)
-	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R8*4)
-	VPUNPCKLWD X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R8*4)
-	VPUNPCKHWD X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone132
-	ADDQ       $0x10, R8
-	CMPQ       R8, DX
-	JLE        chunks131
-	MOVQ       DX, R8
-	JMP        chunks131
-
-rowdone132:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row130
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group129
-	VZEROUPPER
-	RET
-
-chunk123:
-	SUBQ $0x08, DX
-
-group133:
-	MOVQ rows+24(FP), R9
-
-row134:
-	XORQ R8, R8
-
-chunks135:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
-	VPUNPCKLWD X2, X0, X2
-	VPUNPCKLWD X2, X1, X0
-	VMOVDQU    X0, (AX)(R8*4)
-	VPUNPCKHWD X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone136
-	ADDQ       $0x08, R8
-	CMPQ       R8, DX
-	JLE        chunks135
-	MOVQ       DX, R8
-	JMP        chunks135
-
-rowdone136:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row134
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group133
-	VZEROUPPER
-	RET
-
-chunk124:
-	SUBQ $0x04, DX
-
-group137:
-	MOVQ rows+24(FP), R9
-
-row138:
-	XORQ R8, R8
-
-chunks139:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVD      (R10), X0
-	VMOVD      (R11), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
-	VPUNPCKLWD X2, X0, X2
-	VPUNPCKLWD X2, X1, X2
-	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone140
-	ADDQ       $0x04, R8
-	CMPQ       R8, DX
-	JLE        chunks139
-	MOVQ       DX, R8
-	JMP        chunks139
-
-rowdone140:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row138
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group137
+	JNZ  group592
 	VZEROUPPER
 	RET
 
@@ -1773,25 +10705,25 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk141
+	JAE   chunk596
 	CMPQ  DX, $0x10
-	JAE   chunk142
+	JAE   chunk597
 	CMPQ  DX, $0x08
-	JAE   chunk143
+	JAE   chunk598
 	CMPQ  DX, $0x04
-	JAE   chunk144
+	JAE   chunk599
 	RET
 
-chunk141:
+chunk596:
 	SUBQ $0x20, DX
 
-group145:
+group600:
 	MOVQ rows+24(FP), R10
 
-row146:
+row601:
 	XORQ R9, R9
 
-chunks147:
+chunks602:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -1843,35 +10775,35 @@ chunks147:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone148
+	JEQ        rowdone603
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks147
+	JLE        chunks602
 	MOVQ       DX, R9
-	JMP        chunks147
+	JMP        chunks602
 
-rowdone148:
+rowdone603:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row146
+	JNZ  row601
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group145
+	JNZ  group600
 	VZEROUPPER
 	RET
 
-chunk142:
+chunk597:
 	SUBQ $0x10, DX
 
-group149:
+group604:
 	MOVQ rows+24(FP), R10
 
-row150:
+row605:
 	XORQ R9, R9
 
-chunks151:
+chunks606:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -1915,35 +10847,35 @@ chunks151:
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone152
+	JEQ        rowdone607
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks151
+	JLE        chunks606
 	MOVQ       DX, R9
-	JMP        chunks151
+	JMP        chunks606
 
-rowdone152:
+rowdone607:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row150
+	JNZ  row605
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group149
+	JNZ  group604
 	VZEROUPPER
 	RET
 
-chunk143:
+chunk598:
 	SUBQ $0x08, DX
 
-group153:
+group608:
 	MOVQ rows+24(FP), R10
 
-row154:
+row609:
 	XORQ R9, R9
 
-chunks155:
+chunks610:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -1971,35 +10903,35 @@ chunks155:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone156
+	JEQ        rowdone611
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks155
+	JLE        chunks610
 	MOVQ       DX, R9
-	JMP        chunks155
+	JMP        chunks610
 
-rowdone156:
+rowdone611:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row154
+	JNZ  row609
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group153
+	JNZ  group608
 	VZEROUPPER
 	RET
 
-chunk144:
+chunk599:
 	SUBQ $0x04, DX
 
-group157:
+group612:
 	MOVQ rows+24(FP), R10
 
-row158:
+row613:
 	XORQ R9, R9
 
-chunks159:
+chunks614:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -2021,743 +10953,22 @@ chunks159:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone160
+	JEQ        rowdone615
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks159
+	JLE        chunks614
 	MOVQ       DX, R9
-	JMP        chunks159
+	JMP        chunks614
 
-rowdone160:
+rowdone615:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row158
+	JNZ  row613
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group157
-	VZEROUPPER
-	RET
-
-// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk161
-	CMPQ  DX, $0x10
-	JAE   chunk162
-	CMPQ  DX, $0x08
-	JAE   chunk163
-	CMPQ  DX, $0x04
-	JAE   chunk164
-	RET
-
-chunk161:
-	SUBQ $0x20, DX
-
-group165:
-	MOVQ rows+24(FP), R8
-
-row166:
-	XORQ DI, DI
-
-chunks167:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
-	VPUNPCKLDQ Y1, Y0, Y2
-	VPUNPCKHDQ Y1, Y0, Y1
-	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
-	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone168
-	ADDQ       $0x20, DI
-	CMPQ       DI, DX
-	JLE        chunks167
-	MOVQ       DX, DI
-	JMP        chunks167
-
-rowdone168:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row166
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group165
-	VZEROUPPER
-	RET
-
-chunk162:
-	SUBQ $0x10, DX
-
-group169:
-	MOVQ rows+24(FP), R8
-
-row170:
-	XORQ DI, DI
-
-chunks171:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(SI*1), X1
-	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(DI*2)
-	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone172
-	ADDQ       $0x10, DI
-	CMPQ       DI, DX
-	JLE        chunks171
-	MOVQ       DX, DI
-	JMP        chunks171
-
-rowdone172:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row170
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group169
-	VZEROUPPER
-	RET
-
-chunk163:
-	SUBQ $0x08, DX
-
-group173:
-	MOVQ rows+24(FP), R8
-
-row174:
-	XORQ DI, DI
-
-chunks175:
-	LEAQ       (CX)(DI*1), R9
-	VMOVQ      (R9), X0
-	VMOVQ      (R9)(SI*1), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone176
-	ADDQ       $0x08, DI
-	CMPQ       DI, DX
-	JLE        chunks175
-	MOVQ       DX, DI
-	JMP        chunks175
-
-rowdone176:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row174
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group173
-	VZEROUPPER
-	RET
-
-chunk164:
-	SUBQ $0x04, DX
-
-group177:
-	MOVQ rows+24(FP), R8
-
-row178:
-	XORQ DI, DI
-
-chunks179:
-	LEAQ       (CX)(DI*1), R9
-	VMOVD      (R9), X0
-	VMOVD      (R9)(SI*1), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone180
-	ADDQ       $0x04, DI
-	CMPQ       DI, DX
-	JLE        chunks179
-	MOVQ       DX, DI
-	JMP        chunks179
-
-rowdone180:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row178
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group177
-	VZEROUPPER
-	RET
-
-// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk181
-	CMPQ  DX, $0x10
-	JAE   chunk182
-	CMPQ  DX, $0x08
-	JAE   chunk183
-	CMPQ  DX, $0x04
-	JAE   chunk184
-	RET
-
-chunk181:
-	SUBQ $0x20, DX
-
-group185:
-	MOVQ rows+24(FP), R8
-
-row186:
-	XORQ DI, DI
-
-chunks187:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle47<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
-	VPSHUFB        shuffle48<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
-	VPSHUFB        shuffle49<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle50<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
-	VPSHUFB        shuffle51<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
-	VPSHUFB        shuffle52<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle53<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
-	VPSHUFB        shuffle54<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
-	VPSHUFB        shuffle55<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
-	JEQ            rowdone188
-	ADDQ           $0x20, DI
-	CMPQ           DI, DX
-	JLE            chunks187
-	MOVQ           DX, DI
-	JMP            chunks187
-
-rowdone188:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row186
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group185
-	VZEROUPPER
-	RET
-
-chunk182:
-	SUBQ $0x10, DX
-
-group189:
-	MOVQ rows+24(FP), R8
-
-row190:
-	XORQ DI, DI
-
-chunks191:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
-	VPSHUFB shuffle57<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
-	VPSHUFB shuffle58<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
-	VPSHUFB shuffle59<>+0(SB), X0, X4
-	VPSHUFB shuffle60<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle61<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle62<>+0(SB), X0, X0
-	VPSHUFB shuffle63<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle64<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone192
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks191
-	MOVQ    DX, DI
-	JMP     chunks191
-
-rowdone192:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row190
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group189
-	VZEROUPPER
-	RET
-
-chunk183:
-	SUBQ $0x08, DX
-
-group193:
-	MOVQ rows+24(FP), R8
-
-row194:
-	XORQ DI, DI
-
-chunks195:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
-	VMOVQ   (R9)(SI*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVQ   (R9)(SI*2), X0
-	VPSHUFB shuffle58<>+0(SB), X0, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, (R10)
-	VMOVQ   -1(R9), X3
-	VPSHUFB shuffle65<>+0(SB), X3, X3
-	VPSHUFB shuffle66<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone196
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks195
-	MOVQ    DX, DI
-	JMP     chunks195
-
-rowdone196:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row194
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group193
-	VZEROUPPER
-	RET
-
-chunk184:
-	SUBQ $0x04, DX
-
-group197:
-	MOVQ rows+24(FP), R8
-
-row198:
-	XORQ DI, DI
-
-chunks199:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
-	VPSHUFB shuffle67<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
-	VPSHUFB shuffle58<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone200
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks199
-	MOVQ    DX, DI
-	JMP     chunks199
-
-rowdone200:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row198
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group197
-	VZEROUPPER
-	RET
-
-DATA shuffle47<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle47<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle47<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle47<>+24(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle47<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle48<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle48<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle48<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle48<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle48<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle49<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle49<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle49<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle49<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle49<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle50<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle50<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle50<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle50<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle50<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle51<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle51<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle51<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle51<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle51<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle52<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle52<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle52<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle52<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle52<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle53<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle53<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle53<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle53<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle53<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle54<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle54<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle54<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle54<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle54<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle55<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle55<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle55<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle55<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle56<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle56<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle57<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle57<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle58<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle58<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle59<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle59<>+8(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle60<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle60<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle61<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle61<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle62<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle62<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle63<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle63<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle64<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle64<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle65<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle65<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle66<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle66<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle67<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle67<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
-
-// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk201
-	CMPQ  DX, $0x10
-	JAE   chunk202
-	CMPQ  DX, $0x08
-	JAE   chunk203
-	CMPQ  DX, $0x04
-	JAE   chunk204
-	RET
-
-chunk201:
-	SUBQ $0x20, DX
-
-group205:
-	MOVQ rows+24(FP), R9
-
-row206:
-	XORQ R8, R8
-
-chunks207:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
-	VPUNPCKLDQ Y1, Y0, Y2
-	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
-	VPUNPCKLDQ Y3, Y0, Y4
-	VPUNPCKHDQ Y3, Y0, Y3
-	VPUNPCKLDQ Y4, Y2, Y0
-	VPUNPCKHDQ Y4, Y2, Y4
-	VPUNPCKLDQ Y3, Y1, Y2
-	VPUNPCKHDQ Y3, Y1, Y3
-	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R8*4)
-	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R8*4)
-	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R8*4)
-	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone208
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
-	JLE        chunks207
-	MOVQ       DX, R8
-	JMP        chunks207
-
-rowdone208:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row206
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group205
-	VZEROUPPER
-	RET
-
-chunk202:
-	SUBQ $0x10, DX
-
-group209:
-	MOVQ rows+24(FP), R9
-
-row210:
-	XORQ R8, R8
-
-chunks211:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R11), X1
-	VPUNPCKLDQ X1, X0, X2
-	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
-	VPUNPCKLDQ X3, X0, X4
-	VPUNPCKHDQ X3, X0, X3
-	VPUNPCKLDQ X4, X2, X0
-	VMOVDQU    X0, (AX)(R8*4)
-	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R8*4)
-	VPUNPCKLDQ X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R8*4)
-	VPUNPCKHDQ X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone212
-	ADDQ       $0x10, R8
-	CMPQ       R8, DX
-	JLE        chunks211
-	MOVQ       DX, R8
-	JMP        chunks211
-
-rowdone212:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row210
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group209
-	VZEROUPPER
-	RET
-
-chunk203:
-	SUBQ $0x08, DX
-
-group213:
-	MOVQ rows+24(FP), R9
-
-row214:
-	XORQ R8, R8
-
-chunks215:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
-	VPUNPCKLDQ X2, X0, X2
-	VPUNPCKLDQ X2, X1, X0
-	VMOVDQU    X0, (AX)(R8*4)
-	VPUNPCKHDQ X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone216
-	ADDQ       $0x08, R8
-	CMPQ       R8, DX
-	JLE        chunks215
-	MOVQ       DX, R8
-	JMP        chunks215
-
-rowdone216:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row214
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group213
-	VZEROUPPER
-	RET
-
-chunk204:
-	SUBQ $0x04, DX
-
-group217:
-	MOVQ rows+24(FP), R9
-
-row218:
-	XORQ R8, R8
-
-chunks219:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVD      (R10), X0
-	VMOVD      (R11), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
-	VPUNPCKLDQ X2, X0, X2
-	VPUNPCKLDQ X2, X1, X2
-	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone220
-	ADDQ       $0x04, R8
-	CMPQ       R8, DX
-	JLE        chunks219
-	MOVQ       DX, R8
-	JMP        chunks219
-
-rowdone220:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row218
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group217
+	JNZ  group612
 	VZEROUPPER
 	RET
 
@@ -2782,25 +10993,25 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk221
+	JAE   chunk616
 	CMPQ  DX, $0x10
-	JAE   chunk222
+	JAE   chunk617
 	CMPQ  DX, $0x08
-	JAE   chunk223
+	JAE   chunk618
 	CMPQ  DX, $0x04
-	JAE   chunk224
+	JAE   chunk619
 	RET
 
-chunk221:
+chunk616:
 	SUBQ $0x20, DX
 
-group225:
+group620:
 	MOVQ rows+24(FP), R10
 
-row226:
+row621:
 	XORQ R9, R9
 
-chunks227:
+chunks622:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -2852,35 +11063,35 @@ chunks227:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone228
+	JEQ        rowdone623
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks227
+	JLE        chunks622
 	MOVQ       DX, R9
-	JMP        chunks227
+	JMP        chunks622
 
-rowdone228:
+rowdone623:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row226
+	JNZ  row621
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group225
+	JNZ  group620
 	VZEROUPPER
 	RET
 
-chunk222:
+chunk617:
 	SUBQ $0x10, DX
 
-group229:
+group624:
 	MOVQ rows+24(FP), R10
 
-row230:
+row625:
 	XORQ R9, R9
 
-chunks231:
+chunks626:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -2924,35 +11135,35 @@ chunks231:
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone232
+	JEQ        rowdone627
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks231
+	JLE        chunks626
 	MOVQ       DX, R9
-	JMP        chunks231
+	JMP        chunks626
 
-rowdone232:
+rowdone627:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row230
+	JNZ  row625
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group229
+	JNZ  group624
 	VZEROUPPER
 	RET
 
-chunk223:
+chunk618:
 	SUBQ $0x08, DX
 
-group233:
+group628:
 	MOVQ rows+24(FP), R10
 
-row234:
+row629:
 	XORQ R9, R9
 
-chunks235:
+chunks630:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -2980,35 +11191,35 @@ chunks235:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone236
+	JEQ        rowdone631
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks235
+	JLE        chunks630
 	MOVQ       DX, R9
-	JMP        chunks235
+	JMP        chunks630
 
-rowdone236:
+rowdone631:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row234
+	JNZ  row629
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group233
+	JNZ  group628
 	VZEROUPPER
 	RET
 
-chunk224:
+chunk619:
 	SUBQ $0x04, DX
 
-group237:
+group632:
 	MOVQ rows+24(FP), R10
 
-row238:
+row633:
 	XORQ R9, R9
 
-chunks239:
+chunks634:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -3030,572 +11241,22 @@ chunks239:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone240
+	JEQ        rowdone635
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks239
+	JLE        chunks634
 	MOVQ       DX, R9
-	JMP        chunks239
+	JMP        chunks634
 
-rowdone240:
+rowdone635:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row238
+	JNZ  row633
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group237
-	VZEROUPPER
-	RET
-
-// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk241
-	CMPQ  DX, $0x10
-	JAE   chunk242
-	CMPQ  DX, $0x08
-	JAE   chunk243
-	RET
-
-chunk241:
-	SUBQ $0x20, DX
-
-group244:
-	MOVQ rows+24(FP), R8
-
-row245:
-	XORQ DI, DI
-
-chunks246:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(SI*1), Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VPERM2I128  $0x20, Y1, Y2, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
-	VPERM2I128  $0x31, Y1, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone247
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks246
-	MOVQ        DX, DI
-	JMP         chunks246
-
-rowdone247:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row245
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group244
-	VZEROUPPER
-	RET
-
-chunk242:
-	SUBQ $0x10, DX
-
-group248:
-	MOVQ rows+24(FP), R8
-
-row249:
-	XORQ DI, DI
-
-chunks250:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(SI*1), X1
-	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(DI*2)
-	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(DI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone251
-	ADDQ        $0x10, DI
-	CMPQ        DI, DX
-	JLE         chunks250
-	MOVQ        DX, DI
-	JMP         chunks250
-
-rowdone251:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row249
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group248
-	VZEROUPPER
-	RET
-
-chunk243:
-	SUBQ $0x08, DX
-
-group252:
-	MOVQ rows+24(FP), R8
-
-row253:
-	XORQ DI, DI
-
-chunks254:
-	LEAQ        (CX)(DI*1), R9
-	VMOVQ       (R9), X0
-	VMOVQ       (R9)(SI*1), X1
-	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (AX)(DI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone255
-	ADDQ        $0x08, DI
-	CMPQ        DI, DX
-	JLE         chunks254
-	MOVQ        DX, DI
-	JMP         chunks254
-
-rowdone255:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row253
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group252
-	VZEROUPPER
-	RET
-
-// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk256
-	CMPQ  DX, $0x10
-	JAE   chunk257
-	CMPQ  DX, $0x08
-	JAE   chunk258
-	RET
-
-chunk256:
-	SUBQ $0x20, DX
-
-group259:
-	MOVQ rows+24(FP), R8
-
-row260:
-	XORQ DI, DI
-
-chunks261:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle68<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
-	VPSHUFB        shuffle69<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
-	VPSHUFB        shuffle70<>+0(SB), Y0, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, (R10)
-	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle70<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(SI*1), Y3
-	VPSHUFB        shuffle71<>+0(SB), Y3, Y3
-	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
-	VPOR           Y0, Y3, Y0
-	VMOVDQU        Y0, 32(R10)
-	VPSHUFB        shuffle72<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(SI*1), Y0
-	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(SI*2), Y2
-	VPSHUFB        shuffle68<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 64(R10)
-	CMPQ           DI, DX
-	JEQ            rowdone262
-	ADDQ           $0x20, DI
-	CMPQ           DI, DX
-	JLE            chunks261
-	MOVQ           DX, DI
-	JMP            chunks261
-
-rowdone262:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row260
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group259
-	VZEROUPPER
-	RET
-
-chunk257:
-	SUBQ $0x10, DX
-
-group263:
-	MOVQ rows+24(FP), R8
-
-row264:
-	XORQ DI, DI
-
-chunks265:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
-	VPSHUFB shuffle75<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU -1(R9)(SI*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, (R10)
-	VPSHUFB shuffle76<>+0(SB), X0, X0
-	VMOVDQU -1(R9)(SI*1), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 16(R10)
-	VMOVDQU -1(R9), X3
-	VPSHUFB shuffle65<>+0(SB), X3, X3
-	VPSHUFB shuffle77<>+0(SB), X2, X2
-	VPOR    X2, X3, X2
-	VPSHUFB shuffle76<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone266
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks265
-	MOVQ    DX, DI
-	JMP     chunks265
-
-rowdone266:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row264
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group263
-	VZEROUPPER
-	RET
-
-chunk258:
-	SUBQ $0x08, DX
-
-group267:
-	MOVQ rows+24(FP), R8
-
-row268:
-	XORQ DI, DI
-
-chunks269:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X0
-	VMOVQ   (R9)(SI*1), X1
-	VPSHUFB shuffle75<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVQ   -1(R9)(SI*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVQ   -1(R9), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
-	VMOVQ   -1(R9)(SI*1), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVQ   (R9)(SI*2), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone270
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks269
-	MOVQ    DX, DI
-	JMP     chunks269
-
-rowdone270:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row268
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group267
-	VZEROUPPER
-	RET
-
-DATA shuffle68<>+0(SB)/8, $0x0706050403020100
-DATA shuffle68<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle68<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle68<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle69<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle69<>+8(SB)/8, $0x0706050403020100
-DATA shuffle69<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle69<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle70<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle70<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle70<>+16(SB)/8, $0x0706050403020100
-DATA shuffle70<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle70<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle71<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle71<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle71<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle71<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle71<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle72<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle72<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle72<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle72<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle72<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle73<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle73<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle73<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle73<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle73<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle74<>+0(SB)/8, $0x0706050403020100
-DATA shuffle74<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle74<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle75<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle75<>+8(SB)/8, $0x0706050403020100
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle76<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle76<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle77<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle77<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle77<>(SB), RODATA|NOPTR, $16
-
-// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk271
-	CMPQ  DX, $0x10
-	JAE   chunk272
-	CMPQ  DX, $0x08
-	JAE   chunk273
-	RET
-
-chunk271:
-	SUBQ $0x20, DX
-
-group274:
-	MOVQ rows+24(FP), R9
-
-row275:
-	XORQ R8, R8
-
-chunks276:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R11), Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(SI*1), Y0
-	VMOVDQU     (R11)(SI*1), Y3
-	VPUNPCKLQDQ Y3, Y0, Y4
-	VPUNPCKHQDQ Y3, Y0, Y3
-	VPUNPCKLQDQ Y4, Y2, Y0
-	VPUNPCKHQDQ Y4, Y2, Y4
-	VPUNPCKLQDQ Y3, Y1, Y2
-	VPUNPCKHQDQ Y3, Y1, Y3
-	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(R8*4)
-	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(R8*4)
-	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(R8*4)
-	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(R8*4)
-	CMPQ        R8, DX
-	JEQ         rowdone277
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks276
-	MOVQ        DX, R8
-	JMP         chunks276
-
-rowdone277:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row275
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group274
-	VZEROUPPER
-	RET
-
-chunk272:
-	SUBQ $0x10, DX
-
-group278:
-	MOVQ rows+24(FP), R9
-
-row279:
-	XORQ R8, R8
-
-chunks280:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), X0
-	VMOVDQU     (R11), X1
-	VPUNPCKLQDQ X1, X0, X2
-	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R10)(SI*1), X0
-	VMOVDQU     (R11)(SI*1), X3
-	VPUNPCKLQDQ X3, X0, X4
-	VPUNPCKHQDQ X3, X0, X3
-	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (AX)(R8*4)
-	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 16(AX)(R8*4)
-	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, 32(AX)(R8*4)
-	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, 48(AX)(R8*4)
-	CMPQ        R8, DX
-	JEQ         rowdone281
-	ADDQ        $0x10, R8
-	CMPQ        R8, DX
-	JLE         chunks280
-	MOVQ        DX, R8
-	JMP         chunks280
-
-rowdone281:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row279
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group278
-	VZEROUPPER
-	RET
-
-chunk273:
-	SUBQ $0x08, DX
-
-group282:
-	MOVQ rows+24(FP), R9
-
-row283:
-	XORQ R8, R8
-
-chunks284:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVQ       (R10), X0
-	VMOVQ       (R11), X1
-	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R10)(SI*1), X0
-	VMOVQ       (R11)(SI*1), X2
-	VPUNPCKLQDQ X2, X0, X2
-	VPUNPCKLQDQ X2, X1, X0
-	VMOVDQU     X0, (AX)(R8*4)
-	VPUNPCKHQDQ X2, X1, X2
-	VMOVDQU     X2, 16(AX)(R8*4)
-	CMPQ        R8, DX
-	JEQ         rowdone285
-	ADDQ        $0x08, R8
-	CMPQ        R8, DX
-	JLE         chunks284
-	MOVQ        DX, R8
-	JMP         chunks284
-
-rowdone285:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row283
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group282
+	JNZ  group632
 	VZEROUPPER
 	RET
 
@@ -3620,23 +11281,23 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk286
+	JAE   chunk636
 	CMPQ  DX, $0x10
-	JAE   chunk287
+	JAE   chunk637
 	CMPQ  DX, $0x08
-	JAE   chunk288
+	JAE   chunk638
 	RET
 
-chunk286:
+chunk636:
 	SUBQ $0x20, DX
 
-group289:
+group639:
 	MOVQ rows+24(FP), R10
 
-row290:
+row640:
 	XORQ R9, R9
 
-chunks291:
+chunks641:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -3688,35 +11349,35 @@ chunks291:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone292
+	JEQ         rowdone642
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks291
+	JLE         chunks641
 	MOVQ        DX, R9
-	JMP         chunks291
+	JMP         chunks641
 
-rowdone292:
+rowdone642:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row290
+	JNZ  row640
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group289
+	JNZ  group639
 	VZEROUPPER
 	RET
 
-chunk287:
+chunk637:
 	SUBQ $0x10, DX
 
-group293:
+group643:
 	MOVQ rows+24(FP), R10
 
-row294:
+row644:
 	XORQ R9, R9
 
-chunks295:
+chunks645:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), X0
@@ -3760,35 +11421,35 @@ chunks295:
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone296
+	JEQ         rowdone646
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks295
+	JLE         chunks645
 	MOVQ        DX, R9
-	JMP         chunks295
+	JMP         chunks645
 
-rowdone296:
+rowdone646:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row294
+	JNZ  row644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group293
+	JNZ  group643
 	VZEROUPPER
 	RET
 
-chunk288:
+chunk638:
 	SUBQ $0x08, DX
 
-group297:
+group647:
 	MOVQ rows+24(FP), R10
 
-row298:
+row648:
 	XORQ R9, R9
 
-chunks299:
+chunks649:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVQ       (R11), X0
@@ -3816,332 +11477,22 @@ chunks299:
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone300
+	JEQ         rowdone650
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks299
+	JLE         chunks649
 	MOVQ        DX, R9
-	JMP         chunks299
+	JMP         chunks649
 
-rowdone300:
+rowdone650:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row298
+	JNZ  row648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group297
-	VZEROUPPER
-	RET
-
-// func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk301
-	CMPQ  DX, $0x10
-	JAE   chunk302
-	RET
-
-chunk301:
-	SUBQ $0x20, DX
-
-group303:
-	MOVQ rows+24(FP), R8
-
-row304:
-	XORQ DI, DI
-
-chunks305:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
-	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (AX)(DI*2)
-	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
-	JEQ        rowdone306
-	ADDQ       $0x20, DI
-	CMPQ       DI, DX
-	JLE        chunks305
-	MOVQ       DX, DI
-	JMP        chunks305
-
-rowdone306:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row304
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group303
-	VZEROUPPER
-	RET
-
-chunk302:
-	SUBQ $0x10, DX
-
-group307:
-	MOVQ rows+24(FP), R8
-
-row308:
-	XORQ DI, DI
-
-chunks309:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VMOVDQU X0, (AX)(DI*2)
-	VMOVDQU (R9)(SI*1), X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone310
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks309
-	MOVQ    DX, DI
-	JMP     chunks309
-
-rowdone310:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row308
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group307
-	VZEROUPPER
-	RET
-
-// func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk311
-	CMPQ  DX, $0x10
-	JAE   chunk312
-	RET
-
-chunk311:
-	SUBQ $0x20, DX
-
-group313:
-	MOVQ rows+24(FP), R8
-
-row314:
-	XORQ DI, DI
-
-chunks315:
-	LEAQ       (CX)(DI*1), R9
-	IMUL3Q     $0x03, DI, R10
-	ADDQ       AX, R10
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
-	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (R10)
-	VMOVDQU    (R9)(SI*2), Y2
-	VPERM2I128 $0x30, Y0, Y2, Y0
-	VMOVDQU    Y0, 32(R10)
-	VPERM2I128 $0x31, Y2, Y1, Y2
-	VMOVDQU    Y2, 64(R10)
-	CMPQ       DI, DX
-	JEQ        rowdone316
-	ADDQ       $0x20, DI
-	CMPQ       DI, DX
-	JLE        chunks315
-	MOVQ       DX, DI
-	JMP        chunks315
-
-rowdone316:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row314
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group313
-	VZEROUPPER
-	RET
-
-chunk312:
-	SUBQ $0x10, DX
-
-group317:
-	MOVQ rows+24(FP), R8
-
-row318:
-	XORQ DI, DI
-
-chunks319:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU (R9)(SI*1), X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU (R9)(SI*2), X0
-	VMOVDQU X0, 32(R10)
-	CMPQ    DI, DX
-	JEQ     rowdone320
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks319
-	MOVQ    DX, DI
-	JMP     chunks319
-
-rowdone320:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row318
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group317
-	VZEROUPPER
-	RET
-
-// func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk321
-	CMPQ  DX, $0x10
-	JAE   chunk322
-	RET
-
-chunk321:
-	SUBQ $0x20, DX
-
-group323:
-	MOVQ rows+24(FP), R9
-
-row324:
-	XORQ R8, R8
-
-chunks325:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*1), Y1
-	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (AX)(R8*4)
-	VMOVDQU    (R11), Y2
-	VMOVDQU    (R11)(SI*1), Y3
-	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(AX)(R8*4)
-	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 64(AX)(R8*4)
-	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
-	JEQ        rowdone326
-	ADDQ       $0x20, R8
-	CMPQ       R8, DX
-	JLE        chunks325
-	MOVQ       DX, R8
-	JMP        chunks325
-
-rowdone326:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row324
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group323
-	VZEROUPPER
-	RET
-
-chunk322:
-	SUBQ $0x10, DX
-
-group327:
-	MOVQ rows+24(FP), R9
-
-row328:
-	XORQ R8, R8
-
-chunks329:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU (R11), X0
-	VMOVDQU X0, 32(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	CMPQ    R8, DX
-	JEQ     rowdone330
-	ADDQ    $0x10, R8
-	CMPQ    R8, DX
-	JLE     chunks329
-	MOVQ    DX, R8
-	JMP     chunks329
-
-rowdone330:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row328
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group327
+	JNZ  group647
 	VZEROUPPER
 	RET
 
@@ -4166,21 +11517,21 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk331
+	JAE   chunk651
 	CMPQ  DX, $0x10
-	JAE   chunk332
+	JAE   chunk652
 	RET
 
-chunk331:
+chunk651:
 	SUBQ $0x20, DX
 
-group333:
+group653:
 	MOVQ rows+24(FP), R10
 
-row334:
+row654:
 	XORQ R9, R9
 
-chunks335:
+chunks655:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -4208,35 +11559,35 @@ chunks335:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone336
+	JEQ        rowdone656
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks335
+	JLE        chunks655
 	MOVQ       DX, R9
-	JMP        chunks335
+	JMP        chunks655
 
-rowdone336:
+rowdone656:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row334
+	JNZ  row654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group333
+	JNZ  group653
 	VZEROUPPER
 	RET
 
-chunk332:
+chunk652:
 	SUBQ $0x10, DX
 
-group337:
+group657:
 	MOVQ rows+24(FP), R10
 
-row338:
+row658:
 	XORQ R9, R9
 
-chunks339:
+chunks659:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (R11), X0
@@ -4256,22 +11607,22 @@ chunks339:
 	VMOVDQU (R12)(DI*1), X0
 	VMOVDQU X0, 112(AX)(R9*8)
 	CMPQ    R9, DX
-	JEQ     rowdone340
+	JEQ     rowdone660
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks339
+	JLE     chunks659
 	MOVQ    DX, R9
-	JMP     chunks339
+	JMP     chunks659
 
-rowdone340:
+rowdone660:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row338
+	JNZ  row658
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group337
+	JNZ  group657
 	VZEROUPPER
 	RET
 
@@ -4297,50 +11648,50 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group341:
+group661:
 	MOVQ rows+24(FP), R9
 
-row342:
+row662:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes343:
+lanes663:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs344:
+pairs664:
 	CMPQ         R15, $0x20
-	JB           single345
+	JB           single665
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs344
+	JMP          pairs664
 
-single345:
+single665:
 	TESTQ   R15, R15
-	JZ      lanedone346
+	JZ      lanedone666
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone346:
+lanedone666:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes343
+	JB   lanes663
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row342
+	JNZ  row662
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group341
+	JNZ  group661
 	VZEROUPPER
 	RET
 
@@ -4363,32 +11714,32 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk347
+	JAE   chunk667
 	CMPQ  DX, $0x10
-	JAE   chunk348
+	JAE   chunk668
 	CMPQ  DX, $0x08
-	JAE   chunk349
+	JAE   chunk669
 	CMPQ  DX, $0x04
-	JAE   chunk350
+	JAE   chunk670
 	RET
 
-chunk347:
+chunk667:
 	SUBQ $0x20, DX
 
-group351:
+group671:
 	MOVQ rows+24(FP), R8
 
-row352:
+row672:
 	XORQ DI, DI
 
-chunks353:
+chunks673:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -4396,40 +11747,40 @@ chunks353:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone354
+	JEQ         rowdone674
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks353
+	JLE         chunks673
 	MOVQ        DX, DI
-	JMP         chunks353
+	JMP         chunks673
 
-rowdone354:
+rowdone674:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row352
+	JNZ  row672
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group351
+	JNZ  group671
 	VZEROUPPER
 	RET
 
-chunk348:
+chunk668:
 	SUBQ $0x10, DX
 
-group355:
+group675:
 	MOVQ rows+24(FP), R8
 
-row356:
+row676:
 	XORQ DI, DI
 
-chunks357:
+chunks677:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLW    $0x08, X0, X3
@@ -4437,39 +11788,39 @@ chunks357:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone358
+	JEQ       rowdone678
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks357
+	JLE       chunks677
 	MOVQ      DX, DI
-	JMP       chunks357
+	JMP       chunks677
 
-rowdone358:
+rowdone678:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row356
+	JNZ  row676
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group355
+	JNZ  group675
 	VZEROUPPER
 	RET
 
-chunk349:
+chunk669:
 	SUBQ $0x08, DX
 
-group359:
+group679:
 	MOVQ rows+24(FP), R8
 
-row360:
+row680:
 	XORQ DI, DI
 
-chunks361:
+chunks681:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle78<>+0(SB), X0, X1
-	VPAND     shuffle78<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -4477,39 +11828,39 @@ chunks361:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone362
+	JEQ       rowdone682
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks361
+	JLE       chunks681
 	MOVQ      DX, DI
-	JMP       chunks361
+	JMP       chunks681
 
-rowdone362:
+rowdone682:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row360
+	JNZ  row680
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group359
+	JNZ  group679
 	VZEROUPPER
 	RET
 
-chunk350:
+chunk670:
 	SUBQ $0x04, DX
 
-group363:
+group683:
 	MOVQ rows+24(FP), R8
 
-row364:
+row684:
 	XORQ DI, DI
 
-chunks365:
+chunks685:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle78<>+0(SB), X0, X1
-	VPAND     shuffle78<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -4517,30 +11868,2474 @@ chunks365:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone366
+	JEQ       rowdone686
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks365
+	JLE       chunks685
 	MOVQ      DX, DI
-	JMP       chunks365
+	JMP       chunks685
 
-rowdone366:
+rowdone686:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row364
+	JNZ  row684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group363
+	JNZ  group683
 	VZEROUPPER
 	RET
 
-DATA shuffle78<>+0(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle78<>+8(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle78<>+16(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle78<>+24(SB)/8, $0x00ff00ff00ff00ff
-GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
+DATA shuffle405<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle405<>+8(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle405<>+16(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle405<>+24(SB)/8, $0x00ff00ff00ff00ff
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
+
+// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk687
+	CMPQ  DX, $0x10
+	JAE   chunk688
+	CMPQ  DX, $0x08
+	JAE   chunk689
+	CMPQ  DX, $0x04
+	JAE   chunk690
+	RET
+
+chunk687:
+	SUBQ $0x20, DX
+
+group691:
+	MOVQ rows+24(FP), R8
+
+row692:
+	XORQ DI, DI
+
+chunks693:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone694
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks693
+	MOVQ        DX, DI
+	JMP         chunks693
+
+rowdone694:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row692
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group691
+	VZEROUPPER
+	RET
+
+chunk688:
+	SUBQ $0x10, DX
+
+group695:
+	MOVQ rows+24(FP), R8
+
+row696:
+	XORQ DI, DI
+
+chunks697:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
+	VMOVDQU   16(AX)(DI*2), X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VMOVDQU   X3, (R9)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X1, X2
+	VPACKUSDW X2, X3, X1
+	VMOVDQU   X1, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone698
+	ADDQ      $0x10, DI
+	CMPQ      DI, DX
+	JLE       chunks697
+	MOVQ      DX, DI
+	JMP       chunks697
+
+rowdone698:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row696
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group695
+	VZEROUPPER
+	RET
+
+chunk689:
+	SUBQ $0x08, DX
+
+group699:
+	MOVQ rows+24(FP), R8
+
+row700:
+	XORQ DI, DI
+
+chunks701:
+	LEAQ      (CX)(DI*1), R9
+	VMOVDQU   (AX)(DI*2), X0
+	VPAND     shuffle406<>+0(SB), X0, X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R9)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone702
+	ADDQ      $0x08, DI
+	CMPQ      DI, DX
+	JLE       chunks701
+	MOVQ      DX, DI
+	JMP       chunks701
+
+rowdone702:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row700
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group699
+	VZEROUPPER
+	RET
+
+chunk690:
+	SUBQ $0x04, DX
+
+group703:
+	MOVQ rows+24(FP), R8
+
+row704:
+	XORQ DI, DI
+
+chunks705:
+	LEAQ      (CX)(DI*1), R9
+	VMOVQ     (AX)(DI*2), X0
+	VPAND     shuffle406<>+0(SB), X0, X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R9)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R9)(SI*1)
+	CMPQ      DI, DX
+	JEQ       rowdone706
+	ADDQ      $0x04, DI
+	CMPQ      DI, DX
+	JLE       chunks705
+	MOVQ      DX, DI
+	JMP       chunks705
+
+rowdone706:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row704
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group703
+	VZEROUPPER
+	RET
+
+DATA shuffle406<>+0(SB)/8, $0x0000ffff0000ffff
+DATA shuffle406<>+8(SB)/8, $0x0000ffff0000ffff
+DATA shuffle406<>+16(SB)/8, $0x0000ffff0000ffff
+DATA shuffle406<>+24(SB)/8, $0x0000ffff0000ffff
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $32
+
+// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk707
+	CMPQ  DX, $0x10
+	JAE   chunk708
+	CMPQ  DX, $0x08
+	JAE   chunk709
+	CMPQ  DX, $0x04
+	JAE   chunk710
+	RET
+
+chunk707:
+	SUBQ $0x20, DX
+
+group711:
+	MOVQ rows+24(FP), R8
+
+row712:
+	XORQ DI, DI
+
+chunks713:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone714
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks713
+	MOVQ        DX, DI
+	JMP         chunks713
+
+rowdone714:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row712
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group711
+	VZEROUPPER
+	RET
+
+chunk708:
+	SUBQ $0x10, DX
+
+group715:
+	MOVQ rows+24(FP), R8
+
+row716:
+	XORQ DI, DI
+
+chunks717:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R9)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone718
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks717
+	MOVQ    DX, DI
+	JMP     chunks717
+
+rowdone718:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row716
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group715
+	VZEROUPPER
+	RET
+
+chunk709:
+	SUBQ $0x08, DX
+
+group719:
+	MOVQ rows+24(FP), R8
+
+row720:
+	XORQ DI, DI
+
+chunks721:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R9)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone722
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks721
+	MOVQ    DX, DI
+	JMP     chunks721
+
+rowdone722:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row720
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group719
+	VZEROUPPER
+	RET
+
+chunk710:
+	SUBQ $0x04, DX
+
+group723:
+	MOVQ rows+24(FP), R8
+
+row724:
+	XORQ DI, DI
+
+chunks725:
+	LEAQ    (CX)(DI*1), R9
+	VMOVQ   (AX)(DI*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R9)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone726
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks725
+	MOVQ    DX, DI
+	JMP     chunks725
+
+rowdone726:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row724
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group723
+	VZEROUPPER
+	RET
+
+// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk727
+	CMPQ  DX, $0x10
+	JAE   chunk728
+	CMPQ  DX, $0x08
+	JAE   chunk729
+	RET
+
+chunk727:
+	SUBQ $0x20, DX
+
+group730:
+	MOVQ rows+24(FP), R8
+
+row731:
+	XORQ DI, DI
+
+chunks732:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone733
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks732
+	MOVQ        DX, DI
+	JMP         chunks732
+
+rowdone733:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row731
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group730
+	VZEROUPPER
+	RET
+
+chunk728:
+	SUBQ $0x10, DX
+
+group734:
+	MOVQ rows+24(FP), R8
+
+row735:
+	XORQ DI, DI
+
+chunks736:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VMOVDQU     16(AX)(DI*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone737
+	ADDQ        $0x10, DI
+	CMPQ        DI, DX
+	JLE         chunks736
+	MOVQ        DX, DI
+	JMP         chunks736
+
+rowdone737:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row735
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group734
+	VZEROUPPER
+	RET
+
+chunk729:
+	SUBQ $0x08, DX
+
+group738:
+	MOVQ rows+24(FP), R8
+
+row739:
+	XORQ DI, DI
+
+chunks740:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R9)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone741
+	ADDQ        $0x08, DI
+	CMPQ        DI, DX
+	JLE         chunks740
+	MOVQ        DX, DI
+	JMP         chunks740
+
+rowdone741:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row739
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group738
+	VZEROUPPER
+	RET
+
+// func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk742
+	CMPQ  DX, $0x10
+	JAE   chunk743
+	RET
+
+chunk742:
+	SUBQ $0x20, DX
+
+group744:
+	MOVQ rows+24(FP), R8
+
+row745:
+	XORQ DI, DI
+
+chunks746:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     Y0, (R9)
+	VMOVDQU     16(AX)(DI*2), X0
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone747
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks746
+	MOVQ        DX, DI
+	JMP         chunks746
+
+rowdone747:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row745
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group744
+	VZEROUPPER
+	RET
+
+chunk743:
+	SUBQ $0x10, DX
+
+group748:
+	MOVQ rows+24(FP), R8
+
+row749:
+	XORQ DI, DI
+
+chunks750:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 16(AX)(DI*2), X0
+	VMOVDQU X0, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone751
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks750
+	MOVQ    DX, DI
+	JMP     chunks750
+
+rowdone751:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row749
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group748
+	VZEROUPPER
+	RET
+
+// func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk752
+	CMPQ  DX, $0x18
+	JAE   chunk753
+	RET
+
+chunk752:
+	SUBQ $0x24, DX
+
+group754:
+	MOVQ rows+24(FP), R8
+
+row755:
+	XORQ DI, DI
+
+chunks756:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle407<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 28(AX)(DI*2), X1
+	VPSHUFB shuffle409<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle410<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 56(AX)(DI*2), X0
+	VPSHUFB shuffle179<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)
+	VMOVDQU 6(AX)(DI*2), X1
+	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VMOVDQU 22(AX)(DI*2), X2
+	VPSHUFB shuffle408<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 34(AX)(DI*2), X2
+	VPSHUFB shuffle409<>+0(SB), X2, X2
+	VMOVDQU 54(AX)(DI*2), X1
+	VPSHUFB shuffle410<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone757
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks756
+	MOVQ    DX, DI
+	JMP     chunks756
+
+rowdone757:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row755
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group754
+	VZEROUPPER
+	RET
+
+chunk753:
+	SUBQ $0x18, DX
+
+group758:
+	MOVQ rows+24(FP), R8
+
+row759:
+	XORQ DI, DI
+
+chunks760:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle407<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 28(AX)(DI*2), X1
+	VPSHUFB shuffle409<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 6(AX)(DI*2), X1
+	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VMOVDQU 22(AX)(DI*2), X0
+	VPSHUFB shuffle408<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle411<>+0(SB), X0, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone761
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks760
+	MOVQ    DX, DI
+	JMP     chunks760
+
+rowdone761:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row759
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group758
+	VZEROUPPER
+	RET
+
+DATA shuffle407<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle407<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle408<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle408<>+8(SB)/8, $0x0b0a09080100ffff
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle409<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA shuffle409<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle410<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle410<>+8(SB)/8, $0x0d0c050403020100
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle411<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA shuffle411<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $16
+
+// func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk762
+	CMPQ  DX, $0x18
+	JAE   chunk763
+	RET
+
+chunk762:
+	SUBQ $0x24, DX
+
+group764:
+	MOVQ rows+24(FP), R8
+
+row765:
+	XORQ DI, DI
+
+chunks766:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(DI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 28(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 56(AX)(DI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)
+	VMOVDQU 12(AX)(DI*2), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 36(AX)(DI*2), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 40(AX)(DI*2), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle22<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone767
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks766
+	MOVQ    DX, DI
+	JMP     chunks766
+
+rowdone767:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row765
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group764
+	VZEROUPPER
+	RET
+
+chunk763:
+	SUBQ $0x18, DX
+
+group768:
+	MOVQ rows+24(FP), R8
+
+row769:
+	XORQ DI, DI
+
+chunks770:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(DI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 28(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 12(AX)(DI*2), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle20<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone771
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks770
+	MOVQ    DX, DI
+	JMP     chunks770
+
+rowdone771:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row769
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group768
+	VZEROUPPER
+	RET
+
+// func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk772
+	CMPQ  DX, $0x10
+	JAE   chunk773
+	RET
+
+chunk772:
+	SUBQ $0x20, DX
+
+group774:
+	MOVQ rows+24(FP), R8
+
+row775:
+	XORQ DI, DI
+
+chunks776:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle412<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle413<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle412<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle413<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VMOVDQU 2(AX)(DI*2), X2
+	VPSHUFB shuffle412<>+0(SB), X2, X2
+	VMOVDQU 18(AX)(DI*2), X1
+	VPSHUFB shuffle413<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 34(AX)(DI*2), X1
+	VPSHUFB shuffle412<>+0(SB), X1, X1
+	VPSHUFB shuffle414<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone777
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks776
+	MOVQ    DX, DI
+	JMP     chunks776
+
+rowdone777:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row775
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group774
+	VZEROUPPER
+	RET
+
+chunk773:
+	SUBQ $0x10, DX
+
+group778:
+	MOVQ rows+24(FP), R8
+
+row779:
+	XORQ DI, DI
+
+chunks780:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle412<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle413<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 2(AX)(DI*2), X2
+	VPSHUFB shuffle412<>+0(SB), X2, X2
+	VPSHUFB shuffle414<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone781
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks780
+	MOVQ    DX, DI
+	JMP     chunks780
+
+rowdone781:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row779
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group778
+	VZEROUPPER
+	RET
+
+DATA shuffle412<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle412<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle413<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle413<>+8(SB)/8, $0x0d090c0805010400
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle414<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle414<>+8(SB)/8, $0x0f0b0e0a07030602
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk782
+	CMPQ  DX, $0x10
+	JAE   chunk783
+	RET
+
+chunk782:
+	SUBQ $0x20, DX
+
+group784:
+	MOVQ rows+24(FP), R8
+
+row785:
+	XORQ DI, DI
+
+chunks786:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle415<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle416<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle415<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle416<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle415<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(DI*2), X1
+	VPSHUFB shuffle416<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 36(AX)(DI*2), X1
+	VPSHUFB shuffle415<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone787
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks786
+	MOVQ    DX, DI
+	JMP     chunks786
+
+rowdone787:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row785
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group784
+	VZEROUPPER
+	RET
+
+chunk783:
+	SUBQ $0x10, DX
+
+group788:
+	MOVQ rows+24(FP), R8
+
+row789:
+	XORQ DI, DI
+
+chunks790:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle415<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle416<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle415<>+0(SB), X2, X2
+	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone791
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks790
+	MOVQ    DX, DI
+	JMP     chunks790
+
+rowdone791:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row789
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group788
+	VZEROUPPER
+	RET
+
+DATA shuffle415<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle415<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle416<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle416<>+8(SB)/8, $0x0b0a030209080100
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle417<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle417<>+8(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk792
+	CMPQ  DX, $0x10
+	JAE   chunk793
+	RET
+
+chunk792:
+	SUBQ $0x20, DX
+
+group794:
+	MOVQ rows+24(FP), R8
+
+row795:
+	XORQ DI, DI
+
+chunks796:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VMOVDQU 8(AX)(DI*2), X2
+	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VMOVDQU 24(AX)(DI*2), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 40(AX)(DI*2), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone797
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks796
+	MOVQ    DX, DI
+	JMP     chunks796
+
+rowdone797:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row795
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group794
+	VZEROUPPER
+	RET
+
+chunk793:
+	SUBQ $0x10, DX
+
+group798:
+	MOVQ rows+24(FP), R8
+
+row799:
+	XORQ DI, DI
+
+chunks800:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 8(AX)(DI*2), X2
+	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VPSHUFB shuffle420<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone801
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks800
+	MOVQ    DX, DI
+	JMP     chunks800
+
+rowdone801:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row799
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group798
+	VZEROUPPER
+	RET
+
+DATA shuffle418<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle418<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle419<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle419<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle420<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle420<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk802
+	RET
+
+chunk802:
+	SUBQ $0x20, DX
+
+group803:
+	MOVQ rows+24(FP), R8
+
+row804:
+	XORQ DI, DI
+
+chunks805:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 40(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 16(AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 24(AX)(DI*2), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone806
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks805
+	MOVQ    DX, DI
+	JMP     chunks805
+
+rowdone806:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row804
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group803
+	VZEROUPPER
+	RET
+
+// func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk807
+	CMPQ  DX, $0x18
+	JAE   chunk808
+	RET
+
+chunk807:
+	SUBQ $0x24, DX
+
+group809:
+	MOVQ rows+24(FP), R8
+
+row810:
+	XORQ DI, DI
+
+chunks811:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle421<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 29(AX)(DI*2), X0
+	VPSHUFB shuffle424<>+0(SB), X0, X0
+	VMOVDQU 45(AX)(DI*2), X1
+	VPSHUFB shuffle425<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 56(AX)(DI*2), X0
+	VPSHUFB shuffle426<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VPSHUFB shuffle427<>+0(SB), X0, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 2(AX)(DI*2), X2
+	VPSHUFB shuffle421<>+0(SB), X2, X2
+	VMOVDQU 18(AX)(DI*2), X1
+	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 34(AX)(DI*2), X2
+	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 31(AX)(DI*2), X2
+	VPSHUFB shuffle424<>+0(SB), X2, X2
+	VMOVDQU 47(AX)(DI*2), X1
+	VPSHUFB shuffle425<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle428<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VPSHUFB shuffle429<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone812
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks811
+	MOVQ    DX, DI
+	JMP     chunks811
+
+rowdone812:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row810
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group809
+	VZEROUPPER
+	RET
+
+chunk808:
+	SUBQ $0x18, DX
+
+group813:
+	MOVQ rows+24(FP), R8
+
+row814:
+	XORQ DI, DI
+
+chunks815:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle421<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle423<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 29(AX)(DI*2), X2
+	VPSHUFB shuffle424<>+0(SB), X2, X2
+	VPSHUFB shuffle430<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 2(AX)(DI*2), X1
+	VPSHUFB shuffle421<>+0(SB), X1, X1
+	VMOVDQU 18(AX)(DI*2), X2
+	VPSHUFB shuffle422<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle431<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 31(AX)(DI*2), X1
+	VPSHUFB shuffle424<>+0(SB), X1, X1
+	VPSHUFB shuffle432<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone816
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks815
+	MOVQ    DX, DI
+	JMP     chunks815
+
+rowdone816:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row814
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group813
+	VZEROUPPER
+	RET
+
+DATA shuffle421<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle421<>+8(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle422<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle422<>+8(SB)/8, $0x09ff0c080501ff04
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle423<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle423<>+8(SB)/8, $0xff00ffffffffffff
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle424<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle424<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle425<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle425<>+8(SB)/8, $0xff0f0c08040b0703
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle426<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle426<>+8(SB)/8, $0x08ffffffffffffff
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle427<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle427<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle428<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle428<>+8(SB)/8, $0x0affffffffffffff
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle429<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle429<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle430<>+0(SB)/8, $0x0dffffffffffffff
+DATA shuffle430<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle431<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle431<>+8(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle432<>+0(SB)/8, $0x0fffffffffffffff
+DATA shuffle432<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk817
+	CMPQ  DX, $0x18
+	JAE   chunk818
+	RET
+
+chunk817:
+	SUBQ $0x24, DX
+
+group819:
+	MOVQ rows+24(FP), R8
+
+row820:
+	XORQ DI, DI
+
+chunks821:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle433<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 26(AX)(DI*2), X0
+	VPSHUFB shuffle435<>+0(SB), X0, X0
+	VMOVDQU 42(AX)(DI*2), X1
+	VPSHUFB shuffle436<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 56(AX)(DI*2), X0
+	VPSHUFB shuffle327<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VPSHUFB shuffle341<>+0(SB), X0, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle433<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(DI*2), X1
+	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 36(AX)(DI*2), X2
+	VPSHUFB shuffle326<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 30(AX)(DI*2), X2
+	VPSHUFB shuffle435<>+0(SB), X2, X2
+	VMOVDQU 46(AX)(DI*2), X1
+	VPSHUFB shuffle436<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle333<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VPSHUFB shuffle334<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone822
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks821
+	MOVQ    DX, DI
+	JMP     chunks821
+
+rowdone822:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row820
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group819
+	VZEROUPPER
+	RET
+
+chunk818:
+	SUBQ $0x18, DX
+
+group823:
+	MOVQ rows+24(FP), R8
+
+row824:
+	XORQ DI, DI
+
+chunks825:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle433<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 26(AX)(DI*2), X2
+	VPSHUFB shuffle435<>+0(SB), X2, X2
+	VPSHUFB shuffle339<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 4(AX)(DI*2), X1
+	VPSHUFB shuffle433<>+0(SB), X1, X1
+	VMOVDQU 20(AX)(DI*2), X2
+	VPSHUFB shuffle434<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 30(AX)(DI*2), X1
+	VPSHUFB shuffle435<>+0(SB), X1, X1
+	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone826
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks825
+	MOVQ    DX, DI
+	JMP     chunks825
+
+rowdone826:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row824
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group823
+	VZEROUPPER
+	RET
+
+DATA shuffle433<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle433<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle434<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle434<>+8(SB)/8, $0xffff09080302ffff
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle435<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle435<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle436<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle436<>+8(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle437<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle437<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk827
+	CMPQ  DX, $0x18
+	JAE   chunk828
+	RET
+
+chunk827:
+	SUBQ $0x30, DX
+
+group829:
+	MOVQ rows+24(FP), R8
+
+row830:
+	XORQ DI, DI
+
+chunks831:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 20(AX)(DI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 36(AX)(DI*2), X1
+	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(DI*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 52(AX)(DI*2), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VMOVDQU 68(AX)(DI*2), X1
+	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(AX)(DI*2), X0
+	VPSHUFB shuffle20<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(R9)
+	VMOVDQU 8(AX)(DI*2), X2
+	VPSHUFB shuffle133<>+0(SB), X2, X2
+	VMOVDQU 24(AX)(DI*2), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 40(AX)(DI*2), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 28(AX)(DI*2), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 44(AX)(DI*2), X1
+	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 72(AX)(DI*2), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU 60(AX)(DI*2), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VMOVDQU 76(AX)(DI*2), X1
+	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone832
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks831
+	MOVQ    DX, DI
+	JMP     chunks831
+
+rowdone832:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row830
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group829
+	VZEROUPPER
+	RET
+
+chunk828:
+	SUBQ $0x18, DX
+
+group833:
+	MOVQ rows+24(FP), R8
+
+row834:
+	XORQ DI, DI
+
+chunks835:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 20(AX)(DI*2), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VPSHUFB shuffle72<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 8(AX)(DI*2), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VMOVDQU 24(AX)(DI*2), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle134<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 28(AX)(DI*2), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone836
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks835
+	MOVQ    DX, DI
+	JMP     chunks835
+
+rowdone836:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row834
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group833
+	VZEROUPPER
+	RET
+
+DATA shuffle438<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle438<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk837
+	RET
+
+chunk837:
+	SUBQ $0x30, DX
+
+group838:
+	MOVQ rows+24(FP), R8
+
+row839:
+	XORQ DI, DI
+
+chunks840:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VMOVDQU 64(AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 40(AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 72(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 24(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VMOVDQU 80(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU 56(AX)(DI*2), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone841
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks840
+	MOVQ    DX, DI
+	JMP     chunks840
+
+rowdone841:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row839
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group838
+	VZEROUPPER
+	RET
+
+// func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk842
+	CMPQ  DX, $0x10
+	JAE   chunk843
+	RET
+
+chunk842:
+	SUBQ $0x20, DX
+
+group844:
+	MOVQ rows+24(FP), R8
+
+row845:
+	XORQ DI, DI
+
+chunks846:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle439<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle440<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle439<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle440<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VMOVDQU 2(AX)(DI*2), X2
+	VPSHUFB shuffle439<>+0(SB), X2, X2
+	VMOVDQU 18(AX)(DI*2), X1
+	VPSHUFB shuffle440<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 34(AX)(DI*2), X1
+	VPSHUFB shuffle439<>+0(SB), X1, X1
+	VPSHUFB shuffle441<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone847
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks846
+	MOVQ    DX, DI
+	JMP     chunks846
+
+rowdone847:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row845
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group844
+	VZEROUPPER
+	RET
+
+chunk843:
+	SUBQ $0x10, DX
+
+group848:
+	MOVQ rows+24(FP), R8
+
+row849:
+	XORQ DI, DI
+
+chunks850:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle439<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle440<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 2(AX)(DI*2), X2
+	VPSHUFB shuffle439<>+0(SB), X2, X2
+	VPSHUFB shuffle441<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone851
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks850
+	MOVQ    DX, DI
+	JMP     chunks850
+
+rowdone851:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row849
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group848
+	VZEROUPPER
+	RET
+
+DATA shuffle439<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle439<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle440<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle440<>+8(SB)/8, $0x0d0905010c080400
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle441<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle441<>+8(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $16
+
+// func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk852
+	CMPQ  DX, $0x10
+	JAE   chunk853
+	RET
+
+chunk852:
+	SUBQ $0x20, DX
+
+group854:
+	MOVQ rows+24(FP), R8
+
+row855:
+	XORQ DI, DI
+
+chunks856:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VMOVDQU 48(AX)(DI*2), X0
+	VPSHUFB shuffle67<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(DI*2), X1
+	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 36(AX)(DI*2), X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone857
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks856
+	MOVQ    DX, DI
+	JMP     chunks856
+
+rowdone857:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row855
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group854
+	VZEROUPPER
+	RET
+
+chunk853:
+	SUBQ $0x10, DX
+
+group858:
+	MOVQ rows+24(FP), R8
+
+row859:
+	XORQ DI, DI
+
+chunks860:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle67<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle69<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone861
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks860
+	MOVQ    DX, DI
+	JMP     chunks860
+
+rowdone861:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row859
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group858
+	VZEROUPPER
+	RET
+
+// func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk862
+	RET
+
+chunk862:
+	SUBQ $0x20, DX
+
+group863:
+	MOVQ rows+24(FP), R8
+
+row864:
+	XORQ DI, DI
+
+chunks865:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(DI*2), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)
+	VMOVDQU 4(AX)(DI*2), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(DI*2), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 36(AX)(DI*2), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle20<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 8(AX)(DI*2), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(DI*2), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 40(AX)(DI*2), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle74<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 12(AX)(DI*2), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(DI*2), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(AX)(DI*2), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone866
+	ADDQ    $0x20, DI
+	CMPQ    DI, DX
+	JLE     chunks865
+	MOVQ    DX, DI
+	JMP     chunks865
+
+rowdone866:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row864
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group863
+	VZEROUPPER
+	RET
+
+// func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x40
+	JAE   chunk867
+	RET
+
+chunk867:
+	SUBQ $0x40, DX
+
+group868:
+	MOVQ rows+24(FP), R8
+
+row869:
+	XORQ DI, DI
+
+chunks870:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 64(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 96(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 8(AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 40(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 72(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 104(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R9)
+	VMOVDQU 16(AX)(DI*2), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 80(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 112(AX)(DI*2), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU 24(AX)(DI*2), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 56(AX)(DI*2), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R9)(SI*1)
+	VMOVDQU 88(AX)(DI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R9)(SI*1)
+	CMPQ    DI, DX
+	JEQ     rowdone871
+	ADDQ    $0x40, DI
+	CMPQ    DI, DX
+	JLE     chunks870
+	MOVQ    DX, DI
+	JMP     chunks870
+
+rowdone871:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row869
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group868
+	VZEROUPPER
+	RET
 
 // func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4561,345 +14356,4151 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk367
+	JAE   chunk872
 	CMPQ  DX, $0x10
-	JAE   chunk368
+	JAE   chunk873
 	CMPQ  DX, $0x08
-	JAE   chunk369
+	JAE   chunk874
 	CMPQ  DX, $0x04
-	JAE   chunk370
+	JAE   chunk875
 	RET
 
-chunk367:
+chunk872:
 	SUBQ $0x20, DX
 
-group371:
+group876:
 	MOVQ rows+24(FP), R8
 
-row372:
+row877:
 	XORQ DI, DI
 
-chunks373:
+chunks878:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle79<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle442<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle80<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle443<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle81<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle444<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle82<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle83<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle445<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle446<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle84<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle447<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle85<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle86<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle448<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle449<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle87<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle450<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone374
+	JEQ         rowdone879
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks373
+	JLE         chunks878
 	MOVQ        DX, DI
-	JMP         chunks373
+	JMP         chunks878
 
-rowdone374:
+rowdone879:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row372
+	JNZ  row877
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group371
+	JNZ  group876
 	VZEROUPPER
 	RET
 
-chunk368:
+chunk873:
 	SUBQ $0x10, DX
 
-group375:
+group880:
 	MOVQ rows+24(FP), R8
 
-row376:
+row881:
 	XORQ DI, DI
 
-chunks377:
+chunks882:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X1
+	VPSHUFB shuffle451<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle89<>+0(SB), X2, X3
+	VPSHUFB shuffle452<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle90<>+0(SB), X1, X4
+	VPSHUFB shuffle453<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle91<>+0(SB), X0, X4
-	VPSHUFB shuffle92<>+0(SB), X2, X3
+	VPSHUFB shuffle454<>+0(SB), X0, X4
+	VPSHUFB shuffle455<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle93<>+0(SB), X1, X4
+	VPSHUFB shuffle456<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle94<>+0(SB), X0, X0
-	VPSHUFB shuffle95<>+0(SB), X2, X2
+	VPSHUFB shuffle457<>+0(SB), X0, X0
+	VPSHUFB shuffle458<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle96<>+0(SB), X1, X1
+	VPSHUFB shuffle459<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone378
+	JEQ     rowdone883
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks377
+	JLE     chunks882
 	MOVQ    DX, DI
-	JMP     chunks377
+	JMP     chunks882
 
-rowdone378:
+rowdone883:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row376
+	JNZ  row881
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group375
+	JNZ  group880
 	VZEROUPPER
 	RET
 
-chunk369:
+chunk874:
 	SUBQ $0x08, DX
 
-group379:
+group884:
 	MOVQ rows+24(FP), R8
 
-row380:
+row885:
 	XORQ DI, DI
 
-chunks381:
+chunks886:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X1
+	VPSHUFB shuffle451<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle97<>+0(SB), X2, X3
+	VPSHUFB shuffle460<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle91<>+0(SB), X0, X3
-	VPSHUFB shuffle98<>+0(SB), X2, X1
+	VPSHUFB shuffle454<>+0(SB), X0, X3
+	VPSHUFB shuffle461<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle94<>+0(SB), X0, X0
-	VPSHUFB shuffle99<>+0(SB), X2, X2
+	VPSHUFB shuffle457<>+0(SB), X0, X0
+	VPSHUFB shuffle462<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone382
+	JEQ     rowdone887
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks381
+	JLE     chunks886
 	MOVQ    DX, DI
-	JMP     chunks381
+	JMP     chunks886
 
-rowdone382:
+rowdone887:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row380
+	JNZ  row885
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group379
+	JNZ  group884
 	VZEROUPPER
 	RET
 
-chunk370:
+chunk875:
 	SUBQ $0x04, DX
 
-group383:
+group888:
 	MOVQ rows+24(FP), R8
 
-row384:
+row889:
 	XORQ DI, DI
 
-chunks385:
+chunks890:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X1
+	VPSHUFB shuffle463<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle101<>+0(SB), X2, X3
+	VPSHUFB shuffle464<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)
-	VPSHUFB shuffle102<>+0(SB), X0, X3
-	VPSHUFB shuffle103<>+0(SB), X2, X1
+	VPSHUFB shuffle465<>+0(SB), X0, X3
+	VPSHUFB shuffle466<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R9)(SI*1)
-	VPSHUFB shuffle104<>+0(SB), X0, X0
-	VPSHUFB shuffle105<>+0(SB), X2, X2
+	VPSHUFB shuffle467<>+0(SB), X0, X0
+	VPSHUFB shuffle468<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone386
+	JEQ     rowdone891
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks385
+	JLE     chunks890
 	MOVQ    DX, DI
-	JMP     chunks385
+	JMP     chunks890
 
-rowdone386:
+rowdone891:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row384
+	JNZ  row889
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group383
+	JNZ  group888
 	VZEROUPPER
 	RET
 
-DATA shuffle79<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle79<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle79<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle79<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle79<>(SB), RODATA|NOPTR, $32
+DATA shuffle442<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle442<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle442<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle442<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle80<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle80<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle80<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle80<>+24(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle80<>(SB), RODATA|NOPTR, $32
+DATA shuffle443<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle443<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle443<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle443<>+24(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle81<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle81<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle81<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle81<>+24(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle81<>(SB), RODATA|NOPTR, $32
+DATA shuffle444<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle444<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle444<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle444<>+24(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle82<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle82<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle82<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle82<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle82<>(SB), RODATA|NOPTR, $32
+DATA shuffle445<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle445<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle445<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle445<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle83<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle83<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle83<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle83<>+24(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle83<>(SB), RODATA|NOPTR, $32
+DATA shuffle446<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle446<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle446<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle446<>+24(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle84<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle84<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle84<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle84<>+24(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $32
+DATA shuffle447<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle447<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle447<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle447<>+24(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle85<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle85<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle85<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle85<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $32
+DATA shuffle448<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle448<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle448<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle448<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle86<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle86<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle86<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle86<>+24(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle86<>(SB), RODATA|NOPTR, $32
+DATA shuffle449<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle449<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle449<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle449<>+24(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle87<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle87<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle87<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle87<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle87<>(SB), RODATA|NOPTR, $32
+DATA shuffle450<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle450<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle450<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle450<>+24(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle88<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle88<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle88<>(SB), RODATA|NOPTR, $16
+DATA shuffle451<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle451<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle89<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle89<>+8(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle89<>(SB), RODATA|NOPTR, $16
+DATA shuffle452<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle452<>+8(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle90<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle90<>+8(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle90<>(SB), RODATA|NOPTR, $16
+DATA shuffle453<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle453<>+8(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle91<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle91<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle91<>(SB), RODATA|NOPTR, $16
+DATA shuffle454<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle454<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle454<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle92<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle92<>+8(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle92<>(SB), RODATA|NOPTR, $16
+DATA shuffle455<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle455<>+8(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle455<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle93<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle93<>+8(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle93<>(SB), RODATA|NOPTR, $16
+DATA shuffle456<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle456<>+8(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle456<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle94<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle94<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $16
+DATA shuffle457<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle457<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle457<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle95<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle95<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $16
+DATA shuffle458<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle458<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle458<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle96<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle96<>+8(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $16
+DATA shuffle459<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle459<>+8(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle97<>+0(SB)/8, $0x0d0affffffffffff
-DATA shuffle97<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle97<>(SB), RODATA|NOPTR, $16
+DATA shuffle460<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle460<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle98<>+0(SB)/8, $0x0e0b08ffffffffff
-DATA shuffle98<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle98<>(SB), RODATA|NOPTR, $16
+DATA shuffle461<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle461<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle461<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle99<>+0(SB)/8, $0x0f0c09ffffffffff
-DATA shuffle99<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle99<>(SB), RODATA|NOPTR, $16
+DATA shuffle462<>+0(SB)/8, $0x0f0c09ffffffffff
+DATA shuffle462<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle462<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle100<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle100<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
+DATA shuffle463<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle463<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle101<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle101<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle101<>(SB), RODATA|NOPTR, $16
+DATA shuffle464<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle464<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle102<>+0(SB)/8, $0xffffffffff070401
-DATA shuffle102<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle102<>(SB), RODATA|NOPTR, $16
+DATA shuffle465<>+0(SB)/8, $0xffffffffff070401
+DATA shuffle465<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle465<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle103<>+0(SB)/8, $0xffffffff06ffffff
-DATA shuffle103<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle103<>(SB), RODATA|NOPTR, $16
+DATA shuffle466<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle466<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle466<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle104<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle104<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle104<>(SB), RODATA|NOPTR, $16
+DATA shuffle467<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle467<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle467<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle105<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle105<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
+DATA shuffle468<>+0(SB)/8, $0xffffffff0704ffff
+DATA shuffle468<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $16
+
+// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk892
+	CMPQ  DX, $0x10
+	JAE   chunk893
+	CMPQ  DX, $0x08
+	JAE   chunk894
+	CMPQ  DX, $0x04
+	JAE   chunk895
+	RET
+
+chunk892:
+	SUBQ $0x20, DX
+
+group896:
+	MOVQ rows+24(FP), R8
+
+row897:
+	XORQ DI, DI
+
+chunks898:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle469<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle470<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle471<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R9)
+	VPSHUFB     shuffle472<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle473<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle474<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R9)(SI*1)
+	VPSHUFB     shuffle475<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle476<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle477<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVDQU     Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone899
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks898
+	MOVQ        DX, DI
+	JMP         chunks898
+
+rowdone899:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row897
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group896
+	VZEROUPPER
+	RET
+
+chunk893:
+	SUBQ $0x10, DX
+
+group900:
+	MOVQ rows+24(FP), R8
+
+row901:
+	XORQ DI, DI
+
+chunks902:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X1
+	VMOVDQU 16(R10), X2
+	VPSHUFB shuffle281<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle478<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)
+	VPSHUFB shuffle280<>+0(SB), X0, X4
+	VPSHUFB shuffle479<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle277<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)(SI*1)
+	VPSHUFB shuffle480<>+0(SB), X0, X0
+	VPSHUFB shuffle276<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle279<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone903
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks902
+	MOVQ    DX, DI
+	JMP     chunks902
+
+rowdone903:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row901
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group900
+	VZEROUPPER
+	RET
+
+chunk894:
+	SUBQ $0x08, DX
+
+group904:
+	MOVQ rows+24(FP), R8
+
+row905:
+	XORQ DI, DI
+
+chunks906:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle269<>+0(SB), X0, X1
+	VMOVDQU 8(R10), X2
+	VPSHUFB shuffle339<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   X3, (R9)
+	VPSHUFB shuffle280<>+0(SB), X0, X3
+	VPSHUFB shuffle332<>+0(SB), X2, X1
+	VPOR    X1, X3, X1
+	VMOVQ   X1, (R9)(SI*1)
+	VPSHUFB shuffle480<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone907
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks906
+	MOVQ    DX, DI
+	JMP     chunks906
+
+rowdone907:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row905
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group904
+	VZEROUPPER
+	RET
+
+chunk895:
+	SUBQ $0x04, DX
+
+group908:
+	MOVQ rows+24(FP), R8
+
+row909:
+	XORQ DI, DI
+
+chunks910:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R10), X0
+	VPSHUFB shuffle275<>+0(SB), X0, X1
+	VMOVD   X1, (R9)
+	VPSHUFB shuffle481<>+0(SB), X0, X1
+	VMOVQ   4(R10), X2
+	VPSHUFB shuffle482<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVD   X3, (R9)(SI*1)
+	VPSHUFB shuffle483<>+0(SB), X0, X0
+	VPSHUFB shuffle119<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone911
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks910
+	MOVQ    DX, DI
+	JMP     chunks910
+
+rowdone911:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row909
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group908
+	VZEROUPPER
+	RET
+
+DATA shuffle469<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle469<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle469<>+16(SB)/8, $0xffff0d0c07060100
+DATA shuffle469<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle470<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle470<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle470<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle470<>+24(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle471<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle471<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle471<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle471<>+24(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle472<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle472<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle472<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle472<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle473<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle473<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle473<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle473<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle474<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle474<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle474<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle474<>+24(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle475<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle475<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle475<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle475<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle476<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle476<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle476<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle476<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle477<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle477<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle477<>+24(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle478<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle478<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle479<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle479<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle480<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle480<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle481<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle481<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle482<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle482<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle483<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $16
+
+// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk912
+	CMPQ  DX, $0x10
+	JAE   chunk913
+	CMPQ  DX, $0x08
+	JAE   chunk914
+	CMPQ  DX, $0x04
+	JAE   chunk915
+	RET
+
+chunk912:
+	SUBQ $0x20, DX
+
+group916:
+	MOVQ rows+24(FP), R8
+
+row917:
+	XORQ DI, DI
+
+chunks918:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle484<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle485<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle486<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R9)
+	VPSHUFB     shuffle487<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle488<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle489<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R9)(SI*1)
+	VPSHUFB     shuffle490<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle491<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle492<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVDQU     Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone919
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks918
+	MOVQ        DX, DI
+	JMP         chunks918
+
+rowdone919:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row917
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group916
+	VZEROUPPER
+	RET
+
+chunk913:
+	SUBQ $0x10, DX
+
+group920:
+	MOVQ rows+24(FP), R8
+
+row921:
+	XORQ DI, DI
+
+chunks922:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X1
+	VMOVDQU 16(R10), X2
+	VPSHUFB shuffle134<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle20<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)
+	VPSHUFB shuffle139<>+0(SB), X0, X4
+	VPSHUFB shuffle283<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle74<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)(SI*1)
+	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle72<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone923
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks922
+	MOVQ    DX, DI
+	JMP     chunks922
+
+rowdone923:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row921
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group920
+	VZEROUPPER
+	RET
+
+chunk914:
+	SUBQ $0x08, DX
+
+group924:
+	MOVQ rows+24(FP), R8
+
+row925:
+	XORQ DI, DI
+
+chunks926:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle60<>+0(SB), X0, X1
+	VMOVQ   X1, (R9)
+	VPSHUFB shuffle139<>+0(SB), X0, X1
+	VMOVDQU 8(R10), X2
+	VPSHUFB shuffle73<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   X3, (R9)(SI*1)
+	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle75<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone927
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks926
+	MOVQ    DX, DI
+	JMP     chunks926
+
+rowdone927:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row925
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group924
+	VZEROUPPER
+	RET
+
+chunk915:
+	SUBQ $0x04, DX
+
+group928:
+	MOVQ rows+24(FP), R8
+
+row929:
+	XORQ DI, DI
+
+chunks930:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVQ   (R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVD   X1, (R9)
+	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VMOVD   X0, (R9)(SI*1)
+	VMOVQ   4(R10), X0
+	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VMOVD   X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone931
+	ADDQ    $0x04, DI
+	CMPQ    DI, DX
+	JLE     chunks930
+	MOVQ    DX, DI
+	JMP     chunks930
+
+rowdone931:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row929
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group928
+	VZEROUPPER
+	RET
+
+DATA shuffle484<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle484<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle484<>+16(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle484<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle484<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle485<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle485<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle485<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle485<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle485<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle486<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle486<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle486<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle486<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle486<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle487<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle487<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle487<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle487<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle487<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle488<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle488<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle488<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle488<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle488<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle489<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle489<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle489<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle489<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle489<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle490<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle490<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle490<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle490<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle490<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle491<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle491<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle491<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle491<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle492<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle492<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+24(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
+
+// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk932
+	CMPQ  DX, $0x10
+	JAE   chunk933
+	CMPQ  DX, $0x08
+	JAE   chunk934
+	RET
+
+chunk932:
+	SUBQ $0x20, DX
+
+group935:
+	MOVQ rows+24(FP), R8
+
+row936:
+	XORQ DI, DI
+
+chunks937:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle493<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle494<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     Y3, (R9)
+	VPSHUFB     shuffle495<>+0(SB), Y0, Y0
+	VMOVDQU     32(R10), X3
+	VINSERTI128 $0x01, 80(R10), Y3, Y3
+	VPSHUFB     shuffle496<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	VPSHUFB     shuffle493<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle494<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone938
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks937
+	MOVQ        DX, DI
+	JMP         chunks937
+
+rowdone938:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row936
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group935
+	VZEROUPPER
+	RET
+
+chunk933:
+	SUBQ $0x10, DX
+
+group939:
+	MOVQ rows+24(FP), R8
+
+row940:
+	XORQ DI, DI
+
+chunks941:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 16(R10), X2
+	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R9)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 32(R10), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone942
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks941
+	MOVQ    DX, DI
+	JMP     chunks941
+
+rowdone942:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row940
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group939
+	VZEROUPPER
+	RET
+
+chunk934:
+	SUBQ $0x08, DX
+
+group943:
+	MOVQ rows+24(FP), R8
+
+row944:
+	XORQ DI, DI
+
+chunks945:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVQ   X1, (R9)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)(SI*1)
+	VMOVDQU 8(R10), X0
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone946
+	ADDQ    $0x08, DI
+	CMPQ    DI, DX
+	JLE     chunks945
+	MOVQ    DX, DI
+	JMP     chunks945
+
+rowdone946:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row944
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group943
+	VZEROUPPER
+	RET
+
+DATA shuffle493<>+0(SB)/8, $0x0706050403020100
+DATA shuffle493<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+16(SB)/8, $0x0706050403020100
+DATA shuffle493<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle494<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle494<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle494<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle494<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle495<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle495<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle495<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle496<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+8(SB)/8, $0x0706050403020100
+DATA shuffle496<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $32
+
+// func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk947
+	CMPQ  DX, $0x10
+	JAE   chunk948
+	RET
+
+chunk947:
+	SUBQ $0x20, DX
+
+group949:
+	MOVQ rows+24(FP), R8
+
+row950:
+	XORQ DI, DI
+
+chunks951:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)
+	VMOVDQU     16(R10), X0
+	VINSERTI128 $0x01, 64(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*1)
+	VMOVDQU     32(R10), X0
+	VINSERTI128 $0x01, 80(R10), Y0, Y0
+	VMOVDQU     Y0, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone952
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks951
+	MOVQ        DX, DI
+	JMP         chunks951
+
+rowdone952:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row950
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group949
+	VZEROUPPER
+	RET
+
+chunk948:
+	SUBQ $0x10, DX
+
+group953:
+	MOVQ rows+24(FP), R8
+
+row954:
+	XORQ DI, DI
+
+chunks955:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 16(R10), X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 32(R10), X0
+	VMOVDQU X0, (R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone956
+	ADDQ    $0x10, DI
+	CMPQ    DI, DX
+	JLE     chunks955
+	MOVQ    DX, DI
+	JMP     chunks955
+
+rowdone956:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row954
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group953
+	VZEROUPPER
+	RET
+
+// func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk957
+	CMPQ  DX, $0x18
+	JAE   chunk958
+	RET
+
+chunk957:
+	SUBQ $0x24, DX
+
+group959:
+	MOVQ rows+24(FP), R8
+
+row960:
+	XORQ DI, DI
+
+chunks961:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 46(R10), X0
+	VPSHUFB shuffle500<>+0(SB), X0, X0
+	VMOVDQU 63(R10), X1
+	VPSHUFB shuffle501<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 81(R10), X0
+	VPSHUFB shuffle502<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle503<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)
+	VMOVDQU 3(R10), X1
+	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VMOVDQU 21(R10), X2
+	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 39(R10), X1
+	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 49(R10), X1
+	VPSHUFB shuffle500<>+0(SB), X1, X1
+	VMOVDQU 66(R10), X2
+	VPSHUFB shuffle501<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 84(R10), X1
+	VPSHUFB shuffle502<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VPSHUFB shuffle504<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)(SI*1)
+	VMOVDQU 6(R10), X1
+	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 42(R10), X1
+	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle500<>+0(SB), X1, X1
+	VMOVDQU 69(R10), X2
+	VPSHUFB shuffle501<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 87(R10), X1
+	VPSHUFB shuffle502<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VPSHUFB shuffle505<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone962
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks961
+	MOVQ    DX, DI
+	JMP     chunks961
+
+rowdone962:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row960
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group959
+	VZEROUPPER
+	RET
+
+chunk958:
+	SUBQ $0x18, DX
+
+group963:
+	MOVQ rows+24(FP), R8
+
+row964:
+	XORQ DI, DI
+
+chunks965:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 46(R10), X0
+	VPSHUFB shuffle500<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle506<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 16(R9)
+	VMOVDQU 3(R10), X2
+	VPSHUFB shuffle497<>+0(SB), X2, X2
+	VMOVDQU 21(R10), X0
+	VPSHUFB shuffle498<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 39(R10), X2
+	VPSHUFB shuffle499<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 49(R10), X2
+	VPSHUFB shuffle500<>+0(SB), X2, X2
+	VPSHUFB shuffle507<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVDQU 6(R10), X0
+	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 42(R10), X0
+	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)(SI*2)
+	VMOVDQU 52(R10), X0
+	VPSHUFB shuffle500<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   X1, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone966
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks965
+	MOVQ    DX, DI
+	JMP     chunks965
+
+rowdone966:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row964
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group963
+	VZEROUPPER
+	RET
+
+DATA shuffle497<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle497<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle498<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle498<>+8(SB)/8, $0xffffffff0b0a0902
+GLOBL shuffle498<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle499<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle499<>+8(SB)/8, $0x09020100ffffffff
+GLOBL shuffle499<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle500<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle500<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle500<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle501<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle501<>+8(SB)/8, $0xffffffffff0b0a09
+GLOBL shuffle501<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle502<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+8(SB)/8, $0x0a09020100ffffff
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle503<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle503<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle504<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle504<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle504<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle505<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle505<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle505<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle506<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle506<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle506<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle507<>+0(SB)/8, $0x0c0b0affffffffff
+DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $16
+
+// func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk967
+	CMPQ  DX, $0x18
+	JAE   chunk968
+	RET
+
+chunk967:
+	SUBQ $0x24, DX
+
+group969:
+	MOVQ rows+24(FP), R8
+
+row970:
+	XORQ DI, DI
+
+chunks971:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 40(R10), X0
+	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 90(R10), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 92(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X0
+	VMOVD   X0, 32(R9)
+	VMOVDQU 6(R10), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle1<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 42(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 46(R10), X0
+	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VMOVDQU 62(R10), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 78(R10), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle437<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VPSHUFB shuffle179<>+0(SB), X1, X2
+	VMOVD   X2, 32(R9)(SI*1)
+	VMOVDQU 12(R10), X2
+	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VMOVDQU 30(R10), X0
+	VPSHUFB shuffle1<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 48(R10), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 52(R10), X2
+	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VMOVDQU 68(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 84(R10), X2
+	VPSHUFB shuffle175<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle329<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R9)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVD   X1, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone972
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks971
+	MOVQ    DX, DI
+	JMP     chunks971
+
+rowdone972:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row970
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group969
+	VZEROUPPER
+	RET
+
+chunk968:
+	SUBQ $0x18, DX
+
+group973:
+	MOVQ rows+24(FP), R8
+
+row974:
+	XORQ DI, DI
+
+chunks975:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle1<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 40(R10), X0
+	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 16(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle1<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 46(R10), X2
+	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VPSHUFB shuffle509<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVDQU 12(R10), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VMOVDQU 30(R10), X2
+	VPSHUFB shuffle1<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)(SI*2)
+	VMOVDQU 52(R10), X0
+	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   X1, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone976
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks975
+	MOVQ    DX, DI
+	JMP     chunks975
+
+rowdone976:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row974
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group973
+	VZEROUPPER
+	RET
+
+DATA shuffle508<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle508<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle509<>+0(SB)/8, $0x09080706ffffffff
+DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle509<>(SB), RODATA|NOPTR, $16
+
+// func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk977
+	RET
+
+chunk977:
+	SUBQ $0x24, DX
+
+group978:
+	MOVQ rows+24(FP), R8
+
+row979:
+	XORQ DI, DI
+
+chunks980:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VMOVDQU 27(R10), X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 34(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 54(R10), X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 81(R10), X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 86(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVD   X1, 32(R9)
+	VMOVDQU 9(R10), X1
+	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle188<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 43(R10), X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VMOVDQU 63(R10), X1
+	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 90(R10), X0
+	VPSHUFB shuffle191<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle510<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)(SI*1)
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VMOVDQU 45(R10), X2
+	VPSHUFB shuffle188<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 52(R10), X2
+	VPSHUFB shuffle189<>+0(SB), X2, X2
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle511<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone981
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks980
+	MOVQ    DX, DI
+	JMP     chunks980
+
+rowdone981:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row979
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group978
+	VZEROUPPER
+	RET
+
+DATA shuffle510<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle510<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle510<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle511<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle511<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $16
+
+// func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk982
+	CMPQ  DX, $0x18
+	JAE   chunk983
+	RET
+
+chunk982:
+	SUBQ $0x24, DX
+
+group984:
+	MOVQ rows+24(FP), R8
+
+row985:
+	XORQ DI, DI
+
+chunks986:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)
+	VMOVDQU 12(R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 48(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 84(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)(SI*1)
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 60(R10), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle22<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone987
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks986
+	MOVQ    DX, DI
+	JMP     chunks986
+
+rowdone987:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row985
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group984
+	VZEROUPPER
+	RET
+
+chunk983:
+	SUBQ $0x18, DX
+
+group988:
+	MOVQ rows+24(FP), R8
+
+row989:
+	XORQ DI, DI
+
+chunks990:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 12(R10), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 52(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle20<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone991
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks990
+	MOVQ    DX, DI
+	JMP     chunks990
+
+rowdone991:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row989
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group988
+	VZEROUPPER
+	RET
+
+// func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk992
+	CMPQ  DX, $0x18
+	JAE   chunk993
+	RET
+
+chunk992:
+	SUBQ $0x24, DX
+
+group994:
+	MOVQ rows+24(FP), R8
+
+row995:
+	XORQ DI, DI
+
+chunks996:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 38(R10), X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle517<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 90(R10), X1
+	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 91(R10), X1
+	VPSHUFB shuffle519<>+0(SB), X1, X1
+	VMOVD   X1, 32(R9)
+	VMOVDQU 3(R10), X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VMOVDQU 21(R10), X0
+	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 39(R10), X1
+	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 41(R10), X1
+	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VMOVDQU 57(R10), X0
+	VPSHUFB shuffle516<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 75(R10), X1
+	VPSHUFB shuffle517<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle520<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VPSHUFB shuffle521<>+0(SB), X0, X2
+	VMOVD   X2, 32(R9)(SI*1)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle512<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 44(R10), X2
+	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 78(R10), X2
+	VPSHUFB shuffle517<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle522<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VPSHUFB shuffle523<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone997
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks996
+	MOVQ    DX, DI
+	JMP     chunks996
+
+rowdone997:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row995
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group994
+	VZEROUPPER
+	RET
+
+chunk993:
+	SUBQ $0x18, DX
+
+group998:
+	MOVQ rows+24(FP), R8
+
+row999:
+	XORQ DI, DI
+
+chunks1000:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 38(R10), X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVQ   X1, 16(R9)
+	VMOVDQU 3(R10), X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VMOVDQU 21(R10), X0
+	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 39(R10), X1
+	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 41(R10), X1
+	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle524<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle512<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 44(R10), X2
+	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VPSHUFB shuffle525<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVQ   X0, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1001
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks1000
+	MOVQ    DX, DI
+	JMP     chunks1000
+
+rowdone1001:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row999
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group998
+	VZEROUPPER
+	RET
+
+DATA shuffle512<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle512<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle513<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle513<>+8(SB)/8, $0xffffffff0b020a01
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle514<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+8(SB)/8, $0x0a010900ffffffff
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle515<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle516<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle516<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle517<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle517<>+8(SB)/8, $0xffff0b020a010900
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle518<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle518<>+8(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle519<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle519<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle520<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle520<>+8(SB)/8, $0x0a01ffffffffffff
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle521<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle521<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle522<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle522<>+8(SB)/8, $0x0d04ffffffffffff
+GLOBL shuffle522<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle523<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle523<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle523<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle524<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle524<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle525<>+0(SB)/8, $0x0f060e050d04ffff
+DATA shuffle525<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk1002
+	CMPQ  DX, $0x18
+	JAE   chunk1003
+	RET
+
+chunk1002:
+	SUBQ $0x24, DX
+
+group1004:
+	MOVQ rows+24(FP), R8
+
+row1005:
+	XORQ DI, DI
+
+chunks1006:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 38(R10), X1
+	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle529<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle530<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 90(R10), X0
+	VPSHUFB shuffle531<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 76(R10), X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VMOVDQU 92(R10), X1
+	VPSHUFB shuffle532<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle527<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 60(R10), X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 44(R10), X0
+	VPSHUFB shuffle528<>+0(SB), X0, X0
+	VMOVDQU 62(R10), X2
+	VPSHUFB shuffle529<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 78(R10), X0
+	VPSHUFB shuffle530<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle533<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU 82(R10), X2
+	VPSHUFB shuffle189<>+0(SB), X2, X2
+	VPSHUFB shuffle534<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	VMOVDQU 12(R10), X0
+	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VMOVDQU 30(R10), X2
+	VPSHUFB shuffle527<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 66(R10), X2
+	VPSHUFB shuffle326<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 50(R10), X2
+	VPSHUFB shuffle528<>+0(SB), X2, X2
+	VMOVDQU 68(R10), X0
+	VPSHUFB shuffle529<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 84(R10), X2
+	VPSHUFB shuffle530<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle535<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU 88(R10), X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle536<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   X1, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1007
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks1006
+	MOVQ    DX, DI
+	JMP     chunks1006
+
+rowdone1007:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1005
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1004
+	VZEROUPPER
+	RET
+
+chunk1003:
+	SUBQ $0x18, DX
+
+group1008:
+	MOVQ rows+24(FP), R8
+
+row1009:
+	XORQ DI, DI
+
+chunks1010:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 38(R10), X1
+	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle529<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 44(R10), X1
+	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VPSHUFB shuffle537<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVDQU 12(R10), X2
+	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VMOVDQU 30(R10), X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 48(R10), X2
+	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle329<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 50(R10), X1
+	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VPSHUFB shuffle538<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1011
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks1010
+	MOVQ    DX, DI
+	JMP     chunks1010
+
+rowdone1011:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1009
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1008
+	VZEROUPPER
+	RET
+
+DATA shuffle526<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle526<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle527<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle527<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle528<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle528<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle529<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle529<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle530<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle530<>+8(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle531<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle531<>+8(SB)/8, $0x0302ffff0100ffff
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle532<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle532<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle532<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle533<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle533<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle533<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle534<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle534<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle535<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle535<>+8(SB)/8, $0x0d0cffff0b0affff
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle536<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle536<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle537<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle537<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle538<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle538<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk1012
+	CMPQ  DX, $0x18
+	JAE   chunk1013
+	RET
+
+chunk1012:
+	SUBQ $0x30, DX
+
+group1014:
+	MOVQ rows+24(FP), R8
+
+row1015:
+	XORQ DI, DI
+
+chunks1016:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 44(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 108(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 76(R10), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 112(R10), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 12(R10), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 20(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 84(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 120(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 88(R10), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 124(R10), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R9)(SI*1)
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 68(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 96(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(R10), X0
+	VPSHUFB shuffle20<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU 100(R10), X2
+	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1017
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks1016
+	MOVQ    DX, DI
+	JMP     chunks1016
+
+rowdone1017:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1015
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1014
+	VZEROUPPER
+	RET
+
+chunk1013:
+	SUBQ $0x18, DX
+
+group1018:
+	MOVQ rows+24(FP), R8
+
+row1019:
+	XORQ DI, DI
+
+chunks1020:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 44(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)
+	VMOVDQU 12(R10), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 48(R10), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 20(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VPSHUFB shuffle539<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1021
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks1020
+	MOVQ    DX, DI
+	JMP     chunks1020
+
+rowdone1021:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1019
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1018
+	VZEROUPPER
+	RET
+
+DATA shuffle539<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle539<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk1022
+	RET
+
+chunk1022:
+	SUBQ $0x30, DX
+
+group1023:
+	MOVQ rows+24(FP), R8
+
+row1024:
+	XORQ DI, DI
+
+chunks1025:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 16(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 88(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 96(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 32(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 104(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 112(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R9)(SI*1)
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 120(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 128(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1026
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks1025
+	MOVQ    DX, DI
+	JMP     chunks1025
+
+rowdone1026:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1024
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1023
+	VZEROUPPER
+	RET
+
+// func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk1027
+	RET
+
+chunk1027:
+	SUBQ $0x24, DX
+
+group1028:
+	MOVQ rows+24(FP), R8
+
+row1029:
+	XORQ DI, DI
+
+chunks1030:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle540<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle542<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 38(R10), X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle544<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 90(R10), X1
+	VPSHUFB shuffle545<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 83(R10), X1
+	VPSHUFB shuffle546<>+0(SB), X1, X1
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle547<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 3(R10), X2
+	VPSHUFB shuffle540<>+0(SB), X2, X2
+	VMOVDQU 21(R10), X1
+	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 39(R10), X2
+	VPSHUFB shuffle542<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 41(R10), X2
+	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VMOVDQU 57(R10), X1
+	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 75(R10), X2
+	VPSHUFB shuffle544<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle548<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 86(R10), X1
+	VPSHUFB shuffle546<>+0(SB), X1, X1
+	VPSHUFB shuffle549<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVD   X2, 32(R9)(SI*1)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle540<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle542<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 44(R10), X2
+	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 78(R10), X2
+	VPSHUFB shuffle544<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle550<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU 89(R10), X1
+	VPSHUFB shuffle546<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1031
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks1030
+	MOVQ    DX, DI
+	JMP     chunks1030
+
+rowdone1031:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1029
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1028
+	VZEROUPPER
+	RET
+
+DATA shuffle540<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle540<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle541<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle541<>+8(SB)/8, $0x0bffff0affff0902
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle542<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle542<>+8(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle543<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle543<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle544<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle544<>+8(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle544<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle545<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle545<>+8(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle545<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle546<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle546<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle546<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle547<>+0(SB)/8, $0xffffffff09ffff08
+DATA shuffle547<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle547<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle548<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle548<>+8(SB)/8, $0x02ff0a01ffffffff
+GLOBL shuffle548<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle549<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle549<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle549<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle550<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle550<>+8(SB)/8, $0x05ff0d04ffffffff
+GLOBL shuffle550<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle551<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle551<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk1032
+	RET
+
+chunk1032:
+	SUBQ $0x24, DX
+
+group1033:
+	MOVQ rows+24(FP), R8
+
+row1034:
+	XORQ DI, DI
+
+chunks1035:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 40(R10), X0
+	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 90(R10), X1
+	VPSHUFB shuffle553<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 76(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle532<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 46(R10), X2
+	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VMOVDQU 62(R10), X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 78(R10), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle554<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 82(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle534<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVD   X2, 32(R9)(SI*1)
+	VMOVDQU 12(R10), X2
+	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VMOVDQU 30(R10), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 48(R10), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 52(R10), X2
+	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VMOVDQU 68(R10), X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 84(R10), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle555<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU 88(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle536<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1036
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks1035
+	MOVQ    DX, DI
+	JMP     chunks1035
+
+rowdone1036:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1034
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1033
+	VZEROUPPER
+	RET
+
+DATA shuffle552<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle552<>+8(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle552<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle553<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle553<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle553<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle554<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle554<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle554<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle555<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle555<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk1037
+	RET
+
+chunk1037:
+	SUBQ $0x24, DX
+
+group1038:
+	MOVQ rows+24(FP), R8
+
+row1039:
+	XORQ DI, DI
+
+chunks1040:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 8(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 76(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)
+	VMOVDQU 12(R10), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 48(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 84(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 20(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 88(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVD   X1, 32(R9)(SI*1)
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VMOVDQU 60(R10), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle282<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle133<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle73<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1041
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks1040
+	MOVQ    DX, DI
+	JMP     chunks1040
+
+rowdone1041:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1039
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1038
+	VZEROUPPER
+	RET
+
+// func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x48
+	JAE   chunk1042
+	RET
+
+chunk1042:
+	SUBQ $0x48, DX
+
+group1043:
+	MOVQ rows+24(FP), R8
+
+row1044:
+	XORQ DI, DI
+
+chunks1045:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 8(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VMOVDQU 144(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 152(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 88(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R9)
+	VMOVDQU 160(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVQ   X0, 64(R9)
+	VMOVDQU 24(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 96(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 32(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VMOVDQU 168(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU 104(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 176(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)(SI*1)
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 112(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R9)(SI*1)
+	VMOVDQU 184(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVQ   X0, 64(R9)(SI*1)
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 120(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VMOVDQU 192(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU 128(R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 200(R10), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(R9)(SI*2)
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VMOVDQU 136(R10), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 48(R9)(SI*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVQ   X1, 64(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1046
+	ADDQ    $0x48, DI
+	CMPQ    DI, DX
+	JLE     chunks1045
+	MOVQ    DX, DI
+	JMP     chunks1045
+
+rowdone1046:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1044
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1043
+	VZEROUPPER
+	RET
+
+// func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x24
+	JAE   chunk1047
+	CMPQ  DX, $0x18
+	JAE   chunk1048
+	RET
+
+chunk1047:
+	SUBQ $0x24, DX
+
+group1049:
+	MOVQ rows+24(FP), R8
+
+row1050:
+	XORQ DI, DI
+
+chunks1051:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 37(R10), X1
+	VPSHUFB shuffle559<>+0(SB), X1, X1
+	VMOVDQU 55(R10), X0
+	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 72(R10), X1
+	VPSHUFB shuffle561<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 90(R10), X0
+	VPSHUFB shuffle562<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 74(R10), X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VMOVDQU 92(R10), X1
+	VPSHUFB shuffle563<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, 32(R9)
+	VMOVDQU 3(R10), X2
+	VPSHUFB shuffle556<>+0(SB), X2, X2
+	VMOVDQU 21(R10), X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 39(R10), X2
+	VPSHUFB shuffle558<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 57(R10), X0
+	VPSHUFB shuffle518<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 40(R10), X0
+	VPSHUFB shuffle559<>+0(SB), X0, X0
+	VMOVDQU 58(R10), X2
+	VPSHUFB shuffle560<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 75(R10), X0
+	VPSHUFB shuffle561<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle564<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU 77(R10), X2
+	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VPSHUFB shuffle565<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVD   X0, 32(R9)(SI*1)
+	VMOVDQU 6(R10), X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle557<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 42(R10), X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 60(R10), X2
+	VPSHUFB shuffle518<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 43(R10), X2
+	VPSHUFB shuffle559<>+0(SB), X2, X2
+	VMOVDQU 61(R10), X0
+	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 78(R10), X2
+	VPSHUFB shuffle561<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle566<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle567<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   X1, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1052
+	ADDQ    $0x24, DI
+	CMPQ    DI, DX
+	JLE     chunks1051
+	MOVQ    DX, DI
+	JMP     chunks1051
+
+rowdone1052:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1050
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1049
+	VZEROUPPER
+	RET
+
+chunk1048:
+	SUBQ $0x18, DX
+
+group1053:
+	MOVQ rows+24(FP), R8
+
+row1054:
+	XORQ DI, DI
+
+chunks1055:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 37(R10), X1
+	VPSHUFB shuffle559<>+0(SB), X1, X1
+	VMOVDQU 55(R10), X0
+	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)
+	VMOVDQU 3(R10), X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VMOVDQU 21(R10), X1
+	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 39(R10), X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 56(R10), X1
+	VPSHUFB shuffle520<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU 40(R10), X2
+	VPSHUFB shuffle559<>+0(SB), X2, X2
+	VPSHUFB shuffle568<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVDQU 6(R10), X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle557<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 42(R10), X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle522<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU 43(R10), X2
+	VPSHUFB shuffle559<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1056
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks1055
+	MOVQ    DX, DI
+	JMP     chunks1055
+
+rowdone1056:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1054
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1053
+	VZEROUPPER
+	RET
+
+DATA shuffle556<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle556<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle556<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle557<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle557<>+8(SB)/8, $0xffffffff0b02ffff
+GLOBL shuffle557<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle558<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle558<>+8(SB)/8, $0xffff0900ffffffff
+GLOBL shuffle558<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle559<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle559<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle559<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle560<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle560<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle560<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle561<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle561<>+8(SB)/8, $0xffff0a01ffff0900
+GLOBL shuffle561<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle562<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle562<>+8(SB)/8, $0x0a01ffff0900ffff
+GLOBL shuffle562<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle563<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle563<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle563<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle564<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle564<>+8(SB)/8, $0x0b02ffff0a01ffff
+GLOBL shuffle564<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle565<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle565<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle565<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle566<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle566<>+8(SB)/8, $0x0e05ffff0d04ffff
+GLOBL shuffle566<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle567<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle567<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle567<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle568<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle568<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle568<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle569<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle569<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk1057
+	CMPQ  DX, $0x18
+	JAE   chunk1058
+	RET
+
+chunk1057:
+	SUBQ $0x30, DX
+
+group1059:
+	MOVQ rows+24(FP), R8
+
+row1060:
+	XORQ DI, DI
+
+chunks1061:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 4(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 22(R10), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 58(R10), X0
+	VPSHUFB shuffle575<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 90(R10), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 108(R10), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 126(R10), X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)
+	VMOVDQU 74(R10), X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VMOVDQU 92(R10), X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 110(R10), X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(R10), X0
+	VPSHUFB shuffle573<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 10(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 28(R10), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 46(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle575<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 96(R10), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 114(R10), X2
+	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 80(R10), X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VMOVDQU 98(R10), X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 116(R10), X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle576<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(R9)(SI*1)
+	VMOVDQU 12(R10), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 30(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 48(R10), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 66(R10), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 34(R10), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 70(R10), X2
+	VPSHUFB shuffle575<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 102(R10), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 120(R10), X2
+	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle329<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU 86(R10), X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VMOVDQU 104(R10), X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 122(R10), X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle577<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1062
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks1061
+	MOVQ    DX, DI
+	JMP     chunks1061
+
+rowdone1062:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1060
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1059
+	VZEROUPPER
+	RET
+
+chunk1058:
+	SUBQ $0x18, DX
+
+group1063:
+	MOVQ rows+24(FP), R8
+
+row1064:
+	XORQ DI, DI
+
+chunks1065:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 18(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R10), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R10), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 4(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 22(R10), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 40(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle578<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle579<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU 10(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 28(R10), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 46(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle580<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVDQU 12(R10), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 30(R10), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 48(R10), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle581<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 16(R10), X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VMOVDQU 34(R10), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1066
+	ADDQ    $0x18, DI
+	CMPQ    DI, DX
+	JLE     chunks1065
+	MOVQ    DX, DI
+	JMP     chunks1065
+
+rowdone1066:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1064
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1063
+	VZEROUPPER
+	RET
+
+DATA shuffle570<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle570<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle571<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle571<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle572<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle572<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle572<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle573<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle573<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle573<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle574<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle574<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle574<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle575<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle575<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle576<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle576<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle576<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle577<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle577<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle577<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle578<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle578<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle578<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle579<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle579<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle579<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle580<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle580<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle580<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle581<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle581<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $16
+
+// func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x30
+	JAE   chunk1067
+	RET
+
+chunk1067:
+	SUBQ $0x30, DX
+
+group1068:
+	MOVQ rows+24(FP), R8
+
+row1069:
+	XORQ DI, DI
+
+chunks1070:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 36(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 108(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVDQU 4(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 40(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 76(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 112(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 8(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 44(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 116(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 12(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 48(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 84(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 120(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU 16(R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 52(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 88(R10), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 124(R10), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU 20(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 56(R10), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 92(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(R10), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 32(R9)(SI*1)
+	VMOVDQU 24(R10), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 96(R10), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle20<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU 28(R10), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 64(R10), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 100(R10), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle74<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU 32(R10), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 68(R10), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 104(R10), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 32(R9)(SI*2)
+	CMPQ    DI, DX
+	JEQ     rowdone1071
+	ADDQ    $0x30, DI
+	CMPQ    DI, DX
+	JLE     chunks1070
+	MOVQ    DX, DI
+	JMP     chunks1070
+
+rowdone1071:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1069
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1068
+	VZEROUPPER
+	RET
 
 // func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4921,33 +18522,33 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk387
+	JAE   chunk1072
 	CMPQ  DX, $0x10
-	JAE   chunk388
+	JAE   chunk1073
 	CMPQ  DX, $0x08
-	JAE   chunk389
+	JAE   chunk1074
 	CMPQ  DX, $0x04
-	JAE   chunk390
+	JAE   chunk1075
 	RET
 
-chunk387:
+chunk1072:
 	SUBQ $0x20, DX
 
-group391:
+group1076:
 	MOVQ rows+24(FP), R9
 
-row392:
+row1077:
 	XORQ R8, R8
 
-chunks393:
+chunks1078:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -4956,22 +18557,22 @@ chunks393:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y4, Y5
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle78<>+0(SB), Y3, Y0
-	VPAND       shuffle78<>+0(SB), Y5, Y6
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle78<>+0(SB), Y1, Y5
-	VPAND       shuffle78<>+0(SB), Y4, Y3
+	VPAND       shuffle405<>+0(SB), Y1, Y5
+	VPAND       shuffle405<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -4979,63 +18580,63 @@ chunks393:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone394
+	JEQ         rowdone1079
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks393
+	JLE         chunks1078
 	MOVQ        DX, R8
-	JMP         chunks393
+	JMP         chunks1078
 
-rowdone394:
+rowdone1079:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row392
+	JNZ  row1077
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group391
+	JNZ  group1076
 	VZEROUPPER
 	RET
 
-chunk388:
+chunk1073:
 	SUBQ $0x10, DX
 
-group395:
+group1080:
 	MOVQ rows+24(FP), R9
 
-row396:
+row1081:
 	XORQ R8, R8
 
-chunks397:
+chunks1082:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle78<>+0(SB), X1, X5
-	VPAND     shuffle78<>+0(SB), X4, X3
+	VPAND     shuffle405<>+0(SB), X1, X5
+	VPAND     shuffle405<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
 	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X3
@@ -5043,55 +18644,55 @@ chunks397:
 	VPACKUSWB X5, X3, X4
 	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone398
+	JEQ       rowdone1083
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks397
+	JLE       chunks1082
 	MOVQ      DX, R8
-	JMP       chunks397
+	JMP       chunks1082
 
-rowdone398:
+rowdone1083:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row396
+	JNZ  row1081
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group395
+	JNZ  group1080
 	VZEROUPPER
 	RET
 
-chunk389:
+chunk1074:
 	SUBQ $0x08, DX
 
-group399:
+group1084:
 	MOVQ rows+24(FP), R9
 
-row400:
+row1085:
 	XORQ R8, R8
 
-chunks401:
+chunks1086:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle78<>+0(SB), X1, X3
-	VPAND     shuffle78<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVQ     X0, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X0
@@ -5099,54 +18700,54 @@ chunks401:
 	VPACKUSWB X3, X0, X1
 	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone402
+	JEQ       rowdone1087
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks401
+	JLE       chunks1086
 	MOVQ      DX, R8
-	JMP       chunks401
+	JMP       chunks1086
 
-rowdone402:
+rowdone1087:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row400
+	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group399
+	JNZ  group1084
 	VZEROUPPER
 	RET
 
-chunk390:
+chunk1075:
 	SUBQ $0x04, DX
 
-group403:
+group1088:
 	MOVQ rows+24(FP), R9
 
-row404:
+row1089:
 	XORQ R8, R8
 
-chunks405:
+chunks1090:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle78<>+0(SB), X0, X1
-	VPAND     shuffle78<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VPSRLW    $0x08, X0, X1
 	VPSRLW    $0x08, X0, X3
 	VPACKUSWB X3, X1, X0
-	VPAND     shuffle78<>+0(SB), X2, X3
-	VPAND     shuffle78<>+0(SB), X2, X1
+	VPAND     shuffle405<>+0(SB), X2, X3
+	VPAND     shuffle405<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X0, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
 	VMOVD     X3, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X3
@@ -5154,22 +18755,3208 @@ chunks405:
 	VPACKUSWB X2, X3, X0
 	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone406
+	JEQ       rowdone1091
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks405
+	JLE       chunks1090
 	MOVQ      DX, R8
-	JMP       chunks405
+	JMP       chunks1090
 
-rowdone406:
+rowdone1091:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row404
+	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group403
+	JNZ  group1088
+	VZEROUPPER
+	RET
+
+// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1092
+	CMPQ  DX, $0x10
+	JAE   chunk1093
+	CMPQ  DX, $0x08
+	JAE   chunk1094
+	CMPQ  DX, $0x04
+	JAE   chunk1095
+	RET
+
+chunk1092:
+	SUBQ $0x20, DX
+
+group1096:
+	MOVQ rows+24(FP), R9
+
+row1097:
+	XORQ R8, R8
+
+chunks1098:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y1, Y4
+	VPACKUSDW   Y4, Y2, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X4
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y4, Y5
+	VPACKUSDW   Y5, Y2, Y5
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y4, Y6
+	VPACKUSDW   Y6, Y2, Y4
+	VPAND       shuffle406<>+0(SB), Y3, Y0
+	VPAND       shuffle406<>+0(SB), Y5, Y6
+	VPACKUSDW   Y6, Y0, Y6
+	VMOVDQU     Y6, (R10)
+	VPSRLD      $0x10, Y3, Y6
+	VPSRLD      $0x10, Y5, Y0
+	VPACKUSDW   Y0, Y6, Y5
+	VMOVDQU     Y5, (R11)
+	VPAND       shuffle406<>+0(SB), Y1, Y5
+	VPAND       shuffle406<>+0(SB), Y4, Y3
+	VPACKUSDW   Y3, Y5, Y3
+	VMOVDQU     Y3, (R10)(SI*1)
+	VPSRLD      $0x10, Y1, Y3
+	VPSRLD      $0x10, Y4, Y5
+	VPACKUSDW   Y5, Y3, Y4
+	VMOVDQU     Y4, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1099
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1098
+	MOVQ        DX, R8
+	JMP         chunks1098
+
+rowdone1099:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1097
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1096
+	VZEROUPPER
+	RET
+
+chunk1093:
+	SUBQ $0x10, DX
+
+group1100:
+	MOVQ rows+24(FP), R9
+
+row1101:
+	XORQ R8, R8
+
+chunks1102:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X1, X4
+	VPACKUSDW X4, X2, X1
+	VMOVDQU   32(AX)(R8*4), X0
+	VMOVDQU   48(AX)(R8*4), X4
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X4, X5
+	VPACKUSDW X5, X2, X5
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X4, X6
+	VPACKUSDW X6, X2, X4
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X5, X6
+	VPACKUSDW X6, X0, X6
+	VMOVDQU   X6, (R10)
+	VPSRLD    $0x10, X3, X6
+	VPSRLD    $0x10, X5, X0
+	VPACKUSDW X0, X6, X5
+	VMOVDQU   X5, (R11)
+	VPAND     shuffle406<>+0(SB), X1, X5
+	VPAND     shuffle406<>+0(SB), X4, X3
+	VPACKUSDW X3, X5, X3
+	VMOVDQU   X3, (R10)(SI*1)
+	VPSRLD    $0x10, X1, X3
+	VPSRLD    $0x10, X4, X5
+	VPACKUSDW X5, X3, X4
+	VMOVDQU   X4, (R11)(SI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone1103
+	ADDQ      $0x10, R8
+	CMPQ      R8, DX
+	JLE       chunks1102
+	MOVQ      DX, R8
+	JMP       chunks1102
+
+rowdone1103:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1101
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1100
+	VZEROUPPER
+	RET
+
+chunk1094:
+	SUBQ $0x08, DX
+
+group1104:
+	MOVQ rows+24(FP), R9
+
+row1105:
+	XORQ R8, R8
+
+chunks1106:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU   (AX)(R8*4), X0
+	VMOVDQU   16(AX)(R8*4), X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X1, X4
+	VPACKUSDW X4, X2, X1
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X3, X4
+	VPACKUSDW X4, X0, X4
+	VMOVQ     X4, (R10)
+	VPSRLD    $0x10, X3, X4
+	VPSRLD    $0x10, X3, X0
+	VPACKUSDW X0, X4, X3
+	VMOVQ     X3, (R11)
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X1, X0
+	VPACKUSDW X0, X3, X0
+	VMOVQ     X0, (R10)(SI*1)
+	VPSRLD    $0x10, X1, X0
+	VPSRLD    $0x10, X1, X3
+	VPACKUSDW X3, X0, X1
+	VMOVQ     X1, (R11)(SI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone1107
+	ADDQ      $0x08, R8
+	CMPQ      R8, DX
+	JLE       chunks1106
+	MOVQ      DX, R8
+	JMP       chunks1106
+
+rowdone1107:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1105
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1104
+	VZEROUPPER
+	RET
+
+chunk1095:
+	SUBQ $0x04, DX
+
+group1108:
+	MOVQ rows+24(FP), R9
+
+row1109:
+	XORQ R8, R8
+
+chunks1110:
+	LEAQ      (CX)(R8*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU   (AX)(R8*4), X0
+	VPAND     shuffle406<>+0(SB), X0, X1
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VPSRLD    $0x10, X0, X1
+	VPSRLD    $0x10, X0, X3
+	VPACKUSDW X3, X1, X0
+	VPAND     shuffle406<>+0(SB), X2, X3
+	VPAND     shuffle406<>+0(SB), X2, X1
+	VPACKUSDW X1, X3, X1
+	VMOVD     X1, (R10)
+	VPSRLD    $0x10, X2, X1
+	VPSRLD    $0x10, X2, X3
+	VPACKUSDW X3, X1, X2
+	VMOVD     X2, (R11)
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X0, X3
+	VPACKUSDW X3, X2, X3
+	VMOVD     X3, (R10)(SI*1)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X0, X2
+	VPACKUSDW X2, X3, X0
+	VMOVD     X0, (R11)(SI*1)
+	CMPQ      R8, DX
+	JEQ       rowdone1111
+	ADDQ      $0x04, R8
+	CMPQ      R8, DX
+	JLE       chunks1110
+	MOVQ      DX, R8
+	JMP       chunks1110
+
+rowdone1111:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1109
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1108
+	VZEROUPPER
+	RET
+
+// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1112
+	CMPQ  DX, $0x10
+	JAE   chunk1113
+	CMPQ  DX, $0x08
+	JAE   chunk1114
+	CMPQ  DX, $0x04
+	JAE   chunk1115
+	RET
+
+chunk1112:
+	SUBQ $0x20, DX
+
+group1116:
+	MOVQ rows+24(FP), R9
+
+row1117:
+	XORQ R8, R8
+
+chunks1118:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y0, Y4
+	VSHUFPS     $0xdd, Y3, Y0, Y3
+	VSHUFPS     $0x88, Y4, Y2, Y0
+	VMOVDQU     Y0, (R10)
+	VSHUFPS     $0xdd, Y4, Y2, Y4
+	VMOVDQU     Y4, (R11)
+	VSHUFPS     $0x88, Y3, Y1, Y4
+	VMOVDQU     Y4, (R10)(SI*1)
+	VSHUFPS     $0xdd, Y3, Y1, Y3
+	VMOVDQU     Y3, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1119
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1118
+	MOVQ        DX, R8
+	JMP         chunks1118
+
+rowdone1119:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1117
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1116
+	VZEROUPPER
+	RET
+
+chunk1113:
+	SUBQ $0x10, DX
+
+group1120:
+	MOVQ rows+24(FP), R9
+
+row1121:
+	XORQ R8, R8
+
+chunks1122:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 48(AX)(R8*4), X3
+	VSHUFPS $0x88, X3, X0, X4
+	VSHUFPS $0xdd, X3, X0, X3
+	VSHUFPS $0x88, X4, X2, X0
+	VMOVDQU X0, (R10)
+	VSHUFPS $0xdd, X4, X2, X4
+	VMOVDQU X4, (R11)
+	VSHUFPS $0x88, X3, X1, X4
+	VMOVDQU X4, (R10)(SI*1)
+	VSHUFPS $0xdd, X3, X1, X3
+	VMOVDQU X3, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1123
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1122
+	MOVQ    DX, R8
+	JMP     chunks1122
+
+rowdone1123:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1121
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1120
+	VZEROUPPER
+	RET
+
+chunk1114:
+	SUBQ $0x08, DX
+
+group1124:
+	MOVQ rows+24(FP), R9
+
+row1125:
+	XORQ R8, R8
+
+chunks1126:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VSHUFPS $0x88, X2, X2, X0
+	VMOVQ   X0, (R10)
+	VSHUFPS $0xdd, X2, X2, X2
+	VMOVQ   X2, (R11)
+	VSHUFPS $0x88, X1, X1, X2
+	VMOVQ   X2, (R10)(SI*1)
+	VSHUFPS $0xdd, X1, X1, X1
+	VMOVQ   X1, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1127
+	ADDQ    $0x08, R8
+	CMPQ    R8, DX
+	JLE     chunks1126
+	MOVQ    DX, R8
+	JMP     chunks1126
+
+rowdone1127:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1125
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1124
+	VZEROUPPER
+	RET
+
+chunk1115:
+	SUBQ $0x04, DX
+
+group1128:
+	MOVQ rows+24(FP), R9
+
+row1129:
+	XORQ R8, R8
+
+chunks1130:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VSHUFPS $0xdd, X0, X0, X0
+	VSHUFPS $0x88, X1, X1, X2
+	VMOVD   X2, (R10)
+	VSHUFPS $0xdd, X1, X1, X1
+	VMOVD   X1, (R11)
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R10)(SI*1)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1131
+	ADDQ    $0x04, R8
+	CMPQ    R8, DX
+	JLE     chunks1130
+	MOVQ    DX, R8
+	JMP     chunks1130
+
+rowdone1131:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1129
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1128
+	VZEROUPPER
+	RET
+
+// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1132
+	CMPQ  DX, $0x10
+	JAE   chunk1133
+	CMPQ  DX, $0x08
+	JAE   chunk1134
+	RET
+
+chunk1132:
+	SUBQ $0x20, DX
+
+group1135:
+	MOVQ rows+24(FP), R9
+
+row1136:
+	XORQ R8, R8
+
+chunks1137:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VMOVDQU     Y0, (R10)
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VMOVDQU     Y4, (R11)
+	VPUNPCKLQDQ Y3, Y1, Y4
+	VMOVDQU     Y4, (R10)(SI*1)
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VMOVDQU     Y3, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1138
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1137
+	MOVQ        DX, R8
+	JMP         chunks1137
+
+rowdone1138:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1136
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1135
+	VZEROUPPER
+	RET
+
+chunk1133:
+	SUBQ $0x10, DX
+
+group1139:
+	MOVQ rows+24(FP), R9
+
+row1140:
+	XORQ R8, R8
+
+chunks1141:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VMOVDQU     16(AX)(R8*4), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(R8*4), X0
+	VMOVDQU     48(AX)(R8*4), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (R10)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, (R11)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, (R10)(SI*1)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1142
+	ADDQ        $0x10, R8
+	CMPQ        R8, DX
+	JLE         chunks1141
+	MOVQ        DX, R8
+	JMP         chunks1141
+
+rowdone1142:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1140
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1139
+	VZEROUPPER
+	RET
+
+chunk1134:
+	SUBQ $0x08, DX
+
+group1143:
+	MOVQ rows+24(FP), R9
+
+row1144:
+	XORQ R8, R8
+
+chunks1145:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VMOVDQU     16(AX)(R8*4), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VPUNPCKLQDQ X2, X2, X0
+	VMOVQ       X0, (R10)
+	VPUNPCKHQDQ X2, X2, X2
+	VMOVQ       X2, (R11)
+	VPUNPCKLQDQ X1, X1, X2
+	VMOVQ       X2, (R10)(SI*1)
+	VPUNPCKHQDQ X1, X1, X1
+	VMOVQ       X1, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1146
+	ADDQ        $0x08, R8
+	CMPQ        R8, DX
+	JLE         chunks1145
+	MOVQ        DX, R8
+	JMP         chunks1145
+
+rowdone1146:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1144
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1143
+	VZEROUPPER
+	RET
+
+// func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1147
+	CMPQ  DX, $0x10
+	JAE   chunk1148
+	RET
+
+chunk1147:
+	SUBQ $0x20, DX
+
+group1149:
+	MOVQ rows+24(FP), R9
+
+row1150:
+	XORQ R8, R8
+
+chunks1151:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R10)
+	VMOVDQU     16(AX)(R8*4), X0
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R10)(SI*1)
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     48(AX)(R8*4), X0
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1152
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1151
+	MOVQ        DX, R8
+	JMP         chunks1151
+
+rowdone1152:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1150
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1149
+	VZEROUPPER
+	RET
+
+chunk1148:
+	SUBQ $0x10, DX
+
+group1153:
+	MOVQ rows+24(FP), R9
+
+row1154:
+	XORQ R8, R8
+
+chunks1155:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1156
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1155
+	MOVQ    DX, R8
+	JMP     chunks1155
+
+rowdone1156:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1154
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1153
+	VZEROUPPER
+	RET
+
+// func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x24
+	JAE   chunk1157
+	CMPQ  DX, $0x18
+	JAE   chunk1158
+	RET
+
+chunk1157:
+	SUBQ $0x24, DX
+
+group1159:
+	MOVQ rows+24(FP), R9
+
+row1160:
+	XORQ R8, R8
+
+chunks1161:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 52(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 96(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 104(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVD   X0, 32(R10)
+	VMOVDQU 12(AX)(R8*4), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 60(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 108(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 116(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVD   X0, 32(R10)(SI*1)
+	VMOVDQU 24(AX)(R8*4), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 120(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 128(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 36(AX)(R8*4), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 84(AX)(R8*4), X2
+	VPSHUFB shuffle14<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 88(AX)(R8*4), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle22<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R11)(SI*1)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VMOVD   X0, 32(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1162
+	ADDQ    $0x24, R8
+	CMPQ    R8, DX
+	JLE     chunks1161
+	MOVQ    DX, R8
+	JMP     chunks1161
+
+rowdone1162:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1160
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1159
+	VZEROUPPER
+	RET
+
+chunk1158:
+	SUBQ $0x18, DX
+
+group1163:
+	MOVQ rows+24(FP), R9
+
+row1164:
+	XORQ R8, R8
+
+chunks1165:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 52(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R10)
+	VMOVDQU 12(AX)(R8*4), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 60(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVDQU 24(AX)(R8*4), X0
+	VPSHUFB shuffle13<>+0(SB), X0, X0
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 36(AX)(R8*4), X1
+	VPSHUFB shuffle13<>+0(SB), X1, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle20<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVQ   X0, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1166
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks1165
+	MOVQ    DX, R8
+	JMP     chunks1165
+
+rowdone1166:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1164
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1163
+	VZEROUPPER
+	RET
+
+// func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1167
+	CMPQ  DX, $0x10
+	JAE   chunk1168
+	RET
+
+chunk1167:
+	SUBQ $0x20, DX
+
+group1169:
+	MOVQ rows+24(FP), R9
+
+row1170:
+	XORQ R8, R8
+
+chunks1171:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 112(AX)(R8*4), X0
+	VPSHUFB shuffle585<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 52(AX)(R8*4), X1
+	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 68(AX)(R8*4), X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VMOVDQU 84(AX)(R8*4), X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 100(AX)(R8*4), X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle586<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VMOVDQU 24(AX)(R8*4), X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 40(AX)(R8*4), X2
+	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 56(AX)(R8*4), X1
+	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VMOVDQU 88(AX)(R8*4), X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 104(AX)(R8*4), X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle587<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 60(AX)(R8*4), X1
+	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VMOVDQU 92(AX)(R8*4), X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 108(AX)(R8*4), X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1172
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks1171
+	MOVQ    DX, R8
+	JMP     chunks1171
+
+rowdone1172:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1170
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1169
+	VZEROUPPER
+	RET
+
+chunk1168:
+	SUBQ $0x10, DX
+
+group1173:
+	MOVQ rows+24(FP), R9
+
+row1174:
+	XORQ R8, R8
+
+chunks1175:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle585<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle586<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle587<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1176
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1175
+	MOVQ    DX, R8
+	JMP     chunks1175
+
+rowdone1176:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1174
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1173
+	VZEROUPPER
+	RET
+
+DATA shuffle582<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle582<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle582<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle583<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle583<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle583<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle584<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle584<>+8(SB)/8, $0xff03ff02ff01ff00
+GLOBL shuffle584<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle585<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle585<>+8(SB)/8, $0x03ff02ff01ff00ff
+GLOBL shuffle585<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle586<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle586<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL shuffle586<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle587<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle587<>+8(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle587<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle588<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle588<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1177
+	CMPQ  DX, $0x10
+	JAE   chunk1178
+	RET
+
+chunk1177:
+	SUBQ $0x20, DX
+
+group1179:
+	MOVQ rows+24(FP), R9
+
+row1180:
+	XORQ R8, R8
+
+chunks1181:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VMOVDQU 96(AX)(R8*4), X0
+	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VMOVDQU 40(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VMOVDQU 104(AX)(R8*4), X0
+	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VMOVDQU 112(AX)(R8*4), X0
+	VPSHUFB shuffle590<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R11)
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle589<>+0(SB), X2, X2
+	VMOVDQU 56(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 88(AX)(R8*4), X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1182
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks1181
+	MOVQ    DX, R8
+	JMP     chunks1181
+
+rowdone1182:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1180
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1179
+	VZEROUPPER
+	RET
+
+chunk1178:
+	SUBQ $0x10, DX
+
+group1183:
+	MOVQ rows+24(FP), R9
+
+row1184:
+	XORQ R8, R8
+
+chunks1185:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 8(AX)(R8*4), X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle590<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle589<>+0(SB), X2, X2
+	VPSHUFB shuffle591<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1186
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1185
+	MOVQ    DX, R8
+	JMP     chunks1185
+
+rowdone1186:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1184
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1183
+	VZEROUPPER
+	RET
+
+DATA shuffle589<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle589<>+8(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle589<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle590<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle590<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle590<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle591<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle591<>+8(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1187
+	RET
+
+chunk1187:
+	SUBQ $0x20, DX
+
+group1188:
+	MOVQ rows+24(FP), R9
+
+row1189:
+	XORQ R8, R8
+
+chunks1190:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 8(AX)(R8*4), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 72(AX)(R8*4), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 24(AX)(R8*4), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 88(AX)(R8*4), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 40(AX)(R8*4), X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VMOVDQU 104(AX)(R8*4), X0
+	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 48(AX)(R8*4), X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VMOVDQU 112(AX)(R8*4), X1
+	VPSHUFB shuffle419<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 56(AX)(R8*4), X2
+	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VPSHUFB shuffle420<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1191
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks1190
+	MOVQ    DX, R8
+	JMP     chunks1190
+
+rowdone1191:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1189
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1188
+	VZEROUPPER
+	RET
+
+// func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x40
+	JAE   chunk1192
+	RET
+
+chunk1192:
+	SUBQ $0x40, DX
+
+group1193:
+	MOVQ rows+24(FP), R9
+
+row1194:
+	XORQ R8, R8
+
+chunks1195:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 128(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 8(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 136(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 144(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 24(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 152(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 160(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 40(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 168(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 48(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 176(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)(SI*1)
+	VMOVDQU 56(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 184(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)(SI*1)
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 192(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 200(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 208(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 88(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 216(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R11)
+	VMOVDQU 96(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 224(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 104(AX)(R8*4), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVDQU 232(AX)(R8*4), X0
+	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU 112(AX)(R8*4), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X0
+	VMOVDQU 240(AX)(R8*4), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(R11)(SI*1)
+	VMOVDQU 120(AX)(R8*4), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 48(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1196
+	ADDQ    $0x40, R8
+	CMPQ    R8, DX
+	JLE     chunks1195
+	MOVQ    DX, R8
+	JMP     chunks1195
+
+rowdone1196:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1194
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1193
+	VZEROUPPER
+	RET
+
+// func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x24
+	JAE   chunk1197
+	CMPQ  DX, $0x18
+	JAE   chunk1198
+	RET
+
+chunk1197:
+	SUBQ $0x24, DX
+
+group1199:
+	MOVQ rows+24(FP), R9
+
+row1200:
+	XORQ R8, R8
+
+chunks1201:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle592<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle423<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 50(AX)(R8*4), X1
+	VPSHUFB shuffle594<>+0(SB), X1, X1
+	VMOVDQU 66(AX)(R8*4), X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 82(AX)(R8*4), X1
+	VPSHUFB shuffle596<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 98(AX)(R8*4), X0
+	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 114(AX)(R8*4), X1
+	VPSHUFB shuffle598<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R10)
+	VMOVDQU 99(AX)(R8*4), X1
+	VPSHUFB shuffle599<>+0(SB), X1, X1
+	VMOVDQU 115(AX)(R8*4), X0
+	VPSHUFB shuffle600<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 128(AX)(R8*4), X1
+	VPSHUFB shuffle601<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, 32(R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X0
+	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 52(AX)(R8*4), X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 68(AX)(R8*4), X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 84(AX)(R8*4), X0
+	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 54(AX)(R8*4), X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VMOVDQU 70(AX)(R8*4), X2
+	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 86(AX)(R8*4), X0
+	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 102(AX)(R8*4), X2
+	VPSHUFB shuffle597<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 118(AX)(R8*4), X0
+	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 103(AX)(R8*4), X0
+	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VMOVDQU 119(AX)(R8*4), X2
+	VPSHUFB shuffle600<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle602<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVD   X0, 32(R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle99<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 56(AX)(R8*4), X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 72(AX)(R8*4), X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 88(AX)(R8*4), X2
+	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 58(AX)(R8*4), X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VMOVDQU 74(AX)(R8*4), X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 90(AX)(R8*4), X2
+	VPSHUFB shuffle596<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 106(AX)(R8*4), X0
+	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 122(AX)(R8*4), X2
+	VPSHUFB shuffle598<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R11)
+	VMOVDQU 107(AX)(R8*4), X2
+	VPSHUFB shuffle599<>+0(SB), X2, X2
+	VMOVDQU 123(AX)(R8*4), X0
+	VPSHUFB shuffle600<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle603<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X0
+	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 60(AX)(R8*4), X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 76(AX)(R8*4), X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 92(AX)(R8*4), X0
+	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 62(AX)(R8*4), X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VMOVDQU 78(AX)(R8*4), X2
+	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 94(AX)(R8*4), X0
+	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 110(AX)(R8*4), X2
+	VPSHUFB shuffle597<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 126(AX)(R8*4), X0
+	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU 111(AX)(R8*4), X0
+	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VMOVDQU 127(AX)(R8*4), X2
+	VPSHUFB shuffle600<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle604<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVD   X1, 32(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1202
+	ADDQ    $0x24, R8
+	CMPQ    R8, DX
+	JLE     chunks1201
+	MOVQ    DX, R8
+	JMP     chunks1201
+
+rowdone1202:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1200
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1199
+	VZEROUPPER
+	RET
+
+chunk1198:
+	SUBQ $0x18, DX
+
+group1203:
+	MOVQ rows+24(FP), R9
+
+row1204:
+	XORQ R8, R8
+
+chunks1205:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle592<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle423<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R10)
+	VMOVDQU 50(AX)(R8*4), X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VMOVDQU 66(AX)(R8*4), X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle605<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 16(R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X0
+	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 52(AX)(R8*4), X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 68(AX)(R8*4), X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle606<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 54(AX)(R8*4), X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VMOVDQU 70(AX)(R8*4), X2
+	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle607<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle99<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 56(AX)(R8*4), X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 72(AX)(R8*4), X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle608<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 58(AX)(R8*4), X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VMOVDQU 74(AX)(R8*4), X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle609<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X0
+	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 60(AX)(R8*4), X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 76(AX)(R8*4), X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle610<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 62(AX)(R8*4), X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VMOVDQU 78(AX)(R8*4), X2
+	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle611<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1206
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks1205
+	MOVQ    DX, R8
+	JMP     chunks1205
+
+rowdone1206:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1204
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1203
+	VZEROUPPER
+	RET
+
+DATA shuffle592<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle592<>+8(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle592<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle593<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle593<>+8(SB)/8, $0xffff00ffffffffff
+GLOBL shuffle593<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle594<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle594<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle595<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle595<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle595<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle596<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle596<>+8(SB)/8, $0xffffffff0fffff0e
+GLOBL shuffle596<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle597<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle597<>+8(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle597<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle598<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle598<>+8(SB)/8, $0x00ff0fffff0effff
+GLOBL shuffle598<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle599<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle599<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle599<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle600<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle600<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle600<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle601<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle601<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle601<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle602<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle602<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle602<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle603<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle603<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle603<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle604<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle604<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle604<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle605<>+0(SB)/8, $0x03ffff02ffffffff
+DATA shuffle605<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle605<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle606<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle606<>+8(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle606<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle607<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle607<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle607<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle608<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle608<>+8(SB)/8, $0xff08ffffffffffff
+GLOBL shuffle608<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle609<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle609<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle610<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle610<>+8(SB)/8, $0xff0cffffffffffff
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle611<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle611<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x30
+	JAE   chunk1207
+	CMPQ  DX, $0x18
+	JAE   chunk1208
+	RET
+
+chunk1207:
+	SUBQ $0x30, DX
+
+group1209:
+	MOVQ rows+24(FP), R9
+
+row1210:
+	XORQ R8, R8
+
+chunks1211:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 6(AX)(R8*4), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VMOVDQU 38(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 68(AX)(R8*4), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(AX)(R8*4), X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 160(AX)(R8*4), X1
+	VPSHUFB shuffle322<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 16(R10)
+	VMOVDQU 100(AX)(R8*4), X1
+	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VMOVDQU 130(AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 162(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 8(AX)(R8*4), X1
+	VPSHUFB shuffle110<>+0(SB), X1, X1
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 14(AX)(R8*4), X1
+	VPSHUFB shuffle574<>+0(SB), X1, X1
+	VMOVDQU 46(AX)(R8*4), X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle122<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 104(AX)(R8*4), X0
+	VPSHUFB shuffle552<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 136(AX)(R8*4), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 168(AX)(R8*4), X0
+	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 108(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VMOVDQU 138(AX)(R8*4), X1
+	VPSHUFB shuffle110<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 170(AX)(R8*4), X0
+	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)(SI*1)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 22(AX)(R8*4), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VMOVDQU 54(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 84(AX)(R8*4), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 112(AX)(R8*4), X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 144(AX)(R8*4), X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 176(AX)(R8*4), X1
+	VPSHUFB shuffle322<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R11)
+	VMOVDQU 116(AX)(R8*4), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VMOVDQU 146(AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle612<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(R11)
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VMOVDQU 56(AX)(R8*4), X0
+	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 88(AX)(R8*4), X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 30(AX)(R8*4), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VMOVDQU 62(AX)(R8*4), X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 92(AX)(R8*4), X2
+	VPSHUFB shuffle122<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 120(AX)(R8*4), X0
+	VPSHUFB shuffle552<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 152(AX)(R8*4), X2
+	VPSHUFB shuffle316<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle327<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU 124(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VMOVDQU 154(AX)(R8*4), X2
+	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle118<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 32(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1212
+	ADDQ    $0x30, R8
+	CMPQ    R8, DX
+	JLE     chunks1211
+	MOVQ    DX, R8
+	JMP     chunks1211
+
+rowdone1212:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1210
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1209
+	VZEROUPPER
+	RET
+
+chunk1208:
+	SUBQ $0x18, DX
+
+group1213:
+	MOVQ rows+24(FP), R9
+
+row1214:
+	XORQ R8, R8
+
+chunks1215:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 6(AX)(R8*4), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VMOVDQU 38(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 68(AX)(R8*4), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R10)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 40(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 14(AX)(R8*4), X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VMOVDQU 46(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 76(AX)(R8*4), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle112<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 22(AX)(R8*4), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VMOVDQU 54(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle121<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VMOVDQU 56(AX)(R8*4), X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle613<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 30(AX)(R8*4), X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VMOVDQU 62(AX)(R8*4), X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle614<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1216
+	ADDQ    $0x18, R8
+	CMPQ    R8, DX
+	JLE     chunks1215
+	MOVQ    DX, R8
+	JMP     chunks1215
+
+rowdone1216:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1214
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1213
+	VZEROUPPER
+	RET
+
+DATA shuffle612<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle612<>+8(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle613<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle613<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle614<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle614<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x30
+	JAE   chunk1217
+	RET
+
+chunk1217:
+	SUBQ $0x30, DX
+
+group1218:
+	MOVQ rows+24(FP), R9
+
+row1219:
+	XORQ R8, R8
+
+chunks1220:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VMOVDQU 68(AX)(R8*4), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 132(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 12(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 136(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 144(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 24(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VMOVDQU 84(AX)(R8*4), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 148(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 28(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VMOVDQU 92(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 152(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)(SI*1)
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 160(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VMOVDQU 100(AX)(R8*4), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 164(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 44(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VMOVDQU 108(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 168(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R11)
+	VMOVDQU 48(AX)(R8*4), X0
+	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VMOVDQU 112(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 176(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 56(AX)(R8*4), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VMOVDQU 116(AX)(R8*4), X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle72<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R11)(SI*1)
+	VMOVDQU 60(AX)(R8*4), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VMOVDQU 124(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle137<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1221
+	ADDQ    $0x30, R8
+	CMPQ    R8, DX
+	JLE     chunks1220
+	MOVQ    DX, R8
+	JMP     chunks1220
+
+rowdone1221:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1219
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1218
+	VZEROUPPER
+	RET
+
+// func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1222
+	CMPQ  DX, $0x10
+	JAE   chunk1223
+	RET
+
+chunk1222:
+	SUBQ $0x20, DX
+
+group1224:
+	MOVQ rows+24(FP), R9
+
+row1225:
+	XORQ R8, R8
+
+chunks1226:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 112(AX)(R8*4), X0
+	VPSHUFB shuffle618<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 52(AX)(R8*4), X1
+	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 68(AX)(R8*4), X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VMOVDQU 84(AX)(R8*4), X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 100(AX)(R8*4), X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle619<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VMOVDQU 24(AX)(R8*4), X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 40(AX)(R8*4), X2
+	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 56(AX)(R8*4), X1
+	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VMOVDQU 88(AX)(R8*4), X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 104(AX)(R8*4), X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle620<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 16(R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 60(AX)(R8*4), X1
+	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VMOVDQU 92(AX)(R8*4), X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 108(AX)(R8*4), X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle621<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1227
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks1226
+	MOVQ    DX, R8
+	JMP     chunks1226
+
+rowdone1227:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1225
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1224
+	VZEROUPPER
+	RET
+
+chunk1223:
+	SUBQ $0x10, DX
+
+group1228:
+	MOVQ rows+24(FP), R9
+
+row1229:
+	XORQ R8, R8
+
+chunks1230:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R8*4), X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle618<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R10)
+	VMOVDQU 4(AX)(R8*4), X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VMOVDQU 20(AX)(R8*4), X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 36(AX)(R8*4), X2
+	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle619<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VMOVDQU 24(AX)(R8*4), X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle620<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 12(AX)(R8*4), X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VMOVDQU 28(AX)(R8*4), X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 44(AX)(R8*4), X2
+	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle621<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1231
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1230
+	MOVQ    DX, R8
+	JMP     chunks1230
+
+rowdone1231:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1229
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1228
+	VZEROUPPER
+	RET
+
+DATA shuffle615<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle615<>+8(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle615<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle616<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle616<>+8(SB)/8, $0xffff03ffffff02ff
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle617<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle617<>+8(SB)/8, $0xff03ffffff02ffff
+GLOBL shuffle617<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle618<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle618<>+8(SB)/8, $0x03ffffff02ffffff
+GLOBL shuffle618<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle619<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle619<>+8(SB)/8, $0x07ffffff06ffffff
+GLOBL shuffle619<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle620<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle620<>+8(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle621<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle621<>+8(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1232
+	RET
+
+chunk1232:
+	SUBQ $0x20, DX
+
+group1233:
+	MOVQ rows+24(FP), R9
+
+row1234:
+	XORQ R8, R8
+
+chunks1235:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R8*4), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R8*4), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 4(AX)(R8*4), X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VMOVDQU 36(AX)(R8*4), X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 68(AX)(R8*4), X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 100(AX)(R8*4), X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 40(AX)(R8*4), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(AX)(R8*4), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 104(AX)(R8*4), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 12(AX)(R8*4), X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VMOVDQU 44(AX)(R8*4), X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 76(AX)(R8*4), X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 108(AX)(R8*4), X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R8*4), X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(AX)(R8*4), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 112(AX)(R8*4), X1
+	VPSHUFB shuffle573<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 20(AX)(R8*4), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 52(AX)(R8*4), X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 84(AX)(R8*4), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle579<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 24(AX)(R8*4), X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VMOVDQU 56(AX)(R8*4), X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 88(AX)(R8*4), X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle622<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 28(AX)(R8*4), X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VMOVDQU 60(AX)(R8*4), X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 92(AX)(R8*4), X2
+	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle577<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1236
+	ADDQ    $0x20, R8
+	CMPQ    R8, DX
+	JLE     chunks1235
+	MOVQ    DX, R8
+	JMP     chunks1235
+
+rowdone1236:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1234
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1233
+	VZEROUPPER
+	RET
+
+DATA shuffle622<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle622<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $16
+
+// func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x40
+	JAE   chunk1237
+	RET
+
+chunk1237:
+	SUBQ $0x40, DX
+
+group1238:
+	MOVQ rows+24(FP), R9
+
+row1239:
+	XORQ R8, R8
+
+chunks1240:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VMOVDQU (AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 64(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 128(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 192(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)
+	VMOVDQU 4(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 68(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 132(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 196(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 72(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 136(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 200(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)
+	VMOVDQU 12(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 76(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 140(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 204(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 16(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 80(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 144(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 208(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU 20(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 84(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 148(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 212(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU 24(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 88(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 152(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 216(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R10)(SI*1)
+	VMOVDQU 28(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 92(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 156(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 220(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R10)(SI*1)
+	VMOVDQU 32(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 96(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 160(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 224(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 36(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 100(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 164(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 228(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 40(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 104(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 168(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 232(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 44(AX)(R8*4), X1
+	VPSHUFB shuffle17<>+0(SB), X1, X1
+	VMOVDQU 108(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 172(AX)(R8*4), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 236(AX)(R8*4), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 48(R11)
+	VMOVDQU 48(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 112(AX)(R8*4), X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 176(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 240(AX)(R8*4), X1
+	VPSHUFB shuffle14<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU 52(AX)(R8*4), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 116(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 180(AX)(R8*4), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle20<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU 56(AX)(R8*4), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X0
+	VMOVDQU 120(AX)(R8*4), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 184(AX)(R8*4), X0
+	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle74<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 32(R11)(SI*1)
+	VMOVDQU 60(AX)(R8*4), X2
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VMOVDQU 124(AX)(R8*4), X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 188(AX)(R8*4), X2
+	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 48(R11)(SI*1)
+	CMPQ    R8, DX
+	JEQ     rowdone1241
+	ADDQ    $0x40, R8
+	CMPQ    R8, DX
+	JLE     chunks1240
+	MOVQ    DX, R8
+	JMP     chunks1240
+
+rowdone1241:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1239
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1238
 	VZEROUPPER
 	RET
 
@@ -5194,33 +21981,33 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk407
+	JAE   chunk1242
 	CMPQ  DX, $0x10
-	JAE   chunk408
+	JAE   chunk1243
 	CMPQ  DX, $0x08
-	JAE   chunk409
+	JAE   chunk1244
 	CMPQ  DX, $0x04
-	JAE   chunk410
+	JAE   chunk1245
 	RET
 
-chunk407:
+chunk1242:
 	SUBQ $0x20, DX
 
-group411:
+group1246:
 	MOVQ rows+24(FP), R10
 
-row412:
+row1247:
 	XORQ R9, R9
 
-chunks413:
+chunks1248:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -5229,8 +22016,8 @@ chunks413:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y4, Y5
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -5239,8 +22026,8 @@ chunks413:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y6, Y7
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -5249,62 +22036,62 @@ chunks413:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y8, Y9
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle78<>+0(SB), Y3, Y0
-	VPAND       shuffle78<>+0(SB), Y5, Y10
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle78<>+0(SB), Y7, Y3
-	VPAND       shuffle78<>+0(SB), Y9, Y2
+	VPAND       shuffle405<>+0(SB), Y7, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle78<>+0(SB), Y1, Y7
-	VPAND       shuffle78<>+0(SB), Y4, Y0
+	VPAND       shuffle405<>+0(SB), Y1, Y7
+	VPAND       shuffle405<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle78<>+0(SB), Y6, Y1
-	VPAND       shuffle78<>+0(SB), Y8, Y3
+	VPAND       shuffle405<>+0(SB), Y6, Y1
+	VPAND       shuffle405<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle78<>+0(SB), Y10, Y6
-	VPAND       shuffle78<>+0(SB), Y2, Y7
+	VPAND       shuffle405<>+0(SB), Y10, Y6
+	VPAND       shuffle405<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle78<>+0(SB), Y0, Y2
-	VPAND       shuffle78<>+0(SB), Y3, Y10
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle78<>+0(SB), Y5, Y3
-	VPAND       shuffle78<>+0(SB), Y9, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle78<>+0(SB), Y4, Y9
-	VPAND       shuffle78<>+0(SB), Y8, Y5
+	VPAND       shuffle405<>+0(SB), Y4, Y9
+	VPAND       shuffle405<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -5312,119 +22099,119 @@ chunks413:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone414
+	JEQ         rowdone1249
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks413
+	JLE         chunks1248
 	MOVQ        DX, R9
-	JMP         chunks413
+	JMP         chunks1248
 
-rowdone414:
+rowdone1249:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row412
+	JNZ  row1247
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group411
+	JNZ  group1246
 	VZEROUPPER
 	RET
 
-chunk408:
+chunk1243:
 	SUBQ $0x10, DX
 
-group415:
+group1250:
 	MOVQ rows+24(FP), R10
 
-row416:
+row1251:
 	XORQ R9, R9
 
-chunks417:
+chunks1252:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X6, X7
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X8, X9
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X8, X10
 	VPACKUSWB X10, X2, X8
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X5, X10
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X10
 	VPACKUSWB X10, X0, X10
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle78<>+0(SB), X7, X3
-	VPAND     shuffle78<>+0(SB), X9, X2
+	VPAND     shuffle405<>+0(SB), X7, X3
+	VPAND     shuffle405<>+0(SB), X9, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X7, X3
 	VPSRLW    $0x08, X9, X0
 	VPACKUSWB X0, X3, X9
-	VPAND     shuffle78<>+0(SB), X1, X7
-	VPAND     shuffle78<>+0(SB), X4, X0
+	VPAND     shuffle405<>+0(SB), X1, X7
+	VPAND     shuffle405<>+0(SB), X4, X0
 	VPACKUSWB X0, X7, X0
 	VPSRLW    $0x08, X1, X7
 	VPSRLW    $0x08, X4, X3
 	VPACKUSWB X3, X7, X4
-	VPAND     shuffle78<>+0(SB), X6, X1
-	VPAND     shuffle78<>+0(SB), X8, X3
+	VPAND     shuffle405<>+0(SB), X6, X1
+	VPAND     shuffle405<>+0(SB), X8, X3
 	VPACKUSWB X3, X1, X3
 	VPSRLW    $0x08, X6, X1
 	VPSRLW    $0x08, X8, X7
 	VPACKUSWB X7, X1, X8
-	VPAND     shuffle78<>+0(SB), X10, X6
-	VPAND     shuffle78<>+0(SB), X2, X7
+	VPAND     shuffle405<>+0(SB), X10, X6
+	VPAND     shuffle405<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X3, X10
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle78<>+0(SB), X5, X3
-	VPAND     shuffle78<>+0(SB), X9, X0
+	VPAND     shuffle405<>+0(SB), X5, X3
+	VPAND     shuffle405<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle78<>+0(SB), X4, X9
-	VPAND     shuffle78<>+0(SB), X8, X5
+	VPAND     shuffle405<>+0(SB), X4, X9
+	VPAND     shuffle405<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X5
@@ -5432,91 +22219,91 @@ chunks417:
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone418
+	JEQ       rowdone1253
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks417
+	JLE       chunks1252
 	MOVQ      DX, R9
-	JMP       chunks417
+	JMP       chunks1252
 
-rowdone418:
+rowdone1253:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row416
+	JNZ  row1251
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group415
+	JNZ  group1250
 	VZEROUPPER
 	RET
 
-chunk409:
+chunk1244:
 	SUBQ $0x08, DX
 
-group419:
+group1254:
 	MOVQ rows+24(FP), R10
 
-row420:
+row1255:
 	XORQ R9, R9
 
-chunks421:
+chunks1256:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle78<>+0(SB), X1, X3
-	VPAND     shuffle78<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X0
 	VPACKUSWB X0, X3, X4
-	VPAND     shuffle78<>+0(SB), X6, X1
-	VPAND     shuffle78<>+0(SB), X6, X0
+	VPAND     shuffle405<>+0(SB), X6, X1
+	VPAND     shuffle405<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle78<>+0(SB), X2, X6
-	VPAND     shuffle78<>+0(SB), X2, X1
+	VPAND     shuffle405<>+0(SB), X2, X6
+	VPAND     shuffle405<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle78<>+0(SB), X5, X2
-	VPAND     shuffle78<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X5, X2
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle78<>+0(SB), X4, X5
-	VPAND     shuffle78<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X2
@@ -5524,83 +22311,83 @@ chunks421:
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone422
+	JEQ       rowdone1257
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks421
+	JLE       chunks1256
 	MOVQ      DX, R9
-	JMP       chunks421
+	JMP       chunks1256
 
-rowdone422:
+rowdone1257:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row420
+	JNZ  row1255
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group419
+	JNZ  group1254
 	VZEROUPPER
 	RET
 
-chunk410:
+chunk1245:
 	SUBQ $0x04, DX
 
-group423:
+group1258:
 	MOVQ rows+24(FP), R10
 
-row424:
+row1259:
 	XORQ R9, R9
 
-chunks425:
+chunks1260:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle78<>+0(SB), X0, X2
-	VPAND     shuffle78<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X0, X3
-	VPAND     shuffle78<>+0(SB), X1, X2
-	VPAND     shuffle78<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X2
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSWB X0, X2, X0
 	VPSRLW    $0x08, X1, X2
 	VPSRLW    $0x08, X1, X5
 	VPACKUSWB X5, X2, X1
-	VPAND     shuffle78<>+0(SB), X4, X5
-	VPAND     shuffle78<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle78<>+0(SB), X0, X4
-	VPAND     shuffle78<>+0(SB), X0, X5
+	VPAND     shuffle405<>+0(SB), X0, X4
+	VPAND     shuffle405<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle78<>+0(SB), X3, X0
-	VPAND     shuffle78<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle78<>+0(SB), X1, X3
-	VPAND     shuffle78<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLW    $0x08, X1, X0
@@ -5608,841 +22395,22 @@ chunks425:
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone426
+	JEQ       rowdone1261
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks425
+	JLE       chunks1260
 	MOVQ      DX, R9
-	JMP       chunks425
+	JMP       chunks1260
 
-rowdone426:
+rowdone1261:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row424
+	JNZ  row1259
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group423
-	VZEROUPPER
-	RET
-
-// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk427
-	CMPQ  DX, $0x10
-	JAE   chunk428
-	CMPQ  DX, $0x08
-	JAE   chunk429
-	CMPQ  DX, $0x04
-	JAE   chunk430
-	RET
-
-chunk427:
-	SUBQ $0x20, DX
-
-group431:
-	MOVQ rows+24(FP), R8
-
-row432:
-	XORQ DI, DI
-
-chunks433:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y1, Y3
-	VPACKUSDW   Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)
-	VPSRLD      $0x10, Y0, Y3
-	VPSRLD      $0x10, Y1, Y2
-	VPACKUSDW   Y2, Y3, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone434
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks433
-	MOVQ        DX, DI
-	JMP         chunks433
-
-rowdone434:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row432
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group431
-	VZEROUPPER
-	RET
-
-chunk428:
-	SUBQ $0x10, DX
-
-group435:
-	MOVQ rows+24(FP), R8
-
-row436:
-	XORQ DI, DI
-
-chunks437:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
-	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R9)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X1, X2
-	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R9)(SI*1)
-	CMPQ      DI, DX
-	JEQ       rowdone438
-	ADDQ      $0x10, DI
-	CMPQ      DI, DX
-	JLE       chunks437
-	MOVQ      DX, DI
-	JMP       chunks437
-
-rowdone438:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row436
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group435
-	VZEROUPPER
-	RET
-
-chunk429:
-	SUBQ $0x08, DX
-
-group439:
-	MOVQ rows+24(FP), R8
-
-row440:
-	XORQ DI, DI
-
-chunks441:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle106<>+0(SB), X0, X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R9)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R9)(SI*1)
-	CMPQ      DI, DX
-	JEQ       rowdone442
-	ADDQ      $0x08, DI
-	CMPQ      DI, DX
-	JLE       chunks441
-	MOVQ      DX, DI
-	JMP       chunks441
-
-rowdone442:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row440
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group439
-	VZEROUPPER
-	RET
-
-chunk430:
-	SUBQ $0x04, DX
-
-group443:
-	MOVQ rows+24(FP), R8
-
-row444:
-	XORQ DI, DI
-
-chunks445:
-	LEAQ      (CX)(DI*1), R9
-	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle106<>+0(SB), X0, X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R9)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R9)(SI*1)
-	CMPQ      DI, DX
-	JEQ       rowdone446
-	ADDQ      $0x04, DI
-	CMPQ      DI, DX
-	JLE       chunks445
-	MOVQ      DX, DI
-	JMP       chunks445
-
-rowdone446:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row444
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group443
-	VZEROUPPER
-	RET
-
-DATA shuffle106<>+0(SB)/8, $0x0000ffff0000ffff
-DATA shuffle106<>+8(SB)/8, $0x0000ffff0000ffff
-DATA shuffle106<>+16(SB)/8, $0x0000ffff0000ffff
-DATA shuffle106<>+24(SB)/8, $0x0000ffff0000ffff
-GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
-
-// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk447
-	CMPQ  DX, $0x10
-	JAE   chunk448
-	CMPQ  DX, $0x08
-	JAE   chunk449
-	CMPQ  DX, $0x04
-	JAE   chunk450
-	RET
-
-chunk447:
-	SUBQ $0x20, DX
-
-group451:
-	MOVQ rows+24(FP), R8
-
-row452:
-	XORQ DI, DI
-
-chunks453:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle107<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle108<>+0(SB), Y2, Y3
-	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle109<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle110<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle111<>+0(SB), Y2, Y3
-	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle112<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle113<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle114<>+0(SB), Y2, Y2
-	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle115<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(SI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone454
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks453
-	MOVQ        DX, DI
-	JMP         chunks453
-
-rowdone454:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row452
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group451
-	VZEROUPPER
-	RET
-
-chunk448:
-	SUBQ $0x10, DX
-
-group455:
-	MOVQ rows+24(FP), R8
-
-row456:
-	XORQ DI, DI
-
-chunks457:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle117<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle118<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)
-	VPSHUFB shuffle119<>+0(SB), X0, X4
-	VPSHUFB shuffle120<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle121<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle122<>+0(SB), X0, X0
-	VPSHUFB shuffle123<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle124<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone458
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks457
-	MOVQ    DX, DI
-	JMP     chunks457
-
-rowdone458:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row456
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group455
-	VZEROUPPER
-	RET
-
-chunk449:
-	SUBQ $0x08, DX
-
-group459:
-	MOVQ rows+24(FP), R8
-
-row460:
-	XORQ DI, DI
-
-chunks461:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X1
-	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle125<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)
-	VPSHUFB shuffle119<>+0(SB), X0, X3
-	VPSHUFB shuffle126<>+0(SB), X2, X1
-	VPOR    X1, X3, X1
-	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle122<>+0(SB), X0, X0
-	VPSHUFB shuffle127<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone462
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks461
-	MOVQ    DX, DI
-	JMP     chunks461
-
-rowdone462:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row460
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group459
-	VZEROUPPER
-	RET
-
-chunk450:
-	SUBQ $0x04, DX
-
-group463:
-	MOVQ rows+24(FP), R8
-
-row464:
-	XORQ DI, DI
-
-chunks465:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R10), X0
-	VPSHUFB shuffle128<>+0(SB), X0, X1
-	VMOVD   X1, (R9)
-	VPSHUFB shuffle129<>+0(SB), X0, X1
-	VMOVQ   4(R10), X2
-	VPSHUFB shuffle130<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVD   X3, (R9)(SI*1)
-	VPSHUFB shuffle131<>+0(SB), X0, X0
-	VPSHUFB shuffle42<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVD   X2, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone466
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks465
-	MOVQ    DX, DI
-	JMP     chunks465
-
-rowdone466:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row464
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group463
-	VZEROUPPER
-	RET
-
-DATA shuffle107<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle107<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle107<>+16(SB)/8, $0xffff0d0c07060100
-DATA shuffle107<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle107<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle108<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle108<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle108<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle108<>+24(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle108<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle109<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle109<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle109<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle109<>+24(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle109<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle110<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle110<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle110<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle110<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle110<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle111<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle111<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle111<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle111<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle111<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle112<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle112<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle112<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle112<>+24(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle112<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle113<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle113<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle113<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle113<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle113<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle114<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle114<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle114<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle114<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle114<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle115<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle115<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle115<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle115<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle115<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle116<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle116<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle116<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle117<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle117<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle117<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle118<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle118<>+8(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle118<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle119<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle119<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle119<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle120<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle120<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle121<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle121<>+8(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle122<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle122<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle123<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle123<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle124<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle124<>+8(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle124<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle125<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle125<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle125<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle126<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle126<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle126<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle127<>+0(SB)/8, $0x0f0e0908ffffffff
-DATA shuffle127<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle127<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle128<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle128<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle128<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle129<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle129<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle130<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle130<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle131<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle131<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
-
-// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk467
-	CMPQ  DX, $0x10
-	JAE   chunk468
-	CMPQ  DX, $0x08
-	JAE   chunk469
-	CMPQ  DX, $0x04
-	JAE   chunk470
-	RET
-
-chunk467:
-	SUBQ $0x20, DX
-
-group471:
-	MOVQ rows+24(FP), R9
-
-row472:
-	XORQ R8, R8
-
-chunks473:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y1, Y3
-	VPACKUSDW   Y3, Y2, Y3
-	VPSRLD      $0x10, Y0, Y2
-	VPSRLD      $0x10, Y1, Y4
-	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X4
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y4, Y5
-	VPACKUSDW   Y5, Y2, Y5
-	VPSRLD      $0x10, Y0, Y2
-	VPSRLD      $0x10, Y4, Y6
-	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle106<>+0(SB), Y3, Y0
-	VPAND       shuffle106<>+0(SB), Y5, Y6
-	VPACKUSDW   Y6, Y0, Y6
-	VMOVDQU     Y6, (R10)
-	VPSRLD      $0x10, Y3, Y6
-	VPSRLD      $0x10, Y5, Y0
-	VPACKUSDW   Y0, Y6, Y5
-	VMOVDQU     Y5, (R11)
-	VPAND       shuffle106<>+0(SB), Y1, Y5
-	VPAND       shuffle106<>+0(SB), Y4, Y3
-	VPACKUSDW   Y3, Y5, Y3
-	VMOVDQU     Y3, (R10)(SI*1)
-	VPSRLD      $0x10, Y1, Y3
-	VPSRLD      $0x10, Y4, Y5
-	VPACKUSDW   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone474
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks473
-	MOVQ        DX, R8
-	JMP         chunks473
-
-rowdone474:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row472
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group471
-	VZEROUPPER
-	RET
-
-chunk468:
-	SUBQ $0x10, DX
-
-group475:
-	MOVQ rows+24(FP), R9
-
-row476:
-	XORQ R8, R8
-
-chunks477:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X1, X4
-	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R8*4), X0
-	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X4, X5
-	VPACKUSDW X5, X2, X5
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X4, X6
-	VPACKUSDW X6, X2, X4
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X5, X6
-	VPACKUSDW X6, X0, X6
-	VMOVDQU   X6, (R10)
-	VPSRLD    $0x10, X3, X6
-	VPSRLD    $0x10, X5, X0
-	VPACKUSDW X0, X6, X5
-	VMOVDQU   X5, (R11)
-	VPAND     shuffle106<>+0(SB), X1, X5
-	VPAND     shuffle106<>+0(SB), X4, X3
-	VPACKUSDW X3, X5, X3
-	VMOVDQU   X3, (R10)(SI*1)
-	VPSRLD    $0x10, X1, X3
-	VPSRLD    $0x10, X4, X5
-	VPACKUSDW X5, X3, X4
-	VMOVDQU   X4, (R11)(SI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone478
-	ADDQ      $0x10, R8
-	CMPQ      R8, DX
-	JLE       chunks477
-	MOVQ      DX, R8
-	JMP       chunks477
-
-rowdone478:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row476
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group475
-	VZEROUPPER
-	RET
-
-chunk469:
-	SUBQ $0x08, DX
-
-group479:
-	MOVQ rows+24(FP), R9
-
-row480:
-	XORQ R8, R8
-
-chunks481:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X1, X4
-	VPACKUSDW X4, X2, X1
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X3, X4
-	VPACKUSDW X4, X0, X4
-	VMOVQ     X4, (R10)
-	VPSRLD    $0x10, X3, X4
-	VPSRLD    $0x10, X3, X0
-	VPACKUSDW X0, X4, X3
-	VMOVQ     X3, (R11)
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPAND     shuffle106<>+0(SB), X1, X0
-	VPACKUSDW X0, X3, X0
-	VMOVQ     X0, (R10)(SI*1)
-	VPSRLD    $0x10, X1, X0
-	VPSRLD    $0x10, X1, X3
-	VPACKUSDW X3, X0, X1
-	VMOVQ     X1, (R11)(SI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone482
-	ADDQ      $0x08, R8
-	CMPQ      R8, DX
-	JLE       chunks481
-	MOVQ      DX, R8
-	JMP       chunks481
-
-rowdone482:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row480
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group479
-	VZEROUPPER
-	RET
-
-chunk470:
-	SUBQ $0x04, DX
-
-group483:
-	MOVQ rows+24(FP), R9
-
-row484:
-	XORQ R8, R8
-
-chunks485:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle106<>+0(SB), X0, X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VPSRLD    $0x10, X0, X1
-	VPSRLD    $0x10, X0, X3
-	VPACKUSDW X3, X1, X0
-	VPAND     shuffle106<>+0(SB), X2, X3
-	VPAND     shuffle106<>+0(SB), X2, X1
-	VPACKUSDW X1, X3, X1
-	VMOVD     X1, (R10)
-	VPSRLD    $0x10, X2, X1
-	VPSRLD    $0x10, X2, X3
-	VPACKUSDW X3, X1, X2
-	VMOVD     X2, (R11)
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X0, X3
-	VPACKUSDW X3, X2, X3
-	VMOVD     X3, (R10)(SI*1)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X0, X2
-	VPACKUSDW X2, X3, X0
-	VMOVD     X0, (R11)(SI*1)
-	CMPQ      R8, DX
-	JEQ       rowdone486
-	ADDQ      $0x04, R8
-	CMPQ      R8, DX
-	JLE       chunks485
-	MOVQ      DX, R8
-	JMP       chunks485
-
-rowdone486:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row484
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group483
+	JNZ  group1258
 	VZEROUPPER
 	RET
 
@@ -6467,33 +22435,33 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk487
+	JAE   chunk1262
 	CMPQ  DX, $0x10
-	JAE   chunk488
+	JAE   chunk1263
 	CMPQ  DX, $0x08
-	JAE   chunk489
+	JAE   chunk1264
 	CMPQ  DX, $0x04
-	JAE   chunk490
+	JAE   chunk1265
 	RET
 
-chunk487:
+chunk1262:
 	SUBQ $0x20, DX
 
-group491:
+group1266:
 	MOVQ rows+24(FP), R10
 
-row492:
+row1267:
 	XORQ R9, R9
 
-chunks493:
+chunks1268:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y1, Y3
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -6502,8 +22470,8 @@ chunks493:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y4, Y5
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -6512,8 +22480,8 @@ chunks493:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y6, Y7
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -6522,62 +22490,62 @@ chunks493:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y8, Y9
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle106<>+0(SB), Y3, Y0
-	VPAND       shuffle106<>+0(SB), Y5, Y10
+	VPAND       shuffle406<>+0(SB), Y3, Y0
+	VPAND       shuffle406<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle106<>+0(SB), Y7, Y3
-	VPAND       shuffle106<>+0(SB), Y9, Y2
+	VPAND       shuffle406<>+0(SB), Y7, Y3
+	VPAND       shuffle406<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle106<>+0(SB), Y1, Y7
-	VPAND       shuffle106<>+0(SB), Y4, Y0
+	VPAND       shuffle406<>+0(SB), Y1, Y7
+	VPAND       shuffle406<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle106<>+0(SB), Y6, Y1
-	VPAND       shuffle106<>+0(SB), Y8, Y3
+	VPAND       shuffle406<>+0(SB), Y6, Y1
+	VPAND       shuffle406<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle106<>+0(SB), Y10, Y6
-	VPAND       shuffle106<>+0(SB), Y2, Y7
+	VPAND       shuffle406<>+0(SB), Y10, Y6
+	VPAND       shuffle406<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle106<>+0(SB), Y0, Y2
-	VPAND       shuffle106<>+0(SB), Y3, Y10
+	VPAND       shuffle406<>+0(SB), Y0, Y2
+	VPAND       shuffle406<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle106<>+0(SB), Y5, Y3
-	VPAND       shuffle106<>+0(SB), Y9, Y0
+	VPAND       shuffle406<>+0(SB), Y5, Y3
+	VPAND       shuffle406<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle106<>+0(SB), Y4, Y9
-	VPAND       shuffle106<>+0(SB), Y8, Y5
+	VPAND       shuffle406<>+0(SB), Y4, Y9
+	VPAND       shuffle406<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
@@ -6585,119 +22553,119 @@ chunks493:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone494
+	JEQ         rowdone1269
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks493
+	JLE         chunks1268
 	MOVQ        DX, R9
-	JMP         chunks493
+	JMP         chunks1268
 
-rowdone494:
+rowdone1269:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row492
+	JNZ  row1267
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group491
+	JNZ  group1266
 	VZEROUPPER
 	RET
 
-chunk488:
+chunk1263:
 	SUBQ $0x10, DX
 
-group495:
+group1270:
 	MOVQ rows+24(FP), R10
 
-row496:
+row1271:
 	XORQ R9, R9
 
-chunks497:
+chunks1272:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X4, X5
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X6, X7
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X8, X9
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X8, X10
 	VPACKUSDW X10, X2, X8
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X5, X10
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X5, X10
 	VPACKUSDW X10, X0, X10
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle106<>+0(SB), X7, X3
-	VPAND     shuffle106<>+0(SB), X9, X2
+	VPAND     shuffle406<>+0(SB), X7, X3
+	VPAND     shuffle406<>+0(SB), X9, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X7, X3
 	VPSRLD    $0x10, X9, X0
 	VPACKUSDW X0, X3, X9
-	VPAND     shuffle106<>+0(SB), X1, X7
-	VPAND     shuffle106<>+0(SB), X4, X0
+	VPAND     shuffle406<>+0(SB), X1, X7
+	VPAND     shuffle406<>+0(SB), X4, X0
 	VPACKUSDW X0, X7, X0
 	VPSRLD    $0x10, X1, X7
 	VPSRLD    $0x10, X4, X3
 	VPACKUSDW X3, X7, X4
-	VPAND     shuffle106<>+0(SB), X6, X1
-	VPAND     shuffle106<>+0(SB), X8, X3
+	VPAND     shuffle406<>+0(SB), X6, X1
+	VPAND     shuffle406<>+0(SB), X8, X3
 	VPACKUSDW X3, X1, X3
 	VPSRLD    $0x10, X6, X1
 	VPSRLD    $0x10, X8, X7
 	VPACKUSDW X7, X1, X8
-	VPAND     shuffle106<>+0(SB), X10, X6
-	VPAND     shuffle106<>+0(SB), X2, X7
+	VPAND     shuffle406<>+0(SB), X10, X6
+	VPAND     shuffle406<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X3, X10
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle106<>+0(SB), X5, X3
-	VPAND     shuffle106<>+0(SB), X9, X0
+	VPAND     shuffle406<>+0(SB), X5, X3
+	VPAND     shuffle406<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle106<>+0(SB), X4, X9
-	VPAND     shuffle106<>+0(SB), X8, X5
+	VPAND     shuffle406<>+0(SB), X4, X9
+	VPAND     shuffle406<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X5
@@ -6705,91 +22673,91 @@ chunks497:
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone498
+	JEQ       rowdone1273
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks497
+	JLE       chunks1272
 	MOVQ      DX, R9
-	JMP       chunks497
+	JMP       chunks1272
 
-rowdone498:
+rowdone1273:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row496
+	JNZ  row1271
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group495
+	JNZ  group1270
 	VZEROUPPER
 	RET
 
-chunk489:
+chunk1264:
 	SUBQ $0x08, DX
 
-group499:
+group1274:
 	MOVQ rows+24(FP), R10
 
-row500:
+row1275:
 	XORQ R9, R9
 
-chunks501:
+chunks1276:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X4, X5
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X5, X6
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPAND     shuffle106<>+0(SB), X4, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X4, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X0
 	VPACKUSDW X0, X3, X4
-	VPAND     shuffle106<>+0(SB), X6, X1
-	VPAND     shuffle106<>+0(SB), X6, X0
+	VPAND     shuffle406<>+0(SB), X6, X1
+	VPAND     shuffle406<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle106<>+0(SB), X2, X6
-	VPAND     shuffle106<>+0(SB), X2, X1
+	VPAND     shuffle406<>+0(SB), X2, X6
+	VPAND     shuffle406<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle106<>+0(SB), X5, X2
-	VPAND     shuffle106<>+0(SB), X5, X6
+	VPAND     shuffle406<>+0(SB), X5, X2
+	VPAND     shuffle406<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle106<>+0(SB), X4, X5
-	VPAND     shuffle106<>+0(SB), X4, X2
+	VPAND     shuffle406<>+0(SB), X4, X5
+	VPAND     shuffle406<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X2
@@ -6797,83 +22765,83 @@ chunks501:
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone502
+	JEQ       rowdone1277
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks501
+	JLE       chunks1276
 	MOVQ      DX, R9
-	JMP       chunks501
+	JMP       chunks1276
 
-rowdone502:
+rowdone1277:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row500
+	JNZ  row1275
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group499
+	JNZ  group1274
 	VZEROUPPER
 	RET
 
-chunk490:
+chunk1265:
 	SUBQ $0x04, DX
 
-group503:
+group1278:
 	MOVQ rows+24(FP), R10
 
-row504:
+row1279:
 	XORQ R9, R9
 
-chunks505:
+chunks1280:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle106<>+0(SB), X0, X2
-	VPAND     shuffle106<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle406<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X3, X4
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X0, X3
-	VPAND     shuffle106<>+0(SB), X1, X2
-	VPAND     shuffle106<>+0(SB), X1, X0
+	VPAND     shuffle406<>+0(SB), X1, X2
+	VPAND     shuffle406<>+0(SB), X1, X0
 	VPACKUSDW X0, X2, X0
 	VPSRLD    $0x10, X1, X2
 	VPSRLD    $0x10, X1, X5
 	VPACKUSDW X5, X2, X1
-	VPAND     shuffle106<>+0(SB), X4, X5
-	VPAND     shuffle106<>+0(SB), X4, X2
+	VPAND     shuffle406<>+0(SB), X4, X5
+	VPAND     shuffle406<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle106<>+0(SB), X0, X4
-	VPAND     shuffle106<>+0(SB), X0, X5
+	VPAND     shuffle406<>+0(SB), X0, X4
+	VPAND     shuffle406<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle106<>+0(SB), X3, X0
-	VPAND     shuffle106<>+0(SB), X3, X4
+	VPAND     shuffle406<>+0(SB), X3, X0
+	VPAND     shuffle406<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle106<>+0(SB), X1, X3
-	VPAND     shuffle106<>+0(SB), X1, X0
+	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle406<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLD    $0x10, X1, X0
@@ -6881,721 +22849,22 @@ chunks505:
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone506
+	JEQ       rowdone1281
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks505
+	JLE       chunks1280
 	MOVQ      DX, R9
-	JMP       chunks505
+	JMP       chunks1280
 
-rowdone506:
+rowdone1281:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row504
+	JNZ  row1279
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group503
-	VZEROUPPER
-	RET
-
-// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk507
-	CMPQ  DX, $0x10
-	JAE   chunk508
-	CMPQ  DX, $0x08
-	JAE   chunk509
-	CMPQ  DX, $0x04
-	JAE   chunk510
-	RET
-
-chunk507:
-	SUBQ $0x20, DX
-
-group511:
-	MOVQ rows+24(FP), R8
-
-row512:
-	XORQ DI, DI
-
-chunks513:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
-	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone514
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks513
-	MOVQ        DX, DI
-	JMP         chunks513
-
-rowdone514:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row512
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group511
-	VZEROUPPER
-	RET
-
-chunk508:
-	SUBQ $0x10, DX
-
-group515:
-	MOVQ rows+24(FP), R8
-
-row516:
-	XORQ DI, DI
-
-chunks517:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R9)
-	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
-	JEQ     rowdone518
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks517
-	MOVQ    DX, DI
-	JMP     chunks517
-
-rowdone518:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row516
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group515
-	VZEROUPPER
-	RET
-
-chunk509:
-	SUBQ $0x08, DX
-
-group519:
-	MOVQ rows+24(FP), R8
-
-row520:
-	XORQ DI, DI
-
-chunks521:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R9)
-	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R9)(SI*1)
-	CMPQ    DI, DX
-	JEQ     rowdone522
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks521
-	MOVQ    DX, DI
-	JMP     chunks521
-
-rowdone522:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row520
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group519
-	VZEROUPPER
-	RET
-
-chunk510:
-	SUBQ $0x04, DX
-
-group523:
-	MOVQ rows+24(FP), R8
-
-row524:
-	XORQ DI, DI
-
-chunks525:
-	LEAQ    (CX)(DI*1), R9
-	VMOVQ   (AX)(DI*2), X0
-	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R9)
-	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R9)(SI*1)
-	CMPQ    DI, DX
-	JEQ     rowdone526
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks525
-	MOVQ    DX, DI
-	JMP     chunks525
-
-rowdone526:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row524
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group523
-	VZEROUPPER
-	RET
-
-// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk527
-	CMPQ  DX, $0x10
-	JAE   chunk528
-	CMPQ  DX, $0x08
-	JAE   chunk529
-	CMPQ  DX, $0x04
-	JAE   chunk530
-	RET
-
-chunk527:
-	SUBQ $0x20, DX
-
-group531:
-	MOVQ rows+24(FP), R8
-
-row532:
-	XORQ DI, DI
-
-chunks533:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle132<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle133<>+0(SB), Y2, Y3
-	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle134<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle135<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle136<>+0(SB), Y2, Y3
-	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle137<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle138<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle139<>+0(SB), Y2, Y2
-	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle140<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(SI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone534
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks533
-	MOVQ        DX, DI
-	JMP         chunks533
-
-rowdone534:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row532
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group531
-	VZEROUPPER
-	RET
-
-chunk528:
-	SUBQ $0x10, DX
-
-group535:
-	MOVQ rows+24(FP), R8
-
-row536:
-	XORQ DI, DI
-
-chunks537:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle59<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle142<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)
-	VPSHUFB shuffle66<>+0(SB), X0, X4
-	VPSHUFB shuffle143<>+0(SB), X2, X3
-	VPOR    X3, X4, X3
-	VPSHUFB shuffle144<>+0(SB), X1, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle145<>+0(SB), X0, X0
-	VPSHUFB shuffle61<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle146<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone538
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks537
-	MOVQ    DX, DI
-	JMP     chunks537
-
-rowdone538:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row536
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group535
-	VZEROUPPER
-	RET
-
-chunk529:
-	SUBQ $0x08, DX
-
-group539:
-	MOVQ rows+24(FP), R8
-
-row540:
-	XORQ DI, DI
-
-chunks541:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X1
-	VMOVQ   X1, (R9)
-	VPSHUFB shuffle66<>+0(SB), X0, X1
-	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle147<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)(SI*1)
-	VPSHUFB shuffle145<>+0(SB), X0, X0
-	VPSHUFB shuffle62<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone542
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks541
-	MOVQ    DX, DI
-	JMP     chunks541
-
-rowdone542:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row540
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group539
-	VZEROUPPER
-	RET
-
-chunk530:
-	SUBQ $0x04, DX
-
-group543:
-	MOVQ rows+24(FP), R8
-
-row544:
-	XORQ DI, DI
-
-chunks545:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R10), X0
-	VPSHUFB shuffle67<>+0(SB), X0, X1
-	VMOVD   X1, (R9)
-	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(SI*1)
-	VMOVQ   4(R10), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone546
-	ADDQ    $0x04, DI
-	CMPQ    DI, DX
-	JLE     chunks545
-	MOVQ    DX, DI
-	JMP     chunks545
-
-rowdone546:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row544
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group543
-	VZEROUPPER
-	RET
-
-DATA shuffle132<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle132<>+16(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle132<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle133<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle133<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle133<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle133<>+24(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle133<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle134<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle134<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle135<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle135<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle135<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle135<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle135<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle136<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle136<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle136<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle136<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle137<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle137<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle137<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle137<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle138<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle138<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle138<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle139<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle139<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle139<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle139<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle140<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle140<>+8(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle140<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle140<>+24(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle140<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle141<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle141<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle141<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle142<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle142<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle142<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle143<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle143<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle143<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle144<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle144<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle144<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle145<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle145<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle145<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle146<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle146<>+8(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle147<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle147<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
-
-// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk547
-	CMPQ  DX, $0x10
-	JAE   chunk548
-	CMPQ  DX, $0x08
-	JAE   chunk549
-	CMPQ  DX, $0x04
-	JAE   chunk550
-	RET
-
-chunk547:
-	SUBQ $0x20, DX
-
-group551:
-	MOVQ rows+24(FP), R9
-
-row552:
-	XORQ R8, R8
-
-chunks553:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
-	VSHUFPS     $0x88, Y3, Y0, Y4
-	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VSHUFPS     $0x88, Y4, Y2, Y0
-	VMOVDQU     Y0, (R10)
-	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)
-	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(SI*1)
-	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone554
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks553
-	MOVQ        DX, R8
-	JMP         chunks553
-
-rowdone554:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row552
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group551
-	VZEROUPPER
-	RET
-
-chunk548:
-	SUBQ $0x10, DX
-
-group555:
-	MOVQ rows+24(FP), R9
-
-row556:
-	XORQ R8, R8
-
-chunks557:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU 16(AX)(R8*4), X1
-	VSHUFPS $0x88, X1, X0, X2
-	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
-	VMOVDQU 48(AX)(R8*4), X3
-	VSHUFPS $0x88, X3, X0, X4
-	VSHUFPS $0xdd, X3, X0, X3
-	VSHUFPS $0x88, X4, X2, X0
-	VMOVDQU X0, (R10)
-	VSHUFPS $0xdd, X4, X2, X4
-	VMOVDQU X4, (R11)
-	VSHUFPS $0x88, X3, X1, X4
-	VMOVDQU X4, (R10)(SI*1)
-	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, (R11)(SI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone558
-	ADDQ    $0x10, R8
-	CMPQ    R8, DX
-	JLE     chunks557
-	MOVQ    DX, R8
-	JMP     chunks557
-
-rowdone558:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row556
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group555
-	VZEROUPPER
-	RET
-
-chunk549:
-	SUBQ $0x08, DX
-
-group559:
-	MOVQ rows+24(FP), R9
-
-row560:
-	XORQ R8, R8
-
-chunks561:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU 16(AX)(R8*4), X1
-	VSHUFPS $0x88, X1, X0, X2
-	VSHUFPS $0xdd, X1, X0, X1
-	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R10)
-	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R11)
-	VSHUFPS $0x88, X1, X1, X2
-	VMOVQ   X2, (R10)(SI*1)
-	VSHUFPS $0xdd, X1, X1, X1
-	VMOVQ   X1, (R11)(SI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone562
-	ADDQ    $0x08, R8
-	CMPQ    R8, DX
-	JLE     chunks561
-	MOVQ    DX, R8
-	JMP     chunks561
-
-rowdone562:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row560
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group559
-	VZEROUPPER
-	RET
-
-chunk550:
-	SUBQ $0x04, DX
-
-group563:
-	MOVQ rows+24(FP), R9
-
-row564:
-	XORQ R8, R8
-
-chunks565:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VSHUFPS $0x88, X0, X0, X1
-	VSHUFPS $0xdd, X0, X0, X0
-	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R10)
-	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R11)
-	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R10)(SI*1)
-	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R11)(SI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone566
-	ADDQ    $0x04, R8
-	CMPQ    R8, DX
-	JLE     chunks565
-	MOVQ    DX, R8
-	JMP     chunks565
-
-rowdone566:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row564
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group563
+	JNZ  group1278
 	VZEROUPPER
 	RET
 
@@ -7620,25 +22889,25 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk567
+	JAE   chunk1282
 	CMPQ  DX, $0x10
-	JAE   chunk568
+	JAE   chunk1283
 	CMPQ  DX, $0x08
-	JAE   chunk569
+	JAE   chunk1284
 	CMPQ  DX, $0x04
-	JAE   chunk570
+	JAE   chunk1285
 	RET
 
-chunk567:
+chunk1282:
 	SUBQ $0x20, DX
 
-group571:
+group1286:
 	MOVQ rows+24(FP), R10
 
-row572:
+row1287:
 	XORQ R9, R9
 
-chunks573:
+chunks1288:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -7690,35 +22959,35 @@ chunks573:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone574
+	JEQ         rowdone1289
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks573
+	JLE         chunks1288
 	MOVQ        DX, R9
-	JMP         chunks573
+	JMP         chunks1288
 
-rowdone574:
+rowdone1289:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row572
+	JNZ  row1287
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group571
+	JNZ  group1286
 	VZEROUPPER
 	RET
 
-chunk568:
+chunk1283:
 	SUBQ $0x10, DX
 
-group575:
+group1290:
 	MOVQ rows+24(FP), R10
 
-row576:
+row1291:
 	XORQ R9, R9
 
-chunks577:
+chunks1292:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -7762,35 +23031,35 @@ chunks577:
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone578
+	JEQ     rowdone1293
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks577
+	JLE     chunks1292
 	MOVQ    DX, R9
-	JMP     chunks577
+	JMP     chunks1292
 
-rowdone578:
+rowdone1293:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row576
+	JNZ  row1291
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group575
+	JNZ  group1290
 	VZEROUPPER
 	RET
 
-chunk569:
+chunk1284:
 	SUBQ $0x08, DX
 
-group579:
+group1294:
 	MOVQ rows+24(FP), R10
 
-row580:
+row1295:
 	XORQ R9, R9
 
-chunks581:
+chunks1296:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -7822,35 +23091,35 @@ chunks581:
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone582
+	JEQ     rowdone1297
 	ADDQ    $0x08, R9
 	CMPQ    R9, DX
-	JLE     chunks581
+	JLE     chunks1296
 	MOVQ    DX, R9
-	JMP     chunks581
+	JMP     chunks1296
 
-rowdone582:
+rowdone1297:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row580
+	JNZ  row1295
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group579
+	JNZ  group1294
 	VZEROUPPER
 	RET
 
-chunk570:
+chunk1285:
 	SUBQ $0x04, DX
 
-group583:
+group1298:
 	MOVQ rows+24(FP), R10
 
-row584:
+row1299:
 	XORQ R9, R9
 
-chunks585:
+chunks1300:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -7878,521 +23147,22 @@ chunks585:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone586
+	JEQ     rowdone1301
 	ADDQ    $0x04, R9
 	CMPQ    R9, DX
-	JLE     chunks585
+	JLE     chunks1300
 	MOVQ    DX, R9
-	JMP     chunks585
+	JMP     chunks1300
 
-rowdone586:
+rowdone1301:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row584
+	JNZ  row1299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group583
-	VZEROUPPER
-	RET
-
-// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk587
-	CMPQ  DX, $0x10
-	JAE   chunk588
-	CMPQ  DX, $0x08
-	JAE   chunk589
-	RET
-
-chunk587:
-	SUBQ $0x20, DX
-
-group590:
-	MOVQ rows+24(FP), R8
-
-row591:
-	XORQ DI, DI
-
-chunks592:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone593
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks592
-	MOVQ        DX, DI
-	JMP         chunks592
-
-rowdone593:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row591
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group590
-	VZEROUPPER
-	RET
-
-chunk588:
-	SUBQ $0x10, DX
-
-group594:
-	MOVQ rows+24(FP), R8
-
-row595:
-	XORQ DI, DI
-
-chunks596:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VMOVDQU     16(AX)(DI*2), X1
-	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R9)
-	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone597
-	ADDQ        $0x10, DI
-	CMPQ        DI, DX
-	JLE         chunks596
-	MOVQ        DX, DI
-	JMP         chunks596
-
-rowdone597:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row595
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group594
-	VZEROUPPER
-	RET
-
-chunk589:
-	SUBQ $0x08, DX
-
-group598:
-	MOVQ rows+24(FP), R8
-
-row599:
-	XORQ DI, DI
-
-chunks600:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R9)
-	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone601
-	ADDQ        $0x08, DI
-	CMPQ        DI, DX
-	JLE         chunks600
-	MOVQ        DX, DI
-	JMP         chunks600
-
-rowdone601:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row599
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group598
-	VZEROUPPER
-	RET
-
-// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk602
-	CMPQ  DX, $0x10
-	JAE   chunk603
-	CMPQ  DX, $0x08
-	JAE   chunk604
-	RET
-
-chunk602:
-	SUBQ $0x20, DX
-
-group605:
-	MOVQ rows+24(FP), R8
-
-row606:
-	XORQ DI, DI
-
-chunks607:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle148<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle149<>+0(SB), Y2, Y3
-	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R9)
-	VPSHUFB     shuffle150<>+0(SB), Y0, Y0
-	VMOVDQU     32(R10), X3
-	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle151<>+0(SB), Y3, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	VPSHUFB     shuffle148<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle149<>+0(SB), Y3, Y3
-	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)(SI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone608
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks607
-	MOVQ        DX, DI
-	JMP         chunks607
-
-rowdone608:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row606
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group605
-	VZEROUPPER
-	RET
-
-chunk603:
-	SUBQ $0x10, DX
-
-group609:
-	MOVQ rows+24(FP), R8
-
-row610:
-	XORQ DI, DI
-
-chunks611:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle76<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (R9)
-	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVDQU 32(R10), X3
-	VPSHUFB shuffle75<>+0(SB), X3, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
-	VPSHUFB shuffle74<>+0(SB), X2, X2
-	VPSHUFB shuffle76<>+0(SB), X3, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone612
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks611
-	MOVQ    DX, DI
-	JMP     chunks611
-
-rowdone612:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row610
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group609
-	VZEROUPPER
-	RET
-
-chunk604:
-	SUBQ $0x08, DX
-
-group613:
-	MOVQ rows+24(FP), R8
-
-row614:
-	XORQ DI, DI
-
-chunks615:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VPSHUFB shuffle74<>+0(SB), X0, X1
-	VMOVQ   X1, (R9)
-	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(SI*1)
-	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle77<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone616
-	ADDQ    $0x08, DI
-	CMPQ    DI, DX
-	JLE     chunks615
-	MOVQ    DX, DI
-	JMP     chunks615
-
-rowdone616:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row614
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group613
-	VZEROUPPER
-	RET
-
-DATA shuffle148<>+0(SB)/8, $0x0706050403020100
-DATA shuffle148<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle148<>+16(SB)/8, $0x0706050403020100
-DATA shuffle148<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle148<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle149<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle149<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle149<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle149<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle149<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle150<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle150<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle150<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle150<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle150<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle151<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle151<>+8(SB)/8, $0x0706050403020100
-DATA shuffle151<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle151<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle151<>(SB), RODATA|NOPTR, $32
-
-// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk617
-	CMPQ  DX, $0x10
-	JAE   chunk618
-	CMPQ  DX, $0x08
-	JAE   chunk619
-	RET
-
-chunk617:
-	SUBQ $0x20, DX
-
-group620:
-	MOVQ rows+24(FP), R9
-
-row621:
-	XORQ R8, R8
-
-chunks622:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
-	VPUNPCKLQDQ Y3, Y0, Y4
-	VPUNPCKHQDQ Y3, Y0, Y3
-	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVDQU     Y0, (R10)
-	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)
-	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(SI*1)
-	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone623
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks622
-	MOVQ        DX, R8
-	JMP         chunks622
-
-rowdone623:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row621
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group620
-	VZEROUPPER
-	RET
-
-chunk618:
-	SUBQ $0x10, DX
-
-group624:
-	MOVQ rows+24(FP), R9
-
-row625:
-	XORQ R8, R8
-
-chunks626:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VMOVDQU     16(AX)(R8*4), X1
-	VPUNPCKLQDQ X1, X0, X2
-	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R8*4), X0
-	VMOVDQU     48(AX)(R8*4), X3
-	VPUNPCKLQDQ X3, X0, X4
-	VPUNPCKHQDQ X3, X0, X3
-	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (R10)
-	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, (R11)
-	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, (R10)(SI*1)
-	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone627
-	ADDQ        $0x10, R8
-	CMPQ        R8, DX
-	JLE         chunks626
-	MOVQ        DX, R8
-	JMP         chunks626
-
-rowdone627:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row625
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group624
-	VZEROUPPER
-	RET
-
-chunk619:
-	SUBQ $0x08, DX
-
-group628:
-	MOVQ rows+24(FP), R9
-
-row629:
-	XORQ R8, R8
-
-chunks630:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VMOVDQU     16(AX)(R8*4), X1
-	VPUNPCKLQDQ X1, X0, X2
-	VPUNPCKHQDQ X1, X0, X1
-	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R10)
-	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R11)
-	VPUNPCKLQDQ X1, X1, X2
-	VMOVQ       X2, (R10)(SI*1)
-	VPUNPCKHQDQ X1, X1, X1
-	VMOVQ       X1, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone631
-	ADDQ        $0x08, R8
-	CMPQ        R8, DX
-	JLE         chunks630
-	MOVQ        DX, R8
-	JMP         chunks630
-
-rowdone631:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row629
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group628
+	JNZ  group1298
 	VZEROUPPER
 	RET
 
@@ -8417,23 +23187,23 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk632
+	JAE   chunk1302
 	CMPQ  DX, $0x10
-	JAE   chunk633
+	JAE   chunk1303
 	CMPQ  DX, $0x08
-	JAE   chunk634
+	JAE   chunk1304
 	RET
 
-chunk632:
+chunk1302:
 	SUBQ $0x20, DX
 
-group635:
+group1305:
 	MOVQ rows+24(FP), R10
 
-row636:
+row1306:
 	XORQ R9, R9
 
-chunks637:
+chunks1307:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -8485,35 +23255,35 @@ chunks637:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone638
+	JEQ         rowdone1308
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks637
+	JLE         chunks1307
 	MOVQ        DX, R9
-	JMP         chunks637
+	JMP         chunks1307
 
-rowdone638:
+rowdone1308:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row636
+	JNZ  row1306
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group635
+	JNZ  group1305
 	VZEROUPPER
 	RET
 
-chunk633:
+chunk1303:
 	SUBQ $0x10, DX
 
-group639:
+group1309:
 	MOVQ rows+24(FP), R10
 
-row640:
+row1310:
 	XORQ R9, R9
 
-chunks641:
+chunks1311:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -8557,35 +23327,35 @@ chunks641:
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone642
+	JEQ         rowdone1312
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks641
+	JLE         chunks1311
 	MOVQ        DX, R9
-	JMP         chunks641
+	JMP         chunks1311
 
-rowdone642:
+rowdone1312:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row640
+	JNZ  row1310
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group639
+	JNZ  group1309
 	VZEROUPPER
 	RET
 
-chunk634:
+chunk1304:
 	SUBQ $0x08, DX
 
-group643:
+group1313:
 	MOVQ rows+24(FP), R10
 
-row644:
+row1314:
 	XORQ R9, R9
 
-chunks645:
+chunks1315:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -8617,332 +23387,22 @@ chunks645:
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone646
+	JEQ         rowdone1316
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks645
+	JLE         chunks1315
 	MOVQ        DX, R9
-	JMP         chunks645
+	JMP         chunks1315
 
-rowdone646:
+rowdone1316:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row644
+	JNZ  row1314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group643
-	VZEROUPPER
-	RET
-
-// func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk647
-	CMPQ  DX, $0x10
-	JAE   chunk648
-	RET
-
-chunk647:
-	SUBQ $0x20, DX
-
-group649:
-	MOVQ rows+24(FP), R8
-
-row650:
-	XORQ DI, DI
-
-chunks651:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     Y0, (R9)
-	VMOVDQU     16(AX)(DI*2), X0
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*1)
-	CMPQ        DI, DX
-	JEQ         rowdone652
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks651
-	MOVQ        DX, DI
-	JMP         chunks651
-
-rowdone652:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row650
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group649
-	VZEROUPPER
-	RET
-
-chunk648:
-	SUBQ $0x10, DX
-
-group653:
-	MOVQ rows+24(FP), R8
-
-row654:
-	XORQ DI, DI
-
-chunks655:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 16(AX)(DI*2), X0
-	VMOVDQU X0, (R9)(SI*1)
-	CMPQ    DI, DX
-	JEQ     rowdone656
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks655
-	MOVQ    DX, DI
-	JMP     chunks655
-
-rowdone656:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row654
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group653
-	VZEROUPPER
-	RET
-
-// func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
-	JAE   chunk657
-	CMPQ  DX, $0x10
-	JAE   chunk658
-	RET
-
-chunk657:
-	SUBQ $0x20, DX
-
-group659:
-	MOVQ rows+24(FP), R8
-
-row660:
-	XORQ DI, DI
-
-chunks661:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)
-	VMOVDQU     16(R10), X0
-	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*1)
-	VMOVDQU     32(R10), X0
-	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*2)
-	CMPQ        DI, DX
-	JEQ         rowdone662
-	ADDQ        $0x20, DI
-	CMPQ        DI, DX
-	JLE         chunks661
-	MOVQ        DX, DI
-	JMP         chunks661
-
-rowdone662:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row660
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group659
-	VZEROUPPER
-	RET
-
-chunk658:
-	SUBQ $0x10, DX
-
-group663:
-	MOVQ rows+24(FP), R8
-
-row664:
-	XORQ DI, DI
-
-chunks665:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 16(R10), X0
-	VMOVDQU X0, (R9)(SI*1)
-	VMOVDQU 32(R10), X0
-	VMOVDQU X0, (R9)(SI*2)
-	CMPQ    DI, DX
-	JEQ     rowdone666
-	ADDQ    $0x10, DI
-	CMPQ    DI, DX
-	JLE     chunks665
-	MOVQ    DX, DI
-	JMP     chunks665
-
-rowdone666:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row664
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group663
-	VZEROUPPER
-	RET
-
-// func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
-	JAE   chunk667
-	CMPQ  DX, $0x10
-	JAE   chunk668
-	RET
-
-chunk667:
-	SUBQ $0x20, DX
-
-group669:
-	MOVQ rows+24(FP), R9
-
-row670:
-	XORQ R8, R8
-
-chunks671:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R10)
-	VMOVDQU     16(AX)(R8*4), X0
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R10)(SI*1)
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     48(AX)(R8*4), X0
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
-	CMPQ        R8, DX
-	JEQ         rowdone672
-	ADDQ        $0x20, R8
-	CMPQ        R8, DX
-	JLE         chunks671
-	MOVQ        DX, R8
-	JMP         chunks671
-
-rowdone672:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row670
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group669
-	VZEROUPPER
-	RET
-
-chunk668:
-	SUBQ $0x10, DX
-
-group673:
-	MOVQ rows+24(FP), R9
-
-row674:
-	XORQ R8, R8
-
-chunks675:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 16(AX)(R8*4), X0
-	VMOVDQU X0, (R10)(SI*1)
-	VMOVDQU 32(AX)(R8*4), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 48(AX)(R8*4), X0
-	VMOVDQU X0, (R11)(SI*1)
-	CMPQ    R8, DX
-	JEQ     rowdone676
-	ADDQ    $0x10, R8
-	CMPQ    R8, DX
-	JLE     chunks675
-	MOVQ    DX, R8
-	JMP     chunks675
-
-rowdone676:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row674
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group673
+	JNZ  group1313
 	VZEROUPPER
 	RET
 
@@ -8967,21 +23427,21 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk677
+	JAE   chunk1317
 	CMPQ  DX, $0x10
-	JAE   chunk678
+	JAE   chunk1318
 	RET
 
-chunk677:
+chunk1317:
 	SUBQ $0x20, DX
 
-group679:
+group1319:
 	MOVQ rows+24(FP), R10
 
-row680:
+row1320:
 	XORQ R9, R9
 
-chunks681:
+chunks1321:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -9009,35 +23469,35 @@ chunks681:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone682
+	JEQ         rowdone1322
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks681
+	JLE         chunks1321
 	MOVQ        DX, R9
-	JMP         chunks681
+	JMP         chunks1321
 
-rowdone682:
+rowdone1322:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row680
+	JNZ  row1320
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group679
+	JNZ  group1319
 	VZEROUPPER
 	RET
 
-chunk678:
+chunk1318:
 	SUBQ $0x10, DX
 
-group683:
+group1323:
 	MOVQ rows+24(FP), R10
 
-row684:
+row1324:
 	XORQ R9, R9
 
-chunks685:
+chunks1325:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -9057,22 +23517,22 @@ chunks685:
 	VMOVDQU 112(AX)(R9*8), X0
 	VMOVDQU X0, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone686
+	JEQ     rowdone1326
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks685
+	JLE     chunks1325
 	MOVQ    DX, R9
-	JMP     chunks685
+	JMP     chunks1325
 
-rowdone686:
+rowdone1326:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row684
+	JNZ  row1324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group683
+	JNZ  group1323
 	VZEROUPPER
 	RET
 
@@ -9098,50 +23558,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group687:
+group1327:
 	MOVQ rows+24(FP), R9
 
-row688:
+row1328:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes689:
+lanes1329:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs690:
+pairs1330:
 	CMPQ        R15, $0x20
-	JB          single691
+	JB          single1331
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs690
+	JMP         pairs1330
 
-single691:
+single1331:
 	TESTQ   R15, R15
-	JZ      lanedone692
+	JZ      lanedone1332
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone692:
+lanedone1332:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes689
+	JB   lanes1329
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row688
+	JNZ  row1328
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group687
+	JNZ  group1327
 	VZEROUPPER
 	RET
 
@@ -9164,59 +23624,59 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $0x20
-	JB    short693
+	JB    short1333
 	SUBQ  $0x20, SI
 
-group6941:
+group13341:
 	MOVQ rows+48(FP), DX
 
-row695:
+row1335:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run696:
+run1336:
 	XORQ R10, R10
 
-pieces697:
+pieces1337:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone698
+	JEQ     piecesdone1338
 	ADDQ    $0x20, R10
 	CMPQ    R10, SI
-	JLE     pieces697
+	JLE     pieces1337
 	MOVQ    SI, R10
-	JMP     pieces697
+	JMP     pieces1337
 
-piecesdone698:
+piecesdone1338:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run696
+	JNZ  run1336
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row695
+	JNZ  row1335
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group6941
+	JNZ  group13341
 	VZEROUPPER
 	RET
 
-short693:
+short1333:
 	SUBQ $0x10, SI
 
-group6940:
+group13340:
 	MOVQ rows+48(FP), DX
 
-row699:
+row1339:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run700:
+run1340:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -9224,14 +23684,14 @@ run700:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run700
+	JNZ     run1340
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row699
+	JNZ     row1339
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group6940
+	JNZ     group13340
 	VZEROUPPER
 	RET

@@ -7,8 +7,6 @@
 // outside the rows they are given.
 package kernels
 
-import "math/bits"
-
 //go:generate go run -C ../asmgen ./cmd/asmgen -out ../kernels
 
 // Zip moves groups groups of rows rows. In each row, a zip kernel
@@ -23,19 +21,36 @@ type Zip func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI
 // ZipN is Zip for 16-byte elements and any block size b.
 type ZipN func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 
-// MaxBlock is the largest block size with its own kernels.
-const MaxBlock = 8
+// MaxBlock is the largest block size with its own kernels, MaxWidth the
+// largest element size and MaxCp the largest C' of a transposing kernel.
+const (
+	MaxBlock = 8
+	MaxWidth = 16
+	MaxCp    = 4
+)
 
 // CopyRuns copies, in each of rows rows of each of groups groups, w runs of
 // e >= 16 bytes: run x from src + x*srcX to dst + x*dstX. Rows of a group are
 // dstRow and srcRow bytes apart, groups dstGroup and srcGroup.
 type CopyRuns func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
 
-// Set is one ISA's kernels. Zip[b][i] and Unzip[b][i] handle elements of
-// 1<<i bytes; a nil entry has no kernel. Split[b] says how the lanes of a
-// b-lane kernel are addressed (see Zip).
+// ZipKernel is a fixed-b zip or unzip kernel and the shortest lane row, in
+// bytes, it handles.
+type ZipKernel struct {
+	F    Zip
+	MinN int
+}
+
+// Set is one ISA's kernels; a nil F has no kernel.
+//
+// Zip[b][w] and Unzip[b][w] interleave lanes of w-byte elements. TZip[b][cp][w]
+// and TUnzip[b][cp][w] are the transposing kernels of NHWC CRD: lane i (a
+// space row) holds, per pixel, elements (j, c) for j < b, c < cp, which the
+// interleaved side (a depth row) holds per pixel as channels c*b*b + i*b + j.
+// Split[b] says how the lanes of a b-lane kernel are addressed (see Zip).
 type Set struct {
-	Zip, Unzip   [MaxBlock + 1][5]Zip
+	Zip, Unzip   [MaxBlock + 1][MaxWidth + 1]ZipKernel
+	TZip, TUnzip [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel
 	ZipN, UnzipN ZipN
 	CopyRuns     CopyRuns
 	Split        [MaxBlock + 1]int
@@ -45,8 +60,8 @@ type Set struct {
 // evenly spaced lanes of w-byte elements, with the Zip arguments, if the set
 // has one and n is long enough for it. It reports whether it did.
 func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int) bool {
-	if b <= MaxBlock && s.Split[b] != 0 {
-		return s.Interleave2(unzip, w, b, space, depth, n, rows, spaceStride, depthStride, lane, s.Split[b]*lane, groups, groupSpace, groupDepth)
+	if b <= MaxBlock && s.Lookup(unzip, b, 0, w).Run(space, depth, n, rows, spaceStride, depthStride, lane, s.Split[b]*lane, groups, groupSpace, groupDepth) {
+		return true
 	}
 	if w != 16 || n < 16 {
 		return false
@@ -59,19 +74,29 @@ func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spac
 	return true
 }
 
-// Interleave2 is Interleave for lanes addressed in two levels, as Zip
-// describes, for the block sizes with their own kernels.
-func (s *Set) Interleave2(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) bool {
-	if n < max(4, w) || w&(w-1) != 0 || w > 16 || b > MaxBlock {
+// Run calls the kernel, if there is one and n is long enough for it, and
+// reports whether it did.
+func (k ZipKernel) Run(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) bool {
+	if k.F == nil || n < k.MinN {
 		return false
 	}
-	f := s.Zip[b][bits.TrailingZeros(uint(w))]
-	if unzip {
-		f = s.Unzip[b][bits.TrailingZeros(uint(w))]
-	}
-	if f == nil {
-		return false
-	}
-	f(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
+	k.F(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
 	return true
+}
+
+// Lookup returns the kernel for b lanes of w-byte elements, transposing
+// with cp channels if cp > 0, or a ZipKernel with a nil F.
+func (s *Set) Lookup(unzip bool, b, cp, w int) ZipKernel {
+	if b > MaxBlock || w > MaxWidth || cp > MaxCp {
+		return ZipKernel{}
+	}
+	switch {
+	case cp > 0 && unzip:
+		return s.TUnzip[b][cp][w]
+	case cp > 0:
+		return s.TZip[b][cp][w]
+	case unzip:
+		return s.Unzip[b][w]
+	}
+	return s.Zip[b][w]
 }

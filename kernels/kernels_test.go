@@ -12,14 +12,14 @@ import (
 func zipRef(unzip bool, space, depth []byte, c zipCase) {
 	for g := range c.groups {
 		for r := range c.rows {
-			for x := 0; x < c.n/c.w; x++ {
-				for j := range c.b {
-					s := space[g*c.gs+r*c.ss+(x*c.b+j)*c.w:][:c.w]
-					d := depth[g*c.gd+r*c.ds+c.laneOff(j)+x*c.w:][:c.w]
+			for j := range c.b {
+				for u := range c.n {
+					s := &space[g*c.gs+r*c.ss+c.interleaved(j, u)]
+					d := &depth[g*c.gd+r*c.ds+c.laneOff(j)+u]
 					if unzip {
-						copy(d, s)
+						*d = *s
 					} else {
-						copy(s, d)
+						*s = *d
 					}
 				}
 			}
@@ -27,11 +27,26 @@ func zipRef(unzip bool, space, depth []byte, c zipCase) {
 	}
 }
 
+// interleaved is where byte u of lane j sits on the interleaved side: for
+// a plain zip at element u/w of the lanes' interleaving; for a transposing
+// (NHWC CRD) kernel, in pixel x, where lane j is space row i = j and its
+// byte u is element (jj, c) of the pixel's block, at depth channel
+// c*b*b + i*b + jj.
+func (c zipCase) interleaved(j, u int) int {
+	if c.cp == 0 {
+		return (u/c.w*c.b+j)*c.w + u%c.w
+	}
+	e := c.b * c.cp * c.w // bytes of a lane per pixel
+	x, t := u/e, u%e
+	jj, ch := t/c.w/c.cp, t/c.w%c.cp
+	return x*c.b*e + ((ch*c.b+j)*c.b+jj)*c.w + t%c.w
+}
+
 // zipCase is one randomized call, laid out as NCHW planes are: groups step
 // through a plane, lanes and rows step from plane to plane, with random
 // padding everywhere, which the kernels must leave alone.
 type zipCase struct {
-	b, w, n            int
+	b, w, cp, n        int // cp > 0: a transposing kernel with cp channels
 	rows, ss, ds, lane int
 	split, laneI       int // lane j at (j/split)*laneI + (j%split)*lane
 	groups, gs, gd     int
@@ -45,27 +60,29 @@ func (c zipCase) laneOff(j int) int {
 }
 
 func (c zipCase) String() string {
-	return fmt.Sprintf("b=%d w=%d n=%d rows=%d ss=%d ds=%d lane=%d split=%d laneI=%d groups=%d gs=%d gd=%d",
-		c.b, c.w, c.n, c.rows, c.ss, c.ds, c.lane, c.split, c.laneI, c.groups, c.gs, c.gd)
+	return fmt.Sprintf("b=%d w=%d cp=%d n=%d rows=%d ss=%d ds=%d lane=%d split=%d laneI=%d groups=%d gs=%d gd=%d",
+		c.b, c.w, c.cp, c.n, c.rows, c.ss, c.ds, c.lane, c.split, c.laneI, c.groups, c.gs, c.gd)
 }
 
-func randomZipCase(rng *rand.Rand, b, w int) zipCase {
-	minN := max(4, w)
-	if w == 16 {
-		minN = 16
+// randomZipCase draws a call for a kernel with the given shortest row; unit
+// is the byte size rows are made of (w, or a transposing kernel's pixel run).
+func randomZipCase(rng *rand.Rand, b, w, cp, minN int) zipCase {
+	unit := w
+	if cp > 0 {
+		unit = b * cp * w
 	}
-	var elems int
+	var units int
 	switch rng.IntN(3) {
 	case 0: // short rows, around the small chunks
-		elems = (minN + w - 1) / w * (1 + rng.IntN(8))
+		units = (minN+unit-1)/unit + rng.IntN(8)
 	case 1: // around vector multiples
-		elems = (32*(1+rng.IntN(4)) + rng.IntN(17) - 8) / w
+		units = (32*(1+rng.IntN(4)) + rng.IntN(17) - 8) / unit
 	default:
-		elems = 1 + rng.IntN(300)
+		units = 1 + rng.IntN(300/unit+1)
 	}
-	n := max(elems*w, (minN+w-1)/w*w)
+	n := max(units, (minN+unit-1)/unit) * unit
 	pad := func() int { return w * rng.IntN(3) }
-	c := zipCase{b: b, w: w, n: n, rows: 1 + rng.IntN(4), groups: 1 + rng.IntN(4)}
+	c := zipCase{b: b, w: w, cp: cp, n: n, rows: 1 + rng.IntN(4), groups: 1 + rng.IntN(4)}
 	c.gd = n + pad()
 	c.lane = c.groups*c.gd + pad()
 	c.ds = b*c.lane + pad()
@@ -108,24 +125,22 @@ func TestZipKernels(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(1, 2))
 		for _, unzip := range []bool{false, true} {
-			table := set.Zip
-			if unzip {
-				table = set.Unzip
-			}
-			for b, row := range table {
-				for lg, f := range row {
-					if f == nil {
-						continue
-					}
-					w := 1 << lg
-					for range 300 {
-						c := randomZipCase(rng, b, w)
-						if c.split == 0 { // evenly spaced lanes
-							c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
+			for b := range MaxBlock + 1 {
+				for cp := range MaxCp + 1 {
+					for w := range MaxWidth + 1 {
+						k := set.Lookup(unzip, b, cp, w)
+						if k.F == nil {
+							continue
 						}
-						c.run(t, name, unzip, func(space, depth []byte) {
-							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-						})
+						for range 200 {
+							c := randomZipCase(rng, b, w, cp, k.MinN)
+							if c.split == 0 { // evenly spaced lanes
+								c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
+							}
+							c.run(t, name, unzip, func(space, depth []byte) {
+								k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+							})
+						}
 					}
 				}
 			}
@@ -134,7 +149,7 @@ func TestZipKernels(t *testing.T) {
 				f = set.UnzipN
 			}
 			for range 300 {
-				c := randomZipCase(rng, 1+rng.IntN(9), 16)
+				c := randomZipCase(rng, 1+rng.IntN(9), 16, 0, 16)
 				c.split, c.ds = 0, c.b*c.lane // ZipN lanes are evenly spaced
 				c.run(t, name, unzip, func(space, depth []byte) {
 					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)

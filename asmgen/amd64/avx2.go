@@ -3,7 +3,9 @@ package amd64
 
 import (
 	"fmt"
+	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/build"
@@ -41,12 +43,38 @@ func New() *Generator {
 // Result returns the file built so far.
 func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
 
-// Chunks are the bytes of each row one pass handles, largest first; rows
-// shorter than the smallest chunk a kernel has are left to the caller.
+// Chunks are the bytes of each row one pass handles, largest first, for
+// elements of a power-of-two size; rows shorter than the smallest chunk a
+// kernel has are left to the caller.
 var Chunks = []int{32, 16, 8, 4}
 
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
+	var pd vec.Period
+	switch {
+	case k.Cp > 0:
+		pd = vec.CRD(k.B, k.Cp, k.Width)
+	case k.Width&(k.Width-1) != 0:
+		pd = vec.Runs(k.B, k.Width)
+	}
+	if pd.B > 0 {
+		build := vec.PeriodZip
+		if k.Kind == table.Unzip {
+			build = vec.PeriodUnzip
+		}
+		progs := map[int]*vec.Prog{}
+		for _, chunk := range pd.Chunks() {
+			p, err := build(pd, chunk)
+			if err != nil {
+				return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), chunk, err)
+			}
+			if live := p.MaxLive(scratch); live > vectorRegs {
+				return nil, fmt.Errorf("%s, %d-byte chunks: %d values live, AVX2 has %d registers", k.Name(), chunk, live, vectorRegs)
+			}
+			progs[chunk] = p
+		}
+		return progs, nil
+	}
 	build := vec.ShuffleZip
 	switch {
 	case k.Kind == table.Zip && k.Width == vec.LaneBytes:
@@ -93,22 +121,28 @@ func scratch(in vec.Instr) int {
 // groups of rows rows of w runs of e >= 16 bytes each.
 const RunsSignature = "func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)"
 
-// Kernel adds one kernel of the table.
-func (g *Generator) Kernel(k table.Kernel) error {
+// MinN is the shortest row a fixed-b kernel handles: its smallest chunk.
+func MinN(progs map[int]*vec.Prog) int {
+	return slices.Min(slices.Collect(maps.Keys(progs)))
+}
+
+// Kernel adds one kernel of the table and returns the shortest row, in
+// bytes, a fixed-b kernel handles (0 for the others).
+func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 	if k.Kind == table.Runs {
 		g.copyRuns(k)
-		return nil
+		return 0, nil
 	}
 	if k.B == 0 {
 		g.moveN(k)
-		return nil
+		return 0, nil
 	}
 	progs, err := Programs(k)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	g.fixedB(k, progs)
-	return nil
+	return MinN(progs), nil
 }
 
 func (g *Generator) label(what string) string {
@@ -171,11 +205,11 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	}
 
 	var sizes []int
-	for _, chunk := range Chunks {
-		if progs[chunk] != nil {
-			sizes = append(sizes, chunk)
-		}
+	for chunk := range progs {
+		sizes = append(sizes, chunk)
 	}
+	slices.Sort(sizes)
+	slices.Reverse(sizes)
 	paths := map[int]string{}
 	for _, chunk := range sizes {
 		paths[chunk] = g.label("chunk")

@@ -3,7 +3,10 @@
 // place.
 package table
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // ISA is an instruction set a generator writes for.
 type ISA string
@@ -20,12 +23,16 @@ const (
 )
 
 // Kernel is one generated function: it zips or unzips B rows of Width-byte
-// elements. B = 0 means any block size, passed at run time.
+// elements. B = 0 means any block size, passed at run time. Cp > 0 makes it
+// a transposing zip (NHWC CRD): each pixel of the interleaved side holds
+// Cp*B*B elements of Width bytes, channel c*B*B + i*B + j, and lane i takes
+// them in the order (j, c).
 type Kernel struct {
 	ISA   ISA
 	Kind  Kind
 	B     int
 	Width int
+	Cp    int
 }
 
 // Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
@@ -36,6 +43,9 @@ func (k Kernel) Name() string {
 	kind := "zip"
 	if k.Kind == Unzip {
 		kind = "unzip"
+	}
+	if k.Cp > 0 { // e.g. tzip3x3x1: transposing zip, b = 3, C' = 3, 1-byte elements
+		return fmt.Sprintf("t%s%dx%dx%d%s", kind, k.B, k.Cp, k.Width, k.ISA)
 	}
 	b := fmt.Sprint(k.B)
 	if k.B == 0 {
@@ -67,16 +77,52 @@ func Split(b int) int {
 	return b
 }
 
+// RunWidths are the NHWC DepthToSpace run lengths b*C'*w (bytes) below 16
+// that are not powers of two, for C' = 1 and C' = 3 (RGB) and elements of
+// 1, 2 and 4 bytes: they get zips of elements that size.
+func RunWidths(b int) []int {
+	var out []int
+	for _, cp := range []int{1, 3} {
+		for _, w := range []int{1, 2, 4} {
+			if e := b * cp * w; e < 16 && e&(e-1) != 0 && !slices.Contains(out, e) {
+				out = append(out, e)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Transposes are the NHWC CRD shapes with their own kernels: block sizes
+// 2 to 4, C' of 2 to 4 channels (RGB among them), and pixels of at most
+// maxPixel bytes, beyond which the shuffle programs grow too long to pay.
+func Transposes(b int) (cps, widths []int) {
+	if b > 4 {
+		return nil, nil
+	}
+	return []int{2, 3, 4}, []int{1, 2, 4, 8}
+}
+
+const maxPixel = 256
+
 // Kernels lists the kernels of one ISA.
 func Kernels(isa ISA) []Kernel {
 	var out []Kernel
 	for _, kind := range []Kind{Zip, Unzip} {
-		for _, w := range Widths {
-			for _, b := range Blocks {
-				out = append(out, Kernel{isa, kind, b, w})
+		for _, b := range Blocks {
+			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
+				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
+			}
+			cps, widths := Transposes(b)
+			for _, cp := range cps {
+				for _, w := range widths {
+					if b*b*cp*w <= maxPixel {
+						out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Cp: cp})
+					}
+				}
 			}
 		}
-		out = append(out, Kernel{isa, kind, 0, 16})
+		out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
 	}
 	return append(out, Kernel{ISA: isa, Kind: Runs})
 }

@@ -94,3 +94,42 @@ func TestSizes(t *testing.T) {
 		}
 	}
 }
+
+func TestPeriods(t *testing.T) {
+	var pds []Period
+	for _, b := range []int{2, 3, 4} {
+		for _, e := range []int{3, 6, 9, 12} {
+			pds = append(pds, Runs(b, e))
+		}
+		for _, cp := range []int{2, 3, 4} {
+			for _, w := range []int{1, 2, 4, 8} {
+				pds = append(pds, CRD(b, cp, w))
+			}
+		}
+	}
+	for _, pd := range pds {
+		for _, c := range pd.Chunks() {
+			z, err := PeriodZip(pd, c)
+			if err != nil {
+				t.Errorf("PeriodZip(%v, %d): %v", pd, c, err)
+				continue
+			}
+			u, err := PeriodUnzip(pd, c)
+			if err != nil {
+				t.Errorf("PeriodUnzip(%v, %d): %v", pd, c, err)
+				continue
+			}
+			if testing.Verbose() {
+				t.Logf("%v chunk %d: zip %d instrs, unzip %d", pd, c, len(z.Instrs), len(u.Instrs))
+			}
+		}
+	}
+}
+
+// TestPeriodMatchesZip checks that the period of plain runs is the zip.
+func TestPeriodMatchesZip(t *testing.T) {
+	ilv, _ := Runs(3, 4).want(32, true)
+	if fmt.Sprint(ilv) != fmt.Sprint(ZipWant(3, 4, 32)) {
+		t.Fatal("Runs(3, 4) is not the zip of 4-byte elements")
+	}
+}

@@ -39,10 +39,13 @@ var cfg = printer.Config{Argv: []string{"go", "run", "./cmd/asmgen"}, Pkg: "kern
 func writeAVX2(dir string) error {
 	g := amd64.New()
 	ks := table.Kernels(table.AVX2)
+	minN := map[table.Kernel]int{}
 	for _, k := range ks {
-		if err := g.Kernel(k); err != nil {
+		n, err := g.Kernel(k)
+		if err != nil {
 			return err
 		}
+		minN[k] = n
 	}
 	f, err := g.Result()
 	if err != nil {
@@ -63,38 +66,50 @@ func writeAVX2(dir string) error {
 			return err
 		}
 	}
-	return writeTable(filepath.Join(dir, "avx2_table_amd64.go"), "AVX2", ks)
+	return writeTable(filepath.Join(dir, "avx2_table_amd64.go"), table.AVX2, ks, minN)
 }
 
-// writeTable writes the Go table that maps block size and width to kernels.
-func writeTable(path, isa string, ks []table.Kernel) error {
+// writeTable writes the Go table of one ISA's kernels: a kernels.Set value.
+func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage kernels\n\n", cfg.GeneratedWarning())
 	fmt.Fprintf(&b, "// %s holds the %s kernels.\nvar %s = Set{\n", isa, isa, isa)
+	entry := func(k table.Kernel) string { return fmt.Sprintf("{%s, %d}", k.Name(), minN[k]) }
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
-		field := "Zip"
-		if kind == table.Unzip {
-			field = "Unzip"
-		}
-		fmt.Fprintf(&b, "\t%s: [MaxBlock + 1][5]Zip{\n", field)
+		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
+		fmt.Fprintf(&b, "%s: [MaxBlock + 1][MaxWidth + 1]ZipKernel{\n", name)
 		for _, blk := range table.Blocks {
-			fmt.Fprintf(&b, "\t\t%d: {", blk)
-			for i, w := range table.Widths {
-				if i > 0 {
-					b.WriteString(", ")
+			fmt.Fprintf(&b, "%d: {", blk)
+			for _, k := range ks {
+				if k.Kind == kind && k.B == blk && k.Cp == 0 {
+					fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
 				}
-				b.WriteString(table.Kernel{ISA: table.ISA(isa), Kind: kind, B: blk, Width: w}.Name())
 			}
 			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "\t},\n\t%sN: %s,\n", field, table.Kernel{ISA: table.ISA(isa), Kind: kind, Width: 16}.Name())
-	}
-	fmt.Fprintf(&b, "\tCopyRuns: %s,\n\tSplit: [MaxBlock + 1]int{", table.Kernel{ISA: table.ISA(isa), Kind: table.Runs}.Name())
-	for i, blk := range table.Blocks {
-		if i > 0 {
-			b.WriteString(", ")
+		fmt.Fprintf(&b, "},\nT%s: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{\n", name)
+		for _, blk := range table.Blocks {
+			cps, _ := table.Transposes(blk)
+			if len(cps) == 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "%d: {", blk)
+			for _, cp := range cps {
+				fmt.Fprintf(&b, "%d: {", cp)
+				for _, k := range ks {
+					if k.Kind == kind && k.B == blk && k.Cp == cp {
+						fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
+					}
+				}
+				b.WriteString("}, ")
+			}
+			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "%d: %d", blk, table.Split(blk))
+		fmt.Fprintf(&b, "},\n%sN: %s,\n", name, table.Kernel{ISA: isa, Kind: kind, Width: 16}.Name())
+	}
+	fmt.Fprintf(&b, "CopyRuns: %s,\nSplit: [MaxBlock + 1]int{", table.Kernel{ISA: isa, Kind: table.Runs}.Name())
+	for _, blk := range table.Blocks {
+		fmt.Fprintf(&b, "%d: %d, ", blk, table.Split(blk))
 	}
 	b.WriteString("},\n}\n")
 	src, err := format.Source(b.Bytes())

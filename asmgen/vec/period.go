@@ -1,0 +1,158 @@
+package vec
+
+import (
+	"fmt"
+	"slices"
+)
+
+// A Period describes a shuffle that repeats pixel by pixel: b lanes of E
+// bytes per pixel on one side, b*E interleaved bytes per pixel on the other,
+// and byte t of lane j at interleaved byte Map(j, t) of the same pixel. A
+// zip of E-byte elements has Map(j, t) = j*E + t; NHWC CRD permutes within
+// the pixel.
+type Period struct {
+	B, E int
+	Map  func(j, t int) int
+}
+
+// Runs is the zip of b lanes of E-byte elements: NHWC DCR, whose pixels
+// hold the b block rows' runs one after the other.
+func Runs(b, e int) Period {
+	return Period{b, e, func(j, t int) int { return j*e + t }}
+}
+
+// CRD is NHWC CRD with C' = cp channels of w bytes: a depth pixel holds
+// channels c*b*b + i*b + j, and space row i takes them in the order (j, c).
+// Lane i is space row i; its byte t is element (j, c) = (t/w/cp, t/w%cp).
+func CRD(b, cp, w int) Period {
+	return Period{b, b * cp * w, func(i, t int) int {
+		e, s := t/w, t%w
+		j, c := e/cp, e%cp
+		return ((c*b+i)*b+j)*w + s
+	}}
+}
+
+// want returns what the interleaved stream and each lane hold, for chunk
+// bytes of every lane, as labels of the lanes (zip) or of the interleaved
+// stream (unzip).
+func (pd Period) want(chunk int, zip bool) (ilv Value, lanes map[int]Value) {
+	ilv = make(Value, pd.B*chunk)
+	lanes = map[int]Value{}
+	for j := range pd.B {
+		lanes[j] = make(Value, chunk)
+		for u := range chunk {
+			x, t := u/pd.E, u%pd.E
+			p := x*pd.B*pd.E + pd.Map(j, t)
+			if zip {
+				ilv[p] = In(j, u)
+			} else {
+				lanes[j][u] = In(0, p)
+			}
+		}
+	}
+	return ilv, lanes
+}
+
+// Chunks are the chunk sizes of a period's kernels, largest first: the
+// smallest multiples of E (and of 4, for the stores) that reach 16 and 32
+// bytes, since every load is a 16-byte window inside the chunk.
+func (pd Period) Chunks() []int {
+	step := pd.E
+	for step%4 != 0 {
+		step += pd.E
+	}
+	small := (LaneBytes + step - 1) / step * step
+	large := (2*LaneBytes + step - 1) / step * step
+	if large == small {
+		return []int{small}
+	}
+	return []int{large, small}
+}
+
+// PeriodZip builds a chunk of the lanes-to-interleaved direction: every
+// 16-byte piece of output ORs pshufbs of 16-byte windows of the lanes that
+// hold its bytes.
+func PeriodZip(pd Period, chunk int) (*Prog, error) {
+	p := NewProg(LaneBytes)
+	ilv, _ := pd.want(chunk, true)
+	gather := windowGather(p, func(l Label) (Mem, int) { return Mem{int(l >> 24), 0}, chunk })
+	for off := 0; off < len(ilv); off += LaneBytes {
+		v := gather(ilv[off:min(off+LaneBytes, len(ilv))])
+		if err := p.storeRange(v, 0, min(LaneBytes, len(ilv)-off), Mem{0, off}); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(map[int]Value{0: ilv})
+}
+
+// PeriodUnzip builds a chunk of the interleaved-to-lanes direction.
+func PeriodUnzip(pd Period, chunk int) (*Prog, error) {
+	p := NewProg(LaneBytes)
+	_, lanes := pd.want(chunk, false)
+	total := pd.B * chunk
+	gather := windowGather(p, func(Label) (Mem, int) { return Mem{0, 0}, total })
+	for j := range pd.B {
+		for off := 0; off < chunk; off += LaneBytes {
+			v := gather(lanes[j][off:min(off+LaneBytes, chunk)])
+			if err := p.storeRange(v, 0, min(LaneBytes, chunk-off), Mem{j, off}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return p.finish(lanes)
+}
+
+// windowGather returns a function that builds a register holding want (up
+// to 16 labels): it covers the wanted bytes of each input stream with
+// 16-byte windows lying inside the stream, shuffles each window's bytes
+// into place and ORs the results. stream tells, for a label, the stream's
+// base and length. Windows are loaded once and shared.
+func windowGather(p *Prog, stream func(Label) (Mem, int)) func(want Value) int {
+	loads := map[Mem]int{}
+	return func(want Value) int {
+		need := map[Mem][]int{} // stream -> wanted byte offsets
+		var streams []Mem
+		for _, l := range want {
+			s, _ := stream(l)
+			if _, ok := need[s]; !ok {
+				streams = append(streams, s)
+			}
+			need[s] = append(need[s], int(l&(1<<24-1)))
+		}
+		acc := -1
+		taken := make([]bool, len(want))
+		for _, s := range streams {
+			_, size := stream(In(s.Stream, 0))
+			offs := need[s]
+			slices.Sort(offs)
+			for len(offs) > 0 {
+				start := min(offs[0], size-LaneBytes)
+				w := Mem{s.Stream, start}
+				src, ok := loads[w]
+				if !ok {
+					src = p.Load(w, LaneBytes)
+					loads[w] = src
+				}
+				mask := p.maskFor(src, want, func(Label) bool { return true })
+				for i, m := range mask {
+					if m >= 0 && taken[i] {
+						mask[i] = -1
+					} else if m >= 0 {
+						taken[i] = true
+					}
+				}
+				sh := p.Shuffle(src, mask)
+				if acc < 0 {
+					acc = sh
+				} else {
+					acc = p.Or(acc, sh)
+				}
+				offs = slices.DeleteFunc(offs, func(o int) bool { return o >= start && o < start+LaneBytes })
+			}
+		}
+		return acc
+	}
+}
+
+// String names a period for messages.
+func (pd Period) String() string { return fmt.Sprintf("period b=%d E=%d", pd.B, pd.E) }
