@@ -3530,10 +3530,7 @@ chunks260:
 	VPSHUFB shuffle71<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R10)
-	VMOVQ   -1(R9), X3
-	VPSHUFB shuffle138<>+0(SB), X3, X3
-	VPSHUFB shuffle139<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
+	VPSHUFB shuffle138<>+0(SB), X1, X1
 	VPSHUFB shuffle72<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
@@ -3674,13 +3671,9 @@ DATA shuffle137<>+0(SB)/8, $0xffffffff0b0a0908
 DATA shuffle137<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle137<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle138<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle138<>+0(SB)/8, $0xffffffff07060504
 DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle139<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle139<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $16
 
 // func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3722,28 +3715,28 @@ chunks271:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle140<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(SI*1), Y1
-	VPSHUFB        shuffle141<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(SI*2), Y0
-	VPSHUFB        shuffle142<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle142<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(SI*1), Y3
-	VPSHUFB        shuffle143<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 32(R10)
-	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(SI*1), Y0
-	VPSHUFB        shuffle145<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(SI*2), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
 	CMPQ           DI, DX
@@ -3784,25 +3777,16 @@ chunks275:
 	VMOVDQU (R9)(SI*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU -1(R9)(SI*2), X1
-	VPSHUFB shuffle138<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, (R10)
+	VMOVDQU X3, (R10)
 	VPSHUFB shuffle37<>+0(SB), X0, X0
-	VMOVDQU -1(R9)(SI*1), X1
-	VPSHUFB shuffle138<>+0(SB), X1, X1
+	VMOVDQU (R9)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 16(R10)
-	VMOVDQU -1(R9), X3
-	VPSHUFB shuffle138<>+0(SB), X3, X3
+	VMOVDQU X1, 16(R10)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPOR    X2, X3, X2
-	VPSHUFB shuffle37<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R10)
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 32(R10)
 	CMPQ    DI, DX
 	JEQ     rowdone276
 	ADDQ    $0x10, DI
@@ -3841,19 +3825,10 @@ chunks279:
 	VMOVQ   (R9)(SI*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   -1(R9)(SI*2), X0
-	VPSHUFB shuffle138<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVQ   -1(R9), X0
-	VPSHUFB shuffle138<>+0(SB), X0, X0
-	VMOVQ   -1(R9)(SI*1), X1
-	VPSHUFB shuffle138<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVQ   (R9)(SI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)
+	VMOVDQU X1, (R10)
+	VMOVQ   (R9)(SI*2), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R10)
 	CMPQ    DI, DX
 	JEQ     rowdone280
 	ADDQ    $0x08, DI
@@ -3874,41 +3849,41 @@ rowdone280:
 	VZEROUPPER
 	RET
 
-DATA shuffle140<>+0(SB)/8, $0x0706050403020100
-DATA shuffle140<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle139<>+0(SB)/8, $0x0706050403020100
+DATA shuffle139<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle139<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle139<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle140<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle140<>+8(SB)/8, $0x0706050403020100
 DATA shuffle140<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle140<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle140<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle140<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle141<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle141<>+8(SB)/8, $0x0706050403020100
-DATA shuffle141<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle141<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle141<>+16(SB)/8, $0x0706050403020100
 DATA shuffle141<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle141<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle142<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle142<>+0(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle142<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle142<>+16(SB)/8, $0x0706050403020100
-DATA shuffle142<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle142<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle142<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle142<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle143<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle143<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle143<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle143<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle143<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle143<>+24(SB)/8, $0x0706050403020100
+DATA shuffle143<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle143<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle144<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle144<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle144<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle144<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle144<>+16(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle144<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle144<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle145<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle145<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle145<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle145<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle145<>(SB), RODATA|NOPTR, $32
 
 // func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4053,60 +4028,60 @@ chunks295:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle149<>+0(SB), X0, X0
+	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle150<>+0(SB), X1, X1
+	VPSHUFB shuffle149<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPSHUFB shuffle150<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(SI*1), X0
-	VPSHUFB shuffle152<>+0(SB), X0, X0
+	VPSHUFB shuffle151<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(SI*2), X1
-	VPSHUFB shuffle153<>+0(SB), X1, X1
+	VPSHUFB shuffle152<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle154<>+0(SB), X0, X0
+	VPSHUFB shuffle153<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 15(R9)(SI*1), X0
-	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VMOVDQU 15(R9)(SI*2), X1
-	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle155<>+0(SB), X0, X1
+	VPSHUFB shuffle154<>+0(SB), X0, X1
 	VMOVDQU 20(R9)(SI*1), X2
-	VPSHUFB shuffle156<>+0(SB), X2, X3
+	VPSHUFB shuffle155<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R9)(SI*2), X1
-	VPSHUFB shuffle157<>+0(SB), X1, X4
+	VPSHUFB shuffle156<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle158<>+0(SB), X1, X4
-	VPSHUFB shuffle159<>+0(SB), X0, X3
+	VPSHUFB shuffle157<>+0(SB), X1, X4
+	VPSHUFB shuffle158<>+0(SB), X0, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle160<>+0(SB), X2, X4
+	VPSHUFB shuffle159<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle161<>+0(SB), X1, X1
-	VPSHUFB shuffle162<>+0(SB), X0, X0
+	VPSHUFB shuffle160<>+0(SB), X1, X1
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle163<>+0(SB), X2, X2
+	VPSHUFB shuffle162<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4144,42 +4119,42 @@ chunks299:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle146<>+0(SB), X0, X0
+	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle149<>+0(SB), X0, X0
+	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle150<>+0(SB), X1, X1
+	VPSHUFB shuffle149<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPSHUFB shuffle150<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*1), X0
-	VPSHUFB shuffle164<>+0(SB), X0, X1
+	VPSHUFB shuffle163<>+0(SB), X0, X1
 	VMOVDQU 8(R9)(SI*2), X2
-	VPSHUFB shuffle165<>+0(SB), X2, X3
+	VPSHUFB shuffle164<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle166<>+0(SB), X1, X4
+	VPSHUFB shuffle165<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle167<>+0(SB), X0, X4
-	VPSHUFB shuffle168<>+0(SB), X2, X3
+	VPSHUFB shuffle166<>+0(SB), X0, X4
+	VPSHUFB shuffle167<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle169<>+0(SB), X1, X4
+	VPSHUFB shuffle168<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
-	VPSHUFB shuffle170<>+0(SB), X0, X0
+	VPSHUFB shuffle169<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle171<>+0(SB), X2, X2
+	VPSHUFB shuffle170<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, DX
@@ -4202,109 +4177,109 @@ rowdone300:
 	VZEROUPPER
 	RET
 
-DATA shuffle146<>+0(SB)/8, $0xffffffffff020100
-DATA shuffle146<>+8(SB)/8, $0xffffffff050403ff
+DATA shuffle145<>+0(SB)/8, $0xffffffffff020100
+DATA shuffle145<>+8(SB)/8, $0xffffffff050403ff
+GLOBL shuffle145<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle146<>+0(SB)/8, $0xffff020100ffffff
+DATA shuffle146<>+8(SB)/8, $0xff050403ffffffff
 GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle147<>+0(SB)/8, $0xffff020100ffffff
-DATA shuffle147<>+8(SB)/8, $0xff050403ffffffff
+DATA shuffle147<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle147<>+8(SB)/8, $0x03ffffffffffff02
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle148<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle148<>+8(SB)/8, $0x03ffffffffffff02
+DATA shuffle148<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle148<>+8(SB)/8, $0xffffffffff040302
 GLOBL shuffle148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle149<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle149<>+8(SB)/8, $0xffffffffff040302
+DATA shuffle149<>+0(SB)/8, $0xffffff020100ffff
+DATA shuffle149<>+8(SB)/8, $0xffff050403ffffff
 GLOBL shuffle149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle150<>+0(SB)/8, $0xffffff020100ffff
-DATA shuffle150<>+8(SB)/8, $0xffff050403ffffff
+DATA shuffle150<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle150<>+8(SB)/8, $0x0403ffffffffffff
 GLOBL shuffle150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle151<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle151<>+8(SB)/8, $0x0403ffffffffffff
+DATA shuffle151<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle151<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle152<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle152<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle152<>+0(SB)/8, $0xffffffff020100ff
+DATA shuffle152<>+8(SB)/8, $0xffffff050403ffff
 GLOBL shuffle152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle153<>+0(SB)/8, $0xffffffff020100ff
-DATA shuffle153<>+8(SB)/8, $0xffffff050403ffff
+DATA shuffle153<>+0(SB)/8, $0xff020100ffffffff
+DATA shuffle153<>+8(SB)/8, $0x050403ffffffffff
 GLOBL shuffle153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle154<>+0(SB)/8, $0xff020100ffffffff
-DATA shuffle154<>+8(SB)/8, $0x050403ffffffffff
+DATA shuffle154<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle154<>+8(SB)/8, $0xffffffffff060504
 GLOBL shuffle154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle155<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle155<>+8(SB)/8, $0xffffffffff060504
+DATA shuffle155<>+0(SB)/8, $0xffffff030201ffff
+DATA shuffle155<>+8(SB)/8, $0xffff060504ffffff
 GLOBL shuffle155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle156<>+0(SB)/8, $0xffffff030201ffff
-DATA shuffle156<>+8(SB)/8, $0xffff060504ffffff
+DATA shuffle156<>+0(SB)/8, $0x030201ffffffffff
+DATA shuffle156<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle157<>+0(SB)/8, $0x030201ffffffffff
-DATA shuffle157<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle157<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle157<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle157<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle158<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle158<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle158<>+0(SB)/8, $0xffffffff090807ff
+DATA shuffle158<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle159<>+0(SB)/8, $0xffffffff090807ff
-DATA shuffle159<>+8(SB)/8, $0xffffff0c0b0affff
+DATA shuffle159<>+0(SB)/8, $0xff090807ffffffff
+DATA shuffle159<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle160<>+0(SB)/8, $0xff090807ffffffff
-DATA shuffle160<>+8(SB)/8, $0x0c0b0affffffffff
+DATA shuffle160<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA shuffle160<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle161<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA shuffle161<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA shuffle161<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA shuffle161<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle162<>+0(SB)/8, $0xffff0f0e0dffffff
-DATA shuffle162<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle162<>+0(SB)/8, $0x0e0dffffffffffff
+DATA shuffle162<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle163<>+0(SB)/8, $0x0e0dffffffffffff
-DATA shuffle163<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle163<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle163<>+8(SB)/8, $0xffffffffffff0605
 GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle164<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle164<>+8(SB)/8, $0xffffffffffff0605
+DATA shuffle164<>+0(SB)/8, $0xffffffff030201ff
+DATA shuffle164<>+8(SB)/8, $0xffffff060504ffff
 GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle165<>+0(SB)/8, $0xffffffff030201ff
-DATA shuffle165<>+8(SB)/8, $0xffffff060504ffff
+DATA shuffle165<>+0(SB)/8, $0xff060504ffffffff
+DATA shuffle165<>+8(SB)/8, $0x090807ffffffffff
 GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle166<>+0(SB)/8, $0xff060504ffffffff
-DATA shuffle166<>+8(SB)/8, $0x090807ffffffffff
+DATA shuffle166<>+0(SB)/8, $0xffffffffff090807
+DATA shuffle166<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle167<>+0(SB)/8, $0xffffffffff090807
-DATA shuffle167<>+8(SB)/8, $0xffffffff0c0b0aff
+DATA shuffle167<>+0(SB)/8, $0xffff090807ffffff
+DATA shuffle167<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle168<>+0(SB)/8, $0xffff090807ffffff
-DATA shuffle168<>+8(SB)/8, $0xff0c0b0affffffff
+DATA shuffle168<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle168<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle169<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle169<>+8(SB)/8, $0x0dffffffffffff0c
+DATA shuffle169<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle169<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle170<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle170<>+0(SB)/8, $0x0f0e0dffffffffff
 DATA shuffle170<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle171<>+0(SB)/8, $0x0f0e0dffffffffff
-DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
 
 // func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4344,7 +4319,7 @@ chunks305:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4353,12 +4328,12 @@ chunks305:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle174<>+0(SB), X1, X1
+	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*2), X0
@@ -4367,11 +4342,11 @@ chunks305:
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(SI*1), X0
-	VPSHUFB shuffle176<>+0(SB), X0, X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(SI*2), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4380,23 +4355,23 @@ chunks305:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(SI*1), X0
-	VPSHUFB shuffle177<>+0(SB), X0, X1
+	VPSHUFB shuffle176<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(SI*2), X2
-	VPSHUFB shuffle174<>+0(SB), X2, X2
+	VPSHUFB shuffle173<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X3
+	VPSHUFB shuffle177<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle179<>+0(SB), X0, X3
+	VPSHUFB shuffle178<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(SI*2), X2
-	VPSHUFB shuffle180<>+0(SB), X2, X4
+	VPSHUFB shuffle179<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle181<>+0(SB), X1, X1
+	VPSHUFB shuffle180<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle182<>+0(SB), X0, X0
-	VPSHUFB shuffle183<>+0(SB), X2, X2
+	VPSHUFB shuffle181<>+0(SB), X0, X0
+	VPSHUFB shuffle182<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4434,7 +4409,7 @@ chunks309:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4443,27 +4418,27 @@ chunks309:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle174<>+0(SB), X1, X1
+	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle180<>+0(SB), X2, X3
+	VPSHUFB shuffle179<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9)(SI*1), X1
-	VPSHUFB shuffle184<>+0(SB), X1, X4
+	VPSHUFB shuffle183<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle185<>+0(SB), X0, X4
-	VPSHUFB shuffle183<>+0(SB), X2, X2
+	VPSHUFB shuffle184<>+0(SB), X0, X4
+	VPSHUFB shuffle182<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VPSHUFB shuffle186<>+0(SB), X1, X4
+	VPSHUFB shuffle185<>+0(SB), X1, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
@@ -4490,65 +4465,65 @@ rowdone310:
 	VZEROUPPER
 	RET
 
-DATA shuffle172<>+0(SB)/8, $0xffff050403020100
-DATA shuffle172<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle171<>+0(SB)/8, $0xffff050403020100
+DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle172<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle172<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle172<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle173<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle173<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle173<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle173<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle174<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle174<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle174<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle174<>+8(SB)/8, $0xffff050403020100
 GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle175<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle175<>+8(SB)/8, $0xffff050403020100
+DATA shuffle175<>+8(SB)/8, $0x050403020100ffff
 GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle176<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle176<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle176<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle176<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle177<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle177<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle177<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle177<>+8(SB)/8, $0xffff090807060504
 GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle178<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle178<>+8(SB)/8, $0xffff090807060504
+DATA shuffle178<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle178<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle179<>+0(SB)/8, $0xffffffff09080706
-DATA shuffle179<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle179<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle179<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle180<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle180<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle180<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle180<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle181<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle181<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle181<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle181<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle182<>+0(SB)/8, $0xffff0f0e0d0c0b0a
-DATA shuffle182<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle182<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle182<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle183<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle183<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle183<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle183<>+8(SB)/8, $0x090807060504ffff
 GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle184<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle184<>+8(SB)/8, $0x090807060504ffff
+DATA shuffle184<>+0(SB)/8, $0xffff090807060504
+DATA shuffle184<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle185<>+0(SB)/8, $0xffff090807060504
-DATA shuffle185<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle185<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle185<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle186<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle186<>+8(SB)/8, $0x0d0c0b0affffffff
-GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
 
 // func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4586,36 +4561,36 @@ chunks314:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPSHUFB shuffle186<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle187<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 7(R9)(SI*1), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9), X1
-	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPSHUFB shuffle190<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 9(R9)(SI*1), X0
-	VPSHUFB shuffle192<>+0(SB), X0, X0
+	VPSHUFB shuffle191<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9)(SI*2), X1
-	VPSHUFB shuffle193<>+0(SB), X1, X1
+	VPSHUFB shuffle192<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 12(R9)(SI*2), X1
-	VPSHUFB shuffle172<>+0(SB), X1, X1
+	VPSHUFB shuffle171<>+0(SB), X1, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle194<>+0(SB), X0, X0
+	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R9)(SI*1), X1
-	VPSHUFB shuffle195<>+0(SB), X1, X1
+	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9)(SI*1), X1
@@ -4625,16 +4600,16 @@ chunks314:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 20(R9)(SI*2), X0
-	VPSHUFB shuffle196<>+0(SB), X0, X1
+	VPSHUFB shuffle195<>+0(SB), X0, X1
 	VMOVDQU 20(R9), X2
-	VPSHUFB shuffle197<>+0(SB), X2, X2
+	VPSHUFB shuffle196<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(SI*1), X1
-	VPSHUFB shuffle198<>+0(SB), X1, X3
+	VPSHUFB shuffle197<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
-	VPSHUFB shuffle199<>+0(SB), X1, X1
-	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPSHUFB shuffle198<>+0(SB), X1, X1
+	VPSHUFB shuffle199<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
@@ -4658,61 +4633,61 @@ rowdone315:
 	VZEROUPPER
 	RET
 
-DATA shuffle187<>+0(SB)/8, $0x0706050403020100
-DATA shuffle187<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle186<>+0(SB)/8, $0x0706050403020100
+DATA shuffle186<>+8(SB)/8, $0xffffffffffffff08
+GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle187<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle187<>+8(SB)/8, $0x06050403020100ff
 GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle188<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle188<>+8(SB)/8, $0x06050403020100ff
+DATA shuffle188<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle188<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle189<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle189<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle189<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle189<>+8(SB)/8, $0xffffffffff080706
 GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle190<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle190<>+8(SB)/8, $0xffffffffff080706
+DATA shuffle190<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle190<>+8(SB)/8, $0x0403020100ffffff
 GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle191<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle191<>+8(SB)/8, $0x0403020100ffffff
+DATA shuffle191<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle191<>+8(SB)/8, $0xffffff0807060504
 GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle192<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle192<>+8(SB)/8, $0xffffff0807060504
+DATA shuffle192<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle192<>+8(SB)/8, $0x020100ffffffffff
 GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle193<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle193<>+8(SB)/8, $0x020100ffffffffff
+DATA shuffle193<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle193<>+8(SB)/8, $0xff08070605040302
 GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle194<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle194<>+8(SB)/8, $0xff08070605040302
+DATA shuffle194<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle194<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle195<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle195<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle195<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle195<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle196<>+0(SB)/8, $0xffffffffffffff06
-DATA shuffle196<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle196<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle196<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle197<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA shuffle197<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle197<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle197<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle198<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle198<>+8(SB)/8, $0x0c0b0a090807ffff
+DATA shuffle198<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle198<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle199<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA shuffle199<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle199<>+0(SB)/8, $0x0b0a090807ffffff
+DATA shuffle199<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle200<>+0(SB)/8, $0x0b0a090807ffffff
-DATA shuffle200<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
 
 // func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4906,62 +4881,62 @@ chunks330:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle201<>+0(SB), X0, X0
+	VPSHUFB shuffle200<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle202<>+0(SB), X1, X1
+	VPSHUFB shuffle201<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(SI*2), X0
-	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle205<>+0(SB), X1, X1
+	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle206<>+0(SB), X0, X0
+	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(SI*1), X0
-	VPSHUFB shuffle207<>+0(SB), X0, X0
+	VPSHUFB shuffle206<>+0(SB), X0, X0
 	VMOVDQU 7(R9)(SI*2), X1
-	VPSHUFB shuffle208<>+0(SB), X1, X1
+	VPSHUFB shuffle207<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle209<>+0(SB), X0, X0
+	VPSHUFB shuffle208<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 13(R9)(SI*1), X0
-	VPSHUFB shuffle210<>+0(SB), X0, X0
+	VPSHUFB shuffle209<>+0(SB), X0, X0
 	VMOVDQU 13(R9)(SI*2), X1
-	VPSHUFB shuffle211<>+0(SB), X1, X1
+	VPSHUFB shuffle210<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle212<>+0(SB), X0, X1
+	VPSHUFB shuffle211<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(SI*1), X2
-	VPSHUFB shuffle213<>+0(SB), X2, X2
+	VPSHUFB shuffle212<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(SI*2), X1
-	VPSHUFB shuffle214<>+0(SB), X1, X1
+	VPSHUFB shuffle213<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(SI*2), X1
-	VPSHUFB shuffle215<>+0(SB), X1, X2
-	VPSHUFB shuffle216<>+0(SB), X0, X3
+	VPSHUFB shuffle214<>+0(SB), X1, X2
+	VPSHUFB shuffle215<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(SI*1), X2
-	VPSHUFB shuffle217<>+0(SB), X2, X4
+	VPSHUFB shuffle216<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle218<>+0(SB), X1, X1
-	VPSHUFB shuffle219<>+0(SB), X0, X0
+	VPSHUFB shuffle217<>+0(SB), X1, X1
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle220<>+0(SB), X2, X2
+	VPSHUFB shuffle219<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4999,43 +4974,43 @@ chunks334:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle201<>+0(SB), X0, X0
+	VPSHUFB shuffle200<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle202<>+0(SB), X1, X1
+	VPSHUFB shuffle201<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(SI*2), X0
-	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle205<>+0(SB), X1, X1
+	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle206<>+0(SB), X0, X0
+	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*1), X0
-	VPSHUFB shuffle221<>+0(SB), X0, X1
+	VPSHUFB shuffle220<>+0(SB), X0, X1
 	VMOVDQU 7(R9)(SI*2), X2
-	VPSHUFB shuffle208<>+0(SB), X2, X2
+	VPSHUFB shuffle207<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle222<>+0(SB), X1, X3
+	VPSHUFB shuffle221<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VPSHUFB shuffle223<>+0(SB), X0, X3
+	VPSHUFB shuffle222<>+0(SB), X0, X3
 	VMOVDQU 8(R9)(SI*2), X2
-	VPSHUFB shuffle224<>+0(SB), X2, X4
+	VPSHUFB shuffle223<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle225<>+0(SB), X1, X3
+	VPSHUFB shuffle224<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 48(R10)
-	VPSHUFB shuffle226<>+0(SB), X1, X1
-	VPSHUFB shuffle227<>+0(SB), X0, X0
+	VPSHUFB shuffle225<>+0(SB), X1, X1
+	VPSHUFB shuffle226<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle228<>+0(SB), X2, X2
+	VPSHUFB shuffle227<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, DX
@@ -5058,117 +5033,117 @@ rowdone335:
 	VZEROUPPER
 	RET
 
-DATA shuffle201<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle201<>+8(SB)/8, $0xffffffff050301ff
+DATA shuffle200<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle200<>+8(SB)/8, $0xffffffff050301ff
+GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle201<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle201<>+8(SB)/8, $0xff050301ffffffff
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle202<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle202<>+8(SB)/8, $0xff050301ffffffff
+DATA shuffle202<>+0(SB)/8, $0x0200ffffffffffff
+DATA shuffle202<>+8(SB)/8, $0x01ffffffffffff04
 GLOBL shuffle202<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle203<>+0(SB)/8, $0x0200ffffffffffff
-DATA shuffle203<>+8(SB)/8, $0x01ffffffffffff04
+DATA shuffle203<>+0(SB)/8, $0xffffffffffff0200
+DATA shuffle203<>+8(SB)/8, $0xffffffffff070503
 GLOBL shuffle203<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle204<>+0(SB)/8, $0xffffffffffff0200
-DATA shuffle204<>+8(SB)/8, $0xffffffffff070503
+DATA shuffle204<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle204<>+8(SB)/8, $0xffff050301ffffff
 GLOBL shuffle204<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle205<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle205<>+8(SB)/8, $0xffff050301ffffff
+DATA shuffle205<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle205<>+8(SB)/8, $0x0301ffffffffffff
 GLOBL shuffle205<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle206<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle206<>+8(SB)/8, $0x0301ffffffffffff
+DATA shuffle206<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle206<>+8(SB)/8, $0xffffffffffff0503
 GLOBL shuffle206<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle207<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle207<>+8(SB)/8, $0xffffffffffff0503
+DATA shuffle207<>+0(SB)/8, $0xffffffff040200ff
+DATA shuffle207<>+8(SB)/8, $0xffffff090705ffff
 GLOBL shuffle207<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle208<>+0(SB)/8, $0xffffffff040200ff
-DATA shuffle208<>+8(SB)/8, $0xffffff090705ffff
+DATA shuffle208<>+0(SB)/8, $0xff040200ffffffff
+DATA shuffle208<>+8(SB)/8, $0x050301ffffffffff
 GLOBL shuffle208<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle209<>+0(SB)/8, $0xff040200ffffffff
-DATA shuffle209<>+8(SB)/8, $0x050301ffffffffff
+DATA shuffle209<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle209<>+8(SB)/8, $0xffffffff090705ff
 GLOBL shuffle209<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle210<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle210<>+8(SB)/8, $0xffffffff090705ff
+DATA shuffle210<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle210<>+8(SB)/8, $0xff090705ffffffff
 GLOBL shuffle210<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle211<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle211<>+8(SB)/8, $0xff090705ffffffff
+DATA shuffle211<>+0(SB)/8, $0xffffffffffff0301
+DATA shuffle211<>+8(SB)/8, $0xffffffffff080604
 GLOBL shuffle211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle212<>+0(SB)/8, $0xffffffffffff0301
-DATA shuffle212<>+8(SB)/8, $0xffffffffff080604
+DATA shuffle212<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle212<>+8(SB)/8, $0xffff090705ffffff
 GLOBL shuffle212<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle213<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle213<>+8(SB)/8, $0xffff090705ffffff
+DATA shuffle213<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle213<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle214<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle214<>+8(SB)/8, $0x0705ffffffffffff
+DATA shuffle214<>+0(SB)/8, $0x05ffffffffffff08
+DATA shuffle214<>+8(SB)/8, $0xffffffffffff0907
 GLOBL shuffle214<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle215<>+0(SB)/8, $0x05ffffffffffff08
-DATA shuffle215<>+8(SB)/8, $0xffffffffffff0907
+DATA shuffle215<>+0(SB)/8, $0xffffffff090705ff
+DATA shuffle215<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle216<>+0(SB)/8, $0xffffffff090705ff
-DATA shuffle216<>+8(SB)/8, $0xffffff0e0c0affff
+DATA shuffle216<>+0(SB)/8, $0xff090705ffffffff
+DATA shuffle216<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle217<>+0(SB)/8, $0xff090705ffffffff
-DATA shuffle217<>+8(SB)/8, $0x0e0c0affffffffff
+DATA shuffle217<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA shuffle217<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle218<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA shuffle218<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA shuffle218<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA shuffle218<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle219<>+0(SB)/8, $0xffff0f0d0bffffff
-DATA shuffle219<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle219<>+0(SB)/8, $0x0d0bffffffffffff
+DATA shuffle219<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle220<>+0(SB)/8, $0x0d0bffffffffffff
-DATA shuffle220<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle220<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle220<>+8(SB)/8, $0xffffffffffff0806
 GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle221<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle221<>+8(SB)/8, $0xffffffffffff0806
+DATA shuffle221<>+0(SB)/8, $0xff080604ffffffff
+DATA shuffle221<>+8(SB)/8, $0x090705ffffffffff
 GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle222<>+0(SB)/8, $0xff080604ffffffff
-DATA shuffle222<>+8(SB)/8, $0x090705ffffffffff
+DATA shuffle222<>+0(SB)/8, $0xffffffffff090705
+DATA shuffle222<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle223<>+0(SB)/8, $0xffffffffff090705
-DATA shuffle223<>+8(SB)/8, $0xffffffff0e0c0aff
+DATA shuffle223<>+0(SB)/8, $0xffff090705ffffff
+DATA shuffle223<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle224<>+0(SB)/8, $0xffff090705ffffff
-DATA shuffle224<>+8(SB)/8, $0xff0e0c0affffffff
+DATA shuffle224<>+0(SB)/8, $0x0c0affffffffffff
+DATA shuffle224<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle225<>+0(SB)/8, $0x0c0affffffffffff
-DATA shuffle225<>+8(SB)/8, $0x0bffffffffffff0e
+DATA shuffle225<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle225<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle226<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle226<>+0(SB)/8, $0xffffff0f0d0bffff
 DATA shuffle226<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle227<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA shuffle227<>+0(SB)/8, $0x0f0d0bffffffffff
 DATA shuffle227<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle228<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5208,59 +5183,59 @@ chunks340:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle232<>+0(SB), X0, X0
+	VPSHUFB shuffle231<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle233<>+0(SB), X1, X1
+	VPSHUFB shuffle232<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPSHUFB shuffle233<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(SI*2), X0
-	VPSHUFB shuffle235<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle236<>+0(SB), X1, X1
+	VPSHUFB shuffle235<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(SI*1), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle236<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(SI*2), X0
-	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R9)(SI*1), X0
-	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(SI*1), X0
-	VPSHUFB shuffle177<>+0(SB), X0, X1
+	VPSHUFB shuffle176<>+0(SB), X0, X1
 	VMOVDQU 14(R9)(SI*2), X2
-	VPSHUFB shuffle233<>+0(SB), X2, X2
+	VPSHUFB shuffle232<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle238<>+0(SB), X1, X3
+	VPSHUFB shuffle237<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle239<>+0(SB), X0, X3
+	VPSHUFB shuffle238<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(SI*2), X2
-	VPSHUFB shuffle240<>+0(SB), X2, X4
+	VPSHUFB shuffle239<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle241<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle242<>+0(SB), X0, X0
-	VPSHUFB shuffle243<>+0(SB), X2, X2
+	VPSHUFB shuffle241<>+0(SB), X0, X0
+	VPSHUFB shuffle242<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5298,41 +5273,41 @@ chunks344:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle229<>+0(SB), X0, X0
+	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle232<>+0(SB), X0, X0
+	VPSHUFB shuffle231<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle233<>+0(SB), X1, X1
+	VPSHUFB shuffle232<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPSHUFB shuffle233<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(SI*2), X0
-	VPSHUFB shuffle235<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle240<>+0(SB), X1, X2
+	VPSHUFB shuffle239<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 8(R9)(SI*1), X0
-	VPSHUFB shuffle244<>+0(SB), X0, X3
+	VPSHUFB shuffle243<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 8(R9)(SI*2), X3
-	VPSHUFB shuffle245<>+0(SB), X3, X2
-	VPSHUFB shuffle243<>+0(SB), X1, X1
+	VPSHUFB shuffle244<>+0(SB), X3, X2
+	VPSHUFB shuffle242<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle246<>+0(SB), X0, X2
+	VPSHUFB shuffle245<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X0, X0
-	VPSHUFB shuffle247<>+0(SB), X3, X3
+	VPSHUFB shuffle246<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, DX
@@ -5355,81 +5330,81 @@ rowdone345:
 	VZEROUPPER
 	RET
 
-DATA shuffle229<>+0(SB)/8, $0xffff090805040100
-DATA shuffle229<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle228<>+0(SB)/8, $0xffff090805040100
+DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle229<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle229<>+8(SB)/8, $0xffffffff09080504
 GLOBL shuffle229<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle230<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle230<>+8(SB)/8, $0xffffffff09080504
+DATA shuffle230<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle230<>+8(SB)/8, $0x05040100ffffffff
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle231<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle231<>+8(SB)/8, $0x05040100ffffffff
+DATA shuffle231<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle231<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle231<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle232<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle232<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle232<>+0(SB)/8, $0x090805040100ffff
+DATA shuffle232<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle232<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle233<>+0(SB)/8, $0x090805040100ffff
-DATA shuffle233<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle233<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle233<>+8(SB)/8, $0xffff090805040100
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle234<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle234<>+8(SB)/8, $0xffff090805040100
+DATA shuffle234<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle234<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle235<>+0(SB)/8, $0xffffffff05040100
-DATA shuffle235<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle235<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle235<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle236<>+0(SB)/8, $0x05040100ffffffff
-DATA shuffle236<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle236<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle236<>+8(SB)/8, $0x090805040100ffff
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle237<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle237<>+8(SB)/8, $0x090805040100ffff
+DATA shuffle237<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle238<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle238<>+8(SB)/8, $0xffff0d0c09080504
+DATA shuffle238<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle238<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle239<>+0(SB)/8, $0xffffffff0d0c0908
-DATA shuffle239<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle239<>+0(SB)/8, $0x09080504ffffffff
+DATA shuffle239<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle240<>+0(SB)/8, $0x09080504ffffffff
-DATA shuffle240<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle240<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle240<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle241<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle241<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle241<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA shuffle241<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle242<>+0(SB)/8, $0xffff0f0e0b0a0706
-DATA shuffle242<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle242<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle242<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle243<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle243<>+8(SB)/8, $0xffffffff0f0e0b0a
+DATA shuffle243<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle243<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle244<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle244<>+8(SB)/8, $0x0d0c09080504ffff
+DATA shuffle244<>+0(SB)/8, $0xffff0d0c09080504
+DATA shuffle244<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle245<>+0(SB)/8, $0xffff0d0c09080504
-DATA shuffle245<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle245<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle245<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle246<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle246<>+8(SB)/8, $0x0b0a0706ffffffff
+DATA shuffle246<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle246<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle247<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA shuffle247<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5486,7 +5461,7 @@ chunks350:
 	VMOVDQU 16(R9)(SI*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 4(R9), X0
-	VPSHUFB shuffle248<>+0(SB), X0, X0
+	VPSHUFB shuffle247<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -5508,9 +5483,9 @@ chunks350:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle249<>+0(SB), X0, X1
+	VPSHUFB shuffle248<>+0(SB), X0, X1
 	VMOVDQU 24(R9)(SI*1), X2
-	VPSHUFB shuffle248<>+0(SB), X2, X2
+	VPSHUFB shuffle247<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 32(R9)(SI*1), X1
 	VPSHUFB shuffle74<>+0(SB), X1, X3
@@ -5532,7 +5507,7 @@ chunks350:
 	VMOVDQU X3, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 28(R9)(SI*2), X3
-	VPSHUFB shuffle248<>+0(SB), X3, X3
+	VPSHUFB shuffle247<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle76<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
@@ -5586,9 +5561,9 @@ chunks354:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(R10)
 	VMOVDQU 8(R9)(SI*2), X3
-	VPSHUFB shuffle249<>+0(SB), X3, X2
+	VPSHUFB shuffle248<>+0(SB), X3, X2
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle248<>+0(SB), X4, X4
+	VPSHUFB shuffle247<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
@@ -5623,13 +5598,13 @@ rowdone355:
 	VZEROUPPER
 	RET
 
-DATA shuffle248<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle248<>+8(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
+DATA shuffle247<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle247<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle249<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle249<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
+DATA shuffle248<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle248<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5773,62 +5748,62 @@ chunks364:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle250<>+0(SB), X0, X0
+	VPSHUFB shuffle249<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle251<>+0(SB), X1, X1
+	VPSHUFB shuffle250<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPSHUFB shuffle251<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle253<>+0(SB), X0, X0
+	VPSHUFB shuffle252<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle254<>+0(SB), X1, X1
+	VPSHUFB shuffle253<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle255<>+0(SB), X0, X0
+	VPSHUFB shuffle254<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(SI*1), X0
-	VPSHUFB shuffle256<>+0(SB), X0, X0
+	VPSHUFB shuffle255<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(SI*2), X1
-	VPSHUFB shuffle257<>+0(SB), X1, X1
+	VPSHUFB shuffle256<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 10(R9), X0
-	VPSHUFB shuffle258<>+0(SB), X0, X0
+	VPSHUFB shuffle257<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 11(R9)(SI*1), X0
-	VPSHUFB shuffle259<>+0(SB), X0, X0
+	VPSHUFB shuffle258<>+0(SB), X0, X0
 	VMOVDQU 11(R9)(SI*2), X1
-	VPSHUFB shuffle260<>+0(SB), X1, X1
+	VPSHUFB shuffle259<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPSHUFB shuffle251<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle253<>+0(SB), X0, X1
+	VPSHUFB shuffle252<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(SI*1), X2
-	VPSHUFB shuffle261<>+0(SB), X2, X2
+	VPSHUFB shuffle260<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(SI*2), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(SI*2), X1
-	VPSHUFB shuffle263<>+0(SB), X1, X2
-	VPSHUFB shuffle264<>+0(SB), X0, X3
+	VPSHUFB shuffle262<>+0(SB), X1, X2
+	VPSHUFB shuffle263<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(SI*1), X2
-	VPSHUFB shuffle265<>+0(SB), X2, X4
+	VPSHUFB shuffle264<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle266<>+0(SB), X1, X1
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X1, X1
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle268<>+0(SB), X2, X2
+	VPSHUFB shuffle267<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5852,81 +5827,81 @@ rowdone365:
 	VZEROUPPER
 	RET
 
-DATA shuffle250<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle250<>+8(SB)/8, $0xffffffff070401ff
+DATA shuffle249<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle249<>+8(SB)/8, $0xffffffff070401ff
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle250<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle250<>+8(SB)/8, $0xff070401ffffffff
 GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle251<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle251<>+8(SB)/8, $0xff070401ffffffff
+DATA shuffle251<>+0(SB)/8, $0x0300ffffffffffff
+DATA shuffle251<>+8(SB)/8, $0x01ffffffffffff06
 GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle252<>+0(SB)/8, $0x0300ffffffffffff
-DATA shuffle252<>+8(SB)/8, $0x01ffffffffffff06
+DATA shuffle252<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle252<>+8(SB)/8, $0xffffffffff060300
 GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle253<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle253<>+8(SB)/8, $0xffffffffff060300
+DATA shuffle253<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle253<>+8(SB)/8, $0xffff0d0a07ffffff
 GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle254<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle254<>+8(SB)/8, $0xffff0d0a07ffffff
+DATA shuffle254<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle254<>+8(SB)/8, $0x0a07ffffffffffff
 GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle255<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle255<>+8(SB)/8, $0x0a07ffffffffffff
+DATA shuffle255<>+0(SB)/8, $0x00ffffffffffff05
+DATA shuffle255<>+8(SB)/8, $0xffffffffffff0603
 GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle256<>+0(SB)/8, $0x00ffffffffffff05
-DATA shuffle256<>+8(SB)/8, $0xffffffffffff0603
+DATA shuffle256<>+0(SB)/8, $0xffffffff060300ff
+DATA shuffle256<>+8(SB)/8, $0xffffff070401ffff
 GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle257<>+0(SB)/8, $0xffffffff060300ff
-DATA shuffle257<>+8(SB)/8, $0xffffff070401ffff
+DATA shuffle257<>+0(SB)/8, $0xff060300ffffffff
+DATA shuffle257<>+8(SB)/8, $0x070401ffffffffff
 GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle258<>+0(SB)/8, $0xff060300ffffffff
-DATA shuffle258<>+8(SB)/8, $0x070401ffffffffff
+DATA shuffle258<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle258<>+8(SB)/8, $0xffffffff0d0a07ff
 GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle259<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle259<>+8(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle259<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle259<>+8(SB)/8, $0xff0d0a07ffffffff
 GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle260<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle260<>+8(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle260<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle260<>+8(SB)/8, $0xffff070401ffffff
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle261<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle261<>+8(SB)/8, $0xffff070401ffffff
+DATA shuffle261<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle261<>+8(SB)/8, $0x0401ffffffffffff
 GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle262<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle262<>+8(SB)/8, $0x0401ffffffffffff
+DATA shuffle262<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle262<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle263<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle263<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle263<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle263<>+8(SB)/8, $0xffffff0e0b08ffff
 GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle264<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA shuffle264<>+8(SB)/8, $0xffffff0e0b08ffff
+DATA shuffle264<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle264<>+8(SB)/8, $0x0e0b08ffffffffff
 GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle265<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA shuffle265<>+8(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle265<>+0(SB)/8, $0xffffffffff0e0b08
+DATA shuffle265<>+8(SB)/8, $0xffffffff0f0c09ff
 GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle266<>+0(SB)/8, $0xffffffffff0e0b08
-DATA shuffle266<>+8(SB)/8, $0xffffffff0f0c09ff
+DATA shuffle266<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA shuffle266<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle267<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA shuffle267<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle267<>+0(SB)/8, $0x0c09ffffffffffff
+DATA shuffle267<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle268<>+0(SB)/8, $0x0c09ffffffffffff
-DATA shuffle268<>+8(SB)/8, $0xffffffffffffff0f
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5964,59 +5939,59 @@ chunks369:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle270<>+0(SB), X1, X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPSHUFB shuffle270<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle272<>+0(SB), X0, X0
+	VPSHUFB shuffle271<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle273<>+0(SB), X1, X1
+	VPSHUFB shuffle272<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*2), X0
-	VPSHUFB shuffle275<>+0(SB), X0, X0
+	VPSHUFB shuffle274<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle276<>+0(SB), X1, X1
+	VPSHUFB shuffle275<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R9)(SI*1), X0
-	VPSHUFB shuffle277<>+0(SB), X0, X0
+	VPSHUFB shuffle276<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
-	VPSHUFB shuffle270<>+0(SB), X1, X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(SI*1), X0
-	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPSHUFB shuffle270<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(SI*1), X0
-	VPSHUFB shuffle272<>+0(SB), X0, X1
+	VPSHUFB shuffle271<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(SI*2), X2
-	VPSHUFB shuffle273<>+0(SB), X2, X2
+	VPSHUFB shuffle272<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle274<>+0(SB), X1, X3
+	VPSHUFB shuffle273<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle278<>+0(SB), X0, X3
+	VPSHUFB shuffle277<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(SI*2), X2
-	VPSHUFB shuffle276<>+0(SB), X2, X4
+	VPSHUFB shuffle275<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle279<>+0(SB), X1, X1
+	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle280<>+0(SB), X0, X0
-	VPSHUFB shuffle281<>+0(SB), X2, X2
+	VPSHUFB shuffle279<>+0(SB), X0, X0
+	VPSHUFB shuffle280<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6040,57 +6015,57 @@ rowdone370:
 	VZEROUPPER
 	RET
 
-DATA shuffle269<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle269<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle268<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle268<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle269<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle269<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle270<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle270<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle270<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle270<>+8(SB)/8, $0x07060100ffffffff
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle271<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle271<>+8(SB)/8, $0x07060100ffffffff
+DATA shuffle271<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle271<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle272<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle272<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle272<>+0(SB)/8, $0x0d0c07060100ffff
+DATA shuffle272<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle273<>+0(SB)/8, $0x0d0c07060100ffff
-DATA shuffle273<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle273<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle273<>+8(SB)/8, $0xffff0d0c07060100
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle274<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle274<>+8(SB)/8, $0xffff0d0c07060100
+DATA shuffle274<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle274<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle275<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle275<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle275<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle275<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle276<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle276<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle276<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle276<>+8(SB)/8, $0x0d0c07060100ffff
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle277<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle277<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle277<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle277<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle278<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle278<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle278<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle278<>+8(SB)/8, $0x0f0e09080302ffff
 GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle279<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle279<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle279<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle279<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle280<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle280<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle280<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle280<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle281<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle281<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6130,7 +6105,7 @@ chunks374:
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle282<>+0(SB), X1, X2
+	VPSHUFB shuffle281<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(SI*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -6143,9 +6118,9 @@ chunks374:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 20(R9)(SI*2), X2
-	VPSHUFB shuffle139<>+0(SB), X2, X0
+	VPSHUFB shuffle138<>+0(SB), X2, X0
 	VMOVDQU 4(R9), X3
-	VPSHUFB shuffle283<>+0(SB), X3, X3
+	VPSHUFB shuffle282<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle74<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
@@ -6167,7 +6142,7 @@ chunks374:
 	VMOVDQU X4, 64(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 8(R9)(SI*1), X4
-	VPSHUFB shuffle283<>+0(SB), X4, X4
+	VPSHUFB shuffle282<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle76<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
@@ -6198,13 +6173,13 @@ rowdone375:
 	VZEROUPPER
 	RET
 
-DATA shuffle282<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle282<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
+DATA shuffle281<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle281<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle283<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle283<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
+DATA shuffle282<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle282<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6377,67 +6352,67 @@ chunks385:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle284<>+0(SB), X0, X0
+	VPSHUFB shuffle283<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPSHUFB shuffle285<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle287<>+0(SB), X0, X0
+	VPSHUFB shuffle286<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle288<>+0(SB), X1, X1
+	VPSHUFB shuffle287<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle289<>+0(SB), X0, X0
+	VPSHUFB shuffle288<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(SI*1), X0
-	VPSHUFB shuffle290<>+0(SB), X0, X0
+	VPSHUFB shuffle289<>+0(SB), X0, X0
 	VMOVDQU 3(R9)(SI*2), X1
-	VPSHUFB shuffle291<>+0(SB), X1, X1
+	VPSHUFB shuffle290<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(SI*2), X0
-	VPSHUFB shuffle292<>+0(SB), X0, X2
+	VPSHUFB shuffle291<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle293<>+0(SB), X1, X1
+	VPSHUFB shuffle292<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 13(R9)(SI*1), X1
-	VPSHUFB shuffle284<>+0(SB), X1, X1
+	VPSHUFB shuffle283<>+0(SB), X1, X1
 	VMOVDQU 13(R9)(SI*2), X2
-	VPSHUFB shuffle285<>+0(SB), X2, X2
+	VPSHUFB shuffle284<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle286<>+0(SB), X1, X1
+	VPSHUFB shuffle285<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9), X1
-	VPSHUFB shuffle294<>+0(SB), X1, X1
+	VPSHUFB shuffle293<>+0(SB), X1, X1
 	VMOVDQU 15(R9)(SI*1), X2
-	VPSHUFB shuffle295<>+0(SB), X2, X2
+	VPSHUFB shuffle294<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(SI*1), X1
-	VPSHUFB shuffle296<>+0(SB), X1, X3
+	VPSHUFB shuffle295<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 15(R9)(SI*2), X2
-	VPSHUFB shuffle297<>+0(SB), X2, X2
+	VPSHUFB shuffle296<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 64(R10)
-	VPSHUFB shuffle298<>+0(SB), X0, X2
+	VPSHUFB shuffle297<>+0(SB), X0, X2
 	VMOVDQU 20(R9), X3
-	VPSHUFB shuffle299<>+0(SB), X3, X4
+	VPSHUFB shuffle298<>+0(SB), X3, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle300<>+0(SB), X1, X2
+	VPSHUFB shuffle299<>+0(SB), X1, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 80(R10)
-	VPSHUFB shuffle301<>+0(SB), X0, X0
-	VPSHUFB shuffle302<>+0(SB), X3, X3
+	VPSHUFB shuffle300<>+0(SB), X0, X0
+	VPSHUFB shuffle301<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle303<>+0(SB), X1, X1
+	VPSHUFB shuffle302<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
@@ -6475,45 +6450,45 @@ chunks389:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle284<>+0(SB), X0, X0
+	VPSHUFB shuffle283<>+0(SB), X0, X0
 	VMOVDQU (R9)(SI*1), X1
-	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPSHUFB shuffle285<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle287<>+0(SB), X0, X0
+	VPSHUFB shuffle286<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle288<>+0(SB), X1, X1
+	VPSHUFB shuffle287<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(SI*1), X0
-	VPSHUFB shuffle289<>+0(SB), X0, X0
+	VPSHUFB shuffle288<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*1), X0
-	VPSHUFB shuffle304<>+0(SB), X0, X1
+	VPSHUFB shuffle303<>+0(SB), X0, X1
 	VMOVDQU 3(R9)(SI*2), X2
-	VPSHUFB shuffle291<>+0(SB), X2, X2
+	VPSHUFB shuffle290<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9)(SI*2), X1
-	VPSHUFB shuffle305<>+0(SB), X1, X3
+	VPSHUFB shuffle304<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle306<>+0(SB), X2, X4
+	VPSHUFB shuffle305<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle307<>+0(SB), X0, X4
-	VPSHUFB shuffle308<>+0(SB), X1, X3
+	VPSHUFB shuffle306<>+0(SB), X0, X4
+	VPSHUFB shuffle307<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle309<>+0(SB), X2, X4
+	VPSHUFB shuffle308<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
-	VPSHUFB shuffle310<>+0(SB), X2, X2
-	VPSHUFB shuffle311<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X2, X2
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
 	CMPQ    DI, DX
@@ -6536,121 +6511,121 @@ rowdone390:
 	VZEROUPPER
 	RET
 
-DATA shuffle284<>+0(SB)/8, $0xffffffffff080400
-DATA shuffle284<>+8(SB)/8, $0xffffffff090501ff
+DATA shuffle283<>+0(SB)/8, $0xffffffffff080400
+DATA shuffle283<>+8(SB)/8, $0xffffffff090501ff
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle284<>+0(SB)/8, $0xffff080400ffffff
+DATA shuffle284<>+8(SB)/8, $0xff090501ffffffff
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle285<>+0(SB)/8, $0xffff080400ffffff
-DATA shuffle285<>+8(SB)/8, $0xff090501ffffffff
+DATA shuffle285<>+0(SB)/8, $0x0400ffffffffffff
+DATA shuffle285<>+8(SB)/8, $0x01ffffffffffff08
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle286<>+0(SB)/8, $0x0400ffffffffffff
-DATA shuffle286<>+8(SB)/8, $0x01ffffffffffff08
+DATA shuffle286<>+0(SB)/8, $0xffffffffffff0703
+DATA shuffle286<>+8(SB)/8, $0xffffffffff080400
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle287<>+0(SB)/8, $0xffffffffffff0703
-DATA shuffle287<>+8(SB)/8, $0xffffffffff080400
+DATA shuffle287<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle287<>+8(SB)/8, $0xffff090501ffffff
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle288<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle288<>+8(SB)/8, $0xffff090501ffffff
+DATA shuffle288<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle288<>+8(SB)/8, $0x0501ffffffffffff
 GLOBL shuffle288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle289<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle289<>+8(SB)/8, $0x0501ffffffffffff
+DATA shuffle289<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle289<>+8(SB)/8, $0xffffffffffff0905
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle290<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle290<>+8(SB)/8, $0xffffffffffff0905
+DATA shuffle290<>+0(SB)/8, $0xffffffff080400ff
+DATA shuffle290<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle291<>+0(SB)/8, $0xffffffff080400ff
-DATA shuffle291<>+8(SB)/8, $0xffffffff0d09ffff
+DATA shuffle291<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle291<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle292<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle292<>+8(SB)/8, $0xffffff00ffffffff
+DATA shuffle292<>+0(SB)/8, $0xff080400ffffffff
+DATA shuffle292<>+8(SB)/8, $0x090501ffffffffff
 GLOBL shuffle292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle293<>+0(SB)/8, $0xff080400ffffffff
-DATA shuffle293<>+8(SB)/8, $0x090501ffffffffff
+DATA shuffle293<>+0(SB)/8, $0xffffffffffff0400
+DATA shuffle293<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL shuffle293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle294<>+0(SB)/8, $0xffffffffffff0400
-DATA shuffle294<>+8(SB)/8, $0xffffffffff0d0905
+DATA shuffle294<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle294<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL shuffle294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle295<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle295<>+8(SB)/8, $0xffffff0d09ffffff
+DATA shuffle295<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle295<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL shuffle295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle296<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle296<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle296<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle296<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle297<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle297<>+8(SB)/8, $0x0d09ffffffffffff
+DATA shuffle297<>+0(SB)/8, $0x05ffffffffffff0c
+DATA shuffle297<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL shuffle297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle298<>+0(SB)/8, $0x05ffffffffffff0c
-DATA shuffle298<>+8(SB)/8, $0xffffffffffff0d09
+DATA shuffle298<>+0(SB)/8, $0xffffffff0d0905ff
+DATA shuffle298<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL shuffle298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle299<>+0(SB)/8, $0xffffffff0d0905ff
-DATA shuffle299<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA shuffle299<>+0(SB)/8, $0xff0d0905ffffffff
+DATA shuffle299<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL shuffle299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle300<>+0(SB)/8, $0xff0d0905ffffffff
-DATA shuffle300<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA shuffle300<>+0(SB)/8, $0xffffffffff0e0a06
+DATA shuffle300<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle301<>+0(SB)/8, $0xffffffffff0e0a06
-DATA shuffle301<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA shuffle301<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA shuffle301<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle302<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA shuffle302<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle302<>+0(SB)/8, $0x0b07ffffffffffff
+DATA shuffle302<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle303<>+0(SB)/8, $0x0b07ffffffffffff
-DATA shuffle303<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle303<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle303<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle304<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle304<>+8(SB)/8, $0xffffffffffff0c08
+DATA shuffle304<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle304<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle305<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle305<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle305<>+0(SB)/8, $0xff0c0804ffffffff
+DATA shuffle305<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle306<>+0(SB)/8, $0xff0c0804ffffffff
-DATA shuffle306<>+8(SB)/8, $0x0d0905ffffffffff
+DATA shuffle306<>+0(SB)/8, $0xffffffffff0d0905
+DATA shuffle306<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle307<>+0(SB)/8, $0xffffffffff0d0905
-DATA shuffle307<>+8(SB)/8, $0xffffffff0e0a06ff
+DATA shuffle307<>+0(SB)/8, $0xffff0d0905ffffff
+DATA shuffle307<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle308<>+0(SB)/8, $0xffff0d0905ffffff
-DATA shuffle308<>+8(SB)/8, $0xff0e0a06ffffffff
+DATA shuffle308<>+0(SB)/8, $0x0a06ffffffffffff
+DATA shuffle308<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle309<>+0(SB)/8, $0x0a06ffffffffffff
-DATA shuffle309<>+8(SB)/8, $0x07ffffffffffff0e
+DATA shuffle309<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle309<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle310<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle310<>+0(SB)/8, $0xffffff0f0b07ffff
 DATA shuffle310<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle311<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA shuffle311<>+0(SB)/8, $0x0f0b07ffffffffff
 DATA shuffle311<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle312<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6690,130 +6665,130 @@ chunks395:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*1), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 16(R9)(SI*1), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R9)(SI*1), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X1
+	VPSHUFB shuffle320<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(SI*1), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(SI*2), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle323<>+0(SB), X1, X1
+	VPSHUFB shuffle322<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle324<>+0(SB), X0, X0
+	VPSHUFB shuffle323<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(SI*1), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle324<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(SI*1), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(SI*2), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(SI*2), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R9), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(SI*1), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 22(R9)(SI*1), X0
-	VPSHUFB shuffle173<>+0(SB), X0, X0
+	VPSHUFB shuffle172<>+0(SB), X0, X0
 	VMOVDQU 6(R9)(SI*2), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R9)(SI*2), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X1
+	VPSHUFB shuffle320<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle327<>+0(SB), X0, X2
+	VPSHUFB shuffle326<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 64(R10)
 	VMOVDQU 32(R9)(SI*1), X2
-	VPSHUFB shuffle313<>+0(SB), X2, X1
+	VPSHUFB shuffle312<>+0(SB), X2, X1
 	VMOVDQU 24(R9)(SI*2), X3
-	VPSHUFB shuffle323<>+0(SB), X3, X3
+	VPSHUFB shuffle322<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R9)(SI*2), X1
-	VPSHUFB shuffle328<>+0(SB), X1, X4
+	VPSHUFB shuffle327<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 26(R9), X3
-	VPSHUFB shuffle325<>+0(SB), X3, X3
+	VPSHUFB shuffle324<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle329<>+0(SB), X0, X4
+	VPSHUFB shuffle328<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
 	VMOVDQU 26(R9)(SI*1), X4
-	VPSHUFB shuffle313<>+0(SB), X4, X4
-	VPSHUFB shuffle330<>+0(SB), X2, X3
+	VPSHUFB shuffle312<>+0(SB), X4, X4
+	VPSHUFB shuffle329<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 26(R9)(SI*2), X4
-	VPSHUFB shuffle315<>+0(SB), X4, X4
+	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle331<>+0(SB), X1, X3
+	VPSHUFB shuffle330<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 28(R9), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X4
+	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 30(R9), X4
-	VPSHUFB shuffle318<>+0(SB), X4, X4
+	VPSHUFB shuffle317<>+0(SB), X4, X4
 	VMOVDQU 28(R9)(SI*1), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle332<>+0(SB), X2, X4
+	VPSHUFB shuffle331<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9)(SI*2), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle333<>+0(SB), X1, X4
+	VPSHUFB shuffle332<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(R10)
-	VPSHUFB shuffle334<>+0(SB), X0, X0
+	VPSHUFB shuffle333<>+0(SB), X0, X0
 	VMOVDQU 30(R9)(SI*1), X4
-	VPSHUFB shuffle323<>+0(SB), X4, X4
+	VPSHUFB shuffle322<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VPSHUFB shuffle335<>+0(SB), X2, X2
+	VPSHUFB shuffle334<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU 30(R9)(SI*2), X4
-	VPSHUFB shuffle325<>+0(SB), X4, X4
+	VPSHUFB shuffle324<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle336<>+0(SB), X1, X1
+	VPSHUFB shuffle335<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
 	CMPQ    DI, DX
@@ -6850,64 +6825,64 @@ chunks399:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle337<>+0(SB), X1, X2
+	VPSHUFB shuffle336<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(SI*1), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R9)(SI*1), X2
-	VPSHUFB shuffle338<>+0(SB), X2, X3
+	VPSHUFB shuffle337<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU (R9)(SI*2), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(SI*2), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle339<>+0(SB), X1, X0
+	VPSHUFB shuffle338<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 2(R9)(SI*1), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle340<>+0(SB), X2, X0
+	VPSHUFB shuffle339<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(SI*2), X0
-	VPSHUFB shuffle341<>+0(SB), X0, X3
+	VPSHUFB shuffle340<>+0(SB), X0, X3
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle323<>+0(SB), X4, X4
+	VPSHUFB shuffle322<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle342<>+0(SB), X1, X3
+	VPSHUFB shuffle341<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 4(R9)(SI*1), X4
-	VPSHUFB shuffle325<>+0(SB), X4, X4
+	VPSHUFB shuffle324<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPSHUFB shuffle342<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 4(R9)(SI*2), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
-	VPSHUFB shuffle344<>+0(SB), X0, X4
+	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle343<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 6(R9), X3
-	VPSHUFB shuffle315<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPSHUFB shuffle344<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 6(R9)(SI*1), X3
-	VPSHUFB shuffle317<>+0(SB), X3, X3
+	VPSHUFB shuffle316<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
 	VMOVDQU 6(R9)(SI*2), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X3
+	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, DX
@@ -6930,141 +6905,141 @@ rowdone400:
 	VZEROUPPER
 	RET
 
-DATA shuffle313<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle312<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle313<>+0(SB)/8, $0xffff0100ffffffff
 DATA shuffle313<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle314<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle314<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle314<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle314<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle315<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle315<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle315<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle315<>+8(SB)/8, $0xffffffff0100ffff
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle316<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle316<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle316<>+8(SB)/8, $0x09080100ffffffff
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle317<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle317<>+8(SB)/8, $0x09080100ffffffff
+DATA shuffle317<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle317<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle318<>+0(SB)/8, $0xffffffffffff0f0e
-DATA shuffle318<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle318<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle318<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle319<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle319<>+0(SB)/8, $0x0100ffffffffffff
 DATA shuffle319<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle320<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle320<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle320<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle320<>+8(SB)/8, $0xffffffff09080100
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle321<>+8(SB)/8, $0xffffffff09080100
+DATA shuffle321<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL shuffle321<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle322<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle322<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle322<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle322<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle322<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle323<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle323<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle323<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle323<>+8(SB)/8, $0xffffffffffff0100
 GLOBL shuffle323<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle324<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle324<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle324<>+8(SB)/8, $0xffff09080100ffff
 GLOBL shuffle324<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle325<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle325<>+8(SB)/8, $0xffff09080100ffff
+DATA shuffle325<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle326<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle326<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle326<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle327<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle327<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle327<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle327<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle328<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle328<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle329<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle329<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle329<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle329<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle330<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle330<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle330<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle330<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle330<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle331<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle331<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle331<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle331<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle332<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle332<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle332<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle332<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle333<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle333<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle333<>+0(SB)/8, $0xffffffff0f0e0706
+DATA shuffle333<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle334<>+0(SB)/8, $0xffffffff0f0e0706
-DATA shuffle334<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle334<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle334<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle334<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle335<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle335<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle335<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle335<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle336<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle336<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle336<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle336<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle336<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle337<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle337<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle337<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle337<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle337<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle338<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle338<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle338<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle338<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle339<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle339<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle339<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle340<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle340<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle340<>+0(SB)/8, $0xffffffff0b0a0302
+DATA shuffle340<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle341<>+0(SB)/8, $0xffffffff0b0a0302
-DATA shuffle341<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle341<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle341<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle342<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle342<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle343<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle343<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle343<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle343<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle344<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle344<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle344<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle344<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle345<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle345<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle345<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle345<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle346<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle346<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7141,7 +7116,7 @@ chunks404:
 	VMOVDQU 20(R9)(SI*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VPSHUFB shuffle282<>+0(SB), X2, X4
+	VPSHUFB shuffle281<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 4(R9)(SI*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7158,7 +7133,7 @@ chunks404:
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle249<>+0(SB), X0, X4
+	VPSHUFB shuffle248<>+0(SB), X0, X4
 	VMOVDQU 8(R9)(SI*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
@@ -8342,87 +8317,87 @@ chunks505:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VPSHUFB shuffle346<>+0(SB), X0, X0
 	VMOVDQU (R10)(SI*1), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPSHUFB shuffle347<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPSHUFB shuffle348<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(SI*1), X1
-	VPSHUFB shuffle350<>+0(SB), X1, X1
+	VPSHUFB shuffle349<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VPSHUFB shuffle346<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(SI*1), X0
-	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPSHUFB shuffle347<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPSHUFB shuffle348<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(SI*1), X0
-	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPSHUFB shuffle349<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VPSHUFB shuffle346<>+0(SB), X0, X0
 	VMOVDQU 8(R10)(SI*1), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPSHUFB shuffle347<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPSHUFB shuffle348<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 8(R11)(SI*1), X1
-	VPSHUFB shuffle350<>+0(SB), X1, X1
+	VPSHUFB shuffle349<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VPSHUFB shuffle346<>+0(SB), X1, X1
 	VMOVDQU 9(R10)(SI*1), X0
-	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPSHUFB shuffle347<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R11), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPSHUFB shuffle348<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 9(R11)(SI*1), X0
-	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPSHUFB shuffle349<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X1
+	VPSHUFB shuffle346<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(SI*1), X2
-	VPSHUFB shuffle348<>+0(SB), X2, X3
+	VPSHUFB shuffle347<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(SI*1), X3
-	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle351<>+0(SB), X0, X5
-	VPSHUFB shuffle352<>+0(SB), X2, X4
+	VPSHUFB shuffle350<>+0(SB), X0, X5
+	VPSHUFB shuffle351<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle353<>+0(SB), X1, X5
+	VPSHUFB shuffle352<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle354<>+0(SB), X3, X4
+	VPSHUFB shuffle353<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle355<>+0(SB), X0, X4
-	VPSHUFB shuffle356<>+0(SB), X2, X5
+	VPSHUFB shuffle354<>+0(SB), X0, X4
+	VPSHUFB shuffle355<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle357<>+0(SB), X1, X4
+	VPSHUFB shuffle356<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle358<>+0(SB), X3, X5
+	VPSHUFB shuffle357<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VPSHUFB shuffle360<>+0(SB), X2, X2
+	VPSHUFB shuffle358<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle362<>+0(SB), X3, X3
+	VPSHUFB shuffle361<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, DX
@@ -8458,39 +8433,39 @@ chunks509:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X1
+	VPSHUFB shuffle346<>+0(SB), X0, X1
 	VMOVDQU (R10)(SI*1), X2
-	VPSHUFB shuffle348<>+0(SB), X2, X3
+	VPSHUFB shuffle347<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(SI*1), X3
-	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle351<>+0(SB), X0, X5
-	VPSHUFB shuffle352<>+0(SB), X2, X4
+	VPSHUFB shuffle350<>+0(SB), X0, X5
+	VPSHUFB shuffle351<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle353<>+0(SB), X1, X5
+	VPSHUFB shuffle352<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle354<>+0(SB), X3, X4
+	VPSHUFB shuffle353<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle355<>+0(SB), X0, X4
-	VPSHUFB shuffle356<>+0(SB), X2, X5
+	VPSHUFB shuffle354<>+0(SB), X0, X4
+	VPSHUFB shuffle355<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle357<>+0(SB), X1, X4
+	VPSHUFB shuffle356<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle358<>+0(SB), X3, X5
+	VPSHUFB shuffle357<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VPSHUFB shuffle360<>+0(SB), X2, X2
+	VPSHUFB shuffle358<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle362<>+0(SB), X3, X3
+	VPSHUFB shuffle361<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, DX
@@ -8513,69 +8488,69 @@ rowdone510:
 	VZEROUPPER
 	RET
 
-DATA shuffle347<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle346<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle346<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle347<>+0(SB)/8, $0x06040200ffffffff
 DATA shuffle347<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle348<>+0(SB)/8, $0x06040200ffffffff
-DATA shuffle348<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle348<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle348<>+8(SB)/8, $0xffffffff06040200
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle349<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle349<>+8(SB)/8, $0xffffffff06040200
+DATA shuffle349<>+8(SB)/8, $0x06040200ffffffff
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle350<>+8(SB)/8, $0x06040200ffffffff
+DATA shuffle350<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle350<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle351<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle351<>+0(SB)/8, $0x07050301ffffffff
 DATA shuffle351<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle351<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle352<>+0(SB)/8, $0x07050301ffffffff
-DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+8(SB)/8, $0xffffffff07050301
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle353<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle353<>+8(SB)/8, $0xffffffff07050301
+DATA shuffle353<>+8(SB)/8, $0x07050301ffffffff
 GLOBL shuffle353<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle354<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle354<>+8(SB)/8, $0x07050301ffffffff
+DATA shuffle354<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle354<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle355<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle355<>+0(SB)/8, $0x0e0c0a08ffffffff
 DATA shuffle355<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle356<>+0(SB)/8, $0x0e0c0a08ffffffff
-DATA shuffle356<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle356<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle356<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle357<>+8(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle357<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle358<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle358<>+8(SB)/8, $0x0e0c0a08ffffffff
+DATA shuffle358<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle358<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle359<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle359<>+0(SB)/8, $0x0f0d0b09ffffffff
 DATA shuffle359<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle360<>+0(SB)/8, $0x0f0d0b09ffffffff
-DATA shuffle360<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle360<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle360<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL shuffle360<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle361<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle361<>+8(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle361<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle362<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle362<>+8(SB)/8, $0x0f0d0b09ffffffff
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -8615,47 +8590,47 @@ chunks515:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VMOVDQU (R10)(SI*1), X1
-	VPSHUFB shuffle364<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VMOVDQU (R11)(SI*1), X0
-	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(SI*1), X1
-	VPSHUFB shuffle364<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VMOVDQU 2(R11)(SI*1), X0
-	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X1
+	VPSHUFB shuffle362<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(SI*1), X2
-	VPSHUFB shuffle364<>+0(SB), X2, X3
+	VPSHUFB shuffle363<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 16(R11), X3
-	VPSHUFB shuffle363<>+0(SB), X3, X1
+	VPSHUFB shuffle362<>+0(SB), X3, X1
 	VMOVDQU 16(R11)(SI*1), X4
-	VPSHUFB shuffle364<>+0(SB), X4, X5
+	VPSHUFB shuffle363<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 80(AX)(R8*4)
-	VPSHUFB shuffle365<>+0(SB), X0, X0
-	VPSHUFB shuffle366<>+0(SB), X2, X2
+	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPSHUFB shuffle365<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
-	VPSHUFB shuffle365<>+0(SB), X3, X3
-	VPSHUFB shuffle366<>+0(SB), X4, X4
+	VPSHUFB shuffle364<>+0(SB), X3, X3
+	VPSHUFB shuffle365<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, DX
@@ -8691,23 +8666,23 @@ chunks519:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X1
+	VPSHUFB shuffle362<>+0(SB), X0, X1
 	VMOVDQU (R10)(SI*1), X2
-	VPSHUFB shuffle364<>+0(SB), X2, X3
+	VPSHUFB shuffle363<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle363<>+0(SB), X3, X1
+	VPSHUFB shuffle362<>+0(SB), X3, X1
 	VMOVDQU (R11)(SI*1), X4
-	VPSHUFB shuffle364<>+0(SB), X4, X5
+	VPSHUFB shuffle363<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(AX)(R8*4)
-	VPSHUFB shuffle365<>+0(SB), X0, X0
-	VPSHUFB shuffle366<>+0(SB), X2, X2
+	VPSHUFB shuffle364<>+0(SB), X0, X0
+	VPSHUFB shuffle365<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(R8*4)
-	VPSHUFB shuffle365<>+0(SB), X3, X3
-	VPSHUFB shuffle366<>+0(SB), X4, X4
+	VPSHUFB shuffle364<>+0(SB), X3, X3
+	VPSHUFB shuffle365<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
 	CMPQ    R8, DX
@@ -8730,21 +8705,21 @@ rowdone520:
 	VZEROUPPER
 	RET
 
-DATA shuffle363<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle363<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle362<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle362<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle363<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle363<>+8(SB)/8, $0x0d0c090805040100
 GLOBL shuffle363<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle364<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle364<>+8(SB)/8, $0x0d0c090805040100
+DATA shuffle364<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle364<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle364<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle365<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle365<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle365<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle365<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle366<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle366<>+8(SB)/8, $0x0f0e0b0a07060302
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9030,103 +9005,103 @@ chunks535:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X0, X0
 	VMOVDQU (R10)(SI*1), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(SI*1), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle366<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(SI*1), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(SI*1), X0
-	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(SI*1), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(SI*1), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle366<>+0(SB), X1, X1
 	VMOVDQU 12(R10)(SI*1), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 12(R11), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R11)(SI*1), X0
-	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 13(R10), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X0, X0
 	VMOVDQU 13(R10)(SI*1), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 13(R11), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 13(R11)(SI*1), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 14(R10), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle366<>+0(SB), X1, X1
 	VMOVDQU 14(R10)(SI*1), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 14(R11), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R11)(SI*1), X0
-	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle371<>+0(SB), X0, X1
+	VPSHUFB shuffle370<>+0(SB), X0, X1
 	VMOVDQU 20(R10)(SI*1), X2
-	VPSHUFB shuffle372<>+0(SB), X2, X3
+	VPSHUFB shuffle371<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R11), X1
-	VPSHUFB shuffle373<>+0(SB), X1, X4
+	VPSHUFB shuffle372<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 20(R11)(SI*1), X3
-	VPSHUFB shuffle374<>+0(SB), X3, X5
+	VPSHUFB shuffle373<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle375<>+0(SB), X0, X5
-	VPSHUFB shuffle376<>+0(SB), X2, X4
+	VPSHUFB shuffle374<>+0(SB), X0, X5
+	VPSHUFB shuffle375<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle377<>+0(SB), X1, X5
+	VPSHUFB shuffle376<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle378<>+0(SB), X3, X4
+	VPSHUFB shuffle377<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 112(AX)(R8*4)
-	VPSHUFB shuffle379<>+0(SB), X0, X0
-	VPSHUFB shuffle380<>+0(SB), X2, X2
+	VPSHUFB shuffle378<>+0(SB), X0, X0
+	VPSHUFB shuffle379<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle381<>+0(SB), X1, X1
+	VPSHUFB shuffle380<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle382<>+0(SB), X3, X3
+	VPSHUFB shuffle381<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9162,67 +9137,67 @@ chunks539:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X0, X0
 	VMOVDQU (R10)(SI*1), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(SI*1), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle366<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(SI*1), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(SI*1), X0
-	VPSHUFB shuffle370<>+0(SB), X0, X0
+	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle366<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(SI*1), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(SI*1), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X1
+	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle371<>+0(SB), X1, X0
+	VPSHUFB shuffle370<>+0(SB), X1, X0
 	VMOVDQU 8(R10)(SI*1), X2
-	VPSHUFB shuffle372<>+0(SB), X2, X3
+	VPSHUFB shuffle371<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle373<>+0(SB), X0, X4
+	VPSHUFB shuffle372<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 8(R11)(SI*1), X3
-	VPSHUFB shuffle374<>+0(SB), X3, X5
+	VPSHUFB shuffle373<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
-	VPSHUFB shuffle375<>+0(SB), X1, X5
-	VPSHUFB shuffle376<>+0(SB), X2, X4
+	VPSHUFB shuffle374<>+0(SB), X1, X5
+	VPSHUFB shuffle375<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle377<>+0(SB), X0, X5
+	VPSHUFB shuffle376<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle378<>+0(SB), X3, X4
+	VPSHUFB shuffle377<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 64(AX)(R8*4)
-	VPSHUFB shuffle379<>+0(SB), X1, X1
-	VPSHUFB shuffle380<>+0(SB), X2, X2
+	VPSHUFB shuffle378<>+0(SB), X1, X1
+	VPSHUFB shuffle379<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle381<>+0(SB), X0, X0
+	VPSHUFB shuffle380<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle382<>+0(SB), X3, X3
+	VPSHUFB shuffle381<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9245,69 +9220,69 @@ rowdone540:
 	VZEROUPPER
 	RET
 
-DATA shuffle367<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle366<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle366<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle367<>+0(SB)/8, $0x09060300ffffffff
 DATA shuffle367<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle367<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle368<>+0(SB)/8, $0x09060300ffffffff
-DATA shuffle368<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle368<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle368<>+8(SB)/8, $0xffffffff09060300
 GLOBL shuffle368<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle369<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle369<>+8(SB)/8, $0xffffffff09060300
+DATA shuffle369<>+8(SB)/8, $0x09060300ffffffff
 GLOBL shuffle369<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle370<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle370<>+8(SB)/8, $0x09060300ffffffff
+DATA shuffle370<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle370<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle370<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle371<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle371<>+0(SB)/8, $0x0d0a0704ffffffff
 DATA shuffle371<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle371<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle372<>+0(SB)/8, $0x0d0a0704ffffffff
-DATA shuffle372<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle372<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle372<>+8(SB)/8, $0xffffffff0d0a0704
 GLOBL shuffle372<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle373<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle373<>+8(SB)/8, $0xffffffff0d0a0704
+DATA shuffle373<>+8(SB)/8, $0x0d0a0704ffffffff
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle374<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle374<>+8(SB)/8, $0x0d0a0704ffffffff
+DATA shuffle374<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle374<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle375<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle375<>+0(SB)/8, $0x0e0b0805ffffffff
 DATA shuffle375<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle375<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle376<>+0(SB)/8, $0x0e0b0805ffffffff
-DATA shuffle376<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle376<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle376<>+8(SB)/8, $0xffffffff0e0b0805
 GLOBL shuffle376<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle377<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle377<>+8(SB)/8, $0xffffffff0e0b0805
+DATA shuffle377<>+8(SB)/8, $0x0e0b0805ffffffff
 GLOBL shuffle377<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle378<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle378<>+8(SB)/8, $0x0e0b0805ffffffff
+DATA shuffle378<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle378<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle378<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle379<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle379<>+0(SB)/8, $0x0f0c0906ffffffff
 DATA shuffle379<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle379<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle380<>+0(SB)/8, $0x0f0c0906ffffffff
-DATA shuffle380<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle380<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle380<>+8(SB)/8, $0xffffffff0f0c0906
 GLOBL shuffle380<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle381<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle381<>+8(SB)/8, $0xffffffff0f0c0906
+DATA shuffle381<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle382<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle382<>+8(SB)/8, $0x0f0c0906ffffffff
-GLOBL shuffle382<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9347,139 +9322,139 @@ chunks545:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R10)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R10)(SI*1), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X1, X1
 	VMOVDQU 18(R11), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(SI*1), X1
-	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R11)(SI*1), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 20(R10), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R10)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R10)(SI*1), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X1, X1
 	VMOVDQU 20(R11), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(SI*1), X1
-	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R11)(SI*1), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 22(R10), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R10)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R10)(SI*1), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X1, X1
 	VMOVDQU 22(R11), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R11)(SI*1), X1
-	VPSHUFB shuffle274<>+0(SB), X1, X1
+	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R11)(SI*1), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle339<>+0(SB), X1, X2
+	VPSHUFB shuffle338<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 24(R10)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(SI*1), X2
-	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 96(AX)(R8*4)
 	VMOVDQU 24(R11), X3
-	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VPSHUFB shuffle268<>+0(SB), X3, X3
 	VMOVDQU 32(R11), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X4
+	VPSHUFB shuffle338<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 24(R11)(SI*1), X3
-	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(SI*1), X4
-	VPSHUFB shuffle329<>+0(SB), X4, X5
+	VPSHUFB shuffle328<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 112(AX)(R8*4)
 	VMOVDQU 26(R10), X5
-	VPSHUFB shuffle269<>+0(SB), X5, X5
-	VPSHUFB shuffle332<>+0(SB), X1, X3
+	VPSHUFB shuffle268<>+0(SB), X5, X5
+	VPSHUFB shuffle331<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 26(R10)(SI*1), X5
-	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPSHUFB shuffle342<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	VMOVDQU 26(R11), X3
-	VPSHUFB shuffle269<>+0(SB), X3, X3
-	VPSHUFB shuffle332<>+0(SB), X0, X5
+	VPSHUFB shuffle268<>+0(SB), X3, X3
+	VPSHUFB shuffle331<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 26(R11)(SI*1), X3
-	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle343<>+0(SB), X4, X5
+	VPSHUFB shuffle342<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 28(R10), X5
-	VPSHUFB shuffle269<>+0(SB), X5, X5
-	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X5, X5
+	VPSHUFB shuffle345<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 28(R10)(SI*1), X5
-	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle336<>+0(SB), X2, X2
+	VPSHUFB shuffle335<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 160(AX)(R8*4)
 	VMOVDQU 28(R11), X2
-	VPSHUFB shuffle269<>+0(SB), X2, X2
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X2, X2
+	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R11)(SI*1), X2
-	VPSHUFB shuffle274<>+0(SB), X2, X2
+	VPSHUFB shuffle273<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle336<>+0(SB), X4, X4
+	VPSHUFB shuffle335<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9515,67 +9490,67 @@ chunks549:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle339<>+0(SB), X1, X2
+	VPSHUFB shuffle338<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(SI*1), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R10)(SI*1), X2
-	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle269<>+0(SB), X3, X3
+	VPSHUFB shuffle268<>+0(SB), X3, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X4
+	VPSHUFB shuffle338<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(SI*1), X3
-	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 8(R11)(SI*1), X4
-	VPSHUFB shuffle329<>+0(SB), X4, X5
+	VPSHUFB shuffle328<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle269<>+0(SB), X5, X5
-	VPSHUFB shuffle332<>+0(SB), X1, X3
+	VPSHUFB shuffle268<>+0(SB), X5, X5
+	VPSHUFB shuffle331<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(SI*1), X5
-	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPSHUFB shuffle342<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle269<>+0(SB), X3, X3
-	VPSHUFB shuffle332<>+0(SB), X0, X5
+	VPSHUFB shuffle268<>+0(SB), X3, X3
+	VPSHUFB shuffle331<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(SI*1), X3
-	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle343<>+0(SB), X4, X5
+	VPSHUFB shuffle342<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle269<>+0(SB), X5, X5
-	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X5, X5
+	VPSHUFB shuffle345<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 4(R10)(SI*1), X5
-	VPSHUFB shuffle274<>+0(SB), X5, X5
+	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle336<>+0(SB), X2, X2
+	VPSHUFB shuffle335<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X2
-	VPSHUFB shuffle269<>+0(SB), X2, X2
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X2, X2
+	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 4(R11)(SI*1), X2
-	VPSHUFB shuffle274<>+0(SB), X2, X2
+	VPSHUFB shuffle273<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle336<>+0(SB), X4, X4
+	VPSHUFB shuffle335<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9763,87 +9738,87 @@ chunks560:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VPSHUFB shuffle382<>+0(SB), X0, X0
 	VMOVDQU (R10)(SI*1), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPSHUFB shuffle383<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPSHUFB shuffle384<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(SI*1), X1
-	VPSHUFB shuffle386<>+0(SB), X1, X1
+	VPSHUFB shuffle385<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VPSHUFB shuffle382<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(SI*1), X0
-	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPSHUFB shuffle383<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPSHUFB shuffle384<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(SI*1), X0
-	VPSHUFB shuffle386<>+0(SB), X0, X0
+	VPSHUFB shuffle385<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VPSHUFB shuffle382<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(SI*1), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPSHUFB shuffle383<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPSHUFB shuffle384<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(SI*1), X1
-	VPSHUFB shuffle386<>+0(SB), X1, X1
+	VPSHUFB shuffle385<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VPSHUFB shuffle382<>+0(SB), X1, X1
 	VMOVDQU 3(R10)(SI*1), X0
-	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPSHUFB shuffle383<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 3(R11), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPSHUFB shuffle384<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 3(R11)(SI*1), X0
-	VPSHUFB shuffle386<>+0(SB), X0, X0
+	VPSHUFB shuffle385<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X1
+	VPSHUFB shuffle382<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(SI*1), X2
-	VPSHUFB shuffle384<>+0(SB), X2, X3
+	VPSHUFB shuffle383<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X4
+	VPSHUFB shuffle384<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(SI*1), X3
-	VPSHUFB shuffle386<>+0(SB), X3, X5
+	VPSHUFB shuffle385<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle387<>+0(SB), X0, X5
-	VPSHUFB shuffle388<>+0(SB), X2, X4
+	VPSHUFB shuffle386<>+0(SB), X0, X5
+	VPSHUFB shuffle387<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle389<>+0(SB), X1, X5
+	VPSHUFB shuffle388<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle390<>+0(SB), X3, X4
+	VPSHUFB shuffle389<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle391<>+0(SB), X0, X4
-	VPSHUFB shuffle392<>+0(SB), X2, X5
+	VPSHUFB shuffle390<>+0(SB), X0, X4
+	VPSHUFB shuffle391<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle393<>+0(SB), X1, X4
+	VPSHUFB shuffle392<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle394<>+0(SB), X3, X5
+	VPSHUFB shuffle393<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle395<>+0(SB), X0, X0
-	VPSHUFB shuffle396<>+0(SB), X2, X2
+	VPSHUFB shuffle394<>+0(SB), X0, X0
+	VPSHUFB shuffle395<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle397<>+0(SB), X1, X1
+	VPSHUFB shuffle396<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle398<>+0(SB), X3, X3
+	VPSHUFB shuffle397<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9879,39 +9854,39 @@ chunks564:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X1
+	VPSHUFB shuffle382<>+0(SB), X0, X1
 	VMOVDQU (R10)(SI*1), X2
-	VPSHUFB shuffle384<>+0(SB), X2, X3
+	VPSHUFB shuffle383<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X4
+	VPSHUFB shuffle384<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(SI*1), X3
-	VPSHUFB shuffle386<>+0(SB), X3, X5
+	VPSHUFB shuffle385<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle387<>+0(SB), X0, X5
-	VPSHUFB shuffle388<>+0(SB), X2, X4
+	VPSHUFB shuffle386<>+0(SB), X0, X5
+	VPSHUFB shuffle387<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle389<>+0(SB), X1, X5
+	VPSHUFB shuffle388<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle390<>+0(SB), X3, X4
+	VPSHUFB shuffle389<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle391<>+0(SB), X0, X4
-	VPSHUFB shuffle392<>+0(SB), X2, X5
+	VPSHUFB shuffle390<>+0(SB), X0, X4
+	VPSHUFB shuffle391<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle393<>+0(SB), X1, X4
+	VPSHUFB shuffle392<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle394<>+0(SB), X3, X5
+	VPSHUFB shuffle393<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle395<>+0(SB), X0, X0
-	VPSHUFB shuffle396<>+0(SB), X2, X2
+	VPSHUFB shuffle394<>+0(SB), X0, X0
+	VPSHUFB shuffle395<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle397<>+0(SB), X1, X1
+	VPSHUFB shuffle396<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle398<>+0(SB), X3, X3
+	VPSHUFB shuffle397<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, DX
@@ -9934,69 +9909,69 @@ rowdone565:
 	VZEROUPPER
 	RET
 
-DATA shuffle383<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle382<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle382<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle383<>+0(SB)/8, $0x0c080400ffffffff
 DATA shuffle383<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle383<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle384<>+0(SB)/8, $0x0c080400ffffffff
-DATA shuffle384<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle384<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle384<>+8(SB)/8, $0xffffffff0c080400
 GLOBL shuffle384<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle385<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle385<>+8(SB)/8, $0xffffffff0c080400
+DATA shuffle385<>+8(SB)/8, $0x0c080400ffffffff
 GLOBL shuffle385<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle386<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle386<>+8(SB)/8, $0x0c080400ffffffff
+DATA shuffle386<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle386<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle386<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle387<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle387<>+0(SB)/8, $0x0d090501ffffffff
 DATA shuffle387<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle387<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle388<>+0(SB)/8, $0x0d090501ffffffff
-DATA shuffle388<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle388<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle388<>+8(SB)/8, $0xffffffff0d090501
 GLOBL shuffle388<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle389<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle389<>+8(SB)/8, $0xffffffff0d090501
+DATA shuffle389<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle390<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle390<>+8(SB)/8, $0x0d090501ffffffff
+DATA shuffle390<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle390<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle390<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle391<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle391<>+0(SB)/8, $0x0e0a0602ffffffff
 DATA shuffle391<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle391<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle392<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA shuffle392<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle392<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle392<>+8(SB)/8, $0xffffffff0e0a0602
 GLOBL shuffle392<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle393<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle393<>+8(SB)/8, $0xffffffff0e0a0602
+DATA shuffle393<>+8(SB)/8, $0x0e0a0602ffffffff
 GLOBL shuffle393<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle394<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle394<>+8(SB)/8, $0x0e0a0602ffffffff
+DATA shuffle394<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle394<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle394<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle395<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle395<>+0(SB)/8, $0x0f0b0703ffffffff
 DATA shuffle395<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle395<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle396<>+0(SB)/8, $0x0f0b0703ffffffff
-DATA shuffle396<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle396<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle396<>+8(SB)/8, $0xffffffff0f0b0703
 GLOBL shuffle396<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle397<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle397<>+8(SB)/8, $0xffffffff0f0b0703
+DATA shuffle397<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle398<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle398<>+8(SB)/8, $0x0f0b0703ffffffff
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -10034,87 +10009,87 @@ chunks569:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle323<>+0(SB), X1, X2
+	VPSHUFB shuffle322<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(SI*1), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle320<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R10)(SI*1), X2
-	VPSHUFB shuffle317<>+0(SB), X2, X3
+	VPSHUFB shuffle316<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X0
-	VPSHUFB shuffle323<>+0(SB), X0, X4
+	VPSHUFB shuffle322<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(SI*1), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 16(R11)(SI*1), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X5
+	VPSHUFB shuffle316<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
-	VPSHUFB shuffle399<>+0(SB), X1, X3
+	VPSHUFB shuffle312<>+0(SB), X5, X5
+	VPSHUFB shuffle398<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(SI*1), X5
-	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle400<>+0(SB), X2, X3
+	VPSHUFB shuffle399<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
-	VPSHUFB shuffle399<>+0(SB), X0, X5
+	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle398<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(SI*1), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle400<>+0(SB), X4, X5
+	VPSHUFB shuffle399<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
-	VPSHUFB shuffle401<>+0(SB), X1, X3
+	VPSHUFB shuffle312<>+0(SB), X5, X5
+	VPSHUFB shuffle400<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 4(R10)(SI*1), X5
-	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle402<>+0(SB), X2, X3
+	VPSHUFB shuffle401<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
-	VPSHUFB shuffle401<>+0(SB), X0, X5
+	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle400<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 4(R11)(SI*1), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X3
+	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle402<>+0(SB), X4, X5
+	VPSHUFB shuffle401<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 80(AX)(R8*4)
 	VMOVDQU 6(R10), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
-	VPSHUFB shuffle403<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X5, X5
+	VPSHUFB shuffle402<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 6(R10)(SI*1), X5
-	VPSHUFB shuffle321<>+0(SB), X5, X5
+	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle404<>+0(SB), X2, X2
+	VPSHUFB shuffle403<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 6(R11), X2
-	VPSHUFB shuffle313<>+0(SB), X2, X2
-	VPSHUFB shuffle403<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X2, X2
+	VPSHUFB shuffle402<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 6(R11)(SI*1), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle320<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle404<>+0(SB), X4, X4
+	VPSHUFB shuffle403<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, DX
@@ -10137,29 +10112,29 @@ rowdone570:
 	VZEROUPPER
 	RET
 
-DATA shuffle399<>+0(SB)/8, $0x0b0a0302ffffffff
-DATA shuffle399<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle398<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle398<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle399<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle399<>+8(SB)/8, $0x0b0a0302ffffffff
 GLOBL shuffle399<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle400<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle400<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle400<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle400<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle400<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle401<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle401<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle401<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle401<>+8(SB)/8, $0x0d0c0504ffffffff
 GLOBL shuffle401<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle402<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle402<>+8(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle402<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA shuffle402<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle402<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle403<>+0(SB)/8, $0x0f0e0706ffffffff
-DATA shuffle403<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle403<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle403<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle403<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle404<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle404<>+8(SB)/8, $0x0f0e0706ffffffff
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -11738,8 +11713,8 @@ chunks673:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -11779,8 +11754,8 @@ chunks677:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLW    $0x08, X0, X3
@@ -11819,8 +11794,8 @@ row680:
 chunks681:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X0, X1
+	VPAND     shuffle404<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -11859,8 +11834,8 @@ row684:
 chunks685:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X0, X1
+	VPAND     shuffle404<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -11887,11 +11862,11 @@ rowdone686:
 	VZEROUPPER
 	RET
 
-DATA shuffle405<>+0(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle405<>+8(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle405<>+16(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle405<>+24(SB)/8, $0x00ff00ff00ff00ff
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
+DATA shuffle404<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle404<>+8(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle404<>+16(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle404<>+24(SB)/8, $0x00ff00ff00ff00ff
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -11936,8 +11911,8 @@ chunks693:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
@@ -11977,8 +11952,8 @@ chunks697:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLD    $0x10, X0, X3
@@ -12017,8 +11992,8 @@ row700:
 chunks701:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle406<>+0(SB), X0, X1
-	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -12057,8 +12032,8 @@ row704:
 chunks705:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle406<>+0(SB), X0, X1
-	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -12085,11 +12060,11 @@ rowdone706:
 	VZEROUPPER
 	RET
 
-DATA shuffle406<>+0(SB)/8, $0x0000ffff0000ffff
-DATA shuffle406<>+8(SB)/8, $0x0000ffff0000ffff
-DATA shuffle406<>+16(SB)/8, $0x0000ffff0000ffff
-DATA shuffle406<>+24(SB)/8, $0x0000ffff0000ffff
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $32
+DATA shuffle405<>+0(SB)/8, $0x0000ffff0000ffff
+DATA shuffle405<>+8(SB)/8, $0x0000ffff0000ffff
+DATA shuffle405<>+16(SB)/8, $0x0000ffff0000ffff
+DATA shuffle405<>+24(SB)/8, $0x0000ffff0000ffff
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -12537,30 +12512,30 @@ row755:
 chunks756:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle407<>+0(SB), X0, X0
+	VPSHUFB shuffle406<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPSHUFB shuffle407<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle409<>+0(SB), X1, X1
+	VPSHUFB shuffle408<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle410<>+0(SB), X0, X0
+	VPSHUFB shuffle409<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle179<>+0(SB), X0, X1
+	VPSHUFB shuffle178<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VPSHUFB shuffle406<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X2
-	VPSHUFB shuffle408<>+0(SB), X2, X2
+	VPSHUFB shuffle407<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle409<>+0(SB), X2, X2
+	VPSHUFB shuffle408<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(DI*2), X1
-	VPSHUFB shuffle410<>+0(SB), X1, X1
+	VPSHUFB shuffle409<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -12597,22 +12572,22 @@ row759:
 chunks760:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle407<>+0(SB), X0, X0
+	VPSHUFB shuffle406<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPSHUFB shuffle407<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle409<>+0(SB), X1, X1
+	VPSHUFB shuffle408<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VPSHUFB shuffle406<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X0
-	VPSHUFB shuffle408<>+0(SB), X0, X0
+	VPSHUFB shuffle407<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle411<>+0(SB), X0, X0
+	VPSHUFB shuffle410<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
 	JEQ     rowdone761
@@ -12634,25 +12609,25 @@ rowdone761:
 	VZEROUPPER
 	RET
 
-DATA shuffle407<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle407<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle406<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle406<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle407<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle407<>+8(SB)/8, $0x0b0a09080100ffff
 GLOBL shuffle407<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle408<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle408<>+8(SB)/8, $0x0b0a09080100ffff
+DATA shuffle408<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA shuffle408<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle408<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle409<>+0(SB)/8, $0x0d0c0b0a09080100
-DATA shuffle409<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle409<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle409<>+8(SB)/8, $0x0d0c050403020100
 GLOBL shuffle409<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle410<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle410<>+8(SB)/8, $0x0d0c050403020100
+DATA shuffle410<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA shuffle410<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle410<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle411<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA shuffle411<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $16
 
 // func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -12821,26 +12796,26 @@ row775:
 chunks776:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle412<>+0(SB), X0, X0
+	VPSHUFB shuffle411<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle413<>+0(SB), X1, X1
+	VPSHUFB shuffle412<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle412<>+0(SB), X1, X1
+	VPSHUFB shuffle411<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle413<>+0(SB), X0, X2
+	VPSHUFB shuffle412<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle412<>+0(SB), X2, X2
+	VPSHUFB shuffle411<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle413<>+0(SB), X1, X1
+	VPSHUFB shuffle412<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle412<>+0(SB), X1, X1
-	VPSHUFB shuffle414<>+0(SB), X0, X0
+	VPSHUFB shuffle411<>+0(SB), X1, X1
+	VPSHUFB shuffle413<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -12875,14 +12850,14 @@ row779:
 chunks780:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle412<>+0(SB), X0, X0
+	VPSHUFB shuffle411<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle413<>+0(SB), X1, X2
+	VPSHUFB shuffle412<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle412<>+0(SB), X2, X2
-	VPSHUFB shuffle414<>+0(SB), X1, X1
+	VPSHUFB shuffle411<>+0(SB), X2, X2
+	VPSHUFB shuffle413<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
@@ -12905,17 +12880,17 @@ rowdone781:
 	VZEROUPPER
 	RET
 
-DATA shuffle412<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle412<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle411<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle411<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle412<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle412<>+8(SB)/8, $0x0d090c0805010400
 GLOBL shuffle412<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle413<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle413<>+8(SB)/8, $0x0d090c0805010400
+DATA shuffle413<>+8(SB)/8, $0x0f0b0e0a07030602
 GLOBL shuffle413<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle414<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle414<>+8(SB)/8, $0x0f0b0e0a07030602
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -12953,26 +12928,26 @@ row785:
 chunks786:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle415<>+0(SB), X0, X0
+	VPSHUFB shuffle414<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle416<>+0(SB), X1, X1
+	VPSHUFB shuffle415<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle415<>+0(SB), X1, X1
+	VPSHUFB shuffle414<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle416<>+0(SB), X0, X2
+	VPSHUFB shuffle415<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle415<>+0(SB), X2, X2
+	VPSHUFB shuffle414<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle416<>+0(SB), X1, X1
+	VPSHUFB shuffle415<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle415<>+0(SB), X1, X1
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle414<>+0(SB), X1, X1
+	VPSHUFB shuffle416<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -13007,14 +12982,14 @@ row789:
 chunks790:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle415<>+0(SB), X0, X0
+	VPSHUFB shuffle414<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle416<>+0(SB), X1, X2
+	VPSHUFB shuffle415<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle415<>+0(SB), X2, X2
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle414<>+0(SB), X2, X2
+	VPSHUFB shuffle416<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
@@ -13037,17 +13012,17 @@ rowdone791:
 	VZEROUPPER
 	RET
 
-DATA shuffle415<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle415<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle414<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle414<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle415<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle415<>+8(SB)/8, $0x0b0a030209080100
 GLOBL shuffle415<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle416<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle416<>+8(SB)/8, $0x0b0a030209080100
+DATA shuffle416<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL shuffle416<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle417<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle417<>+8(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -13085,26 +13060,26 @@ row795:
 chunks796:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X2
+	VPSHUFB shuffle418<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle418<>+0(SB), X2, X2
+	VPSHUFB shuffle417<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 40(AX)(DI*2), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
-	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle419<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -13139,14 +13114,14 @@ row799:
 chunks800:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X2
+	VPSHUFB shuffle418<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle418<>+0(SB), X2, X2
-	VPSHUFB shuffle420<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X2, X2
+	VPSHUFB shuffle419<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
@@ -13169,17 +13144,17 @@ rowdone801:
 	VZEROUPPER
 	RET
 
-DATA shuffle418<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle418<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle417<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle417<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle418<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle418<>+8(SB)/8, $0x07060504ffffffff
 GLOBL shuffle418<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle419<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle419<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle419<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle419<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle419<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle420<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle420<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -13293,43 +13268,43 @@ row810:
 chunks811:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle421<>+0(SB), X0, X0
+	VPSHUFB shuffle420<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPSHUFB shuffle421<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPSHUFB shuffle422<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 29(AX)(DI*2), X0
-	VPSHUFB shuffle424<>+0(SB), X0, X0
+	VPSHUFB shuffle423<>+0(SB), X0, X0
 	VMOVDQU 45(AX)(DI*2), X1
-	VPSHUFB shuffle425<>+0(SB), X1, X1
+	VPSHUFB shuffle424<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle426<>+0(SB), X0, X2
+	VPSHUFB shuffle425<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle427<>+0(SB), X0, X2
+	VPSHUFB shuffle426<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle421<>+0(SB), X2, X2
+	VPSHUFB shuffle420<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPSHUFB shuffle421<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPSHUFB shuffle422<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 31(AX)(DI*2), X2
-	VPSHUFB shuffle424<>+0(SB), X2, X2
+	VPSHUFB shuffle423<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(DI*2), X1
-	VPSHUFB shuffle425<>+0(SB), X1, X1
+	VPSHUFB shuffle424<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle428<>+0(SB), X0, X2
+	VPSHUFB shuffle427<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle429<>+0(SB), X0, X0
+	VPSHUFB shuffle428<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
 	JEQ     rowdone812
@@ -13363,30 +13338,30 @@ row814:
 chunks815:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle421<>+0(SB), X0, X0
+	VPSHUFB shuffle420<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPSHUFB shuffle421<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X2
+	VPSHUFB shuffle422<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 29(AX)(DI*2), X2
-	VPSHUFB shuffle424<>+0(SB), X2, X2
-	VPSHUFB shuffle430<>+0(SB), X0, X1
+	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPSHUFB shuffle429<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X1
-	VPSHUFB shuffle421<>+0(SB), X1, X1
+	VPSHUFB shuffle420<>+0(SB), X1, X1
 	VMOVDQU 18(AX)(DI*2), X2
-	VPSHUFB shuffle422<>+0(SB), X2, X2
+	VPSHUFB shuffle421<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle431<>+0(SB), X0, X1
+	VPSHUFB shuffle430<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 31(AX)(DI*2), X1
-	VPSHUFB shuffle424<>+0(SB), X1, X1
-	VPSHUFB shuffle432<>+0(SB), X0, X0
+	VPSHUFB shuffle423<>+0(SB), X1, X1
+	VPSHUFB shuffle431<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -13409,53 +13384,53 @@ rowdone816:
 	VZEROUPPER
 	RET
 
-DATA shuffle421<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle421<>+8(SB)/8, $0xffffffffffff0dff
+DATA shuffle420<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle420<>+8(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle421<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle421<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL shuffle421<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle422<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle422<>+8(SB)/8, $0x09ff0c080501ff04
+DATA shuffle422<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle422<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL shuffle422<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle423<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle423<>+8(SB)/8, $0xff00ffffffffffff
+DATA shuffle423<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle423<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle423<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle424<>+0(SB)/8, $0xff0c080f0b070400
-DATA shuffle424<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle424<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle424<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL shuffle424<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle425<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle425<>+8(SB)/8, $0xff0f0c08040b0703
+DATA shuffle425<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle425<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL shuffle425<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle426<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle426<>+8(SB)/8, $0x08ffffffffffffff
+DATA shuffle426<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle426<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle426<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle427<>+0(SB)/8, $0xffffffff0d09050c
-DATA shuffle427<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle427<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle427<>+8(SB)/8, $0x0affffffffffffff
 GLOBL shuffle427<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle428<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle428<>+8(SB)/8, $0x0affffffffffffff
+DATA shuffle428<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle428<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle429<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle429<>+0(SB)/8, $0x0dffffffffffffff
 DATA shuffle429<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle430<>+0(SB)/8, $0x0dffffffffffffff
-DATA shuffle430<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle430<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle430<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle431<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle431<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle431<>+0(SB)/8, $0x0fffffffffffffff
+DATA shuffle431<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle432<>+0(SB)/8, $0x0fffffffffffffff
-DATA shuffle432<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -13493,43 +13468,43 @@ row820:
 chunks821:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle433<>+0(SB), X0, X0
+	VPSHUFB shuffle432<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPSHUFB shuffle433<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 26(AX)(DI*2), X0
-	VPSHUFB shuffle435<>+0(SB), X0, X0
+	VPSHUFB shuffle434<>+0(SB), X0, X0
 	VMOVDQU 42(AX)(DI*2), X1
-	VPSHUFB shuffle436<>+0(SB), X1, X1
+	VPSHUFB shuffle435<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle327<>+0(SB), X0, X2
+	VPSHUFB shuffle326<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle341<>+0(SB), X0, X2
+	VPSHUFB shuffle340<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle433<>+0(SB), X2, X2
+	VPSHUFB shuffle432<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPSHUFB shuffle433<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle326<>+0(SB), X2, X2
+	VPSHUFB shuffle325<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 30(AX)(DI*2), X2
-	VPSHUFB shuffle435<>+0(SB), X2, X2
+	VPSHUFB shuffle434<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(DI*2), X1
-	VPSHUFB shuffle436<>+0(SB), X1, X1
+	VPSHUFB shuffle435<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle333<>+0(SB), X0, X2
+	VPSHUFB shuffle332<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle334<>+0(SB), X0, X0
+	VPSHUFB shuffle333<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
 	JEQ     rowdone822
@@ -13563,30 +13538,30 @@ row824:
 chunks825:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle433<>+0(SB), X0, X0
+	VPSHUFB shuffle432<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPSHUFB shuffle433<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X2
+	VPSHUFB shuffle325<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 26(AX)(DI*2), X2
-	VPSHUFB shuffle435<>+0(SB), X2, X2
-	VPSHUFB shuffle339<>+0(SB), X0, X1
+	VPSHUFB shuffle434<>+0(SB), X2, X2
+	VPSHUFB shuffle338<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X1
-	VPSHUFB shuffle433<>+0(SB), X1, X1
+	VPSHUFB shuffle432<>+0(SB), X1, X1
 	VMOVDQU 20(AX)(DI*2), X2
-	VPSHUFB shuffle434<>+0(SB), X2, X2
+	VPSHUFB shuffle433<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPSHUFB shuffle436<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 30(AX)(DI*2), X1
-	VPSHUFB shuffle435<>+0(SB), X1, X1
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -13609,25 +13584,25 @@ rowdone826:
 	VZEROUPPER
 	RET
 
-DATA shuffle433<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle433<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle432<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle432<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle433<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle433<>+8(SB)/8, $0xffff09080302ffff
 GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle434<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle434<>+8(SB)/8, $0xffff09080302ffff
+DATA shuffle434<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle434<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle435<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle435<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle435<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle435<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle436<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle436<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA shuffle436<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle436<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle437<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle437<>+8(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -13676,7 +13651,7 @@ chunks831:
 	VMOVDQU 20(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPSHUFB shuffle282<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(DI*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -13685,7 +13660,7 @@ chunks831:
 	VMOVDQU 52(AX)(DI*2), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(DI*2), X1
-	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPSHUFB shuffle437<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(DI*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
@@ -13703,7 +13678,7 @@ chunks831:
 	VMOVDQU 28(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 44(AX)(DI*2), X1
-	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPSHUFB shuffle282<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 72(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
@@ -13712,7 +13687,7 @@ chunks831:
 	VMOVDQU 60(AX)(DI*2), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
-	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPSHUFB shuffle437<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle76<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
@@ -13795,9 +13770,9 @@ rowdone836:
 	VZEROUPPER
 	RET
 
-DATA shuffle438<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle438<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
+DATA shuffle437<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle437<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -13923,26 +13898,26 @@ row845:
 chunks846:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle439<>+0(SB), X0, X0
+	VPSHUFB shuffle438<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle440<>+0(SB), X1, X1
+	VPSHUFB shuffle439<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle439<>+0(SB), X1, X1
+	VPSHUFB shuffle438<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle440<>+0(SB), X0, X2
+	VPSHUFB shuffle439<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle439<>+0(SB), X2, X2
+	VPSHUFB shuffle438<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle440<>+0(SB), X1, X1
+	VPSHUFB shuffle439<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle439<>+0(SB), X1, X1
-	VPSHUFB shuffle441<>+0(SB), X0, X0
+	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPSHUFB shuffle440<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
@@ -13977,14 +13952,14 @@ row849:
 chunks850:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle439<>+0(SB), X0, X0
+	VPSHUFB shuffle438<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle440<>+0(SB), X1, X2
+	VPSHUFB shuffle439<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle439<>+0(SB), X2, X2
-	VPSHUFB shuffle441<>+0(SB), X1, X1
+	VPSHUFB shuffle438<>+0(SB), X2, X2
+	VPSHUFB shuffle440<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
@@ -14007,17 +13982,17 @@ rowdone851:
 	VZEROUPPER
 	RET
 
-DATA shuffle439<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle439<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle438<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle438<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle439<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle439<>+8(SB)/8, $0x0d0905010c080400
 GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle440<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle440<>+8(SB)/8, $0x0d0905010c080400
+DATA shuffle440<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle441<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle441<>+8(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -14380,26 +14355,26 @@ chunks878:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle442<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle441<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle443<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle442<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle444<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle443<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle445<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle446<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle444<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle445<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle447<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle446<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle448<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle449<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle447<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle448<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle450<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle449<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
@@ -14436,24 +14411,24 @@ chunks882:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle451<>+0(SB), X0, X1
+	VPSHUFB shuffle450<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle452<>+0(SB), X2, X3
+	VPSHUFB shuffle451<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle453<>+0(SB), X1, X4
+	VPSHUFB shuffle452<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle454<>+0(SB), X0, X4
-	VPSHUFB shuffle455<>+0(SB), X2, X3
+	VPSHUFB shuffle453<>+0(SB), X0, X4
+	VPSHUFB shuffle454<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle456<>+0(SB), X1, X4
+	VPSHUFB shuffle455<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle457<>+0(SB), X0, X0
-	VPSHUFB shuffle458<>+0(SB), X2, X2
+	VPSHUFB shuffle456<>+0(SB), X0, X0
+	VPSHUFB shuffle457<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle459<>+0(SB), X1, X1
+	VPSHUFB shuffle458<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
@@ -14490,17 +14465,17 @@ chunks886:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle451<>+0(SB), X0, X1
+	VPSHUFB shuffle450<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle460<>+0(SB), X2, X3
+	VPSHUFB shuffle459<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle454<>+0(SB), X0, X3
-	VPSHUFB shuffle461<>+0(SB), X2, X1
+	VPSHUFB shuffle453<>+0(SB), X0, X3
+	VPSHUFB shuffle460<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle457<>+0(SB), X0, X0
-	VPSHUFB shuffle462<>+0(SB), X2, X2
+	VPSHUFB shuffle456<>+0(SB), X0, X0
+	VPSHUFB shuffle461<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
@@ -14537,17 +14512,17 @@ chunks890:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle463<>+0(SB), X0, X1
+	VPSHUFB shuffle462<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle464<>+0(SB), X2, X3
+	VPSHUFB shuffle463<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)
-	VPSHUFB shuffle465<>+0(SB), X0, X3
-	VPSHUFB shuffle466<>+0(SB), X2, X1
+	VPSHUFB shuffle464<>+0(SB), X0, X3
+	VPSHUFB shuffle465<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R9)(SI*1)
-	VPSHUFB shuffle467<>+0(SB), X0, X0
-	VPSHUFB shuffle468<>+0(SB), X2, X2
+	VPSHUFB shuffle466<>+0(SB), X0, X0
+	VPSHUFB shuffle467<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
@@ -14570,131 +14545,131 @@ rowdone891:
 	VZEROUPPER
 	RET
 
-DATA shuffle442<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle442<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle442<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle442<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle441<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle441<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle441<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle441<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle442<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle442<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle442<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle442<>+24(SB)/8, $0xffffffffff0e0b08
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle443<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle443<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle443<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle443<>+24(SB)/8, $0xffffffffff0e0b08
+DATA shuffle443<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle443<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle443<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle443<>+24(SB)/8, $0x0d0a070401ffffff
 GLOBL shuffle443<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle444<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle444<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle444<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle444<>+24(SB)/8, $0x0d0a070401ffffff
+DATA shuffle444<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle444<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle444<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle444<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle444<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle445<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle445<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle445<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle445<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle445<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle445<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle445<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle445<>+24(SB)/8, $0xffffffffff0f0c09
 GLOBL shuffle445<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle446<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle446<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle446<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle446<>+24(SB)/8, $0xffffffffff0f0c09
+DATA shuffle446<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle446<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle446<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle446<>+24(SB)/8, $0x0e0b080502ffffff
 GLOBL shuffle446<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle447<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle447<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle447<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle447<>+24(SB)/8, $0x0e0b080502ffffff
+DATA shuffle447<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle447<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle447<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle447<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle448<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle448<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle448<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle448<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle448<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle448<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle448<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle448<>+24(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle448<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle449<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle449<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle449<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle449<>+24(SB)/8, $0xffffffffffff0d0a
+DATA shuffle449<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle449<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle449<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle449<>+24(SB)/8, $0x0f0c09060300ffff
 GLOBL shuffle449<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle450<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle450<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle450<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle450<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $32
+DATA shuffle450<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle450<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle451<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle451<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle451<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle451<>+8(SB)/8, $0xffffffffff0e0b08
 GLOBL shuffle451<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle452<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle452<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle452<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle452<>+8(SB)/8, $0x0d0a070401ffffff
 GLOBL shuffle452<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle453<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle453<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle453<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle453<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle454<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle454<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle454<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle454<>+8(SB)/8, $0xffffffffff0f0c09
 GLOBL shuffle454<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle455<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle455<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle455<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle455<>+8(SB)/8, $0x0e0b080502ffffff
 GLOBL shuffle455<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle456<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle456<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle456<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle456<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle456<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle457<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle457<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle457<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle457<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle457<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle458<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle458<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle458<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle458<>+8(SB)/8, $0x0f0c09060300ffff
 GLOBL shuffle458<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle459<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle459<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle459<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle459<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle459<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle460<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle460<>+0(SB)/8, $0x0e0b08ffffffffff
 DATA shuffle460<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle460<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle461<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle461<>+0(SB)/8, $0x0f0c09ffffffffff
 DATA shuffle461<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle461<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle462<>+0(SB)/8, $0x0f0c09ffffffffff
+DATA shuffle462<>+0(SB)/8, $0xffffffffff060300
 DATA shuffle462<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle462<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle463<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle463<>+0(SB)/8, $0xffffffff05ffffff
 DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle463<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle464<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle464<>+0(SB)/8, $0xffffffffff070401
 DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle464<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle465<>+0(SB)/8, $0xffffffffff070401
+DATA shuffle465<>+0(SB)/8, $0xffffffff06ffffff
 DATA shuffle465<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle465<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle466<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle466<>+0(SB)/8, $0xffffffffffff0502
 DATA shuffle466<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle466<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle467<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle467<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle467<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle467<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle468<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle468<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -14739,26 +14714,26 @@ chunks898:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle469<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle468<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle470<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle469<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle471<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle470<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle472<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle473<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle471<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle472<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle474<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle473<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle475<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle476<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle474<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle475<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle477<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle476<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
@@ -14795,24 +14770,24 @@ chunks902:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X1
+	VPSHUFB shuffle268<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle281<>+0(SB), X2, X3
+	VPSHUFB shuffle280<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle478<>+0(SB), X1, X4
+	VPSHUFB shuffle477<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle280<>+0(SB), X0, X4
-	VPSHUFB shuffle479<>+0(SB), X2, X3
+	VPSHUFB shuffle279<>+0(SB), X0, X4
+	VPSHUFB shuffle478<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle277<>+0(SB), X1, X4
+	VPSHUFB shuffle276<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle480<>+0(SB), X0, X0
-	VPSHUFB shuffle276<>+0(SB), X2, X2
+	VPSHUFB shuffle479<>+0(SB), X0, X0
+	VPSHUFB shuffle275<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle279<>+0(SB), X1, X1
+	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
@@ -14849,16 +14824,16 @@ chunks906:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X1
+	VPSHUFB shuffle268<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle339<>+0(SB), X2, X3
+	VPSHUFB shuffle338<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle280<>+0(SB), X0, X3
-	VPSHUFB shuffle332<>+0(SB), X2, X1
+	VPSHUFB shuffle279<>+0(SB), X0, X3
+	VPSHUFB shuffle331<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle480<>+0(SB), X0, X0
+	VPSHUFB shuffle479<>+0(SB), X0, X0
 	VPSHUFB shuffle57<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
@@ -14896,14 +14871,14 @@ chunks910:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle275<>+0(SB), X0, X1
+	VPSHUFB shuffle274<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle481<>+0(SB), X0, X1
+	VPSHUFB shuffle480<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle482<>+0(SB), X2, X3
+	VPSHUFB shuffle481<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)(SI*1)
-	VPSHUFB shuffle483<>+0(SB), X0, X0
+	VPSHUFB shuffle482<>+0(SB), X0, X0
 	VPSHUFB shuffle119<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
@@ -14927,83 +14902,83 @@ rowdone911:
 	VZEROUPPER
 	RET
 
-DATA shuffle469<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle469<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle469<>+16(SB)/8, $0xffff0d0c07060100
-DATA shuffle469<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle468<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle468<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle468<>+16(SB)/8, $0xffff0d0c07060100
+DATA shuffle468<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle469<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle469<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle469<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle469<>+24(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle470<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle470<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle470<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle470<>+24(SB)/8, $0xffffffff0f0e0908
+DATA shuffle470<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle470<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle470<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle470<>+24(SB)/8, $0x0b0a0504ffffffff
 GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle471<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle471<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle471<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle471<>+24(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle471<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle471<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle471<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle471<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle472<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle472<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle472<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle472<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle472<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle472<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle472<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle472<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle473<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle473<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle473<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle473<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle473<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle473<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle473<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle473<>+24(SB)/8, $0x0d0c07060100ffff
 GLOBL shuffle473<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle474<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle474<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle474<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle474<>+24(SB)/8, $0x0d0c07060100ffff
+DATA shuffle474<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle474<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle474<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle474<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle474<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle475<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle475<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle475<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle475<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle475<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle475<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle475<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle475<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle475<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle476<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle476<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle476<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle476<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle476<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle476<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle476<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle476<>+24(SB)/8, $0x0f0e09080302ffff
 GLOBL shuffle476<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle477<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle477<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle477<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $32
+DATA shuffle477<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle478<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle478<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle478<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle478<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle478<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle479<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle479<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle479<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle479<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle480<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle480<>+0(SB)/8, $0xffffffffffff0302
 DATA shuffle480<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle481<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle481<>+0(SB)/8, $0xffffffff0504ffff
 DATA shuffle481<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle482<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle482<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle482<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle483<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -15048,26 +15023,26 @@ chunks918:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle484<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle483<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle485<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle484<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle486<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle485<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle487<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle488<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle486<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle487<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle489<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle488<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle490<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle491<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle489<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle490<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle492<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle491<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
@@ -15112,13 +15087,13 @@ chunks922:
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle139<>+0(SB), X0, X4
-	VPSHUFB shuffle283<>+0(SB), X2, X3
+	VPSHUFB shuffle138<>+0(SB), X0, X4
+	VPSHUFB shuffle282<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle74<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VPSHUFB shuffle72<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle61<>+0(SB), X1, X1
@@ -15160,12 +15135,12 @@ chunks926:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X1
 	VMOVQ   X1, (R9)
-	VPSHUFB shuffle139<>+0(SB), X0, X1
+	VPSHUFB shuffle138<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle73<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)(SI*1)
-	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
@@ -15205,10 +15180,10 @@ chunks930:
 	VMOVQ   (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(SI*1)
 	VMOVQ   4(R10), X0
-	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(SI*2)
 	CMPQ    DI, DX
 	JEQ     rowdone931
@@ -15230,59 +15205,59 @@ rowdone931:
 	VZEROUPPER
 	RET
 
-DATA shuffle484<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle484<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle484<>+16(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle484<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle483<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle483<>+16(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle483<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle484<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle484<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle484<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle484<>+24(SB)/8, $0xffffffff0b0a0908
 GLOBL shuffle484<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle485<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle485<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle485<>+8(SB)/8, $0x07060504ffffffff
 DATA shuffle485<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle485<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle485<>+24(SB)/8, $0x07060504ffffffff
 GLOBL shuffle485<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle486<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle486<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle486<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle486<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle486<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle486<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle486<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle486<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle486<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle487<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle487<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle487<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle487<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle487<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle487<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle487<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle487<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle487<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle488<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle488<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle488<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle488<>+24(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle488<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle488<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle488<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle488<>+24(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle488<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle489<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle489<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle489<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle489<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle489<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle489<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle489<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle489<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle489<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle490<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle490<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle490<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle490<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle490<>+16(SB)/8, $0x07060504ffffffff
 DATA shuffle490<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle490<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle491<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle491<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle491<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle491<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle491<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle491<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle491<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle491<>+24(SB)/8, $0x0f0e0d0c03020100
 GLOBL shuffle491<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle492<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle492<>+8(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle492<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle492<>+24(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -15325,20 +15300,20 @@ chunks937:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle493<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle492<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle494<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle493<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R9)
-	VPSHUFB     shuffle495<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle494<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle496<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle495<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
-	VPSHUFB     shuffle493<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle494<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle492<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle493<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(SI*2)
 	CMPQ        DI, DX
@@ -15450,29 +15425,29 @@ rowdone946:
 	VZEROUPPER
 	RET
 
-DATA shuffle493<>+0(SB)/8, $0x0706050403020100
-DATA shuffle493<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle493<>+16(SB)/8, $0x0706050403020100
-DATA shuffle493<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+0(SB)/8, $0x0706050403020100
+DATA shuffle492<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+16(SB)/8, $0x0706050403020100
+DATA shuffle492<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle493<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle493<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle493<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle494<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle494<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle494<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle494<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle494<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle494<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle494<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle494<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle494<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle495<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle495<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle495<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle495<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+8(SB)/8, $0x0706050403020100
+DATA shuffle495<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle495<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle496<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle496<>+8(SB)/8, $0x0706050403020100
-DATA shuffle496<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle496<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -15617,65 +15592,65 @@ chunks961:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VPSHUFB shuffle496<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPSHUFB shuffle497<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle498<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle500<>+0(SB), X0, X0
+	VPSHUFB shuffle499<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle501<>+0(SB), X1, X1
+	VPSHUFB shuffle500<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 81(R10), X0
-	VPSHUFB shuffle502<>+0(SB), X0, X0
+	VPSHUFB shuffle501<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle503<>+0(SB), X0, X1
+	VPSHUFB shuffle502<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VPSHUFB shuffle496<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X2
-	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPSHUFB shuffle497<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPSHUFB shuffle498<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 49(R10), X1
-	VPSHUFB shuffle500<>+0(SB), X1, X1
+	VPSHUFB shuffle499<>+0(SB), X1, X1
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle501<>+0(SB), X2, X2
+	VPSHUFB shuffle500<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle502<>+0(SB), X1, X1
+	VPSHUFB shuffle501<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
-	VPSHUFB shuffle504<>+0(SB), X0, X1
+	VPSHUFB shuffle503<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X1
-	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VPSHUFB shuffle496<>+0(SB), X1, X1
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPSHUFB shuffle497<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 42(R10), X1
-	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPSHUFB shuffle498<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle500<>+0(SB), X1, X1
+	VPSHUFB shuffle499<>+0(SB), X1, X1
 	VMOVDQU 69(R10), X2
-	VPSHUFB shuffle501<>+0(SB), X2, X2
+	VPSHUFB shuffle500<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 87(R10), X1
-	VPSHUFB shuffle502<>+0(SB), X1, X1
+	VPSHUFB shuffle501<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
-	VPSHUFB shuffle505<>+0(SB), X0, X0
+	VPSHUFB shuffle504<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
 	JEQ     rowdone962
@@ -15711,46 +15686,46 @@ chunks965:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VPSHUFB shuffle496<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPSHUFB shuffle497<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle498<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle500<>+0(SB), X0, X0
+	VPSHUFB shuffle499<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle506<>+0(SB), X1, X2
+	VPSHUFB shuffle505<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle497<>+0(SB), X2, X2
+	VPSHUFB shuffle496<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle498<>+0(SB), X0, X0
+	VPSHUFB shuffle497<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle499<>+0(SB), X2, X2
+	VPSHUFB shuffle498<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 49(R10), X2
-	VPSHUFB shuffle500<>+0(SB), X2, X2
-	VPSHUFB shuffle507<>+0(SB), X1, X0
+	VPSHUFB shuffle499<>+0(SB), X2, X2
+	VPSHUFB shuffle506<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VPSHUFB shuffle496<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPSHUFB shuffle497<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle498<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle500<>+0(SB), X0, X0
-	VPSHUFB shuffle171<>+0(SB), X1, X1
+	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle170<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
@@ -15773,49 +15748,49 @@ rowdone966:
 	VZEROUPPER
 	RET
 
-DATA shuffle497<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle497<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle496<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle497<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle497<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle498<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle498<>+8(SB)/8, $0xffffffff0b0a0902
+DATA shuffle498<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle498<>+8(SB)/8, $0x09020100ffffffff
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle499<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle499<>+8(SB)/8, $0x09020100ffffffff
+DATA shuffle499<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle499<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle499<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle500<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle500<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle500<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL shuffle500<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle501<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle501<>+8(SB)/8, $0xffffffffff0b0a09
+DATA shuffle501<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle501<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL shuffle501<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle502<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle502<>+8(SB)/8, $0x0a09020100ffffff
+DATA shuffle502<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle502<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle502<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle503<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle503<>+0(SB)/8, $0xffffffff0c0b0a03
 DATA shuffle503<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle503<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle504<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle504<>+0(SB)/8, $0xffffffff0f0e0d06
 DATA shuffle504<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle504<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle505<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle505<>+0(SB)/8, $0x090807ffffffffff
 DATA shuffle505<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle505<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle506<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle506<>+0(SB)/8, $0x0c0b0affffffffff
 DATA shuffle506<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle506<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle507<>+0(SB)/8, $0x0c0b0affffffffff
-DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle507<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15855,7 +15830,7 @@ chunks971:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -15864,22 +15839,22 @@ chunks971:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle507<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -15888,20 +15863,20 @@ chunks971:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle507<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle437<>+0(SB), X1, X2
+	VPSHUFB shuffle436<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle179<>+0(SB), X1, X2
+	VPSHUFB shuffle178<>+0(SB), X1, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VPSHUFB shuffle171<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -15910,14 +15885,14 @@ chunks971:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VPSHUFB shuffle507<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle175<>+0(SB), X2, X2
+	VPSHUFB shuffle174<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle329<>+0(SB), X1, X0
+	VPSHUFB shuffle328<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(SI*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
@@ -15956,7 +15931,7 @@ chunks975:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -15965,13 +15940,13 @@ chunks975:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle507<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VPSHUFB shuffle171<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -15980,12 +15955,12 @@ chunks975:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle508<>+0(SB), X2, X2
-	VPSHUFB shuffle509<>+0(SB), X1, X0
+	VPSHUFB shuffle507<>+0(SB), X2, X2
+	VPSHUFB shuffle508<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -15994,7 +15969,7 @@ chunks975:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle507<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
@@ -16018,13 +15993,13 @@ rowdone976:
 	VZEROUPPER
 	RET
 
-DATA shuffle508<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle507<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle508<>+0(SB)/8, $0x09080706ffffffff
 DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle508<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle509<>+0(SB)/8, $0x09080706ffffffff
-DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle509<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -16062,53 +16037,53 @@ chunks980:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPSHUFB shuffle186<>+0(SB), X0, X0
 	VMOVDQU 27(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle187<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 34(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 54(R10), X0
-	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 81(R10), X1
-	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPSHUFB shuffle190<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VPSHUFB shuffle186<>+0(SB), X1, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle188<>+0(SB), X0, X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 43(R10), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle188<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle191<>+0(SB), X0, X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle510<>+0(SB), X0, X1
+	VPSHUFB shuffle509<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(SI*1)
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VPSHUFB shuffle186<>+0(SB), X1, X1
 	VMOVDQU 45(R10), X2
-	VPSHUFB shuffle188<>+0(SB), X2, X2
+	VPSHUFB shuffle187<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle189<>+0(SB), X2, X2
+	VPSHUFB shuffle188<>+0(SB), X2, X2
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPSHUFB shuffle189<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle511<>+0(SB), X0, X2
+	VPSHUFB shuffle510<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -16133,13 +16108,13 @@ rowdone981:
 	VZEROUPPER
 	RET
 
-DATA shuffle510<>+0(SB)/8, $0xffffffff06050403
-DATA shuffle510<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle510<>(SB), RODATA|NOPTR, $16
+DATA shuffle509<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle509<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle511<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+8(SB)/8, $0x0b0a090807ffffff
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $16
+DATA shuffle510<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle510<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -16338,73 +16313,73 @@ chunks996:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VPSHUFB shuffle511<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle513<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPSHUFB shuffle515<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle517<>+0(SB), X0, X0
+	VPSHUFB shuffle516<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPSHUFB shuffle517<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 91(R10), X1
-	VPSHUFB shuffle519<>+0(SB), X1, X1
+	VPSHUFB shuffle518<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle511<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPSHUFB shuffle512<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VPSHUFB shuffle514<>+0(SB), X1, X1
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle516<>+0(SB), X0, X0
+	VPSHUFB shuffle515<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 75(R10), X1
-	VPSHUFB shuffle517<>+0(SB), X1, X1
+	VPSHUFB shuffle516<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle520<>+0(SB), X0, X2
+	VPSHUFB shuffle519<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle521<>+0(SB), X0, X2
+	VPSHUFB shuffle520<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle512<>+0(SB), X2, X2
+	VPSHUFB shuffle511<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle513<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VPSHUFB shuffle514<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPSHUFB shuffle515<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle517<>+0(SB), X2, X2
+	VPSHUFB shuffle516<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle522<>+0(SB), X0, X1
+	VPSHUFB shuffle521<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
-	VPSHUFB shuffle523<>+0(SB), X0, X0
+	VPSHUFB shuffle522<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
 	JEQ     rowdone997
@@ -16440,47 +16415,47 @@ chunks1000:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VPSHUFB shuffle511<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle513<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPSHUFB shuffle515<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle511<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPSHUFB shuffle512<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPSHUFB shuffle513<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VPSHUFB shuffle514<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle524<>+0(SB), X0, X2
+	VPSHUFB shuffle523<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle512<>+0(SB), X2, X2
+	VPSHUFB shuffle511<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle512<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle513<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle515<>+0(SB), X2, X2
-	VPSHUFB shuffle525<>+0(SB), X0, X0
+	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle524<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
@@ -16503,61 +16478,61 @@ rowdone1001:
 	VZEROUPPER
 	RET
 
-DATA shuffle512<>+0(SB)/8, $0xffff0b020a010900
-DATA shuffle512<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle511<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle511<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle512<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle512<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL shuffle512<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle513<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle513<>+8(SB)/8, $0xffffffff0b020a01
+DATA shuffle513<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL shuffle513<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle514<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle514<>+8(SB)/8, $0x0a010900ffffffff
+DATA shuffle514<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle514<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle514<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle515<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle515<>+0(SB)/8, $0x0b020a010900ffff
 DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle515<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle516<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle516<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle516<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle516<>+8(SB)/8, $0xffff0b020a010900
 GLOBL shuffle516<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle517<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle517<>+8(SB)/8, $0xffff0b020a010900
+DATA shuffle517<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL shuffle517<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle518<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle518<>+8(SB)/8, $0x0900ffffffffffff
+DATA shuffle518<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle518<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle518<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle519<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle519<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle519<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle519<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL shuffle519<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle520<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle520<>+8(SB)/8, $0x0a01ffffffffffff
+DATA shuffle520<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle520<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle520<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle521<>+0(SB)/8, $0xffffffff0c030b02
-DATA shuffle521<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle521<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle521<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL shuffle521<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle522<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle522<>+8(SB)/8, $0x0d04ffffffffffff
+DATA shuffle522<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle522<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle522<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle523<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle523<>+0(SB)/8, $0x0c030b020a01ffff
 DATA shuffle523<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle523<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle524<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle524<>+0(SB)/8, $0x0f060e050d04ffff
 DATA shuffle524<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle524<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle525<>+0(SB)/8, $0x0f060e050d04ffff
-DATA shuffle525<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -16597,89 +16572,89 @@ chunks1006:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VPSHUFB shuffle525<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle526<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle529<>+0(SB), X0, X0
+	VPSHUFB shuffle528<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle530<>+0(SB), X1, X1
+	VPSHUFB shuffle529<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle531<>+0(SB), X0, X0
+	VPSHUFB shuffle530<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle188<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle532<>+0(SB), X1, X2
+	VPSHUFB shuffle531<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VPSHUFB shuffle525<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle527<>+0(SB), X0, X0
+	VPSHUFB shuffle526<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(R10), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle528<>+0(SB), X0, X0
+	VPSHUFB shuffle527<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle529<>+0(SB), X2, X2
+	VPSHUFB shuffle528<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle530<>+0(SB), X0, X0
+	VPSHUFB shuffle529<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle533<>+0(SB), X1, X2
+	VPSHUFB shuffle532<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
 	VMOVDQU 82(R10), X2
-	VPSHUFB shuffle189<>+0(SB), X2, X2
-	VPSHUFB shuffle534<>+0(SB), X1, X0
+	VPSHUFB shuffle188<>+0(SB), X2, X2
+	VPSHUFB shuffle533<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VPSHUFB shuffle525<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
-	VPSHUFB shuffle527<>+0(SB), X2, X2
+	VPSHUFB shuffle526<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle326<>+0(SB), X2, X2
+	VPSHUFB shuffle325<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 50(R10), X2
-	VPSHUFB shuffle528<>+0(SB), X2, X2
+	VPSHUFB shuffle527<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle529<>+0(SB), X0, X0
+	VPSHUFB shuffle528<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle530<>+0(SB), X2, X2
+	VPSHUFB shuffle529<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle535<>+0(SB), X1, X0
+	VPSHUFB shuffle534<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(SI*2)
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X0
-	VPSHUFB shuffle536<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X0, X0
+	VPSHUFB shuffle535<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -16716,53 +16691,53 @@ chunks1010:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VPSHUFB shuffle525<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle526<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle528<>+0(SB), X1, X1
+	VPSHUFB shuffle527<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle529<>+0(SB), X0, X2
+	VPSHUFB shuffle528<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VPSHUFB shuffle525<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle526<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPSHUFB shuffle436<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle528<>+0(SB), X1, X1
-	VPSHUFB shuffle537<>+0(SB), X0, X2
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle536<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VPSHUFB shuffle525<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle526<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle329<>+0(SB), X0, X1
+	VPSHUFB shuffle328<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 50(R10), X1
-	VPSHUFB shuffle528<>+0(SB), X1, X1
-	VPSHUFB shuffle538<>+0(SB), X0, X0
+	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle537<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
@@ -16785,57 +16760,57 @@ rowdone1011:
 	VZEROUPPER
 	RET
 
-DATA shuffle526<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle526<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle525<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle525<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle526<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle526<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle526<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle527<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle527<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle527<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle527<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle527<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle528<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle528<>+0(SB)/8, $0x0302ffff0100ffff
 DATA shuffle528<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle528<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle529<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle529<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle529<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle529<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL shuffle529<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle530<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle530<>+8(SB)/8, $0xffff0302ffff0100
+DATA shuffle530<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL shuffle530<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle531<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle531<>+8(SB)/8, $0x0302ffff0100ffff
+DATA shuffle531<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle531<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle531<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle532<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle532<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle532<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle532<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL shuffle532<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle533<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle533<>+8(SB)/8, $0x0706ffff0504ffff
+DATA shuffle533<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle533<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle533<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle534<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle534<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle534<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle534<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL shuffle534<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle535<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle535<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA shuffle535<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle535<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle535<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle536<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle536<>+0(SB)/8, $0x0908ffff0706ffff
 DATA shuffle536<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle536<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle537<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle537<>+0(SB)/8, $0x0f0effff0d0cffff
 DATA shuffle537<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle537<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle538<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA shuffle538<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -16875,9 +16850,9 @@ chunks1016:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
@@ -16893,15 +16868,15 @@ chunks1016:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 112(R10), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R9)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 20(R10), X0
@@ -16917,15 +16892,15 @@ chunks1016:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 124(R10), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*1)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 32(R10), X1
@@ -16941,8 +16916,8 @@ chunks1016:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*2)
 	VMOVDQU 100(R10), X2
-	VPSHUFB shuffle418<>+0(SB), X2, X2
-	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X2, X2
+	VPSHUFB shuffle419<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -16979,9 +16954,9 @@ chunks1020:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
@@ -16991,9 +16966,9 @@ chunks1020:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 20(R10), X1
@@ -17003,8 +16978,8 @@ chunks1020:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle418<>+0(SB), X2, X2
-	VPSHUFB shuffle539<>+0(SB), X0, X1
+	VPSHUFB shuffle417<>+0(SB), X2, X2
+	VPSHUFB shuffle538<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 32(R10), X1
@@ -17032,9 +17007,9 @@ rowdone1021:
 	VZEROUPPER
 	RET
 
-DATA shuffle539<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle539<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $16
+DATA shuffle538<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle538<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -17180,80 +17155,80 @@ chunks1030:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle540<>+0(SB), X0, X0
+	VPSHUFB shuffle539<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPSHUFB shuffle540<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle542<>+0(SB), X0, X0
+	VPSHUFB shuffle541<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPSHUFB shuffle542<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle544<>+0(SB), X0, X0
+	VPSHUFB shuffle543<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle545<>+0(SB), X1, X1
+	VPSHUFB shuffle544<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 83(R10), X1
-	VPSHUFB shuffle546<>+0(SB), X1, X1
+	VPSHUFB shuffle545<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle547<>+0(SB), X0, X2
+	VPSHUFB shuffle546<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle540<>+0(SB), X2, X2
+	VPSHUFB shuffle539<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPSHUFB shuffle540<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle542<>+0(SB), X2, X2
+	VPSHUFB shuffle541<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 41(R10), X2
-	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VPSHUFB shuffle514<>+0(SB), X2, X2
 	VMOVDQU 57(R10), X1
-	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPSHUFB shuffle542<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 75(R10), X2
-	VPSHUFB shuffle544<>+0(SB), X2, X2
+	VPSHUFB shuffle543<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle548<>+0(SB), X0, X1
+	VPSHUFB shuffle547<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle546<>+0(SB), X1, X1
-	VPSHUFB shuffle549<>+0(SB), X0, X2
+	VPSHUFB shuffle545<>+0(SB), X1, X1
+	VPSHUFB shuffle548<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle540<>+0(SB), X2, X2
+	VPSHUFB shuffle539<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle541<>+0(SB), X1, X1
+	VPSHUFB shuffle540<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle542<>+0(SB), X2, X2
+	VPSHUFB shuffle541<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle515<>+0(SB), X2, X2
+	VPSHUFB shuffle514<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle543<>+0(SB), X1, X1
+	VPSHUFB shuffle542<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle544<>+0(SB), X2, X2
+	VPSHUFB shuffle543<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle550<>+0(SB), X0, X1
+	VPSHUFB shuffle549<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 89(R10), X1
-	VPSHUFB shuffle546<>+0(SB), X1, X1
-	VPSHUFB shuffle551<>+0(SB), X0, X0
+	VPSHUFB shuffle545<>+0(SB), X1, X1
+	VPSHUFB shuffle550<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -17276,53 +17251,53 @@ rowdone1031:
 	VZEROUPPER
 	RET
 
-DATA shuffle540<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle540<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle539<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle539<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle540<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle540<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL shuffle540<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle541<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle541<>+8(SB)/8, $0x0bffff0affff0902
+DATA shuffle541<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle541<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle542<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle542<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle542<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle542<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL shuffle542<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle543<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle543<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle543<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle543<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL shuffle543<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle544<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle544<>+8(SB)/8, $0xff0affff0902ffff
+DATA shuffle544<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle544<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL shuffle544<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle545<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle545<>+8(SB)/8, $0x01ff0900ffffffff
+DATA shuffle545<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle545<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle545<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle546<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle546<>+0(SB)/8, $0xffffffff09ffff08
 DATA shuffle546<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle546<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle547<>+0(SB)/8, $0xffffffff09ffff08
-DATA shuffle547<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle547<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle547<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL shuffle547<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle548<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle548<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA shuffle548<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle548<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle548<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle549<>+0(SB)/8, $0xffffffff0cffff0b
-DATA shuffle549<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle549<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle549<>+8(SB)/8, $0x05ff0d04ffffffff
 GLOBL shuffle549<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle550<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle550<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA shuffle550<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle550<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle550<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle551<>+0(SB)/8, $0xffffffff0fffff0e
-DATA shuffle551<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -17369,21 +17344,21 @@ chunks1035:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle508<>+0(SB), X0, X0
+	VPSHUFB shuffle507<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle553<>+0(SB), X1, X1
+	VPSHUFB shuffle552<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle532<>+0(SB), X0, X2
+	VPSHUFB shuffle531<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
@@ -17396,19 +17371,19 @@ chunks1035:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VPSHUFB shuffle507<>+0(SB), X2, X2
 	VMOVDQU 62(R10), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle554<>+0(SB), X0, X1
+	VPSHUFB shuffle553<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 82(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
-	VPSHUFB shuffle534<>+0(SB), X0, X2
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle533<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X2
@@ -17421,19 +17396,19 @@ chunks1035:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle508<>+0(SB), X2, X2
+	VPSHUFB shuffle507<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle555<>+0(SB), X0, X1
+	VPSHUFB shuffle554<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
-	VPSHUFB shuffle536<>+0(SB), X0, X0
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle535<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -17456,21 +17431,21 @@ rowdone1036:
 	VZEROUPPER
 	RET
 
-DATA shuffle552<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle552<>+8(SB)/8, $0x0302ffffffff0100
+DATA shuffle551<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle551<>+8(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle552<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle552<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle552<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle553<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle553<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle553<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle553<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL shuffle553<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle554<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle554<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle554<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle554<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle554<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle555<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle555<>+8(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -17554,7 +17529,7 @@ chunks1040:
 	VMOVDQU 60(R10), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle282<>+0(SB), X0, X1
+	VPSHUFB shuffle281<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 32(R10), X1
@@ -17760,89 +17735,89 @@ chunks1051:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle555<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPSHUFB shuffle556<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPSHUFB shuffle517<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle559<>+0(SB), X1, X1
+	VPSHUFB shuffle558<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPSHUFB shuffle559<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle561<>+0(SB), X1, X1
+	VPSHUFB shuffle560<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle562<>+0(SB), X0, X0
+	VPSHUFB shuffle561<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 74(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle514<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle563<>+0(SB), X1, X2
+	VPSHUFB shuffle562<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle556<>+0(SB), X2, X2
+	VPSHUFB shuffle555<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle556<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle558<>+0(SB), X2, X2
+	VPSHUFB shuffle557<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle518<>+0(SB), X0, X0
+	VPSHUFB shuffle517<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle559<>+0(SB), X0, X0
+	VPSHUFB shuffle558<>+0(SB), X0, X0
 	VMOVDQU 58(R10), X2
-	VPSHUFB shuffle560<>+0(SB), X2, X2
+	VPSHUFB shuffle559<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 75(R10), X0
-	VPSHUFB shuffle561<>+0(SB), X0, X0
+	VPSHUFB shuffle560<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle564<>+0(SB), X1, X2
+	VPSHUFB shuffle563<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
 	VMOVDQU 77(R10), X2
-	VPSHUFB shuffle515<>+0(SB), X2, X2
-	VPSHUFB shuffle565<>+0(SB), X1, X0
+	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle564<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle555<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle557<>+0(SB), X2, X2
+	VPSHUFB shuffle556<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle518<>+0(SB), X2, X2
+	VPSHUFB shuffle517<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle559<>+0(SB), X2, X2
+	VPSHUFB shuffle558<>+0(SB), X2, X2
 	VMOVDQU 61(R10), X0
-	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPSHUFB shuffle559<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle561<>+0(SB), X2, X2
+	VPSHUFB shuffle560<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle566<>+0(SB), X1, X0
+	VPSHUFB shuffle565<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(SI*2)
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
-	VPSHUFB shuffle567<>+0(SB), X1, X1
+	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle566<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -17879,54 +17854,54 @@ chunks1055:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle555<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPSHUFB shuffle556<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPSHUFB shuffle517<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle559<>+0(SB), X1, X1
+	VPSHUFB shuffle558<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPSHUFB shuffle559<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 3(R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle555<>+0(SB), X0, X0
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle557<>+0(SB), X1, X1
+	VPSHUFB shuffle556<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 39(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle520<>+0(SB), X1, X2
+	VPSHUFB shuffle519<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 40(R10), X2
-	VPSHUFB shuffle559<>+0(SB), X2, X2
-	VPSHUFB shuffle568<>+0(SB), X1, X0
+	VPSHUFB shuffle558<>+0(SB), X2, X2
+	VPSHUFB shuffle567<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle555<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle557<>+0(SB), X2, X2
+	VPSHUFB shuffle556<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle557<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle522<>+0(SB), X1, X2
+	VPSHUFB shuffle521<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle559<>+0(SB), X2, X2
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle558<>+0(SB), X2, X2
+	VPSHUFB shuffle568<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
@@ -17949,61 +17924,61 @@ rowdone1056:
 	VZEROUPPER
 	RET
 
-DATA shuffle556<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle556<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle555<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle555<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle556<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle556<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL shuffle556<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle557<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle557<>+8(SB)/8, $0xffffffff0b02ffff
+DATA shuffle557<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle557<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL shuffle557<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle558<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle558<>+8(SB)/8, $0xffff0900ffffffff
+DATA shuffle558<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle558<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle558<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle559<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle559<>+0(SB)/8, $0x0a01ffff0900ffff
 DATA shuffle559<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle559<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle560<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle560<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle560<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle560<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL shuffle560<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle561<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle561<>+8(SB)/8, $0xffff0a01ffff0900
+DATA shuffle561<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL shuffle561<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle562<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle562<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle562<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle562<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle562<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle563<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle563<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle563<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle563<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL shuffle563<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle564<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle564<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA shuffle564<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle564<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle564<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle565<>+0(SB)/8, $0xffffffff0c03ffff
-DATA shuffle565<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle565<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle565<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL shuffle565<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle566<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle566<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA shuffle566<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle566<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle566<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle567<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle567<>+0(SB)/8, $0x0c03ffff0b02ffff
 DATA shuffle567<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle567<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle568<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle568<>+0(SB)/8, $0x0f06ffff0e05ffff
 DATA shuffle568<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle568<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle569<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA shuffle569<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -18043,134 +18018,134 @@ chunks1061:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R10), X0
-	VPSHUFB shuffle575<>+0(SB), X0, X0
+	VPSHUFB shuffle574<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 126(R10), X1
-	VPSHUFB shuffle326<>+0(SB), X1, X1
+	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 74(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle569<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 110(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X2
+	VPSHUFB shuffle572<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle575<>+0(SB), X2, X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 114(R10), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle437<>+0(SB), X0, X1
+	VPSHUFB shuffle436<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 80(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle569<>+0(SB), X1, X1
 	VMOVDQU 98(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 116(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle576<>+0(SB), X0, X2
+	VPSHUFB shuffle575<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 66(R10), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R10), X2
-	VPSHUFB shuffle575<>+0(SB), X2, X2
+	VPSHUFB shuffle574<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R10), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 120(R10), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X2
+	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle329<>+0(SB), X0, X1
+	VPSHUFB shuffle328<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle569<>+0(SB), X1, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 122(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle577<>+0(SB), X0, X0
+	VPSHUFB shuffle576<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
@@ -18207,71 +18182,71 @@ chunks1065:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle578<>+0(SB), X0, X2
+	VPSHUFB shuffle577<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle579<>+0(SB), X0, X1
+	VPSHUFB shuffle578<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle580<>+0(SB), X0, X2
+	VPSHUFB shuffle579<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle581<>+0(SB), X0, X1
+	VPSHUFB shuffle580<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
@@ -18294,53 +18269,53 @@ rowdone1066:
 	VZEROUPPER
 	RET
 
-DATA shuffle570<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle570<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle569<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle569<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle570<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle570<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle570<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle571<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle571<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle571<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle571<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle571<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle572<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle572<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle572<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle572<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle572<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle573<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle573<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle573<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle573<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle573<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle574<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle574<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle574<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle574<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle574<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle575<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle575<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle575<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle575<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle576<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle576<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle576<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle576<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle576<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle577<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle577<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle577<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle577<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle577<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle578<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle578<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle578<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle578<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle578<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle579<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle579<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle579<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle579<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle579<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle580<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle580<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle580<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle580<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle580<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle581<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle581<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle581<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -18547,8 +18522,8 @@ chunks1078:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -18557,22 +18532,22 @@ chunks1078:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y6
+	VPAND       shuffle404<>+0(SB), Y3, Y0
+	VPAND       shuffle404<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle405<>+0(SB), Y1, Y5
-	VPAND       shuffle405<>+0(SB), Y4, Y3
+	VPAND       shuffle404<>+0(SB), Y1, Y5
+	VPAND       shuffle404<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -18613,30 +18588,30 @@ chunks1082:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle405<>+0(SB), X1, X5
-	VPAND     shuffle405<>+0(SB), X4, X3
+	VPAND     shuffle404<>+0(SB), X1, X5
+	VPAND     shuffle404<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
 	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X3
@@ -18677,22 +18652,22 @@ chunks1086:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVQ     X0, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X0
@@ -18732,22 +18707,22 @@ chunks1090:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X0, X1
+	VPAND     shuffle404<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VPSRLW    $0x08, X0, X1
 	VPSRLW    $0x08, X0, X3
 	VPACKUSWB X3, X1, X0
-	VPAND     shuffle405<>+0(SB), X2, X3
-	VPAND     shuffle405<>+0(SB), X2, X1
+	VPAND     shuffle404<>+0(SB), X2, X3
+	VPAND     shuffle404<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X0, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
 	VMOVD     X3, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X3
@@ -18819,8 +18794,8 @@ chunks1098:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -18829,22 +18804,22 @@ chunks1098:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y4, Y5
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle406<>+0(SB), Y3, Y0
-	VPAND       shuffle406<>+0(SB), Y5, Y6
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle406<>+0(SB), Y1, Y5
-	VPAND       shuffle406<>+0(SB), Y4, Y3
+	VPAND       shuffle405<>+0(SB), Y1, Y5
+	VPAND       shuffle405<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLD      $0x10, Y1, Y3
@@ -18885,30 +18860,30 @@ chunks1102:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle406<>+0(SB), X1, X5
-	VPAND     shuffle406<>+0(SB), X4, X3
+	VPAND     shuffle405<>+0(SB), X1, X5
+	VPAND     shuffle405<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
 	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X3
@@ -18949,22 +18924,22 @@ chunks1106:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle406<>+0(SB), X1, X3
-	VPAND     shuffle406<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVQ     X0, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X0
@@ -19004,22 +18979,22 @@ chunks1110:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle406<>+0(SB), X0, X1
-	VPAND     shuffle406<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X1
+	VPAND     shuffle405<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VPSRLD    $0x10, X0, X1
 	VPSRLD    $0x10, X0, X3
 	VPACKUSDW X3, X1, X0
-	VPAND     shuffle406<>+0(SB), X2, X3
-	VPAND     shuffle406<>+0(SB), X2, X1
+	VPAND     shuffle405<>+0(SB), X2, X3
+	VPAND     shuffle405<>+0(SB), X2, X1
 	VPACKUSDW X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X0, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
 	VMOVD     X3, (R10)(SI*1)
 	VPSRLD    $0x10, X0, X3
@@ -19762,96 +19737,96 @@ chunks1171:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle581<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle581<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle585<>+0(SB), X0, X2
+	VPSHUFB shuffle584<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle581<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle581<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle586<>+0(SB), X0, X2
+	VPSHUFB shuffle585<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle581<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle581<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle587<>+0(SB), X0, X2
+	VPSHUFB shuffle586<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle581<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle585<>+0(SB), X1, X1
+	VPSHUFB shuffle584<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle581<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle583<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle587<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -19887,48 +19862,48 @@ chunks1175:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle581<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle582<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle585<>+0(SB), X1, X2
+	VPSHUFB shuffle584<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle581<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle586<>+0(SB), X1, X0
+	VPSHUFB shuffle585<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle581<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle582<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle584<>+0(SB), X0, X0
+	VPSHUFB shuffle583<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle587<>+0(SB), X1, X2
+	VPSHUFB shuffle586<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle581<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle582<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle584<>+0(SB), X2, X2
+	VPSHUFB shuffle583<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle587<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
@@ -19951,33 +19926,33 @@ rowdone1176:
 	VZEROUPPER
 	RET
 
-DATA shuffle582<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle581<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle581<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle582<>+0(SB)/8, $0x03ff02ff01ff00ff
 DATA shuffle582<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle582<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle583<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle583<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle583<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle583<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL shuffle583<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle584<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle584<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle584<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL shuffle584<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle585<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle585<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle585<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL shuffle585<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle586<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle586<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA shuffle586<>+8(SB)/8, $0x0bff0aff09ff08ff
 GLOBL shuffle586<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle587<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle587<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA shuffle587<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL shuffle587<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle588<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle588<>+8(SB)/8, $0x0fff0eff0dff0cff
-GLOBL shuffle588<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20017,50 +19992,50 @@ chunks1181:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle588<>+0(SB), X1, X1
 	VMOVDQU 96(AX)(R8*4), X0
-	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle588<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle588<>+0(SB), X1, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle590<>+0(SB), X0, X2
+	VPSHUFB shuffle589<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle589<>+0(SB), X2, X2
+	VPSHUFB shuffle588<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
-	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle590<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -20096,26 +20071,26 @@ chunks1185:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle589<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle588<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPSHUFB shuffle589<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle588<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle590<>+0(SB), X1, X2
+	VPSHUFB shuffle589<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle589<>+0(SB), X2, X2
-	VPSHUFB shuffle591<>+0(SB), X1, X1
+	VPSHUFB shuffle588<>+0(SB), X2, X2
+	VPSHUFB shuffle590<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
@@ -20138,17 +20113,17 @@ rowdone1186:
 	VZEROUPPER
 	RET
 
-DATA shuffle589<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle589<>+8(SB)/8, $0xffff0706ffff0504
+DATA shuffle588<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle588<>+8(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle589<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle589<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL shuffle589<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle590<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle590<>+8(SB)/8, $0x0706ffff0504ffff
+DATA shuffle590<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle590<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL shuffle590<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle591<>+0(SB)/8, $0x0b0affff0908ffff
-DATA shuffle591<>+8(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle591<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20186,50 +20161,50 @@ chunks1190:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle418<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle418<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle417<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle419<>+0(SB), X1, X2
+	VPSHUFB shuffle418<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle418<>+0(SB), X2, X2
-	VPSHUFB shuffle420<>+0(SB), X1, X1
+	VPSHUFB shuffle417<>+0(SB), X2, X2
+	VPSHUFB shuffle419<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -20448,37 +20423,37 @@ chunks1201:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle592<>+0(SB), X1, X1
+	VPSHUFB shuffle591<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle423<>+0(SB), X1, X1
+	VPSHUFB shuffle422<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 50(AX)(R8*4), X1
-	VPSHUFB shuffle594<>+0(SB), X1, X1
+	VPSHUFB shuffle593<>+0(SB), X1, X1
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 82(AX)(R8*4), X1
-	VPSHUFB shuffle596<>+0(SB), X1, X1
+	VPSHUFB shuffle595<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 98(AX)(R8*4), X0
-	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPSHUFB shuffle596<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 114(AX)(R8*4), X1
-	VPSHUFB shuffle598<>+0(SB), X1, X1
+	VPSHUFB shuffle597<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 99(AX)(R8*4), X1
-	VPSHUFB shuffle599<>+0(SB), X1, X1
+	VPSHUFB shuffle598<>+0(SB), X1, X1
 	VMOVDQU 115(AX)(R8*4), X0
-	VPSHUFB shuffle600<>+0(SB), X0, X0
+	VPSHUFB shuffle599<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 128(AX)(R8*4), X1
-	VPSHUFB shuffle601<>+0(SB), X1, X2
+	VPSHUFB shuffle600<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R10)
 	VMOVDQU 4(AX)(R8*4), X2
@@ -20490,36 +20465,36 @@ chunks1201:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle591<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPSHUFB shuffle422<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 86(AX)(R8*4), X0
-	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 102(AX)(R8*4), X2
-	VPSHUFB shuffle597<>+0(SB), X2, X2
+	VPSHUFB shuffle596<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 118(AX)(R8*4), X0
-	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPSHUFB shuffle597<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 103(AX)(R8*4), X0
-	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VPSHUFB shuffle598<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R8*4), X2
-	VPSHUFB shuffle600<>+0(SB), X2, X2
+	VPSHUFB shuffle599<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle602<>+0(SB), X1, X0
+	VPSHUFB shuffle601<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
@@ -20531,36 +20506,36 @@ chunks1201:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle591<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPSHUFB shuffle422<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 90(AX)(R8*4), X2
-	VPSHUFB shuffle596<>+0(SB), X2, X2
+	VPSHUFB shuffle595<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 106(AX)(R8*4), X0
-	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPSHUFB shuffle596<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 122(AX)(R8*4), X2
-	VPSHUFB shuffle598<>+0(SB), X2, X2
+	VPSHUFB shuffle597<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 107(AX)(R8*4), X2
-	VPSHUFB shuffle599<>+0(SB), X2, X2
+	VPSHUFB shuffle598<>+0(SB), X2, X2
 	VMOVDQU 123(AX)(R8*4), X0
-	VPSHUFB shuffle600<>+0(SB), X0, X0
+	VPSHUFB shuffle599<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle603<>+0(SB), X1, X2
+	VPSHUFB shuffle602<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 12(AX)(R8*4), X2
@@ -20572,36 +20547,36 @@ chunks1201:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle591<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPSHUFB shuffle422<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(SI*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 94(AX)(R8*4), X0
-	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPSHUFB shuffle595<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 110(AX)(R8*4), X2
-	VPSHUFB shuffle597<>+0(SB), X2, X2
+	VPSHUFB shuffle596<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 126(AX)(R8*4), X0
-	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPSHUFB shuffle597<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	VMOVDQU 111(AX)(R8*4), X0
-	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VPSHUFB shuffle598<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R8*4), X2
-	VPSHUFB shuffle600<>+0(SB), X2, X2
+	VPSHUFB shuffle599<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle604<>+0(SB), X1, X1
+	VPSHUFB shuffle603<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(SI*1)
 	CMPQ    R8, DX
@@ -20645,21 +20620,21 @@ chunks1205:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle592<>+0(SB), X1, X1
+	VPSHUFB shuffle591<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle423<>+0(SB), X1, X2
+	VPSHUFB shuffle422<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 50(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle605<>+0(SB), X1, X2
+	VPSHUFB shuffle604<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
@@ -20671,20 +20646,20 @@ chunks1205:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle591<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle606<>+0(SB), X1, X0
+	VPSHUFB shuffle605<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle607<>+0(SB), X1, X0
+	VPSHUFB shuffle606<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
@@ -20696,20 +20671,20 @@ chunks1205:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle591<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle592<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle608<>+0(SB), X1, X2
+	VPSHUFB shuffle607<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle593<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle594<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle609<>+0(SB), X1, X2
+	VPSHUFB shuffle608<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
@@ -20721,20 +20696,20 @@ chunks1205:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle591<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle592<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle610<>+0(SB), X1, X0
+	VPSHUFB shuffle609<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(SI*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle593<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPSHUFB shuffle594<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle611<>+0(SB), X1, X1
+	VPSHUFB shuffle610<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -20757,85 +20732,85 @@ rowdone1206:
 	VZEROUPPER
 	RET
 
+DATA shuffle591<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle591<>+8(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $16
+
 DATA shuffle592<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle592<>+8(SB)/8, $0x01ffff00ffffffff
+DATA shuffle592<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL shuffle592<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle593<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle593<>+8(SB)/8, $0xffff00ffffffffff
+DATA shuffle593<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle593<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle593<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle594<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle594<>+0(SB)/8, $0xff01ffff00ff0fff
 DATA shuffle594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle595<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle595<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle595<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle595<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL shuffle595<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle596<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle596<>+8(SB)/8, $0xffffffff0fffff0e
+DATA shuffle596<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle596<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL shuffle596<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle597<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle597<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA shuffle597<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL shuffle597<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle598<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle598<>+8(SB)/8, $0x00ff0fffff0effff
+DATA shuffle598<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle598<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle598<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle599<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle599<>+0(SB)/8, $0xffffffffff00ff0f
 DATA shuffle599<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle599<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle600<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle600<>+0(SB)/8, $0xffffffff03ffffff
 DATA shuffle600<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle600<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle601<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle601<>+0(SB)/8, $0xffffffff07ffffff
 DATA shuffle601<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle601<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle602<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle602<>+0(SB)/8, $0xffffffff0bffffff
 DATA shuffle602<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle602<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle603<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle603<>+0(SB)/8, $0xffffffff0fffffff
 DATA shuffle603<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle603<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle604<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle604<>+0(SB)/8, $0x03ffff02ffffffff
 DATA shuffle604<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle604<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle605<>+0(SB)/8, $0x03ffff02ffffffff
-DATA shuffle605<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle605<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle605<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL shuffle605<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle606<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle606<>+8(SB)/8, $0xff04ffffffffffff
+DATA shuffle606<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle606<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle606<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle607<>+0(SB)/8, $0x07ffff06ffffffff
-DATA shuffle607<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle607<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle607<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL shuffle607<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle608<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle608<>+8(SB)/8, $0xff08ffffffffffff
+DATA shuffle608<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle608<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle608<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle609<>+0(SB)/8, $0x0bffff0affffffff
-DATA shuffle609<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle609<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle609<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL shuffle609<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle610<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle610<>+8(SB)/8, $0xff0cffffffffffff
+DATA shuffle610<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle610<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle610<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle611<>+0(SB)/8, $0x0fffff0effffffff
-DATA shuffle611<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20884,21 +20859,21 @@ chunks1211:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 160(AX)(R8*4), X1
-	VPSHUFB shuffle322<>+0(SB), X1, X1
+	VPSHUFB shuffle321<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 100(AX)(R8*4), X1
@@ -20920,21 +20895,21 @@ chunks1211:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 14(AX)(R8*4), X1
-	VPSHUFB shuffle574<>+0(SB), X1, X1
+	VPSHUFB shuffle573<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
 	VPSHUFB shuffle122<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle552<>+0(SB), X0, X0
+	VPSHUFB shuffle551<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R8*4), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X0
+	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 108(AX)(R8*4), X0
@@ -20956,21 +20931,21 @@ chunks1211:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 22(AX)(R8*4), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(AX)(R8*4), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle551<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 176(AX)(R8*4), X1
-	VPSHUFB shuffle322<>+0(SB), X1, X2
+	VPSHUFB shuffle321<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 116(AX)(R8*4), X2
@@ -20978,7 +20953,7 @@ chunks1211:
 	VMOVDQU 146(AX)(R8*4), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle612<>+0(SB), X1, X2
+	VPSHUFB shuffle611<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 24(AX)(R8*4), X2
@@ -20991,20 +20966,20 @@ chunks1211:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
 	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R8*4), X0
-	VPSHUFB shuffle552<>+0(SB), X0, X0
+	VPSHUFB shuffle551<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R8*4), X2
-	VPSHUFB shuffle316<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle327<>+0(SB), X1, X0
+	VPSHUFB shuffle326<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	VMOVDQU 124(AX)(R8*4), X0
@@ -21057,9 +21032,9 @@ chunks1215:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
@@ -21075,9 +21050,9 @@ chunks1215:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 14(AX)(R8*4), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle573<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(AX)(R8*4), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
@@ -21093,9 +21068,9 @@ chunks1215:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 22(AX)(R8*4), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle121<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -21105,15 +21080,15 @@ chunks1215:
 	VMOVDQU 56(AX)(R8*4), X1
 	VPSHUFB shuffle111<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle613<>+0(SB), X0, X2
+	VPSHUFB shuffle612<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle573<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle614<>+0(SB), X0, X0
+	VPSHUFB shuffle613<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -21136,17 +21111,17 @@ rowdone1216:
 	VZEROUPPER
 	RET
 
-DATA shuffle612<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle612<>+8(SB)/8, $0x0706ffffffff0504
+DATA shuffle611<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle611<>+8(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle612<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle612<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle612<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle613<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle613<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle613<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle613<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle614<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle614<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle614<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -21347,96 +21322,96 @@ chunks1226:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle614<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle614<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle618<>+0(SB), X0, X2
+	VPSHUFB shuffle617<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle614<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle619<>+0(SB), X0, X2
+	VPSHUFB shuffle618<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle614<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle620<>+0(SB), X0, X2
+	VPSHUFB shuffle619<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle618<>+0(SB), X1, X1
+	VPSHUFB shuffle617<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle614<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle616<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle621<>+0(SB), X0, X0
+	VPSHUFB shuffle620<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -21472,48 +21447,48 @@ chunks1230:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle614<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle615<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle618<>+0(SB), X1, X2
+	VPSHUFB shuffle617<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle619<>+0(SB), X1, X0
+	VPSHUFB shuffle618<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle614<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle615<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle617<>+0(SB), X0, X0
+	VPSHUFB shuffle616<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle620<>+0(SB), X1, X2
+	VPSHUFB shuffle619<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle615<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle617<>+0(SB), X2, X2
+	VPSHUFB shuffle616<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle621<>+0(SB), X1, X1
+	VPSHUFB shuffle620<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
@@ -21536,33 +21511,33 @@ rowdone1231:
 	VZEROUPPER
 	RET
 
-DATA shuffle615<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle615<>+8(SB)/8, $0xffffff03ffffff02
+DATA shuffle614<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle614<>+8(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle615<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle615<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL shuffle615<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle616<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle616<>+8(SB)/8, $0xffff03ffffff02ff
+DATA shuffle616<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle616<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL shuffle616<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle617<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle617<>+8(SB)/8, $0xff03ffffff02ffff
+DATA shuffle617<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle617<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL shuffle617<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle618<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle618<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle618<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle618<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL shuffle618<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle619<>+0(SB)/8, $0x05ffffff04ffffff
-DATA shuffle619<>+8(SB)/8, $0x07ffffff06ffffff
+DATA shuffle619<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle619<>+8(SB)/8, $0x0bffffff0affffff
 GLOBL shuffle619<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle620<>+0(SB)/8, $0x09ffffff08ffffff
-DATA shuffle620<>+8(SB)/8, $0x0bffffff0affffff
+DATA shuffle620<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle620<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL shuffle620<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle621<>+0(SB)/8, $0x0dffffff0cffffff
-DATA shuffle621<>+8(SB)/8, $0x0fffffff0effffff
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -21600,96 +21575,96 @@ chunks1235:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 4(AX)(R8*4), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle569<>+0(SB), X1, X1
 	VMOVDQU 36(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle572<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 12(AX)(R8*4), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle569<>+0(SB), X1, X1
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle571<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle572<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle570<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X2
+	VPSHUFB shuffle572<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 20(AX)(R8*4), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle579<>+0(SB), X1, X0
+	VPSHUFB shuffle578<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle569<>+0(SB), X0, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle570<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle622<>+0(SB), X1, X2
+	VPSHUFB shuffle621<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 28(AX)(R8*4), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle569<>+0(SB), X2, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle570<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle572<>+0(SB), X2, X2
+	VPSHUFB shuffle571<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle577<>+0(SB), X1, X1
+	VPSHUFB shuffle576<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
@@ -21712,9 +21687,9 @@ rowdone1236:
 	VZEROUPPER
 	RET
 
-DATA shuffle622<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle622<>+8(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle622<>(SB), RODATA|NOPTR, $16
+DATA shuffle621<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle621<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -22006,8 +21981,8 @@ chunks1248:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -22016,8 +21991,8 @@ chunks1248:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -22026,8 +22001,8 @@ chunks1248:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y6, Y7
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -22036,62 +22011,62 @@ chunks1248:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y8, Y9
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y10
+	VPAND       shuffle404<>+0(SB), Y3, Y0
+	VPAND       shuffle404<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle405<>+0(SB), Y7, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y2
+	VPAND       shuffle404<>+0(SB), Y7, Y3
+	VPAND       shuffle404<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle405<>+0(SB), Y1, Y7
-	VPAND       shuffle405<>+0(SB), Y4, Y0
+	VPAND       shuffle404<>+0(SB), Y1, Y7
+	VPAND       shuffle404<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle405<>+0(SB), Y6, Y1
-	VPAND       shuffle405<>+0(SB), Y8, Y3
+	VPAND       shuffle404<>+0(SB), Y6, Y1
+	VPAND       shuffle404<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle405<>+0(SB), Y10, Y6
-	VPAND       shuffle405<>+0(SB), Y2, Y7
+	VPAND       shuffle404<>+0(SB), Y10, Y6
+	VPAND       shuffle404<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y3, Y10
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle405<>+0(SB), Y5, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y0
+	VPAND       shuffle404<>+0(SB), Y5, Y3
+	VPAND       shuffle404<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle405<>+0(SB), Y4, Y9
-	VPAND       shuffle405<>+0(SB), Y8, Y5
+	VPAND       shuffle404<>+0(SB), Y4, Y9
+	VPAND       shuffle404<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -22132,86 +22107,86 @@ chunks1252:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X6, X7
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X8, X9
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X8, X10
 	VPACKUSWB X10, X2, X8
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X10
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X5, X10
 	VPACKUSWB X10, X0, X10
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle405<>+0(SB), X7, X3
-	VPAND     shuffle405<>+0(SB), X9, X2
+	VPAND     shuffle404<>+0(SB), X7, X3
+	VPAND     shuffle404<>+0(SB), X9, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X7, X3
 	VPSRLW    $0x08, X9, X0
 	VPACKUSWB X0, X3, X9
-	VPAND     shuffle405<>+0(SB), X1, X7
-	VPAND     shuffle405<>+0(SB), X4, X0
+	VPAND     shuffle404<>+0(SB), X1, X7
+	VPAND     shuffle404<>+0(SB), X4, X0
 	VPACKUSWB X0, X7, X0
 	VPSRLW    $0x08, X1, X7
 	VPSRLW    $0x08, X4, X3
 	VPACKUSWB X3, X7, X4
-	VPAND     shuffle405<>+0(SB), X6, X1
-	VPAND     shuffle405<>+0(SB), X8, X3
+	VPAND     shuffle404<>+0(SB), X6, X1
+	VPAND     shuffle404<>+0(SB), X8, X3
 	VPACKUSWB X3, X1, X3
 	VPSRLW    $0x08, X6, X1
 	VPSRLW    $0x08, X8, X7
 	VPACKUSWB X7, X1, X8
-	VPAND     shuffle405<>+0(SB), X10, X6
-	VPAND     shuffle405<>+0(SB), X2, X7
+	VPAND     shuffle404<>+0(SB), X10, X6
+	VPAND     shuffle404<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X3, X10
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X5, X3
-	VPAND     shuffle405<>+0(SB), X9, X0
+	VPAND     shuffle404<>+0(SB), X5, X3
+	VPAND     shuffle404<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X4, X9
-	VPAND     shuffle405<>+0(SB), X8, X5
+	VPAND     shuffle404<>+0(SB), X4, X9
+	VPAND     shuffle404<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X5
@@ -22252,58 +22227,58 @@ chunks1256:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X4, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X0
 	VPACKUSWB X0, X3, X4
-	VPAND     shuffle405<>+0(SB), X6, X1
-	VPAND     shuffle405<>+0(SB), X6, X0
+	VPAND     shuffle404<>+0(SB), X6, X1
+	VPAND     shuffle404<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle405<>+0(SB), X2, X6
-	VPAND     shuffle405<>+0(SB), X2, X1
+	VPAND     shuffle404<>+0(SB), X2, X6
+	VPAND     shuffle404<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X5, X2
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle404<>+0(SB), X5, X2
+	VPAND     shuffle404<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X4, X5
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle404<>+0(SB), X4, X5
+	VPAND     shuffle404<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X2
@@ -22344,50 +22319,50 @@ chunks1260:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle404<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X0, X3
-	VPAND     shuffle405<>+0(SB), X1, X2
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle404<>+0(SB), X1, X2
+	VPAND     shuffle404<>+0(SB), X1, X0
 	VPACKUSWB X0, X2, X0
 	VPSRLW    $0x08, X1, X2
 	VPSRLW    $0x08, X1, X5
 	VPACKUSWB X5, X2, X1
-	VPAND     shuffle405<>+0(SB), X4, X5
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle404<>+0(SB), X4, X5
+	VPAND     shuffle404<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle405<>+0(SB), X0, X4
-	VPAND     shuffle405<>+0(SB), X0, X5
+	VPAND     shuffle404<>+0(SB), X0, X4
+	VPAND     shuffle404<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle404<>+0(SB), X3, X0
+	VPAND     shuffle404<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle404<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLW    $0x08, X1, X0
@@ -22460,8 +22435,8 @@ chunks1268:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y1, Y3
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -22470,8 +22445,8 @@ chunks1268:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y4, Y5
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -22480,8 +22455,8 @@ chunks1268:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y6, Y7
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -22490,62 +22465,62 @@ chunks1268:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y8, Y9
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle406<>+0(SB), Y3, Y0
-	VPAND       shuffle406<>+0(SB), Y5, Y10
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle406<>+0(SB), Y7, Y3
-	VPAND       shuffle406<>+0(SB), Y9, Y2
+	VPAND       shuffle405<>+0(SB), Y7, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle406<>+0(SB), Y1, Y7
-	VPAND       shuffle406<>+0(SB), Y4, Y0
+	VPAND       shuffle405<>+0(SB), Y1, Y7
+	VPAND       shuffle405<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle406<>+0(SB), Y6, Y1
-	VPAND       shuffle406<>+0(SB), Y8, Y3
+	VPAND       shuffle405<>+0(SB), Y6, Y1
+	VPAND       shuffle405<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle406<>+0(SB), Y10, Y6
-	VPAND       shuffle406<>+0(SB), Y2, Y7
+	VPAND       shuffle405<>+0(SB), Y10, Y6
+	VPAND       shuffle405<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle406<>+0(SB), Y0, Y2
-	VPAND       shuffle406<>+0(SB), Y3, Y10
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle406<>+0(SB), Y5, Y3
-	VPAND       shuffle406<>+0(SB), Y9, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle406<>+0(SB), Y4, Y9
-	VPAND       shuffle406<>+0(SB), Y8, Y5
+	VPAND       shuffle405<>+0(SB), Y4, Y9
+	VPAND       shuffle405<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
@@ -22586,86 +22561,86 @@ chunks1272:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X6, X7
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X8, X9
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X8, X10
 	VPACKUSDW X10, X2, X8
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X5, X10
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X10
 	VPACKUSDW X10, X0, X10
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle406<>+0(SB), X7, X3
-	VPAND     shuffle406<>+0(SB), X9, X2
+	VPAND     shuffle405<>+0(SB), X7, X3
+	VPAND     shuffle405<>+0(SB), X9, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X7, X3
 	VPSRLD    $0x10, X9, X0
 	VPACKUSDW X0, X3, X9
-	VPAND     shuffle406<>+0(SB), X1, X7
-	VPAND     shuffle406<>+0(SB), X4, X0
+	VPAND     shuffle405<>+0(SB), X1, X7
+	VPAND     shuffle405<>+0(SB), X4, X0
 	VPACKUSDW X0, X7, X0
 	VPSRLD    $0x10, X1, X7
 	VPSRLD    $0x10, X4, X3
 	VPACKUSDW X3, X7, X4
-	VPAND     shuffle406<>+0(SB), X6, X1
-	VPAND     shuffle406<>+0(SB), X8, X3
+	VPAND     shuffle405<>+0(SB), X6, X1
+	VPAND     shuffle405<>+0(SB), X8, X3
 	VPACKUSDW X3, X1, X3
 	VPSRLD    $0x10, X6, X1
 	VPSRLD    $0x10, X8, X7
 	VPACKUSDW X7, X1, X8
-	VPAND     shuffle406<>+0(SB), X10, X6
-	VPAND     shuffle406<>+0(SB), X2, X7
+	VPAND     shuffle405<>+0(SB), X10, X6
+	VPAND     shuffle405<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X3, X10
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle406<>+0(SB), X5, X3
-	VPAND     shuffle406<>+0(SB), X9, X0
+	VPAND     shuffle405<>+0(SB), X5, X3
+	VPAND     shuffle405<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle406<>+0(SB), X4, X9
-	VPAND     shuffle406<>+0(SB), X8, X5
+	VPAND     shuffle405<>+0(SB), X4, X9
+	VPAND     shuffle405<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X5
@@ -22706,58 +22681,58 @@ chunks1276:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle406<>+0(SB), X1, X3
-	VPAND     shuffle406<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X0
 	VPACKUSDW X0, X3, X4
-	VPAND     shuffle406<>+0(SB), X6, X1
-	VPAND     shuffle406<>+0(SB), X6, X0
+	VPAND     shuffle405<>+0(SB), X6, X1
+	VPAND     shuffle405<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle406<>+0(SB), X2, X6
-	VPAND     shuffle406<>+0(SB), X2, X1
+	VPAND     shuffle405<>+0(SB), X2, X6
+	VPAND     shuffle405<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle406<>+0(SB), X5, X2
-	VPAND     shuffle406<>+0(SB), X5, X6
+	VPAND     shuffle405<>+0(SB), X5, X2
+	VPAND     shuffle405<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle406<>+0(SB), X4, X5
-	VPAND     shuffle406<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X2
@@ -22798,50 +22773,50 @@ chunks1280:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle406<>+0(SB), X0, X2
-	VPAND     shuffle406<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle405<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X0, X3
-	VPAND     shuffle406<>+0(SB), X1, X2
-	VPAND     shuffle406<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X2
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSDW X0, X2, X0
 	VPSRLD    $0x10, X1, X2
 	VPSRLD    $0x10, X1, X5
 	VPACKUSDW X5, X2, X1
-	VPAND     shuffle406<>+0(SB), X4, X5
-	VPAND     shuffle406<>+0(SB), X4, X2
+	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle405<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle406<>+0(SB), X0, X4
-	VPAND     shuffle406<>+0(SB), X0, X5
+	VPAND     shuffle405<>+0(SB), X0, X4
+	VPAND     shuffle405<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle406<>+0(SB), X3, X0
-	VPAND     shuffle406<>+0(SB), X3, X4
+	VPAND     shuffle405<>+0(SB), X3, X0
+	VPAND     shuffle405<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle406<>+0(SB), X1, X3
-	VPAND     shuffle406<>+0(SB), X1, X0
+	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle405<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLD    $0x10, X1, X0

@@ -82,7 +82,7 @@ func PeriodZip(pd Period, chunk int) (*Prog, error) {
 			return nil, err
 		}
 	}
-	return p.finish(map[int]Value{0: ilv})
+	return p.finish(inputs(pd.B, chunk), map[int]Value{0: ilv})
 }
 
 // PeriodUnzip builds a chunk of the interleaved-to-lanes direction.
@@ -99,7 +99,7 @@ func PeriodUnzip(pd Period, chunk int) (*Prog, error) {
 			}
 		}
 	}
-	return p.finish(lanes)
+	return p.finish(inputs(1, total), lanes)
 }
 
 // windowGather returns a function that builds a register holding want (up

@@ -262,6 +262,27 @@ func (p *Prog) Check(want map[int]Value) error {
 	return nil
 }
 
+// CheckLoads reports the first load that reaches outside its input stream;
+// in gives each stream's length.
+func (p *Prog) CheckLoads(in map[int]int) error {
+	for _, ins := range p.Instrs {
+		var mems []Mem
+		switch ins.Op {
+		case Load, LoadBcast:
+			mems = []Mem{ins.Mem}
+		case LoadPair:
+			mems = []Mem{ins.Mem, ins.Mem2}
+		}
+		for _, m := range mems {
+			n, ok := in[m.Stream]
+			if !ok || m.Off < 0 || m.Off+ins.Size > n {
+				return fmt.Errorf("load of %d bytes at %v reaches outside an input of %d bytes", ins.Size, m, n)
+			}
+		}
+	}
+	return nil
+}
+
 // Prune drops every instruction whose value no store uses, and renumbers.
 func (p *Prog) Prune() {
 	live := make([]bool, len(p.values))

@@ -50,7 +50,7 @@ func UnpackZip(b, w, chunk int) (*Prog, error) {
 	if err := p.storeAll(0, ZipWant(b, w, chunk)); err != nil {
 		return nil, err
 	}
-	return p.finish(map[int]Value{0: ZipWant(b, w, chunk)})
+	return p.finish(inputs(b, chunk), map[int]Value{0: ZipWant(b, w, chunk)})
 }
 
 // unpackNetwork interleaves the rows level by level: at each level, value m
@@ -126,7 +126,7 @@ func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 			return nil, err
 		}
 	}
-	return p.finish(want)
+	return p.finish(inputs(1, b*chunk), want)
 }
 
 // ShuffleZip builds a zip chunk for any b from byte shuffles: every output
@@ -160,9 +160,8 @@ func ShuffleZip(b, w, chunk int) (*Prog, error) {
 		acc := -1
 		for j := range b {
 			// The input lane each output lane of this register reads.
-			var offs [2]int
+			offs := [2]int{-1, -1}
 			for l := 0; l < p.Width; l += LaneBytes {
-				offs[l/LaneBytes] = -1
 				for i := l; i < min(l+LaneBytes, len(piece)); i++ {
 					if int(piece[i]>>24) == j {
 						offs[l/LaneBytes] = int(piece[i]&(1<<24-1)) / LaneBytes * LaneBytes
@@ -191,7 +190,7 @@ func ShuffleZip(b, w, chunk int) (*Prog, error) {
 			return nil, err
 		}
 	}
-	return p.finish(map[int]Value{0: want})
+	return p.finish(inputs(b, chunk), map[int]Value{0: want})
 }
 
 // ShuffleUnzip builds an unzip chunk for any b from byte shuffles: each
@@ -244,7 +243,7 @@ func ShuffleUnzip(b, w, chunk int) (*Prog, error) {
 			return nil, err
 		}
 	}
-	return p.finish(want)
+	return p.finish(inputs(1, total), want)
 }
 
 // LaneZip and LaneUnzip handle 16-byte elements: elements are whole lanes,
@@ -258,7 +257,7 @@ func LaneZip(b, chunk int) (*Prog, error) {
 	if err := p.storeAll(0, want); err != nil {
 		return nil, err
 	}
-	return p.finish(map[int]Value{0: want})
+	return p.finish(inputs(b, chunk), map[int]Value{0: want})
 }
 
 // LaneUnzip is the inverse of LaneZip: each row's register is loaded lane
@@ -275,7 +274,7 @@ func LaneUnzip(b, chunk int) (*Prog, error) {
 		}
 		p.Store(v, 0, chunk, Mem{j, 0})
 	}
-	return p.finish(want)
+	return p.finish(inputs(1, b*chunk), want)
 }
 
 // maskFor is the pshufb mask that brings, into each byte of a register laid
@@ -347,12 +346,26 @@ func (p *Prog) storeRange(v, from, n int, m Mem) error {
 	return nil
 }
 
-// finish drops dead code, schedules, and proves the program writes want.
-func (p *Prog) finish(want map[int]Value) (*Prog, error) {
+// finish drops dead code, schedules, and proves that the program reads
+// only inside its inputs (in gives each input stream's length) and writes
+// exactly want.
+func (p *Prog) finish(in map[int]int, want map[int]Value) (*Prog, error) {
 	p.Prune()
 	p.Schedule()
+	if err := p.CheckLoads(in); err != nil {
+		return nil, err
+	}
 	if err := p.Check(want); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// inputs is the input map of b streams of n bytes each.
+func inputs(b, n int) map[int]int {
+	in := map[int]int{}
+	for j := range b {
+		in[j] = n
+	}
+	return in
 }

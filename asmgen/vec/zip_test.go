@@ -133,3 +133,15 @@ func TestPeriodMatchesZip(t *testing.T) {
 		t.Fatal("Runs(3, 4) is not the zip of 4-byte elements")
 	}
 }
+
+// TestCheckLoadsCatchesOverreach: a load one byte before its row must be
+// rejected, as one past the row's end.
+func TestCheckLoadsCatchesOverreach(t *testing.T) {
+	for _, off := range []int{-1, 9} {
+		p := NewProg(16)
+		p.Store(p.Load(Mem{0, off}, 8), 0, 8, Mem{0, 0})
+		if err := p.CheckLoads(map[int]int{0: 16}); err == nil {
+			t.Errorf("CheckLoads accepted a load at %d of an 16-byte input", off)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package blockshuffle_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/guard"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+)
+
+// TestGuardPages runs whole calls of every tier with src and dst placed
+// against inaccessible pages, on shapes whose rows straddle vector sizes:
+// the plan, the slicing and the kernels together must stay inside both
+// slices.
+func TestGuardPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	var all []cases.Case
+	for _, b := range []int{2, 3, 4, 8} {
+		for w := 1; w <= 34; w++ {
+			if w <= 9 || w >= 14 && w <= 18 || w >= 30 { // around 8, 16 and 32 bytes of 1-byte rows
+				all = append(all, cases.All(1+w%2, 1+w%4, 1+w%3, w, b)...)
+			}
+		}
+	}
+	for _, tier := range dispatch.Available() {
+		sets := dispatch.Sets(tier)
+		for _, es := range []int{1, 2, 4, 8, 16} {
+			for _, c := range all {
+				n := c.Len() * es
+				want := make([]byte, n)
+				srcs, freeSrc := guarded(t, n)
+				dsts, freeDst := guarded(t, n)
+				for i, src := range srcs {
+					copy(src, cases.Fill(rng, n))
+					if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
+						t.Fatal(err)
+					}
+					dst := dsts[i]
+					if err := sets.Do(c.Op, dst, src, es, c.P); err != nil {
+						t.Fatalf("%v %v es=%d: %v", tier, c, es, err)
+					}
+					if !bytes.Equal(dst, want) {
+						t.Fatalf("%v %v es=%d: result differs from the reference", tier, c, es)
+					}
+				}
+				freeSrc()
+				freeDst()
+			}
+		}
+	}
+}
+
+// guarded returns two slices of n bytes, one starting right after an
+// inaccessible page and one ending right before one, and their release.
+func guarded(t *testing.T, n int) ([2][]byte, func()) {
+	front, back, release, ok := guard.Slices(n)
+	if !ok {
+		t.Skip("no guarded memory on this platform")
+	}
+	return [2][]byte{front, back}, release
+}

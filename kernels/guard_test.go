@@ -1,0 +1,127 @@
+package kernels
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/guard"
+)
+
+// guardLengths are the row lengths, in bytes, tried against guard pages: all
+// multiples of unit from the kernel's shortest row to past 128 bytes, then
+// a window around larger vector multiples.
+func guardLengths(minN, unit int) []int {
+	var out []int
+	for n := (minN + unit - 1) / unit * unit; n <= 136; n += unit {
+		out = append(out, n)
+	}
+	for _, c := range []int{256, 512} {
+		for n := (c - 2*unit) / unit * unit; n <= c+2*unit; n += unit {
+			if n > 136 {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// inGuards runs check on buffers of the given lengths placed first against
+// the inaccessible page before them, then against the one after them.
+func inGuards(t *testing.T, spaceLen, depthLen int, check func(space, depth []byte)) {
+	t.Helper()
+	s0, s1, freeS, ok := guard.Slices(spaceLen)
+	if !ok {
+		t.Skip("no guarded memory on this platform")
+	}
+	defer freeS()
+	d0, d1, freeD, _ := guard.Slices(depthLen)
+	defer freeD()
+	check(s0, d0)
+	check(s1, d1)
+}
+
+// TestGuardPages runs every kernel of every set this CPU runs with the bytes
+// it may touch placed right against inaccessible pages, at every row length
+// in a window around each vector size, one and several rows and groups, and
+// checks the result. Reading or writing a single byte outside faults.
+func TestGuardPages(t *testing.T) {
+	for name, set := range setsUnderTest() {
+		for _, unzip := range []bool{false, true} {
+			for b := range MaxBlock + 1 {
+				for cp := range MaxCp + 1 {
+					for w := range MaxWidth + 1 {
+						k := set.Lookup(unzip, b, cp, w)
+						if k.F == nil {
+							continue
+						}
+						unit := w
+						if cp > 0 {
+							unit = b * cp * w
+						}
+						for _, n := range guardLengths(k.MinN, unit) {
+							for _, many := range []bool{false, true} {
+								c := tightCase(b, w, cp, n, set.Split[b], many)
+								sl, dl := c.lens()
+								inGuards(t, sl, dl, func(space, depth []byte) {
+									c.check(t, name, unzip, space, depth, func(space, depth []byte) {
+										k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+									})
+								})
+							}
+						}
+					}
+				}
+			}
+			f := set.ZipN
+			if unzip {
+				f = set.UnzipN
+			}
+			for _, b := range []int{1, 2, 5, 7} {
+				for _, n := range guardLengths(16, 16) {
+					c := tightCase(b, 16, 0, n, b, true)
+					sl, dl := c.lens()
+					inGuards(t, sl, dl, func(space, depth []byte) {
+						c.check(t, name, unzip, space, depth, func(space, depth []byte) {
+							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)
+						})
+					})
+				}
+			}
+		}
+		for e := 16; e <= 80; e++ {
+			for _, rows := range []int{1, 3} {
+				dst, src := e*rows, (e+5)*rows
+				inGuards(t, dst, src, func(d, s []byte) {
+					for i := range s {
+						s[i] = byte(i*7 + e)
+					}
+					set.CopyRuns(&d[0], &s[0], e, rows, e, e+5, 1, 0, 0, 1, 0, 0)
+					for x := range rows {
+						if string(d[x*e:][:e]) != string(s[x*(e+5):][:e]) {
+							t.Fatalf("%s CopyRuns e=%d run %d differs", name, e, x)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// tightCase lays out a call with nothing between its rows, so that the
+// first byte it may touch is at offset 0 of each buffer and the last at
+// the end: as NCHW planes, several rows and groups if many is set.
+func tightCase(b, w, cp, n, split int, many bool) zipCase {
+	c := zipCase{b: b, w: w, cp: cp, n: n, rows: 1, groups: 1, split: split}
+	if many {
+		c.rows, c.groups = 2, 3
+	}
+	c.gd = n
+	c.lane = c.groups * n
+	c.laneI = split * c.lane
+	c.ds = b * c.lane
+	c.ss = b * n
+	c.gs = c.rows * c.ss
+	return c
+}
+
+func (c zipCase) GoString() string { return fmt.Sprint(c) }
