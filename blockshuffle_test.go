@@ -220,3 +220,28 @@ func TestTierName(t *testing.T) {
 		t.Fatalf("Tier() = %q, dispatch chose %v", bs.Tier(), dispatch.Active())
 	}
 }
+
+// TestLargeTensors goes past the size from which kernels may stream their
+// output with non-temporal stores, on a shape whose rows allow it.
+func TestLargeTensors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB of buffers")
+	}
+	rng := rand.New(rand.NewPCG(19, 20))
+	for _, c := range cases.All(1, 16, 256, 1024, 2) { // 16 MiB of float32
+		src := cases.Fill(rng, c.Len()*4)
+		want, got := make([]byte, len(src)), make([]byte, len(src))
+		if err := ref.RunBytes(c.Op, want, src, 4, c.P); err != nil {
+			t.Fatal(err)
+		}
+		for _, tier := range dispatch.Available() {
+			clear(got)
+			if err := dispatch.Sets(tier).Do(c.Op, got, src, 4, c.P); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%v %v: result differs from the reference", tier, c)
+			}
+		}
+	}
+}

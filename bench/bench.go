@@ -110,32 +110,46 @@ type Result struct {
 	Median, Min, Max float64 // bytes per second
 }
 
-// Measure times f, which moves n bytes per call: after a warm-up it takes
-// samples of at least minSample each and reports the median throughput.
-func Measure(f func(), n int, minSample time.Duration, samples int) Result {
-	f() // warm-up: page faults, caches
-	iters := 1
-	for {
-		start := time.Now()
-		for range iters {
-			f()
-		}
-		if d := time.Since(start); d >= minSample {
-			break
-		} else if d <= 0 {
-			iters *= 100
-		} else {
-			iters = max(iters+1, int(float64(iters)*1.2*float64(minSample)/float64(d)))
+// Measure times each of fs, which all move n bytes per call, and reports
+// their median throughputs. After a warm-up, it calibrates each to samples
+// of at least minSample, then takes the samples round-robin, so that every
+// function sees the machine in the same state: ratios between them hold up
+// on a noisy machine better than the throughputs themselves.
+func Measure(fs []func(), n int, minSample time.Duration, samples int) []Result {
+	iters := make([]int, len(fs))
+	for i, f := range fs {
+		f() // warm-up: page faults, caches
+		iters[i] = 1
+		for {
+			start := time.Now()
+			for range iters[i] {
+				f()
+			}
+			d := time.Since(start)
+			if d >= minSample {
+				break
+			}
+			if d <= 0 {
+				iters[i] *= 100
+			} else {
+				iters[i] = max(iters[i]+1, int(float64(iters[i])*1.2*float64(minSample)/float64(d)))
+			}
 		}
 	}
-	rates := make([]float64, samples)
-	for i := range rates {
-		start := time.Now()
-		for range iters {
-			f()
+	rates := make([][]float64, len(fs))
+	for range samples {
+		for i, f := range fs {
+			start := time.Now()
+			for range iters[i] {
+				f()
+			}
+			rates[i] = append(rates[i], float64(n)*float64(iters[i])/time.Since(start).Seconds())
 		}
-		rates[i] = float64(n) * float64(iters) / time.Since(start).Seconds()
 	}
-	slices.Sort(rates)
-	return Result{Median: rates[len(rates)/2], Min: rates[0], Max: rates[len(rates)-1]}
+	out := make([]Result, len(fs))
+	for i, r := range rates {
+		slices.Sort(r)
+		out[i] = Result{Median: r[len(r)/2], Min: r[0], Max: r[len(r)-1]}
+	}
+	return out
 }

@@ -31,7 +31,7 @@ func (k simd[T]) Run(op shape.Op, kind generic.Kind, space, depth []T, a generic
 // zip runs a Zip call with a kernel of the set, if one fits.
 func (k simd[T]) zip(op shape.Op, space, depth []T, a *generic.Args) bool {
 	w := int(unsafe.Sizeof(*new(T)))
-	return k.set.Interleave(op == shape.SpaceToDepth, w, a.B, ptr(space), ptr(depth), a.W*w,
+	return k.set.Interleave(op == shape.SpaceToDepth, a.Streaming, w, a.B, ptr(space), ptr(depth), a.W*w,
 		a.Rows, a.SpaceStride*w, a.DepthStride*w, a.JS*w, a.Groups, a.GroupSpace*w, a.GroupDepth*w)
 }
 
@@ -45,7 +45,7 @@ func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 	w := int(unsafe.Sizeof(*new(T)))
 	e := a.B * a.Cp * w // bytes per run
 	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp &&
-		k.set.Interleave(op == shape.DepthToSpace, e, a.B, ptr(depth), ptr(space), a.W*e,
+		k.set.Interleave(op == shape.DepthToSpace, a.Streaming, e, a.B, ptr(depth), ptr(space), a.W*e,
 			1, 0, 0, a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w) {
 		return true
 	}
@@ -58,7 +58,7 @@ func (k simd[T]) runs(op shape.Op, space, depth []T, a *generic.Args) bool {
 		dst, src = src, dst
 		dstX, srcX, dstRow, srcRow, dstGroup, srcGroup = srcX, dstX, srcRow, dstRow, srcGroup, dstGroup
 	}
-	k.set.CopyRuns(dst, src, e, a.W, dstX, srcX, a.Rows, dstRow, srcRow, a.Groups, dstGroup, srcGroup)
+	k.set.Copy(a.Streaming, dst, src, e, a.W, dstX, srcX, a.Rows, dstRow, srcRow, a.Groups, dstGroup, srcGroup)
 	return true
 }
 
@@ -80,7 +80,7 @@ func (k simd[T]) transpose(op shape.Op, space, depth []T, a *generic.Args) bool 
 		1, 0, 0, a.SpaceStride*w, k.set.Split[a.B]*a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w) {
 		return true
 	}
-	return a.B == 2 && k.set.Lookup(d2s, 4, 0, w).Run(ptr(depth), ptr(space), cpw, a.W, a.XS*w, 2*cpw, cpw,
+	return a.B == 2 && k.set.Interleave2(d2s, a.Streaming, w, 4, ptr(depth), ptr(space), cpw, a.W, a.XS*w, 2*cpw, cpw,
 		a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w)
 }
 

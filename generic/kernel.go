@@ -42,6 +42,9 @@ func (k Kind) String() string {
 // element (Unit units) at a time. The rows of a group are the B block rows
 // of one row of depth pixels, so a call writes space in order. The slices a
 // kernel receives end exactly after the last unit it may touch.
+//
+// Streaming says the call belongs to tensors too large to stay in cache:
+// kernels may write with non-temporal stores.
 type Args struct {
 	B, W, Cp    int
 	Rows        int
@@ -52,6 +55,7 @@ type Args struct {
 	GroupDepth  int
 	XS, JS, CS  int
 	Unit        int
+	Streaming   bool
 }
 
 // spans returns how many units of space and depth a call touches.

@@ -39,6 +39,31 @@ func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dept
 //go:noescape
 func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -144,6 +169,31 @@ func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dept
 //go:noescape
 func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x2x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -229,6 +279,31 @@ func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dep
 //go:noescape
 func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x2x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -304,6 +379,31 @@ func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dept
 //go:noescape
 func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -343,6 +443,31 @@ func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, de
 //
 //go:noescape
 func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
@@ -449,6 +574,31 @@ func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, de
 //go:noescape
 func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x2x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
@@ -534,6 +684,31 @@ func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x2x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
@@ -609,6 +784,31 @@ func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, de
 //go:noescape
 func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
@@ -618,3 +818,8 @@ func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //
 //go:noescape
 func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+
+// It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.
+//
+//go:noescape
+func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)

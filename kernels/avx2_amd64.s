@@ -1118,6 +1118,314 @@ DATA shuffle24<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle24<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle24<>(SB), RODATA|NOPTR, $16
 
+// func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk106
+	RET
+
+chunk106:
+	SUBQ $0x20, DX
+
+group107:
+	MOVQ rows+24(FP), R8
+
+row108:
+	XORQ DI, DI
+
+chunks109:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVNTDQ   Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone110
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks109
+	MOVQ       DX, DI
+	JMP        chunks109
+
+rowdone110:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row108
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group107
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk111
+	RET
+
+chunk111:
+	SUBQ $0x20, DX
+
+group112:
+	MOVQ rows+24(FP), R8
+
+row113:
+	XORQ DI, DI
+
+chunks114:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVNTDQ   Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone115
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks114
+	MOVQ       DX, DI
+	JMP        chunks114
+
+rowdone115:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row113
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group112
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk116
+	RET
+
+chunk116:
+	SUBQ $0x20, DX
+
+group117:
+	MOVQ rows+24(FP), R8
+
+row118:
+	XORQ DI, DI
+
+chunks119:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVNTDQ   Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone120
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks119
+	MOVQ       DX, DI
+	JMP        chunks119
+
+rowdone120:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row118
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group117
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk121
+	RET
+
+chunk121:
+	SUBQ $0x20, DX
+
+group122:
+	MOVQ rows+24(FP), R8
+
+row123:
+	XORQ DI, DI
+
+chunks124:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(SI*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVNTDQ    Y0, (AX)(DI*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVNTDQ    Y1, 32(AX)(DI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone125
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks124
+	MOVQ        DX, DI
+	JMP         chunks124
+
+rowdone125:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row123
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group122
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk126
+	RET
+
+chunk126:
+	SUBQ $0x20, DX
+
+group127:
+	MOVQ rows+24(FP), R8
+
+row128:
+	XORQ DI, DI
+
+chunks129:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVNTDQ   Y2, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVNTDQ   Y1, 32(AX)(DI*2)
+	CMPQ       DI, DX
+	JEQ        rowdone130
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks129
+	MOVQ       DX, DI
+	JMP        chunks129
+
+rowdone130:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row128
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group127
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
 TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
@@ -1137,21 +1445,21 @@ TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk106
+	JAE   chunk131
 	CMPQ  DX, $0x10
-	JAE   chunk107
+	JAE   chunk132
 	RET
 
-chunk106:
+chunk131:
 	SUBQ $0x20, DX
 
-group108:
+group133:
 	MOVQ rows+24(FP), R8
 
-row109:
+row134:
 	XORQ DI, DI
 
-chunks110:
+chunks135:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle25<>+0(SB), X0, X0
@@ -1176,35 +1484,35 @@ chunks110:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone111
+	JEQ     rowdone136
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks110
+	JLE     chunks135
 	MOVQ    DX, DI
-	JMP     chunks110
+	JMP     chunks135
 
-rowdone111:
+rowdone136:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row109
+	JNZ  row134
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group108
+	JNZ  group133
 	VZEROUPPER
 	RET
 
-chunk107:
+chunk132:
 	SUBQ $0x10, DX
 
-group112:
+group137:
 	MOVQ rows+24(FP), R8
 
-row113:
+row138:
 	XORQ DI, DI
 
-chunks114:
+chunks139:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle25<>+0(SB), X0, X1
@@ -1217,22 +1525,22 @@ chunks114:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone115
+	JEQ     rowdone140
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks114
+	JLE     chunks139
 	MOVQ    DX, DI
-	JMP     chunks114
+	JMP     chunks139
 
-rowdone115:
+rowdone140:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row113
+	JNZ  row138
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group112
+	JNZ  group137
 	VZEROUPPER
 	RET
 
@@ -1271,21 +1579,21 @@ TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk116
+	JAE   chunk141
 	CMPQ  DX, $0x10
-	JAE   chunk117
+	JAE   chunk142
 	RET
 
-chunk116:
+chunk141:
 	SUBQ $0x20, DX
 
-group118:
+group143:
 	MOVQ rows+24(FP), R8
 
-row119:
+row144:
 	XORQ DI, DI
 
-chunks120:
+chunks145:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle29<>+0(SB), X0, X0
@@ -1310,35 +1618,35 @@ chunks120:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone121
+	JEQ     rowdone146
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks120
+	JLE     chunks145
 	MOVQ    DX, DI
-	JMP     chunks120
+	JMP     chunks145
 
-rowdone121:
+rowdone146:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row119
+	JNZ  row144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group118
+	JNZ  group143
 	VZEROUPPER
 	RET
 
-chunk117:
+chunk142:
 	SUBQ $0x10, DX
 
-group122:
+group147:
 	MOVQ rows+24(FP), R8
 
-row123:
+row148:
 	XORQ DI, DI
 
-chunks124:
+chunks149:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle29<>+0(SB), X0, X1
@@ -1351,22 +1659,22 @@ chunks124:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone125
+	JEQ     rowdone150
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks124
+	JLE     chunks149
 	MOVQ    DX, DI
-	JMP     chunks124
+	JMP     chunks149
 
-rowdone125:
+rowdone150:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row123
+	JNZ  row148
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group122
+	JNZ  group147
 	VZEROUPPER
 	RET
 
@@ -1405,21 +1713,21 @@ TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk126
+	JAE   chunk151
 	CMPQ  DX, $0x10
-	JAE   chunk127
+	JAE   chunk152
 	RET
 
-chunk126:
+chunk151:
 	SUBQ $0x20, DX
 
-group128:
+group153:
 	MOVQ rows+24(FP), R8
 
-row129:
+row154:
 	XORQ DI, DI
 
-chunks130:
+chunks155:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X0
@@ -1444,35 +1752,35 @@ chunks130:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone131
+	JEQ     rowdone156
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks130
+	JLE     chunks155
 	MOVQ    DX, DI
-	JMP     chunks130
+	JMP     chunks155
 
-rowdone131:
+rowdone156:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row129
+	JNZ  row154
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group128
+	JNZ  group153
 	VZEROUPPER
 	RET
 
-chunk127:
+chunk152:
 	SUBQ $0x10, DX
 
-group132:
+group157:
 	MOVQ rows+24(FP), R8
 
-row133:
+row158:
 	XORQ DI, DI
 
-chunks134:
+chunks159:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X1
@@ -1485,22 +1793,22 @@ chunks134:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone135
+	JEQ     rowdone160
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks134
+	JLE     chunks159
 	MOVQ    DX, DI
-	JMP     chunks134
+	JMP     chunks159
 
-rowdone135:
+rowdone160:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row133
+	JNZ  row158
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group132
+	JNZ  group157
 	VZEROUPPER
 	RET
 
@@ -1539,19 +1847,19 @@ TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk136
+	JAE   chunk161
 	RET
 
-chunk136:
+chunk161:
 	SUBQ $0x20, DX
 
-group137:
+group162:
 	MOVQ rows+24(FP), R8
 
-row138:
+row163:
 	XORQ DI, DI
 
-chunks139:
+chunks164:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -1576,22 +1884,22 @@ chunks139:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone140
+	JEQ     rowdone165
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks139
+	JLE     chunks164
 	MOVQ    DX, DI
-	JMP     chunks139
+	JMP     chunks164
 
-rowdone140:
+rowdone165:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row138
+	JNZ  row163
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group137
+	JNZ  group162
 	VZEROUPPER
 	RET
 
@@ -1618,21 +1926,21 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk141
+	JAE   chunk166
 	CMPQ  DX, $0x18
-	JAE   chunk142
+	JAE   chunk167
 	RET
 
-chunk141:
+chunk166:
 	SUBQ $0x24, DX
 
-group143:
+group168:
 	MOVQ rows+24(FP), R8
 
-row144:
+row169:
 	XORQ DI, DI
 
-chunks145:
+chunks170:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle38<>+0(SB), X0, X0
@@ -1663,35 +1971,35 @@ chunks145:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone146
+	JEQ     rowdone171
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks145
+	JLE     chunks170
 	MOVQ    DX, DI
-	JMP     chunks145
+	JMP     chunks170
 
-rowdone146:
+rowdone171:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row144
+	JNZ  row169
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group143
+	JNZ  group168
 	VZEROUPPER
 	RET
 
-chunk142:
+chunk167:
 	SUBQ $0x18, DX
 
-group147:
+group172:
 	MOVQ rows+24(FP), R8
 
-row148:
+row173:
 	XORQ DI, DI
 
-chunks149:
+chunks174:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle38<>+0(SB), X0, X0
@@ -1712,22 +2020,22 @@ chunks149:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone150
+	JEQ     rowdone175
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks149
+	JLE     chunks174
 	MOVQ    DX, DI
-	JMP     chunks149
+	JMP     chunks174
 
-rowdone150:
+rowdone175:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row148
+	JNZ  row173
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group147
+	JNZ  group172
 	VZEROUPPER
 	RET
 
@@ -1798,21 +2106,21 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk151
+	JAE   chunk176
 	CMPQ  DX, $0x18
-	JAE   chunk152
+	JAE   chunk177
 	RET
 
-chunk151:
+chunk176:
 	SUBQ $0x24, DX
 
-group153:
+group178:
 	MOVQ rows+24(FP), R8
 
-row154:
+row179:
 	XORQ DI, DI
 
-chunks155:
+chunks180:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle50<>+0(SB), X0, X0
@@ -1843,35 +2151,35 @@ chunks155:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone156
+	JEQ     rowdone181
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks155
+	JLE     chunks180
 	MOVQ    DX, DI
-	JMP     chunks155
+	JMP     chunks180
 
-rowdone156:
+rowdone181:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row154
+	JNZ  row179
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group153
+	JNZ  group178
 	VZEROUPPER
 	RET
 
-chunk152:
+chunk177:
 	SUBQ $0x18, DX
 
-group157:
+group182:
 	MOVQ rows+24(FP), R8
 
-row158:
+row183:
 	XORQ DI, DI
 
-chunks159:
+chunks184:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle50<>+0(SB), X0, X0
@@ -1892,22 +2200,22 @@ chunks159:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone160
+	JEQ     rowdone185
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks159
+	JLE     chunks184
 	MOVQ    DX, DI
-	JMP     chunks159
+	JMP     chunks184
 
-rowdone160:
+rowdone185:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row158
+	JNZ  row183
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group157
+	JNZ  group182
 	VZEROUPPER
 	RET
 
@@ -1970,21 +2278,21 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk161
+	JAE   chunk186
 	CMPQ  DX, $0x18
-	JAE   chunk162
+	JAE   chunk187
 	RET
 
-chunk161:
+chunk186:
 	SUBQ $0x30, DX
 
-group163:
+group188:
 	MOVQ rows+24(FP), R8
 
-row164:
+row189:
 	XORQ DI, DI
 
-chunks165:
+chunks190:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
@@ -2023,35 +2331,35 @@ chunks165:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone166
+	JEQ     rowdone191
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks165
+	JLE     chunks190
 	MOVQ    DX, DI
-	JMP     chunks165
+	JMP     chunks190
 
-rowdone166:
+rowdone191:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row164
+	JNZ  row189
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group163
+	JNZ  group188
 	VZEROUPPER
 	RET
 
-chunk162:
+chunk187:
 	SUBQ $0x18, DX
 
-group167:
+group192:
 	MOVQ rows+24(FP), R8
 
-row168:
+row193:
 	XORQ DI, DI
 
-chunks169:
+chunks194:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
@@ -2072,22 +2380,22 @@ chunks169:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone170
+	JEQ     rowdone195
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks169
+	JLE     chunks194
 	MOVQ    DX, DI
-	JMP     chunks169
+	JMP     chunks194
 
-rowdone170:
+rowdone195:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row168
+	JNZ  row193
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group167
+	JNZ  group192
 	VZEROUPPER
 	RET
 
@@ -2118,19 +2426,19 @@ TEXT ·tzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk171
+	JAE   chunk196
 	RET
 
-chunk171:
+chunk196:
 	SUBQ $0x30, DX
 
-group172:
+group197:
 	MOVQ rows+24(FP), R8
 
-row173:
+row198:
 	XORQ DI, DI
 
-chunks174:
+chunks199:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -2167,22 +2475,22 @@ chunks174:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone175
+	JEQ     rowdone200
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks174
+	JLE     chunks199
 	MOVQ    DX, DI
-	JMP     chunks174
+	JMP     chunks199
 
-rowdone175:
+rowdone200:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row173
+	JNZ  row198
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group172
+	JNZ  group197
 	VZEROUPPER
 	RET
 
@@ -2205,21 +2513,21 @@ TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk176
+	JAE   chunk201
 	CMPQ  DX, $0x10
-	JAE   chunk177
+	JAE   chunk202
 	RET
 
-chunk176:
+chunk201:
 	SUBQ $0x20, DX
 
-group178:
+group203:
 	MOVQ rows+24(FP), R8
 
-row179:
+row204:
 	XORQ DI, DI
 
-chunks180:
+chunks205:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle62<>+0(SB), X0, X0
@@ -2244,35 +2552,35 @@ chunks180:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone181
+	JEQ     rowdone206
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks180
+	JLE     chunks205
 	MOVQ    DX, DI
-	JMP     chunks180
+	JMP     chunks205
 
-rowdone181:
+rowdone206:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row179
+	JNZ  row204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group178
+	JNZ  group203
 	VZEROUPPER
 	RET
 
-chunk177:
+chunk202:
 	SUBQ $0x10, DX
 
-group182:
+group207:
 	MOVQ rows+24(FP), R8
 
-row183:
+row208:
 	XORQ DI, DI
 
-chunks184:
+chunks209:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle62<>+0(SB), X0, X1
@@ -2285,22 +2593,22 @@ chunks184:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone185
+	JEQ     rowdone210
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks184
+	JLE     chunks209
 	MOVQ    DX, DI
-	JMP     chunks184
+	JMP     chunks209
 
-rowdone185:
+rowdone210:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row183
+	JNZ  row208
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group182
+	JNZ  group207
 	VZEROUPPER
 	RET
 
@@ -2339,21 +2647,21 @@ TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk186
+	JAE   chunk211
 	CMPQ  DX, $0x10
-	JAE   chunk187
+	JAE   chunk212
 	RET
 
-chunk186:
+chunk211:
 	SUBQ $0x20, DX
 
-group188:
+group213:
 	MOVQ rows+24(FP), R8
 
-row189:
+row214:
 	XORQ DI, DI
 
-chunks190:
+chunks215:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
@@ -2378,35 +2686,35 @@ chunks190:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone191
+	JEQ     rowdone216
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks190
+	JLE     chunks215
 	MOVQ    DX, DI
-	JMP     chunks190
+	JMP     chunks215
 
-rowdone191:
+rowdone216:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row189
+	JNZ  row214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group188
+	JNZ  group213
 	VZEROUPPER
 	RET
 
-chunk187:
+chunk212:
 	SUBQ $0x10, DX
 
-group192:
+group217:
 	MOVQ rows+24(FP), R8
 
-row193:
+row218:
 	XORQ DI, DI
 
-chunks194:
+chunks219:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X1
@@ -2419,22 +2727,22 @@ chunks194:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone195
+	JEQ     rowdone220
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks194
+	JLE     chunks219
 	MOVQ    DX, DI
-	JMP     chunks194
+	JMP     chunks219
 
-rowdone195:
+rowdone220:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row193
+	JNZ  row218
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group192
+	JNZ  group217
 	VZEROUPPER
 	RET
 
@@ -2473,19 +2781,19 @@ TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk196
+	JAE   chunk221
 	RET
 
-chunk196:
+chunk221:
 	SUBQ $0x20, DX
 
-group197:
+group222:
 	MOVQ rows+24(FP), R8
 
-row198:
+row223:
 	XORQ DI, DI
 
-chunks199:
+chunks224:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
@@ -2530,22 +2838,22 @@ chunks199:
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone200
+	JEQ     rowdone225
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks199
+	JLE     chunks224
 	MOVQ    DX, DI
-	JMP     chunks199
+	JMP     chunks224
 
-rowdone200:
+rowdone225:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row198
+	JNZ  row223
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group197
+	JNZ  group222
 	VZEROUPPER
 	RET
 
@@ -2596,19 +2904,19 @@ TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x40
-	JAE   chunk201
+	JAE   chunk226
 	RET
 
-chunk201:
+chunk226:
 	SUBQ $0x40, DX
 
-group202:
+group227:
 	MOVQ rows+24(FP), R8
 
-row203:
+row228:
 	XORQ DI, DI
 
-chunks204:
+chunks229:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -2657,22 +2965,22 @@ chunks204:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(DI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone205
+	JEQ     rowdone230
 	ADDQ    $0x40, DI
 	CMPQ    DI, DX
-	JLE     chunks204
+	JLE     chunks229
 	MOVQ    DX, DI
-	JMP     chunks204
+	JMP     chunks229
 
-rowdone205:
+rowdone230:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row203
+	JNZ  row228
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group202
+	JNZ  group227
 	VZEROUPPER
 	RET
 
@@ -2695,25 +3003,25 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk206
+	JAE   chunk231
 	CMPQ  DX, $0x10
-	JAE   chunk207
+	JAE   chunk232
 	CMPQ  DX, $0x08
-	JAE   chunk208
+	JAE   chunk233
 	CMPQ  DX, $0x04
-	JAE   chunk209
+	JAE   chunk234
 	RET
 
-chunk206:
+chunk231:
 	SUBQ $0x20, DX
 
-group210:
+group235:
 	MOVQ rows+24(FP), R8
 
-row211:
+row236:
 	XORQ DI, DI
 
-chunks212:
+chunks237:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
@@ -2745,35 +3053,35 @@ chunks212:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, DX
-	JEQ            rowdone213
+	JEQ            rowdone238
 	ADDQ           $0x20, DI
 	CMPQ           DI, DX
-	JLE            chunks212
+	JLE            chunks237
 	MOVQ           DX, DI
-	JMP            chunks212
+	JMP            chunks237
 
-rowdone213:
+rowdone238:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row211
+	JNZ  row236
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group210
+	JNZ  group235
 	VZEROUPPER
 	RET
 
-chunk207:
+chunk232:
 	SUBQ $0x10, DX
 
-group214:
+group239:
 	MOVQ rows+24(FP), R8
 
-row215:
+row240:
 	XORQ DI, DI
 
-chunks216:
+chunks241:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -2799,35 +3107,35 @@ chunks216:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone217
+	JEQ     rowdone242
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks216
+	JLE     chunks241
 	MOVQ    DX, DI
-	JMP     chunks216
+	JMP     chunks241
 
-rowdone217:
+rowdone242:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row215
+	JNZ  row240
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group214
+	JNZ  group239
 	VZEROUPPER
 	RET
 
-chunk208:
+chunk233:
 	SUBQ $0x08, DX
 
-group218:
+group243:
 	MOVQ rows+24(FP), R8
 
-row219:
+row244:
 	XORQ DI, DI
 
-chunks220:
+chunks245:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -2847,35 +3155,35 @@ chunks220:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone221
+	JEQ     rowdone246
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks220
+	JLE     chunks245
 	MOVQ    DX, DI
-	JMP     chunks220
+	JMP     chunks245
 
-rowdone221:
+rowdone246:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row219
+	JNZ  row244
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group218
+	JNZ  group243
 	VZEROUPPER
 	RET
 
-chunk209:
+chunk234:
 	SUBQ $0x04, DX
 
-group222:
+group247:
 	MOVQ rows+24(FP), R8
 
-row223:
+row248:
 	XORQ DI, DI
 
-chunks224:
+chunks249:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -2890,22 +3198,22 @@ chunks224:
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone225
+	JEQ     rowdone250
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks224
+	JLE     chunks249
 	MOVQ    DX, DI
-	JMP     chunks224
+	JMP     chunks249
 
-rowdone225:
+rowdone250:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row223
+	JNZ  row248
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group222
+	JNZ  group247
 	VZEROUPPER
 	RET
 
@@ -3042,25 +3350,25 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk226
+	JAE   chunk251
 	CMPQ  DX, $0x10
-	JAE   chunk227
+	JAE   chunk252
 	CMPQ  DX, $0x08
-	JAE   chunk228
+	JAE   chunk253
 	CMPQ  DX, $0x04
-	JAE   chunk229
+	JAE   chunk254
 	RET
 
-chunk226:
+chunk251:
 	SUBQ $0x20, DX
 
-group230:
+group255:
 	MOVQ rows+24(FP), R8
 
-row231:
+row256:
 	XORQ DI, DI
 
-chunks232:
+chunks257:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
@@ -3092,35 +3400,35 @@ chunks232:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, DX
-	JEQ            rowdone233
+	JEQ            rowdone258
 	ADDQ           $0x20, DI
 	CMPQ           DI, DX
-	JLE            chunks232
+	JLE            chunks257
 	MOVQ           DX, DI
-	JMP            chunks232
+	JMP            chunks257
 
-rowdone233:
+rowdone258:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row231
+	JNZ  row256
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group230
+	JNZ  group255
 	VZEROUPPER
 	RET
 
-chunk227:
+chunk252:
 	SUBQ $0x10, DX
 
-group234:
+group259:
 	MOVQ rows+24(FP), R8
 
-row235:
+row260:
 	XORQ DI, DI
 
-chunks236:
+chunks261:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3146,35 +3454,35 @@ chunks236:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone237
+	JEQ     rowdone262
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks236
+	JLE     chunks261
 	MOVQ    DX, DI
-	JMP     chunks236
+	JMP     chunks261
 
-rowdone237:
+rowdone262:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row235
+	JNZ  row260
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group234
+	JNZ  group259
 	VZEROUPPER
 	RET
 
-chunk228:
+chunk253:
 	SUBQ $0x08, DX
 
-group238:
+group263:
 	MOVQ rows+24(FP), R8
 
-row239:
+row264:
 	XORQ DI, DI
 
-chunks240:
+chunks265:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3194,35 +3502,35 @@ chunks240:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone241
+	JEQ     rowdone266
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks240
+	JLE     chunks265
 	MOVQ    DX, DI
-	JMP     chunks240
+	JMP     chunks265
 
-rowdone241:
+rowdone266:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row239
+	JNZ  row264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group238
+	JNZ  group263
 	VZEROUPPER
 	RET
 
-chunk229:
+chunk254:
 	SUBQ $0x04, DX
 
-group242:
+group267:
 	MOVQ rows+24(FP), R8
 
-row243:
+row268:
 	XORQ DI, DI
 
-chunks244:
+chunks269:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3237,22 +3545,22 @@ chunks244:
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone245
+	JEQ     rowdone270
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks244
+	JLE     chunks269
 	MOVQ    DX, DI
-	JMP     chunks244
+	JMP     chunks269
 
-rowdone245:
+rowdone270:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row243
+	JNZ  row268
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group242
+	JNZ  group267
 	VZEROUPPER
 	RET
 
@@ -3385,25 +3693,25 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk246
+	JAE   chunk271
 	CMPQ  DX, $0x10
-	JAE   chunk247
+	JAE   chunk272
 	CMPQ  DX, $0x08
-	JAE   chunk248
+	JAE   chunk273
 	CMPQ  DX, $0x04
-	JAE   chunk249
+	JAE   chunk274
 	RET
 
-chunk246:
+chunk271:
 	SUBQ $0x20, DX
 
-group250:
+group275:
 	MOVQ rows+24(FP), R8
 
-row251:
+row276:
 	XORQ DI, DI
 
-chunks252:
+chunks277:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
@@ -3435,35 +3743,35 @@ chunks252:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, DX
-	JEQ            rowdone253
+	JEQ            rowdone278
 	ADDQ           $0x20, DI
 	CMPQ           DI, DX
-	JLE            chunks252
+	JLE            chunks277
 	MOVQ           DX, DI
-	JMP            chunks252
+	JMP            chunks277
 
-rowdone253:
+rowdone278:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row251
+	JNZ  row276
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group250
+	JNZ  group275
 	VZEROUPPER
 	RET
 
-chunk247:
+chunk272:
 	SUBQ $0x10, DX
 
-group254:
+group279:
 	MOVQ rows+24(FP), R8
 
-row255:
+row280:
 	XORQ DI, DI
 
-chunks256:
+chunks281:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3489,35 +3797,35 @@ chunks256:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone257
+	JEQ     rowdone282
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks256
+	JLE     chunks281
 	MOVQ    DX, DI
-	JMP     chunks256
+	JMP     chunks281
 
-rowdone257:
+rowdone282:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row255
+	JNZ  row280
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group254
+	JNZ  group279
 	VZEROUPPER
 	RET
 
-chunk248:
+chunk273:
 	SUBQ $0x08, DX
 
-group258:
+group283:
 	MOVQ rows+24(FP), R8
 
-row259:
+row284:
 	XORQ DI, DI
 
-chunks260:
+chunks285:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3535,35 +3843,35 @@ chunks260:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone261
+	JEQ     rowdone286
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks260
+	JLE     chunks285
 	MOVQ    DX, DI
-	JMP     chunks260
+	JMP     chunks285
 
-rowdone261:
+rowdone286:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row259
+	JNZ  row284
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group258
+	JNZ  group283
 	VZEROUPPER
 	RET
 
-chunk249:
+chunk274:
 	SUBQ $0x04, DX
 
-group262:
+group287:
 	MOVQ rows+24(FP), R8
 
-row263:
+row288:
 	XORQ DI, DI
 
-chunks264:
+chunks289:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3578,22 +3886,22 @@ chunks264:
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone265
+	JEQ     rowdone290
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks264
+	JLE     chunks289
 	MOVQ    DX, DI
-	JMP     chunks264
+	JMP     chunks289
 
-rowdone265:
+rowdone290:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row263
+	JNZ  row288
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group262
+	JNZ  group287
 	VZEROUPPER
 	RET
 
@@ -3694,23 +4002,23 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk266
+	JAE   chunk291
 	CMPQ  DX, $0x10
-	JAE   chunk267
+	JAE   chunk292
 	CMPQ  DX, $0x08
-	JAE   chunk268
+	JAE   chunk293
 	RET
 
-chunk266:
+chunk291:
 	SUBQ $0x20, DX
 
-group269:
+group294:
 	MOVQ rows+24(FP), R8
 
-row270:
+row295:
 	XORQ DI, DI
 
-chunks271:
+chunks296:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
@@ -3740,35 +4048,35 @@ chunks271:
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
 	CMPQ           DI, DX
-	JEQ            rowdone272
+	JEQ            rowdone297
 	ADDQ           $0x20, DI
 	CMPQ           DI, DX
-	JLE            chunks271
+	JLE            chunks296
 	MOVQ           DX, DI
-	JMP            chunks271
+	JMP            chunks296
 
-rowdone272:
+rowdone297:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row270
+	JNZ  row295
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group269
+	JNZ  group294
 	VZEROUPPER
 	RET
 
-chunk267:
+chunk292:
 	SUBQ $0x10, DX
 
-group273:
+group298:
 	MOVQ rows+24(FP), R8
 
-row274:
+row299:
 	XORQ DI, DI
 
-chunks275:
+chunks300:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3788,35 +4096,35 @@ chunks275:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone276
+	JEQ     rowdone301
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks275
+	JLE     chunks300
 	MOVQ    DX, DI
-	JMP     chunks275
+	JMP     chunks300
 
-rowdone276:
+rowdone301:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row274
+	JNZ  row299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group273
+	JNZ  group298
 	VZEROUPPER
 	RET
 
-chunk268:
+chunk293:
 	SUBQ $0x08, DX
 
-group277:
+group302:
 	MOVQ rows+24(FP), R8
 
-row278:
+row303:
 	XORQ DI, DI
 
-chunks279:
+chunks304:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3830,22 +4138,22 @@ chunks279:
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone280
+	JEQ     rowdone305
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks279
+	JLE     chunks304
 	MOVQ    DX, DI
-	JMP     chunks279
+	JMP     chunks304
 
-rowdone280:
+rowdone305:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row278
+	JNZ  row303
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group277
+	JNZ  group302
 	VZEROUPPER
 	RET
 
@@ -3904,21 +4212,21 @@ TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk281
+	JAE   chunk306
 	CMPQ  DX, $0x10
-	JAE   chunk282
+	JAE   chunk307
 	RET
 
-chunk281:
+chunk306:
 	SUBQ $0x20, DX
 
-group283:
+group308:
 	MOVQ rows+24(FP), R8
 
-row284:
+row309:
 	XORQ DI, DI
 
-chunks285:
+chunks310:
 	LEAQ       (CX)(DI*1), R9
 	IMUL3Q     $0x03, DI, R10
 	ADDQ       AX, R10
@@ -3932,35 +4240,35 @@ chunks285:
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVDQU    Y2, 64(R10)
 	CMPQ       DI, DX
-	JEQ        rowdone286
+	JEQ        rowdone311
 	ADDQ       $0x20, DI
 	CMPQ       DI, DX
-	JLE        chunks285
+	JLE        chunks310
 	MOVQ       DX, DI
-	JMP        chunks285
+	JMP        chunks310
 
-rowdone286:
+rowdone311:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row284
+	JNZ  row309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group283
+	JNZ  group308
 	VZEROUPPER
 	RET
 
-chunk282:
+chunk307:
 	SUBQ $0x10, DX
 
-group287:
+group312:
 	MOVQ rows+24(FP), R8
 
-row288:
+row313:
 	XORQ DI, DI
 
-chunks289:
+chunks314:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3971,22 +4279,22 @@ chunks289:
 	VMOVDQU (R9)(SI*2), X0
 	VMOVDQU X0, 32(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone290
+	JEQ     rowdone315
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks289
+	JLE     chunks314
 	MOVQ    DX, DI
-	JMP     chunks289
+	JMP     chunks314
 
-rowdone290:
+rowdone315:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row288
+	JNZ  row313
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group287
+	JNZ  group312
 	VZEROUPPER
 	RET
 
@@ -4009,21 +4317,21 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk291
+	JAE   chunk316
 	CMPQ  DX, $0x18
-	JAE   chunk292
+	JAE   chunk317
 	RET
 
-chunk291:
+chunk316:
 	SUBQ $0x24, DX
 
-group293:
+group318:
 	MOVQ rows+24(FP), R8
 
-row294:
+row319:
 	XORQ DI, DI
 
-chunks295:
+chunks320:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4086,35 +4394,35 @@ chunks295:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone296
+	JEQ     rowdone321
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks295
+	JLE     chunks320
 	MOVQ    DX, DI
-	JMP     chunks295
+	JMP     chunks320
 
-rowdone296:
+rowdone321:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row294
+	JNZ  row319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group293
+	JNZ  group318
 	VZEROUPPER
 	RET
 
-chunk292:
+chunk317:
 	SUBQ $0x18, DX
 
-group297:
+group322:
 	MOVQ rows+24(FP), R8
 
-row298:
+row323:
 	XORQ DI, DI
 
-chunks299:
+chunks324:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4158,22 +4466,22 @@ chunks299:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone300
+	JEQ     rowdone325
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks299
+	JLE     chunks324
 	MOVQ    DX, DI
-	JMP     chunks299
+	JMP     chunks324
 
-rowdone300:
+rowdone325:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row298
+	JNZ  row323
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group297
+	JNZ  group322
 	VZEROUPPER
 	RET
 
@@ -4300,21 +4608,21 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk301
+	JAE   chunk326
 	CMPQ  DX, $0x18
-	JAE   chunk302
+	JAE   chunk327
 	RET
 
-chunk301:
+chunk326:
 	SUBQ $0x24, DX
 
-group303:
+group328:
 	MOVQ rows+24(FP), R8
 
-row304:
+row329:
 	XORQ DI, DI
 
-chunks305:
+chunks330:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4376,35 +4684,35 @@ chunks305:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone306
+	JEQ     rowdone331
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks305
+	JLE     chunks330
 	MOVQ    DX, DI
-	JMP     chunks305
+	JMP     chunks330
 
-rowdone306:
+rowdone331:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row304
+	JNZ  row329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group303
+	JNZ  group328
 	VZEROUPPER
 	RET
 
-chunk302:
+chunk327:
 	SUBQ $0x18, DX
 
-group307:
+group332:
 	MOVQ rows+24(FP), R8
 
-row308:
+row333:
 	XORQ DI, DI
 
-chunks309:
+chunks334:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4446,22 +4754,22 @@ chunks309:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone310
+	JEQ     rowdone335
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks309
+	JLE     chunks334
 	MOVQ    DX, DI
-	JMP     chunks309
+	JMP     chunks334
 
-rowdone310:
+rowdone335:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row308
+	JNZ  row333
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group307
+	JNZ  group332
 	VZEROUPPER
 	RET
 
@@ -4544,19 +4852,19 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk311
+	JAE   chunk336
 	RET
 
-chunk311:
+chunk336:
 	SUBQ $0x24, DX
 
-group312:
+group337:
 	MOVQ rows+24(FP), R8
 
-row313:
+row338:
 	XORQ DI, DI
 
-chunks314:
+chunks339:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4614,22 +4922,22 @@ chunks314:
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone315
+	JEQ     rowdone340
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks314
+	JLE     chunks339
 	MOVQ    DX, DI
-	JMP     chunks314
+	JMP     chunks339
 
-rowdone315:
+rowdone340:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row313
+	JNZ  row338
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group312
+	JNZ  group337
 	VZEROUPPER
 	RET
 
@@ -4708,21 +5016,21 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk316
+	JAE   chunk341
 	CMPQ  DX, $0x18
-	JAE   chunk317
+	JAE   chunk342
 	RET
 
-chunk316:
+chunk341:
 	SUBQ $0x24, DX
 
-group318:
+group343:
 	MOVQ rows+24(FP), R8
 
-row319:
+row344:
 	XORQ DI, DI
 
-chunks320:
+chunks345:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4766,35 +5074,35 @@ chunks320:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone321
+	JEQ     rowdone346
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks320
+	JLE     chunks345
 	MOVQ    DX, DI
-	JMP     chunks320
+	JMP     chunks345
 
-rowdone321:
+rowdone346:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row319
+	JNZ  row344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group318
+	JNZ  group343
 	VZEROUPPER
 	RET
 
-chunk317:
+chunk342:
 	SUBQ $0x18, DX
 
-group322:
+group347:
 	MOVQ rows+24(FP), R8
 
-row323:
+row348:
 	XORQ DI, DI
 
-chunks324:
+chunks349:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4824,22 +5132,417 @@ chunks324:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone325
+	JEQ     rowdone350
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks324
+	JLE     chunks349
 	MOVQ    DX, DI
-	JMP     chunks324
+	JMP     chunks349
 
-rowdone325:
+rowdone350:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row323
+	JNZ  row348
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group322
+	JNZ  group347
+	VZEROUPPER
+	RET
+
+// func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk351
+	RET
+
+chunk351:
+	SUBQ $0x20, DX
+
+group352:
+	MOVQ rows+24(FP), R8
+
+row353:
+	XORQ DI, DI
+
+chunks354:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone355
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks354
+	MOVQ           DX, DI
+	JMP            chunks354
+
+rowdone355:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row353
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group352
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk356
+	RET
+
+chunk356:
+	SUBQ $0x20, DX
+
+group357:
+	MOVQ rows+24(FP), R8
+
+row358:
+	XORQ DI, DI
+
+chunks359:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone360
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks359
+	MOVQ           DX, DI
+	JMP            chunks359
+
+rowdone360:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row358
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group357
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk361
+	RET
+
+chunk361:
+	SUBQ $0x20, DX
+
+group362:
+	MOVQ rows+24(FP), R8
+
+row363:
+	XORQ DI, DI
+
+chunks364:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(SI*1), Y1
+	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(SI*2), Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 32(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(SI*1), Y1
+	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(SI*2), Y0
+	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone365
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks364
+	MOVQ           DX, DI
+	JMP            chunks364
+
+rowdone365:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row363
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group362
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk366
+	RET
+
+chunk366:
+	SUBQ $0x20, DX
+
+group367:
+	MOVQ rows+24(FP), R8
+
+row368:
+	XORQ DI, DI
+
+chunks369:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(SI*1), Y1
+	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(SI*2), Y0
+	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVNTDQ       Y2, (R10)
+	VBROADCASTI128 16(R9), Y2
+	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
+	VMOVDQU        (R9)(SI*1), Y3
+	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVNTDQ       Y0, 32(R10)
+	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VBROADCASTI128 16(R9)(SI*1), Y0
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R9)(SI*2), Y2
+	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVNTDQ       Y2, 64(R10)
+	CMPQ           DI, DX
+	JEQ            rowdone370
+	ADDQ           $0x20, DI
+	CMPQ           DI, DX
+	JLE            chunks369
+	MOVQ           DX, DI
+	JMP            chunks369
+
+rowdone370:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row368
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group367
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk371
+	RET
+
+chunk371:
+	SUBQ $0x20, DX
+
+group372:
+	MOVQ rows+24(FP), R8
+
+row373:
+	XORQ DI, DI
+
+chunks374:
+	LEAQ       (CX)(DI*1), R9
+	IMUL3Q     $0x03, DI, R10
+	ADDQ       AX, R10
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVNTDQ   Y2, (R10)
+	VMOVDQU    (R9)(SI*2), Y2
+	VPERM2I128 $0x30, Y0, Y2, Y0
+	VMOVNTDQ   Y0, 32(R10)
+	VPERM2I128 $0x31, Y2, Y1, Y2
+	VMOVNTDQ   Y2, 64(R10)
+	CMPQ       DI, DX
+	JEQ        rowdone375
+	ADDQ       $0x20, DI
+	CMPQ       DI, DX
+	JLE        chunks374
+	MOVQ       DX, DI
+	JMP        chunks374
+
+rowdone375:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row373
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group372
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4862,21 +5565,21 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk326
+	JAE   chunk376
 	CMPQ  DX, $0x18
-	JAE   chunk327
+	JAE   chunk377
 	RET
 
-chunk326:
+chunk376:
 	SUBQ $0x24, DX
 
-group328:
+group378:
 	MOVQ rows+24(FP), R8
 
-row329:
+row379:
 	XORQ DI, DI
 
-chunks330:
+chunks380:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4941,35 +5644,35 @@ chunks330:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone331
+	JEQ     rowdone381
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks330
+	JLE     chunks380
 	MOVQ    DX, DI
-	JMP     chunks330
+	JMP     chunks380
 
-rowdone331:
+rowdone381:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row329
+	JNZ  row379
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group328
+	JNZ  group378
 	VZEROUPPER
 	RET
 
-chunk327:
+chunk377:
 	SUBQ $0x18, DX
 
-group332:
+group382:
 	MOVQ rows+24(FP), R8
 
-row333:
+row383:
 	XORQ DI, DI
 
-chunks334:
+chunks384:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5014,22 +5717,22 @@ chunks334:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone335
+	JEQ     rowdone385
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks334
+	JLE     chunks384
 	MOVQ    DX, DI
-	JMP     chunks334
+	JMP     chunks384
 
-rowdone335:
+rowdone385:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row333
+	JNZ  row383
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group332
+	JNZ  group382
 	VZEROUPPER
 	RET
 
@@ -5164,21 +5867,21 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk336
+	JAE   chunk386
 	CMPQ  DX, $0x18
-	JAE   chunk337
+	JAE   chunk387
 	RET
 
-chunk336:
+chunk386:
 	SUBQ $0x24, DX
 
-group338:
+group388:
 	MOVQ rows+24(FP), R8
 
-row339:
+row389:
 	XORQ DI, DI
 
-chunks340:
+chunks390:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5240,35 +5943,35 @@ chunks340:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone341
+	JEQ     rowdone391
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks340
+	JLE     chunks390
 	MOVQ    DX, DI
-	JMP     chunks340
+	JMP     chunks390
 
-rowdone341:
+rowdone391:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row339
+	JNZ  row389
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group338
+	JNZ  group388
 	VZEROUPPER
 	RET
 
-chunk337:
+chunk387:
 	SUBQ $0x18, DX
 
-group342:
+group392:
 	MOVQ rows+24(FP), R8
 
-row343:
+row393:
 	XORQ DI, DI
 
-chunks344:
+chunks394:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5311,22 +6014,22 @@ chunks344:
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone345
+	JEQ     rowdone395
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks344
+	JLE     chunks394
 	MOVQ    DX, DI
-	JMP     chunks344
+	JMP     chunks394
 
-rowdone345:
+rowdone395:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row343
+	JNZ  row393
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group342
+	JNZ  group392
 	VZEROUPPER
 	RET
 
@@ -5425,21 +6128,21 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk346
+	JAE   chunk396
 	CMPQ  DX, $0x18
-	JAE   chunk347
+	JAE   chunk397
 	RET
 
-chunk346:
+chunk396:
 	SUBQ $0x30, DX
 
-group348:
+group398:
 	MOVQ rows+24(FP), R8
 
-row349:
+row399:
 	XORQ DI, DI
 
-chunks350:
+chunks400:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5513,35 +6216,35 @@ chunks350:
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone351
+	JEQ     rowdone401
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks350
+	JLE     chunks400
 	MOVQ    DX, DI
-	JMP     chunks350
+	JMP     chunks400
 
-rowdone351:
+rowdone401:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row349
+	JNZ  row399
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group348
+	JNZ  group398
 	VZEROUPPER
 	RET
 
-chunk347:
+chunk397:
 	SUBQ $0x18, DX
 
-group352:
+group402:
 	MOVQ rows+24(FP), R8
 
-row353:
+row403:
 	XORQ DI, DI
 
-chunks354:
+chunks404:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5579,22 +6282,22 @@ chunks354:
 	VPSHUFB shuffle35<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone355
+	JEQ     rowdone405
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks354
+	JLE     chunks404
 	MOVQ    DX, DI
-	JMP     chunks354
+	JMP     chunks404
 
-rowdone355:
+rowdone405:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row353
+	JNZ  row403
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group352
+	JNZ  group402
 	VZEROUPPER
 	RET
 
@@ -5625,19 +6328,19 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk356
+	JAE   chunk406
 	RET
 
-chunk356:
+chunk406:
 	SUBQ $0x30, DX
 
-group357:
+group407:
 	MOVQ rows+24(FP), R8
 
-row358:
+row408:
 	XORQ DI, DI
 
-chunks359:
+chunks409:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5693,22 +6396,22 @@ chunks359:
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone360
+	JEQ     rowdone410
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks359
+	JLE     chunks409
 	MOVQ    DX, DI
-	JMP     chunks359
+	JMP     chunks409
 
-rowdone360:
+rowdone410:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row358
+	JNZ  row408
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group357
+	JNZ  group407
 	VZEROUPPER
 	RET
 
@@ -5731,19 +6434,19 @@ TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk361
+	JAE   chunk411
 	RET
 
-chunk361:
+chunk411:
 	SUBQ $0x24, DX
 
-group362:
+group412:
 	MOVQ rows+24(FP), R8
 
-row363:
+row413:
 	XORQ DI, DI
 
-chunks364:
+chunks414:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5808,22 +6511,22 @@ chunks364:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone365
+	JEQ     rowdone415
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks364
+	JLE     chunks414
 	MOVQ    DX, DI
-	JMP     chunks364
+	JMP     chunks414
 
-rowdone365:
+rowdone415:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row363
+	JNZ  row413
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group362
+	JNZ  group412
 	VZEROUPPER
 	RET
 
@@ -5922,19 +6625,19 @@ TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk366
+	JAE   chunk416
 	RET
 
-chunk366:
+chunk416:
 	SUBQ $0x24, DX
 
-group367:
+group417:
 	MOVQ rows+24(FP), R8
 
-row368:
+row418:
 	XORQ DI, DI
 
-chunks369:
+chunks419:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5996,22 +6699,22 @@ chunks369:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone370
+	JEQ     rowdone420
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks369
+	JLE     chunks419
 	MOVQ    DX, DI
-	JMP     chunks369
+	JMP     chunks419
 
-rowdone370:
+rowdone420:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row368
+	JNZ  row418
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group367
+	JNZ  group417
 	VZEROUPPER
 	RET
 
@@ -6086,19 +6789,19 @@ TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk371
+	JAE   chunk421
 	RET
 
-chunk371:
+chunk421:
 	SUBQ $0x24, DX
 
-group372:
+group422:
 	MOVQ rows+24(FP), R8
 
-row373:
+row423:
 	XORQ DI, DI
 
-chunks374:
+chunks424:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6154,22 +6857,22 @@ chunks374:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone375
+	JEQ     rowdone425
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks374
+	JLE     chunks424
 	MOVQ    DX, DI
-	JMP     chunks374
+	JMP     chunks424
 
-rowdone375:
+rowdone425:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row373
+	JNZ  row423
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group372
+	JNZ  group422
 	VZEROUPPER
 	RET
 
@@ -6200,19 +6903,19 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x48
-	JAE   chunk376
+	JAE   chunk426
 	RET
 
-chunk376:
+chunk426:
 	SUBQ $0x48, DX
 
-group377:
+group427:
 	MOVQ rows+24(FP), R8
 
-row378:
+row428:
 	XORQ DI, DI
 
-chunks379:
+chunks429:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6295,22 +6998,22 @@ chunks379:
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VMOVQ   X2, 208(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone380
+	JEQ     rowdone430
 	ADDQ    $0x48, DI
 	CMPQ    DI, DX
-	JLE     chunks379
+	JLE     chunks429
 	MOVQ    DX, DI
-	JMP     chunks379
+	JMP     chunks429
 
-rowdone380:
+rowdone430:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row378
+	JNZ  row428
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group377
+	JNZ  group427
 	VZEROUPPER
 	RET
 
@@ -6333,21 +7036,21 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk381
+	JAE   chunk431
 	CMPQ  DX, $0x18
-	JAE   chunk382
+	JAE   chunk432
 	RET
 
-chunk381:
+chunk431:
 	SUBQ $0x24, DX
 
-group383:
+group433:
 	MOVQ rows+24(FP), R8
 
-row384:
+row434:
 	XORQ DI, DI
 
-chunks385:
+chunks435:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6417,35 +7120,35 @@ chunks385:
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone386
+	JEQ     rowdone436
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks385
+	JLE     chunks435
 	MOVQ    DX, DI
-	JMP     chunks385
+	JMP     chunks435
 
-rowdone386:
+rowdone436:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row384
+	JNZ  row434
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group383
+	JNZ  group433
 	VZEROUPPER
 	RET
 
-chunk382:
+chunk432:
 	SUBQ $0x18, DX
 
-group387:
+group437:
 	MOVQ rows+24(FP), R8
 
-row388:
+row438:
 	XORQ DI, DI
 
-chunks389:
+chunks439:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6492,22 +7195,22 @@ chunks389:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone390
+	JEQ     rowdone440
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks389
+	JLE     chunks439
 	MOVQ    DX, DI
-	JMP     chunks389
+	JMP     chunks439
 
-rowdone390:
+rowdone440:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row388
+	JNZ  row438
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group387
+	JNZ  group437
 	VZEROUPPER
 	RET
 
@@ -6646,21 +7349,21 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk391
+	JAE   chunk441
 	CMPQ  DX, $0x18
-	JAE   chunk392
+	JAE   chunk442
 	RET
 
-chunk391:
+chunk441:
 	SUBQ $0x30, DX
 
-group393:
+group443:
 	MOVQ rows+24(FP), R8
 
-row394:
+row444:
 	XORQ DI, DI
 
-chunks395:
+chunks445:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6792,35 +7495,35 @@ chunks395:
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone396
+	JEQ     rowdone446
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks395
+	JLE     chunks445
 	MOVQ    DX, DI
-	JMP     chunks395
+	JMP     chunks445
 
-rowdone396:
+rowdone446:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row394
+	JNZ  row444
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group393
+	JNZ  group443
 	VZEROUPPER
 	RET
 
-chunk392:
+chunk442:
 	SUBQ $0x18, DX
 
-group397:
+group447:
 	MOVQ rows+24(FP), R8
 
-row398:
+row448:
 	XORQ DI, DI
 
-chunks399:
+chunks449:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6886,22 +7589,22 @@ chunks399:
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone400
+	JEQ     rowdone450
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks399
+	JLE     chunks449
 	MOVQ    DX, DI
-	JMP     chunks399
+	JMP     chunks449
 
-rowdone400:
+rowdone450:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row398
+	JNZ  row448
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group397
+	JNZ  group447
 	VZEROUPPER
 	RET
 
@@ -7060,19 +7763,19 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk401
+	JAE   chunk451
 	RET
 
-chunk401:
+chunk451:
 	SUBQ $0x30, DX
 
-group402:
+group452:
 	MOVQ rows+24(FP), R8
 
-row403:
+row453:
 	XORQ DI, DI
 
-chunks404:
+chunks454:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -7176,22 +7879,22 @@ chunks404:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R10)
 	CMPQ    DI, DX
-	JEQ     rowdone405
+	JEQ     rowdone455
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks404
+	JLE     chunks454
 	MOVQ    DX, DI
-	JMP     chunks404
+	JMP     chunks454
 
-rowdone405:
+rowdone455:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row403
+	JNZ  row453
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group402
+	JNZ  group452
 	VZEROUPPER
 	RET
 
@@ -7215,25 +7918,25 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk406
+	JAE   chunk456
 	CMPQ  DX, $0x10
-	JAE   chunk407
+	JAE   chunk457
 	CMPQ  DX, $0x08
-	JAE   chunk408
+	JAE   chunk458
 	CMPQ  DX, $0x04
-	JAE   chunk409
+	JAE   chunk459
 	RET
 
-chunk406:
+chunk456:
 	SUBQ $0x20, DX
 
-group410:
+group460:
 	MOVQ rows+24(FP), R9
 
-row411:
+row461:
 	XORQ R8, R8
 
-chunks412:
+chunks462:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -7257,35 +7960,35 @@ chunks412:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone413
+	JEQ        rowdone463
 	ADDQ       $0x20, R8
 	CMPQ       R8, DX
-	JLE        chunks412
+	JLE        chunks462
 	MOVQ       DX, R8
-	JMP        chunks412
+	JMP        chunks462
 
-rowdone413:
+rowdone463:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row411
+	JNZ  row461
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group410
+	JNZ  group460
 	VZEROUPPER
 	RET
 
-chunk407:
+chunk457:
 	SUBQ $0x10, DX
 
-group414:
+group464:
 	MOVQ rows+24(FP), R9
 
-row415:
+row465:
 	XORQ R8, R8
 
-chunks416:
+chunks466:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -7305,35 +8008,35 @@ chunks416:
 	VPUNPCKHBW X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone417
+	JEQ        rowdone467
 	ADDQ       $0x10, R8
 	CMPQ       R8, DX
-	JLE        chunks416
+	JLE        chunks466
 	MOVQ       DX, R8
-	JMP        chunks416
+	JMP        chunks466
 
-rowdone417:
+rowdone467:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row415
+	JNZ  row465
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group414
+	JNZ  group464
 	VZEROUPPER
 	RET
 
-chunk408:
+chunk458:
 	SUBQ $0x08, DX
 
-group418:
+group468:
 	MOVQ rows+24(FP), R9
 
-row419:
+row469:
 	XORQ R8, R8
 
-chunks420:
+chunks470:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -7347,35 +8050,35 @@ chunks420:
 	VPUNPCKHBW X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone421
+	JEQ        rowdone471
 	ADDQ       $0x08, R8
 	CMPQ       R8, DX
-	JLE        chunks420
+	JLE        chunks470
 	MOVQ       DX, R8
-	JMP        chunks420
+	JMP        chunks470
 
-rowdone421:
+rowdone471:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row419
+	JNZ  row469
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group418
+	JNZ  group468
 	VZEROUPPER
 	RET
 
-chunk409:
+chunk459:
 	SUBQ $0x04, DX
 
-group422:
+group472:
 	MOVQ rows+24(FP), R9
 
-row423:
+row473:
 	XORQ R8, R8
 
-chunks424:
+chunks474:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -7387,22 +8090,22 @@ chunks424:
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone425
+	JEQ        rowdone475
 	ADDQ       $0x04, R8
 	CMPQ       R8, DX
-	JLE        chunks424
+	JLE        chunks474
 	MOVQ       DX, R8
-	JMP        chunks424
+	JMP        chunks474
 
-rowdone425:
+rowdone475:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row423
+	JNZ  row473
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group422
+	JNZ  group472
 	VZEROUPPER
 	RET
 
@@ -7426,25 +8129,25 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk426
+	JAE   chunk476
 	CMPQ  DX, $0x10
-	JAE   chunk427
+	JAE   chunk477
 	CMPQ  DX, $0x08
-	JAE   chunk428
+	JAE   chunk478
 	CMPQ  DX, $0x04
-	JAE   chunk429
+	JAE   chunk479
 	RET
 
-chunk426:
+chunk476:
 	SUBQ $0x20, DX
 
-group430:
+group480:
 	MOVQ rows+24(FP), R9
 
-row431:
+row481:
 	XORQ R8, R8
 
-chunks432:
+chunks482:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -7468,35 +8171,35 @@ chunks432:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone433
+	JEQ        rowdone483
 	ADDQ       $0x20, R8
 	CMPQ       R8, DX
-	JLE        chunks432
+	JLE        chunks482
 	MOVQ       DX, R8
-	JMP        chunks432
+	JMP        chunks482
 
-rowdone433:
+rowdone483:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row431
+	JNZ  row481
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group430
+	JNZ  group480
 	VZEROUPPER
 	RET
 
-chunk427:
+chunk477:
 	SUBQ $0x10, DX
 
-group434:
+group484:
 	MOVQ rows+24(FP), R9
 
-row435:
+row485:
 	XORQ R8, R8
 
-chunks436:
+chunks486:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -7516,35 +8219,35 @@ chunks436:
 	VPUNPCKHWD X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone437
+	JEQ        rowdone487
 	ADDQ       $0x10, R8
 	CMPQ       R8, DX
-	JLE        chunks436
+	JLE        chunks486
 	MOVQ       DX, R8
-	JMP        chunks436
+	JMP        chunks486
 
-rowdone437:
+rowdone487:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row435
+	JNZ  row485
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group434
+	JNZ  group484
 	VZEROUPPER
 	RET
 
-chunk428:
+chunk478:
 	SUBQ $0x08, DX
 
-group438:
+group488:
 	MOVQ rows+24(FP), R9
 
-row439:
+row489:
 	XORQ R8, R8
 
-chunks440:
+chunks490:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -7558,35 +8261,35 @@ chunks440:
 	VPUNPCKHWD X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone441
+	JEQ        rowdone491
 	ADDQ       $0x08, R8
 	CMPQ       R8, DX
-	JLE        chunks440
+	JLE        chunks490
 	MOVQ       DX, R8
-	JMP        chunks440
+	JMP        chunks490
 
-rowdone441:
+rowdone491:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row439
+	JNZ  row489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group438
+	JNZ  group488
 	VZEROUPPER
 	RET
 
-chunk429:
+chunk479:
 	SUBQ $0x04, DX
 
-group442:
+group492:
 	MOVQ rows+24(FP), R9
 
-row443:
+row493:
 	XORQ R8, R8
 
-chunks444:
+chunks494:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -7598,22 +8301,22 @@ chunks444:
 	VPUNPCKLWD X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone445
+	JEQ        rowdone495
 	ADDQ       $0x04, R8
 	CMPQ       R8, DX
-	JLE        chunks444
+	JLE        chunks494
 	MOVQ       DX, R8
-	JMP        chunks444
+	JMP        chunks494
 
-rowdone445:
+rowdone495:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row443
+	JNZ  row493
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group442
+	JNZ  group492
 	VZEROUPPER
 	RET
 
@@ -7637,25 +8340,25 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk446
+	JAE   chunk496
 	CMPQ  DX, $0x10
-	JAE   chunk447
+	JAE   chunk497
 	CMPQ  DX, $0x08
-	JAE   chunk448
+	JAE   chunk498
 	CMPQ  DX, $0x04
-	JAE   chunk449
+	JAE   chunk499
 	RET
 
-chunk446:
+chunk496:
 	SUBQ $0x20, DX
 
-group450:
+group500:
 	MOVQ rows+24(FP), R9
 
-row451:
+row501:
 	XORQ R8, R8
 
-chunks452:
+chunks502:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -7679,35 +8382,35 @@ chunks452:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone453
+	JEQ        rowdone503
 	ADDQ       $0x20, R8
 	CMPQ       R8, DX
-	JLE        chunks452
+	JLE        chunks502
 	MOVQ       DX, R8
-	JMP        chunks452
+	JMP        chunks502
 
-rowdone453:
+rowdone503:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row451
+	JNZ  row501
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group450
+	JNZ  group500
 	VZEROUPPER
 	RET
 
-chunk447:
+chunk497:
 	SUBQ $0x10, DX
 
-group454:
+group504:
 	MOVQ rows+24(FP), R9
 
-row455:
+row505:
 	XORQ R8, R8
 
-chunks456:
+chunks506:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -7727,35 +8430,35 @@ chunks456:
 	VPUNPCKHDQ X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone457
+	JEQ        rowdone507
 	ADDQ       $0x10, R8
 	CMPQ       R8, DX
-	JLE        chunks456
+	JLE        chunks506
 	MOVQ       DX, R8
-	JMP        chunks456
+	JMP        chunks506
 
-rowdone457:
+rowdone507:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row455
+	JNZ  row505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group454
+	JNZ  group504
 	VZEROUPPER
 	RET
 
-chunk448:
+chunk498:
 	SUBQ $0x08, DX
 
-group458:
+group508:
 	MOVQ rows+24(FP), R9
 
-row459:
+row509:
 	XORQ R8, R8
 
-chunks460:
+chunks510:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -7769,35 +8472,35 @@ chunks460:
 	VPUNPCKHDQ X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone461
+	JEQ        rowdone511
 	ADDQ       $0x08, R8
 	CMPQ       R8, DX
-	JLE        chunks460
+	JLE        chunks510
 	MOVQ       DX, R8
-	JMP        chunks460
+	JMP        chunks510
 
-rowdone461:
+rowdone511:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row459
+	JNZ  row509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group458
+	JNZ  group508
 	VZEROUPPER
 	RET
 
-chunk449:
+chunk499:
 	SUBQ $0x04, DX
 
-group462:
+group512:
 	MOVQ rows+24(FP), R9
 
-row463:
+row513:
 	XORQ R8, R8
 
-chunks464:
+chunks514:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -7809,22 +8512,22 @@ chunks464:
 	VPUNPCKLDQ X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone465
+	JEQ        rowdone515
 	ADDQ       $0x04, R8
 	CMPQ       R8, DX
-	JLE        chunks464
+	JLE        chunks514
 	MOVQ       DX, R8
-	JMP        chunks464
+	JMP        chunks514
 
-rowdone465:
+rowdone515:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row463
+	JNZ  row513
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group462
+	JNZ  group512
 	VZEROUPPER
 	RET
 
@@ -7848,23 +8551,23 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk466
+	JAE   chunk516
 	CMPQ  DX, $0x10
-	JAE   chunk467
+	JAE   chunk517
 	CMPQ  DX, $0x08
-	JAE   chunk468
+	JAE   chunk518
 	RET
 
-chunk466:
+chunk516:
 	SUBQ $0x20, DX
 
-group469:
+group519:
 	MOVQ rows+24(FP), R9
 
-row470:
+row520:
 	XORQ R8, R8
 
-chunks471:
+chunks521:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), Y0
@@ -7888,35 +8591,35 @@ chunks471:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R8*4)
 	CMPQ        R8, DX
-	JEQ         rowdone472
+	JEQ         rowdone522
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks471
+	JLE         chunks521
 	MOVQ        DX, R8
-	JMP         chunks471
+	JMP         chunks521
 
-rowdone472:
+rowdone522:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row470
+	JNZ  row520
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group469
+	JNZ  group519
 	VZEROUPPER
 	RET
 
-chunk467:
+chunk517:
 	SUBQ $0x10, DX
 
-group473:
+group523:
 	MOVQ rows+24(FP), R9
 
-row474:
+row524:
 	XORQ R8, R8
 
-chunks475:
+chunks525:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), X0
@@ -7936,35 +8639,35 @@ chunks475:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 48(AX)(R8*4)
 	CMPQ        R8, DX
-	JEQ         rowdone476
+	JEQ         rowdone526
 	ADDQ        $0x10, R8
 	CMPQ        R8, DX
-	JLE         chunks475
+	JLE         chunks525
 	MOVQ        DX, R8
-	JMP         chunks475
+	JMP         chunks525
 
-rowdone476:
+rowdone526:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row474
+	JNZ  row524
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group473
+	JNZ  group523
 	VZEROUPPER
 	RET
 
-chunk468:
+chunk518:
 	SUBQ $0x08, DX
 
-group477:
+group527:
 	MOVQ rows+24(FP), R9
 
-row478:
+row528:
 	XORQ R8, R8
 
-chunks479:
+chunks529:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVQ       (R10), X0
@@ -7978,22 +8681,22 @@ chunks479:
 	VPUNPCKHQDQ X2, X1, X2
 	VMOVDQU     X2, 16(AX)(R8*4)
 	CMPQ        R8, DX
-	JEQ         rowdone480
+	JEQ         rowdone530
 	ADDQ        $0x08, R8
 	CMPQ        R8, DX
-	JLE         chunks479
+	JLE         chunks529
 	MOVQ        DX, R8
-	JMP         chunks479
+	JMP         chunks529
 
-rowdone480:
+rowdone530:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row478
+	JNZ  row528
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group477
+	JNZ  group527
 	VZEROUPPER
 	RET
 
@@ -8017,21 +8720,21 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk481
+	JAE   chunk531
 	CMPQ  DX, $0x10
-	JAE   chunk482
+	JAE   chunk532
 	RET
 
-chunk481:
+chunk531:
 	SUBQ $0x20, DX
 
-group483:
+group533:
 	MOVQ rows+24(FP), R9
 
-row484:
+row534:
 	XORQ R8, R8
 
-chunks485:
+chunks535:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -8047,35 +8750,35 @@ chunks485:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, DX
-	JEQ        rowdone486
+	JEQ        rowdone536
 	ADDQ       $0x20, R8
 	CMPQ       R8, DX
-	JLE        chunks485
+	JLE        chunks535
 	MOVQ       DX, R8
-	JMP        chunks485
+	JMP        chunks535
 
-rowdone486:
+rowdone536:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row484
+	JNZ  row534
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group483
+	JNZ  group533
 	VZEROUPPER
 	RET
 
-chunk482:
+chunk532:
 	SUBQ $0x10, DX
 
-group487:
+group537:
 	MOVQ rows+24(FP), R9
 
-row488:
+row538:
 	XORQ R8, R8
 
-chunks489:
+chunks539:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8087,22 +8790,22 @@ chunks489:
 	VMOVDQU (R11)(SI*1), X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone490
+	JEQ     rowdone540
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks489
+	JLE     chunks539
 	MOVQ    DX, R8
-	JMP     chunks489
+	JMP     chunks539
 
-rowdone490:
+rowdone540:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row488
+	JNZ  row538
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group487
+	JNZ  group537
 	VZEROUPPER
 	RET
 
@@ -8126,21 +8829,21 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk491
+	JAE   chunk541
 	CMPQ  DX, $0x18
-	JAE   chunk492
+	JAE   chunk542
 	RET
 
-chunk491:
+chunk541:
 	SUBQ $0x24, DX
 
-group493:
+group543:
 	MOVQ rows+24(FP), R9
 
-row494:
+row544:
 	XORQ R8, R8
 
-chunks495:
+chunks545:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8195,35 +8898,35 @@ chunks495:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone496
+	JEQ     rowdone546
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks495
+	JLE     chunks545
 	MOVQ    DX, R8
-	JMP     chunks495
+	JMP     chunks545
 
-rowdone496:
+rowdone546:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row494
+	JNZ  row544
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group493
+	JNZ  group543
 	VZEROUPPER
 	RET
 
-chunk492:
+chunk542:
 	SUBQ $0x18, DX
 
-group497:
+group547:
 	MOVQ rows+24(FP), R9
 
-row498:
+row548:
 	XORQ R8, R8
 
-chunks499:
+chunks549:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8260,22 +8963,394 @@ chunks499:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone500
+	JEQ     rowdone550
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks499
+	JLE     chunks549
 	MOVQ    DX, R8
-	JMP     chunks499
+	JMP     chunks549
 
-rowdone500:
+rowdone550:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row498
+	JNZ  row548
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group497
+	JNZ  group547
+	VZEROUPPER
+	RET
+
+// func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk551
+	RET
+
+chunk551:
+	SUBQ $0x20, DX
+
+group552:
+	MOVQ rows+24(FP), R9
+
+row553:
+	XORQ R8, R8
+
+chunks554:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
+	VPUNPCKLBW Y3, Y0, Y4
+	VPUNPCKHBW Y3, Y0, Y3
+	VPUNPCKLBW Y4, Y2, Y0
+	VPUNPCKHBW Y4, Y2, Y4
+	VPUNPCKLBW Y3, Y1, Y2
+	VPUNPCKHBW Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone555
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks554
+	MOVQ       DX, R8
+	JMP        chunks554
+
+rowdone555:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row553
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group552
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk556
+	RET
+
+chunk556:
+	SUBQ $0x20, DX
+
+group557:
+	MOVQ rows+24(FP), R9
+
+row558:
+	XORQ R8, R8
+
+chunks559:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
+	VPUNPCKLWD Y3, Y0, Y4
+	VPUNPCKHWD Y3, Y0, Y3
+	VPUNPCKLWD Y4, Y2, Y0
+	VPUNPCKHWD Y4, Y2, Y4
+	VPUNPCKLWD Y3, Y1, Y2
+	VPUNPCKHWD Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone560
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks559
+	MOVQ       DX, R8
+	JMP        chunks559
+
+rowdone560:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row558
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group557
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk561
+	RET
+
+chunk561:
+	SUBQ $0x20, DX
+
+group562:
+	MOVQ rows+24(FP), R9
+
+row563:
+	XORQ R8, R8
+
+chunks564:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VMOVDQU    (R10)(SI*1), Y0
+	VMOVDQU    (R11)(SI*1), Y3
+	VPUNPCKLDQ Y3, Y0, Y4
+	VPUNPCKHDQ Y3, Y0, Y3
+	VPUNPCKLDQ Y4, Y2, Y0
+	VPUNPCKHDQ Y4, Y2, Y4
+	VPUNPCKLDQ Y3, Y1, Y2
+	VPUNPCKHDQ Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone565
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks564
+	MOVQ       DX, R8
+	JMP        chunks564
+
+rowdone565:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row563
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group562
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk566
+	RET
+
+chunk566:
+	SUBQ $0x20, DX
+
+group567:
+	MOVQ rows+24(FP), R9
+
+row568:
+	XORQ R8, R8
+
+chunks569:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (R10), Y0
+	VMOVDQU     (R11), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     (R10)(SI*1), Y0
+	VMOVDQU     (R11)(SI*1), Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVNTDQ    Y1, (AX)(R8*4)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVNTDQ    Y1, 32(AX)(R8*4)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVNTDQ    Y4, 64(AX)(R8*4)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVNTDQ    Y3, 96(AX)(R8*4)
+	CMPQ        R8, DX
+	JEQ         rowdone570
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks569
+	MOVQ        DX, R8
+	JMP         chunks569
+
+rowdone570:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row568
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group567
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk571
+	RET
+
+chunk571:
+	SUBQ $0x20, DX
+
+group572:
+	MOVQ rows+24(FP), R9
+
+row573:
+	XORQ R8, R8
+
+chunks574:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVNTDQ   Y2, (AX)(R8*4)
+	VMOVDQU    (R11), Y2
+	VMOVDQU    (R11)(SI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVNTDQ   Y4, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVNTDQ   Y1, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 96(AX)(R8*4)
+	CMPQ       R8, DX
+	JEQ        rowdone575
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks574
+	MOVQ       DX, R8
+	JMP        chunks574
+
+rowdone575:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row573
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group572
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8299,21 +9374,21 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk501
+	JAE   chunk576
 	CMPQ  DX, $0x10
-	JAE   chunk502
+	JAE   chunk577
 	RET
 
-chunk501:
+chunk576:
 	SUBQ $0x20, DX
 
-group503:
+group578:
 	MOVQ rows+24(FP), R9
 
-row504:
+row579:
 	XORQ R8, R8
 
-chunks505:
+chunks580:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8401,35 +9476,35 @@ chunks505:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone506
+	JEQ     rowdone581
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks505
+	JLE     chunks580
 	MOVQ    DX, R8
-	JMP     chunks505
+	JMP     chunks580
 
-rowdone506:
+rowdone581:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row504
+	JNZ  row579
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group503
+	JNZ  group578
 	VZEROUPPER
 	RET
 
-chunk502:
+chunk577:
 	SUBQ $0x10, DX
 
-group507:
+group582:
 	MOVQ rows+24(FP), R9
 
-row508:
+row583:
 	XORQ R8, R8
 
-chunks509:
+chunks584:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8469,22 +9544,22 @@ chunks509:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone510
+	JEQ     rowdone585
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks509
+	JLE     chunks584
 	MOVQ    DX, R8
-	JMP     chunks509
+	JMP     chunks584
 
-rowdone510:
+rowdone585:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row508
+	JNZ  row583
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group507
+	JNZ  group582
 	VZEROUPPER
 	RET
 
@@ -8572,21 +9647,21 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk511
+	JAE   chunk586
 	CMPQ  DX, $0x10
-	JAE   chunk512
+	JAE   chunk587
 	RET
 
-chunk511:
+chunk586:
 	SUBQ $0x20, DX
 
-group513:
+group588:
 	MOVQ rows+24(FP), R9
 
-row514:
+row589:
 	XORQ R8, R8
 
-chunks515:
+chunks590:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8634,35 +9709,35 @@ chunks515:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone516
+	JEQ     rowdone591
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks515
+	JLE     chunks590
 	MOVQ    DX, R8
-	JMP     chunks515
+	JMP     chunks590
 
-rowdone516:
+rowdone591:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row514
+	JNZ  row589
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group513
+	JNZ  group588
 	VZEROUPPER
 	RET
 
-chunk512:
+chunk587:
 	SUBQ $0x10, DX
 
-group517:
+group592:
 	MOVQ rows+24(FP), R9
 
-row518:
+row593:
 	XORQ R8, R8
 
-chunks519:
+chunks594:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8686,22 +9761,22 @@ chunks519:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone520
+	JEQ     rowdone595
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks519
+	JLE     chunks594
 	MOVQ    DX, R8
-	JMP     chunks519
+	JMP     chunks594
 
-rowdone520:
+rowdone595:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row518
+	JNZ  row593
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group517
+	JNZ  group592
 	VZEROUPPER
 	RET
 
@@ -8741,19 +9816,19 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk521
+	JAE   chunk596
 	RET
 
-chunk521:
+chunk596:
 	SUBQ $0x20, DX
 
-group522:
+group597:
 	MOVQ rows+24(FP), R9
 
-row523:
+row598:
 	XORQ R8, R8
 
-chunks524:
+chunks599:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8801,22 +9876,22 @@ chunks524:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone525
+	JEQ     rowdone600
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks524
+	JLE     chunks599
 	MOVQ    DX, R8
-	JMP     chunks524
+	JMP     chunks599
 
-rowdone525:
+rowdone600:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row523
+	JNZ  row598
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group522
+	JNZ  group597
 	VZEROUPPER
 	RET
 
@@ -8840,19 +9915,19 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk526
+	JAE   chunk601
 	RET
 
-chunk526:
+chunk601:
 	SUBQ $0x40, DX
 
-group527:
+group602:
 	MOVQ rows+24(FP), R9
 
-row528:
+row603:
 	XORQ R8, R8
 
-chunks529:
+chunks604:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8948,22 +10023,22 @@ chunks529:
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 240(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone530
+	JEQ     rowdone605
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks529
+	JLE     chunks604
 	MOVQ    DX, R8
-	JMP     chunks529
+	JMP     chunks604
 
-rowdone530:
+rowdone605:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row528
+	JNZ  row603
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group527
+	JNZ  group602
 	VZEROUPPER
 	RET
 
@@ -8987,21 +10062,21 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk531
+	JAE   chunk606
 	CMPQ  DX, $0x18
-	JAE   chunk532
+	JAE   chunk607
 	RET
 
-chunk531:
+chunk606:
 	SUBQ $0x24, DX
 
-group533:
+group608:
 	MOVQ rows+24(FP), R9
 
-row534:
+row609:
 	XORQ R8, R8
 
-chunks535:
+chunks610:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9105,35 +10180,35 @@ chunks535:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone536
+	JEQ     rowdone611
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks535
+	JLE     chunks610
 	MOVQ    DX, R8
-	JMP     chunks535
+	JMP     chunks610
 
-rowdone536:
+rowdone611:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row534
+	JNZ  row609
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group533
+	JNZ  group608
 	VZEROUPPER
 	RET
 
-chunk532:
+chunk607:
 	SUBQ $0x18, DX
 
-group537:
+group612:
 	MOVQ rows+24(FP), R9
 
-row538:
+row613:
 	XORQ R8, R8
 
-chunks539:
+chunks614:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9201,22 +10276,22 @@ chunks539:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone540
+	JEQ     rowdone615
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks539
+	JLE     chunks614
 	MOVQ    DX, R8
-	JMP     chunks539
+	JMP     chunks614
 
-rowdone540:
+rowdone615:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row538
+	JNZ  row613
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group537
+	JNZ  group612
 	VZEROUPPER
 	RET
 
@@ -9304,21 +10379,21 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk541
+	JAE   chunk616
 	CMPQ  DX, $0x18
-	JAE   chunk542
+	JAE   chunk617
 	RET
 
-chunk541:
+chunk616:
 	SUBQ $0x30, DX
 
-group543:
+group618:
 	MOVQ rows+24(FP), R9
 
-row544:
+row619:
 	XORQ R8, R8
 
-chunks545:
+chunks620:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9458,35 +10533,35 @@ chunks545:
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone546
+	JEQ     rowdone621
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks545
+	JLE     chunks620
 	MOVQ    DX, R8
-	JMP     chunks545
+	JMP     chunks620
 
-rowdone546:
+rowdone621:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row544
+	JNZ  row619
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group543
+	JNZ  group618
 	VZEROUPPER
 	RET
 
-chunk542:
+chunk617:
 	SUBQ $0x18, DX
 
-group547:
+group622:
 	MOVQ rows+24(FP), R9
 
-row548:
+row623:
 	XORQ R8, R8
 
-chunks549:
+chunks624:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9554,22 +10629,22 @@ chunks549:
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone550
+	JEQ     rowdone625
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks549
+	JLE     chunks624
 	MOVQ    DX, R8
-	JMP     chunks549
+	JMP     chunks624
 
-rowdone550:
+rowdone625:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row548
+	JNZ  row623
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group547
+	JNZ  group622
 	VZEROUPPER
 	RET
 
@@ -9593,19 +10668,19 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk551
+	JAE   chunk626
 	RET
 
-chunk551:
+chunk626:
 	SUBQ $0x30, DX
 
-group552:
+group627:
 	MOVQ rows+24(FP), R9
 
-row553:
+row628:
 	XORQ R8, R8
 
-chunks554:
+chunks629:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9681,22 +10756,22 @@ chunks554:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone555
+	JEQ     rowdone630
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks554
+	JLE     chunks629
 	MOVQ    DX, R8
-	JMP     chunks554
+	JMP     chunks629
 
-rowdone555:
+rowdone630:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row553
+	JNZ  row628
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group552
+	JNZ  group627
 	VZEROUPPER
 	RET
 
@@ -9720,21 +10795,21 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk556
+	JAE   chunk631
 	CMPQ  DX, $0x10
-	JAE   chunk557
+	JAE   chunk632
 	RET
 
-chunk556:
+chunk631:
 	SUBQ $0x20, DX
 
-group558:
+group633:
 	MOVQ rows+24(FP), R9
 
-row559:
+row634:
 	XORQ R8, R8
 
-chunks560:
+chunks635:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9822,35 +10897,35 @@ chunks560:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone561
+	JEQ     rowdone636
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks560
+	JLE     chunks635
 	MOVQ    DX, R8
-	JMP     chunks560
+	JMP     chunks635
 
-rowdone561:
+rowdone636:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row559
+	JNZ  row634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group558
+	JNZ  group633
 	VZEROUPPER
 	RET
 
-chunk557:
+chunk632:
 	SUBQ $0x10, DX
 
-group562:
+group637:
 	MOVQ rows+24(FP), R9
 
-row563:
+row638:
 	XORQ R8, R8
 
-chunks564:
+chunks639:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9890,22 +10965,22 @@ chunks564:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone565
+	JEQ     rowdone640
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks564
+	JLE     chunks639
 	MOVQ    DX, R8
-	JMP     chunks564
+	JMP     chunks639
 
-rowdone565:
+rowdone640:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row563
+	JNZ  row638
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group562
+	JNZ  group637
 	VZEROUPPER
 	RET
 
@@ -9993,19 +11068,19 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk566
+	JAE   chunk641
 	RET
 
-chunk566:
+chunk641:
 	SUBQ $0x20, DX
 
-group567:
+group642:
 	MOVQ rows+24(FP), R9
 
-row568:
+row643:
 	XORQ R8, R8
 
-chunks569:
+chunks644:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -10093,22 +11168,22 @@ chunks569:
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone570
+	JEQ     rowdone645
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks569
+	JLE     chunks644
 	MOVQ    DX, R8
-	JMP     chunks569
+	JMP     chunks644
 
-rowdone570:
+rowdone645:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row568
+	JNZ  row643
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group567
+	JNZ  group642
 	VZEROUPPER
 	RET
 
@@ -10156,19 +11231,19 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk571
+	JAE   chunk646
 	RET
 
-chunk571:
+chunk646:
 	SUBQ $0x40, DX
 
-group572:
+group647:
 	MOVQ rows+24(FP), R9
 
-row573:
+row648:
 	XORQ R8, R8
 
-chunks574:
+chunks649:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -10352,22 +11427,22 @@ chunks574:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 240(AX)(R8*4)
 	CMPQ    R8, DX
-	JEQ     rowdone575
+	JEQ     rowdone650
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks574
+	JLE     chunks649
 	MOVQ    DX, R8
-	JMP     chunks574
+	JMP     chunks649
 
-rowdone575:
+rowdone650:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row573
+	JNZ  row648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group572
+	JNZ  group647
 	VZEROUPPER
 	RET
 
@@ -10392,25 +11467,25 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk576
+	JAE   chunk651
 	CMPQ  DX, $0x10
-	JAE   chunk577
+	JAE   chunk652
 	CMPQ  DX, $0x08
-	JAE   chunk578
+	JAE   chunk653
 	CMPQ  DX, $0x04
-	JAE   chunk579
+	JAE   chunk654
 	RET
 
-chunk576:
+chunk651:
 	SUBQ $0x20, DX
 
-group580:
+group655:
 	MOVQ rows+24(FP), R10
 
-row581:
+row656:
 	XORQ R9, R9
 
-chunks582:
+chunks657:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -10462,35 +11537,35 @@ chunks582:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone583
+	JEQ        rowdone658
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks582
+	JLE        chunks657
 	MOVQ       DX, R9
-	JMP        chunks582
+	JMP        chunks657
 
-rowdone583:
+rowdone658:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row581
+	JNZ  row656
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group580
+	JNZ  group655
 	VZEROUPPER
 	RET
 
-chunk577:
+chunk652:
 	SUBQ $0x10, DX
 
-group584:
+group659:
 	MOVQ rows+24(FP), R10
 
-row585:
+row660:
 	XORQ R9, R9
 
-chunks586:
+chunks661:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -10534,35 +11609,35 @@ chunks586:
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone587
+	JEQ        rowdone662
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks586
+	JLE        chunks661
 	MOVQ       DX, R9
-	JMP        chunks586
+	JMP        chunks661
 
-rowdone587:
+rowdone662:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row585
+	JNZ  row660
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group584
+	JNZ  group659
 	VZEROUPPER
 	RET
 
-chunk578:
+chunk653:
 	SUBQ $0x08, DX
 
-group588:
+group663:
 	MOVQ rows+24(FP), R10
 
-row589:
+row664:
 	XORQ R9, R9
 
-chunks590:
+chunks665:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -10590,35 +11665,35 @@ chunks590:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone591
+	JEQ        rowdone666
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks590
+	JLE        chunks665
 	MOVQ       DX, R9
-	JMP        chunks590
+	JMP        chunks665
 
-rowdone591:
+rowdone666:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row589
+	JNZ  row664
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group588
+	JNZ  group663
 	VZEROUPPER
 	RET
 
-chunk579:
+chunk654:
 	SUBQ $0x04, DX
 
-group592:
+group667:
 	MOVQ rows+24(FP), R10
 
-row593:
+row668:
 	XORQ R9, R9
 
-chunks594:
+chunks669:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -10640,22 +11715,22 @@ chunks594:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone595
+	JEQ        rowdone670
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks594
+	JLE        chunks669
 	MOVQ       DX, R9
-	JMP        chunks594
+	JMP        chunks669
 
-rowdone595:
+rowdone670:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row593
+	JNZ  row668
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group592
+	JNZ  group667
 	VZEROUPPER
 	RET
 
@@ -10680,25 +11755,25 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk596
+	JAE   chunk671
 	CMPQ  DX, $0x10
-	JAE   chunk597
+	JAE   chunk672
 	CMPQ  DX, $0x08
-	JAE   chunk598
+	JAE   chunk673
 	CMPQ  DX, $0x04
-	JAE   chunk599
+	JAE   chunk674
 	RET
 
-chunk596:
+chunk671:
 	SUBQ $0x20, DX
 
-group600:
+group675:
 	MOVQ rows+24(FP), R10
 
-row601:
+row676:
 	XORQ R9, R9
 
-chunks602:
+chunks677:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -10750,35 +11825,35 @@ chunks602:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone603
+	JEQ        rowdone678
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks602
+	JLE        chunks677
 	MOVQ       DX, R9
-	JMP        chunks602
+	JMP        chunks677
 
-rowdone603:
+rowdone678:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row601
+	JNZ  row676
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group600
+	JNZ  group675
 	VZEROUPPER
 	RET
 
-chunk597:
+chunk672:
 	SUBQ $0x10, DX
 
-group604:
+group679:
 	MOVQ rows+24(FP), R10
 
-row605:
+row680:
 	XORQ R9, R9
 
-chunks606:
+chunks681:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -10822,35 +11897,35 @@ chunks606:
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone607
+	JEQ        rowdone682
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks606
+	JLE        chunks681
 	MOVQ       DX, R9
-	JMP        chunks606
+	JMP        chunks681
 
-rowdone607:
+rowdone682:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row605
+	JNZ  row680
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group604
+	JNZ  group679
 	VZEROUPPER
 	RET
 
-chunk598:
+chunk673:
 	SUBQ $0x08, DX
 
-group608:
+group683:
 	MOVQ rows+24(FP), R10
 
-row609:
+row684:
 	XORQ R9, R9
 
-chunks610:
+chunks685:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -10878,35 +11953,35 @@ chunks610:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone611
+	JEQ        rowdone686
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks610
+	JLE        chunks685
 	MOVQ       DX, R9
-	JMP        chunks610
+	JMP        chunks685
 
-rowdone611:
+rowdone686:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row609
+	JNZ  row684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group608
+	JNZ  group683
 	VZEROUPPER
 	RET
 
-chunk599:
+chunk674:
 	SUBQ $0x04, DX
 
-group612:
+group687:
 	MOVQ rows+24(FP), R10
 
-row613:
+row688:
 	XORQ R9, R9
 
-chunks614:
+chunks689:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -10928,22 +12003,22 @@ chunks614:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone615
+	JEQ        rowdone690
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks614
+	JLE        chunks689
 	MOVQ       DX, R9
-	JMP        chunks614
+	JMP        chunks689
 
-rowdone615:
+rowdone690:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row613
+	JNZ  row688
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group612
+	JNZ  group687
 	VZEROUPPER
 	RET
 
@@ -10968,25 +12043,25 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk616
+	JAE   chunk691
 	CMPQ  DX, $0x10
-	JAE   chunk617
+	JAE   chunk692
 	CMPQ  DX, $0x08
-	JAE   chunk618
+	JAE   chunk693
 	CMPQ  DX, $0x04
-	JAE   chunk619
+	JAE   chunk694
 	RET
 
-chunk616:
+chunk691:
 	SUBQ $0x20, DX
 
-group620:
+group695:
 	MOVQ rows+24(FP), R10
 
-row621:
+row696:
 	XORQ R9, R9
 
-chunks622:
+chunks697:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -11038,35 +12113,35 @@ chunks622:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone623
+	JEQ        rowdone698
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks622
+	JLE        chunks697
 	MOVQ       DX, R9
-	JMP        chunks622
+	JMP        chunks697
 
-rowdone623:
+rowdone698:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row621
+	JNZ  row696
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group620
+	JNZ  group695
 	VZEROUPPER
 	RET
 
-chunk617:
+chunk692:
 	SUBQ $0x10, DX
 
-group624:
+group699:
 	MOVQ rows+24(FP), R10
 
-row625:
+row700:
 	XORQ R9, R9
 
-chunks626:
+chunks701:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -11110,35 +12185,35 @@ chunks626:
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone627
+	JEQ        rowdone702
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks626
+	JLE        chunks701
 	MOVQ       DX, R9
-	JMP        chunks626
+	JMP        chunks701
 
-rowdone627:
+rowdone702:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row625
+	JNZ  row700
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group624
+	JNZ  group699
 	VZEROUPPER
 	RET
 
-chunk618:
+chunk693:
 	SUBQ $0x08, DX
 
-group628:
+group703:
 	MOVQ rows+24(FP), R10
 
-row629:
+row704:
 	XORQ R9, R9
 
-chunks630:
+chunks705:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -11166,35 +12241,35 @@ chunks630:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone631
+	JEQ        rowdone706
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks630
+	JLE        chunks705
 	MOVQ       DX, R9
-	JMP        chunks630
+	JMP        chunks705
 
-rowdone631:
+rowdone706:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row629
+	JNZ  row704
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group628
+	JNZ  group703
 	VZEROUPPER
 	RET
 
-chunk619:
+chunk694:
 	SUBQ $0x04, DX
 
-group632:
+group707:
 	MOVQ rows+24(FP), R10
 
-row633:
+row708:
 	XORQ R9, R9
 
-chunks634:
+chunks709:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -11216,22 +12291,22 @@ chunks634:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone635
+	JEQ        rowdone710
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks634
+	JLE        chunks709
 	MOVQ       DX, R9
-	JMP        chunks634
+	JMP        chunks709
 
-rowdone635:
+rowdone710:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row633
+	JNZ  row708
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group632
+	JNZ  group707
 	VZEROUPPER
 	RET
 
@@ -11256,23 +12331,23 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk636
+	JAE   chunk711
 	CMPQ  DX, $0x10
-	JAE   chunk637
+	JAE   chunk712
 	CMPQ  DX, $0x08
-	JAE   chunk638
+	JAE   chunk713
 	RET
 
-chunk636:
+chunk711:
 	SUBQ $0x20, DX
 
-group639:
+group714:
 	MOVQ rows+24(FP), R10
 
-row640:
+row715:
 	XORQ R9, R9
 
-chunks641:
+chunks716:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -11324,35 +12399,35 @@ chunks641:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone642
+	JEQ         rowdone717
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks641
+	JLE         chunks716
 	MOVQ        DX, R9
-	JMP         chunks641
+	JMP         chunks716
 
-rowdone642:
+rowdone717:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row640
+	JNZ  row715
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group639
+	JNZ  group714
 	VZEROUPPER
 	RET
 
-chunk637:
+chunk712:
 	SUBQ $0x10, DX
 
-group643:
+group718:
 	MOVQ rows+24(FP), R10
 
-row644:
+row719:
 	XORQ R9, R9
 
-chunks645:
+chunks720:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), X0
@@ -11396,35 +12471,35 @@ chunks645:
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone646
+	JEQ         rowdone721
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks645
+	JLE         chunks720
 	MOVQ        DX, R9
-	JMP         chunks645
+	JMP         chunks720
 
-rowdone646:
+rowdone721:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row644
+	JNZ  row719
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group643
+	JNZ  group718
 	VZEROUPPER
 	RET
 
-chunk638:
+chunk713:
 	SUBQ $0x08, DX
 
-group647:
+group722:
 	MOVQ rows+24(FP), R10
 
-row648:
+row723:
 	XORQ R9, R9
 
-chunks649:
+chunks724:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVQ       (R11), X0
@@ -11452,22 +12527,22 @@ chunks649:
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone650
+	JEQ         rowdone725
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks649
+	JLE         chunks724
 	MOVQ        DX, R9
-	JMP         chunks649
+	JMP         chunks724
 
-rowdone650:
+rowdone725:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row648
+	JNZ  row723
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group647
+	JNZ  group722
 	VZEROUPPER
 	RET
 
@@ -11492,21 +12567,21 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk651
+	JAE   chunk726
 	CMPQ  DX, $0x10
-	JAE   chunk652
+	JAE   chunk727
 	RET
 
-chunk651:
+chunk726:
 	SUBQ $0x20, DX
 
-group653:
+group728:
 	MOVQ rows+24(FP), R10
 
-row654:
+row729:
 	XORQ R9, R9
 
-chunks655:
+chunks730:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -11534,35 +12609,35 @@ chunks655:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone656
+	JEQ        rowdone731
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks655
+	JLE        chunks730
 	MOVQ       DX, R9
-	JMP        chunks655
+	JMP        chunks730
 
-rowdone656:
+rowdone731:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row654
+	JNZ  row729
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group653
+	JNZ  group728
 	VZEROUPPER
 	RET
 
-chunk652:
+chunk727:
 	SUBQ $0x10, DX
 
-group657:
+group732:
 	MOVQ rows+24(FP), R10
 
-row658:
+row733:
 	XORQ R9, R9
 
-chunks659:
+chunks734:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (R11), X0
@@ -11582,22 +12657,523 @@ chunks659:
 	VMOVDQU (R12)(DI*1), X0
 	VMOVDQU X0, 112(AX)(R9*8)
 	CMPQ    R9, DX
-	JEQ     rowdone660
+	JEQ     rowdone735
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks659
+	JLE     chunks734
 	MOVQ    DX, R9
-	JMP     chunks659
+	JMP     chunks734
 
-rowdone660:
+rowdone735:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row658
+	JNZ  row733
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group657
+	JNZ  group732
+	VZEROUPPER
+	RET
+
+// func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk736
+	RET
+
+chunk736:
+	SUBQ $0x20, DX
+
+group737:
+	MOVQ rows+24(FP), R10
+
+row738:
+	XORQ R9, R9
+
+chunks739:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
+	VPUNPCKLBW Y3, Y0, Y4
+	VPUNPCKHBW Y3, Y0, Y3
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
+	VPUNPCKLBW Y5, Y0, Y6
+	VPUNPCKHBW Y5, Y0, Y5
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
+	VPUNPCKLBW Y7, Y0, Y8
+	VPUNPCKHBW Y7, Y0, Y7
+	VPUNPCKLBW Y6, Y2, Y0
+	VPUNPCKHBW Y6, Y2, Y6
+	VPUNPCKLBW Y5, Y1, Y2
+	VPUNPCKHBW Y5, Y1, Y5
+	VPUNPCKLBW Y8, Y4, Y1
+	VPUNPCKHBW Y8, Y4, Y8
+	VPUNPCKLBW Y7, Y3, Y4
+	VPUNPCKHBW Y7, Y3, Y7
+	VPUNPCKLBW Y1, Y0, Y3
+	VPUNPCKHBW Y1, Y0, Y1
+	VPUNPCKLBW Y8, Y6, Y0
+	VPUNPCKHBW Y8, Y6, Y8
+	VPUNPCKLBW Y4, Y2, Y6
+	VPUNPCKHBW Y4, Y2, Y4
+	VPUNPCKLBW Y7, Y5, Y2
+	VPUNPCKHBW Y7, Y5, Y7
+	VPERM2I128 $0x20, Y1, Y3, Y5
+	VMOVNTDQ   Y5, (AX)(R9*8)
+	VPERM2I128 $0x20, Y8, Y0, Y5
+	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VPERM2I128 $0x20, Y4, Y6, Y5
+	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VPERM2I128 $0x20, Y7, Y2, Y5
+	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VPERM2I128 $0x31, Y1, Y3, Y1
+	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VPERM2I128 $0x31, Y8, Y0, Y8
+	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VPERM2I128 $0x31, Y4, Y6, Y4
+	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VPERM2I128 $0x31, Y7, Y2, Y7
+	VMOVNTDQ   Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
+	JEQ        rowdone740
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks739
+	MOVQ       DX, R9
+	JMP        chunks739
+
+rowdone740:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row738
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group737
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk741
+	RET
+
+chunk741:
+	SUBQ $0x20, DX
+
+group742:
+	MOVQ rows+24(FP), R10
+
+row743:
+	XORQ R9, R9
+
+chunks744:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
+	VPUNPCKLWD Y3, Y0, Y4
+	VPUNPCKHWD Y3, Y0, Y3
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
+	VPUNPCKLWD Y5, Y0, Y6
+	VPUNPCKHWD Y5, Y0, Y5
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
+	VPUNPCKLWD Y7, Y0, Y8
+	VPUNPCKHWD Y7, Y0, Y7
+	VPUNPCKLWD Y6, Y2, Y0
+	VPUNPCKHWD Y6, Y2, Y6
+	VPUNPCKLWD Y5, Y1, Y2
+	VPUNPCKHWD Y5, Y1, Y5
+	VPUNPCKLWD Y8, Y4, Y1
+	VPUNPCKHWD Y8, Y4, Y8
+	VPUNPCKLWD Y7, Y3, Y4
+	VPUNPCKHWD Y7, Y3, Y7
+	VPUNPCKLWD Y1, Y0, Y3
+	VPUNPCKHWD Y1, Y0, Y1
+	VPUNPCKLWD Y8, Y6, Y0
+	VPUNPCKHWD Y8, Y6, Y8
+	VPUNPCKLWD Y4, Y2, Y6
+	VPUNPCKHWD Y4, Y2, Y4
+	VPUNPCKLWD Y7, Y5, Y2
+	VPUNPCKHWD Y7, Y5, Y7
+	VPERM2I128 $0x20, Y1, Y3, Y5
+	VMOVNTDQ   Y5, (AX)(R9*8)
+	VPERM2I128 $0x20, Y8, Y0, Y5
+	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VPERM2I128 $0x20, Y4, Y6, Y5
+	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VPERM2I128 $0x20, Y7, Y2, Y5
+	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VPERM2I128 $0x31, Y1, Y3, Y1
+	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VPERM2I128 $0x31, Y8, Y0, Y8
+	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VPERM2I128 $0x31, Y4, Y6, Y4
+	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VPERM2I128 $0x31, Y7, Y2, Y7
+	VMOVNTDQ   Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
+	JEQ        rowdone745
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks744
+	MOVQ       DX, R9
+	JMP        chunks744
+
+rowdone745:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row743
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group742
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk746
+	RET
+
+chunk746:
+	SUBQ $0x20, DX
+
+group747:
+	MOVQ rows+24(FP), R10
+
+row748:
+	XORQ R9, R9
+
+chunks749:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R12), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VMOVDQU    (R11)(SI*1), Y0
+	VMOVDQU    (R12)(SI*1), Y3
+	VPUNPCKLDQ Y3, Y0, Y4
+	VPUNPCKHDQ Y3, Y0, Y3
+	VMOVDQU    (R11)(SI*2), Y0
+	VMOVDQU    (R12)(SI*2), Y5
+	VPUNPCKLDQ Y5, Y0, Y6
+	VPUNPCKHDQ Y5, Y0, Y5
+	VMOVDQU    (R11)(DI*1), Y0
+	VMOVDQU    (R12)(DI*1), Y7
+	VPUNPCKLDQ Y7, Y0, Y8
+	VPUNPCKHDQ Y7, Y0, Y7
+	VPUNPCKLDQ Y6, Y2, Y0
+	VPUNPCKHDQ Y6, Y2, Y6
+	VPUNPCKLDQ Y5, Y1, Y2
+	VPUNPCKHDQ Y5, Y1, Y5
+	VPUNPCKLDQ Y8, Y4, Y1
+	VPUNPCKHDQ Y8, Y4, Y8
+	VPUNPCKLDQ Y7, Y3, Y4
+	VPUNPCKHDQ Y7, Y3, Y7
+	VPUNPCKLDQ Y1, Y0, Y3
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPUNPCKLDQ Y8, Y6, Y0
+	VPUNPCKHDQ Y8, Y6, Y8
+	VPUNPCKLDQ Y4, Y2, Y6
+	VPUNPCKHDQ Y4, Y2, Y4
+	VPUNPCKLDQ Y7, Y5, Y2
+	VPUNPCKHDQ Y7, Y5, Y7
+	VPERM2I128 $0x20, Y1, Y3, Y5
+	VMOVNTDQ   Y5, (AX)(R9*8)
+	VPERM2I128 $0x20, Y8, Y0, Y5
+	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VPERM2I128 $0x20, Y4, Y6, Y5
+	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VPERM2I128 $0x20, Y7, Y2, Y5
+	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VPERM2I128 $0x31, Y1, Y3, Y1
+	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VPERM2I128 $0x31, Y8, Y0, Y8
+	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VPERM2I128 $0x31, Y4, Y6, Y4
+	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VPERM2I128 $0x31, Y7, Y2, Y7
+	VMOVNTDQ   Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
+	JEQ        rowdone750
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks749
+	MOVQ       DX, R9
+	JMP        chunks749
+
+rowdone750:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row748
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group747
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk751
+	RET
+
+chunk751:
+	SUBQ $0x20, DX
+
+group752:
+	MOVQ rows+24(FP), R10
+
+row753:
+	XORQ R9, R9
+
+chunks754:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R12), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     (R11)(SI*1), Y0
+	VMOVDQU     (R12)(SI*1), Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VMOVDQU     (R11)(SI*2), Y0
+	VMOVDQU     (R12)(SI*2), Y5
+	VPUNPCKLQDQ Y5, Y0, Y6
+	VPUNPCKHQDQ Y5, Y0, Y5
+	VMOVDQU     (R11)(DI*1), Y0
+	VMOVDQU     (R12)(DI*1), Y7
+	VPUNPCKLQDQ Y7, Y0, Y8
+	VPUNPCKHQDQ Y7, Y0, Y7
+	VPUNPCKLQDQ Y6, Y2, Y0
+	VPUNPCKHQDQ Y6, Y2, Y6
+	VPUNPCKLQDQ Y5, Y1, Y2
+	VPUNPCKHQDQ Y5, Y1, Y5
+	VPUNPCKLQDQ Y8, Y4, Y1
+	VPUNPCKHQDQ Y8, Y4, Y8
+	VPUNPCKLQDQ Y7, Y3, Y4
+	VPUNPCKHQDQ Y7, Y3, Y7
+	VPUNPCKLQDQ Y1, Y0, Y3
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPUNPCKLQDQ Y8, Y6, Y0
+	VPUNPCKHQDQ Y8, Y6, Y8
+	VPUNPCKLQDQ Y4, Y2, Y6
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y7, Y5, Y2
+	VPUNPCKHQDQ Y7, Y5, Y7
+	VPERM2I128  $0x20, Y1, Y3, Y5
+	VMOVNTDQ    Y5, (AX)(R9*8)
+	VPERM2I128  $0x20, Y8, Y0, Y5
+	VMOVNTDQ    Y5, 32(AX)(R9*8)
+	VPERM2I128  $0x20, Y4, Y6, Y5
+	VMOVNTDQ    Y5, 64(AX)(R9*8)
+	VPERM2I128  $0x20, Y7, Y2, Y5
+	VMOVNTDQ    Y5, 96(AX)(R9*8)
+	VPERM2I128  $0x31, Y1, Y3, Y1
+	VMOVNTDQ    Y1, 128(AX)(R9*8)
+	VPERM2I128  $0x31, Y8, Y0, Y8
+	VMOVNTDQ    Y8, 160(AX)(R9*8)
+	VPERM2I128  $0x31, Y4, Y6, Y4
+	VMOVNTDQ    Y4, 192(AX)(R9*8)
+	VPERM2I128  $0x31, Y7, Y2, Y7
+	VMOVNTDQ    Y7, 224(AX)(R9*8)
+	CMPQ        R9, DX
+	JEQ         rowdone755
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks754
+	MOVQ        DX, R9
+	JMP         chunks754
+
+rowdone755:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row753
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group752
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk756
+	RET
+
+chunk756:
+	SUBQ $0x20, DX
+
+group757:
+	MOVQ rows+24(FP), R10
+
+row758:
+	XORQ R9, R9
+
+chunks759:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVNTDQ   Y2, (AX)(R9*8)
+	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVNTDQ   Y4, 32(AX)(R9*8)
+	VMOVDQU    (R12), Y4
+	VMOVDQU    (R12)(SI*1), Y5
+	VPERM2I128 $0x20, Y5, Y4, Y6
+	VMOVNTDQ   Y6, 64(AX)(R9*8)
+	VMOVDQU    (R12)(SI*2), Y6
+	VMOVDQU    (R12)(DI*1), Y7
+	VPERM2I128 $0x20, Y7, Y6, Y8
+	VMOVNTDQ   Y8, 96(AX)(R9*8)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 160(AX)(R9*8)
+	VPERM2I128 $0x31, Y5, Y4, Y5
+	VMOVNTDQ   Y5, 192(AX)(R9*8)
+	VPERM2I128 $0x31, Y7, Y6, Y7
+	VMOVNTDQ   Y7, 224(AX)(R9*8)
+	CMPQ       R9, DX
+	JEQ        rowdone760
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks759
+	MOVQ       DX, R9
+	JMP        chunks759
+
+rowdone760:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row758
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group757
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11623,50 +13199,50 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group661:
+group761:
 	MOVQ rows+24(FP), R9
 
-row662:
+row762:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes663:
+lanes763:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs664:
+pairs764:
 	CMPQ         R15, $0x20
-	JB           single665
+	JB           single765
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs664
+	JMP          pairs764
 
-single665:
+single765:
 	TESTQ   R15, R15
-	JZ      lanedone666
+	JZ      lanedone766
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone666:
+lanedone766:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes663
+	JB   lanes763
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row662
+	JNZ  row762
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group661
+	JNZ  group761
 	VZEROUPPER
 	RET
 
@@ -11689,25 +13265,25 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk667
+	JAE   chunk767
 	CMPQ  DX, $0x10
-	JAE   chunk668
+	JAE   chunk768
 	CMPQ  DX, $0x08
-	JAE   chunk669
+	JAE   chunk769
 	CMPQ  DX, $0x04
-	JAE   chunk670
+	JAE   chunk770
 	RET
 
-chunk667:
+chunk767:
 	SUBQ $0x20, DX
 
-group671:
+group771:
 	MOVQ rows+24(FP), R8
 
-row672:
+row772:
 	XORQ DI, DI
 
-chunks673:
+chunks773:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -11722,35 +13298,35 @@ chunks673:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone674
+	JEQ         rowdone774
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks673
+	JLE         chunks773
 	MOVQ        DX, DI
-	JMP         chunks673
+	JMP         chunks773
 
-rowdone674:
+rowdone774:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row672
+	JNZ  row772
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group671
+	JNZ  group771
 	VZEROUPPER
 	RET
 
-chunk668:
+chunk768:
 	SUBQ $0x10, DX
 
-group675:
+group775:
 	MOVQ rows+24(FP), R8
 
-row676:
+row776:
 	XORQ DI, DI
 
-chunks677:
+chunks777:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -11763,35 +13339,35 @@ chunks677:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone678
+	JEQ       rowdone778
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks677
+	JLE       chunks777
 	MOVQ      DX, DI
-	JMP       chunks677
+	JMP       chunks777
 
-rowdone678:
+rowdone778:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row676
+	JNZ  row776
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group675
+	JNZ  group775
 	VZEROUPPER
 	RET
 
-chunk669:
+chunk769:
 	SUBQ $0x08, DX
 
-group679:
+group779:
 	MOVQ rows+24(FP), R8
 
-row680:
+row780:
 	XORQ DI, DI
 
-chunks681:
+chunks781:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle404<>+0(SB), X0, X1
@@ -11803,35 +13379,35 @@ chunks681:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone682
+	JEQ       rowdone782
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks681
+	JLE       chunks781
 	MOVQ      DX, DI
-	JMP       chunks681
+	JMP       chunks781
 
-rowdone682:
+rowdone782:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row680
+	JNZ  row780
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group679
+	JNZ  group779
 	VZEROUPPER
 	RET
 
-chunk670:
+chunk770:
 	SUBQ $0x04, DX
 
-group683:
+group783:
 	MOVQ rows+24(FP), R8
 
-row684:
+row784:
 	XORQ DI, DI
 
-chunks685:
+chunks785:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle404<>+0(SB), X0, X1
@@ -11843,22 +13419,22 @@ chunks685:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone686
+	JEQ       rowdone786
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks685
+	JLE       chunks785
 	MOVQ      DX, DI
-	JMP       chunks685
+	JMP       chunks785
 
-rowdone686:
+rowdone786:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row684
+	JNZ  row784
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group683
+	JNZ  group783
 	VZEROUPPER
 	RET
 
@@ -11887,25 +13463,25 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk687
+	JAE   chunk787
 	CMPQ  DX, $0x10
-	JAE   chunk688
+	JAE   chunk788
 	CMPQ  DX, $0x08
-	JAE   chunk689
+	JAE   chunk789
 	CMPQ  DX, $0x04
-	JAE   chunk690
+	JAE   chunk790
 	RET
 
-chunk687:
+chunk787:
 	SUBQ $0x20, DX
 
-group691:
+group791:
 	MOVQ rows+24(FP), R8
 
-row692:
+row792:
 	XORQ DI, DI
 
-chunks693:
+chunks793:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -11920,35 +13496,35 @@ chunks693:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone694
+	JEQ         rowdone794
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks693
+	JLE         chunks793
 	MOVQ        DX, DI
-	JMP         chunks693
+	JMP         chunks793
 
-rowdone694:
+rowdone794:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row692
+	JNZ  row792
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group691
+	JNZ  group791
 	VZEROUPPER
 	RET
 
-chunk688:
+chunk788:
 	SUBQ $0x10, DX
 
-group695:
+group795:
 	MOVQ rows+24(FP), R8
 
-row696:
+row796:
 	XORQ DI, DI
 
-chunks697:
+chunks797:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -11961,35 +13537,35 @@ chunks697:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone698
+	JEQ       rowdone798
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks697
+	JLE       chunks797
 	MOVQ      DX, DI
-	JMP       chunks697
+	JMP       chunks797
 
-rowdone698:
+rowdone798:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row696
+	JNZ  row796
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group695
+	JNZ  group795
 	VZEROUPPER
 	RET
 
-chunk689:
+chunk789:
 	SUBQ $0x08, DX
 
-group699:
+group799:
 	MOVQ rows+24(FP), R8
 
-row700:
+row800:
 	XORQ DI, DI
 
-chunks701:
+chunks801:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle405<>+0(SB), X0, X1
@@ -12001,35 +13577,35 @@ chunks701:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone702
+	JEQ       rowdone802
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks701
+	JLE       chunks801
 	MOVQ      DX, DI
-	JMP       chunks701
+	JMP       chunks801
 
-rowdone702:
+rowdone802:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row700
+	JNZ  row800
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group699
+	JNZ  group799
 	VZEROUPPER
 	RET
 
-chunk690:
+chunk790:
 	SUBQ $0x04, DX
 
-group703:
+group803:
 	MOVQ rows+24(FP), R8
 
-row704:
+row804:
 	XORQ DI, DI
 
-chunks705:
+chunks805:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle405<>+0(SB), X0, X1
@@ -12041,22 +13617,22 @@ chunks705:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone706
+	JEQ       rowdone806
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks705
+	JLE       chunks805
 	MOVQ      DX, DI
-	JMP       chunks705
+	JMP       chunks805
 
-rowdone706:
+rowdone806:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row704
+	JNZ  row804
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group703
+	JNZ  group803
 	VZEROUPPER
 	RET
 
@@ -12085,25 +13661,25 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk707
+	JAE   chunk807
 	CMPQ  DX, $0x10
-	JAE   chunk708
+	JAE   chunk808
 	CMPQ  DX, $0x08
-	JAE   chunk709
+	JAE   chunk809
 	CMPQ  DX, $0x04
-	JAE   chunk710
+	JAE   chunk810
 	RET
 
-chunk707:
+chunk807:
 	SUBQ $0x20, DX
 
-group711:
+group811:
 	MOVQ rows+24(FP), R8
 
-row712:
+row812:
 	XORQ DI, DI
 
-chunks713:
+chunks813:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -12114,35 +13690,35 @@ chunks713:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone714
+	JEQ         rowdone814
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks713
+	JLE         chunks813
 	MOVQ        DX, DI
-	JMP         chunks713
+	JMP         chunks813
 
-rowdone714:
+rowdone814:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row712
+	JNZ  row812
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group711
+	JNZ  group811
 	VZEROUPPER
 	RET
 
-chunk708:
+chunk808:
 	SUBQ $0x10, DX
 
-group715:
+group815:
 	MOVQ rows+24(FP), R8
 
-row716:
+row816:
 	XORQ DI, DI
 
-chunks717:
+chunks817:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU 16(AX)(DI*2), X1
@@ -12151,35 +13727,35 @@ chunks717:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone718
+	JEQ     rowdone818
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks717
+	JLE     chunks817
 	MOVQ    DX, DI
-	JMP     chunks717
+	JMP     chunks817
 
-rowdone718:
+rowdone818:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row716
+	JNZ  row816
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group715
+	JNZ  group815
 	VZEROUPPER
 	RET
 
-chunk709:
+chunk809:
 	SUBQ $0x08, DX
 
-group719:
+group819:
 	MOVQ rows+24(FP), R8
 
-row720:
+row820:
 	XORQ DI, DI
 
-chunks721:
+chunks821:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -12187,35 +13763,35 @@ chunks721:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone722
+	JEQ     rowdone822
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks721
+	JLE     chunks821
 	MOVQ    DX, DI
-	JMP     chunks721
+	JMP     chunks821
 
-rowdone722:
+rowdone822:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row720
+	JNZ  row820
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group719
+	JNZ  group819
 	VZEROUPPER
 	RET
 
-chunk710:
+chunk810:
 	SUBQ $0x04, DX
 
-group723:
+group823:
 	MOVQ rows+24(FP), R8
 
-row724:
+row824:
 	XORQ DI, DI
 
-chunks725:
+chunks825:
 	LEAQ    (CX)(DI*1), R9
 	VMOVQ   (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -12223,22 +13799,22 @@ chunks725:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone726
+	JEQ     rowdone826
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks725
+	JLE     chunks825
 	MOVQ    DX, DI
-	JMP     chunks725
+	JMP     chunks825
 
-rowdone726:
+rowdone826:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row724
+	JNZ  row824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group723
+	JNZ  group823
 	VZEROUPPER
 	RET
 
@@ -12261,23 +13837,23 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk727
+	JAE   chunk827
 	CMPQ  DX, $0x10
-	JAE   chunk728
+	JAE   chunk828
 	CMPQ  DX, $0x08
-	JAE   chunk729
+	JAE   chunk829
 	RET
 
-chunk727:
+chunk827:
 	SUBQ $0x20, DX
 
-group730:
+group830:
 	MOVQ rows+24(FP), R8
 
-row731:
+row831:
 	XORQ DI, DI
 
-chunks732:
+chunks832:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -12288,35 +13864,35 @@ chunks732:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone733
+	JEQ         rowdone833
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks732
+	JLE         chunks832
 	MOVQ        DX, DI
-	JMP         chunks732
+	JMP         chunks832
 
-rowdone733:
+rowdone833:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row731
+	JNZ  row831
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group730
+	JNZ  group830
 	VZEROUPPER
 	RET
 
-chunk728:
+chunk828:
 	SUBQ $0x10, DX
 
-group734:
+group834:
 	MOVQ rows+24(FP), R8
 
-row735:
+row835:
 	XORQ DI, DI
 
-chunks736:
+chunks836:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VMOVDQU     16(AX)(DI*2), X1
@@ -12325,35 +13901,35 @@ chunks736:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone737
+	JEQ         rowdone837
 	ADDQ        $0x10, DI
 	CMPQ        DI, DX
-	JLE         chunks736
+	JLE         chunks836
 	MOVQ        DX, DI
-	JMP         chunks736
+	JMP         chunks836
 
-rowdone737:
+rowdone837:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row735
+	JNZ  row835
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group734
+	JNZ  group834
 	VZEROUPPER
 	RET
 
-chunk729:
+chunk829:
 	SUBQ $0x08, DX
 
-group738:
+group838:
 	MOVQ rows+24(FP), R8
 
-row739:
+row839:
 	XORQ DI, DI
 
-chunks740:
+chunks840:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VPUNPCKLQDQ X0, X0, X1
@@ -12361,22 +13937,22 @@ chunks740:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone741
+	JEQ         rowdone841
 	ADDQ        $0x08, DI
 	CMPQ        DI, DX
-	JLE         chunks740
+	JLE         chunks840
 	MOVQ        DX, DI
-	JMP         chunks740
+	JMP         chunks840
 
-rowdone741:
+rowdone841:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row739
+	JNZ  row839
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group738
+	JNZ  group838
 	VZEROUPPER
 	RET
 
@@ -12399,21 +13975,21 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk742
+	JAE   chunk842
 	CMPQ  DX, $0x10
-	JAE   chunk743
+	JAE   chunk843
 	RET
 
-chunk742:
+chunk842:
 	SUBQ $0x20, DX
 
-group744:
+group844:
 	MOVQ rows+24(FP), R8
 
-row745:
+row845:
 	XORQ DI, DI
 
-chunks746:
+chunks846:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -12422,57 +13998,57 @@ chunks746:
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
 	VMOVDQU     Y0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone747
+	JEQ         rowdone847
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks746
+	JLE         chunks846
 	MOVQ        DX, DI
-	JMP         chunks746
+	JMP         chunks846
 
-rowdone747:
+rowdone847:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row745
+	JNZ  row845
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group744
+	JNZ  group844
 	VZEROUPPER
 	RET
 
-chunk743:
+chunk843:
 	SUBQ $0x10, DX
 
-group748:
+group848:
 	MOVQ rows+24(FP), R8
 
-row749:
+row849:
 	XORQ DI, DI
 
-chunks750:
+chunks850:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 16(AX)(DI*2), X0
 	VMOVDQU X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone751
+	JEQ     rowdone851
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks750
+	JLE     chunks850
 	MOVQ    DX, DI
-	JMP     chunks750
+	JMP     chunks850
 
-rowdone751:
+rowdone851:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row749
+	JNZ  row849
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group748
+	JNZ  group848
 	VZEROUPPER
 	RET
 
@@ -12495,21 +14071,21 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk752
+	JAE   chunk852
 	CMPQ  DX, $0x18
-	JAE   chunk753
+	JAE   chunk853
 	RET
 
-chunk752:
+chunk852:
 	SUBQ $0x24, DX
 
-group754:
+group854:
 	MOVQ rows+24(FP), R8
 
-row755:
+row855:
 	XORQ DI, DI
 
-chunks756:
+chunks856:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle406<>+0(SB), X0, X0
@@ -12541,35 +14117,35 @@ chunks756:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone757
+	JEQ     rowdone857
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks756
+	JLE     chunks856
 	MOVQ    DX, DI
-	JMP     chunks756
+	JMP     chunks856
 
-rowdone757:
+rowdone857:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row755
+	JNZ  row855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group754
+	JNZ  group854
 	VZEROUPPER
 	RET
 
-chunk753:
+chunk853:
 	SUBQ $0x18, DX
 
-group758:
+group858:
 	MOVQ rows+24(FP), R8
 
-row759:
+row859:
 	XORQ DI, DI
 
-chunks760:
+chunks860:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle406<>+0(SB), X0, X0
@@ -12590,22 +14166,22 @@ chunks760:
 	VPSHUFB shuffle410<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone761
+	JEQ     rowdone861
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks760
+	JLE     chunks860
 	MOVQ    DX, DI
-	JMP     chunks760
+	JMP     chunks860
 
-rowdone761:
+rowdone861:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row759
+	JNZ  row859
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group758
+	JNZ  group858
 	VZEROUPPER
 	RET
 
@@ -12648,21 +14224,21 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk762
+	JAE   chunk862
 	CMPQ  DX, $0x18
-	JAE   chunk763
+	JAE   chunk863
 	RET
 
-chunk762:
+chunk862:
 	SUBQ $0x24, DX
 
-group764:
+group864:
 	MOVQ rows+24(FP), R8
 
-row765:
+row865:
 	XORQ DI, DI
 
-chunks766:
+chunks866:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -12693,35 +14269,35 @@ chunks766:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone767
+	JEQ     rowdone867
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks766
+	JLE     chunks866
 	MOVQ    DX, DI
-	JMP     chunks766
+	JMP     chunks866
 
-rowdone767:
+rowdone867:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row765
+	JNZ  row865
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group764
+	JNZ  group864
 	VZEROUPPER
 	RET
 
-chunk763:
+chunk863:
 	SUBQ $0x18, DX
 
-group768:
+group868:
 	MOVQ rows+24(FP), R8
 
-row769:
+row869:
 	XORQ DI, DI
 
-chunks770:
+chunks870:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -12741,22 +14317,338 @@ chunks770:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone771
+	JEQ     rowdone871
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks770
+	JLE     chunks870
 	MOVQ    DX, DI
-	JMP     chunks770
+	JMP     chunks870
 
-rowdone771:
+rowdone871:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row769
+	JNZ  row869
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group768
+	JNZ  group868
+	VZEROUPPER
+	RET
+
+// func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk872
+	RET
+
+chunk872:
+	SUBQ $0x20, DX
+
+group873:
+	MOVQ rows+24(FP), R8
+
+row874:
+	XORQ DI, DI
+
+chunks875:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVNTDQ    Y3, (R9)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVNTDQ    Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone876
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks875
+	MOVQ        DX, DI
+	JMP         chunks875
+
+rowdone876:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row874
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group873
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk877
+	RET
+
+chunk877:
+	SUBQ $0x20, DX
+
+group878:
+	MOVQ rows+24(FP), R8
+
+row879:
+	XORQ DI, DI
+
+chunks880:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVNTDQ    Y3, (R9)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVNTDQ    Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone881
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks880
+	MOVQ        DX, DI
+	JMP         chunks880
+
+rowdone881:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row879
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group878
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk882
+	RET
+
+chunk882:
+	SUBQ $0x20, DX
+
+group883:
+	MOVQ rows+24(FP), R8
+
+row884:
+	XORQ DI, DI
+
+chunks885:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVNTDQ    Y2, (R9)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVNTDQ    Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone886
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks885
+	MOVQ        DX, DI
+	JMP         chunks885
+
+rowdone886:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row884
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group883
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk887
+	RET
+
+chunk887:
+	SUBQ $0x20, DX
+
+group888:
+	MOVQ rows+24(FP), R8
+
+row889:
+	XORQ DI, DI
+
+chunks890:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVNTDQ    Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVNTDQ    Y1, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone891
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks890
+	MOVQ        DX, DI
+	JMP         chunks890
+
+rowdone891:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row889
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group888
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk892
+	RET
+
+chunk892:
+	SUBQ $0x20, DX
+
+group893:
+	MOVQ rows+24(FP), R8
+
+row894:
+	XORQ DI, DI
+
+chunks895:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVNTDQ    Y0, (R9)
+	VMOVDQU     16(AX)(DI*2), X0
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(SI*1)
+	CMPQ        DI, DX
+	JEQ         rowdone896
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks895
+	MOVQ        DX, DI
+	JMP         chunks895
+
+rowdone896:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row894
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group893
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -12779,21 +14671,21 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk772
+	JAE   chunk897
 	CMPQ  DX, $0x10
-	JAE   chunk773
+	JAE   chunk898
 	RET
 
-chunk772:
+chunk897:
 	SUBQ $0x20, DX
 
-group774:
+group899:
 	MOVQ rows+24(FP), R8
 
-row775:
+row900:
 	XORQ DI, DI
 
-chunks776:
+chunks901:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle411<>+0(SB), X0, X0
@@ -12819,35 +14711,35 @@ chunks776:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone777
+	JEQ     rowdone902
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks776
+	JLE     chunks901
 	MOVQ    DX, DI
-	JMP     chunks776
+	JMP     chunks901
 
-rowdone777:
+rowdone902:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row775
+	JNZ  row900
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group774
+	JNZ  group899
 	VZEROUPPER
 	RET
 
-chunk773:
+chunk898:
 	SUBQ $0x10, DX
 
-group778:
+group903:
 	MOVQ rows+24(FP), R8
 
-row779:
+row904:
 	XORQ DI, DI
 
-chunks780:
+chunks905:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle411<>+0(SB), X0, X0
@@ -12861,22 +14753,22 @@ chunks780:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone781
+	JEQ     rowdone906
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks780
+	JLE     chunks905
 	MOVQ    DX, DI
-	JMP     chunks780
+	JMP     chunks905
 
-rowdone781:
+rowdone906:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row779
+	JNZ  row904
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group778
+	JNZ  group903
 	VZEROUPPER
 	RET
 
@@ -12911,21 +14803,21 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk782
+	JAE   chunk907
 	CMPQ  DX, $0x10
-	JAE   chunk783
+	JAE   chunk908
 	RET
 
-chunk782:
+chunk907:
 	SUBQ $0x20, DX
 
-group784:
+group909:
 	MOVQ rows+24(FP), R8
 
-row785:
+row910:
 	XORQ DI, DI
 
-chunks786:
+chunks911:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle414<>+0(SB), X0, X0
@@ -12951,35 +14843,35 @@ chunks786:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone787
+	JEQ     rowdone912
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks786
+	JLE     chunks911
 	MOVQ    DX, DI
-	JMP     chunks786
+	JMP     chunks911
 
-rowdone787:
+rowdone912:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row785
+	JNZ  row910
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group784
+	JNZ  group909
 	VZEROUPPER
 	RET
 
-chunk783:
+chunk908:
 	SUBQ $0x10, DX
 
-group788:
+group913:
 	MOVQ rows+24(FP), R8
 
-row789:
+row914:
 	XORQ DI, DI
 
-chunks790:
+chunks915:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle414<>+0(SB), X0, X0
@@ -12993,22 +14885,22 @@ chunks790:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone791
+	JEQ     rowdone916
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks790
+	JLE     chunks915
 	MOVQ    DX, DI
-	JMP     chunks790
+	JMP     chunks915
 
-rowdone791:
+rowdone916:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row789
+	JNZ  row914
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group788
+	JNZ  group913
 	VZEROUPPER
 	RET
 
@@ -13043,21 +14935,21 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk792
+	JAE   chunk917
 	CMPQ  DX, $0x10
-	JAE   chunk793
+	JAE   chunk918
 	RET
 
-chunk792:
+chunk917:
 	SUBQ $0x20, DX
 
-group794:
+group919:
 	MOVQ rows+24(FP), R8
 
-row795:
+row920:
 	XORQ DI, DI
 
-chunks796:
+chunks921:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle417<>+0(SB), X0, X0
@@ -13083,35 +14975,35 @@ chunks796:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone797
+	JEQ     rowdone922
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks796
+	JLE     chunks921
 	MOVQ    DX, DI
-	JMP     chunks796
+	JMP     chunks921
 
-rowdone797:
+rowdone922:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row795
+	JNZ  row920
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group794
+	JNZ  group919
 	VZEROUPPER
 	RET
 
-chunk793:
+chunk918:
 	SUBQ $0x10, DX
 
-group798:
+group923:
 	MOVQ rows+24(FP), R8
 
-row799:
+row924:
 	XORQ DI, DI
 
-chunks800:
+chunks925:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle417<>+0(SB), X0, X0
@@ -13125,22 +15017,22 @@ chunks800:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone801
+	JEQ     rowdone926
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks800
+	JLE     chunks925
 	MOVQ    DX, DI
-	JMP     chunks800
+	JMP     chunks925
 
-rowdone801:
+rowdone926:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row799
+	JNZ  row924
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group798
+	JNZ  group923
 	VZEROUPPER
 	RET
 
@@ -13175,19 +15067,19 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk802
+	JAE   chunk927
 	RET
 
-chunk802:
+chunk927:
 	SUBQ $0x20, DX
 
-group803:
+group928:
 	MOVQ rows+24(FP), R8
 
-row804:
+row929:
 	XORQ DI, DI
 
-chunks805:
+chunks930:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -13213,22 +15105,22 @@ chunks805:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone806
+	JEQ     rowdone931
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks805
+	JLE     chunks930
 	MOVQ    DX, DI
-	JMP     chunks805
+	JMP     chunks930
 
-rowdone806:
+rowdone931:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row804
+	JNZ  row929
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group803
+	JNZ  group928
 	VZEROUPPER
 	RET
 
@@ -13251,21 +15143,21 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk807
+	JAE   chunk932
 	CMPQ  DX, $0x18
-	JAE   chunk808
+	JAE   chunk933
 	RET
 
-chunk807:
+chunk932:
 	SUBQ $0x24, DX
 
-group809:
+group934:
 	MOVQ rows+24(FP), R8
 
-row810:
+row935:
 	XORQ DI, DI
 
-chunks811:
+chunks936:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle420<>+0(SB), X0, X0
@@ -13307,35 +15199,35 @@ chunks811:
 	VPSHUFB shuffle428<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone812
+	JEQ     rowdone937
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks811
+	JLE     chunks936
 	MOVQ    DX, DI
-	JMP     chunks811
+	JMP     chunks936
 
-rowdone812:
+rowdone937:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row810
+	JNZ  row935
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group809
+	JNZ  group934
 	VZEROUPPER
 	RET
 
-chunk808:
+chunk933:
 	SUBQ $0x18, DX
 
-group813:
+group938:
 	MOVQ rows+24(FP), R8
 
-row814:
+row939:
 	XORQ DI, DI
 
-chunks815:
+chunks940:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle420<>+0(SB), X0, X0
@@ -13365,22 +15257,22 @@ chunks815:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone816
+	JEQ     rowdone941
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks815
+	JLE     chunks940
 	MOVQ    DX, DI
-	JMP     chunks815
+	JMP     chunks940
 
-rowdone816:
+rowdone941:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row814
+	JNZ  row939
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group813
+	JNZ  group938
 	VZEROUPPER
 	RET
 
@@ -13451,21 +15343,21 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk817
+	JAE   chunk942
 	CMPQ  DX, $0x18
-	JAE   chunk818
+	JAE   chunk943
 	RET
 
-chunk817:
+chunk942:
 	SUBQ $0x24, DX
 
-group819:
+group944:
 	MOVQ rows+24(FP), R8
 
-row820:
+row945:
 	XORQ DI, DI
 
-chunks821:
+chunks946:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle432<>+0(SB), X0, X0
@@ -13507,35 +15399,35 @@ chunks821:
 	VPSHUFB shuffle333<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone822
+	JEQ     rowdone947
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks821
+	JLE     chunks946
 	MOVQ    DX, DI
-	JMP     chunks821
+	JMP     chunks946
 
-rowdone822:
+rowdone947:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row820
+	JNZ  row945
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group819
+	JNZ  group944
 	VZEROUPPER
 	RET
 
-chunk818:
+chunk943:
 	SUBQ $0x18, DX
 
-group823:
+group948:
 	MOVQ rows+24(FP), R8
 
-row824:
+row949:
 	XORQ DI, DI
 
-chunks825:
+chunks950:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle432<>+0(SB), X0, X0
@@ -13565,22 +15457,22 @@ chunks825:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone826
+	JEQ     rowdone951
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks825
+	JLE     chunks950
 	MOVQ    DX, DI
-	JMP     chunks825
+	JMP     chunks950
 
-rowdone826:
+rowdone951:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row824
+	JNZ  row949
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group823
+	JNZ  group948
 	VZEROUPPER
 	RET
 
@@ -13623,21 +15515,21 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk827
+	JAE   chunk952
 	CMPQ  DX, $0x18
-	JAE   chunk828
+	JAE   chunk953
 	RET
 
-chunk827:
+chunk952:
 	SUBQ $0x30, DX
 
-group829:
+group954:
 	MOVQ rows+24(FP), R8
 
-row830:
+row955:
 	XORQ DI, DI
 
-chunks831:
+chunks956:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
@@ -13693,35 +15585,35 @@ chunks831:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone832
+	JEQ     rowdone957
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks831
+	JLE     chunks956
 	MOVQ    DX, DI
-	JMP     chunks831
+	JMP     chunks956
 
-rowdone832:
+rowdone957:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row830
+	JNZ  row955
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group829
+	JNZ  group954
 	VZEROUPPER
 	RET
 
-chunk828:
+chunk953:
 	SUBQ $0x18, DX
 
-group833:
+group958:
 	MOVQ rows+24(FP), R8
 
-row834:
+row959:
 	XORQ DI, DI
 
-chunks835:
+chunks960:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
@@ -13751,22 +15643,22 @@ chunks835:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone836
+	JEQ     rowdone961
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks835
+	JLE     chunks960
 	MOVQ    DX, DI
-	JMP     chunks835
+	JMP     chunks960
 
-rowdone836:
+rowdone961:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row834
+	JNZ  row959
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group833
+	JNZ  group958
 	VZEROUPPER
 	RET
 
@@ -13793,19 +15685,19 @@ TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk837
+	JAE   chunk962
 	RET
 
-chunk837:
+chunk962:
 	SUBQ $0x30, DX
 
-group838:
+group963:
 	MOVQ rows+24(FP), R8
 
-row839:
+row964:
 	XORQ DI, DI
 
-chunks840:
+chunks965:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -13843,22 +15735,22 @@ chunks840:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone841
+	JEQ     rowdone966
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks840
+	JLE     chunks965
 	MOVQ    DX, DI
-	JMP     chunks840
+	JMP     chunks965
 
-rowdone841:
+rowdone966:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row839
+	JNZ  row964
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group838
+	JNZ  group963
 	VZEROUPPER
 	RET
 
@@ -13881,21 +15773,21 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk842
+	JAE   chunk967
 	CMPQ  DX, $0x10
-	JAE   chunk843
+	JAE   chunk968
 	RET
 
-chunk842:
+chunk967:
 	SUBQ $0x20, DX
 
-group844:
+group969:
 	MOVQ rows+24(FP), R8
 
-row845:
+row970:
 	XORQ DI, DI
 
-chunks846:
+chunks971:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle438<>+0(SB), X0, X0
@@ -13921,35 +15813,35 @@ chunks846:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone847
+	JEQ     rowdone972
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks846
+	JLE     chunks971
 	MOVQ    DX, DI
-	JMP     chunks846
+	JMP     chunks971
 
-rowdone847:
+rowdone972:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row845
+	JNZ  row970
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group844
+	JNZ  group969
 	VZEROUPPER
 	RET
 
-chunk843:
+chunk968:
 	SUBQ $0x10, DX
 
-group848:
+group973:
 	MOVQ rows+24(FP), R8
 
-row849:
+row974:
 	XORQ DI, DI
 
-chunks850:
+chunks975:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle438<>+0(SB), X0, X0
@@ -13963,22 +15855,22 @@ chunks850:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone851
+	JEQ     rowdone976
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks850
+	JLE     chunks975
 	MOVQ    DX, DI
-	JMP     chunks850
+	JMP     chunks975
 
-rowdone851:
+rowdone976:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row849
+	JNZ  row974
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group848
+	JNZ  group973
 	VZEROUPPER
 	RET
 
@@ -14013,21 +15905,21 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk852
+	JAE   chunk977
 	CMPQ  DX, $0x10
-	JAE   chunk853
+	JAE   chunk978
 	RET
 
-chunk852:
+chunk977:
 	SUBQ $0x20, DX
 
-group854:
+group979:
 	MOVQ rows+24(FP), R8
 
-row855:
+row980:
 	XORQ DI, DI
 
-chunks856:
+chunks981:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
@@ -14053,35 +15945,35 @@ chunks856:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone857
+	JEQ     rowdone982
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks856
+	JLE     chunks981
 	MOVQ    DX, DI
-	JMP     chunks856
+	JMP     chunks981
 
-rowdone857:
+rowdone982:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row855
+	JNZ  row980
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group854
+	JNZ  group979
 	VZEROUPPER
 	RET
 
-chunk853:
+chunk978:
 	SUBQ $0x10, DX
 
-group858:
+group983:
 	MOVQ rows+24(FP), R8
 
-row859:
+row984:
 	XORQ DI, DI
 
-chunks860:
+chunks985:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
@@ -14095,22 +15987,22 @@ chunks860:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone861
+	JEQ     rowdone986
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks860
+	JLE     chunks985
 	MOVQ    DX, DI
-	JMP     chunks860
+	JMP     chunks985
 
-rowdone861:
+rowdone986:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row859
+	JNZ  row984
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group858
+	JNZ  group983
 	VZEROUPPER
 	RET
 
@@ -14133,19 +16025,19 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk862
+	JAE   chunk987
 	RET
 
-chunk862:
+chunk987:
 	SUBQ $0x20, DX
 
-group863:
+group988:
 	MOVQ rows+24(FP), R8
 
-row864:
+row989:
 	XORQ DI, DI
 
-chunks865:
+chunks990:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
@@ -14193,22 +16085,22 @@ chunks865:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone866
+	JEQ     rowdone991
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks865
+	JLE     chunks990
 	MOVQ    DX, DI
-	JMP     chunks865
+	JMP     chunks990
 
-rowdone866:
+rowdone991:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row864
+	JNZ  row989
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group863
+	JNZ  group988
 	VZEROUPPER
 	RET
 
@@ -14231,19 +16123,19 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x40
-	JAE   chunk867
+	JAE   chunk992
 	RET
 
-chunk867:
+chunk992:
 	SUBQ $0x40, DX
 
-group868:
+group993:
 	MOVQ rows+24(FP), R8
 
-row869:
+row994:
 	XORQ DI, DI
 
-chunks870:
+chunks995:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -14293,22 +16185,22 @@ chunks870:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone871
+	JEQ     rowdone996
 	ADDQ    $0x40, DI
 	CMPQ    DI, DX
-	JLE     chunks870
+	JLE     chunks995
 	MOVQ    DX, DI
-	JMP     chunks870
+	JMP     chunks995
 
-rowdone871:
+rowdone996:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row869
+	JNZ  row994
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group868
+	JNZ  group993
 	VZEROUPPER
 	RET
 
@@ -14331,25 +16223,25 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk872
+	JAE   chunk997
 	CMPQ  DX, $0x10
-	JAE   chunk873
+	JAE   chunk998
 	CMPQ  DX, $0x08
-	JAE   chunk874
+	JAE   chunk999
 	CMPQ  DX, $0x04
-	JAE   chunk875
+	JAE   chunk1000
 	RET
 
-chunk872:
+chunk997:
 	SUBQ $0x20, DX
 
-group876:
+group1001:
 	MOVQ rows+24(FP), R8
 
-row877:
+row1002:
 	XORQ DI, DI
 
-chunks878:
+chunks1003:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -14378,35 +16270,35 @@ chunks878:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone879
+	JEQ         rowdone1004
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks878
+	JLE         chunks1003
 	MOVQ        DX, DI
-	JMP         chunks878
+	JMP         chunks1003
 
-rowdone879:
+rowdone1004:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row877
+	JNZ  row1002
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group876
+	JNZ  group1001
 	VZEROUPPER
 	RET
 
-chunk873:
+chunk998:
 	SUBQ $0x10, DX
 
-group880:
+group1005:
 	MOVQ rows+24(FP), R8
 
-row881:
+row1006:
 	XORQ DI, DI
 
-chunks882:
+chunks1007:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14432,35 +16324,35 @@ chunks882:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone883
+	JEQ     rowdone1008
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks882
+	JLE     chunks1007
 	MOVQ    DX, DI
-	JMP     chunks882
+	JMP     chunks1007
 
-rowdone883:
+rowdone1008:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row881
+	JNZ  row1006
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group880
+	JNZ  group1005
 	VZEROUPPER
 	RET
 
-chunk874:
+chunk999:
 	SUBQ $0x08, DX
 
-group884:
+group1009:
 	MOVQ rows+24(FP), R8
 
-row885:
+row1010:
 	XORQ DI, DI
 
-chunks886:
+chunks1011:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14479,35 +16371,35 @@ chunks886:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone887
+	JEQ     rowdone1012
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks886
+	JLE     chunks1011
 	MOVQ    DX, DI
-	JMP     chunks886
+	JMP     chunks1011
 
-rowdone887:
+rowdone1012:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row885
+	JNZ  row1010
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group884
+	JNZ  group1009
 	VZEROUPPER
 	RET
 
-chunk875:
+chunk1000:
 	SUBQ $0x04, DX
 
-group888:
+group1013:
 	MOVQ rows+24(FP), R8
 
-row889:
+row1014:
 	XORQ DI, DI
 
-chunks890:
+chunks1015:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14526,22 +16418,22 @@ chunks890:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone891
+	JEQ     rowdone1016
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks890
+	JLE     chunks1015
 	MOVQ    DX, DI
-	JMP     chunks890
+	JMP     chunks1015
 
-rowdone891:
+rowdone1016:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row889
+	JNZ  row1014
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group888
+	JNZ  group1013
 	VZEROUPPER
 	RET
 
@@ -14690,25 +16582,25 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk892
+	JAE   chunk1017
 	CMPQ  DX, $0x10
-	JAE   chunk893
+	JAE   chunk1018
 	CMPQ  DX, $0x08
-	JAE   chunk894
+	JAE   chunk1019
 	CMPQ  DX, $0x04
-	JAE   chunk895
+	JAE   chunk1020
 	RET
 
-chunk892:
+chunk1017:
 	SUBQ $0x20, DX
 
-group896:
+group1021:
 	MOVQ rows+24(FP), R8
 
-row897:
+row1022:
 	XORQ DI, DI
 
-chunks898:
+chunks1023:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -14737,35 +16629,35 @@ chunks898:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone899
+	JEQ         rowdone1024
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks898
+	JLE         chunks1023
 	MOVQ        DX, DI
-	JMP         chunks898
+	JMP         chunks1023
 
-rowdone899:
+rowdone1024:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row897
+	JNZ  row1022
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group896
+	JNZ  group1021
 	VZEROUPPER
 	RET
 
-chunk893:
+chunk1018:
 	SUBQ $0x10, DX
 
-group900:
+group1025:
 	MOVQ rows+24(FP), R8
 
-row901:
+row1026:
 	XORQ DI, DI
 
-chunks902:
+chunks1027:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14791,35 +16683,35 @@ chunks902:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone903
+	JEQ     rowdone1028
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks902
+	JLE     chunks1027
 	MOVQ    DX, DI
-	JMP     chunks902
+	JMP     chunks1027
 
-rowdone903:
+rowdone1028:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row901
+	JNZ  row1026
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group900
+	JNZ  group1025
 	VZEROUPPER
 	RET
 
-chunk894:
+chunk1019:
 	SUBQ $0x08, DX
 
-group904:
+group1029:
 	MOVQ rows+24(FP), R8
 
-row905:
+row1030:
 	XORQ DI, DI
 
-chunks906:
+chunks1031:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14838,35 +16730,35 @@ chunks906:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone907
+	JEQ     rowdone1032
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks906
+	JLE     chunks1031
 	MOVQ    DX, DI
-	JMP     chunks906
+	JMP     chunks1031
 
-rowdone907:
+rowdone1032:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row905
+	JNZ  row1030
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group904
+	JNZ  group1029
 	VZEROUPPER
 	RET
 
-chunk895:
+chunk1020:
 	SUBQ $0x04, DX
 
-group908:
+group1033:
 	MOVQ rows+24(FP), R8
 
-row909:
+row1034:
 	XORQ DI, DI
 
-chunks910:
+chunks1035:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -14883,22 +16775,22 @@ chunks910:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone911
+	JEQ     rowdone1036
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks910
+	JLE     chunks1035
 	MOVQ    DX, DI
-	JMP     chunks910
+	JMP     chunks1035
 
-rowdone911:
+rowdone1036:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row909
+	JNZ  row1034
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group908
+	JNZ  group1033
 	VZEROUPPER
 	RET
 
@@ -14999,25 +16891,25 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk912
+	JAE   chunk1037
 	CMPQ  DX, $0x10
-	JAE   chunk913
+	JAE   chunk1038
 	CMPQ  DX, $0x08
-	JAE   chunk914
+	JAE   chunk1039
 	CMPQ  DX, $0x04
-	JAE   chunk915
+	JAE   chunk1040
 	RET
 
-chunk912:
+chunk1037:
 	SUBQ $0x20, DX
 
-group916:
+group1041:
 	MOVQ rows+24(FP), R8
 
-row917:
+row1042:
 	XORQ DI, DI
 
-chunks918:
+chunks1043:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -15046,35 +16938,35 @@ chunks918:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone919
+	JEQ         rowdone1044
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks918
+	JLE         chunks1043
 	MOVQ        DX, DI
-	JMP         chunks918
+	JMP         chunks1043
 
-rowdone919:
+rowdone1044:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row917
+	JNZ  row1042
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group916
+	JNZ  group1041
 	VZEROUPPER
 	RET
 
-chunk913:
+chunk1038:
 	SUBQ $0x10, DX
 
-group920:
+group1045:
 	MOVQ rows+24(FP), R8
 
-row921:
+row1046:
 	XORQ DI, DI
 
-chunks922:
+chunks1047:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15100,35 +16992,35 @@ chunks922:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone923
+	JEQ     rowdone1048
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks922
+	JLE     chunks1047
 	MOVQ    DX, DI
-	JMP     chunks922
+	JMP     chunks1047
 
-rowdone923:
+rowdone1048:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row921
+	JNZ  row1046
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group920
+	JNZ  group1045
 	VZEROUPPER
 	RET
 
-chunk914:
+chunk1039:
 	SUBQ $0x08, DX
 
-group924:
+group1049:
 	MOVQ rows+24(FP), R8
 
-row925:
+row1050:
 	XORQ DI, DI
 
-chunks926:
+chunks1051:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15145,35 +17037,35 @@ chunks926:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone927
+	JEQ     rowdone1052
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks926
+	JLE     chunks1051
 	MOVQ    DX, DI
-	JMP     chunks926
+	JMP     chunks1051
 
-rowdone927:
+rowdone1052:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row925
+	JNZ  row1050
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group924
+	JNZ  group1049
 	VZEROUPPER
 	RET
 
-chunk915:
+chunk1040:
 	SUBQ $0x04, DX
 
-group928:
+group1053:
 	MOVQ rows+24(FP), R8
 
-row929:
+row1054:
 	XORQ DI, DI
 
-chunks930:
+chunks1055:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15186,22 +17078,22 @@ chunks930:
 	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone931
+	JEQ     rowdone1056
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks930
+	JLE     chunks1055
 	MOVQ    DX, DI
-	JMP     chunks930
+	JMP     chunks1055
 
-rowdone931:
+rowdone1056:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row929
+	JNZ  row1054
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group928
+	JNZ  group1053
 	VZEROUPPER
 	RET
 
@@ -15278,23 +17170,23 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk932
+	JAE   chunk1057
 	CMPQ  DX, $0x10
-	JAE   chunk933
+	JAE   chunk1058
 	CMPQ  DX, $0x08
-	JAE   chunk934
+	JAE   chunk1059
 	RET
 
-chunk932:
+chunk1057:
 	SUBQ $0x20, DX
 
-group935:
+group1060:
 	MOVQ rows+24(FP), R8
 
-row936:
+row1061:
 	XORQ DI, DI
 
-chunks937:
+chunks1062:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -15317,35 +17209,35 @@ chunks937:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone938
+	JEQ         rowdone1063
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks937
+	JLE         chunks1062
 	MOVQ        DX, DI
-	JMP         chunks937
+	JMP         chunks1062
 
-rowdone938:
+rowdone1063:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row936
+	JNZ  row1061
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group935
+	JNZ  group1060
 	VZEROUPPER
 	RET
 
-chunk933:
+chunk1058:
 	SUBQ $0x10, DX
 
-group939:
+group1064:
 	MOVQ rows+24(FP), R8
 
-row940:
+row1065:
 	XORQ DI, DI
 
-chunks941:
+chunks1066:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15365,35 +17257,35 @@ chunks941:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone942
+	JEQ     rowdone1067
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks941
+	JLE     chunks1066
 	MOVQ    DX, DI
-	JMP     chunks941
+	JMP     chunks1066
 
-rowdone942:
+rowdone1067:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row940
+	JNZ  row1065
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group939
+	JNZ  group1064
 	VZEROUPPER
 	RET
 
-chunk934:
+chunk1059:
 	SUBQ $0x08, DX
 
-group943:
+group1068:
 	MOVQ rows+24(FP), R8
 
-row944:
+row1069:
 	XORQ DI, DI
 
-chunks945:
+chunks1070:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15406,22 +17298,22 @@ chunks945:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone946
+	JEQ     rowdone1071
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks945
+	JLE     chunks1070
 	MOVQ    DX, DI
-	JMP     chunks945
+	JMP     chunks1070
 
-rowdone946:
+rowdone1071:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row944
+	JNZ  row1069
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group943
+	JNZ  group1068
 	VZEROUPPER
 	RET
 
@@ -15468,21 +17360,21 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk947
+	JAE   chunk1072
 	CMPQ  DX, $0x10
-	JAE   chunk948
+	JAE   chunk1073
 	RET
 
-chunk947:
+chunk1072:
 	SUBQ $0x20, DX
 
-group949:
+group1074:
 	MOVQ rows+24(FP), R8
 
-row950:
+row1075:
 	XORQ DI, DI
 
-chunks951:
+chunks1076:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -15496,35 +17388,35 @@ chunks951:
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
 	VMOVDQU     Y0, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone952
+	JEQ         rowdone1077
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks951
+	JLE         chunks1076
 	MOVQ        DX, DI
-	JMP         chunks951
+	JMP         chunks1076
 
-rowdone952:
+rowdone1077:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row950
+	JNZ  row1075
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group949
+	JNZ  group1074
 	VZEROUPPER
 	RET
 
-chunk948:
+chunk1073:
 	SUBQ $0x10, DX
 
-group953:
+group1078:
 	MOVQ rows+24(FP), R8
 
-row954:
+row1079:
 	XORQ DI, DI
 
-chunks955:
+chunks1080:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15535,22 +17427,22 @@ chunks955:
 	VMOVDQU 32(R10), X0
 	VMOVDQU X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone956
+	JEQ     rowdone1081
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks955
+	JLE     chunks1080
 	MOVQ    DX, DI
-	JMP     chunks955
+	JMP     chunks1080
 
-rowdone956:
+rowdone1081:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row954
+	JNZ  row1079
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group953
+	JNZ  group1078
 	VZEROUPPER
 	RET
 
@@ -15573,21 +17465,21 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk957
+	JAE   chunk1082
 	CMPQ  DX, $0x18
-	JAE   chunk958
+	JAE   chunk1083
 	RET
 
-chunk957:
+chunk1082:
 	SUBQ $0x24, DX
 
-group959:
+group1084:
 	MOVQ rows+24(FP), R8
 
-row960:
+row1085:
 	XORQ DI, DI
 
-chunks961:
+chunks1086:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15653,35 +17545,35 @@ chunks961:
 	VPSHUFB shuffle504<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone962
+	JEQ     rowdone1087
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks961
+	JLE     chunks1086
 	MOVQ    DX, DI
-	JMP     chunks961
+	JMP     chunks1086
 
-rowdone962:
+rowdone1087:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row960
+	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group959
+	JNZ  group1084
 	VZEROUPPER
 	RET
 
-chunk958:
+chunk1083:
 	SUBQ $0x18, DX
 
-group963:
+group1088:
 	MOVQ rows+24(FP), R8
 
-row964:
+row1089:
 	XORQ DI, DI
 
-chunks965:
+chunks1090:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15729,22 +17621,22 @@ chunks965:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone966
+	JEQ     rowdone1091
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks965
+	JLE     chunks1090
 	MOVQ    DX, DI
-	JMP     chunks965
+	JMP     chunks1090
 
-rowdone966:
+rowdone1091:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row964
+	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group963
+	JNZ  group1088
 	VZEROUPPER
 	RET
 
@@ -15811,21 +17703,21 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk967
+	JAE   chunk1092
 	CMPQ  DX, $0x18
-	JAE   chunk968
+	JAE   chunk1093
 	RET
 
-chunk967:
+chunk1092:
 	SUBQ $0x24, DX
 
-group969:
+group1094:
 	MOVQ rows+24(FP), R8
 
-row970:
+row1095:
 	XORQ DI, DI
 
-chunks971:
+chunks1096:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15898,35 +17790,35 @@ chunks971:
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone972
+	JEQ     rowdone1097
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks971
+	JLE     chunks1096
 	MOVQ    DX, DI
-	JMP     chunks971
+	JMP     chunks1096
 
-rowdone972:
+rowdone1097:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row970
+	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group969
+	JNZ  group1094
 	VZEROUPPER
 	RET
 
-chunk968:
+chunk1093:
 	SUBQ $0x18, DX
 
-group973:
+group1098:
 	MOVQ rows+24(FP), R8
 
-row974:
+row1099:
 	XORQ DI, DI
 
-chunks975:
+chunks1100:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -15974,22 +17866,22 @@ chunks975:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone976
+	JEQ     rowdone1101
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks975
+	JLE     chunks1100
 	MOVQ    DX, DI
-	JMP     chunks975
+	JMP     chunks1100
 
-rowdone976:
+rowdone1101:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row974
+	JNZ  row1099
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group973
+	JNZ  group1098
 	VZEROUPPER
 	RET
 
@@ -16020,19 +17912,19 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk977
+	JAE   chunk1102
 	RET
 
-chunk977:
+chunk1102:
 	SUBQ $0x24, DX
 
-group978:
+group1103:
 	MOVQ rows+24(FP), R8
 
-row979:
+row1104:
 	XORQ DI, DI
 
-chunks980:
+chunks1105:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16089,22 +17981,22 @@ chunks980:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone981
+	JEQ     rowdone1106
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks980
+	JLE     chunks1105
 	MOVQ    DX, DI
-	JMP     chunks980
+	JMP     chunks1105
 
-rowdone981:
+rowdone1106:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row979
+	JNZ  row1104
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group978
+	JNZ  group1103
 	VZEROUPPER
 	RET
 
@@ -16135,21 +18027,21 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk982
+	JAE   chunk1107
 	CMPQ  DX, $0x18
-	JAE   chunk983
+	JAE   chunk1108
 	RET
 
-chunk982:
+chunk1107:
 	SUBQ $0x24, DX
 
-group984:
+group1109:
 	MOVQ rows+24(FP), R8
 
-row985:
+row1110:
 	XORQ DI, DI
 
-chunks986:
+chunks1111:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16197,35 +18089,35 @@ chunks986:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone987
+	JEQ     rowdone1112
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks986
+	JLE     chunks1111
 	MOVQ    DX, DI
-	JMP     chunks986
+	JMP     chunks1111
 
-rowdone987:
+rowdone1112:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row985
+	JNZ  row1110
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group984
+	JNZ  group1109
 	VZEROUPPER
 	RET
 
-chunk983:
+chunk1108:
 	SUBQ $0x18, DX
 
-group988:
+group1113:
 	MOVQ rows+24(FP), R8
 
-row989:
+row1114:
 	XORQ DI, DI
 
-chunks990:
+chunks1115:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16256,22 +18148,401 @@ chunks990:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone991
+	JEQ     rowdone1116
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks990
+	JLE     chunks1115
 	MOVQ    DX, DI
-	JMP     chunks990
+	JMP     chunks1115
 
-rowdone991:
+rowdone1116:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row989
+	JNZ  row1114
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group988
+	JNZ  group1113
+	VZEROUPPER
+	RET
+
+// func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1117
+	RET
+
+chunk1117:
+	SUBQ $0x20, DX
+
+group1118:
+	MOVQ rows+24(FP), R8
+
+row1119:
+	XORQ DI, DI
+
+chunks1120:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle441<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle442<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle443<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)
+	VPSHUFB     shuffle444<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle445<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle446<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)(SI*1)
+	VPSHUFB     shuffle447<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle448<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle449<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVNTDQ    Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone1121
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks1120
+	MOVQ        DX, DI
+	JMP         chunks1120
+
+rowdone1121:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1119
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1118
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1122
+	RET
+
+chunk1122:
+	SUBQ $0x20, DX
+
+group1123:
+	MOVQ rows+24(FP), R8
+
+row1124:
+	XORQ DI, DI
+
+chunks1125:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle468<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle469<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle470<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)
+	VPSHUFB     shuffle471<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle472<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle473<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)(SI*1)
+	VPSHUFB     shuffle474<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle475<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle476<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVNTDQ    Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone1126
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks1125
+	MOVQ        DX, DI
+	JMP         chunks1125
+
+rowdone1126:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1124
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1123
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1127
+	RET
+
+chunk1127:
+	SUBQ $0x20, DX
+
+group1128:
+	MOVQ rows+24(FP), R8
+
+row1129:
+	XORQ DI, DI
+
+chunks1130:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle483<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle484<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle485<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)
+	VPSHUFB     shuffle486<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle487<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle488<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)(SI*1)
+	VPSHUFB     shuffle489<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle490<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle491<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVNTDQ    Y1, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone1131
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks1130
+	MOVQ        DX, DI
+	JMP         chunks1130
+
+rowdone1131:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1129
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1128
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1132
+	RET
+
+chunk1132:
+	SUBQ $0x20, DX
+
+group1133:
+	MOVQ rows+24(FP), R8
+
+row1134:
+	XORQ DI, DI
+
+chunks1135:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle492<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle493<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R9)
+	VPSHUFB     shuffle494<>+0(SB), Y0, Y0
+	VMOVDQU     32(R10), X3
+	VINSERTI128 $0x01, 80(R10), Y3, Y3
+	VPSHUFB     shuffle495<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVNTDQ    Y1, (R9)(SI*1)
+	VPSHUFB     shuffle492<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle493<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVNTDQ    Y3, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone1136
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks1135
+	MOVQ        DX, DI
+	JMP         chunks1135
+
+rowdone1136:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1134
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1133
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  DX, $0x20
+	JAE   chunk1137
+	RET
+
+chunk1137:
+	SUBQ $0x20, DX
+
+group1138:
+	MOVQ rows+24(FP), R8
+
+row1139:
+	XORQ DI, DI
+
+chunks1140:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)
+	VMOVDQU     16(R10), X0
+	VINSERTI128 $0x01, 64(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(SI*1)
+	VMOVDQU     32(R10), X0
+	VINSERTI128 $0x01, 80(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(SI*2)
+	CMPQ        DI, DX
+	JEQ         rowdone1141
+	ADDQ        $0x20, DI
+	CMPQ        DI, DX
+	JLE         chunks1140
+	MOVQ        DX, DI
+	JMP         chunks1140
+
+rowdone1141:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1139
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1138
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -16294,21 +18565,21 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk992
+	JAE   chunk1142
 	CMPQ  DX, $0x18
-	JAE   chunk993
+	JAE   chunk1143
 	RET
 
-chunk992:
+chunk1142:
 	SUBQ $0x24, DX
 
-group994:
+group1144:
 	MOVQ rows+24(FP), R8
 
-row995:
+row1145:
 	XORQ DI, DI
 
-chunks996:
+chunks1146:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16382,35 +18653,35 @@ chunks996:
 	VPSHUFB shuffle522<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone997
+	JEQ     rowdone1147
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks996
+	JLE     chunks1146
 	MOVQ    DX, DI
-	JMP     chunks996
+	JMP     chunks1146
 
-rowdone997:
+rowdone1147:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row995
+	JNZ  row1145
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group994
+	JNZ  group1144
 	VZEROUPPER
 	RET
 
-chunk993:
+chunk1143:
 	SUBQ $0x18, DX
 
-group998:
+group1148:
 	MOVQ rows+24(FP), R8
 
-row999:
+row1149:
 	XORQ DI, DI
 
-chunks1000:
+chunks1150:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16459,22 +18730,22 @@ chunks1000:
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1001
+	JEQ     rowdone1151
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1000
+	JLE     chunks1150
 	MOVQ    DX, DI
-	JMP     chunks1000
+	JMP     chunks1150
 
-rowdone1001:
+rowdone1151:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row999
+	JNZ  row1149
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group998
+	JNZ  group1148
 	VZEROUPPER
 	RET
 
@@ -16553,21 +18824,21 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1002
+	JAE   chunk1152
 	CMPQ  DX, $0x18
-	JAE   chunk1003
+	JAE   chunk1153
 	RET
 
-chunk1002:
+chunk1152:
 	SUBQ $0x24, DX
 
-group1004:
+group1154:
 	MOVQ rows+24(FP), R8
 
-row1005:
+row1155:
 	XORQ DI, DI
 
-chunks1006:
+chunks1156:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16658,35 +18929,35 @@ chunks1006:
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1007
+	JEQ     rowdone1157
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1006
+	JLE     chunks1156
 	MOVQ    DX, DI
-	JMP     chunks1006
+	JMP     chunks1156
 
-rowdone1007:
+rowdone1157:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1005
+	JNZ  row1155
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1004
+	JNZ  group1154
 	VZEROUPPER
 	RET
 
-chunk1003:
+chunk1153:
 	SUBQ $0x18, DX
 
-group1008:
+group1158:
 	MOVQ rows+24(FP), R8
 
-row1009:
+row1159:
 	XORQ DI, DI
 
-chunks1010:
+chunks1160:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16741,22 +19012,22 @@ chunks1010:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1011
+	JEQ     rowdone1161
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1010
+	JLE     chunks1160
 	MOVQ    DX, DI
-	JMP     chunks1010
+	JMP     chunks1160
 
-rowdone1011:
+rowdone1161:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1009
+	JNZ  row1159
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1008
+	JNZ  group1158
 	VZEROUPPER
 	RET
 
@@ -16831,21 +19102,21 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1012
+	JAE   chunk1162
 	CMPQ  DX, $0x18
-	JAE   chunk1013
+	JAE   chunk1163
 	RET
 
-chunk1012:
+chunk1162:
 	SUBQ $0x30, DX
 
-group1014:
+group1164:
 	MOVQ rows+24(FP), R8
 
-row1015:
+row1165:
 	XORQ DI, DI
 
-chunks1016:
+chunks1166:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16921,35 +19192,35 @@ chunks1016:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1017
+	JEQ     rowdone1167
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1016
+	JLE     chunks1166
 	MOVQ    DX, DI
-	JMP     chunks1016
+	JMP     chunks1166
 
-rowdone1017:
+rowdone1167:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1015
+	JNZ  row1165
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1014
+	JNZ  group1164
 	VZEROUPPER
 	RET
 
-chunk1013:
+chunk1163:
 	SUBQ $0x18, DX
 
-group1018:
+group1168:
 	MOVQ rows+24(FP), R8
 
-row1019:
+row1169:
 	XORQ DI, DI
 
-chunks1020:
+chunks1170:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16988,22 +19259,22 @@ chunks1020:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1021
+	JEQ     rowdone1171
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1020
+	JLE     chunks1170
 	MOVQ    DX, DI
-	JMP     chunks1020
+	JMP     chunks1170
 
-rowdone1021:
+rowdone1171:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1019
+	JNZ  row1169
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1018
+	JNZ  group1168
 	VZEROUPPER
 	RET
 
@@ -17030,19 +19301,19 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1022
+	JAE   chunk1172
 	RET
 
-chunk1022:
+chunk1172:
 	SUBQ $0x30, DX
 
-group1023:
+group1173:
 	MOVQ rows+24(FP), R8
 
-row1024:
+row1174:
 	XORQ DI, DI
 
-chunks1025:
+chunks1175:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17100,22 +19371,22 @@ chunks1025:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1026
+	JEQ     rowdone1176
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1025
+	JLE     chunks1175
 	MOVQ    DX, DI
-	JMP     chunks1025
+	JMP     chunks1175
 
-rowdone1026:
+rowdone1176:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1024
+	JNZ  row1174
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1023
+	JNZ  group1173
 	VZEROUPPER
 	RET
 
@@ -17138,19 +19409,19 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1027
+	JAE   chunk1177
 	RET
 
-chunk1027:
+chunk1177:
 	SUBQ $0x24, DX
 
-group1028:
+group1178:
 	MOVQ rows+24(FP), R8
 
-row1029:
+row1179:
 	XORQ DI, DI
 
-chunks1030:
+chunks1180:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17232,22 +19503,22 @@ chunks1030:
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1031
+	JEQ     rowdone1181
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1030
+	JLE     chunks1180
 	MOVQ    DX, DI
-	JMP     chunks1030
+	JMP     chunks1180
 
-rowdone1031:
+rowdone1181:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1029
+	JNZ  row1179
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1028
+	JNZ  group1178
 	VZEROUPPER
 	RET
 
@@ -17318,19 +19589,19 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1032
+	JAE   chunk1182
 	RET
 
-chunk1032:
+chunk1182:
 	SUBQ $0x24, DX
 
-group1033:
+group1183:
 	MOVQ rows+24(FP), R8
 
-row1034:
+row1184:
 	XORQ DI, DI
 
-chunks1035:
+chunks1185:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17412,22 +19683,22 @@ chunks1035:
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1036
+	JEQ     rowdone1186
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1035
+	JLE     chunks1185
 	MOVQ    DX, DI
-	JMP     chunks1035
+	JMP     chunks1185
 
-rowdone1036:
+rowdone1186:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1034
+	JNZ  row1184
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1033
+	JNZ  group1183
 	VZEROUPPER
 	RET
 
@@ -17466,19 +19737,19 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1037
+	JAE   chunk1187
 	RET
 
-chunk1037:
+chunk1187:
 	SUBQ $0x24, DX
 
-group1038:
+group1188:
 	MOVQ rows+24(FP), R8
 
-row1039:
+row1189:
 	XORQ DI, DI
 
-chunks1040:
+chunks1190:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17543,22 +19814,22 @@ chunks1040:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1041
+	JEQ     rowdone1191
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1040
+	JLE     chunks1190
 	MOVQ    DX, DI
-	JMP     chunks1040
+	JMP     chunks1190
 
-rowdone1041:
+rowdone1191:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1039
+	JNZ  row1189
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1038
+	JNZ  group1188
 	VZEROUPPER
 	RET
 
@@ -17581,19 +19852,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x48
-	JAE   chunk1042
+	JAE   chunk1192
 	RET
 
-chunk1042:
+chunk1192:
 	SUBQ $0x48, DX
 
-group1043:
+group1193:
 	MOVQ rows+24(FP), R8
 
-row1044:
+row1194:
 	XORQ DI, DI
 
-chunks1045:
+chunks1195:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17678,22 +19949,22 @@ chunks1045:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 64(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1046
+	JEQ     rowdone1196
 	ADDQ    $0x48, DI
 	CMPQ    DI, DX
-	JLE     chunks1045
+	JLE     chunks1195
 	MOVQ    DX, DI
-	JMP     chunks1045
+	JMP     chunks1195
 
-rowdone1046:
+rowdone1196:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1044
+	JNZ  row1194
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1043
+	JNZ  group1193
 	VZEROUPPER
 	RET
 
@@ -17716,21 +19987,21 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1047
+	JAE   chunk1197
 	CMPQ  DX, $0x18
-	JAE   chunk1048
+	JAE   chunk1198
 	RET
 
-chunk1047:
+chunk1197:
 	SUBQ $0x24, DX
 
-group1049:
+group1199:
 	MOVQ rows+24(FP), R8
 
-row1050:
+row1200:
 	XORQ DI, DI
 
-chunks1051:
+chunks1201:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17821,35 +20092,35 @@ chunks1051:
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1052
+	JEQ     rowdone1202
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1051
+	JLE     chunks1201
 	MOVQ    DX, DI
-	JMP     chunks1051
+	JMP     chunks1201
 
-rowdone1052:
+rowdone1202:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1050
+	JNZ  row1200
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1049
+	JNZ  group1199
 	VZEROUPPER
 	RET
 
-chunk1048:
+chunk1198:
 	SUBQ $0x18, DX
 
-group1053:
+group1203:
 	MOVQ rows+24(FP), R8
 
-row1054:
+row1204:
 	XORQ DI, DI
 
-chunks1055:
+chunks1205:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17905,22 +20176,22 @@ chunks1055:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1056
+	JEQ     rowdone1206
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1055
+	JLE     chunks1205
 	MOVQ    DX, DI
-	JMP     chunks1055
+	JMP     chunks1205
 
-rowdone1056:
+rowdone1206:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1054
+	JNZ  row1204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1053
+	JNZ  group1203
 	VZEROUPPER
 	RET
 
@@ -17999,21 +20270,21 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1057
+	JAE   chunk1207
 	CMPQ  DX, $0x18
-	JAE   chunk1058
+	JAE   chunk1208
 	RET
 
-chunk1057:
+chunk1207:
 	SUBQ $0x30, DX
 
-group1059:
+group1209:
 	MOVQ rows+24(FP), R8
 
-row1060:
+row1210:
 	XORQ DI, DI
 
-chunks1061:
+chunks1211:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -18149,35 +20420,35 @@ chunks1061:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1062
+	JEQ     rowdone1212
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1061
+	JLE     chunks1211
 	MOVQ    DX, DI
-	JMP     chunks1061
+	JMP     chunks1211
 
-rowdone1062:
+rowdone1212:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1060
+	JNZ  row1210
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1059
+	JNZ  group1209
 	VZEROUPPER
 	RET
 
-chunk1058:
+chunk1208:
 	SUBQ $0x18, DX
 
-group1063:
+group1213:
 	MOVQ rows+24(FP), R8
 
-row1064:
+row1214:
 	XORQ DI, DI
 
-chunks1065:
+chunks1215:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -18250,22 +20521,22 @@ chunks1065:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1066
+	JEQ     rowdone1216
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1065
+	JLE     chunks1215
 	MOVQ    DX, DI
-	JMP     chunks1065
+	JMP     chunks1215
 
-rowdone1066:
+rowdone1216:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1064
+	JNZ  row1214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1063
+	JNZ  group1213
 	VZEROUPPER
 	RET
 
@@ -18336,19 +20607,19 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1067
+	JAE   chunk1217
 	RET
 
-chunk1067:
+chunk1217:
 	SUBQ $0x30, DX
 
-group1068:
+group1218:
 	MOVQ rows+24(FP), R8
 
-row1069:
+row1219:
 	XORQ DI, DI
 
-chunks1070:
+chunks1220:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -18458,22 +20729,22 @@ chunks1070:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1071
+	JEQ     rowdone1221
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1070
+	JLE     chunks1220
 	MOVQ    DX, DI
-	JMP     chunks1070
+	JMP     chunks1220
 
-rowdone1071:
+rowdone1221:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1069
+	JNZ  row1219
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1068
+	JNZ  group1218
 	VZEROUPPER
 	RET
 
@@ -18497,25 +20768,25 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1072
+	JAE   chunk1222
 	CMPQ  DX, $0x10
-	JAE   chunk1073
+	JAE   chunk1223
 	CMPQ  DX, $0x08
-	JAE   chunk1074
+	JAE   chunk1224
 	CMPQ  DX, $0x04
-	JAE   chunk1075
+	JAE   chunk1225
 	RET
 
-chunk1072:
+chunk1222:
 	SUBQ $0x20, DX
 
-group1076:
+group1226:
 	MOVQ rows+24(FP), R9
 
-row1077:
+row1227:
 	XORQ R8, R8
 
-chunks1078:
+chunks1228:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -18555,35 +20826,35 @@ chunks1078:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1079
+	JEQ         rowdone1229
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1078
+	JLE         chunks1228
 	MOVQ        DX, R8
-	JMP         chunks1078
+	JMP         chunks1228
 
-rowdone1079:
+rowdone1229:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1077
+	JNZ  row1227
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1076
+	JNZ  group1226
 	VZEROUPPER
 	RET
 
-chunk1073:
+chunk1223:
 	SUBQ $0x10, DX
 
-group1080:
+group1230:
 	MOVQ rows+24(FP), R9
 
-row1081:
+row1231:
 	XORQ R8, R8
 
-chunks1082:
+chunks1232:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -18619,35 +20890,35 @@ chunks1082:
 	VPACKUSWB X5, X3, X4
 	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1083
+	JEQ       rowdone1233
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks1082
+	JLE       chunks1232
 	MOVQ      DX, R8
-	JMP       chunks1082
+	JMP       chunks1232
 
-rowdone1083:
+rowdone1233:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1081
+	JNZ  row1231
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1080
+	JNZ  group1230
 	VZEROUPPER
 	RET
 
-chunk1074:
+chunk1224:
 	SUBQ $0x08, DX
 
-group1084:
+group1234:
 	MOVQ rows+24(FP), R9
 
-row1085:
+row1235:
 	XORQ R8, R8
 
-chunks1086:
+chunks1236:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -18675,35 +20946,35 @@ chunks1086:
 	VPACKUSWB X3, X0, X1
 	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1087
+	JEQ       rowdone1237
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks1086
+	JLE       chunks1236
 	MOVQ      DX, R8
-	JMP       chunks1086
+	JMP       chunks1236
 
-rowdone1087:
+rowdone1237:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1085
+	JNZ  row1235
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1084
+	JNZ  group1234
 	VZEROUPPER
 	RET
 
-chunk1075:
+chunk1225:
 	SUBQ $0x04, DX
 
-group1088:
+group1238:
 	MOVQ rows+24(FP), R9
 
-row1089:
+row1239:
 	XORQ R8, R8
 
-chunks1090:
+chunks1240:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -18730,22 +21001,22 @@ chunks1090:
 	VPACKUSWB X2, X3, X0
 	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1091
+	JEQ       rowdone1241
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks1090
+	JLE       chunks1240
 	MOVQ      DX, R8
-	JMP       chunks1090
+	JMP       chunks1240
 
-rowdone1091:
+rowdone1241:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1089
+	JNZ  row1239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1088
+	JNZ  group1238
 	VZEROUPPER
 	RET
 
@@ -18769,25 +21040,25 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1092
+	JAE   chunk1242
 	CMPQ  DX, $0x10
-	JAE   chunk1093
+	JAE   chunk1243
 	CMPQ  DX, $0x08
-	JAE   chunk1094
+	JAE   chunk1244
 	CMPQ  DX, $0x04
-	JAE   chunk1095
+	JAE   chunk1245
 	RET
 
-chunk1092:
+chunk1242:
 	SUBQ $0x20, DX
 
-group1096:
+group1246:
 	MOVQ rows+24(FP), R9
 
-row1097:
+row1247:
 	XORQ R8, R8
 
-chunks1098:
+chunks1248:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -18827,35 +21098,35 @@ chunks1098:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1099
+	JEQ         rowdone1249
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1098
+	JLE         chunks1248
 	MOVQ        DX, R8
-	JMP         chunks1098
+	JMP         chunks1248
 
-rowdone1099:
+rowdone1249:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1097
+	JNZ  row1247
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1096
+	JNZ  group1246
 	VZEROUPPER
 	RET
 
-chunk1093:
+chunk1243:
 	SUBQ $0x10, DX
 
-group1100:
+group1250:
 	MOVQ rows+24(FP), R9
 
-row1101:
+row1251:
 	XORQ R8, R8
 
-chunks1102:
+chunks1252:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -18891,35 +21162,35 @@ chunks1102:
 	VPACKUSDW X5, X3, X4
 	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1103
+	JEQ       rowdone1253
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks1102
+	JLE       chunks1252
 	MOVQ      DX, R8
-	JMP       chunks1102
+	JMP       chunks1252
 
-rowdone1103:
+rowdone1253:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1101
+	JNZ  row1251
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1100
+	JNZ  group1250
 	VZEROUPPER
 	RET
 
-chunk1094:
+chunk1244:
 	SUBQ $0x08, DX
 
-group1104:
+group1254:
 	MOVQ rows+24(FP), R9
 
-row1105:
+row1255:
 	XORQ R8, R8
 
-chunks1106:
+chunks1256:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -18947,35 +21218,35 @@ chunks1106:
 	VPACKUSDW X3, X0, X1
 	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1107
+	JEQ       rowdone1257
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks1106
+	JLE       chunks1256
 	MOVQ      DX, R8
-	JMP       chunks1106
+	JMP       chunks1256
 
-rowdone1107:
+rowdone1257:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1105
+	JNZ  row1255
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1104
+	JNZ  group1254
 	VZEROUPPER
 	RET
 
-chunk1095:
+chunk1245:
 	SUBQ $0x04, DX
 
-group1108:
+group1258:
 	MOVQ rows+24(FP), R9
 
-row1109:
+row1259:
 	XORQ R8, R8
 
-chunks1110:
+chunks1260:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -19002,22 +21273,22 @@ chunks1110:
 	VPACKUSDW X2, X3, X0
 	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1111
+	JEQ       rowdone1261
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks1110
+	JLE       chunks1260
 	MOVQ      DX, R8
-	JMP       chunks1110
+	JMP       chunks1260
 
-rowdone1111:
+rowdone1261:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1109
+	JNZ  row1259
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1108
+	JNZ  group1258
 	VZEROUPPER
 	RET
 
@@ -19041,25 +21312,25 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1112
+	JAE   chunk1262
 	CMPQ  DX, $0x10
-	JAE   chunk1113
+	JAE   chunk1263
 	CMPQ  DX, $0x08
-	JAE   chunk1114
+	JAE   chunk1264
 	CMPQ  DX, $0x04
-	JAE   chunk1115
+	JAE   chunk1265
 	RET
 
-chunk1112:
+chunk1262:
 	SUBQ $0x20, DX
 
-group1116:
+group1266:
 	MOVQ rows+24(FP), R9
 
-row1117:
+row1267:
 	XORQ R8, R8
 
-chunks1118:
+chunks1268:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -19083,35 +21354,35 @@ chunks1118:
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1119
+	JEQ         rowdone1269
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1118
+	JLE         chunks1268
 	MOVQ        DX, R8
-	JMP         chunks1118
+	JMP         chunks1268
 
-rowdone1119:
+rowdone1269:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1117
+	JNZ  row1267
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1116
+	JNZ  group1266
 	VZEROUPPER
 	RET
 
-chunk1113:
+chunk1263:
 	SUBQ $0x10, DX
 
-group1120:
+group1270:
 	MOVQ rows+24(FP), R9
 
-row1121:
+row1271:
 	XORQ R8, R8
 
-chunks1122:
+chunks1272:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19131,35 +21402,35 @@ chunks1122:
 	VSHUFPS $0xdd, X3, X1, X3
 	VMOVDQU X3, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1123
+	JEQ     rowdone1273
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1122
+	JLE     chunks1272
 	MOVQ    DX, R8
-	JMP     chunks1122
+	JMP     chunks1272
 
-rowdone1123:
+rowdone1273:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1121
+	JNZ  row1271
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1120
+	JNZ  group1270
 	VZEROUPPER
 	RET
 
-chunk1114:
+chunk1264:
 	SUBQ $0x08, DX
 
-group1124:
+group1274:
 	MOVQ rows+24(FP), R9
 
-row1125:
+row1275:
 	XORQ R8, R8
 
-chunks1126:
+chunks1276:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19175,35 +21446,35 @@ chunks1126:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVQ   X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1127
+	JEQ     rowdone1277
 	ADDQ    $0x08, R8
 	CMPQ    R8, DX
-	JLE     chunks1126
+	JLE     chunks1276
 	MOVQ    DX, R8
-	JMP     chunks1126
+	JMP     chunks1276
 
-rowdone1127:
+rowdone1277:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1125
+	JNZ  row1275
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1124
+	JNZ  group1274
 	VZEROUPPER
 	RET
 
-chunk1115:
+chunk1265:
 	SUBQ $0x04, DX
 
-group1128:
+group1278:
 	MOVQ rows+24(FP), R9
 
-row1129:
+row1279:
 	XORQ R8, R8
 
-chunks1130:
+chunks1280:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19218,22 +21489,22 @@ chunks1130:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1131
+	JEQ     rowdone1281
 	ADDQ    $0x04, R8
 	CMPQ    R8, DX
-	JLE     chunks1130
+	JLE     chunks1280
 	MOVQ    DX, R8
-	JMP     chunks1130
+	JMP     chunks1280
 
-rowdone1131:
+rowdone1281:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1129
+	JNZ  row1279
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1128
+	JNZ  group1278
 	VZEROUPPER
 	RET
 
@@ -19257,23 +21528,23 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1132
+	JAE   chunk1282
 	CMPQ  DX, $0x10
-	JAE   chunk1133
+	JAE   chunk1283
 	CMPQ  DX, $0x08
-	JAE   chunk1134
+	JAE   chunk1284
 	RET
 
-chunk1132:
+chunk1282:
 	SUBQ $0x20, DX
 
-group1135:
+group1285:
 	MOVQ rows+24(FP), R9
 
-row1136:
+row1286:
 	XORQ R8, R8
 
-chunks1137:
+chunks1287:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -19297,35 +21568,35 @@ chunks1137:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1138
+	JEQ         rowdone1288
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1137
+	JLE         chunks1287
 	MOVQ        DX, R8
-	JMP         chunks1137
+	JMP         chunks1287
 
-rowdone1138:
+rowdone1288:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1136
+	JNZ  row1286
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1135
+	JNZ  group1285
 	VZEROUPPER
 	RET
 
-chunk1133:
+chunk1283:
 	SUBQ $0x10, DX
 
-group1139:
+group1289:
 	MOVQ rows+24(FP), R9
 
-row1140:
+row1290:
 	XORQ R8, R8
 
-chunks1141:
+chunks1291:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -19345,35 +21616,35 @@ chunks1141:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1142
+	JEQ         rowdone1292
 	ADDQ        $0x10, R8
 	CMPQ        R8, DX
-	JLE         chunks1141
+	JLE         chunks1291
 	MOVQ        DX, R8
-	JMP         chunks1141
+	JMP         chunks1291
 
-rowdone1142:
+rowdone1292:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1140
+	JNZ  row1290
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1139
+	JNZ  group1289
 	VZEROUPPER
 	RET
 
-chunk1134:
+chunk1284:
 	SUBQ $0x08, DX
 
-group1143:
+group1293:
 	MOVQ rows+24(FP), R9
 
-row1144:
+row1294:
 	XORQ R8, R8
 
-chunks1145:
+chunks1295:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -19389,22 +21660,22 @@ chunks1145:
 	VPUNPCKHQDQ X1, X1, X1
 	VMOVQ       X1, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1146
+	JEQ         rowdone1296
 	ADDQ        $0x08, R8
 	CMPQ        R8, DX
-	JLE         chunks1145
+	JLE         chunks1295
 	MOVQ        DX, R8
-	JMP         chunks1145
+	JMP         chunks1295
 
-rowdone1146:
+rowdone1296:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1144
+	JNZ  row1294
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1143
+	JNZ  group1293
 	VZEROUPPER
 	RET
 
@@ -19428,21 +21699,21 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1147
+	JAE   chunk1297
 	CMPQ  DX, $0x10
-	JAE   chunk1148
+	JAE   chunk1298
 	RET
 
-chunk1147:
+chunk1297:
 	SUBQ $0x20, DX
 
-group1149:
+group1299:
 	MOVQ rows+24(FP), R9
 
-row1150:
+row1300:
 	XORQ R8, R8
 
-chunks1151:
+chunks1301:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -19458,35 +21729,35 @@ chunks1151:
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
 	VMOVDQU     Y0, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1152
+	JEQ         rowdone1302
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1151
+	JLE         chunks1301
 	MOVQ        DX, R8
-	JMP         chunks1151
+	JMP         chunks1301
 
-rowdone1152:
+rowdone1302:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1150
+	JNZ  row1300
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1149
+	JNZ  group1299
 	VZEROUPPER
 	RET
 
-chunk1148:
+chunk1298:
 	SUBQ $0x10, DX
 
-group1153:
+group1303:
 	MOVQ rows+24(FP), R9
 
-row1154:
+row1304:
 	XORQ R8, R8
 
-chunks1155:
+chunks1305:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19498,22 +21769,22 @@ chunks1155:
 	VMOVDQU 48(AX)(R8*4), X0
 	VMOVDQU X0, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1156
+	JEQ     rowdone1306
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1155
+	JLE     chunks1305
 	MOVQ    DX, R8
-	JMP     chunks1155
+	JMP     chunks1305
 
-rowdone1156:
+rowdone1306:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1154
+	JNZ  row1304
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1153
+	JNZ  group1303
 	VZEROUPPER
 	RET
 
@@ -19537,21 +21808,21 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk1157
+	JAE   chunk1307
 	CMPQ  DX, $0x18
-	JAE   chunk1158
+	JAE   chunk1308
 	RET
 
-chunk1157:
+chunk1307:
 	SUBQ $0x24, DX
 
-group1159:
+group1309:
 	MOVQ rows+24(FP), R9
 
-row1160:
+row1310:
 	XORQ R8, R8
 
-chunks1161:
+chunks1311:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19613,35 +21884,35 @@ chunks1161:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1162
+	JEQ     rowdone1312
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks1161
+	JLE     chunks1311
 	MOVQ    DX, R8
-	JMP     chunks1161
+	JMP     chunks1311
 
-rowdone1162:
+rowdone1312:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1160
+	JNZ  row1310
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1159
+	JNZ  group1309
 	VZEROUPPER
 	RET
 
-chunk1158:
+chunk1308:
 	SUBQ $0x18, DX
 
-group1163:
+group1313:
 	MOVQ rows+24(FP), R9
 
-row1164:
+row1314:
 	XORQ R8, R8
 
-chunks1165:
+chunks1315:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19680,22 +21951,426 @@ chunks1165:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1166
+	JEQ     rowdone1316
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1165
+	JLE     chunks1315
 	MOVQ    DX, R8
-	JMP     chunks1165
+	JMP     chunks1315
 
-rowdone1166:
+rowdone1316:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1164
+	JNZ  row1314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1163
+	JNZ  group1313
+	VZEROUPPER
+	RET
+
+// func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1317
+	RET
+
+chunk1317:
+	SUBQ $0x20, DX
+
+group1318:
+	MOVQ rows+24(FP), R9
+
+row1319:
+	XORQ R8, R8
+
+chunks1320:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y1, Y4
+	VPACKUSWB   Y4, Y2, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X4
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPACKUSWB   Y5, Y2, Y5
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y4, Y6
+	VPACKUSWB   Y6, Y2, Y4
+	VPAND       shuffle404<>+0(SB), Y3, Y0
+	VPAND       shuffle404<>+0(SB), Y5, Y6
+	VPACKUSWB   Y6, Y0, Y6
+	VMOVNTDQ    Y6, (R10)
+	VPSRLW      $0x08, Y3, Y6
+	VPSRLW      $0x08, Y5, Y0
+	VPACKUSWB   Y0, Y6, Y5
+	VMOVNTDQ    Y5, (R11)
+	VPAND       shuffle404<>+0(SB), Y1, Y5
+	VPAND       shuffle404<>+0(SB), Y4, Y3
+	VPACKUSWB   Y3, Y5, Y3
+	VMOVNTDQ    Y3, (R10)(SI*1)
+	VPSRLW      $0x08, Y1, Y3
+	VPSRLW      $0x08, Y4, Y5
+	VPACKUSWB   Y5, Y3, Y4
+	VMOVNTDQ    Y4, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1321
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1320
+	MOVQ        DX, R8
+	JMP         chunks1320
+
+rowdone1321:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1319
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1318
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1322
+	RET
+
+chunk1322:
+	SUBQ $0x20, DX
+
+group1323:
+	MOVQ rows+24(FP), R9
+
+row1324:
+	XORQ R8, R8
+
+chunks1325:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y1, Y4
+	VPACKUSDW   Y4, Y2, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X4
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPACKUSDW   Y5, Y2, Y5
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y4, Y6
+	VPACKUSDW   Y6, Y2, Y4
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y6
+	VPACKUSDW   Y6, Y0, Y6
+	VMOVNTDQ    Y6, (R10)
+	VPSRLD      $0x10, Y3, Y6
+	VPSRLD      $0x10, Y5, Y0
+	VPACKUSDW   Y0, Y6, Y5
+	VMOVNTDQ    Y5, (R11)
+	VPAND       shuffle405<>+0(SB), Y1, Y5
+	VPAND       shuffle405<>+0(SB), Y4, Y3
+	VPACKUSDW   Y3, Y5, Y3
+	VMOVNTDQ    Y3, (R10)(SI*1)
+	VPSRLD      $0x10, Y1, Y3
+	VPSRLD      $0x10, Y4, Y5
+	VPACKUSDW   Y5, Y3, Y4
+	VMOVNTDQ    Y4, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1326
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1325
+	MOVQ        DX, R8
+	JMP         chunks1325
+
+rowdone1326:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1324
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1323
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1327
+	RET
+
+chunk1327:
+	SUBQ $0x20, DX
+
+group1328:
+	MOVQ rows+24(FP), R9
+
+row1329:
+	XORQ R8, R8
+
+chunks1330:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y0, Y4
+	VSHUFPS     $0xdd, Y3, Y0, Y3
+	VSHUFPS     $0x88, Y4, Y2, Y0
+	VMOVNTDQ    Y0, (R10)
+	VSHUFPS     $0xdd, Y4, Y2, Y4
+	VMOVNTDQ    Y4, (R11)
+	VSHUFPS     $0x88, Y3, Y1, Y4
+	VMOVNTDQ    Y4, (R10)(SI*1)
+	VSHUFPS     $0xdd, Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1331
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1330
+	MOVQ        DX, R8
+	JMP         chunks1330
+
+rowdone1331:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1329
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1328
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1332
+	RET
+
+chunk1332:
+	SUBQ $0x20, DX
+
+group1333:
+	MOVQ rows+24(FP), R9
+
+row1334:
+	XORQ R8, R8
+
+chunks1335:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VMOVNTDQ    Y0, (R10)
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VMOVNTDQ    Y4, (R11)
+	VPUNPCKLQDQ Y3, Y1, Y4
+	VMOVNTDQ    Y4, (R10)(SI*1)
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1336
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1335
+	MOVQ        DX, R8
+	JMP         chunks1335
+
+rowdone1336:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1334
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1333
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1337
+	RET
+
+chunk1337:
+	SUBQ $0x20, DX
+
+group1338:
+	MOVQ rows+24(FP), R9
+
+row1339:
+	XORQ R8, R8
+
+chunks1340:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R10)
+	VMOVDQU     16(AX)(R8*4), X0
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R10)(SI*1)
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R11)
+	VMOVDQU     48(AX)(R8*4), X0
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(SI*1)
+	CMPQ        R8, DX
+	JEQ         rowdone1341
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1340
+	MOVQ        DX, R8
+	JMP         chunks1340
+
+rowdone1341:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1339
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1338
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -19719,21 +22394,21 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1167
+	JAE   chunk1342
 	CMPQ  DX, $0x10
-	JAE   chunk1168
+	JAE   chunk1343
 	RET
 
-chunk1167:
+chunk1342:
 	SUBQ $0x20, DX
 
-group1169:
+group1344:
 	MOVQ rows+24(FP), R9
 
-row1170:
+row1345:
 	XORQ R8, R8
 
-chunks1171:
+chunks1346:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19830,35 +22505,35 @@ chunks1171:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1172
+	JEQ     rowdone1347
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1171
+	JLE     chunks1346
 	MOVQ    DX, R8
-	JMP     chunks1171
+	JMP     chunks1346
 
-rowdone1172:
+rowdone1347:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1170
+	JNZ  row1345
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1169
+	JNZ  group1344
 	VZEROUPPER
 	RET
 
-chunk1168:
+chunk1343:
 	SUBQ $0x10, DX
 
-group1173:
+group1348:
 	MOVQ rows+24(FP), R9
 
-row1174:
+row1349:
 	XORQ R8, R8
 
-chunks1175:
+chunks1350:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -19907,22 +22582,22 @@ chunks1175:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1176
+	JEQ     rowdone1351
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1175
+	JLE     chunks1350
 	MOVQ    DX, R8
-	JMP     chunks1175
+	JMP     chunks1350
 
-rowdone1176:
+rowdone1351:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1174
+	JNZ  row1349
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1173
+	JNZ  group1348
 	VZEROUPPER
 	RET
 
@@ -19974,21 +22649,21 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1177
+	JAE   chunk1352
 	CMPQ  DX, $0x10
-	JAE   chunk1178
+	JAE   chunk1353
 	RET
 
-chunk1177:
+chunk1352:
 	SUBQ $0x20, DX
 
-group1179:
+group1354:
 	MOVQ rows+24(FP), R9
 
-row1180:
+row1355:
 	XORQ R8, R8
 
-chunks1181:
+chunks1356:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20039,35 +22714,35 @@ chunks1181:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1182
+	JEQ     rowdone1357
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1181
+	JLE     chunks1356
 	MOVQ    DX, R8
-	JMP     chunks1181
+	JMP     chunks1356
 
-rowdone1182:
+rowdone1357:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1180
+	JNZ  row1355
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1179
+	JNZ  group1354
 	VZEROUPPER
 	RET
 
-chunk1178:
+chunk1353:
 	SUBQ $0x10, DX
 
-group1183:
+group1358:
 	MOVQ rows+24(FP), R9
 
-row1184:
+row1359:
 	XORQ R8, R8
 
-chunks1185:
+chunks1360:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20094,22 +22769,22 @@ chunks1185:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1186
+	JEQ     rowdone1361
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1185
+	JLE     chunks1360
 	MOVQ    DX, R8
-	JMP     chunks1185
+	JMP     chunks1360
 
-rowdone1186:
+rowdone1361:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1184
+	JNZ  row1359
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1183
+	JNZ  group1358
 	VZEROUPPER
 	RET
 
@@ -20145,19 +22820,19 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1187
+	JAE   chunk1362
 	RET
 
-chunk1187:
+chunk1362:
 	SUBQ $0x20, DX
 
-group1188:
+group1363:
 	MOVQ rows+24(FP), R9
 
-row1189:
+row1364:
 	XORQ R8, R8
 
-chunks1190:
+chunks1365:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20208,22 +22883,22 @@ chunks1190:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1191
+	JEQ     rowdone1366
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1190
+	JLE     chunks1365
 	MOVQ    DX, R8
-	JMP     chunks1190
+	JMP     chunks1365
 
-rowdone1191:
+rowdone1366:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1189
+	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1188
+	JNZ  group1363
 	VZEROUPPER
 	RET
 
@@ -20247,19 +22922,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk1192
+	JAE   chunk1367
 	RET
 
-chunk1192:
+chunk1367:
 	SUBQ $0x40, DX
 
-group1193:
+group1368:
 	MOVQ rows+24(FP), R9
 
-row1194:
+row1369:
 	XORQ R8, R8
 
-chunks1195:
+chunks1370:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20358,22 +23033,22 @@ chunks1195:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1196
+	JEQ     rowdone1371
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks1195
+	JLE     chunks1370
 	MOVQ    DX, R8
-	JMP     chunks1195
+	JMP     chunks1370
 
-rowdone1196:
+rowdone1371:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1194
+	JNZ  row1369
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1193
+	JNZ  group1368
 	VZEROUPPER
 	RET
 
@@ -20397,21 +23072,21 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk1197
+	JAE   chunk1372
 	CMPQ  DX, $0x18
-	JAE   chunk1198
+	JAE   chunk1373
 	RET
 
-chunk1197:
+chunk1372:
 	SUBQ $0x24, DX
 
-group1199:
+group1374:
 	MOVQ rows+24(FP), R9
 
-row1200:
+row1375:
 	XORQ R8, R8
 
-chunks1201:
+chunks1376:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20580,35 +23255,35 @@ chunks1201:
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1202
+	JEQ     rowdone1377
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks1201
+	JLE     chunks1376
 	MOVQ    DX, R8
-	JMP     chunks1201
+	JMP     chunks1376
 
-rowdone1202:
+rowdone1377:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1200
+	JNZ  row1375
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1199
+	JNZ  group1374
 	VZEROUPPER
 	RET
 
-chunk1198:
+chunk1373:
 	SUBQ $0x18, DX
 
-group1203:
+group1378:
 	MOVQ rows+24(FP), R9
 
-row1204:
+row1379:
 	XORQ R8, R8
 
-chunks1205:
+chunks1380:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20713,22 +23388,22 @@ chunks1205:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1206
+	JEQ     rowdone1381
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1205
+	JLE     chunks1380
 	MOVQ    DX, R8
-	JMP     chunks1205
+	JMP     chunks1380
 
-rowdone1206:
+rowdone1381:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1204
+	JNZ  row1379
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1203
+	JNZ  group1378
 	VZEROUPPER
 	RET
 
@@ -20832,21 +23507,21 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk1207
+	JAE   chunk1382
 	CMPQ  DX, $0x18
-	JAE   chunk1208
+	JAE   chunk1383
 	RET
 
-chunk1207:
+chunk1382:
 	SUBQ $0x30, DX
 
-group1209:
+group1384:
 	MOVQ rows+24(FP), R9
 
-row1210:
+row1385:
 	XORQ R8, R8
 
-chunks1211:
+chunks1386:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -20991,35 +23666,35 @@ chunks1211:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1212
+	JEQ     rowdone1387
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks1211
+	JLE     chunks1386
 	MOVQ    DX, R8
-	JMP     chunks1211
+	JMP     chunks1386
 
-rowdone1212:
+rowdone1387:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1210
+	JNZ  row1385
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1209
+	JNZ  group1384
 	VZEROUPPER
 	RET
 
-chunk1208:
+chunk1383:
 	SUBQ $0x18, DX
 
-group1213:
+group1388:
 	MOVQ rows+24(FP), R9
 
-row1214:
+row1389:
 	XORQ R8, R8
 
-chunks1215:
+chunks1390:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21092,22 +23767,22 @@ chunks1215:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1216
+	JEQ     rowdone1391
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1215
+	JLE     chunks1390
 	MOVQ    DX, R8
-	JMP     chunks1215
+	JMP     chunks1390
 
-rowdone1216:
+rowdone1391:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1214
+	JNZ  row1389
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1213
+	JNZ  group1388
 	VZEROUPPER
 	RET
 
@@ -21143,19 +23818,19 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk1217
+	JAE   chunk1392
 	RET
 
-chunk1217:
+chunk1392:
 	SUBQ $0x30, DX
 
-group1218:
+group1393:
 	MOVQ rows+24(FP), R9
 
-row1219:
+row1394:
 	XORQ R8, R8
 
-chunks1220:
+chunks1395:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21265,22 +23940,22 @@ chunks1220:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1221
+	JEQ     rowdone1396
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks1220
+	JLE     chunks1395
 	MOVQ    DX, R8
-	JMP     chunks1220
+	JMP     chunks1395
 
-rowdone1221:
+rowdone1396:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1219
+	JNZ  row1394
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1218
+	JNZ  group1393
 	VZEROUPPER
 	RET
 
@@ -21304,21 +23979,21 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1222
+	JAE   chunk1397
 	CMPQ  DX, $0x10
-	JAE   chunk1223
+	JAE   chunk1398
 	RET
 
-chunk1222:
+chunk1397:
 	SUBQ $0x20, DX
 
-group1224:
+group1399:
 	MOVQ rows+24(FP), R9
 
-row1225:
+row1400:
 	XORQ R8, R8
 
-chunks1226:
+chunks1401:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21415,35 +24090,35 @@ chunks1226:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1227
+	JEQ     rowdone1402
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1226
+	JLE     chunks1401
 	MOVQ    DX, R8
-	JMP     chunks1226
+	JMP     chunks1401
 
-rowdone1227:
+rowdone1402:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1225
+	JNZ  row1400
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1224
+	JNZ  group1399
 	VZEROUPPER
 	RET
 
-chunk1223:
+chunk1398:
 	SUBQ $0x10, DX
 
-group1228:
+group1403:
 	MOVQ rows+24(FP), R9
 
-row1229:
+row1404:
 	XORQ R8, R8
 
-chunks1230:
+chunks1405:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21492,22 +24167,22 @@ chunks1230:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1231
+	JEQ     rowdone1406
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1230
+	JLE     chunks1405
 	MOVQ    DX, R8
-	JMP     chunks1230
+	JMP     chunks1405
 
-rowdone1231:
+rowdone1406:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1229
+	JNZ  row1404
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1228
+	JNZ  group1403
 	VZEROUPPER
 	RET
 
@@ -21559,19 +24234,19 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1232
+	JAE   chunk1407
 	RET
 
-chunk1232:
+chunk1407:
 	SUBQ $0x20, DX
 
-group1233:
+group1408:
 	MOVQ rows+24(FP), R9
 
-row1234:
+row1409:
 	XORQ R8, R8
 
-chunks1235:
+chunks1410:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21668,22 +24343,22 @@ chunks1235:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1236
+	JEQ     rowdone1411
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1235
+	JLE     chunks1410
 	MOVQ    DX, R8
-	JMP     chunks1235
+	JMP     chunks1410
 
-rowdone1236:
+rowdone1411:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1234
+	JNZ  row1409
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1233
+	JNZ  group1408
 	VZEROUPPER
 	RET
 
@@ -21711,19 +24386,19 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk1237
+	JAE   chunk1412
 	RET
 
-chunk1237:
+chunk1412:
 	SUBQ $0x40, DX
 
-group1238:
+group1413:
 	MOVQ rows+24(FP), R9
 
-row1239:
+row1414:
 	XORQ R8, R8
 
-chunks1240:
+chunks1415:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21916,22 +24591,22 @@ chunks1240:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1241
+	JEQ     rowdone1416
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks1240
+	JLE     chunks1415
 	MOVQ    DX, R8
-	JMP     chunks1240
+	JMP     chunks1415
 
-rowdone1241:
+rowdone1416:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1239
+	JNZ  row1414
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1238
+	JNZ  group1413
 	VZEROUPPER
 	RET
 
@@ -21956,25 +24631,25 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1242
+	JAE   chunk1417
 	CMPQ  DX, $0x10
-	JAE   chunk1243
+	JAE   chunk1418
 	CMPQ  DX, $0x08
-	JAE   chunk1244
+	JAE   chunk1419
 	CMPQ  DX, $0x04
-	JAE   chunk1245
+	JAE   chunk1420
 	RET
 
-chunk1242:
+chunk1417:
 	SUBQ $0x20, DX
 
-group1246:
+group1421:
 	MOVQ rows+24(FP), R10
 
-row1247:
+row1422:
 	XORQ R9, R9
 
-chunks1248:
+chunks1423:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -22074,35 +24749,35 @@ chunks1248:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1249
+	JEQ         rowdone1424
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1248
+	JLE         chunks1423
 	MOVQ        DX, R9
-	JMP         chunks1248
+	JMP         chunks1423
 
-rowdone1249:
+rowdone1424:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1247
+	JNZ  row1422
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1246
+	JNZ  group1421
 	VZEROUPPER
 	RET
 
-chunk1243:
+chunk1418:
 	SUBQ $0x10, DX
 
-group1250:
+group1425:
 	MOVQ rows+24(FP), R10
 
-row1251:
+row1426:
 	XORQ R9, R9
 
-chunks1252:
+chunks1427:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22194,35 +24869,35 @@ chunks1252:
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1253
+	JEQ       rowdone1428
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks1252
+	JLE       chunks1427
 	MOVQ      DX, R9
-	JMP       chunks1252
+	JMP       chunks1427
 
-rowdone1253:
+rowdone1428:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1251
+	JNZ  row1426
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1250
+	JNZ  group1425
 	VZEROUPPER
 	RET
 
-chunk1244:
+chunk1419:
 	SUBQ $0x08, DX
 
-group1254:
+group1429:
 	MOVQ rows+24(FP), R10
 
-row1255:
+row1430:
 	XORQ R9, R9
 
-chunks1256:
+chunks1431:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22286,35 +24961,35 @@ chunks1256:
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1257
+	JEQ       rowdone1432
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks1256
+	JLE       chunks1431
 	MOVQ      DX, R9
-	JMP       chunks1256
+	JMP       chunks1431
 
-rowdone1257:
+rowdone1432:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1255
+	JNZ  row1430
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1254
+	JNZ  group1429
 	VZEROUPPER
 	RET
 
-chunk1245:
+chunk1420:
 	SUBQ $0x04, DX
 
-group1258:
+group1433:
 	MOVQ rows+24(FP), R10
 
-row1259:
+row1434:
 	XORQ R9, R9
 
-chunks1260:
+chunks1435:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22370,22 +25045,22 @@ chunks1260:
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1261
+	JEQ       rowdone1436
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks1260
+	JLE       chunks1435
 	MOVQ      DX, R9
-	JMP       chunks1260
+	JMP       chunks1435
 
-rowdone1261:
+rowdone1436:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1259
+	JNZ  row1434
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1258
+	JNZ  group1433
 	VZEROUPPER
 	RET
 
@@ -22410,25 +25085,25 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1262
+	JAE   chunk1437
 	CMPQ  DX, $0x10
-	JAE   chunk1263
+	JAE   chunk1438
 	CMPQ  DX, $0x08
-	JAE   chunk1264
+	JAE   chunk1439
 	CMPQ  DX, $0x04
-	JAE   chunk1265
+	JAE   chunk1440
 	RET
 
-chunk1262:
+chunk1437:
 	SUBQ $0x20, DX
 
-group1266:
+group1441:
 	MOVQ rows+24(FP), R10
 
-row1267:
+row1442:
 	XORQ R9, R9
 
-chunks1268:
+chunks1443:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -22528,35 +25203,35 @@ chunks1268:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1269
+	JEQ         rowdone1444
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1268
+	JLE         chunks1443
 	MOVQ        DX, R9
-	JMP         chunks1268
+	JMP         chunks1443
 
-rowdone1269:
+rowdone1444:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1267
+	JNZ  row1442
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1266
+	JNZ  group1441
 	VZEROUPPER
 	RET
 
-chunk1263:
+chunk1438:
 	SUBQ $0x10, DX
 
-group1270:
+group1445:
 	MOVQ rows+24(FP), R10
 
-row1271:
+row1446:
 	XORQ R9, R9
 
-chunks1272:
+chunks1447:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22648,35 +25323,35 @@ chunks1272:
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1273
+	JEQ       rowdone1448
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks1272
+	JLE       chunks1447
 	MOVQ      DX, R9
-	JMP       chunks1272
+	JMP       chunks1447
 
-rowdone1273:
+rowdone1448:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1271
+	JNZ  row1446
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1270
+	JNZ  group1445
 	VZEROUPPER
 	RET
 
-chunk1264:
+chunk1439:
 	SUBQ $0x08, DX
 
-group1274:
+group1449:
 	MOVQ rows+24(FP), R10
 
-row1275:
+row1450:
 	XORQ R9, R9
 
-chunks1276:
+chunks1451:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22740,35 +25415,35 @@ chunks1276:
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1277
+	JEQ       rowdone1452
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks1276
+	JLE       chunks1451
 	MOVQ      DX, R9
-	JMP       chunks1276
+	JMP       chunks1451
 
-rowdone1277:
+rowdone1452:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1275
+	JNZ  row1450
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1274
+	JNZ  group1449
 	VZEROUPPER
 	RET
 
-chunk1265:
+chunk1440:
 	SUBQ $0x04, DX
 
-group1278:
+group1453:
 	MOVQ rows+24(FP), R10
 
-row1279:
+row1454:
 	XORQ R9, R9
 
-chunks1280:
+chunks1455:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -22824,22 +25499,22 @@ chunks1280:
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1281
+	JEQ       rowdone1456
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks1280
+	JLE       chunks1455
 	MOVQ      DX, R9
-	JMP       chunks1280
+	JMP       chunks1455
 
-rowdone1281:
+rowdone1456:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1279
+	JNZ  row1454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1278
+	JNZ  group1453
 	VZEROUPPER
 	RET
 
@@ -22864,25 +25539,25 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1282
+	JAE   chunk1457
 	CMPQ  DX, $0x10
-	JAE   chunk1283
+	JAE   chunk1458
 	CMPQ  DX, $0x08
-	JAE   chunk1284
+	JAE   chunk1459
 	CMPQ  DX, $0x04
-	JAE   chunk1285
+	JAE   chunk1460
 	RET
 
-chunk1282:
+chunk1457:
 	SUBQ $0x20, DX
 
-group1286:
+group1461:
 	MOVQ rows+24(FP), R10
 
-row1287:
+row1462:
 	XORQ R9, R9
 
-chunks1288:
+chunks1463:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -22934,35 +25609,35 @@ chunks1288:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1289
+	JEQ         rowdone1464
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1288
+	JLE         chunks1463
 	MOVQ        DX, R9
-	JMP         chunks1288
+	JMP         chunks1463
 
-rowdone1289:
+rowdone1464:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1287
+	JNZ  row1462
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1286
+	JNZ  group1461
 	VZEROUPPER
 	RET
 
-chunk1283:
+chunk1458:
 	SUBQ $0x10, DX
 
-group1290:
+group1465:
 	MOVQ rows+24(FP), R10
 
-row1291:
+row1466:
 	XORQ R9, R9
 
-chunks1292:
+chunks1467:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -23006,35 +25681,35 @@ chunks1292:
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1293
+	JEQ     rowdone1468
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks1292
+	JLE     chunks1467
 	MOVQ    DX, R9
-	JMP     chunks1292
+	JMP     chunks1467
 
-rowdone1293:
+rowdone1468:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1291
+	JNZ  row1466
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1290
+	JNZ  group1465
 	VZEROUPPER
 	RET
 
-chunk1284:
+chunk1459:
 	SUBQ $0x08, DX
 
-group1294:
+group1469:
 	MOVQ rows+24(FP), R10
 
-row1295:
+row1470:
 	XORQ R9, R9
 
-chunks1296:
+chunks1471:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -23066,35 +25741,35 @@ chunks1296:
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1297
+	JEQ     rowdone1472
 	ADDQ    $0x08, R9
 	CMPQ    R9, DX
-	JLE     chunks1296
+	JLE     chunks1471
 	MOVQ    DX, R9
-	JMP     chunks1296
+	JMP     chunks1471
 
-rowdone1297:
+rowdone1472:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1295
+	JNZ  row1470
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1294
+	JNZ  group1469
 	VZEROUPPER
 	RET
 
-chunk1285:
+chunk1460:
 	SUBQ $0x04, DX
 
-group1298:
+group1473:
 	MOVQ rows+24(FP), R10
 
-row1299:
+row1474:
 	XORQ R9, R9
 
-chunks1300:
+chunks1475:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -23122,22 +25797,22 @@ chunks1300:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1301
+	JEQ     rowdone1476
 	ADDQ    $0x04, R9
 	CMPQ    R9, DX
-	JLE     chunks1300
+	JLE     chunks1475
 	MOVQ    DX, R9
-	JMP     chunks1300
+	JMP     chunks1475
 
-rowdone1301:
+rowdone1476:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1299
+	JNZ  row1474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1298
+	JNZ  group1473
 	VZEROUPPER
 	RET
 
@@ -23162,23 +25837,23 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1302
+	JAE   chunk1477
 	CMPQ  DX, $0x10
-	JAE   chunk1303
+	JAE   chunk1478
 	CMPQ  DX, $0x08
-	JAE   chunk1304
+	JAE   chunk1479
 	RET
 
-chunk1302:
+chunk1477:
 	SUBQ $0x20, DX
 
-group1305:
+group1480:
 	MOVQ rows+24(FP), R10
 
-row1306:
+row1481:
 	XORQ R9, R9
 
-chunks1307:
+chunks1482:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -23230,35 +25905,35 @@ chunks1307:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1308
+	JEQ         rowdone1483
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1307
+	JLE         chunks1482
 	MOVQ        DX, R9
-	JMP         chunks1307
+	JMP         chunks1482
 
-rowdone1308:
+rowdone1483:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1306
+	JNZ  row1481
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1305
+	JNZ  group1480
 	VZEROUPPER
 	RET
 
-chunk1303:
+chunk1478:
 	SUBQ $0x10, DX
 
-group1309:
+group1484:
 	MOVQ rows+24(FP), R10
 
-row1310:
+row1485:
 	XORQ R9, R9
 
-chunks1311:
+chunks1486:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -23302,35 +25977,35 @@ chunks1311:
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1312
+	JEQ         rowdone1487
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks1311
+	JLE         chunks1486
 	MOVQ        DX, R9
-	JMP         chunks1311
+	JMP         chunks1486
 
-rowdone1312:
+rowdone1487:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1310
+	JNZ  row1485
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1309
+	JNZ  group1484
 	VZEROUPPER
 	RET
 
-chunk1304:
+chunk1479:
 	SUBQ $0x08, DX
 
-group1313:
+group1488:
 	MOVQ rows+24(FP), R10
 
-row1314:
+row1489:
 	XORQ R9, R9
 
-chunks1315:
+chunks1490:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -23362,22 +26037,22 @@ chunks1315:
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1316
+	JEQ         rowdone1491
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks1315
+	JLE         chunks1490
 	MOVQ        DX, R9
-	JMP         chunks1315
+	JMP         chunks1490
 
-rowdone1316:
+rowdone1491:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1314
+	JNZ  row1489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1313
+	JNZ  group1488
 	VZEROUPPER
 	RET
 
@@ -23402,21 +26077,21 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1317
+	JAE   chunk1492
 	CMPQ  DX, $0x10
-	JAE   chunk1318
+	JAE   chunk1493
 	RET
 
-chunk1317:
+chunk1492:
 	SUBQ $0x20, DX
 
-group1319:
+group1494:
 	MOVQ rows+24(FP), R10
 
-row1320:
+row1495:
 	XORQ R9, R9
 
-chunks1321:
+chunks1496:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -23444,35 +26119,35 @@ chunks1321:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1322
+	JEQ         rowdone1497
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1321
+	JLE         chunks1496
 	MOVQ        DX, R9
-	JMP         chunks1321
+	JMP         chunks1496
 
-rowdone1322:
+rowdone1497:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1320
+	JNZ  row1495
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1319
+	JNZ  group1494
 	VZEROUPPER
 	RET
 
-chunk1318:
+chunk1493:
 	SUBQ $0x10, DX
 
-group1323:
+group1498:
 	MOVQ rows+24(FP), R10
 
-row1324:
+row1499:
 	XORQ R9, R9
 
-chunks1325:
+chunks1500:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -23492,22 +26167,619 @@ chunks1325:
 	VMOVDQU 112(AX)(R9*8), X0
 	VMOVDQU X0, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1326
+	JEQ     rowdone1501
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks1325
+	JLE     chunks1500
 	MOVQ    DX, R9
-	JMP     chunks1325
+	JMP     chunks1500
 
-rowdone1326:
+rowdone1501:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1324
+	JNZ  row1499
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1323
+	JNZ  group1498
+	VZEROUPPER
+	RET
+
+// func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1502
+	RET
+
+chunk1502:
+	SUBQ $0x20, DX
+
+group1503:
+	MOVQ rows+24(FP), R10
+
+row1504:
+	XORQ R9, R9
+
+chunks1505:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y1, Y4
+	VPACKUSWB   Y4, Y2, Y1
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X4
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPACKUSWB   Y5, Y2, Y5
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y4, Y6
+	VPACKUSWB   Y6, Y2, Y4
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X6
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y6, Y7
+	VPACKUSWB   Y7, Y2, Y7
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y6, Y8
+	VPACKUSWB   Y8, Y2, Y6
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X8
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y8, Y9
+	VPACKUSWB   Y9, Y2, Y9
+	VPSRLW      $0x08, Y0, Y2
+	VPSRLW      $0x08, Y8, Y10
+	VPACKUSWB   Y10, Y2, Y8
+	VPAND       shuffle404<>+0(SB), Y3, Y0
+	VPAND       shuffle404<>+0(SB), Y5, Y10
+	VPACKUSWB   Y10, Y0, Y10
+	VPSRLW      $0x08, Y3, Y0
+	VPSRLW      $0x08, Y5, Y2
+	VPACKUSWB   Y2, Y0, Y5
+	VPAND       shuffle404<>+0(SB), Y7, Y3
+	VPAND       shuffle404<>+0(SB), Y9, Y2
+	VPACKUSWB   Y2, Y3, Y2
+	VPSRLW      $0x08, Y7, Y3
+	VPSRLW      $0x08, Y9, Y0
+	VPACKUSWB   Y0, Y3, Y9
+	VPAND       shuffle404<>+0(SB), Y1, Y7
+	VPAND       shuffle404<>+0(SB), Y4, Y0
+	VPACKUSWB   Y0, Y7, Y0
+	VPSRLW      $0x08, Y1, Y7
+	VPSRLW      $0x08, Y4, Y3
+	VPACKUSWB   Y3, Y7, Y4
+	VPAND       shuffle404<>+0(SB), Y6, Y1
+	VPAND       shuffle404<>+0(SB), Y8, Y3
+	VPACKUSWB   Y3, Y1, Y3
+	VPSRLW      $0x08, Y6, Y1
+	VPSRLW      $0x08, Y8, Y7
+	VPACKUSWB   Y7, Y1, Y8
+	VPAND       shuffle404<>+0(SB), Y10, Y6
+	VPAND       shuffle404<>+0(SB), Y2, Y7
+	VPACKUSWB   Y7, Y6, Y7
+	VMOVNTDQ    Y7, (R11)
+	VPSRLW      $0x08, Y10, Y7
+	VPSRLW      $0x08, Y2, Y6
+	VPACKUSWB   Y6, Y7, Y2
+	VMOVNTDQ    Y2, (R12)
+	VPAND       shuffle404<>+0(SB), Y0, Y2
+	VPAND       shuffle404<>+0(SB), Y3, Y10
+	VPACKUSWB   Y10, Y2, Y10
+	VMOVNTDQ    Y10, (R11)(SI*1)
+	VPSRLW      $0x08, Y0, Y10
+	VPSRLW      $0x08, Y3, Y2
+	VPACKUSWB   Y2, Y10, Y3
+	VMOVNTDQ    Y3, (R12)(SI*1)
+	VPAND       shuffle404<>+0(SB), Y5, Y3
+	VPAND       shuffle404<>+0(SB), Y9, Y0
+	VPACKUSWB   Y0, Y3, Y0
+	VMOVNTDQ    Y0, (R11)(SI*2)
+	VPSRLW      $0x08, Y5, Y0
+	VPSRLW      $0x08, Y9, Y3
+	VPACKUSWB   Y3, Y0, Y9
+	VMOVNTDQ    Y9, (R12)(SI*2)
+	VPAND       shuffle404<>+0(SB), Y4, Y9
+	VPAND       shuffle404<>+0(SB), Y8, Y5
+	VPACKUSWB   Y5, Y9, Y5
+	VMOVNTDQ    Y5, (R11)(DI*1)
+	VPSRLW      $0x08, Y4, Y5
+	VPSRLW      $0x08, Y8, Y9
+	VPACKUSWB   Y9, Y5, Y8
+	VMOVNTDQ    Y8, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone1506
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1505
+	MOVQ        DX, R9
+	JMP         chunks1505
+
+rowdone1506:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1504
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1503
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1507
+	RET
+
+chunk1507:
+	SUBQ $0x20, DX
+
+group1508:
+	MOVQ rows+24(FP), R10
+
+row1509:
+	XORQ R9, R9
+
+chunks1510:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y1, Y4
+	VPACKUSDW   Y4, Y2, Y1
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X4
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPACKUSDW   Y5, Y2, Y5
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y4, Y6
+	VPACKUSDW   Y6, Y2, Y4
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X6
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y6, Y7
+	VPACKUSDW   Y7, Y2, Y7
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y6, Y8
+	VPACKUSDW   Y8, Y2, Y6
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X8
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y8, Y9
+	VPACKUSDW   Y9, Y2, Y9
+	VPSRLD      $0x10, Y0, Y2
+	VPSRLD      $0x10, Y8, Y10
+	VPACKUSDW   Y10, Y2, Y8
+	VPAND       shuffle405<>+0(SB), Y3, Y0
+	VPAND       shuffle405<>+0(SB), Y5, Y10
+	VPACKUSDW   Y10, Y0, Y10
+	VPSRLD      $0x10, Y3, Y0
+	VPSRLD      $0x10, Y5, Y2
+	VPACKUSDW   Y2, Y0, Y5
+	VPAND       shuffle405<>+0(SB), Y7, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y2
+	VPACKUSDW   Y2, Y3, Y2
+	VPSRLD      $0x10, Y7, Y3
+	VPSRLD      $0x10, Y9, Y0
+	VPACKUSDW   Y0, Y3, Y9
+	VPAND       shuffle405<>+0(SB), Y1, Y7
+	VPAND       shuffle405<>+0(SB), Y4, Y0
+	VPACKUSDW   Y0, Y7, Y0
+	VPSRLD      $0x10, Y1, Y7
+	VPSRLD      $0x10, Y4, Y3
+	VPACKUSDW   Y3, Y7, Y4
+	VPAND       shuffle405<>+0(SB), Y6, Y1
+	VPAND       shuffle405<>+0(SB), Y8, Y3
+	VPACKUSDW   Y3, Y1, Y3
+	VPSRLD      $0x10, Y6, Y1
+	VPSRLD      $0x10, Y8, Y7
+	VPACKUSDW   Y7, Y1, Y8
+	VPAND       shuffle405<>+0(SB), Y10, Y6
+	VPAND       shuffle405<>+0(SB), Y2, Y7
+	VPACKUSDW   Y7, Y6, Y7
+	VMOVNTDQ    Y7, (R11)
+	VPSRLD      $0x10, Y10, Y7
+	VPSRLD      $0x10, Y2, Y6
+	VPACKUSDW   Y6, Y7, Y2
+	VMOVNTDQ    Y2, (R12)
+	VPAND       shuffle405<>+0(SB), Y0, Y2
+	VPAND       shuffle405<>+0(SB), Y3, Y10
+	VPACKUSDW   Y10, Y2, Y10
+	VMOVNTDQ    Y10, (R11)(SI*1)
+	VPSRLD      $0x10, Y0, Y10
+	VPSRLD      $0x10, Y3, Y2
+	VPACKUSDW   Y2, Y10, Y3
+	VMOVNTDQ    Y3, (R12)(SI*1)
+	VPAND       shuffle405<>+0(SB), Y5, Y3
+	VPAND       shuffle405<>+0(SB), Y9, Y0
+	VPACKUSDW   Y0, Y3, Y0
+	VMOVNTDQ    Y0, (R11)(SI*2)
+	VPSRLD      $0x10, Y5, Y0
+	VPSRLD      $0x10, Y9, Y3
+	VPACKUSDW   Y3, Y0, Y9
+	VMOVNTDQ    Y9, (R12)(SI*2)
+	VPAND       shuffle405<>+0(SB), Y4, Y9
+	VPAND       shuffle405<>+0(SB), Y8, Y5
+	VPACKUSDW   Y5, Y9, Y5
+	VMOVNTDQ    Y5, (R11)(DI*1)
+	VPSRLD      $0x10, Y4, Y5
+	VPSRLD      $0x10, Y8, Y9
+	VPACKUSDW   Y9, Y5, Y8
+	VMOVNTDQ    Y8, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone1511
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1510
+	MOVQ        DX, R9
+	JMP         chunks1510
+
+rowdone1511:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1509
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1508
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1512
+	RET
+
+chunk1512:
+	SUBQ $0x20, DX
+
+group1513:
+	MOVQ rows+24(FP), R10
+
+row1514:
+	XORQ R9, R9
+
+chunks1515:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X3
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y0, Y4
+	VSHUFPS     $0xdd, Y3, Y0, Y3
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X5
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VSHUFPS     $0x88, Y5, Y0, Y6
+	VSHUFPS     $0xdd, Y5, Y0, Y5
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X7
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VSHUFPS     $0x88, Y7, Y0, Y8
+	VSHUFPS     $0xdd, Y7, Y0, Y7
+	VSHUFPS     $0x88, Y4, Y2, Y0
+	VSHUFPS     $0xdd, Y4, Y2, Y4
+	VSHUFPS     $0x88, Y8, Y6, Y2
+	VSHUFPS     $0xdd, Y8, Y6, Y8
+	VSHUFPS     $0x88, Y3, Y1, Y6
+	VSHUFPS     $0xdd, Y3, Y1, Y3
+	VSHUFPS     $0x88, Y7, Y5, Y1
+	VSHUFPS     $0xdd, Y7, Y5, Y7
+	VSHUFPS     $0x88, Y2, Y0, Y5
+	VMOVNTDQ    Y5, (R11)
+	VSHUFPS     $0xdd, Y2, Y0, Y2
+	VMOVNTDQ    Y2, (R12)
+	VSHUFPS     $0x88, Y1, Y6, Y2
+	VMOVNTDQ    Y2, (R11)(SI*1)
+	VSHUFPS     $0xdd, Y1, Y6, Y1
+	VMOVNTDQ    Y1, (R12)(SI*1)
+	VSHUFPS     $0x88, Y8, Y4, Y1
+	VMOVNTDQ    Y1, (R11)(SI*2)
+	VSHUFPS     $0xdd, Y8, Y4, Y8
+	VMOVNTDQ    Y8, (R12)(SI*2)
+	VSHUFPS     $0x88, Y7, Y3, Y8
+	VMOVNTDQ    Y8, (R11)(DI*1)
+	VSHUFPS     $0xdd, Y7, Y3, Y7
+	VMOVNTDQ    Y7, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone1516
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1515
+	MOVQ        DX, R9
+	JMP         chunks1515
+
+rowdone1516:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1514
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1513
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1517
+	RET
+
+chunk1517:
+	SUBQ $0x20, DX
+
+group1518:
+	MOVQ rows+24(FP), R10
+
+row1519:
+	XORQ R9, R9
+
+chunks1520:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVDQU     16(AX)(R9*8), X1
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVDQU     48(AX)(R9*8), X3
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVDQU     80(AX)(R9*8), X5
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VPUNPCKLQDQ Y5, Y0, Y6
+	VPUNPCKHQDQ Y5, Y0, Y5
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVDQU     112(AX)(R9*8), X7
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VPUNPCKLQDQ Y7, Y0, Y8
+	VPUNPCKHQDQ Y7, Y0, Y7
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y8, Y6, Y2
+	VPUNPCKHQDQ Y8, Y6, Y8
+	VPUNPCKLQDQ Y3, Y1, Y6
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPUNPCKLQDQ Y7, Y5, Y1
+	VPUNPCKHQDQ Y7, Y5, Y7
+	VPUNPCKLQDQ Y2, Y0, Y5
+	VMOVNTDQ    Y5, (R11)
+	VPUNPCKHQDQ Y2, Y0, Y2
+	VMOVNTDQ    Y2, (R12)
+	VPUNPCKLQDQ Y1, Y6, Y2
+	VMOVNTDQ    Y2, (R11)(SI*1)
+	VPUNPCKHQDQ Y1, Y6, Y1
+	VMOVNTDQ    Y1, (R12)(SI*1)
+	VPUNPCKLQDQ Y8, Y4, Y1
+	VMOVNTDQ    Y1, (R11)(SI*2)
+	VPUNPCKHQDQ Y8, Y4, Y8
+	VMOVNTDQ    Y8, (R12)(SI*2)
+	VPUNPCKLQDQ Y7, Y3, Y8
+	VMOVNTDQ    Y8, (R11)(DI*1)
+	VPUNPCKHQDQ Y7, Y3, Y7
+	VMOVNTDQ    Y7, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone1521
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1520
+	MOVQ        DX, R9
+	JMP         chunks1520
+
+rowdone1521:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1519
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1518
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1522
+	RET
+
+chunk1522:
+	SUBQ $0x20, DX
+
+group1523:
+	MOVQ rows+24(FP), R10
+
+row1524:
+	XORQ R9, R9
+
+chunks1525:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	VMOVDQU     (AX)(R9*8), X0
+	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R11)
+	VMOVDQU     16(AX)(R9*8), X0
+	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(SI*1)
+	VMOVDQU     32(AX)(R9*8), X0
+	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(SI*2)
+	VMOVDQU     48(AX)(R9*8), X0
+	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(DI*1)
+	VMOVDQU     64(AX)(R9*8), X0
+	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R12)
+	VMOVDQU     80(AX)(R9*8), X0
+	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R12)(SI*1)
+	VMOVDQU     96(AX)(R9*8), X0
+	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R12)(SI*2)
+	VMOVDQU     112(AX)(R9*8), X0
+	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
+	VMOVNTDQ    Y0, (R12)(DI*1)
+	CMPQ        R9, DX
+	JEQ         rowdone1526
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1525
+	MOVQ        DX, R9
+	JMP         chunks1525
+
+rowdone1526:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1524
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1523
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23533,50 +26805,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group1327:
+group1527:
 	MOVQ rows+24(FP), R9
 
-row1328:
+row1528:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes1329:
+lanes1529:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs1330:
+pairs1530:
 	CMPQ        R15, $0x20
-	JB          single1331
+	JB          single1531
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs1330
+	JMP         pairs1530
 
-single1331:
+single1531:
 	TESTQ   R15, R15
-	JZ      lanedone1332
+	JZ      lanedone1532
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone1332:
+lanedone1532:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes1329
+	JB   lanes1529
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1328
+	JNZ  row1528
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1327
+	JNZ  group1527
 	VZEROUPPER
 	RET
 
@@ -23599,59 +26871,59 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $0x20
-	JB    short1333
+	JB    short1533
 	SUBQ  $0x20, SI
 
-group13341:
+group15341:
 	MOVQ rows+48(FP), DX
 
-row1335:
+row1535:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1336:
+run1536:
 	XORQ R10, R10
 
-pieces1337:
+pieces1537:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone1338
+	JEQ     piecesdone1538
 	ADDQ    $0x20, R10
 	CMPQ    R10, SI
-	JLE     pieces1337
+	JLE     pieces1537
 	MOVQ    SI, R10
-	JMP     pieces1337
+	JMP     pieces1537
 
-piecesdone1338:
+piecesdone1538:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1336
+	JNZ  run1536
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1335
+	JNZ  row1535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group13341
+	JNZ  group15341
 	VZEROUPPER
 	RET
 
-short1333:
+short1533:
 	SUBQ $0x10, SI
 
-group13340:
+group15340:
 	MOVQ rows+48(FP), DX
 
-row1339:
+row1539:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1340:
+run1540:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -23659,14 +26931,78 @@ run1340:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run1340
+	JNZ     run1540
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row1339
+	JNZ     row1539
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group13340
+	JNZ     group15340
 	VZEROUPPER
+	RET
+
+// func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// Requires: AVX, MMX+
+TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  e+16(FP), DX
+	MOVQ  groups+72(FP), BX
+	MOVQ  rows+48(FP), DI
+	IMULQ dstRow+56(FP), DI
+	MOVQ  dstGroup+80(FP), SI
+	SUBQ  DI, SI
+	MOVQ  SI, (SP)
+	MOVQ  rows+48(FP), DI
+	IMULQ srcRow+64(FP), DI
+	MOVQ  srcGroup+88(FP), SI
+	SUBQ  DI, SI
+	MOVQ  SI, 8(SP)
+	MOVQ  DX, SI
+	CMPQ  DX, $0x20
+	JB    short1541
+	SUBQ  $0x20, SI
+
+group15421:
+	MOVQ rows+48(FP), DX
+
+row1543:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run1544:
+	XORQ R10, R10
+
+pieces1545:
+	VMOVDQU  (R9)(R10*1), Y0
+	VMOVNTDQ Y0, (R8)(R10*1)
+	CMPQ     R10, SI
+	JEQ      piecesdone1546
+	ADDQ     $0x20, R10
+	CMPQ     R10, SI
+	JLE      pieces1545
+	MOVQ     SI, R10
+	JMP      pieces1545
+
+piecesdone1546:
+	ADDQ dstX+32(FP), R8
+	ADDQ srcX+40(FP), R9
+	DECQ DI
+	JNZ  run1544
+	ADDQ dstRow+56(FP), AX
+	ADDQ srcRow+64(FP), CX
+	DECQ DX
+	JNZ  row1543
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group15421
+	SFENCE
+	VZEROUPPER
+	RET
+
+short1541:
 	RET

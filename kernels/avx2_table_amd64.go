@@ -12,6 +12,12 @@ var AVX2 = Set{
 		4: {1: {zip4x1AVX2, 4}, 2: {zip4x2AVX2, 4}, 4: {zip4x4AVX2, 4}, 8: {zip4x8AVX2, 8}, 16: {zip4x16AVX2, 16}, 12: {zip4x12AVX2, 24}},
 		8: {1: {zip8x1AVX2, 4}, 2: {zip8x2AVX2, 4}, 4: {zip8x4AVX2, 4}, 8: {zip8x8AVX2, 8}, 16: {zip8x16AVX2, 16}},
 	},
+	ZipNT: [MaxBlock + 1][MaxWidth + 1]ZipKernel{
+		2: {1: {zip2x1AVX2NT, 32}, 2: {zip2x2AVX2NT, 32}, 4: {zip2x4AVX2NT, 32}, 8: {zip2x8AVX2NT, 32}, 16: {zip2x16AVX2NT, 32}},
+		3: {1: {zip3x1AVX2NT, 32}, 2: {zip3x2AVX2NT, 32}, 4: {zip3x4AVX2NT, 32}, 8: {zip3x8AVX2NT, 32}, 16: {zip3x16AVX2NT, 32}},
+		4: {1: {zip4x1AVX2NT, 32}, 2: {zip4x2AVX2NT, 32}, 4: {zip4x4AVX2NT, 32}, 8: {zip4x8AVX2NT, 32}, 16: {zip4x16AVX2NT, 32}},
+		8: {1: {zip8x1AVX2NT, 32}, 2: {zip8x2AVX2NT, 32}, 4: {zip8x4AVX2NT, 32}, 8: {zip8x8AVX2NT, 32}, 16: {zip8x16AVX2NT, 32}},
+	},
 	TZip: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{
 		2: {2: {1: {tzip2x2x1AVX2, 16}, 2: {tzip2x2x2AVX2, 16}, 4: {tzip2x2x4AVX2, 16}, 8: {tzip2x2x8AVX2, 32}}, 3: {1: {tzip2x3x1AVX2, 24}, 2: {tzip2x3x2AVX2, 24}, 4: {tzip2x3x4AVX2, 24}, 8: {tzip2x3x8AVX2, 48}}, 4: {1: {tzip2x4x1AVX2, 16}, 2: {tzip2x4x2AVX2, 16}, 4: {tzip2x4x4AVX2, 32}, 8: {tzip2x4x8AVX2, 64}}},
 		3: {2: {1: {tzip3x2x1AVX2, 24}, 2: {tzip3x2x2AVX2, 24}, 4: {tzip3x2x4AVX2, 24}, 8: {tzip3x2x8AVX2, 48}}, 3: {1: {tzip3x3x1AVX2, 36}, 2: {tzip3x3x2AVX2, 36}, 4: {tzip3x3x4AVX2, 36}, 8: {tzip3x3x8AVX2, 72}}, 4: {1: {tzip3x4x1AVX2, 24}, 2: {tzip3x4x2AVX2, 24}, 4: {tzip3x4x4AVX2, 48}}},
@@ -24,12 +30,19 @@ var AVX2 = Set{
 		4: {1: {unzip4x1AVX2, 4}, 2: {unzip4x2AVX2, 4}, 4: {unzip4x4AVX2, 4}, 8: {unzip4x8AVX2, 8}, 16: {unzip4x16AVX2, 16}, 12: {unzip4x12AVX2, 24}},
 		8: {1: {unzip8x1AVX2, 4}, 2: {unzip8x2AVX2, 4}, 4: {unzip8x4AVX2, 4}, 8: {unzip8x8AVX2, 8}, 16: {unzip8x16AVX2, 16}},
 	},
+	UnzipNT: [MaxBlock + 1][MaxWidth + 1]ZipKernel{
+		2: {1: {unzip2x1AVX2NT, 32}, 2: {unzip2x2AVX2NT, 32}, 4: {unzip2x4AVX2NT, 32}, 8: {unzip2x8AVX2NT, 32}, 16: {unzip2x16AVX2NT, 32}},
+		3: {1: {unzip3x1AVX2NT, 32}, 2: {unzip3x2AVX2NT, 32}, 4: {unzip3x4AVX2NT, 32}, 8: {unzip3x8AVX2NT, 32}, 16: {unzip3x16AVX2NT, 32}},
+		4: {1: {unzip4x1AVX2NT, 32}, 2: {unzip4x2AVX2NT, 32}, 4: {unzip4x4AVX2NT, 32}, 8: {unzip4x8AVX2NT, 32}, 16: {unzip4x16AVX2NT, 32}},
+		8: {1: {unzip8x1AVX2NT, 32}, 2: {unzip8x2AVX2NT, 32}, 4: {unzip8x4AVX2NT, 32}, 8: {unzip8x8AVX2NT, 32}, 16: {unzip8x16AVX2NT, 32}},
+	},
 	TUnzip: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{
 		2: {2: {1: {tunzip2x2x1AVX2, 16}, 2: {tunzip2x2x2AVX2, 16}, 4: {tunzip2x2x4AVX2, 16}, 8: {tunzip2x2x8AVX2, 32}}, 3: {1: {tunzip2x3x1AVX2, 24}, 2: {tunzip2x3x2AVX2, 24}, 4: {tunzip2x3x4AVX2, 24}, 8: {tunzip2x3x8AVX2, 48}}, 4: {1: {tunzip2x4x1AVX2, 16}, 2: {tunzip2x4x2AVX2, 16}, 4: {tunzip2x4x4AVX2, 32}, 8: {tunzip2x4x8AVX2, 64}}},
 		3: {2: {1: {tunzip3x2x1AVX2, 24}, 2: {tunzip3x2x2AVX2, 24}, 4: {tunzip3x2x4AVX2, 24}, 8: {tunzip3x2x8AVX2, 48}}, 3: {1: {tunzip3x3x1AVX2, 36}, 2: {tunzip3x3x2AVX2, 36}, 4: {tunzip3x3x4AVX2, 36}, 8: {tunzip3x3x8AVX2, 72}}, 4: {1: {tunzip3x4x1AVX2, 24}, 2: {tunzip3x4x2AVX2, 24}, 4: {tunzip3x4x4AVX2, 48}}},
 		4: {2: {1: {tunzip4x2x1AVX2, 16}, 2: {tunzip4x2x2AVX2, 16}, 4: {tunzip4x2x4AVX2, 32}, 8: {tunzip4x2x8AVX2, 64}}, 3: {1: {tunzip4x3x1AVX2, 24}, 2: {tunzip4x3x2AVX2, 24}, 4: {tunzip4x3x4AVX2, 48}}, 4: {1: {tunzip4x4x1AVX2, 16}, 2: {tunzip4x4x2AVX2, 32}, 4: {tunzip4x4x4AVX2, 64}}},
 	},
-	UnzipN:   unzipNx16AVX2,
-	CopyRuns: copyRunsAVX2,
-	Split:    [MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 8: 4},
+	UnzipN:     unzipNx16AVX2,
+	CopyRuns:   copyRunsAVX2,
+	CopyRunsNT: copyRunsAVX2NT,
+	Split:      [MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 8: 4},
 }

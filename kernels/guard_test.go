@@ -72,6 +72,26 @@ func TestGuardPages(t *testing.T) {
 					}
 				}
 			}
+			for b := range MaxBlock + 1 { // streaming twins: rows of multiples of 32 bytes
+				for w := range MaxWidth + 1 {
+					k := set.ZipNT[b][w]
+					if unzip {
+						k = set.UnzipNT[b][w]
+					}
+					if k.F == nil {
+						continue
+					}
+					for n := 32; n <= 256; n += 32 {
+						c := tightCase(b, w, 0, n, set.Split[b], n%64 == 0)
+						sl, dl := c.lens()
+						inGuards(t, sl, dl, func(space, depth []byte) {
+							c.check(t, name+" NT", unzip, space, depth, func(space, depth []byte) {
+								k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+							})
+						})
+					}
+				}
+			}
 			f := set.ZipN
 			if unzip {
 				f = set.UnzipN
@@ -88,14 +108,18 @@ func TestGuardPages(t *testing.T) {
 				}
 			}
 		}
-		for e := 16; e <= 80; e++ {
+		for e := 16; e <= 96; e++ {
 			for _, rows := range []int{1, 3} {
+				f := set.CopyRuns
+				if e%32 == 0 && rows == 3 {
+					f = set.CopyRunsNT
+				}
 				dst, src := e*rows, (e+5)*rows
 				inGuards(t, dst, src, func(d, s []byte) {
 					for i := range s {
 						s[i] = byte(i*7 + e)
 					}
-					set.CopyRuns(&d[0], &s[0], e, rows, e, e+5, 1, 0, 0, 1, 0, 0)
+					f(&d[0], &s[0], e, rows, e, e+5, 1, 0, 0, 1, 0, 0)
 					for x := range rows {
 						if string(d[x*e:][:e]) != string(s[x*(e+5):][:e]) {
 							t.Fatalf("%s CopyRuns e=%d run %d differs", name, e, x)

@@ -7,6 +7,8 @@
 // outside the rows they are given.
 package kernels
 
+import "unsafe"
+
 //go:generate go run -C ../asmgen ./cmd/asmgen -out ../kernels
 
 // Zip moves groups groups of rows rows. In each row, a zip kernel
@@ -43,24 +45,31 @@ type ZipKernel struct {
 
 // Set is one ISA's kernels; a nil F has no kernel.
 //
-// Zip[b][w] and Unzip[b][w] interleave lanes of w-byte elements. TZip[b][cp][w]
+// Zip[b][w] and Unzip[b][w] interleave lanes of w-byte elements; ZipNT and
+// UnzipNT do the same with non-temporal stores, for outputs that cannot stay
+// in cache, on rows of a multiple of 32 bytes whose every output address is
+// 32-byte aligned. TZip[b][cp][w]
 // and TUnzip[b][cp][w] are the transposing kernels of NHWC CRD: lane i (a
 // space row) holds, per pixel, elements (j, c) for j < b, c < cp, which the
 // interleaved side (a depth row) holds per pixel as channels c*b*b + i*b + j.
 // Split[b] says how the lanes of a b-lane kernel are addressed (see Zip).
 type Set struct {
 	Zip, Unzip   [MaxBlock + 1][MaxWidth + 1]ZipKernel
+	ZipNT        [MaxBlock + 1][MaxWidth + 1]ZipKernel // Zip with non-temporal stores
+	UnzipNT      [MaxBlock + 1][MaxWidth + 1]ZipKernel
 	TZip, TUnzip [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel
 	ZipN, UnzipN ZipN
 	CopyRuns     CopyRuns
+	CopyRunsNT   CopyRuns // with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
 	Split        [MaxBlock + 1]int
 }
 
 // Interleave runs the set's zip kernel (unzip when unzip is set) for b
 // evenly spaced lanes of w-byte elements, with the Zip arguments, if the set
-// has one and n is long enough for it. It reports whether it did.
-func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int) bool {
-	if b <= MaxBlock && s.Lookup(unzip, b, 0, w).Run(space, depth, n, rows, spaceStride, depthStride, lane, s.Split[b]*lane, groups, groupSpace, groupDepth) {
+// has one and n is long enough for it. It reports whether it did. With
+// stream set it writes with non-temporal stores where the output allows.
+func (s *Set) Interleave(unzip, stream bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth int) bool {
+	if b <= MaxBlock && s.Interleave2(unzip, stream, w, b, space, depth, n, rows, spaceStride, depthStride, lane, s.Split[b]*lane, groups, groupSpace, groupDepth) {
 		return true
 	}
 	if w != 16 || n < 16 {
@@ -72,6 +81,36 @@ func (s *Set) Interleave(unzip bool, w, b int, space, depth *byte, n, rows, spac
 	}
 	f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
 	return true
+}
+
+// Interleave2 is Interleave for lanes addressed in two levels, as Zip
+// describes, for the block sizes with their own kernels.
+func (s *Set) Interleave2(unzip, stream bool, w, b int, space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) bool {
+	if b > MaxBlock || w > MaxWidth {
+		return false
+	}
+	if stream {
+		nt := s.ZipNT[b][w]
+		aligned := n%32 == 0 && aligned32(space, spaceStride, groupSpace)
+		if unzip {
+			nt = s.UnzipNT[b][w]
+			aligned = n%32 == 0 && aligned32(depth, lane, laneI, depthStride, groupDepth)
+		}
+		if aligned && nt.Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth) {
+			return true
+		}
+	}
+	return s.Lookup(unzip, b, 0, w).Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
+}
+
+// Copy runs the set's run copier, streaming where the runs allow if stream
+// is set.
+func (s *Set) Copy(stream bool, dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int) {
+	if stream && e%32 == 0 && aligned32(dst, dstX, dstRow, dstGroup) {
+		s.CopyRunsNT(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
+		return
+	}
+	s.CopyRuns(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
 }
 
 // Run calls the kernel, if there is one and n is long enough for it, and
@@ -99,4 +138,18 @@ func (s *Set) Lookup(unzip bool, b, cp, w int) ZipKernel {
 		return s.Unzip[b][w]
 	}
 	return s.Zip[b][w]
+}
+
+// aligned32 reports whether p and every stride are multiples of 32, so that
+// every output address a kernel derives from them is.
+func aligned32(p *byte, strides ...int) bool {
+	if uintptr(unsafe.Pointer(p))%32 != 0 {
+		return false
+	}
+	for _, s := range strides {
+		if s%32 != 0 {
+			return false
+		}
+	}
+	return true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 )
 
 // zipRef is the Zip contract written out plainly: it returns what space and
@@ -176,22 +177,30 @@ func TestZipKernels(t *testing.T) {
 	}
 }
 
-// TestCopyRuns runs every set's run copier on randomized layouts, runs of
-// 16 bytes and more, strided on either side.
+// TestCopyRuns runs every set's run copiers on randomized layouts, runs of
+// 16 bytes and more, strided on either side; the streaming copier on runs
+// of multiples of 32 bytes written to 32-byte aligned places.
 func TestCopyRuns(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(3, 4))
-		for range 2000 {
+		for i := range 4000 {
+			nt := i%2 == 1
 			e := 16 + rng.IntN(120)
+			pad := func(n int) int { return rng.IntN(n) }
+			if nt {
+				e = 32 * (1 + rng.IntN(4))
+				pad = func(n int) int { return 32 * rng.IntN(2) }
+			}
 			w, rows, groups := 1+rng.IntN(9), 1+rng.IntN(3), 1+rng.IntN(3)
-			dstX, srcX := e+rng.IntN(8), e+rng.IntN(40)
-			if rng.IntN(2) == 0 {
+			dstX, srcX := e+pad(8), e+rng.IntN(40)
+			if rng.IntN(2) == 0 && !nt {
 				dstX, srcX = srcX, dstX
 			}
-			dstRow, srcRow := w*dstX+rng.IntN(8), w*srcX+rng.IntN(8)
-			dstGroup, srcGroup := rows*dstRow+rng.IntN(8), rows*srcRow+rng.IntN(8)
+			dstRow, srcRow := w*dstX+pad(8), w*srcX+rng.IntN(8)
+			dstGroup, srcGroup := rows*dstRow+pad(8), rows*srcRow+rng.IntN(8)
 			span := func(x, row, group int) int { return (groups-1)*group + (rows-1)*row + (w-1)*x + e }
-			dst := randBytes(rng, span(dstX, dstRow, dstGroup))
+			dst := aligned(span(dstX, dstRow, dstGroup))
+			copy(dst, randBytes(rng, len(dst)))
 			src := randBytes(rng, span(srcX, srcRow, srcGroup))
 			want := bytes.Clone(dst)
 			for g := range groups {
@@ -201,10 +210,49 @@ func TestCopyRuns(t *testing.T) {
 					}
 				}
 			}
-			set.CopyRuns(&dst[0], &src[0], e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
+			f := set.CopyRuns
+			if nt {
+				f = set.CopyRunsNT
+			}
+			f(&dst[0], &src[0], e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
 			if !bytes.Equal(dst, want) {
-				t.Fatalf("%s: e=%d w=%d dstX=%d srcX=%d rows=%d groups=%d: result differs", name, e, w, dstX, srcX, rows, groups)
+				t.Fatalf("%s: nt=%v e=%d w=%d dstX=%d srcX=%d rows=%d groups=%d: result differs", name, nt, e, w, dstX, srcX, rows, groups)
 			}
 		}
 	}
+}
+
+// TestStreamingKernels runs the non-temporal twins on their layouts: rows of
+// a multiple of 32 bytes, 32-byte aligned output.
+func TestStreamingKernels(t *testing.T) {
+	for name, set := range setsUnderTest() {
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, unzip := range []bool{false, true} {
+			for b := range MaxBlock + 1 {
+				for w := range MaxWidth + 1 {
+					k := set.ZipNT[b][w]
+					if unzip {
+						k = set.UnzipNT[b][w]
+					}
+					if k.F == nil {
+						continue
+					}
+					for range 50 {
+						c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), set.Split[b], rng.IntN(2) == 0)
+						sl, dl := c.lens()
+						c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), func(space, depth []byte) {
+							k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// aligned returns n bytes starting at a 32-byte boundary.
+func aligned(n int) []byte {
+	b := make([]byte, n+32)
+	off := int(-uintptr(unsafe.Pointer(&b[0])) & 31)
+	return b[off : off+n : off+n]
 }

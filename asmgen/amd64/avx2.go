@@ -31,6 +31,7 @@ type Generator struct {
 	c      *build.Context
 	consts map[string]operand.Mem
 	labels int
+	stream bool // full-register stores are non-temporal
 }
 
 // New starts a file of kernels that are left out of purego builds.
@@ -90,7 +91,7 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	}
 	progs := map[int]*vec.Prog{}
 	for _, chunk := range Chunks {
-		if chunk < k.Width {
+		if chunk < k.Width || k.Streaming && chunk != 32 {
 			continue
 		}
 		p, err := build(k.B, k.Width, chunk)
@@ -185,6 +186,11 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		verb = "splits one row into %d rows (lanes) of %d-byte elements"
 	}
 	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width)))
+	if k.Streaming {
+		c.Doc("It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.")
+	}
+	g.stream = k.Streaming
+	defer func() { g.stream = false }()
 
 	sp, dp, n, groups, lane := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("space"), sp)
@@ -272,6 +278,9 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.ADDQ(next[1], dp)
 		c.DECQ(groups)
 		c.JNZ(operand.LabelRef(groupLoop))
+		if k.Streaming {
+			c.SFENCE() // non-temporal stores are weakly ordered
+		}
 		c.VZEROUPPER()
 		c.RET()
 	}
@@ -419,10 +428,18 @@ func b2i(b bool) int {
 	return 0
 }
 
+// vecReg is a vector register, physical or virtual.
+type vecReg interface {
+	reg.Register
+	AsX() reg.Register
+}
+
 // store writes part `part` (size bytes) of a register of width bytes.
-func (g *Generator) store(width int, v reg.VecPhysical, part, size int, m operand.Mem) {
+func (g *Generator) store(width int, v vecReg, part, size int, m operand.Mem) {
 	c := g.c
 	switch {
+	case size == width && g.stream && width == 32:
+		c.VMOVNTDQ(v, m)
 	case size == width:
 		c.VMOVDQU(v, m)
 	case size == 16 && part == 0:
@@ -622,6 +639,11 @@ func (g *Generator) copyRuns(k table.Kernel) {
 	c.Pragma("noescape")
 	c.SignatureExpr(RunsSignature)
 	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
+	if k.Streaming {
+		c.Doc("It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.")
+	}
+	g.stream = k.Streaming
+	defer func() { g.stream = false }()
 	dst, src, e, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("dst"), dst)
 	c.Load(c.Param("src"), src)
@@ -634,8 +656,13 @@ func (g *Generator) copyRuns(k table.Kernel) {
 	c.CMPQ(e, operand.Imm(32))
 	c.JB(operand.LabelRef(short))
 	c.SUBQ(operand.Imm(32), last)
-	// One loop nest per path: long runs move 32 bytes at a time.
-	for _, long := range []bool{true, false} {
+	// One loop nest per path: long runs move 32 bytes at a time. A
+	// streaming kernel only has runs of multiples of 32 bytes.
+	paths := []bool{true, false}
+	if k.Streaming {
+		paths = paths[:1]
+	}
+	for _, long := range paths {
 		if !long {
 			c.Label(short)
 			c.SUBQ(operand.Imm(16), last)
@@ -656,7 +683,7 @@ func (g *Generator) copyRuns(k table.Kernel) {
 			c.XORQ(off, off)
 			c.Label(pieces)
 			c.VMOVDQU(operand.Mem{Base: s, Index: off, Scale: 1}, y)
-			c.VMOVDQU(y, operand.Mem{Base: d, Index: off, Scale: 1})
+			g.store(32, y, 0, 32, operand.Mem{Base: d, Index: off, Scale: 1})
 			c.CMPQ(off, last)
 			c.JEQ(operand.LabelRef(done))
 			c.ADDQ(operand.Imm(32), off)
@@ -684,7 +711,14 @@ func (g *Generator) copyRuns(k table.Kernel) {
 		c.ADDQ(steps[1], src)
 		c.DECQ(groups)
 		c.JNZ(operand.LabelRef(gl))
+		if k.Streaming {
+			c.SFENCE()
+		}
 		c.VZEROUPPER()
+		c.RET()
+	}
+	if k.Streaming {
+		c.Label(short) // not taken: runs are at least 32 bytes
 		c.RET()
 	}
 }

@@ -27,16 +27,24 @@ const (
 // a transposing zip (NHWC CRD): each pixel of the interleaved side holds
 // Cp*B*B elements of Width bytes, channel c*B*B + i*B + j, and lane i takes
 // them in the order (j, c).
+//
+// Streaming kernels write with non-temporal stores, for outputs too large
+// to stay in cache; they take only rows of a multiple of 32 bytes whose
+// output addresses are all 32-byte aligned.
 type Kernel struct {
-	ISA   ISA
-	Kind  Kind
-	B     int
-	Width int
-	Cp    int
+	ISA       ISA
+	Kind      Kind
+	B         int
+	Width     int
+	Cp        int
+	Streaming bool
 }
 
 // Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
 func (k Kernel) Name() string {
+	if k.Kind == Runs && k.Streaming {
+		return "copyRuns" + string(k.ISA) + "NT"
+	}
 	if k.Kind == Runs {
 		return "copyRuns" + string(k.ISA)
 	}
@@ -51,7 +59,11 @@ func (k Kernel) Name() string {
 	if k.B == 0 {
 		b = "N"
 	}
-	return fmt.Sprintf("%s%sx%d%s", kind, b, k.Width, k.ISA)
+	nt := ""
+	if k.Streaming {
+		nt = "NT"
+	}
+	return fmt.Sprintf("%s%sx%d%s%s", kind, b, k.Width, k.ISA, nt)
 }
 
 // Blocks are the block sizes with their own kernels: ESPCN x2/x3/x4
@@ -113,6 +125,9 @@ func Kernels(isa ISA) []Kernel {
 			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
 				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
 			}
+			for _, w := range Widths {
+				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Streaming: true})
+			}
 			cps, widths := Transposes(b)
 			for _, cp := range cps {
 				for _, w := range widths {
@@ -124,5 +139,5 @@ func Kernels(isa ISA) []Kernel {
 		}
 		out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
 	}
-	return append(out, Kernel{ISA: isa, Kind: Runs})
+	return append(out, Kernel{ISA: isa, Kind: Runs}, Kernel{ISA: isa, Kind: Runs, Streaming: true})
 }

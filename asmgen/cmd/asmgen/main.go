@@ -77,17 +77,21 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 	entry := func(k table.Kernel) string { return fmt.Sprintf("{%s, %d}", k.Name(), minN[k]) }
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
-		fmt.Fprintf(&b, "%s: [MaxBlock + 1][MaxWidth + 1]ZipKernel{\n", name)
-		for _, blk := range table.Blocks {
-			fmt.Fprintf(&b, "%d: {", blk)
-			for _, k := range ks {
-				if k.Kind == kind && k.B == blk && k.Cp == 0 {
-					fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
+		for _, stream := range []bool{false, true} {
+			nt := map[bool]string{true: "NT"}[stream]
+			fmt.Fprintf(&b, "%s%s: [MaxBlock + 1][MaxWidth + 1]ZipKernel{\n", name, nt)
+			for _, blk := range table.Blocks {
+				fmt.Fprintf(&b, "%d: {", blk)
+				for _, k := range ks {
+					if k.Kind == kind && k.B == blk && k.Cp == 0 && k.Streaming == stream {
+						fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
+					}
 				}
+				b.WriteString("},\n")
 			}
 			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "},\nT%s: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{\n", name)
+		fmt.Fprintf(&b, "T%s: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{\n", name)
 		for _, blk := range table.Blocks {
 			cps, _ := table.Transposes(blk)
 			if len(cps) == 0 {
@@ -107,7 +111,8 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 		}
 		fmt.Fprintf(&b, "},\n%sN: %s,\n", name, table.Kernel{ISA: isa, Kind: kind, Width: 16}.Name())
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\nSplit: [MaxBlock + 1]int{", table.Kernel{ISA: isa, Kind: table.Runs}.Name())
+	fmt.Fprintf(&b, "CopyRuns: %s,\nCopyRunsNT: %s,\nSplit: [MaxBlock + 1]int{",
+		table.Kernel{ISA: isa, Kind: table.Runs}.Name(), table.Kernel{ISA: isa, Kind: table.Runs, Streaming: true}.Name())
 	for _, blk := range table.Blocks {
 		fmt.Fprintf(&b, "%d: %d, ", blk, table.Split(blk))
 	}

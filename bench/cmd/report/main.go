@@ -51,7 +51,6 @@ func main() {
 		}
 	}
 	tiers := dispatch.Available()
-	measure := func(f func(), n int) bench.Result { return bench.Measure(f, n, *sample, *samples) }
 
 	header(os.Stdout, tiers)
 	cols := []string{"case"}
@@ -63,19 +62,19 @@ func main() {
 		cols = append(cols, t.String()+"/copy")
 	}
 	tab := &table{head: cols}
-	copies := map[int]bench.Result{}
 	start := time.Now()
 	for i, c := range todo {
 		fmt.Fprintf(os.Stderr, "\r[%d/%d] %-44s", i+1, len(todo), c)
-		cp, ok := copies[c.Bytes()]
-		if !ok {
-			cp = measure(bench.CopyRunner(c.Bytes()), c.Bytes())
-			copies[c.Bytes()] = cp
+		var fs []func()
+		for _, t := range tiers {
+			fs = append(fs, bench.Runner(c, t))
 		}
+		fs = append(fs, bench.CopyRunner(c.Bytes()))
+		res := bench.Measure(fs, c.Bytes(), *sample, *samples)
+		cp := res[len(res)-1]
 		row := []string{c.String()}
 		var ratios []string
-		for _, t := range tiers {
-			r := measure(bench.Runner(c, t), c.Bytes())
+		for _, r := range res[:len(tiers)] {
 			row = append(row, gbs(r.Median))
 			ratios = append(ratios, fmt.Sprintf("%.2f", r.Median/cp.Median))
 		}
@@ -92,7 +91,8 @@ func header(w io.Writer, tiers []dispatch.Tier) {
 		names[i] = t.String()
 	}
 	fmt.Fprintf(w, "blockshuffle report: %s, %s/%s, GOMAXPROCS=%d, %s\n", cpuName(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintf(w, "tier in use: %s; tiers measured: %s; one goroutine per call; GB/s = 1e9 bytes of output per second (median)\n\n",
+	fmt.Fprintf(w, "tier in use: %s; tiers measured: %s; one goroutine per call; GB/s = 1e9 bytes of output per second,\n"+
+		"median of samples taken round-robin with copy() of the same bytes\n\n",
 		bs.Tier(), strings.Join(names, ", "))
 }
 

@@ -1,0 +1,39 @@
+package generic_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// BenchmarkStreaming compares writing with and without non-temporal stores
+// (where the tier has them), float32 NCHW DepthToSpace, b = 2, at sizes
+// around the automatic threshold: the basis of streamMin.
+func BenchmarkStreaming(b *testing.B) {
+	sets := dispatch.ActiveSets()
+	for _, mib := range []int{2, 4, 8, 16, 32, 64} {
+		side := int(math.Sqrt(float64(mib<<20/4/64))) / 8 * 8
+		p := shape.Params{N: 1, C: 64, H: side, W: side, BlockSize: 2, Workers: 1}
+		n := 64 * side * side * 4
+		src, dst := make([]byte, n), make([]byte, n)
+		for _, stream := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%dMiB/stream=%v", mib, stream), func(b *testing.B) {
+				min := math.MaxInt
+				if stream {
+					min = 0
+				}
+				defer generic.SetStreamMin(min)()
+				b.SetBytes(int64(n))
+				for b.Loop() {
+					if err := sets.Do(shape.DepthToSpace, dst, src, 4, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
