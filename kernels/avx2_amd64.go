@@ -354,6 +354,81 @@ func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip5x2AVX2 interleaves 5 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip5x4AVX2 interleaves 5 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip5x8AVX2 interleaves 5 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip5x16AVX2 interleaves 5 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip6x1AVX2 interleaves 6 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip6x2AVX2 interleaves 6 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip6x4AVX2 interleaves 6 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip6x8AVX2 interleaves 6 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip6x16AVX2 interleaves 6 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip7x1AVX2 interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip7x2AVX2 interleaves 7 rows (lanes) of 2-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip7x4AVX2 interleaves 7 rows (lanes) of 4-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip7x8AVX2 interleaves 7 rows (lanes) of 8-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// zip7x16AVX2 interleaves 7 rows (lanes) of 16-byte elements into one, for each of rows rows.
+//
+//go:noescape
+func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -758,6 +833,81 @@ func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip5x2AVX2 splits one row into 5 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip5x4AVX2 splits one row into 5 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip5x8AVX2 splits one row into 5 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip5x16AVX2 splits one row into 5 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip6x1AVX2 splits one row into 6 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip6x2AVX2 splits one row into 6 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip6x4AVX2 splits one row into 6 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip6x8AVX2 splits one row into 6 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip6x16AVX2 splits one row into 6 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip7x1AVX2 splits one row into 7 rows (lanes) of 1-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip7x2AVX2 splits one row into 7 rows (lanes) of 2-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip7x4AVX2 splits one row into 7 rows (lanes) of 4-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip7x8AVX2 splits one row into 7 rows (lanes) of 8-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip7x16AVX2 splits one row into 7 rows (lanes) of 16-byte elements, for each of rows rows.
+//
+//go:noescape
+func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 //

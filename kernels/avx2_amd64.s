@@ -11446,9 +11446,9 @@ rowdone650:
 	VZEROUPPER
 	RET
 
-// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
-TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), DX
@@ -11470,22 +11470,5289 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	JAE   chunk651
 	CMPQ  DX, $0x10
 	JAE   chunk652
-	CMPQ  DX, $0x08
-	JAE   chunk653
-	CMPQ  DX, $0x04
-	JAE   chunk654
 	RET
 
 chunk651:
 	SUBQ $0x20, DX
 
-group655:
+group653:
 	MOVQ rows+24(FP), R10
 
-row656:
+row654:
 	XORQ R9, R9
 
-chunks657:
+chunks655:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x05, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle404<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle405<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle406<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle407<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle408<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, (R13)
+	VPSHUFB        shuffle409<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle410<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle411<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle412<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle413<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        Y4, 32(R13)
+	VMOVDQU        (R11), Y4
+	VPSHUFB        shuffle414<>+0(SB), Y4, Y4
+	VMOVDQU        (R11)(SI*1), Y3
+	VPSHUFB        shuffle415<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VMOVDQU        (R11)(SI*2), Y4
+	VPSHUFB        shuffle416<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        (R11)(DI*1), Y3
+	VPSHUFB        shuffle417<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VMOVDQU        (R12), Y4
+	VPSHUFB        shuffle418<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        Y4, 64(R13)
+	VBROADCASTI128 16(R11), Y4
+	VPSHUFB        shuffle419<>+0(SB), Y4, Y3
+	VBROADCASTI128 16(R11)(SI*1), Y1
+	VPSHUFB        shuffle420<>+0(SB), Y1, Y2
+	VPOR           Y2, Y3, Y2
+	VBROADCASTI128 16(R11)(SI*2), Y3
+	VPSHUFB        shuffle421<>+0(SB), Y3, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R11)(DI*1), Y2
+	VPSHUFB        shuffle422<>+0(SB), Y2, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R12), Y0
+	VPSHUFB        shuffle423<>+0(SB), Y0, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        Y5, 96(R13)
+	VPSHUFB        shuffle424<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle425<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VPSHUFB        shuffle426<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle427<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VPSHUFB        shuffle428<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 128(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone656
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks655
+	MOVQ           DX, R9
+	JMP            chunks655
+
+rowdone656:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row654
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group653
+	VZEROUPPER
+	RET
+
+chunk652:
+	SUBQ $0x10, DX
+
+group657:
+	MOVQ rows+24(FP), R10
+
+row658:
+	XORQ R9, R9
+
+chunks659:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle429<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle430<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle431<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle432<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle433<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R13)
+	VPSHUFB shuffle434<>+0(SB), X0, X6
+	VPSHUFB shuffle435<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle436<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle437<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle438<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 16(R13)
+	VPSHUFB shuffle439<>+0(SB), X0, X6
+	VPSHUFB shuffle440<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle441<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle442<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle443<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 32(R13)
+	VPSHUFB shuffle444<>+0(SB), X0, X6
+	VPSHUFB shuffle445<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle446<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle447<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle448<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 48(R13)
+	VPSHUFB shuffle449<>+0(SB), X0, X0
+	VPSHUFB shuffle450<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle451<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle452<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle453<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone660
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks659
+	MOVQ    DX, R9
+	JMP     chunks659
+
+rowdone660:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row658
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group657
+	VZEROUPPER
+	RET
+
+DATA shuffle404<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle404<>+8(SB)/8, $0x03ffffffff02ffff
+DATA shuffle404<>+16(SB)/8, $0xffffff04ffffffff
+DATA shuffle404<>+24(SB)/8, $0xff06ffffffff05ff
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle405<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle405<>+8(SB)/8, $0xffffffff02ffffff
+DATA shuffle405<>+16(SB)/8, $0xffff04ffffffff03
+DATA shuffle405<>+24(SB)/8, $0x06ffffffff05ffff
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle406<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle406<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle406<>+16(SB)/8, $0xff04ffffffff03ff
+DATA shuffle406<>+24(SB)/8, $0xffffffff05ffffff
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle407<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle407<>+8(SB)/8, $0xffff02ffffffff01
+DATA shuffle407<>+16(SB)/8, $0x04ffffffff03ffff
+DATA shuffle407<>+24(SB)/8, $0xffffff05ffffffff
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle408<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle408<>+8(SB)/8, $0xff02ffffffff01ff
+DATA shuffle408<>+16(SB)/8, $0xffffffff03ffffff
+DATA shuffle408<>+24(SB)/8, $0xffff05ffffffff04
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle409<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle409<>+8(SB)/8, $0xffff09ffffffff08
+DATA shuffle409<>+16(SB)/8, $0x0bffffffff0affff
+DATA shuffle409<>+24(SB)/8, $0xffffff0cffffffff
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle410<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle410<>+8(SB)/8, $0xff09ffffffff08ff
+DATA shuffle410<>+16(SB)/8, $0xffffffff0affffff
+DATA shuffle410<>+24(SB)/8, $0xffff0cffffffff0b
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle411<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle411<>+8(SB)/8, $0x09ffffffff08ffff
+DATA shuffle411<>+16(SB)/8, $0xffffff0affffffff
+DATA shuffle411<>+24(SB)/8, $0xff0cffffffff0bff
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle412<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle412<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle412<>+16(SB)/8, $0xffff0affffffff09
+DATA shuffle412<>+24(SB)/8, $0x0cffffffff0bffff
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle413<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle413<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle413<>+16(SB)/8, $0xff0affffffff09ff
+DATA shuffle413<>+24(SB)/8, $0xffffffff0bffffff
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle414<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle414<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle414<>+16(SB)/8, $0xffff01ffffffff00
+DATA shuffle414<>+24(SB)/8, $0x03ffffffff02ffff
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle415<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle415<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle415<>+16(SB)/8, $0xff01ffffffff00ff
+DATA shuffle415<>+24(SB)/8, $0xffffffff02ffffff
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle416<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle416<>+8(SB)/8, $0xffff0fffffffff0e
+DATA shuffle416<>+16(SB)/8, $0x01ffffffff00ffff
+DATA shuffle416<>+24(SB)/8, $0xffffff02ffffffff
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle417<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle417<>+8(SB)/8, $0xff0fffffffff0eff
+DATA shuffle417<>+16(SB)/8, $0xffffffff00ffffff
+DATA shuffle417<>+24(SB)/8, $0xffff02ffffffff01
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle418<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle418<>+8(SB)/8, $0x0fffffffff0effff
+DATA shuffle418<>+16(SB)/8, $0xffffff00ffffffff
+DATA shuffle418<>+24(SB)/8, $0xff02ffffffff01ff
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle419<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle419<>+8(SB)/8, $0xff06ffffffff05ff
+DATA shuffle419<>+16(SB)/8, $0xffffffff07ffffff
+DATA shuffle419<>+24(SB)/8, $0xffff09ffffffff08
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle420<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle420<>+8(SB)/8, $0x06ffffffff05ffff
+DATA shuffle420<>+16(SB)/8, $0xffffff07ffffffff
+DATA shuffle420<>+24(SB)/8, $0xff09ffffffff08ff
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle421<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle421<>+8(SB)/8, $0xffffffff05ffffff
+DATA shuffle421<>+16(SB)/8, $0xffff07ffffffff06
+DATA shuffle421<>+24(SB)/8, $0x09ffffffff08ffff
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle422<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle422<>+8(SB)/8, $0xffffff05ffffffff
+DATA shuffle422<>+16(SB)/8, $0xff07ffffffff06ff
+DATA shuffle422<>+24(SB)/8, $0xffffffff08ffffff
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle423<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle423<>+8(SB)/8, $0xffff05ffffffff04
+DATA shuffle423<>+16(SB)/8, $0x07ffffffff06ffff
+DATA shuffle423<>+24(SB)/8, $0xffffff08ffffffff
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle424<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle424<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle424<>+16(SB)/8, $0xff0effffffff0dff
+DATA shuffle424<>+24(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle425<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle425<>+8(SB)/8, $0xffff0cffffffff0b
+DATA shuffle425<>+16(SB)/8, $0x0effffffff0dffff
+DATA shuffle425<>+24(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle426<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle426<>+8(SB)/8, $0xff0cffffffff0bff
+DATA shuffle426<>+16(SB)/8, $0xffffffff0dffffff
+DATA shuffle426<>+24(SB)/8, $0xffff0fffffffff0e
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle427<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle427<>+8(SB)/8, $0x0cffffffff0bffff
+DATA shuffle427<>+16(SB)/8, $0xffffff0dffffffff
+DATA shuffle427<>+24(SB)/8, $0xff0fffffffff0eff
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle428<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle428<>+8(SB)/8, $0xffffffff0bffffff
+DATA shuffle428<>+16(SB)/8, $0xffff0dffffffff0c
+DATA shuffle428<>+24(SB)/8, $0x0fffffffff0effff
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle429<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle429<>+8(SB)/8, $0x03ffffffff02ffff
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle430<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle430<>+8(SB)/8, $0xffffffff02ffffff
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle431<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle431<>+8(SB)/8, $0xffffff02ffffffff
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle432<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle432<>+8(SB)/8, $0xffff02ffffffff01
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle433<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle433<>+8(SB)/8, $0xff02ffffffff01ff
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle434<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle434<>+8(SB)/8, $0xff06ffffffff05ff
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle435<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle435<>+8(SB)/8, $0x06ffffffff05ffff
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle436<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle436<>+8(SB)/8, $0xffffffff05ffffff
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle437<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle437<>+8(SB)/8, $0xffffff05ffffffff
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle438<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle438<>+8(SB)/8, $0xffff05ffffffff04
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle439<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle439<>+8(SB)/8, $0xffff09ffffffff08
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle440<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle440<>+8(SB)/8, $0xff09ffffffff08ff
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle441<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle441<>+8(SB)/8, $0x09ffffffff08ffff
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle442<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle442<>+8(SB)/8, $0xffffffff08ffffff
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle443<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle443<>+8(SB)/8, $0xffffff08ffffffff
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle444<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle444<>+8(SB)/8, $0xffffff0cffffffff
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle445<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle445<>+8(SB)/8, $0xffff0cffffffff0b
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle446<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle446<>+8(SB)/8, $0xff0cffffffff0bff
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle447<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle447<>+8(SB)/8, $0x0cffffffff0bffff
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle448<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle448<>+8(SB)/8, $0xffffffff0bffffff
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle449<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle449<>+8(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle450<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle450<>+8(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle451<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle451<>+8(SB)/8, $0xffff0fffffffff0e
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle452<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle452<>+8(SB)/8, $0xff0fffffffff0eff
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle453<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle453<>+8(SB)/8, $0x0fffffffff0effff
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
+
+// func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk661
+	CMPQ  DX, $0x10
+	JAE   chunk662
+	RET
+
+chunk661:
+	SUBQ $0x20, DX
+
+group663:
+	MOVQ rows+24(FP), R10
+
+row664:
+	XORQ R9, R9
+
+chunks665:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x05, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle454<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle455<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle456<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle457<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle458<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, (R13)
+	VPSHUFB        shuffle459<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle460<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle461<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle462<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle463<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        Y4, 32(R13)
+	VMOVDQU        (R11), Y4
+	VPSHUFB        shuffle464<>+0(SB), Y4, Y4
+	VMOVDQU        (R11)(SI*1), Y3
+	VPSHUFB        shuffle465<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VMOVDQU        (R11)(SI*2), Y4
+	VPSHUFB        shuffle466<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        (R11)(DI*1), Y3
+	VPSHUFB        shuffle467<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VMOVDQU        (R12), Y4
+	VPSHUFB        shuffle468<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        Y4, 64(R13)
+	VBROADCASTI128 16(R11), Y4
+	VPSHUFB        shuffle469<>+0(SB), Y4, Y3
+	VBROADCASTI128 16(R11)(SI*1), Y1
+	VPSHUFB        shuffle470<>+0(SB), Y1, Y2
+	VPOR           Y2, Y3, Y2
+	VBROADCASTI128 16(R11)(SI*2), Y3
+	VPSHUFB        shuffle471<>+0(SB), Y3, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R11)(DI*1), Y2
+	VPSHUFB        shuffle472<>+0(SB), Y2, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R12), Y0
+	VPSHUFB        shuffle473<>+0(SB), Y0, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        Y5, 96(R13)
+	VPSHUFB        shuffle474<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle475<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VPSHUFB        shuffle476<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle477<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VPSHUFB        shuffle478<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 128(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone666
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks665
+	MOVQ           DX, R9
+	JMP            chunks665
+
+rowdone666:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row664
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group663
+	VZEROUPPER
+	RET
+
+chunk662:
+	SUBQ $0x10, DX
+
+group667:
+	MOVQ rows+24(FP), R10
+
+row668:
+	XORQ R9, R9
+
+chunks669:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle479<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle480<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle481<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R13)
+	VPSHUFB shuffle482<>+0(SB), X0, X6
+	VPSHUFB shuffle483<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle484<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle485<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle486<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 16(R13)
+	VPSHUFB shuffle327<>+0(SB), X0, X6
+	VPSHUFB shuffle487<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle488<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle489<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle490<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 32(R13)
+	VPSHUFB shuffle491<>+0(SB), X0, X6
+	VPSHUFB shuffle492<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle338<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle493<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle494<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 48(R13)
+	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle334<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle495<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle496<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle497<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone670
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks669
+	MOVQ    DX, R9
+	JMP     chunks669
+
+rowdone670:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row668
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group667
+	VZEROUPPER
+	RET
+
+DATA shuffle454<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle454<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle454<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle454<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle454<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle455<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle455<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle455<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle455<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle455<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle456<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle456<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle456<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle456<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle456<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle457<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle457<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle457<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle457<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle457<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle458<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle458<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle458<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle458<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle458<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle459<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle459<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle459<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle459<>+24(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle460<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle460<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle460<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle460<>+24(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle461<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle461<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle461<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle461<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle461<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle462<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle462<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle462<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle462<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle462<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle463<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle463<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle463<>+24(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle463<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle464<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle464<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle464<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle464<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle465<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle465<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle465<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle465<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle465<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle466<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle466<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle466<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle466<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle466<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle467<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle467<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle467<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle467<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle467<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle468<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle468<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle468<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle468<>+24(SB)/8, $0xffffffffffff0100
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle469<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle469<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle469<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle469<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle470<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle470<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle470<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle470<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle471<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle471<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle471<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle471<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle472<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle472<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle472<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle472<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle473<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle473<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle473<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle473<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle474<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle474<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle474<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle474<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle475<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle475<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle475<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle475<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle476<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle476<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle476<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle476<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle477<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle477<>+16(SB)/8, $0xffffffff0d0cffff
+DATA shuffle477<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle478<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle478<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle478<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle478<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle479<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle479<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle480<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle480<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle481<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle481<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle482<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle482<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle483<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle484<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle484<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle484<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle485<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle485<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle485<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle486<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle486<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle486<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle487<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle487<>+8(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle487<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle488<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle488<>+8(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle488<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle489<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle489<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle489<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle490<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle490<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle490<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle491<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle491<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle492<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle492<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle493<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle494<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle494<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle495<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle495<>+8(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle496<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle496<>+8(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle497<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle497<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
+
+// func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk671
+	CMPQ  DX, $0x10
+	JAE   chunk672
+	RET
+
+chunk671:
+	SUBQ $0x20, DX
+
+group673:
+	MOVQ rows+24(FP), R10
+
+row674:
+	XORQ R9, R9
+
+chunks675:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x05, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle498<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle499<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle500<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, (R13)
+	VPSHUFB        shuffle503<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle505<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle506<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle507<>+0(SB), Y4, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        Y1, 32(R13)
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
+	VMOVDQU        (R11)(SI*1), Y2
+	VPSHUFB        shuffle508<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        (R11)(SI*2), Y3
+	VPSHUFB        shuffle509<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        (R11)(DI*1), Y2
+	VPSHUFB        shuffle510<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VPSHUFB        shuffle511<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y4
+	VMOVDQU        Y4, 64(R13)
+	VPSHUFB        shuffle507<>+0(SB), Y1, Y4
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
+	VPOR           Y3, Y4, Y3
+	VBROADCASTI128 16(R11)(SI*2), Y4
+	VPSHUFB        shuffle513<>+0(SB), Y4, Y0
+	VPOR           Y0, Y3, Y0
+	VBROADCASTI128 16(R11)(DI*1), Y3
+	VPSHUFB        shuffle514<>+0(SB), Y3, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R12), Y0
+	VPSHUFB        shuffle498<>+0(SB), Y0, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        Y5, 96(R13)
+	VPSHUFB        shuffle511<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle516<>+0(SB), Y4, Y4
+	VPOR           Y4, Y2, Y4
+	VPSHUFB        shuffle517<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VPSHUFB        shuffle503<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVDQU        Y0, 128(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone676
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks675
+	MOVQ           DX, R9
+	JMP            chunks675
+
+rowdone676:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row674
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group673
+	VZEROUPPER
+	RET
+
+chunk672:
+	SUBQ $0x10, DX
+
+group677:
+	MOVQ rows+24(FP), R10
+
+row678:
+	XORQ R9, R9
+
+chunks679:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R13)
+	VPSHUFB shuffle72<>+0(SB), X0, X5
+	VPSHUFB shuffle281<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle20<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 16(R13)
+	VPSHUFB shuffle134<>+0(SB), X0, X6
+	VPSHUFB shuffle74<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle138<>+0(SB), X3, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle72<>+0(SB), X4, X5
+	VPOR    X5, X6, X5
+	VMOVDQU X5, 32(R13)
+	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPSHUFB shuffle248<>+0(SB), X1, X5
+	VPOR    X5, X0, X5
+	VPSHUFB shuffle73<>+0(SB), X3, X0
+	VPOR    X0, X5, X0
+	VPSHUFB shuffle134<>+0(SB), X4, X5
+	VPOR    X5, X0, X5
+	VMOVDQU X5, 48(R13)
+	VPSHUFB shuffle23<>+0(SB), X2, X2
+	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle136<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone680
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks679
+	MOVQ    DX, R9
+	JMP     chunks679
+
+rowdone680:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row678
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group677
+	VZEROUPPER
+	RET
+
+DATA shuffle498<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle498<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle498<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle498<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle498<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle499<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle499<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle499<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle499<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle499<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle500<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle500<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle500<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle501<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle501<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle501<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle501<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle501<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle502<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle502<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle503<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle503<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle503<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle503<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle504<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle504<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle504<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle504<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle504<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle505<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle505<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle505<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle505<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle505<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle506<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle506<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle506<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle506<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle506<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle507<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle508<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle508<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle508<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle508<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle509<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle509<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle509<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle509<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle510<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle510<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle510<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle511<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle511<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle511<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle511<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle512<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle512<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle512<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle512<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle513<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle513<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle514<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle514<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle515<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle515<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle516<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle516<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle516<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle516<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle517<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle517<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle517<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle517<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $32
+
+// func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk681
+	CMPQ  DX, $0x10
+	JAE   chunk682
+	RET
+
+chunk681:
+	SUBQ $0x20, DX
+
+group683:
+	MOVQ rows+24(FP), R10
+
+row684:
+	XORQ R9, R9
+
+chunks685:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x05, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, (R13)
+	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle520<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VBROADCASTI128 (R12), Y2
+	VPSHUFB        shuffle518<>+0(SB), Y2, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 32(R13)
+	VBROADCASTI128 16(R11), Y0
+	VPSHUFB        shuffle141<>+0(SB), Y0, Y1
+	VBROADCASTI128 16(R11)(SI*1), Y5
+	VPSHUFB        shuffle519<>+0(SB), Y5, Y4
+	VPOR           Y4, Y1, Y4
+	VPSHUFB        shuffle521<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        Y2, 64(R13)
+	VPSHUFB        shuffle520<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R11)(SI*2), Y2
+	VPSHUFB        shuffle518<>+0(SB), Y2, Y3
+	VPOR           Y3, Y0, Y3
+	VBROADCASTI128 16(R11)(DI*1), Y0
+	VPSHUFB        shuffle140<>+0(SB), Y0, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 16(R12), Y3
+	VPSHUFB        shuffle141<>+0(SB), Y3, Y1
+	VPOR           Y1, Y4, Y1
+	VMOVDQU        Y1, 96(R13)
+	VPSHUFB        shuffle521<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPOR           Y2, Y5, Y2
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VMOVDQU        Y3, 128(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone686
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks685
+	MOVQ           DX, R9
+	JMP            chunks685
+
+rowdone686:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row684
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group683
+	VZEROUPPER
+	RET
+
+chunk682:
+	SUBQ $0x10, DX
+
+group687:
+	MOVQ rows+24(FP), R10
+
+row688:
+	XORQ R9, R9
+
+chunks689:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R13)
+	VMOVDQU (R11)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X1
+	VMOVDQU (R11)(DI*1), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 16(R13)
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VMOVDQU (R12), X5
+	VPSHUFB shuffle15<>+0(SB), X5, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(R13)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 48(R13)
+	VPSHUFB shuffle21<>+0(SB), X4, X4
+	VPSHUFB shuffle37<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 64(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone690
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks689
+	MOVQ    DX, R9
+	JMP     chunks689
+
+rowdone690:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row688
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group687
+	VZEROUPPER
+	RET
+
+DATA shuffle518<>+0(SB)/8, $0x0706050403020100
+DATA shuffle518<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle518<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle518<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle519<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle519<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle519<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle519<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle520<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle520<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle520<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle520<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle521<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle521<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle521<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle521<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $32
+
+// func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk691
+	CMPQ  DX, $0x10
+	JAE   chunk692
+	RET
+
+chunk691:
+	SUBQ $0x20, DX
+
+group693:
+	MOVQ rows+24(FP), R10
+
+row694:
+	XORQ R9, R9
+
+chunks695:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R9, R13
+	ADDQ       AX, R13
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (R13)
+	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(R13)
+	VMOVDQU    (R12), Y4
+	VPERM2I128 $0x30, Y0, Y4, Y0
+	VMOVDQU    Y0, 64(R13)
+	VPERM2I128 $0x31, Y2, Y1, Y2
+	VMOVDQU    Y2, 96(R13)
+	VPERM2I128 $0x31, Y4, Y3, Y4
+	VMOVDQU    Y4, 128(R13)
+	CMPQ       R9, DX
+	JEQ        rowdone696
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks695
+	MOVQ       DX, R9
+	JMP        chunks695
+
+rowdone696:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row694
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group693
+	VZEROUPPER
+	RET
+
+chunk692:
+	SUBQ $0x10, DX
+
+group697:
+	MOVQ rows+24(FP), R10
+
+row698:
+	XORQ R9, R9
+
+chunks699:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU X0, 32(R13)
+	VMOVDQU (R11)(DI*1), X0
+	VMOVDQU X0, 48(R13)
+	VMOVDQU (R12), X0
+	VMOVDQU X0, 64(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone700
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks699
+	MOVQ    DX, R9
+	JMP     chunks699
+
+rowdone700:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row698
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group697
+	VZEROUPPER
+	RET
+
+// func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk701
+	CMPQ  DX, $0x10
+	JAE   chunk702
+	RET
+
+chunk701:
+	SUBQ $0x20, DX
+
+group703:
+	MOVQ rows+24(FP), R9
+
+row704:
+	XORQ R8, R8
+
+chunks705:
+	LEAQ           (CX)(R8*1), R10
+	LEAQ           (R10)(DI*1), R11
+	IMUL3Q         $0x06, R8, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        shuffle522<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R10)(SI*1), Y2
+	VPSHUFB        shuffle523<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R10)(SI*2), Y1
+	VPSHUFB        shuffle524<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11), Y3
+	VPSHUFB        shuffle525<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R11)(SI*1), Y4
+	VPSHUFB        shuffle526<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R11)(SI*2), Y5
+	VPSHUFB        shuffle527<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, (R12)
+	VPSHUFB        shuffle528<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle529<>+0(SB), Y2, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle530<>+0(SB), Y1, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle531<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle532<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle533<>+0(SB), Y5, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 32(R12)
+	VPSHUFB        shuffle534<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle535<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle536<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle537<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle538<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle539<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, 64(R12)
+	VBROADCASTI128 16(R10), Y5
+	VPSHUFB        shuffle522<>+0(SB), Y5, Y4
+	VBROADCASTI128 16(R10)(SI*1), Y3
+	VPSHUFB        shuffle523<>+0(SB), Y3, Y1
+	VPOR           Y1, Y4, Y1
+	VBROADCASTI128 16(R10)(SI*2), Y4
+	VPSHUFB        shuffle524<>+0(SB), Y4, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle525<>+0(SB), Y1, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle526<>+0(SB), Y2, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R11)(SI*2), Y0
+	VPSHUFB        shuffle527<>+0(SB), Y0, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, 96(R12)
+	VPSHUFB        shuffle528<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle529<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle530<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle531<>+0(SB), Y1, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle532<>+0(SB), Y2, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle533<>+0(SB), Y0, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 128(R12)
+	VPSHUFB        shuffle534<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle535<>+0(SB), Y3, Y3
+	VPOR           Y3, Y5, Y3
+	VPSHUFB        shuffle536<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle537<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VPSHUFB        shuffle538<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle539<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 160(R12)
+	CMPQ           R8, DX
+	JEQ            rowdone706
+	ADDQ           $0x20, R8
+	CMPQ           R8, DX
+	JLE            chunks705
+	MOVQ           DX, R8
+	JMP            chunks705
+
+rowdone706:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row704
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group703
+	VZEROUPPER
+	RET
+
+chunk702:
+	SUBQ $0x10, DX
+
+group707:
+	MOVQ rows+24(FP), R9
+
+row708:
+	XORQ R8, R8
+
+chunks709:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle540<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle541<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R10)(SI*2), X1
+	VPSHUFB shuffle542<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle543<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle544<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU (R11)(SI*2), X5
+	VPSHUFB shuffle545<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R12)
+	VPSHUFB shuffle546<>+0(SB), X0, X7
+	VPSHUFB shuffle547<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle548<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle549<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle550<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle551<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, 16(R12)
+	VPSHUFB shuffle552<>+0(SB), X0, X6
+	VPSHUFB shuffle553<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle554<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle555<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle556<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle557<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 32(R12)
+	VPSHUFB shuffle558<>+0(SB), X0, X7
+	VPSHUFB shuffle559<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle560<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle561<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle562<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle563<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, 48(R12)
+	VPSHUFB shuffle564<>+0(SB), X0, X6
+	VPSHUFB shuffle565<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle566<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle567<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle568<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle569<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 64(R12)
+	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle573<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle574<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle575<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 80(R12)
+	CMPQ    R8, DX
+	JEQ     rowdone710
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks709
+	MOVQ    DX, R8
+	JMP     chunks709
+
+rowdone710:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row708
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group707
+	VZEROUPPER
+	RET
+
+DATA shuffle522<>+0(SB)/8, $0xff01ffffffffff00
+DATA shuffle522<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle522<>+16(SB)/8, $0xffffffffff03ffff
+DATA shuffle522<>+24(SB)/8, $0xff05ffffffffff04
+GLOBL shuffle522<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle523<>+0(SB)/8, $0x01ffffffffff00ff
+DATA shuffle523<>+8(SB)/8, $0xffff02ffffffffff
+DATA shuffle523<>+16(SB)/8, $0xffffffff03ffffff
+DATA shuffle523<>+24(SB)/8, $0x05ffffffffff04ff
+GLOBL shuffle523<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle524<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle524<>+8(SB)/8, $0xff02ffffffffff01
+DATA shuffle524<>+16(SB)/8, $0xffffff03ffffffff
+DATA shuffle524<>+24(SB)/8, $0xffffffffff04ffff
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle525<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle525<>+8(SB)/8, $0x02ffffffffff01ff
+DATA shuffle525<>+16(SB)/8, $0xffff03ffffffffff
+DATA shuffle525<>+24(SB)/8, $0xffffffff04ffffff
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle526<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle526<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle526<>+16(SB)/8, $0xff03ffffffffff02
+DATA shuffle526<>+24(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle527<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle527<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle527<>+16(SB)/8, $0x03ffffffffff02ff
+DATA shuffle527<>+24(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle528<>+0(SB)/8, $0xffffff06ffffffff
+DATA shuffle528<>+8(SB)/8, $0xffffffffff07ffff
+DATA shuffle528<>+16(SB)/8, $0xff09ffffffffff08
+DATA shuffle528<>+24(SB)/8, $0xffffff0affffffff
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle529<>+0(SB)/8, $0xffff06ffffffffff
+DATA shuffle529<>+8(SB)/8, $0xffffffff07ffffff
+DATA shuffle529<>+16(SB)/8, $0x09ffffffffff08ff
+DATA shuffle529<>+24(SB)/8, $0xffff0affffffffff
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle530<>+0(SB)/8, $0xff06ffffffffff05
+DATA shuffle530<>+8(SB)/8, $0xffffff07ffffffff
+DATA shuffle530<>+16(SB)/8, $0xffffffffff08ffff
+DATA shuffle530<>+24(SB)/8, $0xff0affffffffff09
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle531<>+0(SB)/8, $0x06ffffffffff05ff
+DATA shuffle531<>+8(SB)/8, $0xffff07ffffffffff
+DATA shuffle531<>+16(SB)/8, $0xffffffff08ffffff
+DATA shuffle531<>+24(SB)/8, $0x0affffffffff09ff
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle532<>+0(SB)/8, $0xffffffffff05ffff
+DATA shuffle532<>+8(SB)/8, $0xff07ffffffffff06
+DATA shuffle532<>+16(SB)/8, $0xffffff08ffffffff
+DATA shuffle532<>+24(SB)/8, $0xffffffffff09ffff
+GLOBL shuffle532<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle533<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle533<>+8(SB)/8, $0x07ffffffffff06ff
+DATA shuffle533<>+16(SB)/8, $0xffff08ffffffffff
+DATA shuffle533<>+24(SB)/8, $0xffffffff09ffffff
+GLOBL shuffle533<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle534<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle534<>+8(SB)/8, $0xff0dffffffffff0c
+DATA shuffle534<>+16(SB)/8, $0xffffff0effffffff
+DATA shuffle534<>+24(SB)/8, $0xffffffffff0fffff
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle535<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle535<>+8(SB)/8, $0x0dffffffffff0cff
+DATA shuffle535<>+16(SB)/8, $0xffff0effffffffff
+DATA shuffle535<>+24(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle536<>+0(SB)/8, $0xffffff0bffffffff
+DATA shuffle536<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle536<>+16(SB)/8, $0xff0effffffffff0d
+DATA shuffle536<>+24(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle537<>+0(SB)/8, $0xffff0bffffffffff
+DATA shuffle537<>+8(SB)/8, $0xffffffff0cffffff
+DATA shuffle537<>+16(SB)/8, $0x0effffffffff0dff
+DATA shuffle537<>+24(SB)/8, $0xffff0fffffffffff
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle538<>+0(SB)/8, $0xff0bffffffffff0a
+DATA shuffle538<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle538<>+16(SB)/8, $0xffffffffff0dffff
+DATA shuffle538<>+24(SB)/8, $0xff0fffffffffff0e
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle539<>+0(SB)/8, $0x0bffffffffff0aff
+DATA shuffle539<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle539<>+16(SB)/8, $0xffffffff0dffffff
+DATA shuffle539<>+24(SB)/8, $0x0fffffffffff0eff
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle540<>+0(SB)/8, $0xff01ffffffffff00
+DATA shuffle540<>+8(SB)/8, $0xffffff02ffffffff
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle541<>+0(SB)/8, $0x01ffffffffff00ff
+DATA shuffle541<>+8(SB)/8, $0xffff02ffffffffff
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle542<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle542<>+8(SB)/8, $0xff02ffffffffff01
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle543<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle543<>+8(SB)/8, $0x02ffffffffff01ff
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle544<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle544<>+8(SB)/8, $0xffffffffff01ffff
+GLOBL shuffle544<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle545<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle545<>+8(SB)/8, $0xffffffff01ffffff
+GLOBL shuffle545<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle546<>+0(SB)/8, $0xffffffffff03ffff
+DATA shuffle546<>+8(SB)/8, $0xff05ffffffffff04
+GLOBL shuffle546<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle547<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle547<>+8(SB)/8, $0x05ffffffffff04ff
+GLOBL shuffle547<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle548<>+0(SB)/8, $0xffffff03ffffffff
+DATA shuffle548<>+8(SB)/8, $0xffffffffff04ffff
+GLOBL shuffle548<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle549<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle549<>+8(SB)/8, $0xffffffff04ffffff
+GLOBL shuffle549<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle550<>+0(SB)/8, $0xff03ffffffffff02
+DATA shuffle550<>+8(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle550<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle551<>+0(SB)/8, $0x03ffffffffff02ff
+DATA shuffle551<>+8(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle552<>+0(SB)/8, $0xffffff06ffffffff
+DATA shuffle552<>+8(SB)/8, $0xffffffffff07ffff
+GLOBL shuffle552<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle553<>+0(SB)/8, $0xffff06ffffffffff
+DATA shuffle553<>+8(SB)/8, $0xffffffff07ffffff
+GLOBL shuffle553<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle554<>+0(SB)/8, $0xff06ffffffffff05
+DATA shuffle554<>+8(SB)/8, $0xffffff07ffffffff
+GLOBL shuffle554<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle555<>+0(SB)/8, $0x06ffffffffff05ff
+DATA shuffle555<>+8(SB)/8, $0xffff07ffffffffff
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle556<>+0(SB)/8, $0xffffffffff05ffff
+DATA shuffle556<>+8(SB)/8, $0xff07ffffffffff06
+GLOBL shuffle556<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle557<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle557<>+8(SB)/8, $0x07ffffffffff06ff
+GLOBL shuffle557<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle558<>+0(SB)/8, $0xff09ffffffffff08
+DATA shuffle558<>+8(SB)/8, $0xffffff0affffffff
+GLOBL shuffle558<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle559<>+0(SB)/8, $0x09ffffffffff08ff
+DATA shuffle559<>+8(SB)/8, $0xffff0affffffffff
+GLOBL shuffle559<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle560<>+0(SB)/8, $0xffffffffff08ffff
+DATA shuffle560<>+8(SB)/8, $0xff0affffffffff09
+GLOBL shuffle560<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle561<>+0(SB)/8, $0xffffffff08ffffff
+DATA shuffle561<>+8(SB)/8, $0x0affffffffff09ff
+GLOBL shuffle561<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle562<>+0(SB)/8, $0xffffff08ffffffff
+DATA shuffle562<>+8(SB)/8, $0xffffffffff09ffff
+GLOBL shuffle562<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle563<>+0(SB)/8, $0xffff08ffffffffff
+DATA shuffle563<>+8(SB)/8, $0xffffffff09ffffff
+GLOBL shuffle563<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle564<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle564<>+8(SB)/8, $0xff0dffffffffff0c
+GLOBL shuffle564<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle565<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle565<>+8(SB)/8, $0x0dffffffffff0cff
+GLOBL shuffle565<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle566<>+0(SB)/8, $0xffffff0bffffffff
+DATA shuffle566<>+8(SB)/8, $0xffffffffff0cffff
+GLOBL shuffle566<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle567<>+0(SB)/8, $0xffff0bffffffffff
+DATA shuffle567<>+8(SB)/8, $0xffffffff0cffffff
+GLOBL shuffle567<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle568<>+0(SB)/8, $0xff0bffffffffff0a
+DATA shuffle568<>+8(SB)/8, $0xffffff0cffffffff
+GLOBL shuffle568<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle569<>+0(SB)/8, $0x0bffffffffff0aff
+DATA shuffle569<>+8(SB)/8, $0xffff0cffffffffff
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle570<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle570<>+8(SB)/8, $0xffffffffff0fffff
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle571<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle571<>+8(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle572<>+0(SB)/8, $0xff0effffffffff0d
+DATA shuffle572<>+8(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle572<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle573<>+0(SB)/8, $0x0effffffffff0dff
+DATA shuffle573<>+8(SB)/8, $0xffff0fffffffffff
+GLOBL shuffle573<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle574<>+0(SB)/8, $0xffffffffff0dffff
+DATA shuffle574<>+8(SB)/8, $0xff0fffffffffff0e
+GLOBL shuffle574<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle575<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle575<>+8(SB)/8, $0x0fffffffffff0eff
+GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
+
+// func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk711
+	CMPQ  DX, $0x10
+	JAE   chunk712
+	RET
+
+chunk711:
+	SUBQ $0x20, DX
+
+group713:
+	MOVQ rows+24(FP), R9
+
+row714:
+	XORQ R8, R8
+
+chunks715:
+	LEAQ           (CX)(R8*1), R10
+	LEAQ           (R10)(DI*1), R11
+	IMUL3Q         $0x06, R8, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        shuffle576<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R10)(SI*1), Y2
+	VPSHUFB        shuffle577<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R10)(SI*2), Y1
+	VPSHUFB        shuffle578<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11), Y3
+	VPSHUFB        shuffle579<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R11)(SI*1), Y4
+	VPSHUFB        shuffle580<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R11)(SI*2), Y5
+	VPSHUFB        shuffle581<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, (R12)
+	VPSHUFB        shuffle582<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle583<>+0(SB), Y2, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle584<>+0(SB), Y1, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle585<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle586<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle587<>+0(SB), Y5, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 32(R12)
+	VPSHUFB        shuffle588<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle589<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle590<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle591<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle592<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle593<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, 64(R12)
+	VBROADCASTI128 16(R10), Y5
+	VPSHUFB        shuffle576<>+0(SB), Y5, Y4
+	VBROADCASTI128 16(R10)(SI*1), Y3
+	VPSHUFB        shuffle577<>+0(SB), Y3, Y1
+	VPOR           Y1, Y4, Y1
+	VBROADCASTI128 16(R10)(SI*2), Y4
+	VPSHUFB        shuffle578<>+0(SB), Y4, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle579<>+0(SB), Y1, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle580<>+0(SB), Y2, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R11)(SI*2), Y0
+	VPSHUFB        shuffle581<>+0(SB), Y0, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, 96(R12)
+	VPSHUFB        shuffle582<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle583<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle584<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle585<>+0(SB), Y1, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle586<>+0(SB), Y2, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle587<>+0(SB), Y0, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 128(R12)
+	VPSHUFB        shuffle588<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle589<>+0(SB), Y3, Y3
+	VPOR           Y3, Y5, Y3
+	VPSHUFB        shuffle590<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle591<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VPSHUFB        shuffle592<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle593<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 160(R12)
+	CMPQ           R8, DX
+	JEQ            rowdone716
+	ADDQ           $0x20, R8
+	CMPQ           R8, DX
+	JLE            chunks715
+	MOVQ           DX, R8
+	JMP            chunks715
+
+rowdone716:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row714
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group713
+	VZEROUPPER
+	RET
+
+chunk712:
+	SUBQ $0x10, DX
+
+group717:
+	MOVQ rows+24(FP), R9
+
+row718:
+	XORQ R8, R8
+
+chunks719:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle594<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle595<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R10)(SI*2), X1
+	VPSHUFB shuffle313<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R11)(SI*1), X4
+	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU (R11)(SI*2), X5
+	VPSHUFB shuffle315<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R12)
+	VPSHUFB shuffle484<>+0(SB), X0, X7
+	VPSHUFB shuffle596<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle597<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle598<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle599<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle600<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, 16(R12)
+	VPSHUFB shuffle120<>+0(SB), X0, X6
+	VPSHUFB shuffle490<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle601<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle602<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle603<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle604<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 32(R12)
+	VPSHUFB shuffle605<>+0(SB), X0, X7
+	VPSHUFB shuffle606<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle336<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle607<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle327<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle337<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, 48(R12)
+	VPSHUFB shuffle341<>+0(SB), X0, X6
+	VPSHUFB shuffle608<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle609<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle610<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle329<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle338<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 64(R12)
+	VPSHUFB shuffle611<>+0(SB), X0, X0
+	VPSHUFB shuffle345<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle334<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle344<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle612<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle613<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 80(R12)
+	CMPQ    R8, DX
+	JEQ     rowdone720
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks719
+	MOVQ    DX, R8
+	JMP     chunks719
+
+rowdone720:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row718
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group717
+	VZEROUPPER
+	RET
+
+DATA shuffle576<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle576<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle576<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle576<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle576<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle577<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle577<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle577<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle577<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle577<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle578<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle578<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle578<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle578<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle578<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle579<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle579<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle579<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle579<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle579<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle580<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle580<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle580<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle580<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle580<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle581<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle581<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle581<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle581<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle582<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle582<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle582<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle582<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle582<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle583<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle583<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle583<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle583<>+24(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle583<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle584<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle584<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle584<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle584<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle584<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle585<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle585<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle585<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle585<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle585<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle586<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle586<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle586<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle586<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle586<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle587<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle587<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle587<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle587<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle587<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle588<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle588<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle588<>+16(SB)/8, $0xffff0f0effffffff
+DATA shuffle588<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle589<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle589<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle589<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle589<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle589<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle590<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle590<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle590<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle590<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle590<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle591<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle591<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle591<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle591<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle592<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle592<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle592<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle592<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle592<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle593<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle593<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle593<>+16(SB)/8, $0xffffffff0d0cffff
+DATA shuffle593<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle593<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle594<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle594<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle595<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle595<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle595<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle596<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle596<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle596<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle597<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle597<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle597<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle598<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle598<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle598<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle599<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle599<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle599<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle600<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle600<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle600<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle601<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle601<>+8(SB)/8, $0xffffffffffff0706
+GLOBL shuffle601<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle602<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle602<>+8(SB)/8, $0xffffffff0706ffff
+GLOBL shuffle602<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle603<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle603<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle603<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle604<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle604<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle604<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle605<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle605<>+8(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle605<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle606<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle606<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle606<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle607<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle607<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle607<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle608<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle608<>+8(SB)/8, $0xffffffff0d0cffff
+GLOBL shuffle608<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle609<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle609<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle610<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle610<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle611<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle611<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle612<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle612<>+8(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle613<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle613<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
+
+// func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk721
+	CMPQ  DX, $0x10
+	JAE   chunk722
+	RET
+
+chunk721:
+	SUBQ $0x20, DX
+
+group723:
+	MOVQ rows+24(FP), R9
+
+row724:
+	XORQ R8, R8
+
+chunks725:
+	LEAQ           (CX)(R8*1), R10
+	LEAQ           (R10)(DI*1), R11
+	IMUL3Q         $0x06, R8, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        shuffle614<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R10)(SI*1), Y2
+	VPSHUFB        shuffle615<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R10)(SI*2), Y1
+	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11), Y3
+	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R11)(SI*1), Y4
+	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R11)(SI*2), Y5
+	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, (R12)
+	VPSHUFB        shuffle505<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle618<>+0(SB), Y2, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle619<>+0(SB), Y1, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle620<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle621<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle513<>+0(SB), Y5, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 32(R12)
+	VPSHUFB        shuffle622<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle511<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle623<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle624<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle625<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, 64(R12)
+	VBROADCASTI128 16(R10), Y5
+	VPSHUFB        shuffle614<>+0(SB), Y5, Y4
+	VBROADCASTI128 16(R10)(SI*1), Y3
+	VPSHUFB        shuffle615<>+0(SB), Y3, Y1
+	VPOR           Y1, Y4, Y1
+	VBROADCASTI128 16(R10)(SI*2), Y4
+	VPSHUFB        shuffle616<>+0(SB), Y4, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle501<>+0(SB), Y1, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle502<>+0(SB), Y2, Y6
+	VPOR           Y6, Y0, Y6
+	VBROADCASTI128 16(R11)(SI*2), Y0
+	VPSHUFB        shuffle617<>+0(SB), Y0, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, 96(R12)
+	VPSHUFB        shuffle505<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle618<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle619<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle620<>+0(SB), Y1, Y6
+	VPOR           Y6, Y7, Y6
+	VPSHUFB        shuffle621<>+0(SB), Y2, Y7
+	VPOR           Y7, Y6, Y7
+	VPSHUFB        shuffle513<>+0(SB), Y0, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 128(R12)
+	VPSHUFB        shuffle622<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
+	VPOR           Y3, Y5, Y3
+	VPSHUFB        shuffle515<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle623<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VPSHUFB        shuffle624<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle625<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 160(R12)
+	CMPQ           R8, DX
+	JEQ            rowdone726
+	ADDQ           $0x20, R8
+	CMPQ           R8, DX
+	JLE            chunks725
+	MOVQ           DX, R8
+	JMP            chunks725
+
+rowdone726:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row724
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group723
+	VZEROUPPER
+	RET
+
+chunk722:
+	SUBQ $0x10, DX
+
+group727:
+	MOVQ rows+24(FP), R9
+
+row728:
+	XORQ R8, R8
+
+chunks729:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R10)(SI*2), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R12)
+	VPSHUFB shuffle281<>+0(SB), X0, X5
+	VPSHUFB shuffle20<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VMOVDQU (R11)(SI*1), X5
+	VPSHUFB shuffle17<>+0(SB), X5, X6
+	VPOR    X6, X4, X6
+	VMOVDQU (R11)(SI*2), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 16(R12)
+	VPSHUFB shuffle138<>+0(SB), X1, X7
+	VPSHUFB shuffle72<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle281<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle20<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, 32(R12)
+	VPSHUFB shuffle248<>+0(SB), X0, X6
+	VPSHUFB shuffle73<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle134<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle74<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 48(R12)
+	VPSHUFB shuffle136<>+0(SB), X0, X0
+	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle248<>+0(SB), X5, X0
+	VPOR    X0, X2, X0
+	VPSHUFB shuffle73<>+0(SB), X4, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 64(R12)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VPSHUFB shuffle75<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle136<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, 80(R12)
+	CMPQ    R8, DX
+	JEQ     rowdone730
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks729
+	MOVQ    DX, R8
+	JMP     chunks729
+
+rowdone730:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row728
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group727
+	VZEROUPPER
+	RET
+
+DATA shuffle614<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle614<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle614<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle614<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle615<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle615<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle615<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle615<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle615<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle616<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle616<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle616<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle616<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle617<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle617<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle617<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle617<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle617<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle618<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle618<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle618<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle618<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle618<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle619<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle619<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle619<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle619<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle619<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle620<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle620<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle620<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle620<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle621<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle621<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle621<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle621<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle622<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle622<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle622<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle622<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle623<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle623<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle623<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle623<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle623<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle624<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle624<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle624<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle624<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle624<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle625<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle625<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle625<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle625<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle625<>(SB), RODATA|NOPTR, $32
+
+// func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk731
+	CMPQ  DX, $0x10
+	JAE   chunk732
+	RET
+
+chunk731:
+	SUBQ $0x20, DX
+
+group733:
+	MOVQ rows+24(FP), R9
+
+row734:
+	XORQ R8, R8
+
+chunks735:
+	LEAQ           (CX)(R8*1), R10
+	LEAQ           (R10)(DI*1), R11
+	IMUL3Q         $0x06, R8, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R10), Y0
+	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R10)(SI*1), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R10)(SI*2), Y1
+	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11), Y3
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, (R12)
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle520<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 (R11)(SI*1), Y0
+	VPSHUFB        shuffle518<>+0(SB), Y0, Y5
+	VPOR           Y5, Y2, Y5
+	VBROADCASTI128 (R11)(SI*2), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y4
+	VPOR           Y4, Y5, Y4
+	VMOVDQU        Y4, 32(R12)
+	VPSHUFB        shuffle521<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle143<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VPSHUFB        shuffle520<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 64(R12)
+	VBROADCASTI128 16(R10), Y2
+	VPSHUFB        shuffle518<>+0(SB), Y2, Y0
+	VBROADCASTI128 16(R10)(SI*1), Y3
+	VPSHUFB        shuffle140<>+0(SB), Y3, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R10)(SI*2), Y0
+	VPSHUFB        shuffle141<>+0(SB), Y0, Y4
+	VPOR           Y4, Y1, Y4
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle519<>+0(SB), Y1, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, 96(R12)
+	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle518<>+0(SB), Y2, Y5
+	VPOR           Y5, Y3, Y5
+	VBROADCASTI128 16(R11)(SI*2), Y3
+	VPSHUFB        shuffle140<>+0(SB), Y3, Y4
+	VPOR           Y4, Y5, Y4
+	VMOVDQU        Y4, 128(R12)
+	VPSHUFB        shuffle521<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle143<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        Y3, 160(R12)
+	CMPQ           R8, DX
+	JEQ            rowdone736
+	ADDQ           $0x20, R8
+	CMPQ           R8, DX
+	JLE            chunks735
+	MOVQ           DX, R8
+	JMP            chunks735
+
+rowdone736:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row734
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group733
+	VZEROUPPER
+	RET
+
+chunk732:
+	SUBQ $0x10, DX
+
+group737:
+	MOVQ rows+24(FP), R9
+
+row738:
+	XORQ R8, R8
+
+chunks739:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU (R10)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R12)
+	VMOVDQU (R10)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X1
+	VMOVDQU (R11), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 16(R12)
+	VMOVDQU (R11)(SI*1), X5
+	VPSHUFB shuffle15<>+0(SB), X5, X1
+	VMOVDQU (R11)(SI*2), X6
+	VPSHUFB shuffle16<>+0(SB), X6, X7
+	VPOR    X7, X1, X7
+	VMOVDQU X7, 32(R12)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 48(R12)
+	VPSHUFB shuffle21<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, 64(R12)
+	VPSHUFB shuffle21<>+0(SB), X5, X5
+	VPSHUFB shuffle37<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 80(R12)
+	CMPQ    R8, DX
+	JEQ     rowdone740
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks739
+	MOVQ    DX, R8
+	JMP     chunks739
+
+rowdone740:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row738
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group737
+	VZEROUPPER
+	RET
+
+// func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk741
+	CMPQ  DX, $0x10
+	JAE   chunk742
+	RET
+
+chunk741:
+	SUBQ $0x20, DX
+
+group743:
+	MOVQ rows+24(FP), R9
+
+row744:
+	XORQ R8, R8
+
+chunks745:
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	IMUL3Q     $0x06, R8, R12
+	ADDQ       AX, R12
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R10)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (R12)
+	VMOVDQU    (R10)(SI*2), Y2
+	VMOVDQU    (R11), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(R12)
+	VMOVDQU    (R11)(SI*1), Y4
+	VMOVDQU    (R11)(SI*2), Y5
+	VPERM2I128 $0x20, Y5, Y4, Y6
+	VMOVDQU    Y6, 64(R12)
+	VPERM2I128 $0x31, Y1, Y0, Y1
+	VMOVDQU    Y1, 96(R12)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVDQU    Y3, 128(R12)
+	VPERM2I128 $0x31, Y5, Y4, Y5
+	VMOVDQU    Y5, 160(R12)
+	CMPQ       R8, DX
+	JEQ        rowdone746
+	ADDQ       $0x20, R8
+	CMPQ       R8, DX
+	JLE        chunks745
+	MOVQ       DX, R8
+	JMP        chunks745
+
+rowdone746:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row744
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group743
+	VZEROUPPER
+	RET
+
+chunk742:
+	SUBQ $0x10, DX
+
+group747:
+	MOVQ rows+24(FP), R9
+
+row748:
+	XORQ R8, R8
+
+chunks749:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R10), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU (R10)(SI*2), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU (R11), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 64(R12)
+	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU X0, 80(R12)
+	CMPQ    R8, DX
+	JEQ     rowdone750
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks749
+	MOVQ    DX, R8
+	JMP     chunks749
+
+rowdone750:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row748
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group747
+	VZEROUPPER
+	RET
+
+// func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk751
+	CMPQ  DX, $0x10
+	JAE   chunk752
+	RET
+
+chunk751:
+	SUBQ $0x20, DX
+
+group753:
+	MOVQ rows+24(FP), R10
+
+row754:
+	XORQ R9, R9
+
+chunks755:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x07, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle626<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle627<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle628<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle629<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle630<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R12)(SI*1), Y5
+	VPSHUFB        shuffle631<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VBROADCASTI128 (R12)(SI*2), Y6
+	VPSHUFB        shuffle632<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, (R13)
+	VPSHUFB        shuffle633<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle634<>+0(SB), Y2, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle635<>+0(SB), Y1, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle636<>+0(SB), Y3, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle637<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle638<>+0(SB), Y5, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle639<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, 32(R13)
+	VPSHUFB        shuffle640<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle641<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle642<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle643<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle644<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle645<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VPSHUFB        shuffle646<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, 64(R13)
+	VMOVDQU        (R11), Y6
+	VPSHUFB        shuffle647<>+0(SB), Y6, Y6
+	VMOVDQU        (R11)(SI*1), Y5
+	VPSHUFB        shuffle648<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R11)(SI*2), Y6
+	VPSHUFB        shuffle649<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        (R11)(DI*1), Y5
+	VPSHUFB        shuffle650<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R12), Y6
+	VPSHUFB        shuffle651<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        (R12)(SI*1), Y5
+	VPSHUFB        shuffle652<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R12)(SI*2), Y6
+	VPSHUFB        shuffle653<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, 96(R13)
+	VBROADCASTI128 16(R11), Y6
+	VPSHUFB        shuffle654<>+0(SB), Y6, Y5
+	VBROADCASTI128 16(R11)(SI*1), Y4
+	VPSHUFB        shuffle655<>+0(SB), Y4, Y3
+	VPOR           Y3, Y5, Y3
+	VBROADCASTI128 16(R11)(SI*2), Y5
+	VPSHUFB        shuffle656<>+0(SB), Y5, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 16(R11)(DI*1), Y3
+	VPSHUFB        shuffle657<>+0(SB), Y3, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 16(R12), Y1
+	VPSHUFB        shuffle658<>+0(SB), Y1, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R12)(SI*1), Y2
+	VPSHUFB        shuffle659<>+0(SB), Y2, Y8
+	VPOR           Y8, Y0, Y8
+	VBROADCASTI128 16(R12)(SI*2), Y0
+	VPSHUFB        shuffle660<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 128(R13)
+	VPSHUFB        shuffle661<>+0(SB), Y6, Y7
+	VPSHUFB        shuffle662<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle663<>+0(SB), Y5, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle664<>+0(SB), Y3, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle665<>+0(SB), Y1, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle666<>+0(SB), Y2, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle667<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 160(R13)
+	VPSHUFB        shuffle668<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle669<>+0(SB), Y4, Y4
+	VPOR           Y4, Y6, Y4
+	VPSHUFB        shuffle670<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VPSHUFB        shuffle671<>+0(SB), Y3, Y3
+	VPOR           Y3, Y5, Y3
+	VPSHUFB        shuffle672<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VPSHUFB        shuffle673<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle674<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 192(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone756
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks755
+	MOVQ           DX, R9
+	JMP            chunks755
+
+rowdone756:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row754
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group753
+	VZEROUPPER
+	RET
+
+chunk752:
+	SUBQ $0x10, DX
+
+group757:
+	MOVQ rows+24(FP), R10
+
+row758:
+	XORQ R9, R9
+
+chunks759:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle675<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle676<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle677<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle678<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle679<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU (R12)(SI*1), X5
+	VPSHUFB shuffle680<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU (R12)(SI*2), X6
+	VPSHUFB shuffle681<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R13)
+	VPSHUFB shuffle682<>+0(SB), X0, X8
+	VPSHUFB shuffle683<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle684<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle685<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle686<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle687<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle688<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 16(R13)
+	VPSHUFB shuffle689<>+0(SB), X0, X8
+	VPSHUFB shuffle690<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle691<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle692<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle693<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle694<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle695<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 32(R13)
+	VPSHUFB shuffle696<>+0(SB), X0, X8
+	VPSHUFB shuffle697<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle698<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle699<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle700<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle701<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle702<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 48(R13)
+	VPSHUFB shuffle703<>+0(SB), X0, X8
+	VPSHUFB shuffle704<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle705<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle706<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle707<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle708<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle709<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 64(R13)
+	VPSHUFB shuffle710<>+0(SB), X0, X8
+	VPSHUFB shuffle711<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle712<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle713<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle714<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle715<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle716<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 80(R13)
+	VPSHUFB shuffle717<>+0(SB), X0, X0
+	VPSHUFB shuffle718<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle719<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle720<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle721<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle722<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle723<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 96(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone760
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks759
+	MOVQ    DX, R9
+	JMP     chunks759
+
+rowdone760:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row758
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group757
+	VZEROUPPER
+	RET
+
+DATA shuffle626<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle626<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle626<>+16(SB)/8, $0xffff03ffffffffff
+DATA shuffle626<>+24(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle626<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle627<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle627<>+8(SB)/8, $0x02ffffffffffff01
+DATA shuffle627<>+16(SB)/8, $0xff03ffffffffffff
+DATA shuffle627<>+24(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle627<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle628<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle628<>+8(SB)/8, $0xffffffffffff01ff
+DATA shuffle628<>+16(SB)/8, $0x03ffffffffffff02
+DATA shuffle628<>+24(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle628<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle629<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle629<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle629<>+16(SB)/8, $0xffffffffffff02ff
+DATA shuffle629<>+24(SB)/8, $0x04ffffffffffff03
+GLOBL shuffle629<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle630<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle630<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle630<>+16(SB)/8, $0xffffffffff02ffff
+DATA shuffle630<>+24(SB)/8, $0xffffffffffff03ff
+GLOBL shuffle630<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle631<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle631<>+8(SB)/8, $0xffffff01ffffffff
+DATA shuffle631<>+16(SB)/8, $0xffffffff02ffffff
+DATA shuffle631<>+24(SB)/8, $0xffffffffff03ffff
+GLOBL shuffle631<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle632<>+0(SB)/8, $0xff00ffffffffffff
+DATA shuffle632<>+8(SB)/8, $0xffff01ffffffffff
+DATA shuffle632<>+16(SB)/8, $0xffffff02ffffffff
+DATA shuffle632<>+24(SB)/8, $0xffffffff03ffffff
+GLOBL shuffle632<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle633<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle633<>+8(SB)/8, $0xffffffffff06ffff
+DATA shuffle633<>+16(SB)/8, $0xffffffffffff07ff
+DATA shuffle633<>+24(SB)/8, $0x09ffffffffffff08
+GLOBL shuffle633<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle634<>+0(SB)/8, $0xffffff05ffffffff
+DATA shuffle634<>+8(SB)/8, $0xffffffff06ffffff
+DATA shuffle634<>+16(SB)/8, $0xffffffffff07ffff
+DATA shuffle634<>+24(SB)/8, $0xffffffffffff08ff
+GLOBL shuffle634<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle635<>+0(SB)/8, $0xffff05ffffffffff
+DATA shuffle635<>+8(SB)/8, $0xffffff06ffffffff
+DATA shuffle635<>+16(SB)/8, $0xffffffff07ffffff
+DATA shuffle635<>+24(SB)/8, $0xffffffffff08ffff
+GLOBL shuffle635<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle636<>+0(SB)/8, $0xff05ffffffffffff
+DATA shuffle636<>+8(SB)/8, $0xffff06ffffffffff
+DATA shuffle636<>+16(SB)/8, $0xffffff07ffffffff
+DATA shuffle636<>+24(SB)/8, $0xffffffff08ffffff
+GLOBL shuffle636<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle637<>+0(SB)/8, $0x05ffffffffffff04
+DATA shuffle637<>+8(SB)/8, $0xff06ffffffffffff
+DATA shuffle637<>+16(SB)/8, $0xffff07ffffffffff
+DATA shuffle637<>+24(SB)/8, $0xffffff08ffffffff
+GLOBL shuffle637<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle638<>+0(SB)/8, $0xffffffffffff04ff
+DATA shuffle638<>+8(SB)/8, $0x06ffffffffffff05
+DATA shuffle638<>+16(SB)/8, $0xff07ffffffffffff
+DATA shuffle638<>+24(SB)/8, $0xffff08ffffffffff
+GLOBL shuffle638<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle639<>+0(SB)/8, $0xffffffffff04ffff
+DATA shuffle639<>+8(SB)/8, $0xffffffffffff05ff
+DATA shuffle639<>+16(SB)/8, $0x07ffffffffffff06
+DATA shuffle639<>+24(SB)/8, $0xff08ffffffffffff
+GLOBL shuffle639<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle640<>+0(SB)/8, $0xff0affffffffffff
+DATA shuffle640<>+8(SB)/8, $0xffff0bffffffffff
+DATA shuffle640<>+16(SB)/8, $0xffffff0cffffffff
+DATA shuffle640<>+24(SB)/8, $0xffffffff0dffffff
+GLOBL shuffle640<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle641<>+0(SB)/8, $0x0affffffffffff09
+DATA shuffle641<>+8(SB)/8, $0xff0bffffffffffff
+DATA shuffle641<>+16(SB)/8, $0xffff0cffffffffff
+DATA shuffle641<>+24(SB)/8, $0xffffff0dffffffff
+GLOBL shuffle641<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle642<>+0(SB)/8, $0xffffffffffff09ff
+DATA shuffle642<>+8(SB)/8, $0x0bffffffffffff0a
+DATA shuffle642<>+16(SB)/8, $0xff0cffffffffffff
+DATA shuffle642<>+24(SB)/8, $0xffff0dffffffffff
+GLOBL shuffle642<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle643<>+0(SB)/8, $0xffffffffff09ffff
+DATA shuffle643<>+8(SB)/8, $0xffffffffffff0aff
+DATA shuffle643<>+16(SB)/8, $0x0cffffffffffff0b
+DATA shuffle643<>+24(SB)/8, $0xff0dffffffffffff
+GLOBL shuffle643<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle644<>+0(SB)/8, $0xffffffff09ffffff
+DATA shuffle644<>+8(SB)/8, $0xffffffffff0affff
+DATA shuffle644<>+16(SB)/8, $0xffffffffffff0bff
+DATA shuffle644<>+24(SB)/8, $0x0dffffffffffff0c
+GLOBL shuffle644<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle645<>+0(SB)/8, $0xffffff09ffffffff
+DATA shuffle645<>+8(SB)/8, $0xffffffff0affffff
+DATA shuffle645<>+16(SB)/8, $0xffffffffff0bffff
+DATA shuffle645<>+24(SB)/8, $0xffffffffffff0cff
+GLOBL shuffle645<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle646<>+0(SB)/8, $0xffff09ffffffffff
+DATA shuffle646<>+8(SB)/8, $0xffffff0affffffff
+DATA shuffle646<>+16(SB)/8, $0xffffffff0bffffff
+DATA shuffle646<>+24(SB)/8, $0xffffffffff0cffff
+GLOBL shuffle646<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle647<>+0(SB)/8, $0xffffffffff0effff
+DATA shuffle647<>+8(SB)/8, $0xffffffffffff0fff
+DATA shuffle647<>+16(SB)/8, $0x01ffffffffffff00
+DATA shuffle647<>+24(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle647<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle648<>+0(SB)/8, $0xffffffff0effffff
+DATA shuffle648<>+8(SB)/8, $0xffffffffff0fffff
+DATA shuffle648<>+16(SB)/8, $0xffffffffffff00ff
+DATA shuffle648<>+24(SB)/8, $0x02ffffffffffff01
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle649<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle649<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle649<>+16(SB)/8, $0xffffffffff00ffff
+DATA shuffle649<>+24(SB)/8, $0xffffffffffff01ff
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle650<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle650<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle650<>+16(SB)/8, $0xffffffff00ffffff
+DATA shuffle650<>+24(SB)/8, $0xffffffffff01ffff
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle651<>+0(SB)/8, $0xff0effffffffffff
+DATA shuffle651<>+8(SB)/8, $0xffff0fffffffffff
+DATA shuffle651<>+16(SB)/8, $0xffffff00ffffffff
+DATA shuffle651<>+24(SB)/8, $0xffffffff01ffffff
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle652<>+0(SB)/8, $0x0effffffffffff0d
+DATA shuffle652<>+8(SB)/8, $0xff0fffffffffffff
+DATA shuffle652<>+16(SB)/8, $0xffff00ffffffffff
+DATA shuffle652<>+24(SB)/8, $0xffffff01ffffffff
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle653<>+0(SB)/8, $0xffffffffffff0dff
+DATA shuffle653<>+8(SB)/8, $0x0fffffffffffff0e
+DATA shuffle653<>+16(SB)/8, $0xff00ffffffffffff
+DATA shuffle653<>+24(SB)/8, $0xffff01ffffffffff
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle654<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle654<>+8(SB)/8, $0xffffff04ffffffff
+DATA shuffle654<>+16(SB)/8, $0xffffffff05ffffff
+DATA shuffle654<>+24(SB)/8, $0xffffffffff06ffff
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle655<>+0(SB)/8, $0xff03ffffffffffff
+DATA shuffle655<>+8(SB)/8, $0xffff04ffffffffff
+DATA shuffle655<>+16(SB)/8, $0xffffff05ffffffff
+DATA shuffle655<>+24(SB)/8, $0xffffffff06ffffff
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle656<>+0(SB)/8, $0x03ffffffffffff02
+DATA shuffle656<>+8(SB)/8, $0xff04ffffffffffff
+DATA shuffle656<>+16(SB)/8, $0xffff05ffffffffff
+DATA shuffle656<>+24(SB)/8, $0xffffff06ffffffff
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle657<>+0(SB)/8, $0xffffffffffff02ff
+DATA shuffle657<>+8(SB)/8, $0x04ffffffffffff03
+DATA shuffle657<>+16(SB)/8, $0xff05ffffffffffff
+DATA shuffle657<>+24(SB)/8, $0xffff06ffffffffff
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle658<>+0(SB)/8, $0xffffffffff02ffff
+DATA shuffle658<>+8(SB)/8, $0xffffffffffff03ff
+DATA shuffle658<>+16(SB)/8, $0x05ffffffffffff04
+DATA shuffle658<>+24(SB)/8, $0xff06ffffffffffff
+GLOBL shuffle658<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle659<>+0(SB)/8, $0xffffffff02ffffff
+DATA shuffle659<>+8(SB)/8, $0xffffffffff03ffff
+DATA shuffle659<>+16(SB)/8, $0xffffffffffff04ff
+DATA shuffle659<>+24(SB)/8, $0x06ffffffffffff05
+GLOBL shuffle659<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle660<>+0(SB)/8, $0xffffff02ffffffff
+DATA shuffle660<>+8(SB)/8, $0xffffffff03ffffff
+DATA shuffle660<>+16(SB)/8, $0xffffffffff04ffff
+DATA shuffle660<>+24(SB)/8, $0xffffffffffff05ff
+GLOBL shuffle660<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle661<>+0(SB)/8, $0xffffffffffff07ff
+DATA shuffle661<>+8(SB)/8, $0x09ffffffffffff08
+DATA shuffle661<>+16(SB)/8, $0xff0affffffffffff
+DATA shuffle661<>+24(SB)/8, $0xffff0bffffffffff
+GLOBL shuffle661<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle662<>+0(SB)/8, $0xffffffffff07ffff
+DATA shuffle662<>+8(SB)/8, $0xffffffffffff08ff
+DATA shuffle662<>+16(SB)/8, $0x0affffffffffff09
+DATA shuffle662<>+24(SB)/8, $0xff0bffffffffffff
+GLOBL shuffle662<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle663<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle663<>+8(SB)/8, $0xffffffffff08ffff
+DATA shuffle663<>+16(SB)/8, $0xffffffffffff09ff
+DATA shuffle663<>+24(SB)/8, $0x0bffffffffffff0a
+GLOBL shuffle663<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle664<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle664<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle664<>+16(SB)/8, $0xffffffffff09ffff
+DATA shuffle664<>+24(SB)/8, $0xffffffffffff0aff
+GLOBL shuffle664<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle665<>+0(SB)/8, $0xffff07ffffffffff
+DATA shuffle665<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle665<>+16(SB)/8, $0xffffffff09ffffff
+DATA shuffle665<>+24(SB)/8, $0xffffffffff0affff
+GLOBL shuffle665<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle666<>+0(SB)/8, $0xff07ffffffffffff
+DATA shuffle666<>+8(SB)/8, $0xffff08ffffffffff
+DATA shuffle666<>+16(SB)/8, $0xffffff09ffffffff
+DATA shuffle666<>+24(SB)/8, $0xffffffff0affffff
+GLOBL shuffle666<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle667<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle667<>+8(SB)/8, $0xff08ffffffffffff
+DATA shuffle667<>+16(SB)/8, $0xffff09ffffffffff
+DATA shuffle667<>+24(SB)/8, $0xffffff0affffffff
+GLOBL shuffle667<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle668<>+0(SB)/8, $0xffffff0cffffffff
+DATA shuffle668<>+8(SB)/8, $0xffffffff0dffffff
+DATA shuffle668<>+16(SB)/8, $0xffffffffff0effff
+DATA shuffle668<>+24(SB)/8, $0xffffffffffff0fff
+GLOBL shuffle668<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle669<>+0(SB)/8, $0xffff0cffffffffff
+DATA shuffle669<>+8(SB)/8, $0xffffff0dffffffff
+DATA shuffle669<>+16(SB)/8, $0xffffffff0effffff
+DATA shuffle669<>+24(SB)/8, $0xffffffffff0fffff
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle670<>+0(SB)/8, $0xff0cffffffffffff
+DATA shuffle670<>+8(SB)/8, $0xffff0dffffffffff
+DATA shuffle670<>+16(SB)/8, $0xffffff0effffffff
+DATA shuffle670<>+24(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle671<>+0(SB)/8, $0x0cffffffffffff0b
+DATA shuffle671<>+8(SB)/8, $0xff0dffffffffffff
+DATA shuffle671<>+16(SB)/8, $0xffff0effffffffff
+DATA shuffle671<>+24(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle672<>+0(SB)/8, $0xffffffffffff0bff
+DATA shuffle672<>+8(SB)/8, $0x0dffffffffffff0c
+DATA shuffle672<>+16(SB)/8, $0xff0effffffffffff
+DATA shuffle672<>+24(SB)/8, $0xffff0fffffffffff
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle673<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle673<>+8(SB)/8, $0xffffffffffff0cff
+DATA shuffle673<>+16(SB)/8, $0x0effffffffffff0d
+DATA shuffle673<>+24(SB)/8, $0xff0fffffffffffff
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle674<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle674<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle674<>+16(SB)/8, $0xffffffffffff0dff
+DATA shuffle674<>+24(SB)/8, $0x0fffffffffffff0e
+GLOBL shuffle674<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle675<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle675<>+8(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle675<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle676<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle676<>+8(SB)/8, $0x02ffffffffffff01
+GLOBL shuffle676<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle677<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle677<>+8(SB)/8, $0xffffffffffff01ff
+GLOBL shuffle677<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle678<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle678<>+8(SB)/8, $0xffffffffff01ffff
+GLOBL shuffle678<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle679<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle679<>+8(SB)/8, $0xffffffff01ffffff
+GLOBL shuffle679<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle680<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle680<>+8(SB)/8, $0xffffff01ffffffff
+GLOBL shuffle680<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle681<>+0(SB)/8, $0xff00ffffffffffff
+DATA shuffle681<>+8(SB)/8, $0xffff01ffffffffff
+GLOBL shuffle681<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle682<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle682<>+8(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle682<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle683<>+0(SB)/8, $0xff03ffffffffffff
+DATA shuffle683<>+8(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle683<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle684<>+0(SB)/8, $0x03ffffffffffff02
+DATA shuffle684<>+8(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle684<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle685<>+0(SB)/8, $0xffffffffffff02ff
+DATA shuffle685<>+8(SB)/8, $0x04ffffffffffff03
+GLOBL shuffle685<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle686<>+0(SB)/8, $0xffffffffff02ffff
+DATA shuffle686<>+8(SB)/8, $0xffffffffffff03ff
+GLOBL shuffle686<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle687<>+0(SB)/8, $0xffffffff02ffffff
+DATA shuffle687<>+8(SB)/8, $0xffffffffff03ffff
+GLOBL shuffle687<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle688<>+0(SB)/8, $0xffffff02ffffffff
+DATA shuffle688<>+8(SB)/8, $0xffffffff03ffffff
+GLOBL shuffle688<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle689<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle689<>+8(SB)/8, $0xffffffffff06ffff
+GLOBL shuffle689<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle690<>+0(SB)/8, $0xffffff05ffffffff
+DATA shuffle690<>+8(SB)/8, $0xffffffff06ffffff
+GLOBL shuffle690<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle691<>+0(SB)/8, $0xffff05ffffffffff
+DATA shuffle691<>+8(SB)/8, $0xffffff06ffffffff
+GLOBL shuffle691<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle692<>+0(SB)/8, $0xff05ffffffffffff
+DATA shuffle692<>+8(SB)/8, $0xffff06ffffffffff
+GLOBL shuffle692<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle693<>+0(SB)/8, $0x05ffffffffffff04
+DATA shuffle693<>+8(SB)/8, $0xff06ffffffffffff
+GLOBL shuffle693<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle694<>+0(SB)/8, $0xffffffffffff04ff
+DATA shuffle694<>+8(SB)/8, $0x06ffffffffffff05
+GLOBL shuffle694<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle695<>+0(SB)/8, $0xffffffffff04ffff
+DATA shuffle695<>+8(SB)/8, $0xffffffffffff05ff
+GLOBL shuffle695<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle696<>+0(SB)/8, $0xffffffffffff07ff
+DATA shuffle696<>+8(SB)/8, $0x09ffffffffffff08
+GLOBL shuffle696<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle697<>+0(SB)/8, $0xffffffffff07ffff
+DATA shuffle697<>+8(SB)/8, $0xffffffffffff08ff
+GLOBL shuffle697<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle698<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle698<>+8(SB)/8, $0xffffffffff08ffff
+GLOBL shuffle698<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle699<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle699<>+8(SB)/8, $0xffffffff08ffffff
+GLOBL shuffle699<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle700<>+0(SB)/8, $0xffff07ffffffffff
+DATA shuffle700<>+8(SB)/8, $0xffffff08ffffffff
+GLOBL shuffle700<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle701<>+0(SB)/8, $0xff07ffffffffffff
+DATA shuffle701<>+8(SB)/8, $0xffff08ffffffffff
+GLOBL shuffle701<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle702<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle702<>+8(SB)/8, $0xff08ffffffffffff
+GLOBL shuffle702<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle703<>+0(SB)/8, $0xff0affffffffffff
+DATA shuffle703<>+8(SB)/8, $0xffff0bffffffffff
+GLOBL shuffle703<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle704<>+0(SB)/8, $0x0affffffffffff09
+DATA shuffle704<>+8(SB)/8, $0xff0bffffffffffff
+GLOBL shuffle704<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle705<>+0(SB)/8, $0xffffffffffff09ff
+DATA shuffle705<>+8(SB)/8, $0x0bffffffffffff0a
+GLOBL shuffle705<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle706<>+0(SB)/8, $0xffffffffff09ffff
+DATA shuffle706<>+8(SB)/8, $0xffffffffffff0aff
+GLOBL shuffle706<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle707<>+0(SB)/8, $0xffffffff09ffffff
+DATA shuffle707<>+8(SB)/8, $0xffffffffff0affff
+GLOBL shuffle707<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle708<>+0(SB)/8, $0xffffff09ffffffff
+DATA shuffle708<>+8(SB)/8, $0xffffffff0affffff
+GLOBL shuffle708<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle709<>+0(SB)/8, $0xffff09ffffffffff
+DATA shuffle709<>+8(SB)/8, $0xffffff0affffffff
+GLOBL shuffle709<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle710<>+0(SB)/8, $0xffffff0cffffffff
+DATA shuffle710<>+8(SB)/8, $0xffffffff0dffffff
+GLOBL shuffle710<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle711<>+0(SB)/8, $0xffff0cffffffffff
+DATA shuffle711<>+8(SB)/8, $0xffffff0dffffffff
+GLOBL shuffle711<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle712<>+0(SB)/8, $0xff0cffffffffffff
+DATA shuffle712<>+8(SB)/8, $0xffff0dffffffffff
+GLOBL shuffle712<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle713<>+0(SB)/8, $0x0cffffffffffff0b
+DATA shuffle713<>+8(SB)/8, $0xff0dffffffffffff
+GLOBL shuffle713<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle714<>+0(SB)/8, $0xffffffffffff0bff
+DATA shuffle714<>+8(SB)/8, $0x0dffffffffffff0c
+GLOBL shuffle714<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle715<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle715<>+8(SB)/8, $0xffffffffffff0cff
+GLOBL shuffle715<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle716<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle716<>+8(SB)/8, $0xffffffffff0cffff
+GLOBL shuffle716<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle717<>+0(SB)/8, $0xffffffffff0effff
+DATA shuffle717<>+8(SB)/8, $0xffffffffffff0fff
+GLOBL shuffle717<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle718<>+0(SB)/8, $0xffffffff0effffff
+DATA shuffle718<>+8(SB)/8, $0xffffffffff0fffff
+GLOBL shuffle718<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle719<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle719<>+8(SB)/8, $0xffffffff0fffffff
+GLOBL shuffle719<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle720<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle720<>+8(SB)/8, $0xffffff0fffffffff
+GLOBL shuffle720<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle721<>+0(SB)/8, $0xff0effffffffffff
+DATA shuffle721<>+8(SB)/8, $0xffff0fffffffffff
+GLOBL shuffle721<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle722<>+0(SB)/8, $0x0effffffffffff0d
+DATA shuffle722<>+8(SB)/8, $0xff0fffffffffffff
+GLOBL shuffle722<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle723<>+0(SB)/8, $0xffffffffffff0dff
+DATA shuffle723<>+8(SB)/8, $0x0fffffffffffff0e
+GLOBL shuffle723<>(SB), RODATA|NOPTR, $16
+
+// func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk761
+	CMPQ  DX, $0x10
+	JAE   chunk762
+	RET
+
+chunk761:
+	SUBQ $0x20, DX
+
+group763:
+	MOVQ rows+24(FP), R10
+
+row764:
+	XORQ R9, R9
+
+chunks765:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x07, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle724<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle725<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle726<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle727<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle728<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R12)(SI*1), Y5
+	VPSHUFB        shuffle729<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VBROADCASTI128 (R12)(SI*2), Y6
+	VPSHUFB        shuffle730<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, (R13)
+	VPSHUFB        shuffle731<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle732<>+0(SB), Y2, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle733<>+0(SB), Y1, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle734<>+0(SB), Y3, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle735<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle736<>+0(SB), Y5, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle737<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, 32(R13)
+	VPSHUFB        shuffle738<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle739<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle740<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle741<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle742<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VPSHUFB        shuffle743<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VPSHUFB        shuffle744<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, 64(R13)
+	VMOVDQU        (R11), Y6
+	VPSHUFB        shuffle745<>+0(SB), Y6, Y6
+	VMOVDQU        (R11)(SI*1), Y5
+	VPSHUFB        shuffle746<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R11)(SI*2), Y6
+	VPSHUFB        shuffle747<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        (R11)(DI*1), Y5
+	VPSHUFB        shuffle748<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R12), Y6
+	VPSHUFB        shuffle749<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        (R12)(SI*1), Y5
+	VPSHUFB        shuffle750<>+0(SB), Y5, Y5
+	VPOR           Y5, Y6, Y5
+	VMOVDQU        (R12)(SI*2), Y6
+	VPSHUFB        shuffle751<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, 96(R13)
+	VBROADCASTI128 16(R11), Y6
+	VPSHUFB        shuffle752<>+0(SB), Y6, Y5
+	VBROADCASTI128 16(R11)(SI*1), Y4
+	VPSHUFB        shuffle753<>+0(SB), Y4, Y3
+	VPOR           Y3, Y5, Y3
+	VBROADCASTI128 16(R11)(SI*2), Y5
+	VPSHUFB        shuffle754<>+0(SB), Y5, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 16(R11)(DI*1), Y3
+	VPSHUFB        shuffle755<>+0(SB), Y3, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 16(R12), Y1
+	VPSHUFB        shuffle756<>+0(SB), Y1, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R12)(SI*1), Y2
+	VPSHUFB        shuffle757<>+0(SB), Y2, Y8
+	VPOR           Y8, Y0, Y8
+	VBROADCASTI128 16(R12)(SI*2), Y0
+	VPSHUFB        shuffle758<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 128(R13)
+	VPSHUFB        shuffle759<>+0(SB), Y6, Y7
+	VPSHUFB        shuffle760<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle761<>+0(SB), Y5, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle762<>+0(SB), Y3, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle763<>+0(SB), Y1, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle764<>+0(SB), Y2, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle765<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 160(R13)
+	VPSHUFB        shuffle766<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle767<>+0(SB), Y4, Y4
+	VPOR           Y4, Y6, Y4
+	VPSHUFB        shuffle768<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VPSHUFB        shuffle769<>+0(SB), Y3, Y3
+	VPOR           Y3, Y5, Y3
+	VPSHUFB        shuffle770<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VPSHUFB        shuffle771<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle772<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 192(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone766
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks765
+	MOVQ           DX, R9
+	JMP            chunks765
+
+rowdone766:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row764
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group763
+	VZEROUPPER
+	RET
+
+chunk762:
+	SUBQ $0x10, DX
+
+group767:
+	MOVQ rows+24(FP), R10
+
+row768:
+	XORQ R9, R9
+
+chunks769:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle172<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle773<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle313<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU (R12)(SI*1), X5
+	VPSHUFB shuffle315<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU (R12)(SI*2), X6
+	VPSHUFB shuffle321<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R13)
+	VPSHUFB shuffle774<>+0(SB), X0, X8
+	VPSHUFB shuffle176<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle775<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle599<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle600<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle776<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle777<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 16(R13)
+	VPSHUFB shuffle602<>+0(SB), X0, X8
+	VPSHUFB shuffle778<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle779<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle780<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle781<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle483<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle484<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 32(R13)
+	VPSHUFB shuffle327<>+0(SB), X0, X8
+	VPSHUFB shuffle337<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle326<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle782<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle119<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle120<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle490<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 48(R13)
+	VPSHUFB shuffle338<>+0(SB), X0, X8
+	VPSHUFB shuffle493<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle330<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle339<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle783<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle784<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle336<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 64(R13)
+	VPSHUFB shuffle343<>+0(SB), X0, X8
+	VPSHUFB shuffle331<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle341<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle608<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle332<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle785<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle786<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 80(R13)
+	VPSHUFB shuffle787<>+0(SB), X0, X0
+	VPSHUFB shuffle611<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle334<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle344<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle788<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle789<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 96(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone770
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks769
+	MOVQ    DX, R9
+	JMP     chunks769
+
+rowdone770:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row768
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group767
+	VZEROUPPER
+	RET
+
+DATA shuffle724<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle724<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle724<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle724<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle724<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle725<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle725<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle725<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle725<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle725<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle726<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle726<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle726<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle726<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle726<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle727<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle727<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle727<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle727<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle727<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle728<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle728<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle728<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle728<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle728<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle729<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle729<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle729<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle729<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle729<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle730<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle730<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle730<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle730<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle730<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle731<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle731<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle731<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle731<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle731<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle732<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle732<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle732<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle732<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle732<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle733<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle733<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle733<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle733<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle733<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle734<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle734<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle734<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle734<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle734<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle735<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle735<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle735<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle735<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle735<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle736<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle736<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle736<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle736<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle736<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle737<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle737<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle737<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle737<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle737<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle738<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle738<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle738<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle738<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle738<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle739<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle739<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle739<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle739<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle739<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle740<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle740<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle740<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle740<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle740<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle741<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle741<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle741<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle741<>+24(SB)/8, $0xffffffff0d0cffff
+GLOBL shuffle741<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle742<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle742<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle742<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle742<>+24(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle742<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle743<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle743<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle743<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle743<>+24(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle743<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle744<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle744<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle744<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle744<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle744<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle745<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle745<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle745<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle745<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle745<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle746<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle746<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle746<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle746<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle746<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle747<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle747<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle747<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle747<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle747<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle748<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle748<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle748<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle748<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle748<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle749<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle749<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle749<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle749<>+24(SB)/8, $0xffffffffffff0100
+GLOBL shuffle749<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle750<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle750<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle750<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle750<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle750<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle751<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle751<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle751<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle751<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle751<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle752<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle752<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle752<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle752<>+24(SB)/8, $0xffffffff0706ffff
+GLOBL shuffle752<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle753<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle753<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle753<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle753<>+24(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle753<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle754<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle754<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle754<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle754<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle754<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle755<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle755<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle755<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle755<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle755<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle756<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle756<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle756<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle756<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle756<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle757<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle757<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle757<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle757<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle757<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle758<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle758<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle758<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle758<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle758<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle759<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle759<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle759<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle759<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle759<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle760<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle760<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle760<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle760<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle760<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle761<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle761<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle761<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle761<>+24(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle761<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle762<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle762<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle762<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle762<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle762<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle763<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle763<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle763<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle763<>+24(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle763<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle764<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle764<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle764<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle764<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle764<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle765<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle765<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle765<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle765<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle765<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle766<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle766<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle766<>+16(SB)/8, $0xffffffff0f0effff
+DATA shuffle766<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle766<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle767<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle767<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle767<>+16(SB)/8, $0xffff0f0effffffff
+DATA shuffle767<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle767<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle768<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle768<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle768<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle768<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle768<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle769<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle769<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle769<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle769<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle769<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle770<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle770<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle770<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle770<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle770<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle771<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle771<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle771<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle771<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle771<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle772<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle772<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle772<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle772<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle772<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle773<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle773<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle773<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle774<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle774<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle774<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle775<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle775<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle775<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle776<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle776<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle776<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle777<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle777<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle777<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle778<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle778<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle778<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle779<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle779<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle779<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle780<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle780<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle780<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle781<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle781<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle781<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle782<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle782<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle782<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle783<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle783<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle783<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle784<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle784<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle784<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle785<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle785<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle785<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle786<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle786<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle786<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle787<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle787<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle787<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle788<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle788<>+8(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle788<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle789<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle789<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle789<>(SB), RODATA|NOPTR, $16
+
+// func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk771
+	CMPQ  DX, $0x10
+	JAE   chunk772
+	RET
+
+chunk771:
+	SUBQ $0x20, DX
+
+group773:
+	MOVQ rows+24(FP), R10
+
+row774:
+	XORQ R9, R9
+
+chunks775:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x07, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle790<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle791<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VBROADCASTI128 (R12), Y4
+	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 (R12)(SI*1), Y5
+	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
+	VPOR           Y7, Y6, Y7
+	VBROADCASTI128 (R12)(SI*2), Y6
+	VPSHUFB        shuffle792<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, (R13)
+	VPSHUFB        shuffle793<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle794<>+0(SB), Y2, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle795<>+0(SB), Y1, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle621<>+0(SB), Y3, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle513<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle514<>+0(SB), Y5, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle796<>+0(SB), Y6, Y8
+	VPOR           Y8, Y7, Y8
+	VMOVDQU        Y8, 32(R13)
+	VPSHUFB        shuffle623<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle797<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VPSHUFB        shuffle798<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle799<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle800<>+0(SB), Y4, Y1
+	VPOR           Y1, Y3, Y1
+	VPSHUFB        shuffle504<>+0(SB), Y5, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle505<>+0(SB), Y6, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        Y1, 64(R13)
+	VBROADCASTI128 16(R11), Y1
+	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
+	VBROADCASTI128 16(R11)(SI*1), Y2
+	VPSHUFB        shuffle617<>+0(SB), Y2, Y0
+	VPOR           Y0, Y3, Y0
+	VBROADCASTI128 16(R11)(SI*2), Y3
+	VPSHUFB        shuffle792<>+0(SB), Y3, Y8
+	VPOR           Y8, Y0, Y8
+	VMOVDQU        (R11)(DI*1), Y0
+	VPSHUFB        shuffle801<>+0(SB), Y0, Y0
+	VPOR           Y0, Y8, Y0
+	VPSHUFB        shuffle802<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y4
+	VPSHUFB        shuffle622<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VPSHUFB        shuffle511<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VMOVDQU        Y6, 96(R13)
+	VPSHUFB        shuffle513<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle514<>+0(SB), Y2, Y5
+	VPOR           Y5, Y6, Y5
+	VPSHUFB        shuffle796<>+0(SB), Y3, Y6
+	VPOR           Y6, Y5, Y6
+	VBROADCASTI128 16(R11)(DI*1), Y5
+	VPSHUFB        shuffle803<>+0(SB), Y5, Y4
+	VPOR           Y4, Y6, Y4
+	VBROADCASTI128 16(R12), Y6
+	VPSHUFB        shuffle790<>+0(SB), Y6, Y0
+	VPOR           Y0, Y4, Y0
+	VBROADCASTI128 16(R12)(SI*1), Y4
+	VPSHUFB        shuffle791<>+0(SB), Y4, Y8
+	VPOR           Y8, Y0, Y8
+	VBROADCASTI128 16(R12)(SI*2), Y0
+	VPSHUFB        shuffle616<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 128(R13)
+	VPSHUFB        shuffle800<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle504<>+0(SB), Y2, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle505<>+0(SB), Y3, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle618<>+0(SB), Y5, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle793<>+0(SB), Y6, Y7
+	VPOR           Y7, Y8, Y7
+	VPSHUFB        shuffle794<>+0(SB), Y4, Y8
+	VPOR           Y8, Y7, Y8
+	VPSHUFB        shuffle795<>+0(SB), Y0, Y7
+	VPOR           Y7, Y8, Y7
+	VMOVDQU        Y7, 160(R13)
+	VPSHUFB        shuffle802<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle622<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
+	VPOR           Y5, Y3, Y5
+	VPSHUFB        shuffle623<>+0(SB), Y6, Y6
+	VPOR           Y6, Y5, Y6
+	VPSHUFB        shuffle797<>+0(SB), Y4, Y4
+	VPOR           Y4, Y6, Y4
+	VPSHUFB        shuffle798<>+0(SB), Y0, Y0
+	VPOR           Y0, Y4, Y0
+	VMOVDQU        Y0, 192(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone776
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks775
+	MOVQ           DX, R9
+	JMP            chunks775
+
+rowdone776:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row774
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group773
+	VZEROUPPER
+	RET
+
+chunk772:
+	SUBQ $0x10, DX
+
+group777:
+	MOVQ rows+24(FP), R10
+
+row778:
+	XORQ R9, R9
+
+chunks779:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU (R11)(SI*2), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R11)(DI*1), X3
+	VPSHUFB shuffle14<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R13)
+	VPSHUFB shuffle20<>+0(SB), X0, X5
+	VMOVDQU (R12), X4
+	VPSHUFB shuffle17<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU (R12)(SI*1), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU (R12)(SI*2), X6
+	VPSHUFB shuffle71<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 16(R13)
+	VPSHUFB shuffle138<>+0(SB), X2, X8
+	VPSHUFB shuffle72<>+0(SB), X1, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle281<>+0(SB), X3, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle20<>+0(SB), X4, X7
+	VPOR    X7, X8, X7
+	VMOVDQU X7, 32(R13)
+	VPSHUFB shuffle134<>+0(SB), X0, X7
+	VPSHUFB shuffle74<>+0(SB), X2, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle138<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle72<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 48(R13)
+	VPSHUFB shuffle248<>+0(SB), X1, X8
+	VPSHUFB shuffle73<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle134<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle74<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VMOVDQU X7, 64(R13)
+	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle248<>+0(SB), X6, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, 80(R13)
+	VPSHUFB shuffle23<>+0(SB), X3, X3
+	VPSHUFB shuffle75<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle136<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle76<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, 96(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone780
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks779
+	MOVQ    DX, R9
+	JMP     chunks779
+
+rowdone780:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row778
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group777
+	VZEROUPPER
+	RET
+
+DATA shuffle790<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle790<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle790<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle790<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle790<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle791<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle791<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle791<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle791<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle791<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle792<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle792<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle792<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle792<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle792<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle793<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle793<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle793<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle793<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle793<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle794<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle794<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle794<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle794<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle794<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle795<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle795<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle795<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle795<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle795<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle796<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle796<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle796<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle796<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle796<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle797<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle797<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle797<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle797<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle797<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle798<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle798<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle798<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle798<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle798<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle799<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle799<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle799<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle799<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle799<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle800<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle800<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle800<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle800<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle800<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle801<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle801<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle801<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle801<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle801<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle802<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle802<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle802<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle802<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle802<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle803<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle803<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle803<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle803<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle803<>(SB), RODATA|NOPTR, $32
+
+// func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk781
+	CMPQ  DX, $0x10
+	JAE   chunk782
+	RET
+
+chunk781:
+	SUBQ $0x20, DX
+
+group783:
+	MOVQ rows+24(FP), R10
+
+row784:
+	XORQ R9, R9
+
+chunks785:
+	LEAQ           (CX)(R9*1), R11
+	LEAQ           (R11)(R8*1), R12
+	IMUL3Q         $0x07, R9, R13
+	ADDQ           AX, R13
+	VBROADCASTI128 (R11), Y0
+	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VBROADCASTI128 (R11)(SI*1), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 (R11)(SI*2), Y1
+	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPOR           Y4, Y3, Y4
+	VBROADCASTI128 (R11)(DI*1), Y3
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, (R13)
+	VPSHUFB        shuffle520<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R12), Y5
+	VPSHUFB        shuffle518<>+0(SB), Y5, Y4
+	VPOR           Y4, Y0, Y4
+	VBROADCASTI128 (R12)(SI*1), Y0
+	VPSHUFB        shuffle140<>+0(SB), Y0, Y6
+	VPOR           Y6, Y4, Y6
+	VBROADCASTI128 (R12)(SI*2), Y4
+	VPSHUFB        shuffle141<>+0(SB), Y4, Y7
+	VPOR           Y7, Y6, Y7
+	VMOVDQU        Y7, 32(R13)
+	VPSHUFB        shuffle521<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle143<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle144<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle520<>+0(SB), Y5, Y5
+	VPOR           Y5, Y3, Y5
+	VMOVDQU        Y5, 64(R13)
+	VBROADCASTI128 16(R11), Y5
+	VPSHUFB        shuffle141<>+0(SB), Y5, Y3
+	VBROADCASTI128 16(R11)(SI*1), Y1
+	VPSHUFB        shuffle519<>+0(SB), Y1, Y2
+	VPOR           Y2, Y3, Y2
+	VPSHUFB        shuffle521<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VPSHUFB        shuffle143<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y4
+	VMOVDQU        Y4, 96(R13)
+	VBROADCASTI128 16(R11)(SI*2), Y4
+	VPSHUFB        shuffle518<>+0(SB), Y4, Y0
+	VBROADCASTI128 16(R11)(DI*1), Y2
+	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPOR           Y3, Y0, Y3
+	VBROADCASTI128 16(R12), Y0
+	VPSHUFB        shuffle141<>+0(SB), Y0, Y7
+	VPOR           Y7, Y3, Y7
+	VBROADCASTI128 16(R12)(SI*1), Y3
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y6
+	VPOR           Y6, Y7, Y6
+	VMOVDQU        Y6, 128(R13)
+	VPSHUFB        shuffle143<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle144<>+0(SB), Y1, Y1
+	VPOR           Y1, Y5, Y1
+	VPSHUFB        shuffle520<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y4
+	VBROADCASTI128 16(R12)(SI*2), Y1
+	VPSHUFB        shuffle518<>+0(SB), Y1, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        Y5, 160(R13)
+	VPSHUFB        shuffle521<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VPSHUFB        shuffle144<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VPSHUFB        shuffle520<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        Y1, 192(R13)
+	CMPQ           R9, DX
+	JEQ            rowdone786
+	ADDQ           $0x20, R9
+	CMPQ           R9, DX
+	JLE            chunks785
+	MOVQ           DX, R9
+	JMP            chunks785
+
+rowdone786:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row784
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group783
+	VZEROUPPER
+	RET
+
+chunk782:
+	SUBQ $0x10, DX
+
+group787:
+	MOVQ rows+24(FP), R10
+
+row788:
+	XORQ R9, R9
+
+chunks789:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU (R11)(SI*1), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R13)
+	VMOVDQU (R11)(SI*2), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X1
+	VMOVDQU (R11)(DI*1), X4
+	VPSHUFB shuffle16<>+0(SB), X4, X5
+	VPOR    X5, X1, X5
+	VMOVDQU X5, 16(R13)
+	VMOVDQU (R12), X5
+	VPSHUFB shuffle15<>+0(SB), X5, X1
+	VMOVDQU (R12)(SI*1), X6
+	VPSHUFB shuffle16<>+0(SB), X6, X7
+	VPOR    X7, X1, X7
+	VMOVDQU X7, 32(R13)
+	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VMOVDQU (R12)(SI*2), X7
+	VPSHUFB shuffle15<>+0(SB), X7, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(R13)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 64(R13)
+	VPSHUFB shuffle21<>+0(SB), X4, X4
+	VPSHUFB shuffle37<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, 80(R13)
+	VPSHUFB shuffle21<>+0(SB), X6, X6
+	VPSHUFB shuffle37<>+0(SB), X7, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, 96(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone790
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks789
+	MOVQ    DX, R9
+	JMP     chunks789
+
+rowdone790:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row788
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group787
+	VZEROUPPER
+	RET
+
+// func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk791
+	CMPQ  DX, $0x10
+	JAE   chunk792
+	RET
+
+chunk791:
+	SUBQ $0x20, DX
+
+group793:
+	MOVQ rows+24(FP), R10
+
+row794:
+	XORQ R9, R9
+
+chunks795:
+	LEAQ       (CX)(R9*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R9, R13
+	ADDQ       AX, R13
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(SI*1), Y1
+	VPERM2I128 $0x20, Y1, Y0, Y2
+	VMOVDQU    Y2, (R13)
+	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DI*1), Y3
+	VPERM2I128 $0x20, Y3, Y2, Y4
+	VMOVDQU    Y4, 32(R13)
+	VMOVDQU    (R12), Y4
+	VMOVDQU    (R12)(SI*1), Y5
+	VPERM2I128 $0x20, Y5, Y4, Y6
+	VMOVDQU    Y6, 64(R13)
+	VMOVDQU    (R12)(SI*2), Y6
+	VPERM2I128 $0x30, Y0, Y6, Y0
+	VMOVDQU    Y0, 96(R13)
+	VPERM2I128 $0x31, Y2, Y1, Y2
+	VMOVDQU    Y2, 128(R13)
+	VPERM2I128 $0x31, Y4, Y3, Y4
+	VMOVDQU    Y4, 160(R13)
+	VPERM2I128 $0x31, Y6, Y5, Y6
+	VMOVDQU    Y6, 192(R13)
+	CMPQ       R9, DX
+	JEQ        rowdone796
+	ADDQ       $0x20, R9
+	CMPQ       R9, DX
+	JLE        chunks795
+	MOVQ       DX, R9
+	JMP        chunks795
+
+rowdone796:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row794
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group793
+	VZEROUPPER
+	RET
+
+chunk792:
+	SUBQ $0x10, DX
+
+group797:
+	MOVQ rows+24(FP), R10
+
+row798:
+	XORQ R9, R9
+
+chunks799:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU X0, 32(R13)
+	VMOVDQU (R11)(DI*1), X0
+	VMOVDQU X0, 48(R13)
+	VMOVDQU (R12), X0
+	VMOVDQU X0, 64(R13)
+	VMOVDQU (R12)(SI*1), X0
+	VMOVDQU X0, 80(R13)
+	VMOVDQU (R12)(SI*2), X0
+	VMOVDQU X0, 96(R13)
+	CMPQ    R9, DX
+	JEQ     rowdone800
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks799
+	MOVQ    DX, R9
+	JMP     chunks799
+
+rowdone800:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row798
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group797
+	VZEROUPPER
+	RET
+
+// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk801
+	CMPQ  DX, $0x10
+	JAE   chunk802
+	CMPQ  DX, $0x08
+	JAE   chunk803
+	CMPQ  DX, $0x04
+	JAE   chunk804
+	RET
+
+chunk801:
+	SUBQ $0x20, DX
+
+group805:
+	MOVQ rows+24(FP), R10
+
+row806:
+	XORQ R9, R9
+
+chunks807:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -11537,35 +16804,35 @@ chunks657:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone658
+	JEQ        rowdone808
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks657
+	JLE        chunks807
 	MOVQ       DX, R9
-	JMP        chunks657
+	JMP        chunks807
 
-rowdone658:
+rowdone808:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row656
+	JNZ  row806
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group655
+	JNZ  group805
 	VZEROUPPER
 	RET
 
-chunk652:
+chunk802:
 	SUBQ $0x10, DX
 
-group659:
+group809:
 	MOVQ rows+24(FP), R10
 
-row660:
+row810:
 	XORQ R9, R9
 
-chunks661:
+chunks811:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -11609,35 +16876,35 @@ chunks661:
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone662
+	JEQ        rowdone812
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks661
+	JLE        chunks811
 	MOVQ       DX, R9
-	JMP        chunks661
+	JMP        chunks811
 
-rowdone662:
+rowdone812:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row660
+	JNZ  row810
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group659
+	JNZ  group809
 	VZEROUPPER
 	RET
 
-chunk653:
+chunk803:
 	SUBQ $0x08, DX
 
-group663:
+group813:
 	MOVQ rows+24(FP), R10
 
-row664:
+row814:
 	XORQ R9, R9
 
-chunks665:
+chunks815:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -11665,35 +16932,35 @@ chunks665:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone666
+	JEQ        rowdone816
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks665
+	JLE        chunks815
 	MOVQ       DX, R9
-	JMP        chunks665
+	JMP        chunks815
 
-rowdone666:
+rowdone816:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row664
+	JNZ  row814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group663
+	JNZ  group813
 	VZEROUPPER
 	RET
 
-chunk654:
+chunk804:
 	SUBQ $0x04, DX
 
-group667:
+group817:
 	MOVQ rows+24(FP), R10
 
-row668:
+row818:
 	XORQ R9, R9
 
-chunks669:
+chunks819:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -11715,22 +16982,22 @@ chunks669:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone670
+	JEQ        rowdone820
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks669
+	JLE        chunks819
 	MOVQ       DX, R9
-	JMP        chunks669
+	JMP        chunks819
 
-rowdone670:
+rowdone820:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row668
+	JNZ  row818
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group667
+	JNZ  group817
 	VZEROUPPER
 	RET
 
@@ -11755,25 +17022,25 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk671
+	JAE   chunk821
 	CMPQ  DX, $0x10
-	JAE   chunk672
+	JAE   chunk822
 	CMPQ  DX, $0x08
-	JAE   chunk673
+	JAE   chunk823
 	CMPQ  DX, $0x04
-	JAE   chunk674
+	JAE   chunk824
 	RET
 
-chunk671:
+chunk821:
 	SUBQ $0x20, DX
 
-group675:
+group825:
 	MOVQ rows+24(FP), R10
 
-row676:
+row826:
 	XORQ R9, R9
 
-chunks677:
+chunks827:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -11825,35 +17092,35 @@ chunks677:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone678
+	JEQ        rowdone828
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks677
+	JLE        chunks827
 	MOVQ       DX, R9
-	JMP        chunks677
+	JMP        chunks827
 
-rowdone678:
+rowdone828:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row676
+	JNZ  row826
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group675
+	JNZ  group825
 	VZEROUPPER
 	RET
 
-chunk672:
+chunk822:
 	SUBQ $0x10, DX
 
-group679:
+group829:
 	MOVQ rows+24(FP), R10
 
-row680:
+row830:
 	XORQ R9, R9
 
-chunks681:
+chunks831:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -11897,35 +17164,35 @@ chunks681:
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone682
+	JEQ        rowdone832
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks681
+	JLE        chunks831
 	MOVQ       DX, R9
-	JMP        chunks681
+	JMP        chunks831
 
-rowdone682:
+rowdone832:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row680
+	JNZ  row830
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group679
+	JNZ  group829
 	VZEROUPPER
 	RET
 
-chunk673:
+chunk823:
 	SUBQ $0x08, DX
 
-group683:
+group833:
 	MOVQ rows+24(FP), R10
 
-row684:
+row834:
 	XORQ R9, R9
 
-chunks685:
+chunks835:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -11953,35 +17220,35 @@ chunks685:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone686
+	JEQ        rowdone836
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks685
+	JLE        chunks835
 	MOVQ       DX, R9
-	JMP        chunks685
+	JMP        chunks835
 
-rowdone686:
+rowdone836:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row684
+	JNZ  row834
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group683
+	JNZ  group833
 	VZEROUPPER
 	RET
 
-chunk674:
+chunk824:
 	SUBQ $0x04, DX
 
-group687:
+group837:
 	MOVQ rows+24(FP), R10
 
-row688:
+row838:
 	XORQ R9, R9
 
-chunks689:
+chunks839:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -12003,22 +17270,22 @@ chunks689:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone690
+	JEQ        rowdone840
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks689
+	JLE        chunks839
 	MOVQ       DX, R9
-	JMP        chunks689
+	JMP        chunks839
 
-rowdone690:
+rowdone840:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row688
+	JNZ  row838
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group687
+	JNZ  group837
 	VZEROUPPER
 	RET
 
@@ -12043,25 +17310,25 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk691
+	JAE   chunk841
 	CMPQ  DX, $0x10
-	JAE   chunk692
+	JAE   chunk842
 	CMPQ  DX, $0x08
-	JAE   chunk693
+	JAE   chunk843
 	CMPQ  DX, $0x04
-	JAE   chunk694
+	JAE   chunk844
 	RET
 
-chunk691:
+chunk841:
 	SUBQ $0x20, DX
 
-group695:
+group845:
 	MOVQ rows+24(FP), R10
 
-row696:
+row846:
 	XORQ R9, R9
 
-chunks697:
+chunks847:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -12113,35 +17380,35 @@ chunks697:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone698
+	JEQ        rowdone848
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks697
+	JLE        chunks847
 	MOVQ       DX, R9
-	JMP        chunks697
+	JMP        chunks847
 
-rowdone698:
+rowdone848:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row696
+	JNZ  row846
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group695
+	JNZ  group845
 	VZEROUPPER
 	RET
 
-chunk692:
+chunk842:
 	SUBQ $0x10, DX
 
-group699:
+group849:
 	MOVQ rows+24(FP), R10
 
-row700:
+row850:
 	XORQ R9, R9
 
-chunks701:
+chunks851:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -12185,35 +17452,35 @@ chunks701:
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone702
+	JEQ        rowdone852
 	ADDQ       $0x10, R9
 	CMPQ       R9, DX
-	JLE        chunks701
+	JLE        chunks851
 	MOVQ       DX, R9
-	JMP        chunks701
+	JMP        chunks851
 
-rowdone702:
+rowdone852:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row700
+	JNZ  row850
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group699
+	JNZ  group849
 	VZEROUPPER
 	RET
 
-chunk693:
+chunk843:
 	SUBQ $0x08, DX
 
-group703:
+group853:
 	MOVQ rows+24(FP), R10
 
-row704:
+row854:
 	XORQ R9, R9
 
-chunks705:
+chunks855:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -12241,35 +17508,35 @@ chunks705:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone706
+	JEQ        rowdone856
 	ADDQ       $0x08, R9
 	CMPQ       R9, DX
-	JLE        chunks705
+	JLE        chunks855
 	MOVQ       DX, R9
-	JMP        chunks705
+	JMP        chunks855
 
-rowdone706:
+rowdone856:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row704
+	JNZ  row854
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group703
+	JNZ  group853
 	VZEROUPPER
 	RET
 
-chunk694:
+chunk844:
 	SUBQ $0x04, DX
 
-group707:
+group857:
 	MOVQ rows+24(FP), R10
 
-row708:
+row858:
 	XORQ R9, R9
 
-chunks709:
+chunks859:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -12291,22 +17558,22 @@ chunks709:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone710
+	JEQ        rowdone860
 	ADDQ       $0x04, R9
 	CMPQ       R9, DX
-	JLE        chunks709
+	JLE        chunks859
 	MOVQ       DX, R9
-	JMP        chunks709
+	JMP        chunks859
 
-rowdone710:
+rowdone860:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row708
+	JNZ  row858
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group707
+	JNZ  group857
 	VZEROUPPER
 	RET
 
@@ -12331,23 +17598,23 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk711
+	JAE   chunk861
 	CMPQ  DX, $0x10
-	JAE   chunk712
+	JAE   chunk862
 	CMPQ  DX, $0x08
-	JAE   chunk713
+	JAE   chunk863
 	RET
 
-chunk711:
+chunk861:
 	SUBQ $0x20, DX
 
-group714:
+group864:
 	MOVQ rows+24(FP), R10
 
-row715:
+row865:
 	XORQ R9, R9
 
-chunks716:
+chunks866:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -12399,35 +17666,35 @@ chunks716:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone717
+	JEQ         rowdone867
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks716
+	JLE         chunks866
 	MOVQ        DX, R9
-	JMP         chunks716
+	JMP         chunks866
 
-rowdone717:
+rowdone867:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row715
+	JNZ  row865
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group714
+	JNZ  group864
 	VZEROUPPER
 	RET
 
-chunk712:
+chunk862:
 	SUBQ $0x10, DX
 
-group718:
+group868:
 	MOVQ rows+24(FP), R10
 
-row719:
+row869:
 	XORQ R9, R9
 
-chunks720:
+chunks870:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), X0
@@ -12471,35 +17738,35 @@ chunks720:
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone721
+	JEQ         rowdone871
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks720
+	JLE         chunks870
 	MOVQ        DX, R9
-	JMP         chunks720
+	JMP         chunks870
 
-rowdone721:
+rowdone871:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row719
+	JNZ  row869
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group718
+	JNZ  group868
 	VZEROUPPER
 	RET
 
-chunk713:
+chunk863:
 	SUBQ $0x08, DX
 
-group722:
+group872:
 	MOVQ rows+24(FP), R10
 
-row723:
+row873:
 	XORQ R9, R9
 
-chunks724:
+chunks874:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVQ       (R11), X0
@@ -12527,22 +17794,22 @@ chunks724:
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone725
+	JEQ         rowdone875
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks724
+	JLE         chunks874
 	MOVQ        DX, R9
-	JMP         chunks724
+	JMP         chunks874
 
-rowdone725:
+rowdone875:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row723
+	JNZ  row873
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group722
+	JNZ  group872
 	VZEROUPPER
 	RET
 
@@ -12567,21 +17834,21 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk726
+	JAE   chunk876
 	CMPQ  DX, $0x10
-	JAE   chunk727
+	JAE   chunk877
 	RET
 
-chunk726:
+chunk876:
 	SUBQ $0x20, DX
 
-group728:
+group878:
 	MOVQ rows+24(FP), R10
 
-row729:
+row879:
 	XORQ R9, R9
 
-chunks730:
+chunks880:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -12609,35 +17876,35 @@ chunks730:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone731
+	JEQ        rowdone881
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks730
+	JLE        chunks880
 	MOVQ       DX, R9
-	JMP        chunks730
+	JMP        chunks880
 
-rowdone731:
+rowdone881:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row729
+	JNZ  row879
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group728
+	JNZ  group878
 	VZEROUPPER
 	RET
 
-chunk727:
+chunk877:
 	SUBQ $0x10, DX
 
-group732:
+group882:
 	MOVQ rows+24(FP), R10
 
-row733:
+row883:
 	XORQ R9, R9
 
-chunks734:
+chunks884:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (R11), X0
@@ -12657,22 +17924,22 @@ chunks734:
 	VMOVDQU (R12)(DI*1), X0
 	VMOVDQU X0, 112(AX)(R9*8)
 	CMPQ    R9, DX
-	JEQ     rowdone735
+	JEQ     rowdone885
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks734
+	JLE     chunks884
 	MOVQ    DX, R9
-	JMP     chunks734
+	JMP     chunks884
 
-rowdone735:
+rowdone885:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row733
+	JNZ  row883
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group732
+	JNZ  group882
 	VZEROUPPER
 	RET
 
@@ -12697,19 +17964,19 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk736
+	JAE   chunk886
 	RET
 
-chunk736:
+chunk886:
 	SUBQ $0x20, DX
 
-group737:
+group887:
 	MOVQ rows+24(FP), R10
 
-row738:
+row888:
 	XORQ R9, R9
 
-chunks739:
+chunks889:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -12761,22 +18028,22 @@ chunks739:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone740
+	JEQ        rowdone890
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks739
+	JLE        chunks889
 	MOVQ       DX, R9
-	JMP        chunks739
+	JMP        chunks889
 
-rowdone740:
+rowdone890:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row738
+	JNZ  row888
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group737
+	JNZ  group887
 	SFENCE
 	VZEROUPPER
 	RET
@@ -12802,19 +18069,19 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk741
+	JAE   chunk891
 	RET
 
-chunk741:
+chunk891:
 	SUBQ $0x20, DX
 
-group742:
+group892:
 	MOVQ rows+24(FP), R10
 
-row743:
+row893:
 	XORQ R9, R9
 
-chunks744:
+chunks894:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -12866,22 +18133,22 @@ chunks744:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone745
+	JEQ        rowdone895
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks744
+	JLE        chunks894
 	MOVQ       DX, R9
-	JMP        chunks744
+	JMP        chunks894
 
-rowdone745:
+rowdone895:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row743
+	JNZ  row893
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group742
+	JNZ  group892
 	SFENCE
 	VZEROUPPER
 	RET
@@ -12907,19 +18174,19 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk746
+	JAE   chunk896
 	RET
 
-chunk746:
+chunk896:
 	SUBQ $0x20, DX
 
-group747:
+group897:
 	MOVQ rows+24(FP), R10
 
-row748:
+row898:
 	XORQ R9, R9
 
-chunks749:
+chunks899:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -12971,22 +18238,22 @@ chunks749:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone750
+	JEQ        rowdone900
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks749
+	JLE        chunks899
 	MOVQ       DX, R9
-	JMP        chunks749
+	JMP        chunks899
 
-rowdone750:
+rowdone900:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row748
+	JNZ  row898
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group747
+	JNZ  group897
 	SFENCE
 	VZEROUPPER
 	RET
@@ -13012,19 +18279,19 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk751
+	JAE   chunk901
 	RET
 
-chunk751:
+chunk901:
 	SUBQ $0x20, DX
 
-group752:
+group902:
 	MOVQ rows+24(FP), R10
 
-row753:
+row903:
 	XORQ R9, R9
 
-chunks754:
+chunks904:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -13076,22 +18343,22 @@ chunks754:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVNTDQ    Y7, 224(AX)(R9*8)
 	CMPQ        R9, DX
-	JEQ         rowdone755
+	JEQ         rowdone905
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks754
+	JLE         chunks904
 	MOVQ        DX, R9
-	JMP         chunks754
+	JMP         chunks904
 
-rowdone755:
+rowdone905:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row753
+	JNZ  row903
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group752
+	JNZ  group902
 	SFENCE
 	VZEROUPPER
 	RET
@@ -13117,19 +18384,19 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk756
+	JAE   chunk906
 	RET
 
-chunk756:
+chunk906:
 	SUBQ $0x20, DX
 
-group757:
+group907:
 	MOVQ rows+24(FP), R10
 
-row758:
+row908:
 	XORQ R9, R9
 
-chunks759:
+chunks909:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -13157,22 +18424,22 @@ chunks759:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, DX
-	JEQ        rowdone760
+	JEQ        rowdone910
 	ADDQ       $0x20, R9
 	CMPQ       R9, DX
-	JLE        chunks759
+	JLE        chunks909
 	MOVQ       DX, R9
-	JMP        chunks759
+	JMP        chunks909
 
-rowdone760:
+rowdone910:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row758
+	JNZ  row908
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group757
+	JNZ  group907
 	SFENCE
 	VZEROUPPER
 	RET
@@ -13199,50 +18466,50 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group761:
+group911:
 	MOVQ rows+24(FP), R9
 
-row762:
+row912:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes763:
+lanes913:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs764:
+pairs914:
 	CMPQ         R15, $0x20
-	JB           single765
+	JB           single915
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs764
+	JMP          pairs914
 
-single765:
+single915:
 	TESTQ   R15, R15
-	JZ      lanedone766
+	JZ      lanedone916
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone766:
+lanedone916:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes763
+	JB   lanes913
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row762
+	JNZ  row912
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group761
+	JNZ  group911
 	VZEROUPPER
 	RET
 
@@ -13265,32 +18532,32 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk767
+	JAE   chunk917
 	CMPQ  DX, $0x10
-	JAE   chunk768
+	JAE   chunk918
 	CMPQ  DX, $0x08
-	JAE   chunk769
+	JAE   chunk919
 	CMPQ  DX, $0x04
-	JAE   chunk770
+	JAE   chunk920
 	RET
 
-chunk767:
+chunk917:
 	SUBQ $0x20, DX
 
-group771:
+group921:
 	MOVQ rows+24(FP), R8
 
-row772:
+row922:
 	XORQ DI, DI
 
-chunks773:
+chunks923:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -13298,40 +18565,40 @@ chunks773:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone774
+	JEQ         rowdone924
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks773
+	JLE         chunks923
 	MOVQ        DX, DI
-	JMP         chunks773
+	JMP         chunks923
 
-rowdone774:
+rowdone924:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row772
+	JNZ  row922
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group771
+	JNZ  group921
 	VZEROUPPER
 	RET
 
-chunk768:
+chunk918:
 	SUBQ $0x10, DX
 
-group775:
+group925:
 	MOVQ rows+24(FP), R8
 
-row776:
+row926:
 	XORQ DI, DI
 
-chunks777:
+chunks927:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLW    $0x08, X0, X3
@@ -13339,39 +18606,39 @@ chunks777:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone778
+	JEQ       rowdone928
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks777
+	JLE       chunks927
 	MOVQ      DX, DI
-	JMP       chunks777
+	JMP       chunks927
 
-rowdone778:
+rowdone928:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row776
+	JNZ  row926
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group775
+	JNZ  group925
 	VZEROUPPER
 	RET
 
-chunk769:
+chunk919:
 	SUBQ $0x08, DX
 
-group779:
+group929:
 	MOVQ rows+24(FP), R8
 
-row780:
+row930:
 	XORQ DI, DI
 
-chunks781:
+chunks931:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle404<>+0(SB), X0, X1
-	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X0, X1
+	VPAND     shuffle804<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -13379,39 +18646,39 @@ chunks781:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone782
+	JEQ       rowdone932
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks781
+	JLE       chunks931
 	MOVQ      DX, DI
-	JMP       chunks781
+	JMP       chunks931
 
-rowdone782:
+rowdone932:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row780
+	JNZ  row930
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group779
+	JNZ  group929
 	VZEROUPPER
 	RET
 
-chunk770:
+chunk920:
 	SUBQ $0x04, DX
 
-group783:
+group933:
 	MOVQ rows+24(FP), R8
 
-row784:
+row934:
 	XORQ DI, DI
 
-chunks785:
+chunks935:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle404<>+0(SB), X0, X1
-	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X0, X1
+	VPAND     shuffle804<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -13419,30 +18686,30 @@ chunks785:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone786
+	JEQ       rowdone936
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks785
+	JLE       chunks935
 	MOVQ      DX, DI
-	JMP       chunks785
+	JMP       chunks935
 
-rowdone786:
+rowdone936:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row784
+	JNZ  row934
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group783
+	JNZ  group933
 	VZEROUPPER
 	RET
 
-DATA shuffle404<>+0(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle404<>+8(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle404<>+16(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle404<>+24(SB)/8, $0x00ff00ff00ff00ff
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $32
+DATA shuffle804<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle804<>+8(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle804<>+16(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle804<>+24(SB)/8, $0x00ff00ff00ff00ff
+GLOBL shuffle804<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -13463,32 +18730,32 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk787
+	JAE   chunk937
 	CMPQ  DX, $0x10
-	JAE   chunk788
+	JAE   chunk938
 	CMPQ  DX, $0x08
-	JAE   chunk789
+	JAE   chunk939
 	CMPQ  DX, $0x04
-	JAE   chunk790
+	JAE   chunk940
 	RET
 
-chunk787:
+chunk937:
 	SUBQ $0x20, DX
 
-group791:
+group941:
 	MOVQ rows+24(FP), R8
 
-row792:
+row942:
 	XORQ DI, DI
 
-chunks793:
+chunks943:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
@@ -13496,40 +18763,40 @@ chunks793:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone794
+	JEQ         rowdone944
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks793
+	JLE         chunks943
 	MOVQ        DX, DI
-	JMP         chunks793
+	JMP         chunks943
 
-rowdone794:
+rowdone944:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row792
+	JNZ  row942
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group791
+	JNZ  group941
 	VZEROUPPER
 	RET
 
-chunk788:
+chunk938:
 	SUBQ $0x10, DX
 
-group795:
+group945:
 	MOVQ rows+24(FP), R8
 
-row796:
+row946:
 	XORQ DI, DI
 
-chunks797:
+chunks947:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLD    $0x10, X0, X3
@@ -13537,39 +18804,39 @@ chunks797:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone798
+	JEQ       rowdone948
 	ADDQ      $0x10, DI
 	CMPQ      DI, DX
-	JLE       chunks797
+	JLE       chunks947
 	MOVQ      DX, DI
-	JMP       chunks797
+	JMP       chunks947
 
-rowdone798:
+rowdone948:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row796
+	JNZ  row946
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group795
+	JNZ  group945
 	VZEROUPPER
 	RET
 
-chunk789:
+chunk939:
 	SUBQ $0x08, DX
 
-group799:
+group949:
 	MOVQ rows+24(FP), R8
 
-row800:
+row950:
 	XORQ DI, DI
 
-chunks801:
+chunks951:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X0, X1
+	VPAND     shuffle805<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -13577,39 +18844,39 @@ chunks801:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone802
+	JEQ       rowdone952
 	ADDQ      $0x08, DI
 	CMPQ      DI, DX
-	JLE       chunks801
+	JLE       chunks951
 	MOVQ      DX, DI
-	JMP       chunks801
+	JMP       chunks951
 
-rowdone802:
+rowdone952:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row800
+	JNZ  row950
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group799
+	JNZ  group949
 	VZEROUPPER
 	RET
 
-chunk790:
+chunk940:
 	SUBQ $0x04, DX
 
-group803:
+group953:
 	MOVQ rows+24(FP), R8
 
-row804:
+row954:
 	XORQ DI, DI
 
-chunks805:
+chunks955:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X0, X1
+	VPAND     shuffle805<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -13617,30 +18884,30 @@ chunks805:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
 	CMPQ      DI, DX
-	JEQ       rowdone806
+	JEQ       rowdone956
 	ADDQ      $0x04, DI
 	CMPQ      DI, DX
-	JLE       chunks805
+	JLE       chunks955
 	MOVQ      DX, DI
-	JMP       chunks805
+	JMP       chunks955
 
-rowdone806:
+rowdone956:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row804
+	JNZ  row954
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group803
+	JNZ  group953
 	VZEROUPPER
 	RET
 
-DATA shuffle405<>+0(SB)/8, $0x0000ffff0000ffff
-DATA shuffle405<>+8(SB)/8, $0x0000ffff0000ffff
-DATA shuffle405<>+16(SB)/8, $0x0000ffff0000ffff
-DATA shuffle405<>+24(SB)/8, $0x0000ffff0000ffff
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
+DATA shuffle805<>+0(SB)/8, $0x0000ffff0000ffff
+DATA shuffle805<>+8(SB)/8, $0x0000ffff0000ffff
+DATA shuffle805<>+16(SB)/8, $0x0000ffff0000ffff
+DATA shuffle805<>+24(SB)/8, $0x0000ffff0000ffff
+GLOBL shuffle805<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -13661,25 +18928,25 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk807
+	JAE   chunk957
 	CMPQ  DX, $0x10
-	JAE   chunk808
+	JAE   chunk958
 	CMPQ  DX, $0x08
-	JAE   chunk809
+	JAE   chunk959
 	CMPQ  DX, $0x04
-	JAE   chunk810
+	JAE   chunk960
 	RET
 
-chunk807:
+chunk957:
 	SUBQ $0x20, DX
 
-group811:
+group961:
 	MOVQ rows+24(FP), R8
 
-row812:
+row962:
 	XORQ DI, DI
 
-chunks813:
+chunks963:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -13690,35 +18957,35 @@ chunks813:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone814
+	JEQ         rowdone964
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks813
+	JLE         chunks963
 	MOVQ        DX, DI
-	JMP         chunks813
+	JMP         chunks963
 
-rowdone814:
+rowdone964:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row812
+	JNZ  row962
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group811
+	JNZ  group961
 	VZEROUPPER
 	RET
 
-chunk808:
+chunk958:
 	SUBQ $0x10, DX
 
-group815:
+group965:
 	MOVQ rows+24(FP), R8
 
-row816:
+row966:
 	XORQ DI, DI
 
-chunks817:
+chunks967:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU 16(AX)(DI*2), X1
@@ -13727,35 +18994,35 @@ chunks817:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone818
+	JEQ     rowdone968
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks817
+	JLE     chunks967
 	MOVQ    DX, DI
-	JMP     chunks817
+	JMP     chunks967
 
-rowdone818:
+rowdone968:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row816
+	JNZ  row966
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group815
+	JNZ  group965
 	VZEROUPPER
 	RET
 
-chunk809:
+chunk959:
 	SUBQ $0x08, DX
 
-group819:
+group969:
 	MOVQ rows+24(FP), R8
 
-row820:
+row970:
 	XORQ DI, DI
 
-chunks821:
+chunks971:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -13763,35 +19030,35 @@ chunks821:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone822
+	JEQ     rowdone972
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks821
+	JLE     chunks971
 	MOVQ    DX, DI
-	JMP     chunks821
+	JMP     chunks971
 
-rowdone822:
+rowdone972:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row820
+	JNZ  row970
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group819
+	JNZ  group969
 	VZEROUPPER
 	RET
 
-chunk810:
+chunk960:
 	SUBQ $0x04, DX
 
-group823:
+group973:
 	MOVQ rows+24(FP), R8
 
-row824:
+row974:
 	XORQ DI, DI
 
-chunks825:
+chunks975:
 	LEAQ    (CX)(DI*1), R9
 	VMOVQ   (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -13799,22 +19066,22 @@ chunks825:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone826
+	JEQ     rowdone976
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks825
+	JLE     chunks975
 	MOVQ    DX, DI
-	JMP     chunks825
+	JMP     chunks975
 
-rowdone826:
+rowdone976:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row824
+	JNZ  row974
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group823
+	JNZ  group973
 	VZEROUPPER
 	RET
 
@@ -13837,23 +19104,23 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk827
+	JAE   chunk977
 	CMPQ  DX, $0x10
-	JAE   chunk828
+	JAE   chunk978
 	CMPQ  DX, $0x08
-	JAE   chunk829
+	JAE   chunk979
 	RET
 
-chunk827:
+chunk977:
 	SUBQ $0x20, DX
 
-group830:
+group980:
 	MOVQ rows+24(FP), R8
 
-row831:
+row981:
 	XORQ DI, DI
 
-chunks832:
+chunks982:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -13864,35 +19131,35 @@ chunks832:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone833
+	JEQ         rowdone983
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks832
+	JLE         chunks982
 	MOVQ        DX, DI
-	JMP         chunks832
+	JMP         chunks982
 
-rowdone833:
+rowdone983:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row831
+	JNZ  row981
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group830
+	JNZ  group980
 	VZEROUPPER
 	RET
 
-chunk828:
+chunk978:
 	SUBQ $0x10, DX
 
-group834:
+group984:
 	MOVQ rows+24(FP), R8
 
-row835:
+row985:
 	XORQ DI, DI
 
-chunks836:
+chunks986:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VMOVDQU     16(AX)(DI*2), X1
@@ -13901,35 +19168,35 @@ chunks836:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone837
+	JEQ         rowdone987
 	ADDQ        $0x10, DI
 	CMPQ        DI, DX
-	JLE         chunks836
+	JLE         chunks986
 	MOVQ        DX, DI
-	JMP         chunks836
+	JMP         chunks986
 
-rowdone837:
+rowdone987:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row835
+	JNZ  row985
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group834
+	JNZ  group984
 	VZEROUPPER
 	RET
 
-chunk829:
+chunk979:
 	SUBQ $0x08, DX
 
-group838:
+group988:
 	MOVQ rows+24(FP), R8
 
-row839:
+row989:
 	XORQ DI, DI
 
-chunks840:
+chunks990:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VPUNPCKLQDQ X0, X0, X1
@@ -13937,22 +19204,22 @@ chunks840:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone841
+	JEQ         rowdone991
 	ADDQ        $0x08, DI
 	CMPQ        DI, DX
-	JLE         chunks840
+	JLE         chunks990
 	MOVQ        DX, DI
-	JMP         chunks840
+	JMP         chunks990
 
-rowdone841:
+rowdone991:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row839
+	JNZ  row989
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group838
+	JNZ  group988
 	VZEROUPPER
 	RET
 
@@ -13975,21 +19242,21 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk842
+	JAE   chunk992
 	CMPQ  DX, $0x10
-	JAE   chunk843
+	JAE   chunk993
 	RET
 
-chunk842:
+chunk992:
 	SUBQ $0x20, DX
 
-group844:
+group994:
 	MOVQ rows+24(FP), R8
 
-row845:
+row995:
 	XORQ DI, DI
 
-chunks846:
+chunks996:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -13998,57 +19265,57 @@ chunks846:
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
 	VMOVDQU     Y0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone847
+	JEQ         rowdone997
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks846
+	JLE         chunks996
 	MOVQ        DX, DI
-	JMP         chunks846
+	JMP         chunks996
 
-rowdone847:
+rowdone997:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row845
+	JNZ  row995
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group844
+	JNZ  group994
 	VZEROUPPER
 	RET
 
-chunk843:
+chunk993:
 	SUBQ $0x10, DX
 
-group848:
+group998:
 	MOVQ rows+24(FP), R8
 
-row849:
+row999:
 	XORQ DI, DI
 
-chunks850:
+chunks1000:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 16(AX)(DI*2), X0
 	VMOVDQU X0, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone851
+	JEQ     rowdone1001
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks850
+	JLE     chunks1000
 	MOVQ    DX, DI
-	JMP     chunks850
+	JMP     chunks1000
 
-rowdone851:
+rowdone1001:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row849
+	JNZ  row999
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group848
+	JNZ  group998
 	VZEROUPPER
 	RET
 
@@ -14071,139 +19338,139 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk852
+	JAE   chunk1002
 	CMPQ  DX, $0x18
-	JAE   chunk853
+	JAE   chunk1003
 	RET
 
-chunk852:
+chunk1002:
 	SUBQ $0x24, DX
 
-group854:
+group1004:
 	MOVQ rows+24(FP), R8
 
-row855:
+row1005:
 	XORQ DI, DI
 
-chunks856:
+chunks1006:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle406<>+0(SB), X0, X0
+	VPSHUFB shuffle806<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VPSHUFB shuffle807<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPSHUFB shuffle808<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle409<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 56(AX)(DI*2), X0
 	VPSHUFB shuffle178<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle406<>+0(SB), X1, X1
+	VPSHUFB shuffle806<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X2
-	VPSHUFB shuffle407<>+0(SB), X2, X2
+	VPSHUFB shuffle807<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle408<>+0(SB), X2, X2
+	VPSHUFB shuffle808<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(DI*2), X1
-	VPSHUFB shuffle409<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone857
+	JEQ     rowdone1007
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks856
+	JLE     chunks1006
 	MOVQ    DX, DI
-	JMP     chunks856
+	JMP     chunks1006
 
-rowdone857:
+rowdone1007:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row855
+	JNZ  row1005
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group854
+	JNZ  group1004
 	VZEROUPPER
 	RET
 
-chunk853:
+chunk1003:
 	SUBQ $0x18, DX
 
-group858:
+group1008:
 	MOVQ rows+24(FP), R8
 
-row859:
+row1009:
 	XORQ DI, DI
 
-chunks860:
+chunks1010:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle406<>+0(SB), X0, X0
+	VPSHUFB shuffle806<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle407<>+0(SB), X1, X1
+	VPSHUFB shuffle807<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle408<>+0(SB), X1, X1
+	VPSHUFB shuffle808<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle406<>+0(SB), X1, X1
+	VPSHUFB shuffle806<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X0
-	VPSHUFB shuffle407<>+0(SB), X0, X0
+	VPSHUFB shuffle807<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle410<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone861
+	JEQ     rowdone1011
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks860
+	JLE     chunks1010
 	MOVQ    DX, DI
-	JMP     chunks860
+	JMP     chunks1010
 
-rowdone861:
+rowdone1011:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row859
+	JNZ  row1009
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group858
+	JNZ  group1008
 	VZEROUPPER
 	RET
 
-DATA shuffle406<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle406<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $16
+DATA shuffle806<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle806<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle806<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle407<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle407<>+8(SB)/8, $0x0b0a09080100ffff
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $16
+DATA shuffle807<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle807<>+8(SB)/8, $0x0b0a09080100ffff
+GLOBL shuffle807<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle408<>+0(SB)/8, $0x0d0c0b0a09080100
-DATA shuffle408<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $16
+DATA shuffle808<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA shuffle808<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle808<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle409<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle409<>+8(SB)/8, $0x0d0c050403020100
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $16
+DATA shuffle809<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle809<>+8(SB)/8, $0x0d0c050403020100
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle410<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA shuffle410<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $16
+DATA shuffle810<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA shuffle810<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $16
 
 // func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -14224,21 +19491,21 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk862
+	JAE   chunk1012
 	CMPQ  DX, $0x18
-	JAE   chunk863
+	JAE   chunk1013
 	RET
 
-chunk862:
+chunk1012:
 	SUBQ $0x24, DX
 
-group864:
+group1014:
 	MOVQ rows+24(FP), R8
 
-row865:
+row1015:
 	XORQ DI, DI
 
-chunks866:
+chunks1016:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -14269,35 +19536,35 @@ chunks866:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone867
+	JEQ     rowdone1017
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks866
+	JLE     chunks1016
 	MOVQ    DX, DI
-	JMP     chunks866
+	JMP     chunks1016
 
-rowdone867:
+rowdone1017:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row865
+	JNZ  row1015
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group864
+	JNZ  group1014
 	VZEROUPPER
 	RET
 
-chunk863:
+chunk1013:
 	SUBQ $0x18, DX
 
-group868:
+group1018:
 	MOVQ rows+24(FP), R8
 
-row869:
+row1019:
 	XORQ DI, DI
 
-chunks870:
+chunks1020:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -14317,22 +19584,22 @@ chunks870:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone871
+	JEQ     rowdone1021
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks870
+	JLE     chunks1020
 	MOVQ    DX, DI
-	JMP     chunks870
+	JMP     chunks1020
 
-rowdone871:
+rowdone1021:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row869
+	JNZ  row1019
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group868
+	JNZ  group1018
 	VZEROUPPER
 	RET
 
@@ -14355,26 +19622,26 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk872
+	JAE   chunk1022
 	RET
 
-chunk872:
+chunk1022:
 	SUBQ $0x20, DX
 
-group873:
+group1023:
 	MOVQ rows+24(FP), R8
 
-row874:
+row1024:
 	XORQ DI, DI
 
-chunks875:
+chunks1025:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -14382,22 +19649,22 @@ chunks875:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone876
+	JEQ         rowdone1026
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks875
+	JLE         chunks1025
 	MOVQ        DX, DI
-	JMP         chunks875
+	JMP         chunks1025
 
-rowdone876:
+rowdone1026:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row874
+	JNZ  row1024
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group873
+	JNZ  group1023
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14421,26 +19688,26 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk877
+	JAE   chunk1027
 	RET
 
-chunk877:
+chunk1027:
 	SUBQ $0x20, DX
 
-group878:
+group1028:
 	MOVQ rows+24(FP), R8
 
-row879:
+row1029:
 	XORQ DI, DI
 
-chunks880:
+chunks1030:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
@@ -14448,22 +19715,22 @@ chunks880:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone881
+	JEQ         rowdone1031
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks880
+	JLE         chunks1030
 	MOVQ        DX, DI
-	JMP         chunks880
+	JMP         chunks1030
 
-rowdone881:
+rowdone1031:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row879
+	JNZ  row1029
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group878
+	JNZ  group1028
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14487,19 +19754,19 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk882
+	JAE   chunk1032
 	RET
 
-chunk882:
+chunk1032:
 	SUBQ $0x20, DX
 
-group883:
+group1033:
 	MOVQ rows+24(FP), R8
 
-row884:
+row1034:
 	XORQ DI, DI
 
-chunks885:
+chunks1035:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -14510,22 +19777,22 @@ chunks885:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone886
+	JEQ         rowdone1036
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks885
+	JLE         chunks1035
 	MOVQ        DX, DI
-	JMP         chunks885
+	JMP         chunks1035
 
-rowdone886:
+rowdone1036:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row884
+	JNZ  row1034
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group883
+	JNZ  group1033
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14549,19 +19816,19 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk887
+	JAE   chunk1037
 	RET
 
-chunk887:
+chunk1037:
 	SUBQ $0x20, DX
 
-group888:
+group1038:
 	MOVQ rows+24(FP), R8
 
-row889:
+row1039:
 	XORQ DI, DI
 
-chunks890:
+chunks1040:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -14572,22 +19839,22 @@ chunks890:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone891
+	JEQ         rowdone1041
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks890
+	JLE         chunks1040
 	MOVQ        DX, DI
-	JMP         chunks890
+	JMP         chunks1040
 
-rowdone891:
+rowdone1041:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row889
+	JNZ  row1039
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group888
+	JNZ  group1038
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14611,19 +19878,19 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk892
+	JAE   chunk1042
 	RET
 
-chunk892:
+chunk1042:
 	SUBQ $0x20, DX
 
-group893:
+group1043:
 	MOVQ rows+24(FP), R8
 
-row894:
+row1044:
 	XORQ DI, DI
 
-chunks895:
+chunks1045:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -14632,22 +19899,22 @@ chunks895:
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
 	VMOVNTDQ    Y0, (R9)(SI*1)
 	CMPQ        DI, DX
-	JEQ         rowdone896
+	JEQ         rowdone1046
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks895
+	JLE         chunks1045
 	MOVQ        DX, DI
-	JMP         chunks895
+	JMP         chunks1045
 
-rowdone896:
+rowdone1046:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row894
+	JNZ  row1044
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group893
+	JNZ  group1043
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14671,118 +19938,118 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk897
+	JAE   chunk1047
 	CMPQ  DX, $0x10
-	JAE   chunk898
+	JAE   chunk1048
 	RET
 
-chunk897:
+chunk1047:
 	SUBQ $0x20, DX
 
-group899:
+group1049:
 	MOVQ rows+24(FP), R8
 
-row900:
+row1050:
 	XORQ DI, DI
 
-chunks901:
+chunks1051:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle411<>+0(SB), X0, X0
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle412<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle411<>+0(SB), X1, X1
+	VPSHUFB shuffle811<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle412<>+0(SB), X0, X2
+	VPSHUFB shuffle812<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle411<>+0(SB), X2, X2
+	VPSHUFB shuffle811<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle412<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle411<>+0(SB), X1, X1
-	VPSHUFB shuffle413<>+0(SB), X0, X0
+	VPSHUFB shuffle811<>+0(SB), X1, X1
+	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone902
+	JEQ     rowdone1052
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks901
+	JLE     chunks1051
 	MOVQ    DX, DI
-	JMP     chunks901
+	JMP     chunks1051
 
-rowdone902:
+rowdone1052:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row900
+	JNZ  row1050
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group899
+	JNZ  group1049
 	VZEROUPPER
 	RET
 
-chunk898:
+chunk1048:
 	SUBQ $0x10, DX
 
-group903:
+group1053:
 	MOVQ rows+24(FP), R8
 
-row904:
+row1054:
 	XORQ DI, DI
 
-chunks905:
+chunks1055:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle411<>+0(SB), X0, X0
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle412<>+0(SB), X1, X2
+	VPSHUFB shuffle812<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle411<>+0(SB), X2, X2
-	VPSHUFB shuffle413<>+0(SB), X1, X1
+	VPSHUFB shuffle811<>+0(SB), X2, X2
+	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone906
+	JEQ     rowdone1056
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks905
+	JLE     chunks1055
 	MOVQ    DX, DI
-	JMP     chunks905
+	JMP     chunks1055
 
-rowdone906:
+rowdone1056:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row904
+	JNZ  row1054
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group903
+	JNZ  group1053
 	VZEROUPPER
 	RET
 
-DATA shuffle411<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle411<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $16
+DATA shuffle811<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle811<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle412<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle412<>+8(SB)/8, $0x0d090c0805010400
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $16
+DATA shuffle812<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle812<>+8(SB)/8, $0x0d090c0805010400
+GLOBL shuffle812<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle413<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle413<>+8(SB)/8, $0x0f0b0e0a07030602
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $16
+DATA shuffle813<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle813<>+8(SB)/8, $0x0f0b0e0a07030602
+GLOBL shuffle813<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -14803,118 +20070,118 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk907
+	JAE   chunk1057
 	CMPQ  DX, $0x10
-	JAE   chunk908
+	JAE   chunk1058
 	RET
 
-chunk907:
+chunk1057:
 	SUBQ $0x20, DX
 
-group909:
+group1059:
 	MOVQ rows+24(FP), R8
 
-row910:
+row1060:
 	XORQ DI, DI
 
-chunks911:
+chunks1061:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle414<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle415<>+0(SB), X1, X1
+	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle414<>+0(SB), X1, X1
+	VPSHUFB shuffle814<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle415<>+0(SB), X0, X2
+	VPSHUFB shuffle815<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle414<>+0(SB), X2, X2
+	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle415<>+0(SB), X1, X1
+	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle414<>+0(SB), X1, X1
-	VPSHUFB shuffle416<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X1, X1
+	VPSHUFB shuffle816<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone912
+	JEQ     rowdone1062
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks911
+	JLE     chunks1061
 	MOVQ    DX, DI
-	JMP     chunks911
+	JMP     chunks1061
 
-rowdone912:
+rowdone1062:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row910
+	JNZ  row1060
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group909
+	JNZ  group1059
 	VZEROUPPER
 	RET
 
-chunk908:
+chunk1058:
 	SUBQ $0x10, DX
 
-group913:
+group1063:
 	MOVQ rows+24(FP), R8
 
-row914:
+row1064:
 	XORQ DI, DI
 
-chunks915:
+chunks1065:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle414<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle415<>+0(SB), X1, X2
+	VPSHUFB shuffle815<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle414<>+0(SB), X2, X2
-	VPSHUFB shuffle416<>+0(SB), X1, X1
+	VPSHUFB shuffle814<>+0(SB), X2, X2
+	VPSHUFB shuffle816<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone916
+	JEQ     rowdone1066
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks915
+	JLE     chunks1065
 	MOVQ    DX, DI
-	JMP     chunks915
+	JMP     chunks1065
 
-rowdone916:
+rowdone1066:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row914
+	JNZ  row1064
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group913
+	JNZ  group1063
 	VZEROUPPER
 	RET
 
-DATA shuffle414<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle414<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $16
+DATA shuffle814<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle814<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle814<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle415<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle415<>+8(SB)/8, $0x0b0a030209080100
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $16
+DATA shuffle815<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle815<>+8(SB)/8, $0x0b0a030209080100
+GLOBL shuffle815<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle416<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle416<>+8(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $16
+DATA shuffle816<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle816<>+8(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle816<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -14935,118 +20202,118 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk917
+	JAE   chunk1067
 	CMPQ  DX, $0x10
-	JAE   chunk918
+	JAE   chunk1068
 	RET
 
-chunk917:
+chunk1067:
 	SUBQ $0x20, DX
 
-group919:
+group1069:
 	MOVQ rows+24(FP), R8
 
-row920:
+row1070:
 	XORQ DI, DI
 
-chunks921:
+chunks1071:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X2
+	VPSHUFB shuffle818<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle417<>+0(SB), X2, X2
+	VPSHUFB shuffle817<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 40(AX)(DI*2), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone922
+	JEQ     rowdone1072
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks921
+	JLE     chunks1071
 	MOVQ    DX, DI
-	JMP     chunks921
+	JMP     chunks1071
 
-rowdone922:
+rowdone1072:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row920
+	JNZ  row1070
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group919
+	JNZ  group1069
 	VZEROUPPER
 	RET
 
-chunk918:
+chunk1068:
 	SUBQ $0x10, DX
 
-group923:
+group1073:
 	MOVQ rows+24(FP), R8
 
-row924:
+row1074:
 	XORQ DI, DI
 
-chunks925:
+chunks1075:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X2
+	VPSHUFB shuffle818<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle417<>+0(SB), X2, X2
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X2, X2
+	VPSHUFB shuffle819<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone926
+	JEQ     rowdone1076
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks925
+	JLE     chunks1075
 	MOVQ    DX, DI
-	JMP     chunks925
+	JMP     chunks1075
 
-rowdone926:
+rowdone1076:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row924
+	JNZ  row1074
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group923
+	JNZ  group1073
 	VZEROUPPER
 	RET
 
-DATA shuffle417<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle417<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $16
+DATA shuffle817<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle817<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle817<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle418<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle418<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $16
+DATA shuffle818<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle818<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle818<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle419<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle419<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $16
+DATA shuffle819<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle819<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle819<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15067,19 +20334,19 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk927
+	JAE   chunk1077
 	RET
 
-chunk927:
+chunk1077:
 	SUBQ $0x20, DX
 
-group928:
+group1078:
 	MOVQ rows+24(FP), R8
 
-row929:
+row1079:
 	XORQ DI, DI
 
-chunks930:
+chunks1080:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -15105,22 +20372,22 @@ chunks930:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone931
+	JEQ     rowdone1081
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks930
+	JLE     chunks1080
 	MOVQ    DX, DI
-	JMP     chunks930
+	JMP     chunks1080
 
-rowdone931:
+rowdone1081:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row929
+	JNZ  row1079
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group928
+	JNZ  group1078
 	VZEROUPPER
 	RET
 
@@ -15143,186 +20410,186 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk932
+	JAE   chunk1082
 	CMPQ  DX, $0x18
-	JAE   chunk933
+	JAE   chunk1083
 	RET
 
-chunk932:
+chunk1082:
 	SUBQ $0x24, DX
 
-group934:
+group1084:
 	MOVQ rows+24(FP), R8
 
-row935:
+row1085:
 	XORQ DI, DI
 
-chunks936:
+chunks1086:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPSHUFB shuffle820<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle421<>+0(SB), X1, X1
+	VPSHUFB shuffle821<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle422<>+0(SB), X0, X0
+	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 29(AX)(DI*2), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X0
+	VPSHUFB shuffle823<>+0(SB), X0, X0
 	VMOVDQU 45(AX)(DI*2), X1
-	VPSHUFB shuffle424<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle425<>+0(SB), X0, X2
+	VPSHUFB shuffle825<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle426<>+0(SB), X0, X2
+	VPSHUFB shuffle826<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle420<>+0(SB), X2, X2
+	VPSHUFB shuffle820<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle421<>+0(SB), X1, X1
+	VPSHUFB shuffle821<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle422<>+0(SB), X2, X2
+	VPSHUFB shuffle822<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 31(AX)(DI*2), X2
-	VPSHUFB shuffle423<>+0(SB), X2, X2
+	VPSHUFB shuffle823<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(DI*2), X1
-	VPSHUFB shuffle424<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle427<>+0(SB), X0, X2
+	VPSHUFB shuffle827<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle428<>+0(SB), X0, X0
+	VPSHUFB shuffle828<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone937
+	JEQ     rowdone1087
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks936
+	JLE     chunks1086
 	MOVQ    DX, DI
-	JMP     chunks936
+	JMP     chunks1086
 
-rowdone937:
+rowdone1087:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row935
+	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group934
+	JNZ  group1084
 	VZEROUPPER
 	RET
 
-chunk933:
+chunk1083:
 	SUBQ $0x18, DX
 
-group938:
+group1088:
 	MOVQ rows+24(FP), R8
 
-row939:
+row1089:
 	XORQ DI, DI
 
-chunks940:
+chunks1090:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle420<>+0(SB), X0, X0
+	VPSHUFB shuffle820<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle421<>+0(SB), X1, X1
+	VPSHUFB shuffle821<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle422<>+0(SB), X0, X2
+	VPSHUFB shuffle822<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 29(AX)(DI*2), X2
-	VPSHUFB shuffle423<>+0(SB), X2, X2
-	VPSHUFB shuffle429<>+0(SB), X0, X1
+	VPSHUFB shuffle823<>+0(SB), X2, X2
+	VPSHUFB shuffle829<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X1
-	VPSHUFB shuffle420<>+0(SB), X1, X1
+	VPSHUFB shuffle820<>+0(SB), X1, X1
 	VMOVDQU 18(AX)(DI*2), X2
-	VPSHUFB shuffle421<>+0(SB), X2, X2
+	VPSHUFB shuffle821<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle430<>+0(SB), X0, X1
+	VPSHUFB shuffle830<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 31(AX)(DI*2), X1
-	VPSHUFB shuffle423<>+0(SB), X1, X1
-	VPSHUFB shuffle431<>+0(SB), X0, X0
+	VPSHUFB shuffle823<>+0(SB), X1, X1
+	VPSHUFB shuffle831<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone941
+	JEQ     rowdone1091
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks940
+	JLE     chunks1090
 	MOVQ    DX, DI
-	JMP     chunks940
+	JMP     chunks1090
 
-rowdone941:
+rowdone1091:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row939
+	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group938
+	JNZ  group1088
 	VZEROUPPER
 	RET
 
-DATA shuffle420<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle420<>+8(SB)/8, $0xffffffffffff0dff
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $16
+DATA shuffle820<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle820<>+8(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle820<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle421<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle421<>+8(SB)/8, $0x09ff0c080501ff04
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $16
+DATA shuffle821<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle821<>+8(SB)/8, $0x09ff0c080501ff04
+GLOBL shuffle821<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle422<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle422<>+8(SB)/8, $0xff00ffffffffffff
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $16
+DATA shuffle822<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle822<>+8(SB)/8, $0xff00ffffffffffff
+GLOBL shuffle822<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle423<>+0(SB)/8, $0xff0c080f0b070400
-DATA shuffle423<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $16
+DATA shuffle823<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle823<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle823<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle424<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle424<>+8(SB)/8, $0xff0f0c08040b0703
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $16
+DATA shuffle824<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle824<>+8(SB)/8, $0xff0f0c08040b0703
+GLOBL shuffle824<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle425<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle425<>+8(SB)/8, $0x08ffffffffffffff
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $16
+DATA shuffle825<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle825<>+8(SB)/8, $0x08ffffffffffffff
+GLOBL shuffle825<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle426<>+0(SB)/8, $0xffffffff0d09050c
-DATA shuffle426<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $16
+DATA shuffle826<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle826<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle826<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle427<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle427<>+8(SB)/8, $0x0affffffffffffff
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $16
+DATA shuffle827<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle827<>+8(SB)/8, $0x0affffffffffffff
+GLOBL shuffle827<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle428<>+0(SB)/8, $0xffffffff0f0b070e
-DATA shuffle428<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
+DATA shuffle828<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle828<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle429<>+0(SB)/8, $0x0dffffffffffffff
-DATA shuffle429<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
+DATA shuffle829<>+0(SB)/8, $0x0dffffffffffffff
+DATA shuffle829<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle829<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle430<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle430<>+8(SB)/8, $0xff02ffffffffffff
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
+DATA shuffle830<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle830<>+8(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle830<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle431<>+0(SB)/8, $0x0fffffffffffffff
-DATA shuffle431<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
+DATA shuffle831<>+0(SB)/8, $0x0fffffffffffffff
+DATA shuffle831<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle831<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15343,35 +20610,35 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk942
+	JAE   chunk1092
 	CMPQ  DX, $0x18
-	JAE   chunk943
+	JAE   chunk1093
 	RET
 
-chunk942:
+chunk1092:
 	SUBQ $0x24, DX
 
-group944:
+group1094:
 	MOVQ rows+24(FP), R8
 
-row945:
+row1095:
 	XORQ DI, DI
 
-chunks946:
+chunks1096:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle432<>+0(SB), X0, X0
+	VPSHUFB shuffle832<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle433<>+0(SB), X1, X1
+	VPSHUFB shuffle833<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 26(AX)(DI*2), X0
-	VPSHUFB shuffle434<>+0(SB), X0, X0
+	VPSHUFB shuffle834<>+0(SB), X0, X0
 	VMOVDQU 42(AX)(DI*2), X1
-	VPSHUFB shuffle435<>+0(SB), X1, X1
+	VPSHUFB shuffle835<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
 	VPSHUFB shuffle326<>+0(SB), X0, X2
@@ -15380,18 +20647,18 @@ chunks946:
 	VPSHUFB shuffle340<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle432<>+0(SB), X2, X2
+	VPSHUFB shuffle832<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle433<>+0(SB), X1, X1
+	VPSHUFB shuffle833<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(DI*2), X2
 	VPSHUFB shuffle325<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 30(AX)(DI*2), X2
-	VPSHUFB shuffle434<>+0(SB), X2, X2
+	VPSHUFB shuffle834<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(DI*2), X1
-	VPSHUFB shuffle435<>+0(SB), X1, X1
+	VPSHUFB shuffle835<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle332<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -15399,102 +20666,102 @@ chunks946:
 	VPSHUFB shuffle333<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone947
+	JEQ     rowdone1097
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks946
+	JLE     chunks1096
 	MOVQ    DX, DI
-	JMP     chunks946
+	JMP     chunks1096
 
-rowdone947:
+rowdone1097:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row945
+	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group944
+	JNZ  group1094
 	VZEROUPPER
 	RET
 
-chunk943:
+chunk1093:
 	SUBQ $0x18, DX
 
-group948:
+group1098:
 	MOVQ rows+24(FP), R8
 
-row949:
+row1099:
 	XORQ DI, DI
 
-chunks950:
+chunks1100:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle432<>+0(SB), X0, X0
+	VPSHUFB shuffle832<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle433<>+0(SB), X1, X1
+	VPSHUFB shuffle833<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 26(AX)(DI*2), X2
-	VPSHUFB shuffle434<>+0(SB), X2, X2
+	VPSHUFB shuffle834<>+0(SB), X2, X2
 	VPSHUFB shuffle338<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X1
-	VPSHUFB shuffle432<>+0(SB), X1, X1
+	VPSHUFB shuffle832<>+0(SB), X1, X1
 	VMOVDQU 20(AX)(DI*2), X2
-	VPSHUFB shuffle433<>+0(SB), X2, X2
+	VPSHUFB shuffle833<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle436<>+0(SB), X0, X1
+	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 30(AX)(DI*2), X1
-	VPSHUFB shuffle434<>+0(SB), X1, X1
+	VPSHUFB shuffle834<>+0(SB), X1, X1
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone951
+	JEQ     rowdone1101
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks950
+	JLE     chunks1100
 	MOVQ    DX, DI
-	JMP     chunks950
+	JMP     chunks1100
 
-rowdone951:
+rowdone1101:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row949
+	JNZ  row1099
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group948
+	JNZ  group1098
 	VZEROUPPER
 	RET
 
-DATA shuffle432<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle432<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
+DATA shuffle832<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle832<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle832<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle433<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle433<>+8(SB)/8, $0xffff09080302ffff
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
+DATA shuffle833<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle833<>+8(SB)/8, $0xffff09080302ffff
+GLOBL shuffle833<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle434<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle434<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
+DATA shuffle834<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle834<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle834<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle435<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle435<>+8(SB)/8, $0x0908ffff0f0e0706
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
+DATA shuffle835<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle835<>+8(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle835<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle436<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle436<>+8(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
+DATA shuffle836<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle836<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle836<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15515,21 +20782,21 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk952
+	JAE   chunk1102
 	CMPQ  DX, $0x18
-	JAE   chunk953
+	JAE   chunk1103
 	RET
 
-chunk952:
+chunk1102:
 	SUBQ $0x30, DX
 
-group954:
+group1104:
 	MOVQ rows+24(FP), R8
 
-row955:
+row1105:
 	XORQ DI, DI
 
-chunks956:
+chunks1106:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
@@ -15552,7 +20819,7 @@ chunks956:
 	VMOVDQU 52(AX)(DI*2), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(DI*2), X1
-	VPSHUFB shuffle437<>+0(SB), X1, X1
+	VPSHUFB shuffle837<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(DI*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
@@ -15579,41 +20846,41 @@ chunks956:
 	VMOVDQU 60(AX)(DI*2), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
-	VPSHUFB shuffle437<>+0(SB), X1, X1
+	VPSHUFB shuffle837<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle76<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone957
+	JEQ     rowdone1107
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks956
+	JLE     chunks1106
 	MOVQ    DX, DI
-	JMP     chunks956
+	JMP     chunks1106
 
-rowdone957:
+rowdone1107:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row955
+	JNZ  row1105
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group954
+	JNZ  group1104
 	VZEROUPPER
 	RET
 
-chunk953:
+chunk1103:
 	SUBQ $0x18, DX
 
-group958:
+group1108:
 	MOVQ rows+24(FP), R8
 
-row959:
+row1109:
 	XORQ DI, DI
 
-chunks960:
+chunks1110:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
@@ -15643,28 +20910,28 @@ chunks960:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone961
+	JEQ     rowdone1111
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks960
+	JLE     chunks1110
 	MOVQ    DX, DI
-	JMP     chunks960
+	JMP     chunks1110
 
-rowdone961:
+rowdone1111:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row959
+	JNZ  row1109
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group958
+	JNZ  group1108
 	VZEROUPPER
 	RET
 
-DATA shuffle437<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle437<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
+DATA shuffle837<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle837<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle837<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15685,19 +20952,19 @@ TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk962
+	JAE   chunk1112
 	RET
 
-chunk962:
+chunk1112:
 	SUBQ $0x30, DX
 
-group963:
+group1113:
 	MOVQ rows+24(FP), R8
 
-row964:
+row1114:
 	XORQ DI, DI
 
-chunks965:
+chunks1115:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -15735,22 +21002,22 @@ chunks965:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone966
+	JEQ     rowdone1116
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks965
+	JLE     chunks1115
 	MOVQ    DX, DI
-	JMP     chunks965
+	JMP     chunks1115
 
-rowdone966:
+rowdone1116:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row964
+	JNZ  row1114
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group963
+	JNZ  group1113
 	VZEROUPPER
 	RET
 
@@ -15773,118 +21040,118 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk967
+	JAE   chunk1117
 	CMPQ  DX, $0x10
-	JAE   chunk968
+	JAE   chunk1118
 	RET
 
-chunk967:
+chunk1117:
 	SUBQ $0x20, DX
 
-group969:
+group1119:
 	MOVQ rows+24(FP), R8
 
-row970:
+row1120:
 	XORQ DI, DI
 
-chunks971:
+chunks1121:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle438<>+0(SB), X0, X0
+	VPSHUFB shuffle838<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle439<>+0(SB), X1, X1
+	VPSHUFB shuffle839<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle438<>+0(SB), X1, X1
+	VPSHUFB shuffle838<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle439<>+0(SB), X0, X2
+	VPSHUFB shuffle839<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle438<>+0(SB), X2, X2
+	VPSHUFB shuffle838<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle439<>+0(SB), X1, X1
+	VPSHUFB shuffle839<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle438<>+0(SB), X1, X1
-	VPSHUFB shuffle440<>+0(SB), X0, X0
+	VPSHUFB shuffle838<>+0(SB), X1, X1
+	VPSHUFB shuffle840<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone972
+	JEQ     rowdone1122
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks971
+	JLE     chunks1121
 	MOVQ    DX, DI
-	JMP     chunks971
+	JMP     chunks1121
 
-rowdone972:
+rowdone1122:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row970
+	JNZ  row1120
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group969
+	JNZ  group1119
 	VZEROUPPER
 	RET
 
-chunk968:
+chunk1118:
 	SUBQ $0x10, DX
 
-group973:
+group1123:
 	MOVQ rows+24(FP), R8
 
-row974:
+row1124:
 	XORQ DI, DI
 
-chunks975:
+chunks1125:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle438<>+0(SB), X0, X0
+	VPSHUFB shuffle838<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle439<>+0(SB), X1, X2
+	VPSHUFB shuffle839<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle438<>+0(SB), X2, X2
-	VPSHUFB shuffle440<>+0(SB), X1, X1
+	VPSHUFB shuffle838<>+0(SB), X2, X2
+	VPSHUFB shuffle840<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone976
+	JEQ     rowdone1126
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks975
+	JLE     chunks1125
 	MOVQ    DX, DI
-	JMP     chunks975
+	JMP     chunks1125
 
-rowdone976:
+rowdone1126:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row974
+	JNZ  row1124
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group973
+	JNZ  group1123
 	VZEROUPPER
 	RET
 
-DATA shuffle438<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle438<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
+DATA shuffle838<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle838<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle838<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle439<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle439<>+8(SB)/8, $0x0d0905010c080400
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
+DATA shuffle839<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle839<>+8(SB)/8, $0x0d0905010c080400
+GLOBL shuffle839<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle440<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle440<>+8(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
+DATA shuffle840<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle840<>+8(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle840<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -15905,21 +21172,21 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk977
+	JAE   chunk1127
 	CMPQ  DX, $0x10
-	JAE   chunk978
+	JAE   chunk1128
 	RET
 
-chunk977:
+chunk1127:
 	SUBQ $0x20, DX
 
-group979:
+group1129:
 	MOVQ rows+24(FP), R8
 
-row980:
+row1130:
 	XORQ DI, DI
 
-chunks981:
+chunks1131:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
@@ -15945,35 +21212,35 @@ chunks981:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone982
+	JEQ     rowdone1132
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks981
+	JLE     chunks1131
 	MOVQ    DX, DI
-	JMP     chunks981
+	JMP     chunks1131
 
-rowdone982:
+rowdone1132:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row980
+	JNZ  row1130
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group979
+	JNZ  group1129
 	VZEROUPPER
 	RET
 
-chunk978:
+chunk1128:
 	SUBQ $0x10, DX
 
-group983:
+group1133:
 	MOVQ rows+24(FP), R8
 
-row984:
+row1134:
 	XORQ DI, DI
 
-chunks985:
+chunks1135:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
@@ -15987,22 +21254,22 @@ chunks985:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone986
+	JEQ     rowdone1136
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks985
+	JLE     chunks1135
 	MOVQ    DX, DI
-	JMP     chunks985
+	JMP     chunks1135
 
-rowdone986:
+rowdone1136:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row984
+	JNZ  row1134
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group983
+	JNZ  group1133
 	VZEROUPPER
 	RET
 
@@ -16025,19 +21292,19 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk987
+	JAE   chunk1137
 	RET
 
-chunk987:
+chunk1137:
 	SUBQ $0x20, DX
 
-group988:
+group1138:
 	MOVQ rows+24(FP), R8
 
-row989:
+row1139:
 	XORQ DI, DI
 
-chunks990:
+chunks1140:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
@@ -16085,22 +21352,22 @@ chunks990:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone991
+	JEQ     rowdone1141
 	ADDQ    $0x20, DI
 	CMPQ    DI, DX
-	JLE     chunks990
+	JLE     chunks1140
 	MOVQ    DX, DI
-	JMP     chunks990
+	JMP     chunks1140
 
-rowdone991:
+rowdone1141:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row989
+	JNZ  row1139
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group988
+	JNZ  group1138
 	VZEROUPPER
 	RET
 
@@ -16123,19 +21390,19 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x40
-	JAE   chunk992
+	JAE   chunk1142
 	RET
 
-chunk992:
+chunk1142:
 	SUBQ $0x40, DX
 
-group993:
+group1143:
 	MOVQ rows+24(FP), R8
 
-row994:
+row1144:
 	XORQ DI, DI
 
-chunks995:
+chunks1145:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
@@ -16185,22 +21452,22 @@ chunks995:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R9)(SI*1)
 	CMPQ    DI, DX
-	JEQ     rowdone996
+	JEQ     rowdone1146
 	ADDQ    $0x40, DI
 	CMPQ    DI, DX
-	JLE     chunks995
+	JLE     chunks1145
 	MOVQ    DX, DI
-	JMP     chunks995
+	JMP     chunks1145
 
-rowdone996:
+rowdone1146:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row994
+	JNZ  row1144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group993
+	JNZ  group1143
 	VZEROUPPER
 	RET
 
@@ -16223,345 +21490,345 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk997
+	JAE   chunk1147
 	CMPQ  DX, $0x10
-	JAE   chunk998
+	JAE   chunk1148
 	CMPQ  DX, $0x08
-	JAE   chunk999
+	JAE   chunk1149
 	CMPQ  DX, $0x04
-	JAE   chunk1000
+	JAE   chunk1150
 	RET
 
-chunk997:
+chunk1147:
 	SUBQ $0x20, DX
 
-group1001:
+group1151:
 	MOVQ rows+24(FP), R8
 
-row1002:
+row1152:
 	XORQ DI, DI
 
-chunks1003:
+chunks1153:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle441<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle841<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle442<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle842<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle443<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle843<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle444<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle445<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle844<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle845<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle446<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle447<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle448<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle449<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1004
+	JEQ         rowdone1154
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1003
+	JLE         chunks1153
 	MOVQ        DX, DI
-	JMP         chunks1003
+	JMP         chunks1153
 
-rowdone1004:
+rowdone1154:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1002
+	JNZ  row1152
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1001
+	JNZ  group1151
 	VZEROUPPER
 	RET
 
-chunk998:
+chunk1148:
 	SUBQ $0x10, DX
 
-group1005:
+group1155:
 	MOVQ rows+24(FP), R8
 
-row1006:
+row1156:
 	XORQ DI, DI
 
-chunks1007:
+chunks1157:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle450<>+0(SB), X0, X1
+	VPSHUFB shuffle850<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle451<>+0(SB), X2, X3
+	VPSHUFB shuffle851<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle452<>+0(SB), X1, X4
+	VPSHUFB shuffle852<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle453<>+0(SB), X0, X4
-	VPSHUFB shuffle454<>+0(SB), X2, X3
+	VPSHUFB shuffle853<>+0(SB), X0, X4
+	VPSHUFB shuffle854<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle455<>+0(SB), X1, X4
+	VPSHUFB shuffle855<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle456<>+0(SB), X0, X0
-	VPSHUFB shuffle457<>+0(SB), X2, X2
+	VPSHUFB shuffle856<>+0(SB), X0, X0
+	VPSHUFB shuffle857<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle458<>+0(SB), X1, X1
+	VPSHUFB shuffle858<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1008
+	JEQ     rowdone1158
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks1007
+	JLE     chunks1157
 	MOVQ    DX, DI
-	JMP     chunks1007
+	JMP     chunks1157
 
-rowdone1008:
+rowdone1158:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1006
+	JNZ  row1156
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1005
+	JNZ  group1155
 	VZEROUPPER
 	RET
 
-chunk999:
+chunk1149:
 	SUBQ $0x08, DX
 
-group1009:
+group1159:
 	MOVQ rows+24(FP), R8
 
-row1010:
+row1160:
 	XORQ DI, DI
 
-chunks1011:
+chunks1161:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle450<>+0(SB), X0, X1
+	VPSHUFB shuffle850<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle459<>+0(SB), X2, X3
+	VPSHUFB shuffle859<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle453<>+0(SB), X0, X3
-	VPSHUFB shuffle460<>+0(SB), X2, X1
+	VPSHUFB shuffle853<>+0(SB), X0, X3
+	VPSHUFB shuffle860<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle456<>+0(SB), X0, X0
-	VPSHUFB shuffle461<>+0(SB), X2, X2
+	VPSHUFB shuffle856<>+0(SB), X0, X0
+	VPSHUFB shuffle861<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1012
+	JEQ     rowdone1162
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks1011
+	JLE     chunks1161
 	MOVQ    DX, DI
-	JMP     chunks1011
+	JMP     chunks1161
 
-rowdone1012:
+rowdone1162:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1010
+	JNZ  row1160
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1009
+	JNZ  group1159
 	VZEROUPPER
 	RET
 
-chunk1000:
+chunk1150:
 	SUBQ $0x04, DX
 
-group1013:
+group1163:
 	MOVQ rows+24(FP), R8
 
-row1014:
+row1164:
 	XORQ DI, DI
 
-chunks1015:
+chunks1165:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle462<>+0(SB), X0, X1
+	VPSHUFB shuffle862<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle463<>+0(SB), X2, X3
+	VPSHUFB shuffle863<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)
-	VPSHUFB shuffle464<>+0(SB), X0, X3
-	VPSHUFB shuffle465<>+0(SB), X2, X1
+	VPSHUFB shuffle864<>+0(SB), X0, X3
+	VPSHUFB shuffle865<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R9)(SI*1)
-	VPSHUFB shuffle466<>+0(SB), X0, X0
-	VPSHUFB shuffle467<>+0(SB), X2, X2
+	VPSHUFB shuffle866<>+0(SB), X0, X0
+	VPSHUFB shuffle867<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1016
+	JEQ     rowdone1166
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks1015
+	JLE     chunks1165
 	MOVQ    DX, DI
-	JMP     chunks1015
+	JMP     chunks1165
 
-rowdone1016:
+rowdone1166:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1014
+	JNZ  row1164
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1013
+	JNZ  group1163
 	VZEROUPPER
 	RET
 
-DATA shuffle441<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle441<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle441<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle441<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $32
+DATA shuffle841<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle841<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle841<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle841<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle841<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle442<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle442<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle442<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle442<>+24(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle442<>(SB), RODATA|NOPTR, $32
+DATA shuffle842<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle842<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle842<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle842<>+24(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle842<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle443<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle443<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle443<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle443<>+24(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle443<>(SB), RODATA|NOPTR, $32
+DATA shuffle843<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle843<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle843<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle843<>+24(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle843<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle444<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle444<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle444<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle444<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle444<>(SB), RODATA|NOPTR, $32
+DATA shuffle844<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle844<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle844<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle844<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle844<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle445<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle445<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle445<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle445<>+24(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle445<>(SB), RODATA|NOPTR, $32
+DATA shuffle845<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle845<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle845<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle845<>+24(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle845<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle446<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle446<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle446<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle446<>+24(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $32
+DATA shuffle846<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle846<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle846<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle846<>+24(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle846<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle447<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle447<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle447<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle447<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $32
+DATA shuffle847<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle847<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle847<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle847<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle847<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle448<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle448<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle448<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle448<>+24(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $32
+DATA shuffle848<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle848<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle848<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle848<>+24(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle848<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle449<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle449<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle449<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle449<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $32
+DATA shuffle849<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle849<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle849<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle849<>+24(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle849<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle450<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle450<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $16
+DATA shuffle850<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle850<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle850<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle451<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle451<>+8(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $16
+DATA shuffle851<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle851<>+8(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle851<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle452<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle452<>+8(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $16
+DATA shuffle852<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle852<>+8(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle852<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle453<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle453<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
+DATA shuffle853<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle853<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle853<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle454<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle454<>+8(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle454<>(SB), RODATA|NOPTR, $16
+DATA shuffle854<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle854<>+8(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle854<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle455<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle455<>+8(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle455<>(SB), RODATA|NOPTR, $16
+DATA shuffle855<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle855<>+8(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle855<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle456<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle456<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle456<>(SB), RODATA|NOPTR, $16
+DATA shuffle856<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle856<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle856<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle457<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle457<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle457<>(SB), RODATA|NOPTR, $16
+DATA shuffle857<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle857<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle857<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle458<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle458<>+8(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle458<>(SB), RODATA|NOPTR, $16
+DATA shuffle858<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle858<>+8(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle858<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle459<>+0(SB)/8, $0x0d0affffffffffff
-DATA shuffle459<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $16
+DATA shuffle859<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle859<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle859<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle460<>+0(SB)/8, $0x0e0b08ffffffffff
-DATA shuffle460<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $16
+DATA shuffle860<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle860<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle860<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle461<>+0(SB)/8, $0x0f0c09ffffffffff
-DATA shuffle461<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle461<>(SB), RODATA|NOPTR, $16
+DATA shuffle861<>+0(SB)/8, $0x0f0c09ffffffffff
+DATA shuffle861<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle861<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle462<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle462<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle462<>(SB), RODATA|NOPTR, $16
+DATA shuffle862<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle862<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle862<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle463<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle463<>(SB), RODATA|NOPTR, $16
+DATA shuffle863<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle863<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle863<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle464<>+0(SB)/8, $0xffffffffff070401
-DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle464<>(SB), RODATA|NOPTR, $16
+DATA shuffle864<>+0(SB)/8, $0xffffffffff070401
+DATA shuffle864<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle864<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle465<>+0(SB)/8, $0xffffffff06ffffff
-DATA shuffle465<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle465<>(SB), RODATA|NOPTR, $16
+DATA shuffle865<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle865<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle865<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle466<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle466<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle466<>(SB), RODATA|NOPTR, $16
+DATA shuffle866<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle866<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle866<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle467<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle467<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle467<>(SB), RODATA|NOPTR, $16
+DATA shuffle867<>+0(SB)/8, $0xffffffff0704ffff
+DATA shuffle867<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -16582,82 +21849,82 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1017
+	JAE   chunk1167
 	CMPQ  DX, $0x10
-	JAE   chunk1018
+	JAE   chunk1168
 	CMPQ  DX, $0x08
-	JAE   chunk1019
+	JAE   chunk1169
 	CMPQ  DX, $0x04
-	JAE   chunk1020
+	JAE   chunk1170
 	RET
 
-chunk1017:
+chunk1167:
 	SUBQ $0x20, DX
 
-group1021:
+group1171:
 	MOVQ rows+24(FP), R8
 
-row1022:
+row1172:
 	XORQ DI, DI
 
-chunks1023:
+chunks1173:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle468<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle868<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle469<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle869<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle470<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle870<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle471<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle472<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle871<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle473<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle474<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle475<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle476<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1024
+	JEQ         rowdone1174
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1023
+	JLE         chunks1173
 	MOVQ        DX, DI
-	JMP         chunks1023
+	JMP         chunks1173
 
-rowdone1024:
+rowdone1174:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1022
+	JNZ  row1172
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1021
+	JNZ  group1171
 	VZEROUPPER
 	RET
 
-chunk1018:
+chunk1168:
 	SUBQ $0x10, DX
 
-group1025:
+group1175:
 	MOVQ rows+24(FP), R8
 
-row1026:
+row1176:
 	XORQ DI, DI
 
-chunks1027:
+chunks1177:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16667,51 +21934,51 @@ chunks1027:
 	VPSHUFB shuffle280<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle477<>+0(SB), X1, X4
+	VPSHUFB shuffle877<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
 	VPSHUFB shuffle279<>+0(SB), X0, X4
-	VPSHUFB shuffle478<>+0(SB), X2, X3
+	VPSHUFB shuffle878<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle276<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(SI*1)
-	VPSHUFB shuffle479<>+0(SB), X0, X0
+	VPSHUFB shuffle879<>+0(SB), X0, X0
 	VPSHUFB shuffle275<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1028
+	JEQ     rowdone1178
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks1027
+	JLE     chunks1177
 	MOVQ    DX, DI
-	JMP     chunks1027
+	JMP     chunks1177
 
-rowdone1028:
+rowdone1178:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1026
+	JNZ  row1176
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1025
+	JNZ  group1175
 	VZEROUPPER
 	RET
 
-chunk1019:
+chunk1169:
 	SUBQ $0x08, DX
 
-group1029:
+group1179:
 	MOVQ rows+24(FP), R8
 
-row1030:
+row1180:
 	XORQ DI, DI
 
-chunks1031:
+chunks1181:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16725,152 +21992,148 @@ chunks1031:
 	VPSHUFB shuffle331<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(SI*1)
-	VPSHUFB shuffle479<>+0(SB), X0, X0
+	VPSHUFB shuffle879<>+0(SB), X0, X0
 	VPSHUFB shuffle57<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1032
+	JEQ     rowdone1182
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks1031
+	JLE     chunks1181
 	MOVQ    DX, DI
-	JMP     chunks1031
+	JMP     chunks1181
 
-rowdone1032:
+rowdone1182:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1030
+	JNZ  row1180
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1029
+	JNZ  group1179
 	VZEROUPPER
 	RET
 
-chunk1020:
+chunk1170:
 	SUBQ $0x04, DX
 
-group1033:
+group1183:
 	MOVQ rows+24(FP), R8
 
-row1034:
+row1184:
 	XORQ DI, DI
 
-chunks1035:
+chunks1185:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
 	VPSHUFB shuffle274<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle480<>+0(SB), X0, X1
+	VPSHUFB shuffle880<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle481<>+0(SB), X2, X3
+	VPSHUFB shuffle780<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)(SI*1)
-	VPSHUFB shuffle482<>+0(SB), X0, X0
+	VPSHUFB shuffle881<>+0(SB), X0, X0
 	VPSHUFB shuffle119<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1036
+	JEQ     rowdone1186
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks1035
+	JLE     chunks1185
 	MOVQ    DX, DI
-	JMP     chunks1035
+	JMP     chunks1185
 
-rowdone1036:
+rowdone1186:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1034
+	JNZ  row1184
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1033
+	JNZ  group1183
 	VZEROUPPER
 	RET
 
-DATA shuffle468<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle468<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle468<>+16(SB)/8, $0xffff0d0c07060100
-DATA shuffle468<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $32
+DATA shuffle868<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle868<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle868<>+16(SB)/8, $0xffff0d0c07060100
+DATA shuffle868<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle868<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle469<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle469<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle469<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle469<>+24(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
+DATA shuffle869<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle869<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle869<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle869<>+24(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle869<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle470<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle470<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle470<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle470<>+24(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
+DATA shuffle870<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle870<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle870<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle870<>+24(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle870<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle471<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle471<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle471<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle471<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
+DATA shuffle871<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle871<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle871<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle871<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle871<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle472<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle472<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle472<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle472<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
+DATA shuffle872<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle872<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle872<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle872<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle872<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle473<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle473<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle473<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle473<>+24(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $32
+DATA shuffle873<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle873<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle873<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle873<>+24(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle873<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle474<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle474<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle474<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle474<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $32
+DATA shuffle874<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle874<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle874<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle874<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle874<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle475<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle475<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle475<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle475<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $32
+DATA shuffle875<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle875<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle875<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle875<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle875<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle476<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle476<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle476<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle476<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $32
+DATA shuffle876<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle876<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle876<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle876<>+24(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle876<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle477<>+8(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $16
+DATA shuffle877<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle877<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle877<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle478<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle478<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $16
+DATA shuffle878<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle878<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle878<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle479<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle479<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
+DATA shuffle879<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle879<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle879<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle480<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle480<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
+DATA shuffle880<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle880<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle880<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle481<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle481<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle482<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle482<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
+DATA shuffle881<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle881<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle881<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -16891,82 +22154,82 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1037
+	JAE   chunk1187
 	CMPQ  DX, $0x10
-	JAE   chunk1038
+	JAE   chunk1188
 	CMPQ  DX, $0x08
-	JAE   chunk1039
+	JAE   chunk1189
 	CMPQ  DX, $0x04
-	JAE   chunk1040
+	JAE   chunk1190
 	RET
 
-chunk1037:
+chunk1187:
 	SUBQ $0x20, DX
 
-group1041:
+group1191:
 	MOVQ rows+24(FP), R8
 
-row1042:
+row1192:
 	XORQ DI, DI
 
-chunks1043:
+chunks1193:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle483<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle484<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle485<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle884<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle486<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle487<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle885<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle886<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle488<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(SI*1)
-	VPSHUFB     shuffle489<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle490<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle491<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1044
+	JEQ         rowdone1194
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1043
+	JLE         chunks1193
 	MOVQ        DX, DI
-	JMP         chunks1043
+	JMP         chunks1193
 
-rowdone1044:
+rowdone1194:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1042
+	JNZ  row1192
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1041
+	JNZ  group1191
 	VZEROUPPER
 	RET
 
-chunk1038:
+chunk1188:
 	SUBQ $0x10, DX
 
-group1045:
+group1195:
 	MOVQ rows+24(FP), R8
 
-row1046:
+row1196:
 	XORQ DI, DI
 
-chunks1047:
+chunks1197:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -16992,35 +22255,35 @@ chunks1047:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1048
+	JEQ     rowdone1198
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks1047
+	JLE     chunks1197
 	MOVQ    DX, DI
-	JMP     chunks1047
+	JMP     chunks1197
 
-rowdone1048:
+rowdone1198:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1046
+	JNZ  row1196
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1045
+	JNZ  group1195
 	VZEROUPPER
 	RET
 
-chunk1039:
+chunk1189:
 	SUBQ $0x08, DX
 
-group1049:
+group1199:
 	MOVQ rows+24(FP), R8
 
-row1050:
+row1200:
 	XORQ DI, DI
 
-chunks1051:
+chunks1201:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17037,35 +22300,35 @@ chunks1051:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1052
+	JEQ     rowdone1202
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks1051
+	JLE     chunks1201
 	MOVQ    DX, DI
-	JMP     chunks1051
+	JMP     chunks1201
 
-rowdone1052:
+rowdone1202:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1050
+	JNZ  row1200
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1049
+	JNZ  group1199
 	VZEROUPPER
 	RET
 
-chunk1040:
+chunk1190:
 	SUBQ $0x04, DX
 
-group1053:
+group1203:
 	MOVQ rows+24(FP), R8
 
-row1054:
+row1204:
 	XORQ DI, DI
 
-chunks1055:
+chunks1205:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17078,78 +22341,78 @@ chunks1055:
 	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1056
+	JEQ     rowdone1206
 	ADDQ    $0x04, DI
 	CMPQ    DI, DX
-	JLE     chunks1055
+	JLE     chunks1205
 	MOVQ    DX, DI
-	JMP     chunks1055
+	JMP     chunks1205
 
-rowdone1056:
+rowdone1206:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1054
+	JNZ  row1204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1053
+	JNZ  group1203
 	VZEROUPPER
 	RET
 
-DATA shuffle483<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle483<>+16(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle483<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $32
+DATA shuffle882<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle882<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle882<>+16(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle882<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle882<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle484<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle484<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle484<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle484<>+24(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle484<>(SB), RODATA|NOPTR, $32
+DATA shuffle883<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle883<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle883<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle883<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle883<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle485<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle485<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle485<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle485<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle485<>(SB), RODATA|NOPTR, $32
+DATA shuffle884<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle884<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle884<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle884<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle884<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle486<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle486<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle486<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle486<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle486<>(SB), RODATA|NOPTR, $32
+DATA shuffle885<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle885<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle885<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle885<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle885<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle487<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle487<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle487<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle487<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle487<>(SB), RODATA|NOPTR, $32
+DATA shuffle886<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle886<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle886<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle886<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle886<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle488<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle488<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle488<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle488<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle488<>(SB), RODATA|NOPTR, $32
+DATA shuffle887<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle887<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle887<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle887<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle887<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle489<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle489<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle489<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle489<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle489<>(SB), RODATA|NOPTR, $32
+DATA shuffle888<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle888<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle888<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle888<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle888<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle490<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle490<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle490<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle490<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle490<>(SB), RODATA|NOPTR, $32
+DATA shuffle889<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle889<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle889<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle889<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle889<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle491<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle491<>+8(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle491<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle491<>+24(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $32
+DATA shuffle890<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle890<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle890<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle890<>+24(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle890<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -17170,74 +22433,74 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1057
+	JAE   chunk1207
 	CMPQ  DX, $0x10
-	JAE   chunk1058
+	JAE   chunk1208
 	CMPQ  DX, $0x08
-	JAE   chunk1059
+	JAE   chunk1209
 	RET
 
-chunk1057:
+chunk1207:
 	SUBQ $0x20, DX
 
-group1060:
+group1210:
 	MOVQ rows+24(FP), R8
 
-row1061:
+row1211:
 	XORQ DI, DI
 
-chunks1062:
+chunks1212:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle492<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle493<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R9)
-	VPSHUFB     shuffle494<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle495<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(SI*1)
-	VPSHUFB     shuffle492<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle493<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1063
+	JEQ         rowdone1213
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1062
+	JLE         chunks1212
 	MOVQ        DX, DI
-	JMP         chunks1062
+	JMP         chunks1212
 
-rowdone1063:
+rowdone1213:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1061
+	JNZ  row1211
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1060
+	JNZ  group1210
 	VZEROUPPER
 	RET
 
-chunk1058:
+chunk1208:
 	SUBQ $0x10, DX
 
-group1064:
+group1214:
 	MOVQ rows+24(FP), R8
 
-row1065:
+row1215:
 	XORQ DI, DI
 
-chunks1066:
+chunks1216:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17257,35 +22520,35 @@ chunks1066:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1067
+	JEQ     rowdone1217
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks1066
+	JLE     chunks1216
 	MOVQ    DX, DI
-	JMP     chunks1066
+	JMP     chunks1216
 
-rowdone1067:
+rowdone1217:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1065
+	JNZ  row1215
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1064
+	JNZ  group1214
 	VZEROUPPER
 	RET
 
-chunk1059:
+chunk1209:
 	SUBQ $0x08, DX
 
-group1068:
+group1218:
 	MOVQ rows+24(FP), R8
 
-row1069:
+row1219:
 	XORQ DI, DI
 
-chunks1070:
+chunks1220:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17298,48 +22561,48 @@ chunks1070:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1071
+	JEQ     rowdone1221
 	ADDQ    $0x08, DI
 	CMPQ    DI, DX
-	JLE     chunks1070
+	JLE     chunks1220
 	MOVQ    DX, DI
-	JMP     chunks1070
+	JMP     chunks1220
 
-rowdone1071:
+rowdone1221:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1069
+	JNZ  row1219
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1068
+	JNZ  group1218
 	VZEROUPPER
 	RET
 
-DATA shuffle492<>+0(SB)/8, $0x0706050403020100
-DATA shuffle492<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle492<>+16(SB)/8, $0x0706050403020100
-DATA shuffle492<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
+DATA shuffle891<>+0(SB)/8, $0x0706050403020100
+DATA shuffle891<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle891<>+16(SB)/8, $0x0706050403020100
+DATA shuffle891<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle891<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle493<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle493<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle493<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle493<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $32
+DATA shuffle892<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle892<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle892<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle892<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle892<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle494<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle494<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle494<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle494<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $32
+DATA shuffle893<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle893<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle893<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle893<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle893<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle495<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle495<>+8(SB)/8, $0x0706050403020100
-DATA shuffle495<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle495<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $32
+DATA shuffle894<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle894<>+8(SB)/8, $0x0706050403020100
+DATA shuffle894<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle894<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle894<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -17360,21 +22623,21 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1072
+	JAE   chunk1222
 	CMPQ  DX, $0x10
-	JAE   chunk1073
+	JAE   chunk1223
 	RET
 
-chunk1072:
+chunk1222:
 	SUBQ $0x20, DX
 
-group1074:
+group1224:
 	MOVQ rows+24(FP), R8
 
-row1075:
+row1225:
 	XORQ DI, DI
 
-chunks1076:
+chunks1226:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -17388,35 +22651,35 @@ chunks1076:
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
 	VMOVDQU     Y0, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1077
+	JEQ         rowdone1227
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1076
+	JLE         chunks1226
 	MOVQ        DX, DI
-	JMP         chunks1076
+	JMP         chunks1226
 
-rowdone1077:
+rowdone1227:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1075
+	JNZ  row1225
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1074
+	JNZ  group1224
 	VZEROUPPER
 	RET
 
-chunk1073:
+chunk1223:
 	SUBQ $0x10, DX
 
-group1078:
+group1228:
 	MOVQ rows+24(FP), R8
 
-row1079:
+row1229:
 	XORQ DI, DI
 
-chunks1080:
+chunks1230:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17427,22 +22690,22 @@ chunks1080:
 	VMOVDQU 32(R10), X0
 	VMOVDQU X0, (R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1081
+	JEQ     rowdone1231
 	ADDQ    $0x10, DI
 	CMPQ    DI, DX
-	JLE     chunks1080
+	JLE     chunks1230
 	MOVQ    DX, DI
-	JMP     chunks1080
+	JMP     chunks1230
 
-rowdone1081:
+rowdone1231:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1079
+	JNZ  row1229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1078
+	JNZ  group1228
 	VZEROUPPER
 	RET
 
@@ -17465,224 +22728,224 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1082
+	JAE   chunk1232
 	CMPQ  DX, $0x18
-	JAE   chunk1083
+	JAE   chunk1233
 	RET
 
-chunk1082:
+chunk1232:
 	SUBQ $0x24, DX
 
-group1084:
+group1234:
 	MOVQ rows+24(FP), R8
 
-row1085:
+row1235:
 	XORQ DI, DI
 
-chunks1086:
+chunks1236:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle496<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VPSHUFB shuffle896<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle498<>+0(SB), X0, X0
+	VPSHUFB shuffle897<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle500<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 81(R10), X0
-	VPSHUFB shuffle501<>+0(SB), X0, X0
+	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle502<>+0(SB), X0, X1
+	VPSHUFB shuffle901<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle496<>+0(SB), X1, X1
+	VPSHUFB shuffle895<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X2
-	VPSHUFB shuffle497<>+0(SB), X2, X2
+	VPSHUFB shuffle896<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPSHUFB shuffle897<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 49(R10), X1
-	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle500<>+0(SB), X2, X2
+	VPSHUFB shuffle899<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle501<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
-	VPSHUFB shuffle503<>+0(SB), X0, X1
+	VPSHUFB shuffle902<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X1
-	VPSHUFB shuffle496<>+0(SB), X1, X1
+	VPSHUFB shuffle895<>+0(SB), X1, X1
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle497<>+0(SB), X2, X2
+	VPSHUFB shuffle896<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 42(R10), X1
-	VPSHUFB shuffle498<>+0(SB), X1, X1
+	VPSHUFB shuffle897<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle499<>+0(SB), X1, X1
+	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 69(R10), X2
-	VPSHUFB shuffle500<>+0(SB), X2, X2
+	VPSHUFB shuffle899<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 87(R10), X1
-	VPSHUFB shuffle501<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
-	VPSHUFB shuffle504<>+0(SB), X0, X0
+	VPSHUFB shuffle903<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1087
+	JEQ     rowdone1237
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1086
+	JLE     chunks1236
 	MOVQ    DX, DI
-	JMP     chunks1086
+	JMP     chunks1236
 
-rowdone1087:
+rowdone1237:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1085
+	JNZ  row1235
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1084
+	JNZ  group1234
 	VZEROUPPER
 	RET
 
-chunk1083:
+chunk1233:
 	SUBQ $0x18, DX
 
-group1088:
+group1238:
 	MOVQ rows+24(FP), R8
 
-row1089:
+row1239:
 	XORQ DI, DI
 
-chunks1090:
+chunks1240:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle496<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle497<>+0(SB), X1, X1
+	VPSHUFB shuffle896<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle498<>+0(SB), X0, X0
+	VPSHUFB shuffle897<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle505<>+0(SB), X1, X2
+	VPSHUFB shuffle904<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle496<>+0(SB), X2, X2
+	VPSHUFB shuffle895<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle497<>+0(SB), X0, X0
+	VPSHUFB shuffle896<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle498<>+0(SB), X2, X2
+	VPSHUFB shuffle897<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 49(R10), X2
-	VPSHUFB shuffle499<>+0(SB), X2, X2
-	VPSHUFB shuffle506<>+0(SB), X1, X0
+	VPSHUFB shuffle898<>+0(SB), X2, X2
+	VPSHUFB shuffle905<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle496<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle497<>+0(SB), X2, X2
+	VPSHUFB shuffle896<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle498<>+0(SB), X0, X0
+	VPSHUFB shuffle897<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle499<>+0(SB), X0, X0
+	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VPSHUFB shuffle170<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1091
+	JEQ     rowdone1241
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1090
+	JLE     chunks1240
 	MOVQ    DX, DI
-	JMP     chunks1090
+	JMP     chunks1240
 
-rowdone1091:
+rowdone1241:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1089
+	JNZ  row1239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1088
+	JNZ  group1238
 	VZEROUPPER
 	RET
 
-DATA shuffle496<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle496<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $16
+DATA shuffle895<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle895<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle895<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle497<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle497<>+8(SB)/8, $0xffffffff0b0a0902
-GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
+DATA shuffle896<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle896<>+8(SB)/8, $0xffffffff0b0a0902
+GLOBL shuffle896<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle498<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle498<>+8(SB)/8, $0x09020100ffffffff
-GLOBL shuffle498<>(SB), RODATA|NOPTR, $16
+DATA shuffle897<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle897<>+8(SB)/8, $0x09020100ffffffff
+GLOBL shuffle897<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle499<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle499<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle499<>(SB), RODATA|NOPTR, $16
+DATA shuffle898<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle898<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle898<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle500<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle500<>+8(SB)/8, $0xffffffffff0b0a09
-GLOBL shuffle500<>(SB), RODATA|NOPTR, $16
+DATA shuffle899<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle899<>+8(SB)/8, $0xffffffffff0b0a09
+GLOBL shuffle899<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle501<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle501<>+8(SB)/8, $0x0a09020100ffffff
-GLOBL shuffle501<>(SB), RODATA|NOPTR, $16
+DATA shuffle900<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle900<>+8(SB)/8, $0x0a09020100ffffff
+GLOBL shuffle900<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle502<>+0(SB)/8, $0xffffffff09080700
-DATA shuffle502<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $16
+DATA shuffle901<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle901<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle901<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle503<>+0(SB)/8, $0xffffffff0c0b0a03
-DATA shuffle503<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $16
+DATA shuffle902<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle902<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle902<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle504<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA shuffle504<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle504<>(SB), RODATA|NOPTR, $16
+DATA shuffle903<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle903<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle903<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle505<>+0(SB)/8, $0x090807ffffffffff
-DATA shuffle505<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle505<>(SB), RODATA|NOPTR, $16
+DATA shuffle904<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle904<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle904<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle506<>+0(SB)/8, $0x0c0b0affffffffff
-DATA shuffle506<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle506<>(SB), RODATA|NOPTR, $16
+DATA shuffle905<>+0(SB)/8, $0x0c0b0affffffffff
+DATA shuffle905<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle905<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -17703,21 +22966,21 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1092
+	JAE   chunk1242
 	CMPQ  DX, $0x18
-	JAE   chunk1093
+	JAE   chunk1243
 	RET
 
-chunk1092:
+chunk1242:
 	SUBQ $0x24, DX
 
-group1094:
+group1244:
 	MOVQ rows+24(FP), R8
 
-row1095:
+row1245:
 	XORQ DI, DI
 
-chunks1096:
+chunks1246:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17731,7 +22994,7 @@ chunks1096:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle507<>+0(SB), X0, X0
+	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -17755,14 +23018,14 @@ chunks1096:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle507<>+0(SB), X0, X0
+	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
 	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle436<>+0(SB), X1, X2
+	VPSHUFB shuffle836<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
 	VPSHUFB shuffle178<>+0(SB), X1, X2
@@ -17777,7 +23040,7 @@ chunks1096:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle507<>+0(SB), X2, X2
+	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -17790,35 +23053,35 @@ chunks1096:
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1097
+	JEQ     rowdone1247
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1096
+	JLE     chunks1246
 	MOVQ    DX, DI
-	JMP     chunks1096
+	JMP     chunks1246
 
-rowdone1097:
+rowdone1247:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1095
+	JNZ  row1245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1094
+	JNZ  group1244
 	VZEROUPPER
 	RET
 
-chunk1093:
+chunk1243:
 	SUBQ $0x18, DX
 
-group1098:
+group1248:
 	MOVQ rows+24(FP), R8
 
-row1099:
+row1249:
 	XORQ DI, DI
 
-chunks1100:
+chunks1250:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17832,7 +23095,7 @@ chunks1100:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle507<>+0(SB), X0, X0
+	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
@@ -17847,8 +23110,8 @@ chunks1100:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle507<>+0(SB), X2, X2
-	VPSHUFB shuffle508<>+0(SB), X1, X0
+	VPSHUFB shuffle906<>+0(SB), X2, X2
+	VPSHUFB shuffle907<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X0
@@ -17861,37 +23124,37 @@ chunks1100:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle507<>+0(SB), X0, X0
+	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1101
+	JEQ     rowdone1251
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1100
+	JLE     chunks1250
 	MOVQ    DX, DI
-	JMP     chunks1100
+	JMP     chunks1250
 
-rowdone1101:
+rowdone1251:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1099
+	JNZ  row1249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1098
+	JNZ  group1248
 	VZEROUPPER
 	RET
 
-DATA shuffle507<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle507<>(SB), RODATA|NOPTR, $16
+DATA shuffle906<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle906<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle906<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle508<>+0(SB)/8, $0x09080706ffffffff
-DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle508<>(SB), RODATA|NOPTR, $16
+DATA shuffle907<>+0(SB)/8, $0x09080706ffffffff
+DATA shuffle907<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle907<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -17912,19 +23175,19 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1102
+	JAE   chunk1252
 	RET
 
-chunk1102:
+chunk1252:
 	SUBQ $0x24, DX
 
-group1103:
+group1253:
 	MOVQ rows+24(FP), R8
 
-row1104:
+row1254:
 	XORQ DI, DI
 
-chunks1105:
+chunks1255:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -17962,7 +23225,7 @@ chunks1105:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(SI*1)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle509<>+0(SB), X0, X1
+	VPSHUFB shuffle908<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(SI*1)
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle186<>+0(SB), X1, X1
@@ -17975,38 +23238,38 @@ chunks1105:
 	VMOVDQU 72(R10), X1
 	VPSHUFB shuffle189<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle510<>+0(SB), X0, X2
+	VPSHUFB shuffle909<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1106
+	JEQ     rowdone1256
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1105
+	JLE     chunks1255
 	MOVQ    DX, DI
-	JMP     chunks1105
+	JMP     chunks1255
 
-rowdone1106:
+rowdone1256:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1104
+	JNZ  row1254
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1103
+	JNZ  group1253
 	VZEROUPPER
 	RET
 
-DATA shuffle509<>+0(SB)/8, $0xffffffff06050403
-DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle509<>(SB), RODATA|NOPTR, $16
+DATA shuffle908<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle908<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle908<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle510<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle510<>+8(SB)/8, $0x0b0a090807ffffff
-GLOBL shuffle510<>(SB), RODATA|NOPTR, $16
+DATA shuffle909<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle909<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle909<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -18027,21 +23290,21 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1107
+	JAE   chunk1257
 	CMPQ  DX, $0x18
-	JAE   chunk1108
+	JAE   chunk1258
 	RET
 
-chunk1107:
+chunk1257:
 	SUBQ $0x24, DX
 
-group1109:
+group1259:
 	MOVQ rows+24(FP), R8
 
-row1110:
+row1260:
 	XORQ DI, DI
 
-chunks1111:
+chunks1261:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -18089,35 +23352,35 @@ chunks1111:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1112
+	JEQ     rowdone1262
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1111
+	JLE     chunks1261
 	MOVQ    DX, DI
-	JMP     chunks1111
+	JMP     chunks1261
 
-rowdone1112:
+rowdone1262:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1110
+	JNZ  row1260
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1109
+	JNZ  group1259
 	VZEROUPPER
 	RET
 
-chunk1108:
+chunk1258:
 	SUBQ $0x18, DX
 
-group1113:
+group1263:
 	MOVQ rows+24(FP), R8
 
-row1114:
+row1264:
 	XORQ DI, DI
 
-chunks1115:
+chunks1265:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -18148,22 +23411,22 @@ chunks1115:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1116
+	JEQ     rowdone1266
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1115
+	JLE     chunks1265
 	MOVQ    DX, DI
-	JMP     chunks1115
+	JMP     chunks1265
 
-rowdone1116:
+rowdone1266:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1114
+	JNZ  row1264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1113
+	JNZ  group1263
 	VZEROUPPER
 	RET
 
@@ -18186,63 +23449,63 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1117
+	JAE   chunk1267
 	RET
 
-chunk1117:
+chunk1267:
 	SUBQ $0x20, DX
 
-group1118:
+group1268:
 	MOVQ rows+24(FP), R8
 
-row1119:
+row1269:
 	XORQ DI, DI
 
-chunks1120:
+chunks1270:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle441<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle841<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle442<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle842<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle443<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle843<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle444<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle445<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle844<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle845<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle446<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(SI*1)
-	VPSHUFB     shuffle447<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle448<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle449<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1121
+	JEQ         rowdone1271
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1120
+	JLE         chunks1270
 	MOVQ        DX, DI
-	JMP         chunks1120
+	JMP         chunks1270
 
-rowdone1121:
+rowdone1271:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1119
+	JNZ  row1269
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1118
+	JNZ  group1268
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18266,63 +23529,63 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1122
+	JAE   chunk1272
 	RET
 
-chunk1122:
+chunk1272:
 	SUBQ $0x20, DX
 
-group1123:
+group1273:
 	MOVQ rows+24(FP), R8
 
-row1124:
+row1274:
 	XORQ DI, DI
 
-chunks1125:
+chunks1275:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle468<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle868<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle469<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle869<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle470<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle870<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle471<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle472<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle871<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle473<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(SI*1)
-	VPSHUFB     shuffle474<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle475<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle476<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1126
+	JEQ         rowdone1276
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1125
+	JLE         chunks1275
 	MOVQ        DX, DI
-	JMP         chunks1125
+	JMP         chunks1275
 
-rowdone1126:
+rowdone1276:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1124
+	JNZ  row1274
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1123
+	JNZ  group1273
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18346,63 +23609,63 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1127
+	JAE   chunk1277
 	RET
 
-chunk1127:
+chunk1277:
 	SUBQ $0x20, DX
 
-group1128:
+group1278:
 	MOVQ rows+24(FP), R8
 
-row1129:
+row1279:
 	XORQ DI, DI
 
-chunks1130:
+chunks1280:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle483<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle484<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle485<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle884<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle486<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle487<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle885<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle886<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle488<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(SI*1)
-	VPSHUFB     shuffle489<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle490<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle491<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1131
+	JEQ         rowdone1281
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1130
+	JLE         chunks1280
 	MOVQ        DX, DI
-	JMP         chunks1130
+	JMP         chunks1280
 
-rowdone1131:
+rowdone1281:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1129
+	JNZ  row1279
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1128
+	JNZ  group1278
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18426,57 +23689,57 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1132
+	JAE   chunk1282
 	RET
 
-chunk1132:
+chunk1282:
 	SUBQ $0x20, DX
 
-group1133:
+group1283:
 	MOVQ rows+24(FP), R8
 
-row1134:
+row1284:
 	XORQ DI, DI
 
-chunks1135:
+chunks1285:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle492<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle493<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R9)
-	VPSHUFB     shuffle494<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle495<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(SI*1)
-	VPSHUFB     shuffle492<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle493<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1136
+	JEQ         rowdone1286
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1135
+	JLE         chunks1285
 	MOVQ        DX, DI
-	JMP         chunks1135
+	JMP         chunks1285
 
-rowdone1136:
+rowdone1286:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1134
+	JNZ  row1284
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1133
+	JNZ  group1283
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18500,19 +23763,19 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x20
-	JAE   chunk1137
+	JAE   chunk1287
 	RET
 
-chunk1137:
+chunk1287:
 	SUBQ $0x20, DX
 
-group1138:
+group1288:
 	MOVQ rows+24(FP), R8
 
-row1139:
+row1289:
 	XORQ DI, DI
 
-chunks1140:
+chunks1290:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -18526,22 +23789,22 @@ chunks1140:
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
 	VMOVNTDQ    Y0, (R9)(SI*2)
 	CMPQ        DI, DX
-	JEQ         rowdone1141
+	JEQ         rowdone1291
 	ADDQ        $0x20, DI
 	CMPQ        DI, DX
-	JLE         chunks1140
+	JLE         chunks1290
 	MOVQ        DX, DI
-	JMP         chunks1140
+	JMP         chunks1290
 
-rowdone1141:
+rowdone1291:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1139
+	JNZ  row1289
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1138
+	JNZ  group1288
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18565,245 +23828,245 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1142
+	JAE   chunk1292
 	CMPQ  DX, $0x18
-	JAE   chunk1143
+	JAE   chunk1293
 	RET
 
-chunk1142:
+chunk1292:
 	SUBQ $0x24, DX
 
-group1144:
+group1294:
 	MOVQ rows+24(FP), R8
 
-row1145:
+row1295:
 	XORQ DI, DI
 
-chunks1146:
+chunks1296:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle511<>+0(SB), X0, X0
+	VPSHUFB shuffle910<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle911<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle516<>+0(SB), X0, X0
+	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle517<>+0(SB), X1, X1
+	VPSHUFB shuffle916<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 91(R10), X1
-	VPSHUFB shuffle518<>+0(SB), X1, X1
+	VPSHUFB shuffle917<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle511<>+0(SB), X1, X1
+	VPSHUFB shuffle910<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VPSHUFB shuffle911<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle912<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle515<>+0(SB), X0, X0
+	VPSHUFB shuffle914<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 75(R10), X1
-	VPSHUFB shuffle516<>+0(SB), X1, X1
+	VPSHUFB shuffle915<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle519<>+0(SB), X0, X2
+	VPSHUFB shuffle918<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*1)
-	VPSHUFB shuffle520<>+0(SB), X0, X2
+	VPSHUFB shuffle919<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle511<>+0(SB), X2, X2
+	VPSHUFB shuffle910<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle911<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle513<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle516<>+0(SB), X2, X2
+	VPSHUFB shuffle915<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle521<>+0(SB), X0, X1
+	VPSHUFB shuffle920<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
-	VPSHUFB shuffle522<>+0(SB), X0, X0
+	VPSHUFB shuffle921<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1147
+	JEQ     rowdone1297
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1146
+	JLE     chunks1296
 	MOVQ    DX, DI
-	JMP     chunks1146
+	JMP     chunks1296
 
-rowdone1147:
+rowdone1297:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1145
+	JNZ  row1295
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1144
+	JNZ  group1294
 	VZEROUPPER
 	RET
 
-chunk1143:
+chunk1293:
 	SUBQ $0x18, DX
 
-group1148:
+group1298:
 	MOVQ rows+24(FP), R8
 
-row1149:
+row1299:
 	XORQ DI, DI
 
-chunks1150:
+chunks1300:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle511<>+0(SB), X0, X0
+	VPSHUFB shuffle910<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle911<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle513<>+0(SB), X0, X0
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle515<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle511<>+0(SB), X1, X1
+	VPSHUFB shuffle910<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle512<>+0(SB), X0, X0
+	VPSHUFB shuffle911<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle513<>+0(SB), X1, X1
+	VPSHUFB shuffle912<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle514<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle523<>+0(SB), X0, X2
+	VPSHUFB shuffle922<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle511<>+0(SB), X2, X2
+	VPSHUFB shuffle910<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle512<>+0(SB), X1, X1
+	VPSHUFB shuffle911<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle513<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
-	VPSHUFB shuffle524<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1151
+	JEQ     rowdone1301
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1150
+	JLE     chunks1300
 	MOVQ    DX, DI
-	JMP     chunks1150
+	JMP     chunks1300
 
-rowdone1151:
+rowdone1301:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1149
+	JNZ  row1299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1148
+	JNZ  group1298
 	VZEROUPPER
 	RET
 
-DATA shuffle511<>+0(SB)/8, $0xffff0b020a010900
-DATA shuffle511<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $16
+DATA shuffle910<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle910<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle910<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle512<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle512<>+8(SB)/8, $0xffffffff0b020a01
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $16
+DATA shuffle911<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle911<>+8(SB)/8, $0xffffffff0b020a01
+GLOBL shuffle911<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle513<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle513<>+8(SB)/8, $0x0a010900ffffffff
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $16
+DATA shuffle912<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle912<>+8(SB)/8, $0x0a010900ffffffff
+GLOBL shuffle912<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle514<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle514<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $16
+DATA shuffle913<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle913<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle913<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle515<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $16
+DATA shuffle914<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle914<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle914<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle516<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle516<>+8(SB)/8, $0xffff0b020a010900
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $16
+DATA shuffle915<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle915<>+8(SB)/8, $0xffff0b020a010900
+GLOBL shuffle915<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle517<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle517<>+8(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $16
+DATA shuffle916<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle916<>+8(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle916<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle518<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle518<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $16
+DATA shuffle917<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle917<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle917<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle519<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle519<>+8(SB)/8, $0x0a01ffffffffffff
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $16
+DATA shuffle918<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle918<>+8(SB)/8, $0x0a01ffffffffffff
+GLOBL shuffle918<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle520<>+0(SB)/8, $0xffffffff0c030b02
-DATA shuffle520<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle520<>(SB), RODATA|NOPTR, $16
+DATA shuffle919<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle919<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle919<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle521<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle521<>+8(SB)/8, $0x0d04ffffffffffff
-GLOBL shuffle521<>(SB), RODATA|NOPTR, $16
+DATA shuffle920<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle920<>+8(SB)/8, $0x0d04ffffffffffff
+GLOBL shuffle920<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle522<>+0(SB)/8, $0xffffffff0f060e05
-DATA shuffle522<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle522<>(SB), RODATA|NOPTR, $16
+DATA shuffle921<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle921<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle921<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle523<>+0(SB)/8, $0x0c030b020a01ffff
-DATA shuffle523<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle523<>(SB), RODATA|NOPTR, $16
+DATA shuffle922<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle922<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle922<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle524<>+0(SB)/8, $0x0f060e050d04ffff
-DATA shuffle524<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle524<>(SB), RODATA|NOPTR, $16
+DATA shuffle923<>+0(SB)/8, $0x0f060e050d04ffff
+DATA shuffle923<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle923<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -18824,28 +24087,28 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1152
+	JAE   chunk1302
 	CMPQ  DX, $0x18
-	JAE   chunk1153
+	JAE   chunk1303
 	RET
 
-chunk1152:
+chunk1302:
 	SUBQ $0x24, DX
 
-group1154:
+group1304:
 	MOVQ rows+24(FP), R8
 
-row1155:
+row1305:
 	XORQ DI, DI
 
-chunks1156:
+chunks1306:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle525<>+0(SB), X0, X0
+	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle526<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
 	VPSHUFB shuffle321<>+0(SB), X0, X0
@@ -18855,27 +24118,27 @@ chunks1156:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle926<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle528<>+0(SB), X0, X0
+	VPSHUFB shuffle927<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle529<>+0(SB), X1, X1
+	VPSHUFB shuffle928<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle530<>+0(SB), X0, X0
+	VPSHUFB shuffle929<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
 	VPSHUFB shuffle188<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle531<>+0(SB), X1, X2
+	VPSHUFB shuffle775<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle525<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle526<>+0(SB), X0, X0
+	VPSHUFB shuffle925<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle321<>+0(SB), X2, X2
@@ -18885,25 +24148,25 @@ chunks1156:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle527<>+0(SB), X0, X0
+	VPSHUFB shuffle926<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle528<>+0(SB), X2, X2
+	VPSHUFB shuffle927<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle529<>+0(SB), X0, X0
+	VPSHUFB shuffle928<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle532<>+0(SB), X1, X2
+	VPSHUFB shuffle930<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
 	VMOVDQU 82(R10), X2
 	VPSHUFB shuffle188<>+0(SB), X2, X2
-	VPSHUFB shuffle533<>+0(SB), X1, X0
+	VPSHUFB shuffle784<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle525<>+0(SB), X0, X0
+	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
-	VPSHUFB shuffle526<>+0(SB), X2, X2
+	VPSHUFB shuffle925<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle321<>+0(SB), X0, X0
@@ -18913,58 +24176,58 @@ chunks1156:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 50(R10), X2
-	VPSHUFB shuffle527<>+0(SB), X2, X2
+	VPSHUFB shuffle926<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle528<>+0(SB), X0, X0
+	VPSHUFB shuffle927<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle529<>+0(SB), X2, X2
+	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle534<>+0(SB), X1, X0
+	VPSHUFB shuffle931<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(SI*2)
 	VMOVDQU 88(R10), X0
 	VPSHUFB shuffle188<>+0(SB), X0, X0
-	VPSHUFB shuffle535<>+0(SB), X1, X1
+	VPSHUFB shuffle787<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1157
+	JEQ     rowdone1307
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1156
+	JLE     chunks1306
 	MOVQ    DX, DI
-	JMP     chunks1156
+	JMP     chunks1306
 
-rowdone1157:
+rowdone1307:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1155
+	JNZ  row1305
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1154
+	JNZ  group1304
 	VZEROUPPER
 	RET
 
-chunk1153:
+chunk1303:
 	SUBQ $0x18, DX
 
-group1158:
+group1308:
 	MOVQ rows+24(FP), R8
 
-row1159:
+row1309:
 	XORQ DI, DI
 
-chunks1160:
+chunks1310:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle525<>+0(SB), X0, X0
+	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle526<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
 	VPSHUFB shuffle321<>+0(SB), X0, X0
@@ -18974,31 +24237,31 @@ chunks1160:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
+	VPSHUFB shuffle926<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle528<>+0(SB), X0, X2
+	VPSHUFB shuffle927<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle525<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle526<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle436<>+0(SB), X0, X1
+	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
-	VPSHUFB shuffle536<>+0(SB), X0, X2
+	VPSHUFB shuffle926<>+0(SB), X1, X1
+	VPSHUFB shuffle932<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle525<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle526<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
 	VPSHUFB shuffle321<>+0(SB), X2, X2
@@ -19007,81 +24270,69 @@ chunks1160:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 50(R10), X1
-	VPSHUFB shuffle527<>+0(SB), X1, X1
-	VPSHUFB shuffle537<>+0(SB), X0, X0
+	VPSHUFB shuffle926<>+0(SB), X1, X1
+	VPSHUFB shuffle933<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1161
+	JEQ     rowdone1311
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1160
+	JLE     chunks1310
 	MOVQ    DX, DI
-	JMP     chunks1160
+	JMP     chunks1310
 
-rowdone1161:
+rowdone1311:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1159
+	JNZ  row1309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1158
+	JNZ  group1308
 	VZEROUPPER
 	RET
 
-DATA shuffle525<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle525<>+8(SB)/8, $0xffffffffffff0504
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $16
+DATA shuffle924<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle924<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle924<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle526<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle526<>+8(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle526<>(SB), RODATA|NOPTR, $16
+DATA shuffle925<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle925<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle925<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle527<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle527<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle527<>(SB), RODATA|NOPTR, $16
+DATA shuffle926<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle926<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle926<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle528<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle528<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle528<>(SB), RODATA|NOPTR, $16
+DATA shuffle927<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle927<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle927<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle529<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle529<>+8(SB)/8, $0xffff0302ffff0100
-GLOBL shuffle529<>(SB), RODATA|NOPTR, $16
+DATA shuffle928<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle928<>+8(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle928<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle530<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle530<>+8(SB)/8, $0x0302ffff0100ffff
-GLOBL shuffle530<>(SB), RODATA|NOPTR, $16
+DATA shuffle929<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle929<>+8(SB)/8, $0x0302ffff0100ffff
+GLOBL shuffle929<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle531<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle531<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle531<>(SB), RODATA|NOPTR, $16
+DATA shuffle930<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle930<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle930<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle532<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle532<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle532<>(SB), RODATA|NOPTR, $16
+DATA shuffle931<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle931<>+8(SB)/8, $0x0d0cffff0b0affff
+GLOBL shuffle931<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle533<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle533<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle533<>(SB), RODATA|NOPTR, $16
+DATA shuffle932<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle932<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle932<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle534<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle534<>+8(SB)/8, $0x0d0cffff0b0affff
-GLOBL shuffle534<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle535<>+0(SB)/8, $0xffffffff0f0effff
-DATA shuffle535<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle535<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle536<>+0(SB)/8, $0x0908ffff0706ffff
-DATA shuffle536<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle537<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA shuffle537<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $16
+DATA shuffle933<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle933<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle933<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -19102,28 +24353,28 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1162
+	JAE   chunk1312
 	CMPQ  DX, $0x18
-	JAE   chunk1163
+	JAE   chunk1313
 	RET
 
-chunk1162:
+chunk1312:
 	SUBQ $0x30, DX
 
-group1164:
+group1314:
 	MOVQ rows+24(FP), R8
 
-row1165:
+row1315:
 	XORQ DI, DI
 
-chunks1166:
+chunks1316:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
@@ -19139,15 +24390,15 @@ chunks1166:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 112(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R9)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 20(R10), X0
@@ -19163,15 +24414,15 @@ chunks1166:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 124(R10), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*1)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 32(R10), X1
@@ -19187,47 +24438,47 @@ chunks1166:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(SI*2)
 	VMOVDQU 100(R10), X2
-	VPSHUFB shuffle417<>+0(SB), X2, X2
-	VPSHUFB shuffle419<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X2, X2
+	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1167
+	JEQ     rowdone1317
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1166
+	JLE     chunks1316
 	MOVQ    DX, DI
-	JMP     chunks1166
+	JMP     chunks1316
 
-rowdone1167:
+rowdone1317:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1165
+	JNZ  row1315
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1164
+	JNZ  group1314
 	VZEROUPPER
 	RET
 
-chunk1163:
+chunk1313:
 	SUBQ $0x18, DX
 
-group1168:
+group1318:
 	MOVQ rows+24(FP), R8
 
-row1169:
+row1319:
 	XORQ DI, DI
 
-chunks1170:
+chunks1320:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
@@ -19237,9 +24488,9 @@ chunks1170:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 20(R10), X1
@@ -19249,8 +24500,8 @@ chunks1170:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle417<>+0(SB), X2, X2
-	VPSHUFB shuffle538<>+0(SB), X0, X1
+	VPSHUFB shuffle817<>+0(SB), X2, X2
+	VPSHUFB shuffle934<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 32(R10), X1
@@ -19259,28 +24510,28 @@ chunks1170:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1171
+	JEQ     rowdone1321
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1170
+	JLE     chunks1320
 	MOVQ    DX, DI
-	JMP     chunks1170
+	JMP     chunks1320
 
-rowdone1171:
+rowdone1321:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1169
+	JNZ  row1319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1168
+	JNZ  group1318
 	VZEROUPPER
 	RET
 
-DATA shuffle538<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle538<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $16
+DATA shuffle934<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle934<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle934<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -19301,19 +24552,19 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1172
+	JAE   chunk1322
 	RET
 
-chunk1172:
+chunk1322:
 	SUBQ $0x30, DX
 
-group1173:
+group1323:
 	MOVQ rows+24(FP), R8
 
-row1174:
+row1324:
 	XORQ DI, DI
 
-chunks1175:
+chunks1325:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -19371,22 +24622,22 @@ chunks1175:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1176
+	JEQ     rowdone1326
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1175
+	JLE     chunks1325
 	MOVQ    DX, DI
-	JMP     chunks1175
+	JMP     chunks1325
 
-rowdone1176:
+rowdone1326:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1174
+	JNZ  row1324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1173
+	JNZ  group1323
 	VZEROUPPER
 	RET
 
@@ -19409,166 +24660,166 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1177
+	JAE   chunk1327
 	RET
 
-chunk1177:
+chunk1327:
 	SUBQ $0x24, DX
 
-group1178:
+group1328:
 	MOVQ rows+24(FP), R8
 
-row1179:
+row1329:
 	XORQ DI, DI
 
-chunks1180:
+chunks1330:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle539<>+0(SB), X0, X0
+	VPSHUFB shuffle935<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle540<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle541<>+0(SB), X0, X0
+	VPSHUFB shuffle937<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle542<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle543<>+0(SB), X0, X0
+	VPSHUFB shuffle939<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle544<>+0(SB), X1, X1
+	VPSHUFB shuffle940<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 83(R10), X1
-	VPSHUFB shuffle545<>+0(SB), X1, X1
+	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle546<>+0(SB), X0, X2
+	VPSHUFB shuffle942<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle539<>+0(SB), X2, X2
+	VPSHUFB shuffle935<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle540<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle541<>+0(SB), X2, X2
+	VPSHUFB shuffle937<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 41(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 57(R10), X1
-	VPSHUFB shuffle542<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 75(R10), X2
-	VPSHUFB shuffle543<>+0(SB), X2, X2
+	VPSHUFB shuffle939<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle547<>+0(SB), X0, X1
+	VPSHUFB shuffle943<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle545<>+0(SB), X1, X1
-	VPSHUFB shuffle548<>+0(SB), X0, X2
+	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle944<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle539<>+0(SB), X2, X2
+	VPSHUFB shuffle935<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle540<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle541<>+0(SB), X2, X2
+	VPSHUFB shuffle937<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle542<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle543<>+0(SB), X2, X2
+	VPSHUFB shuffle939<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle549<>+0(SB), X0, X1
+	VPSHUFB shuffle945<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 89(R10), X1
-	VPSHUFB shuffle545<>+0(SB), X1, X1
-	VPSHUFB shuffle550<>+0(SB), X0, X0
+	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1181
+	JEQ     rowdone1331
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1180
+	JLE     chunks1330
 	MOVQ    DX, DI
-	JMP     chunks1180
+	JMP     chunks1330
 
-rowdone1181:
+rowdone1331:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1179
+	JNZ  row1329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1178
+	JNZ  group1328
 	VZEROUPPER
 	RET
 
-DATA shuffle539<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle539<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $16
+DATA shuffle935<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle935<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle935<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle540<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle540<>+8(SB)/8, $0x0bffff0affff0902
-GLOBL shuffle540<>(SB), RODATA|NOPTR, $16
+DATA shuffle936<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle936<>+8(SB)/8, $0x0bffff0affff0902
+GLOBL shuffle936<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle541<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle541<>+8(SB)/8, $0xff0a01ff0900ffff
-GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
+DATA shuffle937<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle937<>+8(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle937<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle542<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle542<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle542<>(SB), RODATA|NOPTR, $16
+DATA shuffle938<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle938<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle938<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle543<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle543<>+8(SB)/8, $0xff0affff0902ffff
-GLOBL shuffle543<>(SB), RODATA|NOPTR, $16
+DATA shuffle939<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle939<>+8(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle939<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle544<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle544<>+8(SB)/8, $0x01ff0900ffffffff
-GLOBL shuffle544<>(SB), RODATA|NOPTR, $16
+DATA shuffle940<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle940<>+8(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle940<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle545<>+0(SB)/8, $0xffffffffff0900ff
-DATA shuffle545<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle545<>(SB), RODATA|NOPTR, $16
+DATA shuffle941<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle941<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle941<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle546<>+0(SB)/8, $0xffffffff09ffff08
-DATA shuffle546<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle546<>(SB), RODATA|NOPTR, $16
+DATA shuffle942<>+0(SB)/8, $0xffffffff09ffff08
+DATA shuffle942<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle942<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle547<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle547<>+8(SB)/8, $0x02ff0a01ffffffff
-GLOBL shuffle547<>(SB), RODATA|NOPTR, $16
+DATA shuffle943<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle943<>+8(SB)/8, $0x02ff0a01ffffffff
+GLOBL shuffle943<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle548<>+0(SB)/8, $0xffffffff0cffff0b
-DATA shuffle548<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle548<>(SB), RODATA|NOPTR, $16
+DATA shuffle944<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle944<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle944<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle549<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle549<>+8(SB)/8, $0x05ff0d04ffffffff
-GLOBL shuffle549<>(SB), RODATA|NOPTR, $16
+DATA shuffle945<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle945<>+8(SB)/8, $0x05ff0d04ffffffff
+GLOBL shuffle945<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle550<>+0(SB)/8, $0xffffffff0fffff0e
-DATA shuffle550<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle550<>(SB), RODATA|NOPTR, $16
+DATA shuffle946<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle946<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle946<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -19589,19 +24840,19 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1182
+	JAE   chunk1332
 	RET
 
-chunk1182:
+chunk1332:
 	SUBQ $0x24, DX
 
-group1183:
+group1333:
 	MOVQ rows+24(FP), R8
 
-row1184:
+row1334:
 	XORQ DI, DI
 
-chunks1185:
+chunks1335:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -19615,21 +24866,21 @@ chunks1185:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle507<>+0(SB), X0, X0
+	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle551<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle552<>+0(SB), X1, X1
+	VPSHUFB shuffle948<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 76(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle531<>+0(SB), X0, X2
+	VPSHUFB shuffle775<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
@@ -19642,19 +24893,19 @@ chunks1185:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle507<>+0(SB), X2, X2
+	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 62(R10), X1
-	VPSHUFB shuffle551<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle553<>+0(SB), X0, X1
+	VPSHUFB shuffle949<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 82(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VPSHUFB shuffle533<>+0(SB), X0, X2
+	VPSHUFB shuffle784<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X2
@@ -19667,56 +24918,56 @@ chunks1185:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle507<>+0(SB), X2, X2
+	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle551<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle554<>+0(SB), X0, X1
+	VPSHUFB shuffle950<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 88(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VPSHUFB shuffle535<>+0(SB), X0, X0
+	VPSHUFB shuffle787<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1186
+	JEQ     rowdone1336
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1185
+	JLE     chunks1335
 	MOVQ    DX, DI
-	JMP     chunks1185
+	JMP     chunks1335
 
-rowdone1186:
+rowdone1336:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1184
+	JNZ  row1334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1183
+	JNZ  group1333
 	VZEROUPPER
 	RET
 
-DATA shuffle551<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle551<>+8(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
+DATA shuffle947<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle947<>+8(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle947<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle552<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle552<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle552<>(SB), RODATA|NOPTR, $16
+DATA shuffle948<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle948<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle948<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle553<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle553<>+8(SB)/8, $0xffff0706ffffffff
-GLOBL shuffle553<>(SB), RODATA|NOPTR, $16
+DATA shuffle949<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle949<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle949<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle554<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle554<>+8(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle554<>(SB), RODATA|NOPTR, $16
+DATA shuffle950<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle950<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle950<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -19737,19 +24988,19 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1187
+	JAE   chunk1337
 	RET
 
-chunk1187:
+chunk1337:
 	SUBQ $0x24, DX
 
-group1188:
+group1338:
 	MOVQ rows+24(FP), R8
 
-row1189:
+row1339:
 	XORQ DI, DI
 
-chunks1190:
+chunks1340:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -19814,22 +25065,22 @@ chunks1190:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1191
+	JEQ     rowdone1341
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1190
+	JLE     chunks1340
 	MOVQ    DX, DI
-	JMP     chunks1190
+	JMP     chunks1340
 
-rowdone1191:
+rowdone1341:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1189
+	JNZ  row1339
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1188
+	JNZ  group1338
 	VZEROUPPER
 	RET
 
@@ -19852,19 +25103,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x48
-	JAE   chunk1192
+	JAE   chunk1342
 	RET
 
-chunk1192:
+chunk1342:
 	SUBQ $0x48, DX
 
-group1193:
+group1343:
 	MOVQ rows+24(FP), R8
 
-row1194:
+row1344:
 	XORQ DI, DI
 
-chunks1195:
+chunks1345:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -19949,22 +25200,22 @@ chunks1195:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 64(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1196
+	JEQ     rowdone1346
 	ADDQ    $0x48, DI
 	CMPQ    DI, DX
-	JLE     chunks1195
+	JLE     chunks1345
 	MOVQ    DX, DI
-	JMP     chunks1195
+	JMP     chunks1345
 
-rowdone1196:
+rowdone1346:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1194
+	JNZ  row1344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1193
+	JNZ  group1343
 	VZEROUPPER
 	RET
 
@@ -19987,269 +25238,269 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x24
-	JAE   chunk1197
+	JAE   chunk1347
 	CMPQ  DX, $0x18
-	JAE   chunk1198
+	JAE   chunk1348
 	RET
 
-chunk1197:
+chunk1347:
 	SUBQ $0x24, DX
 
-group1199:
+group1349:
 	MOVQ rows+24(FP), R8
 
-row1200:
+row1350:
 	XORQ DI, DI
 
-chunks1201:
+chunks1351:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle555<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle556<>+0(SB), X1, X1
+	VPSHUFB shuffle952<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle517<>+0(SB), X1, X1
+	VPSHUFB shuffle916<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle558<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle559<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle560<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle561<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 74(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle562<>+0(SB), X1, X2
+	VPSHUFB shuffle958<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle555<>+0(SB), X2, X2
+	VPSHUFB shuffle951<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle556<>+0(SB), X0, X0
+	VPSHUFB shuffle952<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle557<>+0(SB), X2, X2
+	VPSHUFB shuffle953<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle517<>+0(SB), X0, X0
+	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(SI*1)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle558<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 58(R10), X2
-	VPSHUFB shuffle559<>+0(SB), X2, X2
+	VPSHUFB shuffle955<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 75(R10), X0
-	VPSHUFB shuffle560<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle563<>+0(SB), X1, X2
+	VPSHUFB shuffle959<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(SI*1)
 	VMOVDQU 77(R10), X2
-	VPSHUFB shuffle514<>+0(SB), X2, X2
-	VPSHUFB shuffle564<>+0(SB), X1, X0
+	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle960<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle555<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle556<>+0(SB), X2, X2
+	VPSHUFB shuffle952<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle517<>+0(SB), X2, X2
+	VPSHUFB shuffle916<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle558<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 61(R10), X0
-	VPSHUFB shuffle559<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle560<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle565<>+0(SB), X1, X0
+	VPSHUFB shuffle961<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(SI*2)
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle514<>+0(SB), X0, X0
-	VPSHUFB shuffle566<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle962<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1202
+	JEQ     rowdone1352
 	ADDQ    $0x24, DI
 	CMPQ    DI, DX
-	JLE     chunks1201
+	JLE     chunks1351
 	MOVQ    DX, DI
-	JMP     chunks1201
+	JMP     chunks1351
 
-rowdone1202:
+rowdone1352:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1200
+	JNZ  row1350
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1199
+	JNZ  group1349
 	VZEROUPPER
 	RET
 
-chunk1198:
+chunk1348:
 	SUBQ $0x18, DX
 
-group1203:
+group1353:
 	MOVQ rows+24(FP), R8
 
-row1204:
+row1354:
 	XORQ DI, DI
 
-chunks1205:
+chunks1355:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle555<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle556<>+0(SB), X1, X1
+	VPSHUFB shuffle952<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle517<>+0(SB), X1, X1
+	VPSHUFB shuffle916<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle558<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle559<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 3(R10), X0
-	VPSHUFB shuffle555<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle556<>+0(SB), X1, X1
+	VPSHUFB shuffle952<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 39(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle519<>+0(SB), X1, X2
+	VPSHUFB shuffle918<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*1)
 	VMOVDQU 40(R10), X2
-	VPSHUFB shuffle558<>+0(SB), X2, X2
-	VPSHUFB shuffle567<>+0(SB), X1, X0
+	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(SI*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle555<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle556<>+0(SB), X2, X2
+	VPSHUFB shuffle952<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle557<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle521<>+0(SB), X1, X2
+	VPSHUFB shuffle920<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(SI*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle558<>+0(SB), X2, X2
-	VPSHUFB shuffle568<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1206
+	JEQ     rowdone1356
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1205
+	JLE     chunks1355
 	MOVQ    DX, DI
-	JMP     chunks1205
+	JMP     chunks1355
 
-rowdone1206:
+rowdone1356:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1204
+	JNZ  row1354
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1203
+	JNZ  group1353
 	VZEROUPPER
 	RET
 
-DATA shuffle555<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle555<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
+DATA shuffle951<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle951<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle951<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle556<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle556<>+8(SB)/8, $0xffffffff0b02ffff
-GLOBL shuffle556<>(SB), RODATA|NOPTR, $16
+DATA shuffle952<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle952<>+8(SB)/8, $0xffffffff0b02ffff
+GLOBL shuffle952<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle557<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle557<>+8(SB)/8, $0xffff0900ffffffff
-GLOBL shuffle557<>(SB), RODATA|NOPTR, $16
+DATA shuffle953<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle953<>+8(SB)/8, $0xffff0900ffffffff
+GLOBL shuffle953<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle558<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle558<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle558<>(SB), RODATA|NOPTR, $16
+DATA shuffle954<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle954<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle954<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle559<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle559<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle559<>(SB), RODATA|NOPTR, $16
+DATA shuffle955<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle955<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle955<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle560<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle560<>+8(SB)/8, $0xffff0a01ffff0900
-GLOBL shuffle560<>(SB), RODATA|NOPTR, $16
+DATA shuffle956<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle956<>+8(SB)/8, $0xffff0a01ffff0900
+GLOBL shuffle956<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle561<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle561<>+8(SB)/8, $0x0a01ffff0900ffff
-GLOBL shuffle561<>(SB), RODATA|NOPTR, $16
+DATA shuffle957<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle957<>+8(SB)/8, $0x0a01ffff0900ffff
+GLOBL shuffle957<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle562<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle562<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle562<>(SB), RODATA|NOPTR, $16
+DATA shuffle958<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle958<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle958<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle563<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle563<>+8(SB)/8, $0x0b02ffff0a01ffff
-GLOBL shuffle563<>(SB), RODATA|NOPTR, $16
+DATA shuffle959<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle959<>+8(SB)/8, $0x0b02ffff0a01ffff
+GLOBL shuffle959<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle564<>+0(SB)/8, $0xffffffff0c03ffff
-DATA shuffle564<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle564<>(SB), RODATA|NOPTR, $16
+DATA shuffle960<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle960<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle960<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle565<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle565<>+8(SB)/8, $0x0e05ffff0d04ffff
-GLOBL shuffle565<>(SB), RODATA|NOPTR, $16
+DATA shuffle961<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle961<>+8(SB)/8, $0x0e05ffff0d04ffff
+GLOBL shuffle961<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle566<>+0(SB)/8, $0xffffffff0f06ffff
-DATA shuffle566<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle566<>(SB), RODATA|NOPTR, $16
+DATA shuffle962<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle962<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle962<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle567<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA shuffle567<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle567<>(SB), RODATA|NOPTR, $16
+DATA shuffle963<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle963<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle963<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle568<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA shuffle568<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle568<>(SB), RODATA|NOPTR, $16
+DATA shuffle964<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle964<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20270,46 +25521,46 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1207
+	JAE   chunk1357
 	CMPQ  DX, $0x18
-	JAE   chunk1208
+	JAE   chunk1358
 	RET
 
-chunk1207:
+chunk1357:
 	SUBQ $0x30, DX
 
-group1209:
+group1359:
 	MOVQ rows+24(FP), R8
 
-row1210:
+row1360:
 	XORQ DI, DI
 
-chunks1211:
+chunks1361:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R10), X0
-	VPSHUFB shuffle574<>+0(SB), X0, X0
+	VPSHUFB shuffle969<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
@@ -20322,39 +25573,39 @@ chunks1211:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 74(R10), X1
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 110(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X2
+	VPSHUFB shuffle968<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 10(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle969<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R10), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
@@ -20362,42 +25613,42 @@ chunks1211:
 	VMOVDQU 114(R10), X2
 	VPSHUFB shuffle321<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle436<>+0(SB), X0, X1
+	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*1)
 	VMOVDQU 80(R10), X1
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 98(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 116(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle575<>+0(SB), X0, X2
+	VPSHUFB shuffle970<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 66(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 16(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R10), X2
-	VPSHUFB shuffle574<>+0(SB), X2, X2
+	VPSHUFB shuffle969<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R10), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
@@ -20409,110 +25660,110 @@ chunks1211:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(SI*2)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 122(R10), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle576<>+0(SB), X0, X0
+	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1212
+	JEQ     rowdone1362
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1211
+	JLE     chunks1361
 	MOVQ    DX, DI
-	JMP     chunks1211
+	JMP     chunks1361
 
-rowdone1212:
+rowdone1362:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1210
+	JNZ  row1360
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1209
+	JNZ  group1359
 	VZEROUPPER
 	RET
 
-chunk1208:
+chunk1358:
 	SUBQ $0x18, DX
 
-group1213:
+group1363:
 	MOVQ rows+24(FP), R8
 
-row1214:
+row1364:
 	XORQ DI, DI
 
-chunks1215:
+chunks1365:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle577<>+0(SB), X0, X2
+	VPSHUFB shuffle600<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle578<>+0(SB), X0, X1
+	VPSHUFB shuffle972<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*1)
 	VMOVDQU 10(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle579<>+0(SB), X0, X2
+	VPSHUFB shuffle607<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(SI*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle580<>+0(SB), X0, X1
+	VPSHUFB shuffle973<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(SI*2)
 	VMOVDQU 16(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
@@ -20521,72 +25772,60 @@ chunks1215:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1216
+	JEQ     rowdone1366
 	ADDQ    $0x18, DI
 	CMPQ    DI, DX
-	JLE     chunks1215
+	JLE     chunks1365
 	MOVQ    DX, DI
-	JMP     chunks1215
+	JMP     chunks1365
 
-rowdone1216:
+rowdone1366:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1214
+	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1213
+	JNZ  group1363
 	VZEROUPPER
 	RET
 
-DATA shuffle569<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle569<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
+DATA shuffle965<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle965<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle965<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle570<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle570<>+8(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle570<>(SB), RODATA|NOPTR, $16
+DATA shuffle966<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle966<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle966<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle571<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle571<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle571<>(SB), RODATA|NOPTR, $16
+DATA shuffle967<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle967<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle967<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle572<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle572<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle572<>(SB), RODATA|NOPTR, $16
+DATA shuffle968<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle968<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle968<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle573<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle573<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle573<>(SB), RODATA|NOPTR, $16
+DATA shuffle969<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle969<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle969<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle574<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle574<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle574<>(SB), RODATA|NOPTR, $16
+DATA shuffle970<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle970<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle970<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle575<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle575<>+8(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
+DATA shuffle971<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle971<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle971<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle576<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle576<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle576<>(SB), RODATA|NOPTR, $16
+DATA shuffle972<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle972<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle972<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle577<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle577<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle577<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle578<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle578<>+8(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle578<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle579<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle579<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle579<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle580<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle580<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle580<>(SB), RODATA|NOPTR, $16
+DATA shuffle973<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle973<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20607,19 +25846,19 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  DX, $0x30
-	JAE   chunk1217
+	JAE   chunk1367
 	RET
 
-chunk1217:
+chunk1367:
 	SUBQ $0x30, DX
 
-group1218:
+group1368:
 	MOVQ rows+24(FP), R8
 
-row1219:
+row1369:
 	XORQ DI, DI
 
-chunks1220:
+chunks1370:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -20729,22 +25968,22 @@ chunks1220:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(SI*2)
 	CMPQ    DI, DX
-	JEQ     rowdone1221
+	JEQ     rowdone1371
 	ADDQ    $0x30, DI
 	CMPQ    DI, DX
-	JLE     chunks1220
+	JLE     chunks1370
 	MOVQ    DX, DI
-	JMP     chunks1220
+	JMP     chunks1370
 
-rowdone1221:
+rowdone1371:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1219
+	JNZ  row1369
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1218
+	JNZ  group1368
 	VZEROUPPER
 	RET
 
@@ -20768,33 +26007,33 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1222
+	JAE   chunk1372
 	CMPQ  DX, $0x10
-	JAE   chunk1223
+	JAE   chunk1373
 	CMPQ  DX, $0x08
-	JAE   chunk1224
+	JAE   chunk1374
 	CMPQ  DX, $0x04
-	JAE   chunk1225
+	JAE   chunk1375
 	RET
 
-chunk1222:
+chunk1372:
 	SUBQ $0x20, DX
 
-group1226:
+group1376:
 	MOVQ rows+24(FP), R9
 
-row1227:
+row1377:
 	XORQ R8, R8
 
-chunks1228:
+chunks1378:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -20803,22 +26042,22 @@ chunks1228:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle404<>+0(SB), Y3, Y0
-	VPAND       shuffle404<>+0(SB), Y5, Y6
+	VPAND       shuffle804<>+0(SB), Y3, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle404<>+0(SB), Y1, Y5
-	VPAND       shuffle404<>+0(SB), Y4, Y3
+	VPAND       shuffle804<>+0(SB), Y1, Y5
+	VPAND       shuffle804<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -20826,63 +26065,63 @@ chunks1228:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1229
+	JEQ         rowdone1379
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1228
+	JLE         chunks1378
 	MOVQ        DX, R8
-	JMP         chunks1228
+	JMP         chunks1378
 
-rowdone1229:
+rowdone1379:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1227
+	JNZ  row1377
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1226
+	JNZ  group1376
 	VZEROUPPER
 	RET
 
-chunk1223:
+chunk1373:
 	SUBQ $0x10, DX
 
-group1230:
+group1380:
 	MOVQ rows+24(FP), R9
 
-row1231:
+row1381:
 	XORQ R8, R8
 
-chunks1232:
+chunks1382:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X4, X5
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X5, X6
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle404<>+0(SB), X1, X5
-	VPAND     shuffle404<>+0(SB), X4, X3
+	VPAND     shuffle804<>+0(SB), X1, X5
+	VPAND     shuffle804<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
 	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X3
@@ -20890,55 +26129,55 @@ chunks1232:
 	VPACKUSWB X5, X3, X4
 	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1233
+	JEQ       rowdone1383
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks1232
+	JLE       chunks1382
 	MOVQ      DX, R8
-	JMP       chunks1232
+	JMP       chunks1382
 
-rowdone1233:
+rowdone1383:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1231
+	JNZ  row1381
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1230
+	JNZ  group1380
 	VZEROUPPER
 	RET
 
-chunk1224:
+chunk1374:
 	SUBQ $0x08, DX
 
-group1234:
+group1384:
 	MOVQ rows+24(FP), R9
 
-row1235:
+row1385:
 	XORQ R8, R8
 
-chunks1236:
+chunks1386:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X3, X4
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle404<>+0(SB), X1, X3
-	VPAND     shuffle404<>+0(SB), X1, X0
+	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVQ     X0, (R10)(SI*1)
 	VPSRLW    $0x08, X1, X0
@@ -20946,54 +26185,54 @@ chunks1236:
 	VPACKUSWB X3, X0, X1
 	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1237
+	JEQ       rowdone1387
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks1236
+	JLE       chunks1386
 	MOVQ      DX, R8
-	JMP       chunks1236
+	JMP       chunks1386
 
-rowdone1237:
+rowdone1387:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1235
+	JNZ  row1385
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1234
+	JNZ  group1384
 	VZEROUPPER
 	RET
 
-chunk1225:
+chunk1375:
 	SUBQ $0x04, DX
 
-group1238:
+group1388:
 	MOVQ rows+24(FP), R9
 
-row1239:
+row1389:
 	XORQ R8, R8
 
-chunks1240:
+chunks1390:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle404<>+0(SB), X0, X1
-	VPAND     shuffle404<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X0, X1
+	VPAND     shuffle804<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VPSRLW    $0x08, X0, X1
 	VPSRLW    $0x08, X0, X3
 	VPACKUSWB X3, X1, X0
-	VPAND     shuffle404<>+0(SB), X2, X3
-	VPAND     shuffle404<>+0(SB), X2, X1
+	VPAND     shuffle804<>+0(SB), X2, X3
+	VPAND     shuffle804<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X0, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
 	VMOVD     X3, (R10)(SI*1)
 	VPSRLW    $0x08, X0, X3
@@ -21001,22 +26240,22 @@ chunks1240:
 	VPACKUSWB X2, X3, X0
 	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1241
+	JEQ       rowdone1391
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks1240
+	JLE       chunks1390
 	MOVQ      DX, R8
-	JMP       chunks1240
+	JMP       chunks1390
 
-rowdone1241:
+rowdone1391:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1239
+	JNZ  row1389
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1238
+	JNZ  group1388
 	VZEROUPPER
 	RET
 
@@ -21040,33 +26279,33 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1242
+	JAE   chunk1392
 	CMPQ  DX, $0x10
-	JAE   chunk1243
+	JAE   chunk1393
 	CMPQ  DX, $0x08
-	JAE   chunk1244
+	JAE   chunk1394
 	CMPQ  DX, $0x04
-	JAE   chunk1245
+	JAE   chunk1395
 	RET
 
-chunk1242:
+chunk1392:
 	SUBQ $0x20, DX
 
-group1246:
+group1396:
 	MOVQ rows+24(FP), R9
 
-row1247:
+row1397:
 	XORQ R8, R8
 
-chunks1248:
+chunks1398:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -21075,22 +26314,22 @@ chunks1248:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y6
+	VPAND       shuffle805<>+0(SB), Y3, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle405<>+0(SB), Y1, Y5
-	VPAND       shuffle405<>+0(SB), Y4, Y3
+	VPAND       shuffle805<>+0(SB), Y1, Y5
+	VPAND       shuffle805<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(SI*1)
 	VPSRLD      $0x10, Y1, Y3
@@ -21098,63 +26337,63 @@ chunks1248:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1249
+	JEQ         rowdone1399
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1248
+	JLE         chunks1398
 	MOVQ        DX, R8
-	JMP         chunks1248
+	JMP         chunks1398
 
-rowdone1249:
+rowdone1399:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1247
+	JNZ  row1397
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1246
+	JNZ  group1396
 	VZEROUPPER
 	RET
 
-chunk1243:
+chunk1393:
 	SUBQ $0x10, DX
 
-group1250:
+group1400:
 	MOVQ rows+24(FP), R9
 
-row1251:
+row1401:
 	XORQ R8, R8
 
-chunks1252:
+chunks1402:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle405<>+0(SB), X1, X5
-	VPAND     shuffle405<>+0(SB), X4, X3
+	VPAND     shuffle805<>+0(SB), X1, X5
+	VPAND     shuffle805<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
 	VMOVDQU   X3, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X3
@@ -21162,55 +26401,55 @@ chunks1252:
 	VPACKUSDW X5, X3, X4
 	VMOVDQU   X4, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1253
+	JEQ       rowdone1403
 	ADDQ      $0x10, R8
 	CMPQ      R8, DX
-	JLE       chunks1252
+	JLE       chunks1402
 	MOVQ      DX, R8
-	JMP       chunks1252
+	JMP       chunks1402
 
-rowdone1253:
+rowdone1403:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1251
+	JNZ  row1401
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1250
+	JNZ  group1400
 	VZEROUPPER
 	RET
 
-chunk1244:
+chunk1394:
 	SUBQ $0x08, DX
 
-group1254:
+group1404:
 	MOVQ rows+24(FP), R9
 
-row1255:
+row1405:
 	XORQ R8, R8
 
-chunks1256:
+chunks1406:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVQ     X0, (R10)(SI*1)
 	VPSRLD    $0x10, X1, X0
@@ -21218,54 +26457,54 @@ chunks1256:
 	VPACKUSDW X3, X0, X1
 	VMOVQ     X1, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1257
+	JEQ       rowdone1407
 	ADDQ      $0x08, R8
 	CMPQ      R8, DX
-	JLE       chunks1256
+	JLE       chunks1406
 	MOVQ      DX, R8
-	JMP       chunks1256
+	JMP       chunks1406
 
-rowdone1257:
+rowdone1407:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1255
+	JNZ  row1405
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1254
+	JNZ  group1404
 	VZEROUPPER
 	RET
 
-chunk1245:
+chunk1395:
 	SUBQ $0x04, DX
 
-group1258:
+group1408:
 	MOVQ rows+24(FP), R9
 
-row1259:
+row1409:
 	XORQ R8, R8
 
-chunks1260:
+chunks1410:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle405<>+0(SB), X0, X1
-	VPAND     shuffle405<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X0, X1
+	VPAND     shuffle805<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VPSRLD    $0x10, X0, X1
 	VPSRLD    $0x10, X0, X3
 	VPACKUSDW X3, X1, X0
-	VPAND     shuffle405<>+0(SB), X2, X3
-	VPAND     shuffle405<>+0(SB), X2, X1
+	VPAND     shuffle805<>+0(SB), X2, X3
+	VPAND     shuffle805<>+0(SB), X2, X1
 	VPACKUSDW X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X0, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
 	VMOVD     X3, (R10)(SI*1)
 	VPSRLD    $0x10, X0, X3
@@ -21273,22 +26512,22 @@ chunks1260:
 	VPACKUSDW X2, X3, X0
 	VMOVD     X0, (R11)(SI*1)
 	CMPQ      R8, DX
-	JEQ       rowdone1261
+	JEQ       rowdone1411
 	ADDQ      $0x04, R8
 	CMPQ      R8, DX
-	JLE       chunks1260
+	JLE       chunks1410
 	MOVQ      DX, R8
-	JMP       chunks1260
+	JMP       chunks1410
 
-rowdone1261:
+rowdone1411:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1259
+	JNZ  row1409
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1258
+	JNZ  group1408
 	VZEROUPPER
 	RET
 
@@ -21312,25 +26551,25 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1262
+	JAE   chunk1412
 	CMPQ  DX, $0x10
-	JAE   chunk1263
+	JAE   chunk1413
 	CMPQ  DX, $0x08
-	JAE   chunk1264
+	JAE   chunk1414
 	CMPQ  DX, $0x04
-	JAE   chunk1265
+	JAE   chunk1415
 	RET
 
-chunk1262:
+chunk1412:
 	SUBQ $0x20, DX
 
-group1266:
+group1416:
 	MOVQ rows+24(FP), R9
 
-row1267:
+row1417:
 	XORQ R8, R8
 
-chunks1268:
+chunks1418:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -21354,35 +26593,35 @@ chunks1268:
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1269
+	JEQ         rowdone1419
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1268
+	JLE         chunks1418
 	MOVQ        DX, R8
-	JMP         chunks1268
+	JMP         chunks1418
 
-rowdone1269:
+rowdone1419:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1267
+	JNZ  row1417
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1266
+	JNZ  group1416
 	VZEROUPPER
 	RET
 
-chunk1263:
+chunk1413:
 	SUBQ $0x10, DX
 
-group1270:
+group1420:
 	MOVQ rows+24(FP), R9
 
-row1271:
+row1421:
 	XORQ R8, R8
 
-chunks1272:
+chunks1422:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21402,35 +26641,35 @@ chunks1272:
 	VSHUFPS $0xdd, X3, X1, X3
 	VMOVDQU X3, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1273
+	JEQ     rowdone1423
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1272
+	JLE     chunks1422
 	MOVQ    DX, R8
-	JMP     chunks1272
+	JMP     chunks1422
 
-rowdone1273:
+rowdone1423:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1271
+	JNZ  row1421
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1270
+	JNZ  group1420
 	VZEROUPPER
 	RET
 
-chunk1264:
+chunk1414:
 	SUBQ $0x08, DX
 
-group1274:
+group1424:
 	MOVQ rows+24(FP), R9
 
-row1275:
+row1425:
 	XORQ R8, R8
 
-chunks1276:
+chunks1426:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21446,35 +26685,35 @@ chunks1276:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVQ   X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1277
+	JEQ     rowdone1427
 	ADDQ    $0x08, R8
 	CMPQ    R8, DX
-	JLE     chunks1276
+	JLE     chunks1426
 	MOVQ    DX, R8
-	JMP     chunks1276
+	JMP     chunks1426
 
-rowdone1277:
+rowdone1427:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1275
+	JNZ  row1425
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1274
+	JNZ  group1424
 	VZEROUPPER
 	RET
 
-chunk1265:
+chunk1415:
 	SUBQ $0x04, DX
 
-group1278:
+group1428:
 	MOVQ rows+24(FP), R9
 
-row1279:
+row1429:
 	XORQ R8, R8
 
-chunks1280:
+chunks1430:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21489,22 +26728,22 @@ chunks1280:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1281
+	JEQ     rowdone1431
 	ADDQ    $0x04, R8
 	CMPQ    R8, DX
-	JLE     chunks1280
+	JLE     chunks1430
 	MOVQ    DX, R8
-	JMP     chunks1280
+	JMP     chunks1430
 
-rowdone1281:
+rowdone1431:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1279
+	JNZ  row1429
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1278
+	JNZ  group1428
 	VZEROUPPER
 	RET
 
@@ -21528,23 +26767,23 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1282
+	JAE   chunk1432
 	CMPQ  DX, $0x10
-	JAE   chunk1283
+	JAE   chunk1433
 	CMPQ  DX, $0x08
-	JAE   chunk1284
+	JAE   chunk1434
 	RET
 
-chunk1282:
+chunk1432:
 	SUBQ $0x20, DX
 
-group1285:
+group1435:
 	MOVQ rows+24(FP), R9
 
-row1286:
+row1436:
 	XORQ R8, R8
 
-chunks1287:
+chunks1437:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -21568,35 +26807,35 @@ chunks1287:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1288
+	JEQ         rowdone1438
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1287
+	JLE         chunks1437
 	MOVQ        DX, R8
-	JMP         chunks1287
+	JMP         chunks1437
 
-rowdone1288:
+rowdone1438:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1286
+	JNZ  row1436
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1285
+	JNZ  group1435
 	VZEROUPPER
 	RET
 
-chunk1283:
+chunk1433:
 	SUBQ $0x10, DX
 
-group1289:
+group1439:
 	MOVQ rows+24(FP), R9
 
-row1290:
+row1440:
 	XORQ R8, R8
 
-chunks1291:
+chunks1441:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -21616,35 +26855,35 @@ chunks1291:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1292
+	JEQ         rowdone1442
 	ADDQ        $0x10, R8
 	CMPQ        R8, DX
-	JLE         chunks1291
+	JLE         chunks1441
 	MOVQ        DX, R8
-	JMP         chunks1291
+	JMP         chunks1441
 
-rowdone1292:
+rowdone1442:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1290
+	JNZ  row1440
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1289
+	JNZ  group1439
 	VZEROUPPER
 	RET
 
-chunk1284:
+chunk1434:
 	SUBQ $0x08, DX
 
-group1293:
+group1443:
 	MOVQ rows+24(FP), R9
 
-row1294:
+row1444:
 	XORQ R8, R8
 
-chunks1295:
+chunks1445:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -21660,22 +26899,22 @@ chunks1295:
 	VPUNPCKHQDQ X1, X1, X1
 	VMOVQ       X1, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1296
+	JEQ         rowdone1446
 	ADDQ        $0x08, R8
 	CMPQ        R8, DX
-	JLE         chunks1295
+	JLE         chunks1445
 	MOVQ        DX, R8
-	JMP         chunks1295
+	JMP         chunks1445
 
-rowdone1296:
+rowdone1446:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1294
+	JNZ  row1444
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1293
+	JNZ  group1443
 	VZEROUPPER
 	RET
 
@@ -21699,21 +26938,21 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1297
+	JAE   chunk1447
 	CMPQ  DX, $0x10
-	JAE   chunk1298
+	JAE   chunk1448
 	RET
 
-chunk1297:
+chunk1447:
 	SUBQ $0x20, DX
 
-group1299:
+group1449:
 	MOVQ rows+24(FP), R9
 
-row1300:
+row1450:
 	XORQ R8, R8
 
-chunks1301:
+chunks1451:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -21729,35 +26968,35 @@ chunks1301:
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
 	VMOVDQU     Y0, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1302
+	JEQ         rowdone1452
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1301
+	JLE         chunks1451
 	MOVQ        DX, R8
-	JMP         chunks1301
+	JMP         chunks1451
 
-rowdone1302:
+rowdone1452:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1300
+	JNZ  row1450
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1299
+	JNZ  group1449
 	VZEROUPPER
 	RET
 
-chunk1298:
+chunk1448:
 	SUBQ $0x10, DX
 
-group1303:
+group1453:
 	MOVQ rows+24(FP), R9
 
-row1304:
+row1454:
 	XORQ R8, R8
 
-chunks1305:
+chunks1455:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21769,22 +27008,22 @@ chunks1305:
 	VMOVDQU 48(AX)(R8*4), X0
 	VMOVDQU X0, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1306
+	JEQ     rowdone1456
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1305
+	JLE     chunks1455
 	MOVQ    DX, R8
-	JMP     chunks1305
+	JMP     chunks1455
 
-rowdone1306:
+rowdone1456:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1304
+	JNZ  row1454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1303
+	JNZ  group1453
 	VZEROUPPER
 	RET
 
@@ -21808,21 +27047,21 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk1307
+	JAE   chunk1457
 	CMPQ  DX, $0x18
-	JAE   chunk1308
+	JAE   chunk1458
 	RET
 
-chunk1307:
+chunk1457:
 	SUBQ $0x24, DX
 
-group1309:
+group1459:
 	MOVQ rows+24(FP), R9
 
-row1310:
+row1460:
 	XORQ R8, R8
 
-chunks1311:
+chunks1461:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21884,35 +27123,35 @@ chunks1311:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1312
+	JEQ     rowdone1462
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks1311
+	JLE     chunks1461
 	MOVQ    DX, R8
-	JMP     chunks1311
+	JMP     chunks1461
 
-rowdone1312:
+rowdone1462:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1310
+	JNZ  row1460
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1309
+	JNZ  group1459
 	VZEROUPPER
 	RET
 
-chunk1308:
+chunk1458:
 	SUBQ $0x18, DX
 
-group1313:
+group1463:
 	MOVQ rows+24(FP), R9
 
-row1314:
+row1464:
 	XORQ R8, R8
 
-chunks1315:
+chunks1465:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -21951,22 +27190,22 @@ chunks1315:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1316
+	JEQ     rowdone1466
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1315
+	JLE     chunks1465
 	MOVQ    DX, R8
-	JMP     chunks1315
+	JMP     chunks1465
 
-rowdone1316:
+rowdone1466:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1314
+	JNZ  row1464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1313
+	JNZ  group1463
 	VZEROUPPER
 	RET
 
@@ -21990,27 +27229,27 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1317
+	JAE   chunk1467
 	RET
 
-chunk1317:
+chunk1467:
 	SUBQ $0x20, DX
 
-group1318:
+group1468:
 	MOVQ rows+24(FP), R9
 
-row1319:
+row1469:
 	XORQ R8, R8
 
-chunks1320:
+chunks1470:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -22019,22 +27258,22 @@ chunks1320:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle404<>+0(SB), Y3, Y0
-	VPAND       shuffle404<>+0(SB), Y5, Y6
+	VPAND       shuffle804<>+0(SB), Y3, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVNTDQ    Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVNTDQ    Y5, (R11)
-	VPAND       shuffle404<>+0(SB), Y1, Y5
-	VPAND       shuffle404<>+0(SB), Y4, Y3
+	VPAND       shuffle804<>+0(SB), Y1, Y5
+	VPAND       shuffle804<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVNTDQ    Y3, (R10)(SI*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -22042,22 +27281,22 @@ chunks1320:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1321
+	JEQ         rowdone1471
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1320
+	JLE         chunks1470
 	MOVQ        DX, R8
-	JMP         chunks1320
+	JMP         chunks1470
 
-rowdone1321:
+rowdone1471:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1319
+	JNZ  row1469
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1318
+	JNZ  group1468
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22082,27 +27321,27 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1322
+	JAE   chunk1472
 	RET
 
-chunk1322:
+chunk1472:
 	SUBQ $0x20, DX
 
-group1323:
+group1473:
 	MOVQ rows+24(FP), R9
 
-row1324:
+row1474:
 	XORQ R8, R8
 
-chunks1325:
+chunks1475:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -22111,22 +27350,22 @@ chunks1325:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y6
+	VPAND       shuffle805<>+0(SB), Y3, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
 	VMOVNTDQ    Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
 	VMOVNTDQ    Y5, (R11)
-	VPAND       shuffle405<>+0(SB), Y1, Y5
-	VPAND       shuffle405<>+0(SB), Y4, Y3
+	VPAND       shuffle805<>+0(SB), Y1, Y5
+	VPAND       shuffle805<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
 	VMOVNTDQ    Y3, (R10)(SI*1)
 	VPSRLD      $0x10, Y1, Y3
@@ -22134,22 +27373,22 @@ chunks1325:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1326
+	JEQ         rowdone1476
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1325
+	JLE         chunks1475
 	MOVQ        DX, R8
-	JMP         chunks1325
+	JMP         chunks1475
 
-rowdone1326:
+rowdone1476:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1324
+	JNZ  row1474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1323
+	JNZ  group1473
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22174,19 +27413,19 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1327
+	JAE   chunk1477
 	RET
 
-chunk1327:
+chunk1477:
 	SUBQ $0x20, DX
 
-group1328:
+group1478:
 	MOVQ rows+24(FP), R9
 
-row1329:
+row1479:
 	XORQ R8, R8
 
-chunks1330:
+chunks1480:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -22210,22 +27449,22 @@ chunks1330:
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1331
+	JEQ         rowdone1481
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1330
+	JLE         chunks1480
 	MOVQ        DX, R8
-	JMP         chunks1330
+	JMP         chunks1480
 
-rowdone1331:
+rowdone1481:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1329
+	JNZ  row1479
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1328
+	JNZ  group1478
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22250,19 +27489,19 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1332
+	JAE   chunk1482
 	RET
 
-chunk1332:
+chunk1482:
 	SUBQ $0x20, DX
 
-group1333:
+group1483:
 	MOVQ rows+24(FP), R9
 
-row1334:
+row1484:
 	XORQ R8, R8
 
-chunks1335:
+chunks1485:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -22286,22 +27525,22 @@ chunks1335:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1336
+	JEQ         rowdone1486
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1335
+	JLE         chunks1485
 	MOVQ        DX, R8
-	JMP         chunks1335
+	JMP         chunks1485
 
-rowdone1336:
+rowdone1486:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1334
+	JNZ  row1484
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1333
+	JNZ  group1483
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22326,19 +27565,19 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1337
+	JAE   chunk1487
 	RET
 
-chunk1337:
+chunk1487:
 	SUBQ $0x20, DX
 
-group1338:
+group1488:
 	MOVQ rows+24(FP), R9
 
-row1339:
+row1489:
 	XORQ R8, R8
 
-chunks1340:
+chunks1490:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -22354,22 +27593,22 @@ chunks1340:
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
 	VMOVNTDQ    Y0, (R11)(SI*1)
 	CMPQ        R8, DX
-	JEQ         rowdone1341
+	JEQ         rowdone1491
 	ADDQ        $0x20, R8
 	CMPQ        R8, DX
-	JLE         chunks1340
+	JLE         chunks1490
 	MOVQ        DX, R8
-	JMP         chunks1340
+	JMP         chunks1490
 
-rowdone1341:
+rowdone1491:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1339
+	JNZ  row1489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1338
+	JNZ  group1488
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22394,240 +27633,240 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1342
+	JAE   chunk1492
 	CMPQ  DX, $0x10
-	JAE   chunk1343
+	JAE   chunk1493
 	RET
 
-chunk1342:
+chunk1492:
 	SUBQ $0x20, DX
 
-group1344:
+group1494:
 	MOVQ rows+24(FP), R9
 
-row1345:
+row1495:
 	XORQ R8, R8
 
-chunks1346:
+chunks1496:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle581<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle581<>+0(SB), X1, X1
+	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle976<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle584<>+0(SB), X0, X2
+	VPSHUFB shuffle977<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle581<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle581<>+0(SB), X1, X1
+	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle976<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle585<>+0(SB), X0, X2
+	VPSHUFB shuffle978<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle581<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle581<>+0(SB), X1, X1
+	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle976<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle586<>+0(SB), X0, X2
+	VPSHUFB shuffle979<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle581<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X1
+	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle581<>+0(SB), X1, X1
+	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle583<>+0(SB), X1, X1
+	VPSHUFB shuffle976<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle587<>+0(SB), X0, X0
+	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1347
+	JEQ     rowdone1497
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1346
+	JLE     chunks1496
 	MOVQ    DX, R8
-	JMP     chunks1346
+	JMP     chunks1496
 
-rowdone1347:
+rowdone1497:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1345
+	JNZ  row1495
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1344
+	JNZ  group1494
 	VZEROUPPER
 	RET
 
-chunk1343:
+chunk1493:
 	SUBQ $0x10, DX
 
-group1348:
+group1498:
 	MOVQ rows+24(FP), R9
 
-row1349:
+row1499:
 	XORQ R8, R8
 
-chunks1350:
+chunks1500:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle581<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle582<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle584<>+0(SB), X1, X2
+	VPSHUFB shuffle977<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle581<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle585<>+0(SB), X1, X0
+	VPSHUFB shuffle978<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle581<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle582<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle583<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle586<>+0(SB), X1, X2
+	VPSHUFB shuffle979<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle581<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle582<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle583<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle587<>+0(SB), X1, X1
+	VPSHUFB shuffle980<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1351
+	JEQ     rowdone1501
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1350
+	JLE     chunks1500
 	MOVQ    DX, R8
-	JMP     chunks1350
+	JMP     chunks1500
 
-rowdone1351:
+rowdone1501:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1349
+	JNZ  row1499
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1348
+	JNZ  group1498
 	VZEROUPPER
 	RET
 
-DATA shuffle581<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle581<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle581<>(SB), RODATA|NOPTR, $16
+DATA shuffle974<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle974<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle974<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle582<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle582<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle582<>(SB), RODATA|NOPTR, $16
+DATA shuffle975<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle975<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle975<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle583<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle583<>+8(SB)/8, $0xff03ff02ff01ff00
-GLOBL shuffle583<>(SB), RODATA|NOPTR, $16
+DATA shuffle976<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle976<>+8(SB)/8, $0xff03ff02ff01ff00
+GLOBL shuffle976<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle584<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle584<>+8(SB)/8, $0x03ff02ff01ff00ff
-GLOBL shuffle584<>(SB), RODATA|NOPTR, $16
+DATA shuffle977<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle977<>+8(SB)/8, $0x03ff02ff01ff00ff
+GLOBL shuffle977<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle585<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle585<>+8(SB)/8, $0x07ff06ff05ff04ff
-GLOBL shuffle585<>(SB), RODATA|NOPTR, $16
+DATA shuffle978<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle978<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL shuffle978<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle586<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle586<>+8(SB)/8, $0x0bff0aff09ff08ff
-GLOBL shuffle586<>(SB), RODATA|NOPTR, $16
+DATA shuffle979<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle979<>+8(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle979<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle587<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle587<>+8(SB)/8, $0x0fff0eff0dff0cff
-GLOBL shuffle587<>(SB), RODATA|NOPTR, $16
+DATA shuffle980<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle980<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle980<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -22649,156 +27888,156 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1352
+	JAE   chunk1502
 	CMPQ  DX, $0x10
-	JAE   chunk1353
+	JAE   chunk1503
 	RET
 
-chunk1352:
+chunk1502:
 	SUBQ $0x20, DX
 
-group1354:
+group1504:
 	MOVQ rows+24(FP), R9
 
-row1355:
+row1505:
 	XORQ R8, R8
 
-chunks1356:
+chunks1506:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VMOVDQU 96(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X2
+	VPSHUFB shuffle982<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle588<>+0(SB), X2, X2
+	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle588<>+0(SB), X1, X1
-	VPSHUFB shuffle590<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X1, X1
+	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1357
+	JEQ     rowdone1507
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1356
+	JLE     chunks1506
 	MOVQ    DX, R8
-	JMP     chunks1356
+	JMP     chunks1506
 
-rowdone1357:
+rowdone1507:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1355
+	JNZ  row1505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1354
+	JNZ  group1504
 	VZEROUPPER
 	RET
 
-chunk1353:
+chunk1503:
 	SUBQ $0x10, DX
 
-group1358:
+group1508:
 	MOVQ rows+24(FP), R9
 
-row1359:
+row1509:
 	XORQ R8, R8
 
-chunks1360:
+chunks1510:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle588<>+0(SB), X1, X1
+	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle589<>+0(SB), X0, X0
+	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle588<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle589<>+0(SB), X1, X2
+	VPSHUFB shuffle982<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle588<>+0(SB), X2, X2
-	VPSHUFB shuffle590<>+0(SB), X1, X1
+	VPSHUFB shuffle981<>+0(SB), X2, X2
+	VPSHUFB shuffle983<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1361
+	JEQ     rowdone1511
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1360
+	JLE     chunks1510
 	MOVQ    DX, R8
-	JMP     chunks1360
+	JMP     chunks1510
 
-rowdone1361:
+rowdone1511:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1359
+	JNZ  row1509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1358
+	JNZ  group1508
 	VZEROUPPER
 	RET
 
-DATA shuffle588<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle588<>+8(SB)/8, $0xffff0706ffff0504
-GLOBL shuffle588<>(SB), RODATA|NOPTR, $16
+DATA shuffle981<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle981<>+8(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle981<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle589<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle589<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle589<>(SB), RODATA|NOPTR, $16
+DATA shuffle982<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle982<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle982<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle590<>+0(SB)/8, $0x0b0affff0908ffff
-DATA shuffle590<>+8(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle590<>(SB), RODATA|NOPTR, $16
+DATA shuffle983<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle983<>+8(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle983<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -22820,85 +28059,85 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1362
+	JAE   chunk1512
 	RET
 
-chunk1362:
+chunk1512:
 	SUBQ $0x20, DX
 
-group1363:
+group1513:
 	MOVQ rows+24(FP), R9
 
-row1364:
+row1514:
 	XORQ R8, R8
 
-chunks1365:
+chunks1515:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X1
+	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle417<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle418<>+0(SB), X0, X0
+	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle417<>+0(SB), X0, X0
+	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle418<>+0(SB), X1, X2
+	VPSHUFB shuffle818<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle417<>+0(SB), X2, X2
-	VPSHUFB shuffle419<>+0(SB), X1, X1
+	VPSHUFB shuffle817<>+0(SB), X2, X2
+	VPSHUFB shuffle819<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1366
+	JEQ     rowdone1516
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1365
+	JLE     chunks1515
 	MOVQ    DX, R8
-	JMP     chunks1365
+	JMP     chunks1515
 
-rowdone1366:
+rowdone1516:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1364
+	JNZ  row1514
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1363
+	JNZ  group1513
 	VZEROUPPER
 	RET
 
@@ -22922,19 +28161,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk1367
+	JAE   chunk1517
 	RET
 
-chunk1367:
+chunk1517:
 	SUBQ $0x40, DX
 
-group1368:
+group1518:
 	MOVQ rows+24(FP), R9
 
-row1369:
+row1519:
 	XORQ R8, R8
 
-chunks1370:
+chunks1520:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23033,22 +28272,22 @@ chunks1370:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1371
+	JEQ     rowdone1521
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks1370
+	JLE     chunks1520
 	MOVQ    DX, R8
-	JMP     chunks1370
+	JMP     chunks1520
 
-rowdone1371:
+rowdone1521:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1369
+	JNZ  row1519
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1368
+	JNZ  group1518
 	VZEROUPPER
 	RET
 
@@ -23072,21 +28311,21 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x24
-	JAE   chunk1372
+	JAE   chunk1522
 	CMPQ  DX, $0x18
-	JAE   chunk1373
+	JAE   chunk1523
 	RET
 
-chunk1372:
+chunk1522:
 	SUBQ $0x24, DX
 
-group1374:
+group1524:
 	MOVQ rows+24(FP), R9
 
-row1375:
+row1525:
 	XORQ R8, R8
 
-chunks1376:
+chunks1526:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23098,37 +28337,37 @@ chunks1376:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle591<>+0(SB), X1, X1
+	VPSHUFB shuffle984<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle985<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle422<>+0(SB), X1, X1
+	VPSHUFB shuffle822<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 50(AX)(R8*4), X1
-	VPSHUFB shuffle593<>+0(SB), X1, X1
+	VPSHUFB shuffle986<>+0(SB), X1, X1
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle987<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 82(AX)(R8*4), X1
-	VPSHUFB shuffle595<>+0(SB), X1, X1
+	VPSHUFB shuffle988<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 98(AX)(R8*4), X0
-	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPSHUFB shuffle989<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 114(AX)(R8*4), X1
-	VPSHUFB shuffle597<>+0(SB), X1, X1
+	VPSHUFB shuffle990<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 99(AX)(R8*4), X1
-	VPSHUFB shuffle598<>+0(SB), X1, X1
+	VPSHUFB shuffle991<>+0(SB), X1, X1
 	VMOVDQU 115(AX)(R8*4), X0
-	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VPSHUFB shuffle992<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 128(AX)(R8*4), X1
-	VPSHUFB shuffle600<>+0(SB), X1, X2
+	VPSHUFB shuffle993<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R10)
 	VMOVDQU 4(AX)(R8*4), X2
@@ -23140,36 +28379,36 @@ chunks1376:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPSHUFB shuffle984<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle985<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle422<>+0(SB), X0, X0
+	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle987<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 86(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle988<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 102(AX)(R8*4), X2
-	VPSHUFB shuffle596<>+0(SB), X2, X2
+	VPSHUFB shuffle989<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 118(AX)(R8*4), X0
-	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPSHUFB shuffle990<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 103(AX)(R8*4), X0
-	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPSHUFB shuffle991<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R8*4), X2
-	VPSHUFB shuffle599<>+0(SB), X2, X2
+	VPSHUFB shuffle992<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle601<>+0(SB), X1, X0
+	VPSHUFB shuffle994<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
@@ -23181,36 +28420,36 @@ chunks1376:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle591<>+0(SB), X2, X2
+	VPSHUFB shuffle984<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle985<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle422<>+0(SB), X2, X2
+	VPSHUFB shuffle822<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle986<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle987<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 90(AX)(R8*4), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X2
+	VPSHUFB shuffle988<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 106(AX)(R8*4), X0
-	VPSHUFB shuffle596<>+0(SB), X0, X0
+	VPSHUFB shuffle989<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 122(AX)(R8*4), X2
-	VPSHUFB shuffle597<>+0(SB), X2, X2
+	VPSHUFB shuffle990<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 107(AX)(R8*4), X2
-	VPSHUFB shuffle598<>+0(SB), X2, X2
+	VPSHUFB shuffle991<>+0(SB), X2, X2
 	VMOVDQU 123(AX)(R8*4), X0
-	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VPSHUFB shuffle992<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle602<>+0(SB), X1, X2
+	VPSHUFB shuffle995<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 12(AX)(R8*4), X2
@@ -23222,68 +28461,68 @@ chunks1376:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPSHUFB shuffle984<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle985<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle422<>+0(SB), X0, X0
+	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(SI*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle987<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 94(AX)(R8*4), X0
-	VPSHUFB shuffle595<>+0(SB), X0, X0
+	VPSHUFB shuffle988<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 110(AX)(R8*4), X2
-	VPSHUFB shuffle596<>+0(SB), X2, X2
+	VPSHUFB shuffle989<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 126(AX)(R8*4), X0
-	VPSHUFB shuffle597<>+0(SB), X0, X0
+	VPSHUFB shuffle990<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	VMOVDQU 111(AX)(R8*4), X0
-	VPSHUFB shuffle598<>+0(SB), X0, X0
+	VPSHUFB shuffle991<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R8*4), X2
-	VPSHUFB shuffle599<>+0(SB), X2, X2
+	VPSHUFB shuffle992<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle603<>+0(SB), X1, X1
+	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1377
+	JEQ     rowdone1527
 	ADDQ    $0x24, R8
 	CMPQ    R8, DX
-	JLE     chunks1376
+	JLE     chunks1526
 	MOVQ    DX, R8
-	JMP     chunks1376
+	JMP     chunks1526
 
-rowdone1377:
+rowdone1527:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1375
+	JNZ  row1525
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1374
+	JNZ  group1524
 	VZEROUPPER
 	RET
 
-chunk1373:
+chunk1523:
 	SUBQ $0x18, DX
 
-group1378:
+group1528:
 	MOVQ rows+24(FP), R9
 
-row1379:
+row1529:
 	XORQ R8, R8
 
-chunks1380:
+chunks1530:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23295,21 +28534,21 @@ chunks1380:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle591<>+0(SB), X1, X1
+	VPSHUFB shuffle984<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle985<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle422<>+0(SB), X1, X2
+	VPSHUFB shuffle822<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 50(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle986<>+0(SB), X2, X2
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle987<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle604<>+0(SB), X1, X2
+	VPSHUFB shuffle997<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
@@ -23321,20 +28560,20 @@ chunks1380:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPSHUFB shuffle984<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle985<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle605<>+0(SB), X1, X0
+	VPSHUFB shuffle998<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle987<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle606<>+0(SB), X1, X0
+	VPSHUFB shuffle999<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
@@ -23346,20 +28585,20 @@ chunks1380:
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle591<>+0(SB), X2, X2
+	VPSHUFB shuffle984<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle592<>+0(SB), X0, X0
+	VPSHUFB shuffle985<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle607<>+0(SB), X1, X2
+	VPSHUFB shuffle1000<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle593<>+0(SB), X2, X2
+	VPSHUFB shuffle986<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X0
+	VPSHUFB shuffle987<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle608<>+0(SB), X1, X2
+	VPSHUFB shuffle1001<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
@@ -23371,121 +28610,121 @@ chunks1380:
 	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle591<>+0(SB), X0, X0
+	VPSHUFB shuffle984<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle592<>+0(SB), X2, X2
+	VPSHUFB shuffle985<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle609<>+0(SB), X1, X0
+	VPSHUFB shuffle1002<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(SI*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle593<>+0(SB), X0, X0
+	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle594<>+0(SB), X2, X2
+	VPSHUFB shuffle987<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle610<>+0(SB), X1, X1
+	VPSHUFB shuffle1003<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1381
+	JEQ     rowdone1531
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1380
+	JLE     chunks1530
 	MOVQ    DX, R8
-	JMP     chunks1380
+	JMP     chunks1530
 
-rowdone1381:
+rowdone1531:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1379
+	JNZ  row1529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1378
+	JNZ  group1528
 	VZEROUPPER
 	RET
 
-DATA shuffle591<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle591<>+8(SB)/8, $0x01ffff00ffffffff
-GLOBL shuffle591<>(SB), RODATA|NOPTR, $16
+DATA shuffle984<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle984<>+8(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle984<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle592<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle592<>+8(SB)/8, $0xffff00ffffffffff
-GLOBL shuffle592<>(SB), RODATA|NOPTR, $16
+DATA shuffle985<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle985<>+8(SB)/8, $0xffff00ffffffffff
+GLOBL shuffle985<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle593<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA shuffle593<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle593<>(SB), RODATA|NOPTR, $16
+DATA shuffle986<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle986<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle986<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle594<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle594<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
+DATA shuffle987<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle987<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle987<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle595<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle595<>+8(SB)/8, $0xffffffff0fffff0e
-GLOBL shuffle595<>(SB), RODATA|NOPTR, $16
+DATA shuffle988<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle988<>+8(SB)/8, $0xffffffff0fffff0e
+GLOBL shuffle988<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle596<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle596<>+8(SB)/8, $0xff00ff0fffff0eff
-GLOBL shuffle596<>(SB), RODATA|NOPTR, $16
+DATA shuffle989<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle989<>+8(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle989<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle597<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle597<>+8(SB)/8, $0x00ff0fffff0effff
-GLOBL shuffle597<>(SB), RODATA|NOPTR, $16
+DATA shuffle990<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle990<>+8(SB)/8, $0x00ff0fffff0effff
+GLOBL shuffle990<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle598<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle598<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle598<>(SB), RODATA|NOPTR, $16
+DATA shuffle991<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle991<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle991<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle599<>+0(SB)/8, $0xffffffffff00ff0f
-DATA shuffle599<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle599<>(SB), RODATA|NOPTR, $16
+DATA shuffle992<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle992<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle992<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle600<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle600<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle600<>(SB), RODATA|NOPTR, $16
+DATA shuffle993<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle993<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle993<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle601<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle601<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle601<>(SB), RODATA|NOPTR, $16
+DATA shuffle994<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle994<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle994<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle602<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle602<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle602<>(SB), RODATA|NOPTR, $16
+DATA shuffle995<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle995<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle995<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle603<>+0(SB)/8, $0xffffffff0fffffff
-DATA shuffle603<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle603<>(SB), RODATA|NOPTR, $16
+DATA shuffle996<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle996<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle996<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle604<>+0(SB)/8, $0x03ffff02ffffffff
-DATA shuffle604<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle604<>(SB), RODATA|NOPTR, $16
+DATA shuffle997<>+0(SB)/8, $0x03ffff02ffffffff
+DATA shuffle997<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle997<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle605<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle605<>+8(SB)/8, $0xff04ffffffffffff
-GLOBL shuffle605<>(SB), RODATA|NOPTR, $16
+DATA shuffle998<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle998<>+8(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle998<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle606<>+0(SB)/8, $0x07ffff06ffffffff
-DATA shuffle606<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle606<>(SB), RODATA|NOPTR, $16
+DATA shuffle999<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle999<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle999<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle607<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle607<>+8(SB)/8, $0xff08ffffffffffff
-GLOBL shuffle607<>(SB), RODATA|NOPTR, $16
+DATA shuffle1000<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1000<>+8(SB)/8, $0xff08ffffffffffff
+GLOBL shuffle1000<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle608<>+0(SB)/8, $0x0bffff0affffffff
-DATA shuffle608<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle608<>(SB), RODATA|NOPTR, $16
+DATA shuffle1001<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle1001<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1001<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle609<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle609<>+8(SB)/8, $0xff0cffffffffffff
-GLOBL shuffle609<>(SB), RODATA|NOPTR, $16
+DATA shuffle1002<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1002<>+8(SB)/8, $0xff0cffffffffffff
+GLOBL shuffle1002<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle610<>+0(SB)/8, $0x0fffff0effffffff
-DATA shuffle610<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle610<>(SB), RODATA|NOPTR, $16
+DATA shuffle1003<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle1003<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23507,21 +28746,21 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk1382
+	JAE   chunk1532
 	CMPQ  DX, $0x18
-	JAE   chunk1383
+	JAE   chunk1533
 	RET
 
-chunk1382:
+chunk1532:
 	SUBQ $0x30, DX
 
-group1384:
+group1534:
 	MOVQ rows+24(FP), R9
 
-row1385:
+row1535:
 	XORQ R8, R8
 
-chunks1386:
+chunks1536:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23534,7 +28773,7 @@ chunks1386:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -23542,7 +28781,7 @@ chunks1386:
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle551<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
 	VPSHUFB shuffle315<>+0(SB), X0, X0
@@ -23570,7 +28809,7 @@ chunks1386:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 14(AX)(R8*4), X1
-	VPSHUFB shuffle573<>+0(SB), X1, X1
+	VPSHUFB shuffle773<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
@@ -23578,7 +28817,7 @@ chunks1386:
 	VPSHUFB shuffle122<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle551<>+0(SB), X0, X0
+	VPSHUFB shuffle947<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R8*4), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
@@ -23606,7 +28845,7 @@ chunks1386:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 22(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VMOVDQU 54(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -23614,7 +28853,7 @@ chunks1386:
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle551<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
 	VPSHUFB shuffle315<>+0(SB), X0, X0
@@ -23628,7 +28867,7 @@ chunks1386:
 	VMOVDQU 146(AX)(R8*4), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle611<>+0(SB), X1, X2
+	VPSHUFB shuffle1004<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 24(AX)(R8*4), X2
@@ -23641,7 +28880,7 @@ chunks1386:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -23649,7 +28888,7 @@ chunks1386:
 	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R8*4), X0
-	VPSHUFB shuffle551<>+0(SB), X0, X0
+	VPSHUFB shuffle947<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R8*4), X2
 	VPSHUFB shuffle315<>+0(SB), X2, X2
@@ -23666,35 +28905,35 @@ chunks1386:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1387
+	JEQ     rowdone1537
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks1386
+	JLE     chunks1536
 	MOVQ    DX, R8
-	JMP     chunks1386
+	JMP     chunks1536
 
-rowdone1387:
+rowdone1537:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1385
+	JNZ  row1535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1384
+	JNZ  group1534
 	VZEROUPPER
 	RET
 
-chunk1383:
+chunk1533:
 	SUBQ $0x18, DX
 
-group1388:
+group1538:
 	MOVQ rows+24(FP), R9
 
-row1389:
+row1539:
 	XORQ R8, R8
 
-chunks1390:
+chunks1540:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23707,7 +28946,7 @@ chunks1390:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -23725,7 +28964,7 @@ chunks1390:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 14(AX)(R8*4), X0
-	VPSHUFB shuffle573<>+0(SB), X0, X0
+	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -23743,7 +28982,7 @@ chunks1390:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 22(AX)(R8*4), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -23755,48 +28994,48 @@ chunks1390:
 	VMOVDQU 56(AX)(R8*4), X1
 	VPSHUFB shuffle111<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle612<>+0(SB), X0, X2
+	VPSHUFB shuffle1005<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle573<>+0(SB), X2, X2
+	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle613<>+0(SB), X0, X0
+	VPSHUFB shuffle1006<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1391
+	JEQ     rowdone1541
 	ADDQ    $0x18, R8
 	CMPQ    R8, DX
-	JLE     chunks1390
+	JLE     chunks1540
 	MOVQ    DX, R8
-	JMP     chunks1390
+	JMP     chunks1540
 
-rowdone1391:
+rowdone1541:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1389
+	JNZ  row1539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1388
+	JNZ  group1538
 	VZEROUPPER
 	RET
 
-DATA shuffle611<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle611<>+8(SB)/8, $0x0706ffffffff0504
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
+DATA shuffle1004<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1004<>+8(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle1004<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle612<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle612<>+8(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle612<>(SB), RODATA|NOPTR, $16
+DATA shuffle1005<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1005<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle1005<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle613<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle613<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
+DATA shuffle1006<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1006<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1006<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23818,19 +29057,19 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x30
-	JAE   chunk1392
+	JAE   chunk1542
 	RET
 
-chunk1392:
+chunk1542:
 	SUBQ $0x30, DX
 
-group1393:
+group1543:
 	MOVQ rows+24(FP), R9
 
-row1394:
+row1544:
 	XORQ R8, R8
 
-chunks1395:
+chunks1545:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -23940,22 +29179,22 @@ chunks1395:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1396
+	JEQ     rowdone1546
 	ADDQ    $0x30, R8
 	CMPQ    R8, DX
-	JLE     chunks1395
+	JLE     chunks1545
 	MOVQ    DX, R8
-	JMP     chunks1395
+	JMP     chunks1545
 
-rowdone1396:
+rowdone1546:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1394
+	JNZ  row1544
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1393
+	JNZ  group1543
 	VZEROUPPER
 	RET
 
@@ -23979,240 +29218,240 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1397
+	JAE   chunk1547
 	CMPQ  DX, $0x10
-	JAE   chunk1398
+	JAE   chunk1548
 	RET
 
-chunk1397:
+chunk1547:
 	SUBQ $0x20, DX
 
-group1399:
+group1549:
 	MOVQ rows+24(FP), R9
 
-row1400:
+row1550:
 	XORQ R8, R8
 
-chunks1401:
+chunks1551:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle614<>+0(SB), X0, X0
+	VPSHUFB shuffle1007<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle1008<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle1009<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle614<>+0(SB), X1, X1
+	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle1008<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle1009<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle617<>+0(SB), X0, X2
+	VPSHUFB shuffle1010<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle614<>+0(SB), X2, X2
+	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle1008<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle1009<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle614<>+0(SB), X1, X1
+	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle1008<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle1009<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle618<>+0(SB), X0, X2
+	VPSHUFB shuffle1011<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle614<>+0(SB), X2, X2
+	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle1008<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle1009<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle614<>+0(SB), X1, X1
+	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle1008<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle1009<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle619<>+0(SB), X0, X2
+	VPSHUFB shuffle1012<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle614<>+0(SB), X2, X2
+	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle1008<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle1009<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X1
+	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle614<>+0(SB), X1, X1
+	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle1008<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle616<>+0(SB), X1, X1
+	VPSHUFB shuffle1009<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle620<>+0(SB), X0, X0
+	VPSHUFB shuffle1013<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1402
+	JEQ     rowdone1552
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1401
+	JLE     chunks1551
 	MOVQ    DX, R8
-	JMP     chunks1401
+	JMP     chunks1551
 
-rowdone1402:
+rowdone1552:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1400
+	JNZ  row1550
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1399
+	JNZ  group1549
 	VZEROUPPER
 	RET
 
-chunk1398:
+chunk1548:
 	SUBQ $0x10, DX
 
-group1403:
+group1553:
 	MOVQ rows+24(FP), R9
 
-row1404:
+row1554:
 	XORQ R8, R8
 
-chunks1405:
+chunks1555:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle614<>+0(SB), X0, X0
+	VPSHUFB shuffle1007<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle615<>+0(SB), X1, X1
+	VPSHUFB shuffle1008<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle1009<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle617<>+0(SB), X1, X2
+	VPSHUFB shuffle1010<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle614<>+0(SB), X2, X2
+	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle1008<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle1009<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle618<>+0(SB), X1, X0
+	VPSHUFB shuffle1011<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(SI*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle614<>+0(SB), X0, X0
+	VPSHUFB shuffle1007<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle615<>+0(SB), X2, X2
+	VPSHUFB shuffle1008<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle616<>+0(SB), X0, X0
+	VPSHUFB shuffle1009<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle619<>+0(SB), X1, X2
+	VPSHUFB shuffle1012<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle614<>+0(SB), X2, X2
+	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle615<>+0(SB), X0, X0
+	VPSHUFB shuffle1008<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle616<>+0(SB), X2, X2
+	VPSHUFB shuffle1009<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle620<>+0(SB), X1, X1
+	VPSHUFB shuffle1013<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1406
+	JEQ     rowdone1556
 	ADDQ    $0x10, R8
 	CMPQ    R8, DX
-	JLE     chunks1405
+	JLE     chunks1555
 	MOVQ    DX, R8
-	JMP     chunks1405
+	JMP     chunks1555
 
-rowdone1406:
+rowdone1556:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1404
+	JNZ  row1554
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1403
+	JNZ  group1553
 	VZEROUPPER
 	RET
 
-DATA shuffle614<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle614<>+8(SB)/8, $0xffffff03ffffff02
-GLOBL shuffle614<>(SB), RODATA|NOPTR, $16
+DATA shuffle1007<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle1007<>+8(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle1007<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle615<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle615<>+8(SB)/8, $0xffff03ffffff02ff
-GLOBL shuffle615<>(SB), RODATA|NOPTR, $16
+DATA shuffle1008<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle1008<>+8(SB)/8, $0xffff03ffffff02ff
+GLOBL shuffle1008<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle616<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle616<>+8(SB)/8, $0xff03ffffff02ffff
-GLOBL shuffle616<>(SB), RODATA|NOPTR, $16
+DATA shuffle1009<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle1009<>+8(SB)/8, $0xff03ffffff02ffff
+GLOBL shuffle1009<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle617<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle617<>+8(SB)/8, $0x03ffffff02ffffff
-GLOBL shuffle617<>(SB), RODATA|NOPTR, $16
+DATA shuffle1010<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1010<>+8(SB)/8, $0x03ffffff02ffffff
+GLOBL shuffle1010<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle618<>+0(SB)/8, $0x05ffffff04ffffff
-DATA shuffle618<>+8(SB)/8, $0x07ffffff06ffffff
-GLOBL shuffle618<>(SB), RODATA|NOPTR, $16
+DATA shuffle1011<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle1011<>+8(SB)/8, $0x07ffffff06ffffff
+GLOBL shuffle1011<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle619<>+0(SB)/8, $0x09ffffff08ffffff
-DATA shuffle619<>+8(SB)/8, $0x0bffffff0affffff
-GLOBL shuffle619<>(SB), RODATA|NOPTR, $16
+DATA shuffle1012<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle1012<>+8(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle1012<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle620<>+0(SB)/8, $0x0dffffff0cffffff
-DATA shuffle620<>+8(SB)/8, $0x0fffffff0effffff
-GLOBL shuffle620<>(SB), RODATA|NOPTR, $16
+DATA shuffle1013<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle1013<>+8(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle1013<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24234,137 +29473,137 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x20
-	JAE   chunk1407
+	JAE   chunk1557
 	RET
 
-chunk1407:
+chunk1557:
 	SUBQ $0x20, DX
 
-group1408:
+group1558:
 	MOVQ rows+24(FP), R9
 
-row1409:
+row1559:
 	XORQ R8, R8
 
-chunks1410:
+chunks1560:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 4(AX)(R8*4), X1
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 36(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle968<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(SI*1)
 	VMOVDQU 12(AX)(R8*4), X1
-	VPSHUFB shuffle569<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle571<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle572<>+0(SB), X0, X0
+	VPSHUFB shuffle968<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(SI*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle570<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle572<>+0(SB), X1, X2
+	VPSHUFB shuffle968<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 20(AX)(R8*4), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle578<>+0(SB), X1, X0
+	VPSHUFB shuffle972<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle569<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle570<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle571<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle621<>+0(SB), X1, X2
+	VPSHUFB shuffle1014<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(SI*1)
 	VMOVDQU 28(AX)(R8*4), X2
-	VPSHUFB shuffle569<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle570<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle576<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1411
+	JEQ     rowdone1561
 	ADDQ    $0x20, R8
 	CMPQ    R8, DX
-	JLE     chunks1410
+	JLE     chunks1560
 	MOVQ    DX, R8
-	JMP     chunks1410
+	JMP     chunks1560
 
-rowdone1411:
+rowdone1561:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1409
+	JNZ  row1559
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1408
+	JNZ  group1558
 	VZEROUPPER
 	RET
 
-DATA shuffle621<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle621<>+8(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $16
+DATA shuffle1014<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1014<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1014<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24386,19 +29625,19 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  DX, $0x40
-	JAE   chunk1412
+	JAE   chunk1562
 	RET
 
-chunk1412:
+chunk1562:
 	SUBQ $0x40, DX
 
-group1413:
+group1563:
 	MOVQ rows+24(FP), R9
 
-row1414:
+row1564:
 	XORQ R8, R8
 
-chunks1415:
+chunks1565:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -24591,22 +29830,4841 @@ chunks1415:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(SI*1)
 	CMPQ    R8, DX
-	JEQ     rowdone1416
+	JEQ     rowdone1566
 	ADDQ    $0x40, R8
 	CMPQ    R8, DX
-	JLE     chunks1415
+	JLE     chunks1565
 	MOVQ    DX, R8
-	JMP     chunks1415
+	JMP     chunks1565
 
-rowdone1416:
+rowdone1566:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1414
+	JNZ  row1564
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1413
+	JNZ  group1563
+	VZEROUPPER
+	RET
+
+// func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1567
+	CMPQ  DX, $0x10
+	JAE   chunk1568
+	RET
+
+chunk1567:
+	SUBQ $0x20, DX
+
+group1569:
+	MOVQ rows+24(FP), R10
+
+row1570:
+	XORQ R9, R9
+
+chunks1571:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VPSHUFB     shuffle1015<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VPSHUFB     shuffle1016<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R13), X1
+	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VPSHUFB     shuffle1017<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VPSHUFB     shuffle1018<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R13), X4
+	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VPSHUFB     shuffle1019<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)
+	VPSHUFB     shuffle1020<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1021<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1022<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1023<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1024<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*1)
+	VPSHUFB     shuffle1025<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1026<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1027<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1028<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1029<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*2)
+	VPSHUFB     shuffle1030<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1031<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1032<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1033<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1034<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(DI*1)
+	VPSHUFB     shuffle1035<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1036<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1037<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1038<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1039<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R12)
+	CMPQ        R9, DX
+	JEQ         rowdone1572
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1571
+	MOVQ        DX, R9
+	JMP         chunks1571
+
+rowdone1572:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1570
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1569
+	VZEROUPPER
+	RET
+
+chunk1568:
+	SUBQ $0x10, DX
+
+group1573:
+	MOVQ rows+24(FP), R10
+
+row1574:
+	XORQ R9, R9
+
+chunks1575:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle1040<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle1041<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R13), X1
+	VPSHUFB shuffle1042<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle1043<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R13), X4
+	VPSHUFB shuffle1044<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)
+	VPSHUFB shuffle1045<>+0(SB), X0, X6
+	VPSHUFB shuffle1046<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1047<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle1048<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1049<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*1)
+	VPSHUFB shuffle1050<>+0(SB), X0, X6
+	VPSHUFB shuffle1051<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1052<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle1053<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1054<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*2)
+	VPSHUFB shuffle1055<>+0(SB), X0, X6
+	VPSHUFB shuffle1056<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1057<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle1058<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1059<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(DI*1)
+	VPSHUFB shuffle1060<>+0(SB), X0, X0
+	VPSHUFB shuffle1061<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle1062<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle1063<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle1064<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R12)
+	CMPQ    R9, DX
+	JEQ     rowdone1576
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1575
+	MOVQ    DX, R9
+	JMP     chunks1575
+
+rowdone1576:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1574
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1573
+	VZEROUPPER
+	RET
+
+DATA shuffle1015<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1015<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1015<>+16(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1015<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1015<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1016<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1016<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1016<>+16(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1016<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1016<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1017<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1017<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1017<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1017<>+24(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1017<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1018<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1018<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1018<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1018<>+24(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1018<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1019<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1019<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+24(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1019<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1020<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1020<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1020<>+16(SB)/8, $0xffffffffff0b0601
+DATA shuffle1020<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1020<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1021<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1021<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1021<>+16(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1021<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1021<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1022<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1022<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1022<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1022<>+24(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1022<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1023<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1023<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1023<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1023<>+24(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1023<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1024<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1024<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+24(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1024<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1025<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1025<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1025<>+16(SB)/8, $0xffffffffff0c0702
+DATA shuffle1025<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1025<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1026<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1026<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1026<>+16(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1026<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1026<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1027<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1027<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1027<>+16(SB)/8, $0x0500ffffffffffff
+DATA shuffle1027<>+24(SB)/8, $0xffffffffffff0f0a
+GLOBL shuffle1027<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1028<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1028<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1028<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1028<>+24(SB)/8, $0xffffff0e0904ffff
+GLOBL shuffle1028<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1029<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1029<>+8(SB)/8, $0x0d0803ffffffffff
+DATA shuffle1029<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1029<>+24(SB)/8, $0x0d0803ffffffffff
+GLOBL shuffle1029<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1030<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1030<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1030<>+16(SB)/8, $0xffffffffff0d0803
+DATA shuffle1030<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1030<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1031<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1031<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1031<>+16(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1031<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1031<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1032<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1032<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1032<>+16(SB)/8, $0x0601ffffffffffff
+DATA shuffle1032<>+24(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1032<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1033<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1033<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1033<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1033<>+24(SB)/8, $0xffffff0f0a0500ff
+GLOBL shuffle1033<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1034<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1034<>+8(SB)/8, $0x0e0904ffffffffff
+DATA shuffle1034<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1034<>+24(SB)/8, $0x0e0904ffffffffff
+GLOBL shuffle1034<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1035<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1035<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1035<>+16(SB)/8, $0xffffffffff0e0904
+DATA shuffle1035<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1035<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1036<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1036<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1036<>+16(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1036<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1036<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1037<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1037<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1037<>+16(SB)/8, $0x0702ffffffffffff
+DATA shuffle1037<>+24(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1037<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1038<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1038<>+8(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1038<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1038<>+24(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1038<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1039<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1039<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA shuffle1039<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1039<>+24(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1039<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1040<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1040<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1040<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1041<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1041<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1041<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1042<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1042<>+8(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1042<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1043<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1043<>+8(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1043<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1044<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1044<>+8(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1044<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1045<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1045<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1045<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1046<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1046<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1046<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1047<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1047<>+8(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1047<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1048<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1048<>+8(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1048<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1049<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1049<>+8(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1049<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1050<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1050<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1050<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1051<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1051<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1051<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1052<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1052<>+8(SB)/8, $0xffffffffffff0f0a
+GLOBL shuffle1052<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1053<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1053<>+8(SB)/8, $0xffffff0e0904ffff
+GLOBL shuffle1053<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1054<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1054<>+8(SB)/8, $0x0d0803ffffffffff
+GLOBL shuffle1054<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1055<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1055<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1055<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1056<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1056<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1056<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1057<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1057<>+8(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1057<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1058<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1058<>+8(SB)/8, $0xffffff0f0a0500ff
+GLOBL shuffle1058<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1059<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1059<>+8(SB)/8, $0x0e0904ffffffffff
+GLOBL shuffle1059<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1060<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1060<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1060<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1061<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1061<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1061<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1062<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1062<>+8(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1062<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1063<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1063<>+8(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1063<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1064<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1064<>+8(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1064<>(SB), RODATA|NOPTR, $16
+
+// func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1577
+	CMPQ  DX, $0x10
+	JAE   chunk1578
+	RET
+
+chunk1577:
+	SUBQ $0x20, DX
+
+group1579:
+	MOVQ rows+24(FP), R10
+
+row1580:
+	XORQ R9, R9
+
+chunks1581:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VPSHUFB     shuffle1065<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VPSHUFB     shuffle1066<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R13), X1
+	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VPSHUFB     shuffle1067<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VPSHUFB     shuffle1068<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R13), X4
+	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VPSHUFB     shuffle1069<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)
+	VPSHUFB     shuffle1070<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1071<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1072<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1073<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1074<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*1)
+	VPSHUFB     shuffle1075<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1076<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1077<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1078<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1079<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*2)
+	VPSHUFB     shuffle1080<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1081<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1082<>+0(SB), Y1, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1083<>+0(SB), Y3, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1084<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(DI*1)
+	VPSHUFB     shuffle1085<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1086<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1087<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1088<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1089<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R12)
+	CMPQ        R9, DX
+	JEQ         rowdone1582
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1581
+	MOVQ        DX, R9
+	JMP         chunks1581
+
+rowdone1582:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1580
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1579
+	VZEROUPPER
+	RET
+
+chunk1578:
+	SUBQ $0x10, DX
+
+group1583:
+	MOVQ rows+24(FP), R10
+
+row1584:
+	XORQ R9, R9
+
+chunks1585:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle1090<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle1091<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R13), X1
+	VPSHUFB shuffle327<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle1092<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R13), X4
+	VPSHUFB shuffle1093<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)
+	VPSHUFB shuffle1094<>+0(SB), X0, X6
+	VPSHUFB shuffle120<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1095<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle1096<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1097<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*1)
+	VPSHUFB shuffle1098<>+0(SB), X0, X6
+	VPSHUFB shuffle336<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1099<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle602<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1100<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*2)
+	VPSHUFB shuffle1101<>+0(SB), X0, X6
+	VPSHUFB shuffle1102<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1103<>+0(SB), X1, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle337<>+0(SB), X3, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle1104<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(DI*1)
+	VPSHUFB shuffle1105<>+0(SB), X0, X0
+	VPSHUFB shuffle1106<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle490<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle1107<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle1108<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R12)
+	CMPQ    R9, DX
+	JEQ     rowdone1586
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1585
+	MOVQ    DX, R9
+	JMP     chunks1585
+
+rowdone1586:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1584
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1583
+	VZEROUPPER
+	RET
+
+DATA shuffle1065<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1065<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1065<>+16(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1065<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1065<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1066<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1066<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1066<>+16(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1066<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1066<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1067<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1067<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle1067<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1067<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle1067<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1068<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1068<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1068<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1068<>+24(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle1068<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1069<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1069<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1069<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1070<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1070<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1070<>+16(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1070<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1070<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1071<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle1071<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1071<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle1071<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1071<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1072<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1072<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1072<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1072<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1072<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1073<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1073<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1073<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1073<>+24(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle1073<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1074<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1074<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1074<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1075<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1075<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1075<>+16(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1075<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1075<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1076<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1076<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1076<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle1076<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1076<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1077<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1077<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1077<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1077<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1077<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1078<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1078<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1078<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1078<>+24(SB)/8, $0xffffffff0706ffff
+GLOBL shuffle1078<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1079<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1079<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA shuffle1079<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1079<>+24(SB)/8, $0x0b0a0100ffffffff
+GLOBL shuffle1079<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1080<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1080<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1080<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle1080<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1080<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1081<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1081<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1081<>+16(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1081<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1081<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1082<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1082<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1082<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1082<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1082<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1083<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1083<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle1083<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1083<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle1083<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1084<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1084<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA shuffle1084<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1084<>+24(SB)/8, $0x0d0c0302ffffffff
+GLOBL shuffle1084<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1085<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle1085<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1085<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle1085<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1085<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1086<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1086<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1086<>+16(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1086<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1086<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1087<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1087<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1087<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1087<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1087<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1088<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1088<>+8(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1088<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1088<>+24(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle1088<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1089<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1089<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1089<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1089<>+24(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle1089<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1090<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1090<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1090<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1091<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1091<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1091<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1092<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1092<>+8(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle1092<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1093<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1093<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1093<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1094<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1094<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1094<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1095<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1095<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1095<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1096<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1096<>+8(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle1096<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1097<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1097<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1097<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1098<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1098<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1098<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1099<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1099<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1099<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1100<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1100<>+8(SB)/8, $0x0b0a0100ffffffff
+GLOBL shuffle1100<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1101<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1101<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1101<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1102<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1102<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1102<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1103<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1103<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1103<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1104<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1104<>+8(SB)/8, $0x0d0c0302ffffffff
+GLOBL shuffle1104<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1105<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle1105<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1105<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1106<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1106<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1106<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1107<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1107<>+8(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle1107<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1108<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1108<>+8(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle1108<>(SB), RODATA|NOPTR, $16
+
+// func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1587
+	CMPQ  DX, $0x10
+	JAE   chunk1588
+	RET
+
+chunk1587:
+	SUBQ $0x20, DX
+
+group1589:
+	MOVQ rows+24(FP), R10
+
+row1590:
+	XORQ R9, R9
+
+chunks1591:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VPSHUFB     shuffle889<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R13), X1
+	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VPSHUFB     shuffle1110<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     Y5, (R11)
+	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1111<>+0(SB), Y2, Y4
+	VPOR        Y4, Y5, Y4
+	VPSHUFB     shuffle1112<>+0(SB), Y1, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R13), X4
+	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VPSHUFB     shuffle1113<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*1)
+	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1114<>+0(SB), Y2, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle1115<>+0(SB), Y3, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle884<>+0(SB), Y4, Y5
+	VPOR        Y5, Y6, Y5
+	VMOVDQU     Y5, (R11)(SI*2)
+	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1117<>+0(SB), Y1, Y5
+	VPOR        Y5, Y0, Y5
+	VPSHUFB     shuffle1118<>+0(SB), Y3, Y0
+	VPOR        Y0, Y5, Y0
+	VPSHUFB     shuffle887<>+0(SB), Y4, Y5
+	VPOR        Y5, Y0, Y5
+	VMOVDQU     Y5, (R11)(DI*1)
+	VPSHUFB     shuffle1109<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle889<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1110<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     Y4, (R12)
+	CMPQ        R9, DX
+	JEQ         rowdone1592
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1591
+	MOVQ        DX, R9
+	JMP         chunks1591
+
+rowdone1592:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1590
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1589
+	VZEROUPPER
+	RET
+
+chunk1588:
+	SUBQ $0x10, DX
+
+group1593:
+	MOVQ rows+24(FP), R10
+
+row1594:
+	XORQ R9, R9
+
+chunks1595:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle72<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R13), X1
+	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle76<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R11)
+	VPSHUFB shuffle138<>+0(SB), X0, X5
+	VPSHUFB shuffle73<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle136<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R13), X4
+	VPSHUFB shuffle14<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*1)
+	VPSHUFB shuffle248<>+0(SB), X0, X6
+	VPSHUFB shuffle75<>+0(SB), X2, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle71<>+0(SB), X3, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle20<>+0(SB), X4, X5
+	VPOR    X5, X6, X5
+	VMOVDQU X5, (R11)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VPSHUFB shuffle70<>+0(SB), X1, X5
+	VPOR    X5, X0, X5
+	VPSHUFB shuffle281<>+0(SB), X3, X0
+	VPOR    X0, X5, X0
+	VPSHUFB shuffle74<>+0(SB), X4, X5
+	VPOR    X5, X0, X5
+	VMOVDQU X5, (R11)(DI*1)
+	VPSHUFB shuffle17<>+0(SB), X2, X2
+	VPSHUFB shuffle72<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle134<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R12)
+	CMPQ    R9, DX
+	JEQ     rowdone1596
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1595
+	MOVQ    DX, R9
+	JMP     chunks1595
+
+rowdone1596:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1594
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1593
+	VZEROUPPER
+	RET
+
+DATA shuffle1109<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1109<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1109<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1109<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1109<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1110<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1110<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1110<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1110<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1110<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1111<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1111<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1111<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1111<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1111<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1112<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1112<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1112<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1112<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1112<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1113<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1113<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle1113<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1113<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle1113<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1114<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1114<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1114<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1114<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1114<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1115<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1115<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1115<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1116<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1116<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1116<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1116<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1116<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1117<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1117<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1117<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1117<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1117<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1118<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1118<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1118<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1118<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1118<>(SB), RODATA|NOPTR, $32
+
+// func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1597
+	CMPQ  DX, $0x10
+	JAE   chunk1598
+	RET
+
+chunk1597:
+	SUBQ $0x20, DX
+
+group1599:
+	MOVQ rows+24(FP), R10
+
+row1600:
+	XORQ R9, R9
+
+chunks1601:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VMOVDQU     32(R13), X2
+	VINSERTI128 $0x01, 112(R13), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     Y3, (R11)
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 96(R13), Y1, Y1
+	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y0, Y3
+	VMOVDQU     Y3, (R11)(SI*2)
+	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
+	VMOVDQU     64(R13), X3
+	VINSERTI128 $0x01, 144(R13), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)
+	CMPQ        R9, DX
+	JEQ         rowdone1602
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1601
+	MOVQ        DX, R9
+	JMP         chunks1601
+
+rowdone1602:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1600
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1599
+	VZEROUPPER
+	RET
+
+chunk1598:
+	SUBQ $0x10, DX
+
+group1603:
+	MOVQ rows+24(FP), R10
+
+row1604:
+	XORQ R9, R9
+
+chunks1605:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 32(R13), X2
+	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R11)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 16(R13), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X0
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (R11)(SI*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVDQU 64(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R11)(DI*1)
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R12)
+	CMPQ    R9, DX
+	JEQ     rowdone1606
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1605
+	MOVQ    DX, R9
+	JMP     chunks1605
+
+rowdone1606:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1604
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1603
+	VZEROUPPER
+	RET
+
+// func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1607
+	CMPQ  DX, $0x10
+	JAE   chunk1608
+	RET
+
+chunk1607:
+	SUBQ $0x20, DX
+
+group1609:
+	MOVQ rows+24(FP), R10
+
+row1610:
+	XORQ R9, R9
+
+chunks1611:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(R13), X0
+	VINSERTI128 $0x01, 96(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     32(R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     48(R13), X0
+	VINSERTI128 $0x01, 128(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     64(R13), X0
+	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	CMPQ        R9, DX
+	JEQ         rowdone1612
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1611
+	MOVQ        DX, R9
+	JMP         chunks1611
+
+rowdone1612:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1610
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1609
+	VZEROUPPER
+	RET
+
+chunk1608:
+	SUBQ $0x10, DX
+
+group1613:
+	MOVQ rows+24(FP), R10
+
+row1614:
+	XORQ R9, R9
+
+chunks1615:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(R13), X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 32(R13), X0
+	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU 48(R13), X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 64(R13), X0
+	VMOVDQU X0, (R12)
+	CMPQ    R9, DX
+	JEQ     rowdone1616
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1615
+	MOVQ    DX, R9
+	JMP     chunks1615
+
+rowdone1616:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1614
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1613
+	VZEROUPPER
+	RET
+
+// func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1617
+	CMPQ  DX, $0x10
+	JAE   chunk1618
+	RET
+
+chunk1617:
+	SUBQ $0x20, DX
+
+group1619:
+	MOVQ rows+24(FP), R9
+
+row1620:
+	XORQ R8, R8
+
+chunks1621:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VPSHUFB     shuffle1119<>+0(SB), Y0, Y1
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VPSHUFB     shuffle1120<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 128(R12), Y1, Y1
+	VPSHUFB     shuffle1121<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R12), X3
+	VINSERTI128 $0x01, 144(R12), Y3, Y3
+	VPSHUFB     shuffle1122<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R12), X4
+	VINSERTI128 $0x01, 160(R12), Y4, Y4
+	VPSHUFB     shuffle1123<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     80(R12), X5
+	VINSERTI128 $0x01, 176(R12), Y5, Y5
+	VPSHUFB     shuffle1124<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R10)
+	VPSHUFB     shuffle1125<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1126<>+0(SB), Y2, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1127<>+0(SB), Y1, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1128<>+0(SB), Y3, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1129<>+0(SB), Y4, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1130<>+0(SB), Y5, Y6
+	VPOR        Y6, Y7, Y6
+	VMOVDQU     Y6, (R10)(SI*1)
+	VPSHUFB     shuffle1131<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1132<>+0(SB), Y2, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1133<>+0(SB), Y1, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1134<>+0(SB), Y3, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1135<>+0(SB), Y4, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1136<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R10)(SI*2)
+	VPSHUFB     shuffle1137<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1138<>+0(SB), Y2, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1139<>+0(SB), Y1, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1140<>+0(SB), Y3, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1141<>+0(SB), Y4, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1142<>+0(SB), Y5, Y6
+	VPOR        Y6, Y7, Y6
+	VMOVDQU     Y6, (R11)
+	VPSHUFB     shuffle1143<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1144<>+0(SB), Y2, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1145<>+0(SB), Y1, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1146<>+0(SB), Y3, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1147<>+0(SB), Y4, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1148<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R11)(SI*1)
+	VPSHUFB     shuffle1149<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1150<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1151<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1152<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1153<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VPSHUFB     shuffle1154<>+0(SB), Y5, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     Y5, (R11)(SI*2)
+	CMPQ        R8, DX
+	JEQ         rowdone1622
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1621
+	MOVQ        DX, R8
+	JMP         chunks1621
+
+rowdone1622:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1620
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1619
+	VZEROUPPER
+	RET
+
+chunk1618:
+	SUBQ $0x10, DX
+
+group1623:
+	MOVQ rows+24(FP), R9
+
+row1624:
+	XORQ R8, R8
+
+chunks1625:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VPSHUFB shuffle1155<>+0(SB), X0, X1
+	VMOVDQU 16(R12), X2
+	VPSHUFB shuffle1156<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R12), X1
+	VPSHUFB shuffle1157<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R12), X3
+	VPSHUFB shuffle1158<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R12), X4
+	VPSHUFB shuffle1159<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU 80(R12), X5
+	VPSHUFB shuffle1160<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R10)
+	VPSHUFB shuffle1161<>+0(SB), X0, X7
+	VPSHUFB shuffle1162<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1163<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1164<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1165<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1166<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, (R10)(SI*1)
+	VPSHUFB shuffle1167<>+0(SB), X0, X6
+	VPSHUFB shuffle1168<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1169<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1170<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1171<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1172<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R10)(SI*2)
+	VPSHUFB shuffle1173<>+0(SB), X0, X7
+	VPSHUFB shuffle1174<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1175<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1176<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1177<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1178<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, (R11)
+	VPSHUFB shuffle1179<>+0(SB), X0, X6
+	VPSHUFB shuffle1180<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1181<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1182<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1183<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1184<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R11)(SI*1)
+	VPSHUFB shuffle1185<>+0(SB), X0, X0
+	VPSHUFB shuffle1186<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle1187<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle1188<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle1189<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle1190<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R11)(SI*2)
+	CMPQ    R8, DX
+	JEQ     rowdone1626
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1625
+	MOVQ    DX, R8
+	JMP     chunks1625
+
+rowdone1626:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1624
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1623
+	VZEROUPPER
+	RET
+
+DATA shuffle1119<>+0(SB)/8, $0xffffffffff0c0600
+DATA shuffle1119<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1119<>+16(SB)/8, $0xffffffffff0c0600
+DATA shuffle1119<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1119<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1120<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1120<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1120<>+16(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1120<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1120<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1121<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1121<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1121<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1121<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1121<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1122<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1122<>+8(SB)/8, $0xffffffffff0c0600
+DATA shuffle1122<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1122<>+24(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle1122<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1123<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1123<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1123<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1123<>+24(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle1123<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1124<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1124<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1124<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1124<>+24(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle1124<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1125<>+0(SB)/8, $0xffffffffff0d0701
+DATA shuffle1125<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1125<>+16(SB)/8, $0xffffffffff0d0701
+DATA shuffle1125<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1125<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1126<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1126<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1126<>+16(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1126<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1126<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1127<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1127<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1127<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1127<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1127<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1128<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1128<>+8(SB)/8, $0xffffffffff0d0701
+DATA shuffle1128<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1128<>+24(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle1128<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1129<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1129<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1129<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1129<>+24(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle1129<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1130<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1130<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1130<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1130<>+24(SB)/8, $0x0b05ffffffffffff
+GLOBL shuffle1130<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1131<>+0(SB)/8, $0xffffffffff0e0802
+DATA shuffle1131<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1131<>+16(SB)/8, $0xffffffffff0e0802
+DATA shuffle1131<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1131<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1132<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1132<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1132<>+16(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1132<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1132<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1133<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1133<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1133<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1133<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1133<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1134<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1134<>+8(SB)/8, $0xffffffffff0e0802
+DATA shuffle1134<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1134<>+24(SB)/8, $0xffffffffff0e0802
+GLOBL shuffle1134<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1135<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1135<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1135<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1135<>+24(SB)/8, $0xffffff0a04ffffff
+GLOBL shuffle1135<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1136<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1136<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1136<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1136<>+24(SB)/8, $0x0c0600ffffffffff
+GLOBL shuffle1136<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1137<>+0(SB)/8, $0xffffffffff0f0903
+DATA shuffle1137<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1137<>+16(SB)/8, $0xffffffffff0f0903
+DATA shuffle1137<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1137<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1138<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1138<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1138<>+16(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1138<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1138<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1139<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1139<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1139<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1139<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1139<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1140<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1140<>+8(SB)/8, $0xffffffffff0f0903
+DATA shuffle1140<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1140<>+24(SB)/8, $0xffffffffff0f0903
+GLOBL shuffle1140<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1141<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1141<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1141<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1141<>+24(SB)/8, $0xffffff0b05ffffff
+GLOBL shuffle1141<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1142<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1142<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1142<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1142<>+24(SB)/8, $0x0d0701ffffffffff
+GLOBL shuffle1142<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1143<>+0(SB)/8, $0xffffffffffff0a04
+DATA shuffle1143<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1143<>+16(SB)/8, $0xffffffffffff0a04
+DATA shuffle1143<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1143<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1144<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1144<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1144<>+16(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1144<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1144<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1145<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1145<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1145<>+16(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1145<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1145<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1146<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1146<>+8(SB)/8, $0xffffffffffff0a04
+DATA shuffle1146<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1146<>+24(SB)/8, $0xffffffffffff0a04
+GLOBL shuffle1146<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1147<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1147<>+8(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1147<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1147<>+24(SB)/8, $0xffffff0c0600ffff
+GLOBL shuffle1147<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1148<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1148<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1148<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1148<>+24(SB)/8, $0x0e0802ffffffffff
+GLOBL shuffle1148<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1149<>+0(SB)/8, $0xffffffffffff0b05
+DATA shuffle1149<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1149<>+16(SB)/8, $0xffffffffffff0b05
+DATA shuffle1149<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1149<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1150<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1150<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1150<>+16(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1150<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1150<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1151<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1151<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1151<>+16(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1151<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1151<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1152<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1152<>+8(SB)/8, $0xffffffffffff0b05
+DATA shuffle1152<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1152<>+24(SB)/8, $0xffffffffffff0b05
+GLOBL shuffle1152<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1153<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1153<>+8(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1153<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1153<>+24(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle1153<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1154<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1154<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1154<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1154<>+24(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle1154<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1155<>+0(SB)/8, $0xffffffffff0c0600
+DATA shuffle1155<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1155<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1156<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1156<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1156<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1157<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1157<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1157<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1158<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1158<>+8(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle1158<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1159<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1159<>+8(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle1159<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1160<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1160<>+8(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle1160<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1161<>+0(SB)/8, $0xffffffffff0d0701
+DATA shuffle1161<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1161<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1162<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1162<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1162<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1163<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1163<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1163<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1164<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1164<>+8(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle1164<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1165<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1165<>+8(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle1165<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1166<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1166<>+8(SB)/8, $0x0b05ffffffffffff
+GLOBL shuffle1166<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1167<>+0(SB)/8, $0xffffffffff0e0802
+DATA shuffle1167<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1167<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1168<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1168<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1168<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1169<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1169<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1169<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1170<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1170<>+8(SB)/8, $0xffffffffff0e0802
+GLOBL shuffle1170<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1171<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1171<>+8(SB)/8, $0xffffff0a04ffffff
+GLOBL shuffle1171<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1172<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1172<>+8(SB)/8, $0x0c0600ffffffffff
+GLOBL shuffle1172<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1173<>+0(SB)/8, $0xffffffffff0f0903
+DATA shuffle1173<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1173<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1174<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1174<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1174<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1175<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1175<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1175<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1176<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1176<>+8(SB)/8, $0xffffffffff0f0903
+GLOBL shuffle1176<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1177<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1177<>+8(SB)/8, $0xffffff0b05ffffff
+GLOBL shuffle1177<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1178<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1178<>+8(SB)/8, $0x0d0701ffffffffff
+GLOBL shuffle1178<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1179<>+0(SB)/8, $0xffffffffffff0a04
+DATA shuffle1179<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1179<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1180<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1180<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1180<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1181<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1181<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1181<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1182<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+8(SB)/8, $0xffffffffffff0a04
+GLOBL shuffle1182<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1183<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1183<>+8(SB)/8, $0xffffff0c0600ffff
+GLOBL shuffle1183<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1184<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1184<>+8(SB)/8, $0x0e0802ffffffffff
+GLOBL shuffle1184<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1185<>+0(SB)/8, $0xffffffffffff0b05
+DATA shuffle1185<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1185<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1186<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1186<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1186<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1187<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1187<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1187<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1188<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1188<>+8(SB)/8, $0xffffffffffff0b05
+GLOBL shuffle1188<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1189<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1189<>+8(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle1189<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1190<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1190<>+8(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle1190<>(SB), RODATA|NOPTR, $16
+
+// func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1627
+	CMPQ  DX, $0x10
+	JAE   chunk1628
+	RET
+
+chunk1627:
+	SUBQ $0x20, DX
+
+group1629:
+	MOVQ rows+24(FP), R9
+
+row1630:
+	XORQ R8, R8
+
+chunks1631:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VPSHUFB     shuffle1191<>+0(SB), Y0, Y1
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VPSHUFB     shuffle1076<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 128(R12), Y1, Y1
+	VPSHUFB     shuffle1192<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R12), X3
+	VINSERTI128 $0x01, 144(R12), Y3, Y3
+	VPSHUFB     shuffle1193<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R12), X4
+	VINSERTI128 $0x01, 160(R12), Y4, Y4
+	VPSHUFB     shuffle1194<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     80(R12), X5
+	VINSERTI128 $0x01, 176(R12), Y5, Y5
+	VPSHUFB     shuffle1195<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R10)
+	VPSHUFB     shuffle1196<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1197<>+0(SB), Y2, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1087<>+0(SB), Y1, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1198<>+0(SB), Y3, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1199<>+0(SB), Y4, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1069<>+0(SB), Y5, Y6
+	VPOR        Y6, Y7, Y6
+	VMOVDQU     Y6, (R10)(SI*1)
+	VPSHUFB     shuffle1200<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1202<>+0(SB), Y1, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1203<>+0(SB), Y3, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1204<>+0(SB), Y4, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1074<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R10)(SI*2)
+	VPSHUFB     shuffle1080<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1205<>+0(SB), Y2, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1206<>+0(SB), Y1, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1207<>+0(SB), Y3, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1208<>+0(SB), Y4, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1209<>+0(SB), Y5, Y6
+	VPOR        Y6, Y7, Y6
+	VMOVDQU     Y6, (R11)
+	VPSHUFB     shuffle1085<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1210<>+0(SB), Y2, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1211<>+0(SB), Y1, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1067<>+0(SB), Y3, Y7
+	VPOR        Y7, Y6, Y7
+	VPSHUFB     shuffle1212<>+0(SB), Y4, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle1213<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R11)(SI*1)
+	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1215<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1216<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1217<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1078<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VPSHUFB     shuffle1218<>+0(SB), Y5, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     Y5, (R11)(SI*2)
+	CMPQ        R8, DX
+	JEQ         rowdone1632
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1631
+	MOVQ        DX, R8
+	JMP         chunks1631
+
+rowdone1632:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1630
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1629
+	VZEROUPPER
+	RET
+
+chunk1628:
+	SUBQ $0x10, DX
+
+group1633:
+	MOVQ rows+24(FP), R9
+
+row1634:
+	XORQ R8, R8
+
+chunks1635:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VPSHUFB shuffle1219<>+0(SB), X0, X1
+	VMOVDQU 16(R12), X2
+	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R12), X1
+	VPSHUFB shuffle483<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R12), X3
+	VPSHUFB shuffle1220<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R12), X4
+	VPSHUFB shuffle326<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU 80(R12), X5
+	VPSHUFB shuffle836<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R10)
+	VPSHUFB shuffle1221<>+0(SB), X0, X7
+	VPSHUFB shuffle329<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle490<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1222<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle339<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1093<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, (R10)(SI*1)
+	VPSHUFB shuffle881<>+0(SB), X0, X6
+	VPSHUFB shuffle1223<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle607<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle484<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1224<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1097<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R10)(SI*2)
+	VPSHUFB shuffle1101<>+0(SB), X0, X7
+	VPSHUFB shuffle1225<>+0(SB), X2, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle338<>+0(SB), X1, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle601<>+0(SB), X3, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1226<>+0(SB), X4, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle328<>+0(SB), X5, X6
+	VPOR    X6, X7, X6
+	VMOVDQU X6, (R11)
+	VPSHUFB shuffle1105<>+0(SB), X0, X6
+	VPSHUFB shuffle780<>+0(SB), X2, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle1227<>+0(SB), X1, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle327<>+0(SB), X3, X7
+	VPOR    X7, X6, X7
+	VPSHUFB shuffle596<>+0(SB), X4, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle1228<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R11)(SI*1)
+	VPSHUFB shuffle1229<>+0(SB), X0, X0
+	VPSHUFB shuffle119<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle1230<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle493<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle602<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle1231<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R11)(SI*2)
+	CMPQ    R8, DX
+	JEQ     rowdone1636
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1635
+	MOVQ    DX, R8
+	JMP     chunks1635
+
+rowdone1636:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1634
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1633
+	VZEROUPPER
+	RET
+
+DATA shuffle1191<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1191<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1191<>+16(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1191<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1191<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1192<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1192<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1192<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1192<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1193<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1193<>+8(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1193<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1193<>+24(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle1193<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1194<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle1194<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle1194<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1195<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle1195<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle1195<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1196<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1196<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1196<>+16(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1196<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1196<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1197<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle1197<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle1197<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1197<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1198<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1198<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1198<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1198<>+24(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle1198<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1199<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle1199<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle1199<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1200<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle1200<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1200<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle1200<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1200<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1201<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1201<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1201<>+16(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1201<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1201<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1202<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1202<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle1202<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1202<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1203<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle1203<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1203<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1204<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1204<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+24(SB)/8, $0xffff0d0c0100ffff
+GLOBL shuffle1204<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1205<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1205<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1205<>+16(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1205<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1205<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1206<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1206<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1206<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1206<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1206<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1207<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1207<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle1207<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1207<>+24(SB)/8, $0xffffffffffff0706
+GLOBL shuffle1207<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1208<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1208<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+24(SB)/8, $0xffff0f0e0302ffff
+GLOBL shuffle1208<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1209<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1209<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1209<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1209<>+24(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1209<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1210<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle1210<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1210<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1210<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1210<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1211<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1211<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1211<>+16(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1211<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1211<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1212<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1212<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle1212<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1212<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1212<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1213<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1213<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1213<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1213<>+24(SB)/8, $0x0d0c0100ffffffff
+GLOBL shuffle1213<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1214<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1214<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1214<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1214<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1214<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1215<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle1215<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1215<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle1215<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1215<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1216<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1216<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1216<>+16(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1216<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1216<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1217<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1217<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1217<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1217<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1217<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1218<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1218<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1218<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1218<>+24(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle1218<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1219<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1219<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1219<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1220<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1220<>+8(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle1220<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1221<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1221<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1222<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1222<>+8(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle1222<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1223<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1223<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1223<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1224<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1224<>+8(SB)/8, $0xffff0d0c0100ffff
+GLOBL shuffle1224<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1225<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1225<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1225<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1226<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1226<>+8(SB)/8, $0xffff0f0e0302ffff
+GLOBL shuffle1226<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1227<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1227<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1227<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1228<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1228<>+8(SB)/8, $0x0d0c0100ffffffff
+GLOBL shuffle1228<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1229<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1229<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1229<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1230<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1230<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1230<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1231<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1231<>+8(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle1231<>(SB), RODATA|NOPTR, $16
+
+// func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1637
+	CMPQ  DX, $0x10
+	JAE   chunk1638
+	RET
+
+chunk1637:
+	SUBQ $0x20, DX
+
+group1639:
+	MOVQ rows+24(FP), R9
+
+row1640:
+	XORQ R8, R8
+
+chunks1641:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VPSHUFB     shuffle1111<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     48(R12), X1
+	VINSERTI128 $0x01, 144(R12), Y1, Y1
+	VPSHUFB     shuffle1115<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     64(R12), X3
+	VINSERTI128 $0x01, 160(R12), Y3, Y3
+	VPSHUFB     shuffle887<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     Y5, (R10)
+	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1114<>+0(SB), Y2, Y4
+	VPOR        Y4, Y5, Y4
+	VPSHUFB     shuffle1118<>+0(SB), Y1, Y5
+	VPOR        Y5, Y4, Y5
+	VPSHUFB     shuffle1110<>+0(SB), Y3, Y4
+	VPOR        Y4, Y5, Y4
+	VMOVDQU     Y4, (R10)(SI*1)
+	VPSHUFB     shuffle888<>+0(SB), Y0, Y4
+	VMOVDQU     32(R12), X5
+	VINSERTI128 $0x01, 128(R12), Y5, Y5
+	VPSHUFB     shuffle1117<>+0(SB), Y5, Y6
+	VPOR        Y6, Y4, Y6
+	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPOR        Y4, Y6, Y4
+	VMOVDQU     80(R12), X6
+	VINSERTI128 $0x01, 176(R12), Y6, Y6
+	VPSHUFB     shuffle1113<>+0(SB), Y6, Y7
+	VPOR        Y7, Y4, Y7
+	VMOVDQU     Y7, (R10)(SI*2)
+	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle889<>+0(SB), Y5, Y7
+	VPOR        Y7, Y0, Y7
+	VPSHUFB     shuffle1112<>+0(SB), Y1, Y1
+	VPOR        Y1, Y7, Y1
+	VPSHUFB     shuffle884<>+0(SB), Y6, Y7
+	VPOR        Y7, Y1, Y7
+	VMOVDQU     Y7, (R11)
+	VPSHUFB     shuffle1109<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1111<>+0(SB), Y5, Y1
+	VPOR        Y1, Y7, Y1
+	VPSHUFB     shuffle1115<>+0(SB), Y3, Y7
+	VPOR        Y7, Y1, Y7
+	VPSHUFB     shuffle887<>+0(SB), Y6, Y1
+	VPOR        Y1, Y7, Y1
+	VMOVDQU     Y1, (R11)(SI*1)
+	VPSHUFB     shuffle885<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1114<>+0(SB), Y5, Y5
+	VPOR        Y5, Y2, Y5
+	VPSHUFB     shuffle1118<>+0(SB), Y3, Y3
+	VPOR        Y3, Y5, Y3
+	VPSHUFB     shuffle1110<>+0(SB), Y6, Y6
+	VPOR        Y6, Y3, Y6
+	VMOVDQU     Y6, (R11)(SI*2)
+	CMPQ        R8, DX
+	JEQ         rowdone1642
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1641
+	MOVQ        DX, R8
+	JMP         chunks1641
+
+rowdone1642:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1640
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1639
+	VZEROUPPER
+	RET
+
+chunk1638:
+	SUBQ $0x10, DX
+
+group1643:
+	MOVQ rows+24(FP), R9
+
+row1644:
+	XORQ R8, R8
+
+chunks1645:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 16(R12), X2
+	VPSHUFB shuffle73<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 48(R12), X1
+	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 64(R12), X3
+	VPSHUFB shuffle74<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R10)
+	VPSHUFB shuffle138<>+0(SB), X0, X5
+	VPSHUFB shuffle75<>+0(SB), X2, X4
+	VPOR    X4, X5, X4
+	VPSHUFB shuffle281<>+0(SB), X1, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle76<>+0(SB), X3, X4
+	VPOR    X4, X5, X4
+	VMOVDQU X4, (R10)(SI*1)
+	VPSHUFB shuffle248<>+0(SB), X0, X4
+	VMOVDQU 32(R12), X5
+	VPSHUFB shuffle70<>+0(SB), X5, X6
+	VPOR    X6, X4, X6
+	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPOR    X4, X6, X4
+	VMOVDQU 80(R12), X6
+	VPSHUFB shuffle14<>+0(SB), X6, X7
+	VPOR    X7, X4, X7
+	VMOVDQU X7, (R10)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VPSHUFB shuffle72<>+0(SB), X5, X7
+	VPOR    X7, X0, X7
+	VPSHUFB shuffle136<>+0(SB), X1, X1
+	VPOR    X1, X7, X1
+	VPSHUFB shuffle20<>+0(SB), X6, X7
+	VPOR    X7, X1, X7
+	VMOVDQU X7, (R11)
+	VPSHUFB shuffle17<>+0(SB), X2, X7
+	VPSHUFB shuffle73<>+0(SB), X5, X1
+	VPOR    X1, X7, X1
+	VPSHUFB shuffle71<>+0(SB), X3, X7
+	VPOR    X7, X1, X7
+	VPSHUFB shuffle74<>+0(SB), X6, X1
+	VPOR    X1, X7, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VPSHUFB shuffle138<>+0(SB), X2, X2
+	VPSHUFB shuffle75<>+0(SB), X5, X5
+	VPOR    X5, X2, X5
+	VPSHUFB shuffle281<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle76<>+0(SB), X6, X6
+	VPOR    X6, X3, X6
+	VMOVDQU X6, (R11)(SI*2)
+	CMPQ    R8, DX
+	JEQ     rowdone1646
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1645
+	MOVQ    DX, R8
+	JMP     chunks1645
+
+rowdone1646:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1644
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1643
+	VZEROUPPER
+	RET
+
+// func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1647
+	CMPQ  DX, $0x10
+	JAE   chunk1648
+	RET
+
+chunk1647:
+	SUBQ $0x20, DX
+
+group1649:
+	MOVQ rows+24(FP), R9
+
+row1650:
+	XORQ R8, R8
+
+chunks1651:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VMOVDQU     48(R12), X2
+	VINSERTI128 $0x01, 144(R12), Y2, Y2
+	VPSHUFB     shuffle894<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     Y3, (R10)
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle892<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VMOVDQU     Y2, (R10)(SI*1)
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VPSHUFB     shuffle891<>+0(SB), Y2, Y0
+	VMOVDQU     64(R12), X3
+	VINSERTI128 $0x01, 160(R12), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVDQU     Y1, (R10)(SI*2)
+	VPSHUFB     shuffle893<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVDQU     Y3, (R11)
+	VMOVDQU     32(R12), X3
+	VINSERTI128 $0x01, 128(R12), Y3, Y3
+	VPSHUFB     shuffle891<>+0(SB), Y3, Y2
+	VMOVDQU     80(R12), X1
+	VINSERTI128 $0x01, 176(R12), Y1, Y1
+	VPSHUFB     shuffle894<>+0(SB), Y1, Y0
+	VPOR        Y0, Y2, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	VPSHUFB     shuffle893<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle892<>+0(SB), Y1, Y1
+	VPOR        Y1, Y3, Y1
+	VMOVDQU     Y1, (R11)(SI*2)
+	CMPQ        R8, DX
+	JEQ         rowdone1652
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1651
+	MOVQ        DX, R8
+	JMP         chunks1651
+
+rowdone1652:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1650
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1649
+	VZEROUPPER
+	RET
+
+chunk1648:
+	SUBQ $0x10, DX
+
+group1653:
+	MOVQ rows+24(FP), R9
+
+row1654:
+	XORQ R8, R8
+
+chunks1655:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 48(R12), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R10)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R10)(SI*1)
+	VMOVDQU 16(R12), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X0
+	VMOVDQU 64(R12), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(SI*2)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R11)
+	VMOVDQU 32(R12), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X2
+	VMOVDQU 80(R12), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R11)(SI*1)
+	VPSHUFB shuffle21<>+0(SB), X3, X3
+	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, (R11)(SI*2)
+	CMPQ    R8, DX
+	JEQ     rowdone1656
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1655
+	MOVQ    DX, R8
+	JMP     chunks1655
+
+rowdone1656:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1654
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1653
+	VZEROUPPER
+	RET
+
+// func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  DX, $0x20
+	JAE   chunk1657
+	CMPQ  DX, $0x10
+	JAE   chunk1658
+	RET
+
+chunk1657:
+	SUBQ $0x20, DX
+
+group1659:
+	MOVQ rows+24(FP), R9
+
+row1660:
+	XORQ R8, R8
+
+chunks1661:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)
+	VMOVDQU     16(R12), X0
+	VINSERTI128 $0x01, 112(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)(SI*1)
+	VMOVDQU     32(R12), X0
+	VINSERTI128 $0x01, 128(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)(SI*2)
+	VMOVDQU     48(R12), X0
+	VINSERTI128 $0x01, 144(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     64(R12), X0
+	VINSERTI128 $0x01, 160(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     80(R12), X0
+	VINSERTI128 $0x01, 176(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*2)
+	CMPQ        R8, DX
+	JEQ         rowdone1662
+	ADDQ        $0x20, R8
+	CMPQ        R8, DX
+	JLE         chunks1661
+	MOVQ        DX, R8
+	JMP         chunks1661
+
+rowdone1662:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1660
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1659
+	VZEROUPPER
+	RET
+
+chunk1658:
+	SUBQ $0x10, DX
+
+group1663:
+	MOVQ rows+24(FP), R9
+
+row1664:
+	XORQ R8, R8
+
+chunks1665:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 16(R12), X0
+	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU 32(R12), X0
+	VMOVDQU X0, (R10)(SI*2)
+	VMOVDQU 48(R12), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 64(R12), X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 80(R12), X0
+	VMOVDQU X0, (R11)(SI*2)
+	CMPQ    R8, DX
+	JEQ     rowdone1666
+	ADDQ    $0x10, R8
+	CMPQ    R8, DX
+	JLE     chunks1665
+	MOVQ    DX, R8
+	JMP     chunks1665
+
+rowdone1666:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1664
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1663
+	VZEROUPPER
+	RET
+
+// func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1667
+	CMPQ  DX, $0x10
+	JAE   chunk1668
+	RET
+
+chunk1667:
+	SUBQ $0x20, DX
+
+group1669:
+	MOVQ rows+24(FP), R10
+
+row1670:
+	XORQ R9, R9
+
+chunks1671:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VPSHUFB     shuffle1232<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VPSHUFB     shuffle1233<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R13), X1
+	VINSERTI128 $0x01, 144(R13), Y1, Y1
+	VPSHUFB     shuffle1234<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 160(R13), Y3, Y3
+	VPSHUFB     shuffle1235<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R13), X4
+	VINSERTI128 $0x01, 176(R13), Y4, Y4
+	VPSHUFB     shuffle1236<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     80(R13), X5
+	VINSERTI128 $0x01, 192(R13), Y5, Y5
+	VPSHUFB     shuffle1237<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     96(R13), X6
+	VINSERTI128 $0x01, 208(R13), Y6, Y6
+	VPSHUFB     shuffle1238<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)
+	VPSHUFB     shuffle1239<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1240<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1241<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1242<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1243<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1244<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1245<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(SI*1)
+	VPSHUFB     shuffle1246<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1247<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1248<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1249<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1250<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1251<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1252<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(SI*2)
+	VPSHUFB     shuffle1253<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1254<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1255<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1256<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1257<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1258<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1259<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(DI*1)
+	VPSHUFB     shuffle1260<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1261<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1262<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1263<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1264<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1265<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1266<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R12)
+	VPSHUFB     shuffle1267<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1268<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1269<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1270<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1271<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1272<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1273<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R12)(SI*1)
+	VPSHUFB     shuffle1274<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1275<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1276<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1277<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1278<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VPSHUFB     shuffle1279<>+0(SB), Y5, Y5
+	VPOR        Y5, Y4, Y5
+	VPSHUFB     shuffle1280<>+0(SB), Y6, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R12)(SI*2)
+	CMPQ        R9, DX
+	JEQ         rowdone1672
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1671
+	MOVQ        DX, R9
+	JMP         chunks1671
+
+rowdone1672:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1670
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1669
+	VZEROUPPER
+	RET
+
+chunk1668:
+	SUBQ $0x10, DX
+
+group1673:
+	MOVQ rows+24(FP), R10
+
+row1674:
+	XORQ R9, R9
+
+chunks1675:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle1281<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle1282<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R13), X1
+	VPSHUFB shuffle1283<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle1284<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R13), X4
+	VPSHUFB shuffle1285<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU 80(R13), X5
+	VPSHUFB shuffle1286<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU 96(R13), X6
+	VPSHUFB shuffle1287<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)
+	VPSHUFB shuffle1288<>+0(SB), X0, X8
+	VPSHUFB shuffle1289<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1290<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1291<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1292<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1293<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1294<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(SI*1)
+	VPSHUFB shuffle1295<>+0(SB), X0, X8
+	VPSHUFB shuffle1296<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1297<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1298<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1299<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1300<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1301<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(SI*2)
+	VPSHUFB shuffle1302<>+0(SB), X0, X8
+	VPSHUFB shuffle1303<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1304<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1305<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1306<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1307<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1308<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(DI*1)
+	VPSHUFB shuffle1309<>+0(SB), X0, X8
+	VPSHUFB shuffle1310<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1311<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1312<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1313<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1314<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1315<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R12)
+	VPSHUFB shuffle1316<>+0(SB), X0, X8
+	VPSHUFB shuffle1317<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1318<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1319<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1320<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1321<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1322<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R12)(SI*1)
+	VPSHUFB shuffle1323<>+0(SB), X0, X0
+	VPSHUFB shuffle1324<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle1325<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle1326<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle1327<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle1328<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle1329<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R12)(SI*2)
+	CMPQ    R9, DX
+	JEQ     rowdone1676
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1675
+	MOVQ    DX, R9
+	JMP     chunks1675
+
+rowdone1676:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1674
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1673
+	VZEROUPPER
+	RET
+
+DATA shuffle1232<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle1232<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1232<>+16(SB)/8, $0xffffffffff0e0700
+DATA shuffle1232<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1232<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1233<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1233<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1233<>+16(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1233<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1233<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1234<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1234<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1234<>+16(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1234<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1234<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1235<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1235<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle1235<>+16(SB)/8, $0x01ffffffffffffff
+DATA shuffle1235<>+24(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle1235<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1236<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+8(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1236<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+24(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle1236<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1237<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1237<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1237<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1237<>+24(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle1237<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1238<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1238<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1238<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1238<>+24(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1239<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle1239<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+16(SB)/8, $0xffffffffff0f0801
+DATA shuffle1239<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1239<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1240<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1240<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1240<>+16(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1240<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1240<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1241<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1241<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1241<>+16(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1241<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1241<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1242<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1242<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle1242<>+16(SB)/8, $0x02ffffffffffffff
+DATA shuffle1242<>+24(SB)/8, $0xffffffffffffff09
+GLOBL shuffle1242<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1243<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+8(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1243<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+24(SB)/8, $0xffffffff0e0700ff
+GLOBL shuffle1243<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1244<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1244<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1244<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1244<>+24(SB)/8, $0xffff0c05ffffffff
+GLOBL shuffle1244<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1245<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1245<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1245<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1245<>+24(SB)/8, $0x0a03ffffffffffff
+GLOBL shuffle1245<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1246<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle1246<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+16(SB)/8, $0xffffffffffff0902
+DATA shuffle1246<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1246<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1247<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1247<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1247<>+16(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1247<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1247<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1248<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1248<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1248<>+16(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1248<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1248<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1249<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1249<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle1249<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1249<>+24(SB)/8, $0xffffffffffffff0a
+GLOBL shuffle1249<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1250<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+8(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1250<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+24(SB)/8, $0xffffffff0f0801ff
+GLOBL shuffle1250<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1251<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1251<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1251<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1251<>+24(SB)/8, $0xffff0d06ffffffff
+GLOBL shuffle1251<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1252<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1252<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1252<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1252<>+24(SB)/8, $0x0b04ffffffffffff
+GLOBL shuffle1252<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1253<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle1253<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+16(SB)/8, $0xffffffffffff0a03
+DATA shuffle1253<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1253<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1254<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1254<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1254<>+16(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1254<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1254<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1255<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1255<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1255<>+16(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1255<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1255<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1256<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1256<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1256<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1256<>+24(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1256<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1257<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+8(SB)/8, $0xffffffffff0902ff
+DATA shuffle1257<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+24(SB)/8, $0xffffffffff0902ff
+GLOBL shuffle1257<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1258<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1258<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1258<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1258<>+24(SB)/8, $0xffff0e0700ffffff
+GLOBL shuffle1258<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1259<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1259<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1259<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1259<>+24(SB)/8, $0x0c05ffffffffffff
+GLOBL shuffle1259<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1260<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle1260<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+16(SB)/8, $0xffffffffffff0b04
+DATA shuffle1260<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1260<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1261<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1261<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+16(SB)/8, $0xffffffff0902ffff
+DATA shuffle1261<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1261<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1262<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1262<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1262<>+16(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1262<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1262<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1263<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1263<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1263<>+16(SB)/8, $0x05ffffffffffffff
+DATA shuffle1263<>+24(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1263<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1264<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+8(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1264<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+24(SB)/8, $0xffffffffff0a03ff
+GLOBL shuffle1264<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1265<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1265<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1265<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1265<>+24(SB)/8, $0xffff0f0801ffffff
+GLOBL shuffle1265<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1266<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1266<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1266<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1266<>+24(SB)/8, $0x0d06ffffffffffff
+GLOBL shuffle1266<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1267<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle1267<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1267<>+16(SB)/8, $0xffffffffffff0c05
+DATA shuffle1267<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1267<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1268<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1268<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1268<>+16(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1268<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1268<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1269<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1269<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+16(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1269<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1269<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1270<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1270<>+8(SB)/8, $0xffffffffffffff0d
+DATA shuffle1270<>+16(SB)/8, $0x06ffffffffffffff
+DATA shuffle1270<>+24(SB)/8, $0xffffffffffffff0d
+GLOBL shuffle1270<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1271<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1271<>+8(SB)/8, $0xffffffffff0b04ff
+DATA shuffle1271<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1271<>+24(SB)/8, $0xffffffffff0b04ff
+GLOBL shuffle1271<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1272<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1272<>+8(SB)/8, $0xffffff0902ffffff
+DATA shuffle1272<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1272<>+24(SB)/8, $0xffffff0902ffffff
+GLOBL shuffle1272<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1273<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1273<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1273<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1273<>+24(SB)/8, $0x0e0700ffffffffff
+GLOBL shuffle1273<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1274<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle1274<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1274<>+16(SB)/8, $0xffffffffffff0d06
+DATA shuffle1274<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1274<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1275<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1275<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1275<>+16(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1275<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1275<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1276<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1276<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1276<>+16(SB)/8, $0xffff0902ffffffff
+DATA shuffle1276<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1276<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1277<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1277<>+8(SB)/8, $0xffffffffffffff0e
+DATA shuffle1277<>+16(SB)/8, $0x0700ffffffffffff
+DATA shuffle1277<>+24(SB)/8, $0xffffffffffffff0e
+GLOBL shuffle1277<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1278<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+8(SB)/8, $0xffffffffff0c05ff
+DATA shuffle1278<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+24(SB)/8, $0xffffffffff0c05ff
+GLOBL shuffle1278<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1279<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1279<>+8(SB)/8, $0xffffff0a03ffffff
+DATA shuffle1279<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1279<>+24(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle1279<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1280<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1280<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1280<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1280<>+24(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle1280<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1281<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle1281<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1281<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1282<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1282<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1282<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1283<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1283<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1283<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1284<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1284<>+8(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle1284<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1285<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1285<>+8(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle1285<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1286<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1286<>+8(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle1286<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1287<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1287<>+8(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle1287<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1288<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle1288<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1288<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1289<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1289<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1289<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1290<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1290<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1290<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1291<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1291<>+8(SB)/8, $0xffffffffffffff09
+GLOBL shuffle1291<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1292<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1292<>+8(SB)/8, $0xffffffff0e0700ff
+GLOBL shuffle1292<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1293<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1293<>+8(SB)/8, $0xffff0c05ffffffff
+GLOBL shuffle1293<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1294<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1294<>+8(SB)/8, $0x0a03ffffffffffff
+GLOBL shuffle1294<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1295<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle1295<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1295<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1296<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1296<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1296<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1297<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1297<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1297<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1298<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1298<>+8(SB)/8, $0xffffffffffffff0a
+GLOBL shuffle1298<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1299<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1299<>+8(SB)/8, $0xffffffff0f0801ff
+GLOBL shuffle1299<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1300<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1300<>+8(SB)/8, $0xffff0d06ffffffff
+GLOBL shuffle1300<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1301<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1301<>+8(SB)/8, $0x0b04ffffffffffff
+GLOBL shuffle1301<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1302<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle1302<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1302<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1303<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1303<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1303<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1304<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1304<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1304<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1305<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1305<>+8(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1305<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1306<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1306<>+8(SB)/8, $0xffffffffff0902ff
+GLOBL shuffle1306<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1307<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1307<>+8(SB)/8, $0xffff0e0700ffffff
+GLOBL shuffle1307<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1308<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1308<>+8(SB)/8, $0x0c05ffffffffffff
+GLOBL shuffle1308<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1309<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle1309<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1309<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1310<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1310<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1310<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1311<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1311<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1311<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1312<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1312<>+8(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1312<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1313<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1313<>+8(SB)/8, $0xffffffffff0a03ff
+GLOBL shuffle1313<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1314<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1314<>+8(SB)/8, $0xffff0f0801ffffff
+GLOBL shuffle1314<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1315<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1315<>+8(SB)/8, $0x0d06ffffffffffff
+GLOBL shuffle1315<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1316<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle1316<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1316<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1317<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1317<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1317<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1318<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1318<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1318<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1319<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1319<>+8(SB)/8, $0xffffffffffffff0d
+GLOBL shuffle1319<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1320<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1320<>+8(SB)/8, $0xffffffffff0b04ff
+GLOBL shuffle1320<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1321<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1321<>+8(SB)/8, $0xffffff0902ffffff
+GLOBL shuffle1321<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1322<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1322<>+8(SB)/8, $0x0e0700ffffffffff
+GLOBL shuffle1322<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1323<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1323<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1324<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1324<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1325<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1325<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1326<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1326<>+8(SB)/8, $0xffffffffffffff0e
+GLOBL shuffle1326<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1327<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1327<>+8(SB)/8, $0xffffffffff0c05ff
+GLOBL shuffle1327<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1328<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+8(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle1328<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1329<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1329<>+8(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle1329<>(SB), RODATA|NOPTR, $16
+
+// func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1677
+	CMPQ  DX, $0x10
+	JAE   chunk1678
+	RET
+
+chunk1677:
+	SUBQ $0x20, DX
+
+group1679:
+	MOVQ rows+24(FP), R10
+
+row1680:
+	XORQ R9, R9
+
+chunks1681:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VPSHUFB     shuffle1330<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VPSHUFB     shuffle1331<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R13), X1
+	VINSERTI128 $0x01, 144(R13), Y1, Y1
+	VPSHUFB     shuffle1206<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     48(R13), X3
+	VINSERTI128 $0x01, 160(R13), Y3, Y3
+	VPSHUFB     shuffle1067<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     64(R13), X4
+	VINSERTI128 $0x01, 176(R13), Y4, Y4
+	VPSHUFB     shuffle1078<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     80(R13), X5
+	VINSERTI128 $0x01, 192(R13), Y5, Y5
+	VPSHUFB     shuffle1332<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     96(R13), X6
+	VINSERTI128 $0x01, 208(R13), Y6, Y6
+	VPSHUFB     shuffle1333<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)
+	VPSHUFB     shuffle1334<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1335<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1336<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1217<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1083<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1337<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1195<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(SI*1)
+	VPSHUFB     shuffle1200<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1338<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1339<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1340<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1341<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1194<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1069<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(SI*2)
+	VPSHUFB     shuffle1080<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1210<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1342<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1343<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1344<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1199<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1074<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(DI*1)
+	VPSHUFB     shuffle1085<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1215<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1345<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1346<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1347<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1348<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1209<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R12)
+	VPSHUFB     shuffle1214<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1349<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1071<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1192<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1350<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1351<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1352<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R12)(SI*1)
+	VPSHUFB     shuffle1353<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1354<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle1076<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1087<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1203<>+0(SB), Y4, Y4
+	VPOR        Y4, Y3, Y4
+	VPSHUFB     shuffle1355<>+0(SB), Y5, Y5
+	VPOR        Y5, Y4, Y5
+	VPSHUFB     shuffle1356<>+0(SB), Y6, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R12)(SI*2)
+	CMPQ        R9, DX
+	JEQ         rowdone1682
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1681
+	MOVQ        DX, R9
+	JMP         chunks1681
+
+rowdone1682:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1680
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1679
+	VZEROUPPER
+	RET
+
+chunk1678:
+	SUBQ $0x10, DX
+
+group1683:
+	MOVQ rows+24(FP), R10
+
+row1684:
+	XORQ R9, R9
+
+chunks1685:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle906<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 32(R13), X1
+	VPSHUFB shuffle338<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle327<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU 64(R13), X4
+	VPSHUFB shuffle602<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VMOVDQU 80(R13), X5
+	VPSHUFB shuffle774<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU 96(R13), X6
+	VPSHUFB shuffle1357<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)
+	VPSHUFB shuffle880<>+0(SB), X0, X8
+	VPSHUFB shuffle1358<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle331<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle493<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle337<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle778<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle836<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(SI*1)
+	VPSHUFB shuffle881<>+0(SB), X0, X8
+	VPSHUFB shuffle775<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1359<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle341<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle330<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle326<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1093<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(SI*2)
+	VPSHUFB shuffle1101<>+0(SB), X0, X8
+	VPSHUFB shuffle780<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle599<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle969<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle608<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle339<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1097<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(DI*1)
+	VPSHUFB shuffle1105<>+0(SB), X0, X8
+	VPSHUFB shuffle119<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle781<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle600<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1360<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle332<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle328<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R12)
+	VPSHUFB shuffle1229<>+0(SB), X0, X8
+	VPSHUFB shuffle784<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle120<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle483<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle776<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle1361<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle342<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R12)(SI*1)
+	VPSHUFB shuffle1362<>+0(SB), X0, X0
+	VPSHUFB shuffle786<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle336<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle490<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle484<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle777<>+0(SB), X5, X5
+	VPOR    X5, X4, X5
+	VPSHUFB shuffle1363<>+0(SB), X6, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R12)(SI*2)
+	CMPQ    R9, DX
+	JEQ     rowdone1686
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1685
+	MOVQ    DX, R9
+	JMP     chunks1685
+
+rowdone1686:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1684
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1683
+	VZEROUPPER
+	RET
+
+DATA shuffle1330<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1330<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1330<>+16(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1330<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1330<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1331<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1331<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1331<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1331<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1332<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1332<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1332<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1332<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1332<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1333<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1333<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1333<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1333<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1333<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1334<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle1334<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1334<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle1334<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1334<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1335<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1335<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1335<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1335<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1335<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1336<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1336<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1336<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1336<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1336<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1337<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1337<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1337<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1337<>+24(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle1337<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1338<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1338<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1338<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1338<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1338<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1339<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1339<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1339<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1339<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1339<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1340<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1340<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1340<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1340<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1340<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1341<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1341<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle1341<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1341<>+24(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle1341<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1342<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle1342<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1342<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle1342<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1342<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1343<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1343<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1343<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1343<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1343<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1344<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1344<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1344<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1344<>+24(SB)/8, $0xffffffff0d0cffff
+GLOBL shuffle1344<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1345<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle1345<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle1345<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1345<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1346<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1346<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1346<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1346<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1346<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1347<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1347<>+8(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1347<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1347<>+24(SB)/8, $0xffffffff0f0e0100
+GLOBL shuffle1347<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1348<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1348<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+24(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle1348<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1349<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle1349<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1349<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle1349<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1349<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1350<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1350<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1350<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1350<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1350<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1351<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1351<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1351<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1351<>+24(SB)/8, $0xffff0f0e0100ffff
+GLOBL shuffle1351<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1352<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1352<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1352<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1352<>+24(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle1352<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1353<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1353<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1353<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1353<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1353<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1354<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1354<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1354<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1354<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1354<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1355<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1355<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1355<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1355<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1355<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1356<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1356<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1356<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1356<>+24(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle1356<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1357<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1357<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1357<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1358<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1358<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1358<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1359<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1359<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1359<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1360<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1360<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL shuffle1360<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1361<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1361<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL shuffle1361<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1362<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1362<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1362<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1363<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1363<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle1363<>(SB), RODATA|NOPTR, $16
+
+// func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1687
+	CMPQ  DX, $0x10
+	JAE   chunk1688
+	RET
+
+chunk1687:
+	SUBQ $0x20, DX
+
+group1689:
+	MOVQ rows+24(FP), R10
+
+row1690:
+	XORQ R9, R9
+
+chunks1691:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VMOVDQU     16(R13), X2
+	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VPSHUFB     shuffle1114<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     48(R13), X1
+	VINSERTI128 $0x01, 160(R13), Y1, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVDQU     80(R13), X3
+	VINSERTI128 $0x01, 192(R13), Y3, Y3
+	VPSHUFB     shuffle884<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y5
+	VMOVDQU     Y5, (R11)
+	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
+	VMOVDQU     32(R13), X4
+	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VPSHUFB     shuffle1117<>+0(SB), Y4, Y6
+	VPOR        Y6, Y5, Y6
+	VPSHUFB     shuffle1112<>+0(SB), Y1, Y5
+	VPOR        Y5, Y6, Y5
+	VPSHUFB     shuffle887<>+0(SB), Y3, Y6
+	VPOR        Y6, Y5, Y6
+	VMOVDQU     Y6, (R11)(SI*1)
+	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle889<>+0(SB), Y4, Y5
+	VPOR        Y5, Y6, Y5
+	VMOVDQU     64(R13), X6
+	VINSERTI128 $0x01, 176(R13), Y6, Y6
+	VPSHUFB     shuffle1115<>+0(SB), Y6, Y7
+	VPOR        Y7, Y5, Y7
+	VPSHUFB     shuffle1110<>+0(SB), Y3, Y5
+	VPOR        Y5, Y7, Y5
+	VMOVDQU     Y5, (R11)(SI*2)
+	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1111<>+0(SB), Y4, Y5
+	VPOR        Y5, Y0, Y5
+	VPSHUFB     shuffle1118<>+0(SB), Y6, Y0
+	VPOR        Y0, Y5, Y0
+	VMOVDQU     96(R13), X5
+	VINSERTI128 $0x01, 208(R13), Y5, Y5
+	VPSHUFB     shuffle1113<>+0(SB), Y5, Y7
+	VPOR        Y7, Y0, Y7
+	VMOVDQU     Y7, (R11)(DI*1)
+	VPSHUFB     shuffle1109<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1114<>+0(SB), Y4, Y4
+	VPOR        Y4, Y7, Y4
+	VPSHUFB     shuffle883<>+0(SB), Y6, Y7
+	VPOR        Y7, Y4, Y7
+	VPSHUFB     shuffle884<>+0(SB), Y5, Y4
+	VPOR        Y4, Y7, Y4
+	VMOVDQU     Y4, (R12)
+	VPSHUFB     shuffle885<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1117<>+0(SB), Y1, Y7
+	VPOR        Y7, Y4, Y7
+	VPSHUFB     shuffle1112<>+0(SB), Y6, Y6
+	VPOR        Y6, Y7, Y6
+	VPSHUFB     shuffle887<>+0(SB), Y5, Y7
+	VPOR        Y7, Y6, Y7
+	VMOVDQU     Y7, (R12)(SI*1)
+	VPSHUFB     shuffle888<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle889<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VPSHUFB     shuffle1115<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VPSHUFB     shuffle1110<>+0(SB), Y5, Y5
+	VPOR        Y5, Y3, Y5
+	VMOVDQU     Y5, (R12)(SI*2)
+	CMPQ        R9, DX
+	JEQ         rowdone1692
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1691
+	MOVQ        DX, R9
+	JMP         chunks1691
+
+rowdone1692:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1690
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1689
+	VZEROUPPER
+	RET
+
+chunk1688:
+	SUBQ $0x10, DX
+
+group1693:
+	MOVQ rows+24(FP), R10
+
+row1694:
+	XORQ R9, R9
+
+chunks1695:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle17<>+0(SB), X0, X1
+	VMOVDQU 16(R13), X2
+	VPSHUFB shuffle75<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU 48(R13), X1
+	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 80(R13), X3
+	VPSHUFB shuffle20<>+0(SB), X3, X5
+	VPOR    X5, X4, X5
+	VMOVDQU X5, (R11)
+	VPSHUFB shuffle138<>+0(SB), X0, X5
+	VMOVDQU 32(R13), X4
+	VPSHUFB shuffle70<>+0(SB), X4, X6
+	VPOR    X6, X5, X6
+	VPSHUFB shuffle136<>+0(SB), X1, X5
+	VPOR    X5, X6, X5
+	VPSHUFB shuffle74<>+0(SB), X3, X6
+	VPOR    X6, X5, X6
+	VMOVDQU X6, (R11)(SI*1)
+	VPSHUFB shuffle248<>+0(SB), X0, X6
+	VPSHUFB shuffle72<>+0(SB), X4, X5
+	VPOR    X5, X6, X5
+	VMOVDQU 64(R13), X6
+	VPSHUFB shuffle71<>+0(SB), X6, X7
+	VPOR    X7, X5, X7
+	VPSHUFB shuffle76<>+0(SB), X3, X5
+	VPOR    X5, X7, X5
+	VMOVDQU X5, (R11)(SI*2)
+	VPSHUFB shuffle23<>+0(SB), X0, X0
+	VPSHUFB shuffle73<>+0(SB), X4, X5
+	VPOR    X5, X0, X5
+	VPSHUFB shuffle281<>+0(SB), X6, X0
+	VPOR    X0, X5, X0
+	VMOVDQU 96(R13), X5
+	VPSHUFB shuffle14<>+0(SB), X5, X7
+	VPOR    X7, X0, X7
+	VMOVDQU X7, (R11)(DI*1)
+	VPSHUFB shuffle17<>+0(SB), X2, X7
+	VPSHUFB shuffle75<>+0(SB), X4, X4
+	VPOR    X4, X7, X4
+	VPSHUFB shuffle134<>+0(SB), X6, X7
+	VPOR    X7, X4, X7
+	VPSHUFB shuffle20<>+0(SB), X5, X4
+	VPOR    X4, X7, X4
+	VMOVDQU X4, (R12)
+	VPSHUFB shuffle138<>+0(SB), X2, X4
+	VPSHUFB shuffle70<>+0(SB), X1, X7
+	VPOR    X7, X4, X7
+	VPSHUFB shuffle136<>+0(SB), X6, X6
+	VPOR    X6, X7, X6
+	VPSHUFB shuffle74<>+0(SB), X5, X7
+	VPOR    X7, X6, X7
+	VMOVDQU X7, (R12)(SI*1)
+	VPSHUFB shuffle248<>+0(SB), X2, X2
+	VPSHUFB shuffle72<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VPSHUFB shuffle76<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, (R12)(SI*2)
+	CMPQ    R9, DX
+	JEQ     rowdone1696
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1695
+	MOVQ    DX, R9
+	JMP     chunks1695
+
+rowdone1696:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1694
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1693
+	VZEROUPPER
+	RET
+
+// func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1697
+	CMPQ  DX, $0x10
+	JAE   chunk1698
+	RET
+
+chunk1697:
+	SUBQ $0x20, DX
+
+group1699:
+	MOVQ rows+24(FP), R10
+
+row1700:
+	XORQ R9, R9
+
+chunks1701:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VMOVDQU     48(R13), X2
+	VINSERTI128 $0x01, 160(R13), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     Y3, (R11)
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VMOVDQU     64(R13), X3
+	VINSERTI128 $0x01, 176(R13), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 128(R13), Y1, Y1
+	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y0, Y3
+	VMOVDQU     Y3, (R11)(SI*2)
+	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
+	VMOVDQU     80(R13), X3
+	VINSERTI128 $0x01, 192(R13), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     32(R13), X0
+	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     Y3, (R12)
+	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VMOVDQU     96(R13), X3
+	VINSERTI128 $0x01, 208(R13), Y3, Y3
+	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVDQU     Y1, (R12)(SI*1)
+	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)(SI*2)
+	CMPQ        R9, DX
+	JEQ         rowdone1702
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1701
+	MOVQ        DX, R9
+	JMP         chunks1701
+
+rowdone1702:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1700
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1699
+	VZEROUPPER
+	RET
+
+chunk1698:
+	SUBQ $0x10, DX
+
+group1703:
+	MOVQ rows+24(FP), R10
+
+row1704:
+	XORQ R9, R9
+
+chunks1705:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 48(R13), X2
+	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R11)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 64(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU 16(R13), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X0
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (R11)(SI*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVDQU 80(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 32(R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R12)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 96(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R12)(SI*1)
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R12)(SI*2)
+	CMPQ    R9, DX
+	JEQ     rowdone1706
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1705
+	MOVQ    DX, R9
+	JMP     chunks1705
+
+rowdone1706:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1704
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1703
+	VZEROUPPER
+	RET
+
+// func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), DX
+	MOVQ  groups+64(FP), BX
+	MOVQ  lane+48(FP), SI
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (SI)(SI*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  DX, $0x20
+	JAE   chunk1707
+	CMPQ  DX, $0x10
+	JAE   chunk1708
+	RET
+
+chunk1707:
+	SUBQ $0x20, DX
+
+group1709:
+	MOVQ rows+24(FP), R10
+
+row1710:
+	XORQ R9, R9
+
+chunks1711:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(R13), X0
+	VINSERTI128 $0x01, 128(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     32(R13), X0
+	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     48(R13), X0
+	VINSERTI128 $0x01, 160(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     64(R13), X0
+	VINSERTI128 $0x01, 176(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     80(R13), X0
+	VINSERTI128 $0x01, 192(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)(SI*1)
+	VMOVDQU     96(R13), X0
+	VINSERTI128 $0x01, 208(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)(SI*2)
+	CMPQ        R9, DX
+	JEQ         rowdone1712
+	ADDQ        $0x20, R9
+	CMPQ        R9, DX
+	JLE         chunks1711
+	MOVQ        DX, R9
+	JMP         chunks1711
+
+rowdone1712:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1710
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1709
+	VZEROUPPER
+	RET
+
+chunk1708:
+	SUBQ $0x10, DX
+
+group1713:
+	MOVQ rows+24(FP), R10
+
+row1714:
+	XORQ R9, R9
+
+chunks1715:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(R13), X0
+	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU 32(R13), X0
+	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU 48(R13), X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 64(R13), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 80(R13), X0
+	VMOVDQU X0, (R12)(SI*1)
+	VMOVDQU 96(R13), X0
+	VMOVDQU X0, (R12)(SI*2)
+	CMPQ    R9, DX
+	JEQ     rowdone1716
+	ADDQ    $0x10, R9
+	CMPQ    R9, DX
+	JLE     chunks1715
+	MOVQ    DX, R9
+	JMP     chunks1715
+
+rowdone1716:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1714
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group1713
 	VZEROUPPER
 	RET
 
@@ -24631,33 +34689,33 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1417
+	JAE   chunk1717
 	CMPQ  DX, $0x10
-	JAE   chunk1418
+	JAE   chunk1718
 	CMPQ  DX, $0x08
-	JAE   chunk1419
+	JAE   chunk1719
 	CMPQ  DX, $0x04
-	JAE   chunk1420
+	JAE   chunk1720
 	RET
 
-chunk1417:
+chunk1717:
 	SUBQ $0x20, DX
 
-group1421:
+group1721:
 	MOVQ rows+24(FP), R10
 
-row1422:
+row1722:
 	XORQ R9, R9
 
-chunks1423:
+chunks1723:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -24666,8 +34724,8 @@ chunks1423:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -24676,8 +34734,8 @@ chunks1423:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y6, Y7
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -24686,62 +34744,62 @@ chunks1423:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y8, Y9
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle404<>+0(SB), Y3, Y0
-	VPAND       shuffle404<>+0(SB), Y5, Y10
+	VPAND       shuffle804<>+0(SB), Y3, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle404<>+0(SB), Y7, Y3
-	VPAND       shuffle404<>+0(SB), Y9, Y2
+	VPAND       shuffle804<>+0(SB), Y7, Y3
+	VPAND       shuffle804<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle404<>+0(SB), Y1, Y7
-	VPAND       shuffle404<>+0(SB), Y4, Y0
+	VPAND       shuffle804<>+0(SB), Y1, Y7
+	VPAND       shuffle804<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle404<>+0(SB), Y6, Y1
-	VPAND       shuffle404<>+0(SB), Y8, Y3
+	VPAND       shuffle804<>+0(SB), Y6, Y1
+	VPAND       shuffle804<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle404<>+0(SB), Y10, Y6
-	VPAND       shuffle404<>+0(SB), Y2, Y7
+	VPAND       shuffle804<>+0(SB), Y10, Y6
+	VPAND       shuffle804<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y3, Y10
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle404<>+0(SB), Y5, Y3
-	VPAND       shuffle404<>+0(SB), Y9, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y3
+	VPAND       shuffle804<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle404<>+0(SB), Y4, Y9
-	VPAND       shuffle404<>+0(SB), Y8, Y5
+	VPAND       shuffle804<>+0(SB), Y4, Y9
+	VPAND       shuffle804<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -24749,119 +34807,119 @@ chunks1423:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1424
+	JEQ         rowdone1724
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1423
+	JLE         chunks1723
 	MOVQ        DX, R9
-	JMP         chunks1423
+	JMP         chunks1723
 
-rowdone1424:
+rowdone1724:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1422
+	JNZ  row1722
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1421
+	JNZ  group1721
 	VZEROUPPER
 	RET
 
-chunk1418:
+chunk1718:
 	SUBQ $0x10, DX
 
-group1425:
+group1725:
 	MOVQ rows+24(FP), R10
 
-row1426:
+row1726:
 	XORQ R9, R9
 
-chunks1427:
+chunks1727:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X4, X5
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X6, X7
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X8, X9
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X8, X10
 	VPACKUSWB X10, X2, X8
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X5, X10
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X5, X10
 	VPACKUSWB X10, X0, X10
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle404<>+0(SB), X7, X3
-	VPAND     shuffle404<>+0(SB), X9, X2
+	VPAND     shuffle804<>+0(SB), X7, X3
+	VPAND     shuffle804<>+0(SB), X9, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X7, X3
 	VPSRLW    $0x08, X9, X0
 	VPACKUSWB X0, X3, X9
-	VPAND     shuffle404<>+0(SB), X1, X7
-	VPAND     shuffle404<>+0(SB), X4, X0
+	VPAND     shuffle804<>+0(SB), X1, X7
+	VPAND     shuffle804<>+0(SB), X4, X0
 	VPACKUSWB X0, X7, X0
 	VPSRLW    $0x08, X1, X7
 	VPSRLW    $0x08, X4, X3
 	VPACKUSWB X3, X7, X4
-	VPAND     shuffle404<>+0(SB), X6, X1
-	VPAND     shuffle404<>+0(SB), X8, X3
+	VPAND     shuffle804<>+0(SB), X6, X1
+	VPAND     shuffle804<>+0(SB), X8, X3
 	VPACKUSWB X3, X1, X3
 	VPSRLW    $0x08, X6, X1
 	VPSRLW    $0x08, X8, X7
 	VPACKUSWB X7, X1, X8
-	VPAND     shuffle404<>+0(SB), X10, X6
-	VPAND     shuffle404<>+0(SB), X2, X7
+	VPAND     shuffle804<>+0(SB), X10, X6
+	VPAND     shuffle804<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X3, X10
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle404<>+0(SB), X5, X3
-	VPAND     shuffle404<>+0(SB), X9, X0
+	VPAND     shuffle804<>+0(SB), X5, X3
+	VPAND     shuffle804<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle404<>+0(SB), X4, X9
-	VPAND     shuffle404<>+0(SB), X8, X5
+	VPAND     shuffle804<>+0(SB), X4, X9
+	VPAND     shuffle804<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X5
@@ -24869,91 +34927,91 @@ chunks1427:
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1428
+	JEQ       rowdone1728
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks1427
+	JLE       chunks1727
 	MOVQ      DX, R9
-	JMP       chunks1427
+	JMP       chunks1727
 
-rowdone1428:
+rowdone1728:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1426
+	JNZ  row1726
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1425
+	JNZ  group1725
 	VZEROUPPER
 	RET
 
-chunk1419:
+chunk1719:
 	SUBQ $0x08, DX
 
-group1429:
+group1729:
 	MOVQ rows+24(FP), R10
 
-row1430:
+row1730:
 	XORQ R9, R9
 
-chunks1431:
+chunks1731:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X4, X5
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X5, X6
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle404<>+0(SB), X1, X3
-	VPAND     shuffle404<>+0(SB), X4, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X4, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X0
 	VPACKUSWB X0, X3, X4
-	VPAND     shuffle404<>+0(SB), X6, X1
-	VPAND     shuffle404<>+0(SB), X6, X0
+	VPAND     shuffle804<>+0(SB), X6, X1
+	VPAND     shuffle804<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle404<>+0(SB), X2, X6
-	VPAND     shuffle404<>+0(SB), X2, X1
+	VPAND     shuffle804<>+0(SB), X2, X6
+	VPAND     shuffle804<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle404<>+0(SB), X5, X2
-	VPAND     shuffle404<>+0(SB), X5, X6
+	VPAND     shuffle804<>+0(SB), X5, X2
+	VPAND     shuffle804<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle404<>+0(SB), X4, X5
-	VPAND     shuffle404<>+0(SB), X4, X2
+	VPAND     shuffle804<>+0(SB), X4, X5
+	VPAND     shuffle804<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X2
@@ -24961,83 +35019,83 @@ chunks1431:
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1432
+	JEQ       rowdone1732
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks1431
+	JLE       chunks1731
 	MOVQ      DX, R9
-	JMP       chunks1431
+	JMP       chunks1731
 
-rowdone1432:
+rowdone1732:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1430
+	JNZ  row1730
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1429
+	JNZ  group1729
 	VZEROUPPER
 	RET
 
-chunk1420:
+chunk1720:
 	SUBQ $0x04, DX
 
-group1433:
+group1733:
 	MOVQ rows+24(FP), R10
 
-row1434:
+row1734:
 	XORQ R9, R9
 
-chunks1435:
+chunks1735:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle404<>+0(SB), X0, X2
-	VPAND     shuffle404<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle804<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X3, X4
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X0, X3
-	VPAND     shuffle404<>+0(SB), X1, X2
-	VPAND     shuffle404<>+0(SB), X1, X0
+	VPAND     shuffle804<>+0(SB), X1, X2
+	VPAND     shuffle804<>+0(SB), X1, X0
 	VPACKUSWB X0, X2, X0
 	VPSRLW    $0x08, X1, X2
 	VPSRLW    $0x08, X1, X5
 	VPACKUSWB X5, X2, X1
-	VPAND     shuffle404<>+0(SB), X4, X5
-	VPAND     shuffle404<>+0(SB), X4, X2
+	VPAND     shuffle804<>+0(SB), X4, X5
+	VPAND     shuffle804<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle404<>+0(SB), X0, X4
-	VPAND     shuffle404<>+0(SB), X0, X5
+	VPAND     shuffle804<>+0(SB), X0, X4
+	VPAND     shuffle804<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle404<>+0(SB), X3, X0
-	VPAND     shuffle404<>+0(SB), X3, X4
+	VPAND     shuffle804<>+0(SB), X3, X0
+	VPAND     shuffle804<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle404<>+0(SB), X1, X3
-	VPAND     shuffle404<>+0(SB), X1, X0
+	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle804<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLW    $0x08, X1, X0
@@ -25045,22 +35103,22 @@ chunks1435:
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1436
+	JEQ       rowdone1736
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks1435
+	JLE       chunks1735
 	MOVQ      DX, R9
-	JMP       chunks1435
+	JMP       chunks1735
 
-rowdone1436:
+rowdone1736:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1434
+	JNZ  row1734
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1433
+	JNZ  group1733
 	VZEROUPPER
 	RET
 
@@ -25085,33 +35143,33 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1437
+	JAE   chunk1737
 	CMPQ  DX, $0x10
-	JAE   chunk1438
+	JAE   chunk1738
 	CMPQ  DX, $0x08
-	JAE   chunk1439
+	JAE   chunk1739
 	CMPQ  DX, $0x04
-	JAE   chunk1440
+	JAE   chunk1740
 	RET
 
-chunk1437:
+chunk1737:
 	SUBQ $0x20, DX
 
-group1441:
+group1741:
 	MOVQ rows+24(FP), R10
 
-row1442:
+row1742:
 	XORQ R9, R9
 
-chunks1443:
+chunks1743:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -25120,8 +35178,8 @@ chunks1443:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -25130,8 +35188,8 @@ chunks1443:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y6, Y7
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -25140,62 +35198,62 @@ chunks1443:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y8, Y9
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y10
+	VPAND       shuffle805<>+0(SB), Y3, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle405<>+0(SB), Y7, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y2
+	VPAND       shuffle805<>+0(SB), Y7, Y3
+	VPAND       shuffle805<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle405<>+0(SB), Y1, Y7
-	VPAND       shuffle405<>+0(SB), Y4, Y0
+	VPAND       shuffle805<>+0(SB), Y1, Y7
+	VPAND       shuffle805<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle405<>+0(SB), Y6, Y1
-	VPAND       shuffle405<>+0(SB), Y8, Y3
+	VPAND       shuffle805<>+0(SB), Y6, Y1
+	VPAND       shuffle805<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle405<>+0(SB), Y10, Y6
-	VPAND       shuffle405<>+0(SB), Y2, Y7
+	VPAND       shuffle805<>+0(SB), Y10, Y6
+	VPAND       shuffle805<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y3, Y10
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(SI*1)
-	VPAND       shuffle405<>+0(SB), Y5, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y3
+	VPAND       shuffle805<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(SI*2)
-	VPAND       shuffle405<>+0(SB), Y4, Y9
-	VPAND       shuffle405<>+0(SB), Y8, Y5
+	VPAND       shuffle805<>+0(SB), Y4, Y9
+	VPAND       shuffle805<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
@@ -25203,119 +35261,119 @@ chunks1443:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1444
+	JEQ         rowdone1744
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1443
+	JLE         chunks1743
 	MOVQ        DX, R9
-	JMP         chunks1443
+	JMP         chunks1743
 
-rowdone1444:
+rowdone1744:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1442
+	JNZ  row1742
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1441
+	JNZ  group1741
 	VZEROUPPER
 	RET
 
-chunk1438:
+chunk1738:
 	SUBQ $0x10, DX
 
-group1445:
+group1745:
 	MOVQ rows+24(FP), R10
 
-row1446:
+row1746:
 	XORQ R9, R9
 
-chunks1447:
+chunks1747:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X6, X7
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X8, X9
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X8, X10
 	VPACKUSDW X10, X2, X8
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X10
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X5, X10
 	VPACKUSDW X10, X0, X10
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle405<>+0(SB), X7, X3
-	VPAND     shuffle405<>+0(SB), X9, X2
+	VPAND     shuffle805<>+0(SB), X7, X3
+	VPAND     shuffle805<>+0(SB), X9, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X7, X3
 	VPSRLD    $0x10, X9, X0
 	VPACKUSDW X0, X3, X9
-	VPAND     shuffle405<>+0(SB), X1, X7
-	VPAND     shuffle405<>+0(SB), X4, X0
+	VPAND     shuffle805<>+0(SB), X1, X7
+	VPAND     shuffle805<>+0(SB), X4, X0
 	VPACKUSDW X0, X7, X0
 	VPSRLD    $0x10, X1, X7
 	VPSRLD    $0x10, X4, X3
 	VPACKUSDW X3, X7, X4
-	VPAND     shuffle405<>+0(SB), X6, X1
-	VPAND     shuffle405<>+0(SB), X8, X3
+	VPAND     shuffle805<>+0(SB), X6, X1
+	VPAND     shuffle805<>+0(SB), X8, X3
 	VPACKUSDW X3, X1, X3
 	VPSRLD    $0x10, X6, X1
 	VPSRLD    $0x10, X8, X7
 	VPACKUSDW X7, X1, X8
-	VPAND     shuffle405<>+0(SB), X10, X6
-	VPAND     shuffle405<>+0(SB), X2, X7
+	VPAND     shuffle805<>+0(SB), X10, X6
+	VPAND     shuffle805<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X3, X10
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
 	VMOVDQU   X10, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
 	VMOVDQU   X3, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X5, X3
-	VPAND     shuffle405<>+0(SB), X9, X0
+	VPAND     shuffle805<>+0(SB), X5, X3
+	VPAND     shuffle805<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
 	VMOVDQU   X0, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
 	VMOVDQU   X9, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X4, X9
-	VPAND     shuffle405<>+0(SB), X8, X5
+	VPAND     shuffle805<>+0(SB), X4, X9
+	VPAND     shuffle805<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X5
@@ -25323,91 +35381,91 @@ chunks1447:
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1448
+	JEQ       rowdone1748
 	ADDQ      $0x10, R9
 	CMPQ      R9, DX
-	JLE       chunks1447
+	JLE       chunks1747
 	MOVQ      DX, R9
-	JMP       chunks1447
+	JMP       chunks1747
 
-rowdone1448:
+rowdone1748:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1446
+	JNZ  row1746
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1445
+	JNZ  group1745
 	VZEROUPPER
 	RET
 
-chunk1439:
+chunk1739:
 	SUBQ $0x08, DX
 
-group1449:
+group1749:
 	MOVQ rows+24(FP), R10
 
-row1450:
+row1750:
 	XORQ R9, R9
 
-chunks1451:
+chunks1751:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X4, X5
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X4, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X0
 	VPACKUSDW X0, X3, X4
-	VPAND     shuffle405<>+0(SB), X6, X1
-	VPAND     shuffle405<>+0(SB), X6, X0
+	VPAND     shuffle805<>+0(SB), X6, X1
+	VPAND     shuffle805<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle405<>+0(SB), X2, X6
-	VPAND     shuffle405<>+0(SB), X2, X1
+	VPAND     shuffle805<>+0(SB), X2, X6
+	VPAND     shuffle805<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
 	VMOVQ     X1, (R11)(SI*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
 	VMOVQ     X2, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X5, X2
-	VPAND     shuffle405<>+0(SB), X5, X6
+	VPAND     shuffle805<>+0(SB), X5, X2
+	VPAND     shuffle805<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
 	VMOVQ     X6, (R11)(SI*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
 	VMOVQ     X5, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X4, X5
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle805<>+0(SB), X4, X5
+	VPAND     shuffle805<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X2
@@ -25415,83 +35473,83 @@ chunks1451:
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1452
+	JEQ       rowdone1752
 	ADDQ      $0x08, R9
 	CMPQ      R9, DX
-	JLE       chunks1451
+	JLE       chunks1751
 	MOVQ      DX, R9
-	JMP       chunks1451
+	JMP       chunks1751
 
-rowdone1452:
+rowdone1752:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1450
+	JNZ  row1750
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1449
+	JNZ  group1749
 	VZEROUPPER
 	RET
 
-chunk1440:
+chunk1740:
 	SUBQ $0x04, DX
 
-group1453:
+group1753:
 	MOVQ rows+24(FP), R10
 
-row1454:
+row1754:
 	XORQ R9, R9
 
-chunks1455:
+chunks1755:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle405<>+0(SB), X0, X2
-	VPAND     shuffle405<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle805<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X0, X3
-	VPAND     shuffle405<>+0(SB), X1, X2
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle805<>+0(SB), X1, X2
+	VPAND     shuffle805<>+0(SB), X1, X0
 	VPACKUSDW X0, X2, X0
 	VPSRLD    $0x10, X1, X2
 	VPSRLD    $0x10, X1, X5
 	VPACKUSDW X5, X2, X1
-	VPAND     shuffle405<>+0(SB), X4, X5
-	VPAND     shuffle405<>+0(SB), X4, X2
+	VPAND     shuffle805<>+0(SB), X4, X5
+	VPAND     shuffle805<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle405<>+0(SB), X0, X4
-	VPAND     shuffle405<>+0(SB), X0, X5
+	VPAND     shuffle805<>+0(SB), X0, X4
+	VPAND     shuffle805<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
 	VMOVD     X5, (R11)(SI*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
 	VMOVD     X0, (R12)(SI*1)
-	VPAND     shuffle405<>+0(SB), X3, X0
-	VPAND     shuffle405<>+0(SB), X3, X4
+	VPAND     shuffle805<>+0(SB), X3, X0
+	VPAND     shuffle805<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVD     X4, (R11)(SI*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVD     X3, (R12)(SI*2)
-	VPAND     shuffle405<>+0(SB), X1, X3
-	VPAND     shuffle405<>+0(SB), X1, X0
+	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle805<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLD    $0x10, X1, X0
@@ -25499,22 +35557,22 @@ chunks1455:
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, DX
-	JEQ       rowdone1456
+	JEQ       rowdone1756
 	ADDQ      $0x04, R9
 	CMPQ      R9, DX
-	JLE       chunks1455
+	JLE       chunks1755
 	MOVQ      DX, R9
-	JMP       chunks1455
+	JMP       chunks1755
 
-rowdone1456:
+rowdone1756:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1454
+	JNZ  row1754
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1453
+	JNZ  group1753
 	VZEROUPPER
 	RET
 
@@ -25539,25 +35597,25 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1457
+	JAE   chunk1757
 	CMPQ  DX, $0x10
-	JAE   chunk1458
+	JAE   chunk1758
 	CMPQ  DX, $0x08
-	JAE   chunk1459
+	JAE   chunk1759
 	CMPQ  DX, $0x04
-	JAE   chunk1460
+	JAE   chunk1760
 	RET
 
-chunk1457:
+chunk1757:
 	SUBQ $0x20, DX
 
-group1461:
+group1761:
 	MOVQ rows+24(FP), R10
 
-row1462:
+row1762:
 	XORQ R9, R9
 
-chunks1463:
+chunks1763:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -25609,35 +35667,35 @@ chunks1463:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1464
+	JEQ         rowdone1764
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1463
+	JLE         chunks1763
 	MOVQ        DX, R9
-	JMP         chunks1463
+	JMP         chunks1763
 
-rowdone1464:
+rowdone1764:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1462
+	JNZ  row1762
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1461
+	JNZ  group1761
 	VZEROUPPER
 	RET
 
-chunk1458:
+chunk1758:
 	SUBQ $0x10, DX
 
-group1465:
+group1765:
 	MOVQ rows+24(FP), R10
 
-row1466:
+row1766:
 	XORQ R9, R9
 
-chunks1467:
+chunks1767:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -25681,35 +35739,35 @@ chunks1467:
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1468
+	JEQ     rowdone1768
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks1467
+	JLE     chunks1767
 	MOVQ    DX, R9
-	JMP     chunks1467
+	JMP     chunks1767
 
-rowdone1468:
+rowdone1768:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1466
+	JNZ  row1766
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1465
+	JNZ  group1765
 	VZEROUPPER
 	RET
 
-chunk1459:
+chunk1759:
 	SUBQ $0x08, DX
 
-group1469:
+group1769:
 	MOVQ rows+24(FP), R10
 
-row1470:
+row1770:
 	XORQ R9, R9
 
-chunks1471:
+chunks1771:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -25741,35 +35799,35 @@ chunks1471:
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1472
+	JEQ     rowdone1772
 	ADDQ    $0x08, R9
 	CMPQ    R9, DX
-	JLE     chunks1471
+	JLE     chunks1771
 	MOVQ    DX, R9
-	JMP     chunks1471
+	JMP     chunks1771
 
-rowdone1472:
+rowdone1772:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1470
+	JNZ  row1770
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1469
+	JNZ  group1769
 	VZEROUPPER
 	RET
 
-chunk1460:
+chunk1760:
 	SUBQ $0x04, DX
 
-group1473:
+group1773:
 	MOVQ rows+24(FP), R10
 
-row1474:
+row1774:
 	XORQ R9, R9
 
-chunks1475:
+chunks1775:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -25797,22 +35855,22 @@ chunks1475:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1476
+	JEQ     rowdone1776
 	ADDQ    $0x04, R9
 	CMPQ    R9, DX
-	JLE     chunks1475
+	JLE     chunks1775
 	MOVQ    DX, R9
-	JMP     chunks1475
+	JMP     chunks1775
 
-rowdone1476:
+rowdone1776:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1474
+	JNZ  row1774
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1473
+	JNZ  group1773
 	VZEROUPPER
 	RET
 
@@ -25837,23 +35895,23 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1477
+	JAE   chunk1777
 	CMPQ  DX, $0x10
-	JAE   chunk1478
+	JAE   chunk1778
 	CMPQ  DX, $0x08
-	JAE   chunk1479
+	JAE   chunk1779
 	RET
 
-chunk1477:
+chunk1777:
 	SUBQ $0x20, DX
 
-group1480:
+group1780:
 	MOVQ rows+24(FP), R10
 
-row1481:
+row1781:
 	XORQ R9, R9
 
-chunks1482:
+chunks1782:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -25905,35 +35963,35 @@ chunks1482:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1483
+	JEQ         rowdone1783
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1482
+	JLE         chunks1782
 	MOVQ        DX, R9
-	JMP         chunks1482
+	JMP         chunks1782
 
-rowdone1483:
+rowdone1783:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1481
+	JNZ  row1781
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1480
+	JNZ  group1780
 	VZEROUPPER
 	RET
 
-chunk1478:
+chunk1778:
 	SUBQ $0x10, DX
 
-group1484:
+group1784:
 	MOVQ rows+24(FP), R10
 
-row1485:
+row1785:
 	XORQ R9, R9
 
-chunks1486:
+chunks1786:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -25977,35 +36035,35 @@ chunks1486:
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1487
+	JEQ         rowdone1787
 	ADDQ        $0x10, R9
 	CMPQ        R9, DX
-	JLE         chunks1486
+	JLE         chunks1786
 	MOVQ        DX, R9
-	JMP         chunks1486
+	JMP         chunks1786
 
-rowdone1487:
+rowdone1787:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1485
+	JNZ  row1785
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1484
+	JNZ  group1784
 	VZEROUPPER
 	RET
 
-chunk1479:
+chunk1779:
 	SUBQ $0x08, DX
 
-group1488:
+group1788:
 	MOVQ rows+24(FP), R10
 
-row1489:
+row1789:
 	XORQ R9, R9
 
-chunks1490:
+chunks1790:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -26037,22 +36095,22 @@ chunks1490:
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1491
+	JEQ         rowdone1791
 	ADDQ        $0x08, R9
 	CMPQ        R9, DX
-	JLE         chunks1490
+	JLE         chunks1790
 	MOVQ        DX, R9
-	JMP         chunks1490
+	JMP         chunks1790
 
-rowdone1491:
+rowdone1791:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1489
+	JNZ  row1789
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1488
+	JNZ  group1788
 	VZEROUPPER
 	RET
 
@@ -26077,21 +36135,21 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1492
+	JAE   chunk1792
 	CMPQ  DX, $0x10
-	JAE   chunk1493
+	JAE   chunk1793
 	RET
 
-chunk1492:
+chunk1792:
 	SUBQ $0x20, DX
 
-group1494:
+group1794:
 	MOVQ rows+24(FP), R10
 
-row1495:
+row1795:
 	XORQ R9, R9
 
-chunks1496:
+chunks1796:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -26119,35 +36177,35 @@ chunks1496:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1497
+	JEQ         rowdone1797
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1496
+	JLE         chunks1796
 	MOVQ        DX, R9
-	JMP         chunks1496
+	JMP         chunks1796
 
-rowdone1497:
+rowdone1797:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1495
+	JNZ  row1795
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1494
+	JNZ  group1794
 	VZEROUPPER
 	RET
 
-chunk1493:
+chunk1793:
 	SUBQ $0x10, DX
 
-group1498:
+group1798:
 	MOVQ rows+24(FP), R10
 
-row1499:
+row1799:
 	XORQ R9, R9
 
-chunks1500:
+chunks1800:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -26167,22 +36225,22 @@ chunks1500:
 	VMOVDQU 112(AX)(R9*8), X0
 	VMOVDQU X0, (R12)(DI*1)
 	CMPQ    R9, DX
-	JEQ     rowdone1501
+	JEQ     rowdone1801
 	ADDQ    $0x10, R9
 	CMPQ    R9, DX
-	JLE     chunks1500
+	JLE     chunks1800
 	MOVQ    DX, R9
-	JMP     chunks1500
+	JMP     chunks1800
 
-rowdone1501:
+rowdone1801:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1499
+	JNZ  row1799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1498
+	JNZ  group1798
 	VZEROUPPER
 	RET
 
@@ -26207,27 +36265,27 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1502
+	JAE   chunk1802
 	RET
 
-chunk1502:
+chunk1802:
 	SUBQ $0x20, DX
 
-group1503:
+group1803:
 	MOVQ rows+24(FP), R10
 
-row1504:
+row1804:
 	XORQ R9, R9
 
-chunks1505:
+chunks1805:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y1, Y3
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -26236,8 +36294,8 @@ chunks1505:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y4, Y5
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -26246,8 +36304,8 @@ chunks1505:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y6, Y7
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -26256,62 +36314,62 @@ chunks1505:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y8, Y9
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle404<>+0(SB), Y3, Y0
-	VPAND       shuffle404<>+0(SB), Y5, Y10
+	VPAND       shuffle804<>+0(SB), Y3, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle404<>+0(SB), Y7, Y3
-	VPAND       shuffle404<>+0(SB), Y9, Y2
+	VPAND       shuffle804<>+0(SB), Y7, Y3
+	VPAND       shuffle804<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle404<>+0(SB), Y1, Y7
-	VPAND       shuffle404<>+0(SB), Y4, Y0
+	VPAND       shuffle804<>+0(SB), Y1, Y7
+	VPAND       shuffle804<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle404<>+0(SB), Y6, Y1
-	VPAND       shuffle404<>+0(SB), Y8, Y3
+	VPAND       shuffle804<>+0(SB), Y6, Y1
+	VPAND       shuffle804<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle404<>+0(SB), Y10, Y6
-	VPAND       shuffle404<>+0(SB), Y2, Y7
+	VPAND       shuffle804<>+0(SB), Y10, Y6
+	VPAND       shuffle804<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVNTDQ    Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVNTDQ    Y2, (R12)
-	VPAND       shuffle404<>+0(SB), Y0, Y2
-	VPAND       shuffle404<>+0(SB), Y3, Y10
+	VPAND       shuffle804<>+0(SB), Y0, Y2
+	VPAND       shuffle804<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVNTDQ    Y10, (R11)(SI*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVNTDQ    Y3, (R12)(SI*1)
-	VPAND       shuffle404<>+0(SB), Y5, Y3
-	VPAND       shuffle404<>+0(SB), Y9, Y0
+	VPAND       shuffle804<>+0(SB), Y5, Y3
+	VPAND       shuffle804<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (R11)(SI*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVNTDQ    Y9, (R12)(SI*2)
-	VPAND       shuffle404<>+0(SB), Y4, Y9
-	VPAND       shuffle404<>+0(SB), Y8, Y5
+	VPAND       shuffle804<>+0(SB), Y4, Y9
+	VPAND       shuffle804<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVNTDQ    Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -26319,22 +36377,22 @@ chunks1505:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1506
+	JEQ         rowdone1806
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1505
+	JLE         chunks1805
 	MOVQ        DX, R9
-	JMP         chunks1505
+	JMP         chunks1805
 
-rowdone1506:
+rowdone1806:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1504
+	JNZ  row1804
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1503
+	JNZ  group1803
 	SFENCE
 	VZEROUPPER
 	RET
@@ -26360,27 +36418,27 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1507
+	JAE   chunk1807
 	RET
 
-chunk1507:
+chunk1807:
 	SUBQ $0x20, DX
 
-group1508:
+group1808:
 	MOVQ rows+24(FP), R10
 
-row1509:
+row1809:
 	XORQ R9, R9
 
-chunks1510:
+chunks1810:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y1, Y3
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -26389,8 +36447,8 @@ chunks1510:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y4, Y5
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -26399,8 +36457,8 @@ chunks1510:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y6, Y7
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -26409,62 +36467,62 @@ chunks1510:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y8, Y9
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle405<>+0(SB), Y3, Y0
-	VPAND       shuffle405<>+0(SB), Y5, Y10
+	VPAND       shuffle805<>+0(SB), Y3, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle405<>+0(SB), Y7, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y2
+	VPAND       shuffle805<>+0(SB), Y7, Y3
+	VPAND       shuffle805<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle405<>+0(SB), Y1, Y7
-	VPAND       shuffle405<>+0(SB), Y4, Y0
+	VPAND       shuffle805<>+0(SB), Y1, Y7
+	VPAND       shuffle805<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle405<>+0(SB), Y6, Y1
-	VPAND       shuffle405<>+0(SB), Y8, Y3
+	VPAND       shuffle805<>+0(SB), Y6, Y1
+	VPAND       shuffle805<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle405<>+0(SB), Y10, Y6
-	VPAND       shuffle405<>+0(SB), Y2, Y7
+	VPAND       shuffle805<>+0(SB), Y10, Y6
+	VPAND       shuffle805<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVNTDQ    Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVNTDQ    Y2, (R12)
-	VPAND       shuffle405<>+0(SB), Y0, Y2
-	VPAND       shuffle405<>+0(SB), Y3, Y10
+	VPAND       shuffle805<>+0(SB), Y0, Y2
+	VPAND       shuffle805<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVNTDQ    Y10, (R11)(SI*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVNTDQ    Y3, (R12)(SI*1)
-	VPAND       shuffle405<>+0(SB), Y5, Y3
-	VPAND       shuffle405<>+0(SB), Y9, Y0
+	VPAND       shuffle805<>+0(SB), Y5, Y3
+	VPAND       shuffle805<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (R11)(SI*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVNTDQ    Y9, (R12)(SI*2)
-	VPAND       shuffle405<>+0(SB), Y4, Y9
-	VPAND       shuffle405<>+0(SB), Y8, Y5
+	VPAND       shuffle805<>+0(SB), Y4, Y9
+	VPAND       shuffle805<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVNTDQ    Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
@@ -26472,22 +36530,22 @@ chunks1510:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1511
+	JEQ         rowdone1811
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1510
+	JLE         chunks1810
 	MOVQ        DX, R9
-	JMP         chunks1510
+	JMP         chunks1810
 
-rowdone1511:
+rowdone1811:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1509
+	JNZ  row1809
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1508
+	JNZ  group1808
 	SFENCE
 	VZEROUPPER
 	RET
@@ -26513,19 +36571,19 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1512
+	JAE   chunk1812
 	RET
 
-chunk1512:
+chunk1812:
 	SUBQ $0x20, DX
 
-group1513:
+group1813:
 	MOVQ rows+24(FP), R10
 
-row1514:
+row1814:
 	XORQ R9, R9
 
-chunks1515:
+chunks1815:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -26577,22 +36635,22 @@ chunks1515:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1516
+	JEQ         rowdone1816
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1515
+	JLE         chunks1815
 	MOVQ        DX, R9
-	JMP         chunks1515
+	JMP         chunks1815
 
-rowdone1516:
+rowdone1816:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1514
+	JNZ  row1814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1513
+	JNZ  group1813
 	SFENCE
 	VZEROUPPER
 	RET
@@ -26618,19 +36676,19 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1517
+	JAE   chunk1817
 	RET
 
-chunk1517:
+chunk1817:
 	SUBQ $0x20, DX
 
-group1518:
+group1818:
 	MOVQ rows+24(FP), R10
 
-row1519:
+row1819:
 	XORQ R9, R9
 
-chunks1520:
+chunks1820:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -26682,22 +36740,22 @@ chunks1520:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1521
+	JEQ         rowdone1821
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1520
+	JLE         chunks1820
 	MOVQ        DX, R9
-	JMP         chunks1520
+	JMP         chunks1820
 
-rowdone1521:
+rowdone1821:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1519
+	JNZ  row1819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1518
+	JNZ  group1818
 	SFENCE
 	VZEROUPPER
 	RET
@@ -26723,19 +36781,19 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (SI)(SI*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  DX, $0x20
-	JAE   chunk1522
+	JAE   chunk1822
 	RET
 
-chunk1522:
+chunk1822:
 	SUBQ $0x20, DX
 
-group1523:
+group1823:
 	MOVQ rows+24(FP), R10
 
-row1524:
+row1824:
 	XORQ R9, R9
 
-chunks1525:
+chunks1825:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -26763,22 +36821,22 @@ chunks1525:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVNTDQ    Y0, (R12)(DI*1)
 	CMPQ        R9, DX
-	JEQ         rowdone1526
+	JEQ         rowdone1826
 	ADDQ        $0x20, R9
 	CMPQ        R9, DX
-	JLE         chunks1525
+	JLE         chunks1825
 	MOVQ        DX, R9
-	JMP         chunks1525
+	JMP         chunks1825
 
-rowdone1526:
+rowdone1826:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1524
+	JNZ  row1824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1523
+	JNZ  group1823
 	SFENCE
 	VZEROUPPER
 	RET
@@ -26805,50 +36863,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group1527:
+group1827:
 	MOVQ rows+24(FP), R9
 
-row1528:
+row1828:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes1529:
+lanes1829:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs1530:
+pairs1830:
 	CMPQ        R15, $0x20
-	JB          single1531
+	JB          single1831
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs1530
+	JMP         pairs1830
 
-single1531:
+single1831:
 	TESTQ   R15, R15
-	JZ      lanedone1532
+	JZ      lanedone1832
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone1532:
+lanedone1832:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes1529
+	JB   lanes1829
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1528
+	JNZ  row1828
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1527
+	JNZ  group1827
 	VZEROUPPER
 	RET
 
@@ -26871,59 +36929,59 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $0x20
-	JB    short1533
+	JB    short1833
 	SUBQ  $0x20, SI
 
-group15341:
+group18341:
 	MOVQ rows+48(FP), DX
 
-row1535:
+row1835:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1536:
+run1836:
 	XORQ R10, R10
 
-pieces1537:
+pieces1837:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone1538
+	JEQ     piecesdone1838
 	ADDQ    $0x20, R10
 	CMPQ    R10, SI
-	JLE     pieces1537
+	JLE     pieces1837
 	MOVQ    SI, R10
-	JMP     pieces1537
+	JMP     pieces1837
 
-piecesdone1538:
+piecesdone1838:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1536
+	JNZ  run1836
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1535
+	JNZ  row1835
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group15341
+	JNZ  group18341
 	VZEROUPPER
 	RET
 
-short1533:
+short1833:
 	SUBQ $0x10, SI
 
-group15340:
+group18340:
 	MOVQ rows+48(FP), DX
 
-row1539:
+row1839:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1540:
+run1840:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -26931,15 +36989,15 @@ run1540:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run1540
+	JNZ     run1840
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row1539
+	JNZ     row1839
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group15340
+	JNZ     group18340
 	VZEROUPPER
 	RET
 
@@ -26962,47 +37020,47 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $0x20
-	JB    short1541
+	JB    short1841
 	SUBQ  $0x20, SI
 
-group15421:
+group18421:
 	MOVQ rows+48(FP), DX
 
-row1543:
+row1843:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1544:
+run1844:
 	XORQ R10, R10
 
-pieces1545:
+pieces1845:
 	VMOVDQU  (R9)(R10*1), Y0
 	VMOVNTDQ Y0, (R8)(R10*1)
 	CMPQ     R10, SI
-	JEQ      piecesdone1546
+	JEQ      piecesdone1846
 	ADDQ     $0x20, R10
 	CMPQ     R10, SI
-	JLE      pieces1545
+	JLE      pieces1845
 	MOVQ     SI, R10
-	JMP      pieces1545
+	JMP      pieces1845
 
-piecesdone1546:
+piecesdone1846:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1544
+	JNZ  run1844
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1543
+	JNZ  row1843
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group15421
+	JNZ  group18421
 	SFENCE
 	VZEROUPPER
 	RET
 
-short1541:
+short1841:
 	RET

@@ -44,11 +44,6 @@ func New() *Generator {
 // Result returns the file built so far.
 func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
 
-// Chunks are the bytes of each row one pass handles, largest first, for
-// elements of a power-of-two size; rows shorter than the smallest chunk a
-// kernel has are left to the caller.
-var Chunks = []int{32, 16, 8, 4}
-
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	var pd vec.Period
@@ -90,7 +85,7 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 		build = vec.ShuffleUnzip
 	}
 	progs := map[int]*vec.Prog{}
-	for _, chunk := range Chunks {
+	for _, chunk := range table.Chunks(k.B) {
 		if chunk < k.Width || k.Streaming && chunk != 32 {
 			continue
 		}
@@ -205,7 +200,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, addr.lane3)
 	}
 	var laneI reg.GPVirtual
-	if k.B > addr.split {
+	if k.B > addr.split { // more than one run of lanes
 		laneI = c.GP64()
 		c.Load(c.Param("laneI"), laneI)
 	}
@@ -241,7 +236,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		// at sp + off*b.
 		addr.bases = []reg.GPVirtual{c.GP64()}
 		c.LEAQ(operand.Mem{Base: dp, Index: off, Scale: 1}, addr.bases[0])
-		for len(addr.bases) < k.B/addr.split {
+		for len(addr.bases) < (k.B+addr.split-1)/addr.split {
 			next := c.GP64()
 			c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: laneI, Scale: 1}, next)
 			addr.bases = append(addr.bases, next)

@@ -67,8 +67,24 @@ func (k Kernel) Name() string {
 }
 
 // Blocks are the block sizes with their own kernels: ESPCN x2/x3/x4
-// super-resolution, YOLO reorg, 8x8 patchify.
-var Blocks = []int{2, 3, 4, 8}
+// super-resolution, YOLO reorg and 8x8 patchify (the Common ones), and the
+// rare sizes between. Larger blocks move whole runs in NHWC and go element
+// by element in NCHW.
+var Blocks = []int{2, 3, 4, 5, 6, 7, 8}
+
+// Common are the block sizes models use, whose kernels also handle rows
+// shorter than 16 bytes and have streaming twins. Rare block sizes keep the
+// generated code small.
+var Common = []int{2, 3, 4, 8}
+
+// Chunks are the bytes of each lane one pass of a b-lane kernel handles,
+// for elements of a power-of-two size, largest first.
+func Chunks(b int) []int {
+	if slices.Contains(Common, b) {
+		return []int{32, 16, 8, 4}
+	}
+	return []int{32, 16}
+}
 
 // Widths are the element sizes of every ONNX type; each gets a kernel per
 // block size. 16-byte elements (complex128) also have a kernel per direction
@@ -79,20 +95,29 @@ var Widths = []int{1, 2, 4, 8, 16}
 // (j/Split(b))*laneI + (j%Split(b))*lane. NCHW rows are evenly spaced
 // (laneI = Split(b)*lane); in NHWC CRD with b = 2 a 4-lane kernel's lanes
 // (i, j) lie in two space rows.
+//
+// x86 addressing scales an index by 1, 2 or 4 at most within a run (3 with
+// a register holding 3*lane), so runs are at most 4 lanes long.
 func Split(b int) int {
 	switch b {
 	case 4:
 		return 2
-	case 8:
+	case 5, 7, 8:
 		return 4
+	case 6:
+		return 3
 	}
 	return b
 }
 
 // RunWidths are the NHWC DepthToSpace run lengths b*C'*w (bytes) below 16
-// that are not powers of two, for C' = 1 and C' = 3 (RGB) and elements of
-// 1, 2 and 4 bytes: they get zips of elements that size.
+// that are not powers of two, for the common block sizes, C' = 1 and C' = 3
+// (RGB) and elements of 1, 2 and 4 bytes: they get zips of elements that
+// size.
 func RunWidths(b int) []int {
+	if !slices.Contains(Common, b) {
+		return nil
+	}
 	var out []int
 	for _, cp := range []int{1, 3} {
 		for _, w := range []int{1, 2, 4} {
@@ -126,7 +151,9 @@ func Kernels(isa ISA) []Kernel {
 				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
 			}
 			for _, w := range Widths {
-				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Streaming: true})
+				if slices.Contains(Common, b) {
+					out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Streaming: true})
+				}
 			}
 			cps, widths := Transposes(b)
 			for _, cp := range cps {

@@ -63,8 +63,15 @@ func main() {
 	}
 	tab := &table{head: cols}
 	start := time.Now()
+	fi, err := os.Stderr.Stat()
+	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
 	for i, c := range todo {
-		fmt.Fprintf(os.Stderr, "\r[%d/%d] %-44s", i+1, len(todo), c)
+		switch {
+		case terminal:
+			fmt.Fprintf(os.Stderr, "\r[%d/%d] %-44s", i+1, len(todo), c)
+		case i%16 == 0:
+			fmt.Fprintf(os.Stderr, "[%d/%d] %v\n", i+1, len(todo), c)
+		}
 		var fs []func()
 		for _, t := range tiers {
 			fs = append(fs, bench.Runner(c, t))
@@ -81,7 +88,10 @@ func main() {
 		row = append(row, gbs(cp.Median))
 		tab.rows = append(tab.rows, append(row, ratios...))
 	}
-	fmt.Fprintf(os.Stderr, "\r%-60s\rdone: %d cases in %v\n", "", len(todo), time.Since(start).Round(time.Second))
+	if terminal {
+		fmt.Fprintf(os.Stderr, "\r%-60s\r", "")
+	}
+	fmt.Fprintf(os.Stderr, "done: %d cases in %v\n", len(todo), time.Since(start).Round(time.Second))
 	tab.print(os.Stdout)
 }
 
