@@ -62,6 +62,7 @@ func main() {
 		cols = append(cols, t.String()+"/copy")
 	}
 	tab := &table{head: cols}
+	sum := newSummary(tiers)
 	start := time.Now()
 	fi, err := os.Stderr.Stat()
 	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
@@ -85,6 +86,7 @@ func main() {
 			row = append(row, gbs(r.Median))
 			ratios = append(ratios, fmt.Sprintf("%.2f", r.Median/cp.Median))
 		}
+		sum.add(c, res)
 		row = append(row, gbs(cp.Median))
 		tab.rows = append(tab.rows, append(row, ratios...))
 	}
@@ -93,6 +95,61 @@ func main() {
 	}
 	fmt.Fprintf(os.Stderr, "done: %d cases in %v\n", len(todo), time.Since(start).Round(time.Second))
 	tab.print(os.Stdout)
+	fmt.Println()
+	sum.print(os.Stdout)
+}
+
+// summary gathers, per shape and layout, the range of each tier's ratio to
+// copy and of the best tier's speedup over generic.
+type summary struct {
+	tiers []dispatch.Tier
+	keys  []string
+	cells map[string][]span // per key: one span per tier, then the speedup
+}
+
+type span struct{ lo, hi float64 }
+
+func (s *span) add(v float64) {
+	if s.lo == 0 || v < s.lo {
+		s.lo = v
+	}
+	s.hi = max(s.hi, v)
+}
+
+func newSummary(tiers []dispatch.Tier) *summary {
+	return &summary{tiers: tiers, cells: map[string][]span{}}
+}
+
+func (s *summary) add(c bench.Case, res []bench.Result) {
+	key := fmt.Sprintf("%v %v", c.Shape, c.Layout)
+	if _, ok := s.cells[key]; !ok {
+		s.keys = append(s.keys, key)
+		s.cells[key] = make([]span, len(s.tiers)+1)
+	}
+	cells, cp := s.cells[key], res[len(res)-1].Median
+	for i := range s.tiers {
+		cells[i].add(res[i].Median / cp)
+	}
+	cells[len(s.tiers)].add(res[len(s.tiers)-1].Median / res[0].Median)
+}
+
+func (s *summary) print(w io.Writer) {
+	head := []string{"shape, layout"}
+	for _, t := range s.tiers {
+		head = append(head, t.String()+"/copy")
+	}
+	head = append(head, s.tiers[len(s.tiers)-1].String()+"/generic")
+	tab := &table{head: head}
+	for _, k := range s.keys {
+		row := []string{k}
+		for _, c := range s.cells[k] {
+			row = append(row, fmt.Sprintf("%.2f-%.2f", c.lo, c.hi))
+		}
+		tab.rows = append(tab.rows, row)
+	}
+	fmt.Fprintln(w, "Summary: range over both ops, both orders and the widths measured.")
+	fmt.Fprintln(w)
+	tab.print(w)
 }
 
 func header(w io.Writer, tiers []dispatch.Tier) {
