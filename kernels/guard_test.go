@@ -46,52 +46,24 @@ func inGuards(t *testing.T, spaceLen, depthLen int, check func(space, depth []by
 // checks the result. Reading or writing a single byte outside faults.
 func TestGuardPages(t *testing.T) {
 	for name, set := range setsUnderTest() {
+		forEachZip(set, func(unzip bool, b, cp, w int, k ZipKernel) {
+			unit := w
+			if cp > 0 {
+				unit = b * cp * w
+			}
+			for _, n := range guardLengths(k.MinN, unit) {
+				for _, many := range []bool{false, true} {
+					c := tightCase(b, w, cp, n, set.Split[b], many)
+					c.guarded(t, name, unzip, k)
+				}
+			}
+		})
+		forEachStreaming(set, func(unzip bool, b, w int, k ZipKernel) { // rows of multiples of 32 bytes
+			for n := 32; n <= 256; n += 32 {
+				tightCase(b, w, 0, n, set.Split[b], n%64 == 0).guarded(t, name+" NT", unzip, k)
+			}
+		})
 		for _, unzip := range []bool{false, true} {
-			for b := range MaxBlock + 1 {
-				for cp := range MaxCp + 1 {
-					for w := range MaxWidth + 1 {
-						k := set.Lookup(unzip, b, cp, w)
-						if k.F == nil {
-							continue
-						}
-						unit := w
-						if cp > 0 {
-							unit = b * cp * w
-						}
-						for _, n := range guardLengths(k.MinN, unit) {
-							for _, many := range []bool{false, true} {
-								c := tightCase(b, w, cp, n, set.Split[b], many)
-								sl, dl := c.lens()
-								inGuards(t, sl, dl, func(space, depth []byte) {
-									c.check(t, name, unzip, space, depth, func(space, depth []byte) {
-										k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-									})
-								})
-							}
-						}
-					}
-				}
-			}
-			for b := range MaxBlock + 1 { // streaming twins: rows of multiples of 32 bytes
-				for w := range MaxWidth + 1 {
-					k := set.ZipNT[b][w]
-					if unzip {
-						k = set.UnzipNT[b][w]
-					}
-					if k.F == nil {
-						continue
-					}
-					for n := 32; n <= 256; n += 32 {
-						c := tightCase(b, w, 0, n, set.Split[b], n%64 == 0)
-						sl, dl := c.lens()
-						inGuards(t, sl, dl, func(space, depth []byte) {
-							c.check(t, name+" NT", unzip, space, depth, func(space, depth []byte) {
-								k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-							})
-						})
-					}
-				}
-			}
 			f := set.ZipN
 			if unzip {
 				f = set.UnzipN
@@ -129,6 +101,17 @@ func TestGuardPages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// guarded runs the kernel on the case with both buffers against guard pages.
+func (c zipCase) guarded(t *testing.T, name string, unzip bool, k ZipKernel) {
+	t.Helper()
+	sl, dl := c.lens()
+	inGuards(t, sl, dl, func(space, depth []byte) {
+		c.check(t, name, unzip, space, depth, func(space, depth []byte) {
+			k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+		})
+	})
 }
 
 // tightCase lays out a call with nothing between its rows, so that the

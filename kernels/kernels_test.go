@@ -137,31 +137,55 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
+// forEachZip calls f for every zip, unzip and transposing kernel of a set.
+func forEachZip(set *Set, f func(unzip bool, b, cp, w int, k ZipKernel)) {
+	for _, unzip := range []bool{false, true} {
+		for b := range MaxBlock + 1 {
+			for cp := range MaxCp + 1 {
+				for w := range MaxWidth + 1 {
+					if k := set.Lookup(unzip, b, cp, w); k.F != nil {
+						f(unzip, b, cp, w, k)
+					}
+				}
+			}
+		}
+	}
+}
+
+// forEachStreaming calls f for every streaming twin of a set.
+func forEachStreaming(set *Set, f func(unzip bool, b, w int, k ZipKernel)) {
+	for _, unzip := range []bool{false, true} {
+		table := &set.ZipNT
+		if unzip {
+			table = &set.UnzipNT
+		}
+		for b, row := range table {
+			for w, k := range row {
+				if k.F != nil {
+					f(unzip, b, w, k)
+				}
+			}
+		}
+	}
+}
+
 // TestZipKernels runs every zip and unzip kernel of every set this CPU runs
 // on randomized shapes.
 func TestZipKernels(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(1, 2))
-		for _, unzip := range []bool{false, true} {
-			for b := range MaxBlock + 1 {
-				for cp := range MaxCp + 1 {
-					for w := range MaxWidth + 1 {
-						k := set.Lookup(unzip, b, cp, w)
-						if k.F == nil {
-							continue
-						}
-						for range 200 {
-							c := randomZipCase(rng, b, w, cp, k.MinN)
-							if c.split == 0 { // evenly spaced lanes
-								c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
-							}
-							c.run(t, name, unzip, func(space, depth []byte) {
-								k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-							})
-						}
-					}
+		forEachZip(set, func(unzip bool, b, cp, w int, k ZipKernel) {
+			for range 200 {
+				c := randomZipCase(rng, b, w, cp, k.MinN)
+				if c.split == 0 { // evenly spaced lanes
+					c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
 				}
+				c.run(t, name, unzip, func(space, depth []byte) {
+					k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+				})
 			}
+		})
+		for _, unzip := range []bool{false, true} {
 			f := set.ZipN
 			if unzip {
 				f = set.UnzipN
@@ -227,26 +251,15 @@ func TestCopyRuns(t *testing.T) {
 func TestStreamingKernels(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(5, 6))
-		for _, unzip := range []bool{false, true} {
-			for b := range MaxBlock + 1 {
-				for w := range MaxWidth + 1 {
-					k := set.ZipNT[b][w]
-					if unzip {
-						k = set.UnzipNT[b][w]
-					}
-					if k.F == nil {
-						continue
-					}
-					for range 50 {
-						c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), set.Split[b], rng.IntN(2) == 0)
-						sl, dl := c.lens()
-						c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), func(space, depth []byte) {
-							k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-						})
-					}
-				}
+		forEachStreaming(set, func(unzip bool, b, w int, k ZipKernel) {
+			for range 50 {
+				c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), set.Split[b], rng.IntN(2) == 0)
+				sl, dl := c.lens()
+				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), func(space, depth []byte) {
+					k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
+				})
 			}
-		}
+		})
 	}
 }
 

@@ -265,20 +265,38 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.JMP(operand.LabelRef(chunkLoop))
 
 		c.Label(rowDone)
-		c.ADDQ(param(c, "spaceStride"), sp)
-		c.ADDQ(param(c, "depthStride"), dp)
-		c.DECQ(rows)
-		c.JNZ(operand.LabelRef(rowLoop))
-		c.ADDQ(next[0], sp)
-		c.ADDQ(next[1], dp)
-		c.DECQ(groups)
-		c.JNZ(operand.LabelRef(groupLoop))
-		if k.Streaming {
-			c.SFENCE() // non-temporal stores are weakly ordered
-		}
-		c.VZEROUPPER()
-		c.RET()
+		g.end(loops{[2]reg.GPVirtual{sp, dp}, [2]string{"spaceStride", "depthStride"}, rows, groups, rowLoop, groupLoop, next}, k.Streaming)
 	}
+}
+
+// loops are the row and group loops around every kernel's body: two
+// pointers step by their row strides (named arguments) after each row, and
+// by the group steps after a group's last row.
+type loops struct {
+	ptrs               [2]reg.GPVirtual
+	rowStrides         [2]string
+	rows, groups       reg.GPVirtual
+	rowLoop, groupLoop string
+	steps              [2]operand.Mem
+}
+
+// end closes the loops and returns from the kernel, fencing non-temporal
+// stores first.
+func (g *Generator) end(l loops, stream bool) {
+	c := g.c
+	c.ADDQ(param(c, l.rowStrides[0]), l.ptrs[0])
+	c.ADDQ(param(c, l.rowStrides[1]), l.ptrs[1])
+	c.DECQ(l.rows)
+	c.JNZ(operand.LabelRef(l.rowLoop))
+	c.ADDQ(l.steps[0], l.ptrs[0])
+	c.ADDQ(l.steps[1], l.ptrs[1])
+	c.DECQ(l.groups)
+	c.JNZ(operand.LabelRef(l.groupLoop))
+	if stream {
+		c.SFENCE() // non-temporal stores are weakly ordered
+	}
+	c.VZEROUPPER()
+	c.RET()
 }
 
 // groupSteps stores, in two stack slots, what takes the space and depth
@@ -611,16 +629,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.CMPQ(j, b)
 	c.JB(operand.LabelRef(jLoop))
 
-	c.ADDQ(param(c, "spaceStride"), rowS)
-	c.ADDQ(param(c, "depthStride"), rowD)
-	c.DECQ(rows)
-	c.JNZ(operand.LabelRef(rowLoop))
-	c.ADDQ(next[0], rowS)
-	c.ADDQ(next[1], rowD)
-	c.DECQ(groups)
-	c.JNZ(operand.LabelRef(groupLoop))
-	c.VZEROUPPER()
-	c.RET()
+	g.end(loops{[2]reg.GPVirtual{rowS, rowD}, [2]string{"spaceStride", "depthStride"}, rows, groups, rowLoop, groupLoop, next}, false)
 }
 
 // copyRuns writes the kernel that copies runs of e >= 16 bytes, x-th run of
@@ -698,19 +707,7 @@ func (g *Generator) copyRuns(k table.Kernel) {
 		c.ADDQ(param(c, "srcX"), s)
 		c.DECQ(x)
 		c.JNZ(operand.LabelRef(runLoop))
-		c.ADDQ(param(c, "dstRow"), dst)
-		c.ADDQ(param(c, "srcRow"), src)
-		c.DECQ(rows)
-		c.JNZ(operand.LabelRef(rowLoop))
-		c.ADDQ(steps[0], dst)
-		c.ADDQ(steps[1], src)
-		c.DECQ(groups)
-		c.JNZ(operand.LabelRef(gl))
-		if k.Streaming {
-			c.SFENCE()
-		}
-		c.VZEROUPPER()
-		c.RET()
+		g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, gl, steps}, k.Streaming)
 	}
 	if k.Streaming {
 		c.Label(short) // not taken: runs are at least 32 bytes
