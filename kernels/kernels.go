@@ -106,7 +106,7 @@ func (s *Set) Interleave2(unzip, stream bool, w, b int, space, depth *byte, n, r
 // Copy runs the set's run copier, streaming where the runs allow if stream
 // is set.
 func (s *Set) Copy(stream bool, dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int) {
-	if stream && e%32 == 0 && aligned32(dst, dstX, dstRow, dstGroup) {
+	if stream && s.CopyRunsNT != nil && e%32 == 0 && aligned32(dst, dstX, dstRow, dstGroup) {
 		s.CopyRunsNT(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
 		return
 	}

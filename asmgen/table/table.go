@@ -11,7 +11,14 @@ import (
 // ISA is an instruction set a generator writes for.
 type ISA string
 
-const AVX2 ISA = "AVX2"
+const (
+	AVX2 ISA = "AVX2"
+	NEON ISA = "NEON"
+)
+
+// streams reports whether an ISA's kernels have streaming twins: x86 has
+// non-temporal stores of whole vectors.
+func (isa ISA) streams() bool { return isa == AVX2 }
 
 // Kind is what a kernel does.
 type Kind uint8
@@ -151,7 +158,7 @@ func Kernels(isa ISA) []Kernel {
 				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
 			}
 			for _, w := range Widths {
-				if slices.Contains(Common, b) {
+				if slices.Contains(Common, b) && isa.streams() {
 					out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Streaming: true})
 				}
 			}
@@ -166,5 +173,9 @@ func Kernels(isa ISA) []Kernel {
 		}
 		out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
 	}
-	return append(out, Kernel{ISA: isa, Kind: Runs}, Kernel{ISA: isa, Kind: Runs, Streaming: true})
+	out = append(out, Kernel{ISA: isa, Kind: Runs})
+	if isa.streams() {
+		out = append(out, Kernel{ISA: isa, Kind: Runs, Streaming: true})
+	}
+	return out
 }

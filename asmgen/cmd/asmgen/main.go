@@ -13,11 +13,13 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
 
 	"github.com/blockshuffle/blockshuffle/asmgen/amd64"
+	"github.com/blockshuffle/blockshuffle/asmgen/arm64"
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
 )
 
@@ -29,6 +31,9 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
 	if err := writeAVX2(*out); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeNEON(*out); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -69,15 +74,44 @@ func writeAVX2(dir string) error {
 	return writeTable(filepath.Join(dir, "avx2_table_amd64.go"), table.AVX2, ks, minN)
 }
 
+func writeNEON(dir string) error {
+	g := arm64.New()
+	ks := table.Kernels(table.NEON)
+	minN := map[table.Kernel]int{}
+	for _, k := range ks {
+		n, err := g.Kernel(k)
+		if err != nil {
+			return err
+		}
+		minN[k] = n
+	}
+	header := cfg.GeneratedWarning()
+	if err := os.WriteFile(filepath.Join(dir, "neon_arm64.s"), []byte(g.Assembly(header)), 0o644); err != nil {
+		return err
+	}
+	stubs, err := format.Source([]byte(g.Stubs(header)))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "neon_arm64.go"), stubs, 0o644); err != nil {
+		return err
+	}
+	return writeTable(filepath.Join(dir, "neon_table_arm64.go"), table.NEON, ks, minN)
+}
+
 // writeTable writes the Go table of one ISA's kernels: a kernels.Set value.
 func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage kernels\n\n", cfg.GeneratedWarning())
 	fmt.Fprintf(&b, "// %s holds the %s kernels.\nvar %s = Set{\n", isa, isa, isa)
 	entry := func(k table.Kernel) string { return fmt.Sprintf("{%s, %d}", k.Name(), minN[k]) }
+	streams := slices.ContainsFunc(ks, func(k table.Kernel) bool { return k.Streaming })
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
 		for _, stream := range []bool{false, true} {
+			if stream && !streams {
+				continue
+			}
 			nt := map[bool]string{true: "NT"}[stream]
 			fmt.Fprintf(&b, "%s%s: [MaxBlock + 1][MaxWidth + 1]ZipKernel{\n", name, nt)
 			for _, blk := range table.Blocks {
@@ -111,8 +145,11 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 		}
 		fmt.Fprintf(&b, "},\n%sN: %s,\n", name, table.Kernel{ISA: isa, Kind: kind, Width: 16}.Name())
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\nCopyRunsNT: %s,\nSplit: [MaxBlock + 1]int{",
-		table.Kernel{ISA: isa, Kind: table.Runs}.Name(), table.Kernel{ISA: isa, Kind: table.Runs, Streaming: true}.Name())
+	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs}.Name())
+	if streams {
+		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs, Streaming: true}.Name())
+	}
+	b.WriteString("Split: [MaxBlock + 1]int{")
 	for _, blk := range table.Blocks {
 		fmt.Fprintf(&b, "%d: %d, ", blk, table.Split(blk))
 	}

@@ -1,0 +1,406 @@
+package arm64
+
+import (
+	"fmt"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+)
+
+// General-purpose registers of the fixed-b kernels. R18 (platform), R26,
+// R27 (the assembler's temporary), R28 (g), R29 and R30 are left alone.
+var lanePtrs = []string{"R12", "R13", "R14", "R15", "R16", "R17", "R19", "R20"}
+
+const (
+	ilvPtr  = "R21" // the interleaved side of the current chunk
+	left    = "R22" // bytes of each lane still to move in the row
+	addrTmp = "R23" // addresses with an offset
+	tmp     = "R24"
+)
+
+// Vector registers: values of vec programs take the low ones, hoisted
+// shuffle masks the high ones.
+const vectorRegs = 32
+
+// dataRegs is how many registers a vec program's values may need at once.
+const dataRegs = 24
+
+// fixedB writes a zip or unzip kernel for one block size: a branch on the
+// row length to the largest chunk that fits, then for every row a loop over
+// chunks whose last chunk ends exactly at the row's end, backing up over
+// the one before if need be, so that nothing outside the rows is touched.
+func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
+	verb := fmt.Sprintf("interleaves %d lanes of %d-byte elements into one row", k.B, k.Width)
+	if k.Kind == table.Unzip {
+		verb = fmt.Sprintf("splits one row into %d lanes of %d-byte elements", k.B, k.Width)
+	}
+	if k.Cp > 0 {
+		verb = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between depth rows and space rows", k.Cp, k.Width, k.B)
+	}
+	g.function(k.Name(), verb+", for each row of each group.", ZipSignature)
+	g.params(ZipSignature, map[string]string{
+		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
+		"lane": "R6", "laneI": "R7", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10",
+	})
+	g.groupSteps("R9", "R10", "R3", "R4", "R5")
+	chunks := chunksOf(bodies)
+	paths := map[int]string{}
+	for _, c := range chunks {
+		paths[c] = g.label("chunk")
+		g.ins("CMP $%d, R2", c)
+		g.ins("BHS %s", paths[c])
+	}
+	g.ins("RET") // rows shorter than every chunk: the caller does not send them
+
+	split := table.Split(k.B)
+	lanes := lanePtrs[:k.B]
+	for _, c := range chunks {
+		bd := bodies[c]
+		g.put(paths[c])
+		masks := g.hoistMasks(bd.prog)
+		group, row, chunk, body, tail, rowDone := g.label("group"), g.label("row"), g.label("chunks"), g.label("body"), g.label("tail"), g.label("rowdone")
+		g.put(group)
+		g.ins("MOVD R3, R11")
+		g.put(row)
+		for j, p := range lanes {
+			switch {
+			case j == 0:
+				g.ins("MOVD R1, %s", p)
+			case j%split == 0:
+				g.ins("ADD R7, %s, %s", lanes[j-split], p)
+			default:
+				g.ins("ADD R6, %s, %s", lanes[j-1], p)
+			}
+		}
+		g.ins("MOVD R0, %s", ilvPtr)
+		g.ins("MOVD R2, %s", left)
+		g.put(chunk)
+		g.ins("CMP $%d, %s", c, left)
+		g.ins("BLO %s", tail)
+		g.put(body)
+		if bd.emit != nil {
+			bd.emit(g, lanes, ilvPtr)
+		} else {
+			g.lower(bd.prog, k.Kind == table.Unzip, lanes, masks)
+			for _, p := range lanes {
+				g.ins("ADD $%d, %s, %s", c, p, p)
+			}
+			g.ins("ADD $%d, %s, %s", c*k.B, ilvPtr, ilvPtr)
+		}
+		g.ins("SUB $%d, %s, %s", c, left, left)
+		g.ins("B %s", chunk)
+		g.put(tail)
+		g.ins("CBZ %s, %s", left, rowDone)
+		// The last chunk ends at the row's end: back up by chunk - left.
+		g.ins("MOVD $%d, %s", c, addrTmp)
+		g.ins("SUB %s, %s, %s", left, addrTmp, addrTmp)
+		for _, p := range lanes {
+			g.ins("SUB %s, %s, %s", addrTmp, p, p)
+		}
+		g.ins("MOVD $%d, %s", k.B, tmp)
+		g.ins("MUL %s, %s, %s", tmp, addrTmp, tmp)
+		g.ins("SUB %s, %s, %s", tmp, ilvPtr, ilvPtr)
+		g.ins("MOVD $%d, %s", c, left)
+		g.ins("B %s", body)
+		g.put(rowDone)
+		g.endLoops("R0", "R1", "R4", "R5", "R11", row, "R9", "R10", "R8", group)
+	}
+}
+
+// groupSteps turns the group strides in gs and gd into what takes the
+// pointers from the end of a group's last row to the next group's first.
+func (g *Generator) groupSteps(gs, gd, rows, rs, rd string) {
+	g.ins("MUL %s, %s, %s", rs, rows, tmp)
+	g.ins("SUB %s, %s, %s", tmp, gs, gs)
+	g.ins("MUL %s, %s, %s", rd, rows, tmp)
+	g.ins("SUB %s, %s, %s", tmp, gd, gd)
+}
+
+// endLoops closes the row and group loops of a kernel and returns.
+func (g *Generator) endLoops(p0, p1, r0, r1, rows, row, s0, s1, groups, group string) {
+	g.ins("ADD %s, %s, %s", r0, p0, p0)
+	g.ins("ADD %s, %s, %s", r1, p1, p1)
+	g.ins("SUBS $1, %s, %s", rows, rows)
+	g.ins("BNE %s", row)
+	g.ins("ADD %s, %s, %s", s0, p0, p0)
+	g.ins("ADD %s, %s, %s", s1, p1, p1)
+	g.ins("SUBS $1, %s, %s", groups, groups)
+	g.ins("BNE %s", group)
+	g.ins("RET")
+}
+
+// hoistMasks loads the shuffle masks of a program into the top vector
+// registers, once per call, when they fit beside its values; it returns
+// the register of each mask (nil: load masks where they are used).
+func (g *Generator) hoistMasks(p *vec.Prog) map[string]int {
+	if p == nil {
+		return nil
+	}
+	regs := map[string]int{}
+	for _, in := range p.Instrs {
+		if in.Op == vec.Shuffle {
+			if _, ok := regs[string(maskBytes(in.Mask))]; !ok {
+				regs[string(maskBytes(in.Mask))] = vectorRegs - 1 - len(regs)
+			}
+		}
+	}
+	if len(regs) == 0 || len(regs)+p.MaxLive(func(vec.Instr) int { return 0 }) > vectorRegs-1 {
+		return nil
+	}
+	for m, r := range sortedMasks(regs) {
+		g.ins("MOVD $%s(SB), %s", g.constant([]byte(m)), tmp)
+		g.ins("VLD1 (%s), [V%d.B16]", tmp, r)
+	}
+	return regs
+}
+
+// sortedMasks iterates over masks in register order, so that output is
+// the same on every run.
+func sortedMasks(regs map[string]int) func(func(string, int) bool) {
+	return func(yield func(string, int) bool) {
+		for r := vectorRegs - 1; r >= vectorRegs-1-len(regs); r-- {
+			for m, mr := range regs {
+				if mr == r && !yield(m, r) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// lower emits a verified 16-byte vec program. Lanes are the depth side of
+// the kernel (loads of a zip, stores of an unzip), the interleaved side is
+// ilvPtr. Vector registers are assigned by a linear scan, which needs no
+// more registers than values are live at once.
+func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[string]int) {
+	last := make([]int, p.NumValues())
+	for i, in := range p.Instrs {
+		for _, v := range in.Uses() {
+			last[v] = i
+		}
+	}
+	hoisted := map[int]bool{}
+	for _, r := range masks {
+		hoisted[r] = true
+	}
+	var free []int
+	for r := vectorRegs - 2; r >= 0; r-- { // V31 holds a mask loaded where it is used
+		if !hoisted[r] {
+			free = append(free, r)
+		}
+	}
+	busy := map[int]bool{}
+	take := func() int {
+		r := free[len(free)-1]
+		free = free[:len(free)-1]
+		if busy[r] {
+			panic(fmt.Sprintf("arm64: register V%d handed out twice", r))
+		}
+		busy[r] = true
+		return r
+	}
+	release := func(r int) {
+		if !busy[r] {
+			panic(fmt.Sprintf("arm64: register V%d freed twice", r))
+		}
+		busy[r] = false
+		free = append(free, r)
+	}
+	addr := func(in bool, m vec.Mem) string {
+		base := ilvPtr
+		if in != unzip { // a zip reads lanes, an unzip writes them
+			base = lanes[m.Stream]
+		}
+		if m.Off == 0 {
+			return "(" + base + ")"
+		}
+		g.ins("ADD $%d, %s, %s", m.Off, base, addrTmp)
+		return "(" + addrTmp + ")"
+	}
+	regs := make([]int, p.NumValues())
+	for i, in := range p.Instrs {
+		for k, v := range in.Uses() {
+			if last[v] == i && (k == 0 || v != in.A) {
+				release(regs[v])
+			}
+		}
+		var d int
+		if in.Op != vec.Store {
+			d = take()
+			regs[in.Dst] = d
+		}
+		a, b := regs[in.A], regs[in.B]
+		switch in.Op {
+		case vec.Load:
+			m := addr(true, in.Mem)
+			switch in.Size {
+			case 16:
+				g.ins("VLD1 %s, [V%d.B16]", m, d)
+			case 8:
+				g.ins("FMOVD %s, F%d", m, d)
+			case 4:
+				g.ins("FMOVS %s, F%d", m, d)
+			}
+		case vec.Store:
+			m := addr(false, in.Mem)
+			switch {
+			case in.Size == 16:
+				g.ins("VST1 [V%d.B16], %s", a, m)
+			case in.Size == 8 && in.Part == 0:
+				g.ins("FMOVD F%d, %s", a, m)
+			case in.Size == 8:
+				g.ins("VST1 V%d.D[1], %s", a, m)
+			case in.Size == 4 && in.Part == 0:
+				g.ins("FMOVS F%d, %s", a, m)
+			default:
+				g.ins("VST1 V%d.S[%d], %s", a, in.Part, m)
+			}
+		case vec.Interleave, vec.Deinterleave:
+			op := map[[2]bool]string{{false, false}: "VZIP1", {false, true}: "VZIP2", {true, false}: "VUZP1", {true, true}: "VUZP2"}[[2]bool{in.Op == vec.Deinterleave, in.High}]
+			arr := arrangement(in.Unit, 16)
+			g.ins("%s V%d.%s, V%d.%s, V%d.%s", op, b, arr, a, arr, d, arr)
+		case vec.Shuffle:
+			mr, ok := masks[string(maskBytes(in.Mask))]
+			if !ok {
+				mr = vectorRegs - 1
+				g.ins("MOVD $%s(SB), %s", g.constant(maskBytes(in.Mask)), tmp)
+				g.ins("VLD1 (%s), [V%d.B16]", tmp, mr)
+			}
+			g.ins("VTBL V%d.B16, [V%d.B16], V%d.B16", mr, a, d)
+		case vec.Or:
+			g.ins("VORR V%d.B16, V%d.B16, V%d.B16", b, a, d)
+		default:
+			panic(fmt.Sprintf("arm64: no lowering of %v in 16-byte programs", in.Op))
+		}
+	}
+}
+
+func maskBytes(mask []int8) []byte {
+	out := make([]byte, len(mask))
+	for i, m := range mask {
+		out[i] = byte(m) // negative: VTBL index out of range, writes zero
+	}
+	return out
+}
+
+// constant returns the symbol of 16 bytes of read-only data holding b.
+func (g *Generator) constant(b []byte) string {
+	if s, ok := g.consts[string(b)]; ok {
+		return s
+	}
+	s := fmt.Sprintf("mask%d<>", len(g.consts))
+	for i := 0; i < len(b); i += 8 {
+		var u uint64
+		for k := 7; k >= 0; k-- {
+			u = u<<8 | uint64(b[i+k])
+		}
+		fmt.Fprintf(&g.data, "DATA %s+%d(SB)/8, $0x%016x\n", s, i, u)
+	}
+	fmt.Fprintf(&g.data, "GLOBL %s(SB), RODATA|NOPTR, $%d\n", s, len(b))
+	g.consts[string(b)] = s
+	return s
+}
+
+// moveN writes the kernel for 16-byte elements and any block size: each
+// element moves whole, lane by lane.
+func (g *Generator) moveN(k table.Kernel) {
+	doc := "interleaves b lanes of 16-byte elements into one row, for each row of each group."
+	if k.Kind == table.Unzip {
+		doc = "splits one row into b lanes of 16-byte elements, for each row of each group."
+	}
+	g.function(k.Name(), doc, ZipNSignature)
+	g.params(ZipNSignature, map[string]string{
+		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
+		"lane": "R6", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10", "b": "R25",
+	})
+	g.groupSteps("R9", "R10", "R3", "R4", "R5")
+	g.ins("LSL $4, R25, %s", tmp) // bytes between a lane's elements in space
+	group, row, lane, elem := g.label("group"), g.label("row"), g.label("lane"), g.label("elem")
+	g.put(group)
+	g.ins("MOVD R3, R11")
+	g.put(row)
+	g.ins("MOVD R0, R12")
+	g.ins("MOVD R1, R13")
+	g.ins("MOVD $0, R14")
+	g.put(lane)
+	g.ins("MOVD R12, R15")
+	g.ins("MOVD R13, R16")
+	g.ins("MOVD R2, R17")
+	g.put(elem)
+	if k.Kind == table.Zip {
+		g.ins("VLD1.P 16(R16), [V0.B16]")
+		g.ins("VST1 [V0.B16], (R15)")
+	} else {
+		g.ins("VLD1 (R15), [V0.B16]")
+		g.ins("VST1.P [V0.B16], 16(R16)")
+	}
+	g.ins("ADD %s, R15, R15", tmp)
+	g.ins("SUBS $16, R17, R17")
+	g.ins("BNE %s", elem)
+	g.ins("ADD $16, R12, R12")
+	g.ins("ADD R6, R13, R13")
+	g.ins("ADD $1, R14, R14")
+	g.ins("CMP R25, R14")
+	g.ins("BLO %s", lane)
+	g.endLoops("R0", "R1", "R4", "R5", "R11", row, "R9", "R10", "R8", group)
+}
+
+// copyRuns writes the kernel that copies runs of e >= 16 bytes: 32 bytes
+// at a time with the last piece ending at the run's end, or two
+// overlapping 16-byte moves for runs shorter than 32 bytes.
+func (g *Generator) copyRuns(k table.Kernel) {
+	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", RunsSignature)
+	g.params(RunsSignature, map[string]string{
+		"dst": "R0", "src": "R1", "e": "R2", "w": "R3", "dstX": "R4", "srcX": "R5", "rows": "R6",
+		"dstRow": "R7", "srcRow": "R8", "groups": "R9", "dstGroup": "R10", "srcGroup": "R11",
+	})
+	g.groupSteps("R10", "R11", "R6", "R7", "R8")
+	short := g.label("short")
+	g.ins("CMP $32, R2")
+	g.ins("BLO %s", short)
+	for _, long := range []bool{true, false} {
+		step := 32
+		if !long {
+			step = 16
+			g.put(short)
+		}
+		g.ins("SUB $%d, R2, R12", step) // offset of the last piece of a run
+		group, row, run := g.label("group"), g.label("row"), g.label("run")
+		g.put(group)
+		g.ins("MOVD R6, R13")
+		g.put(row)
+		g.ins("MOVD R0, R14")
+		g.ins("MOVD R1, R15")
+		g.ins("MOVD R3, R16")
+		g.put(run)
+		if long {
+			piece, done := g.label("piece"), g.label("piecedone")
+			g.ins("MOVD $0, R17")
+			g.put(piece)
+			g.ins("ADD R17, R15, R19")
+			g.ins("VLD1 (R19), [V0.B16, V1.B16]")
+			g.ins("ADD R17, R14, R20")
+			g.ins("VST1 [V0.B16, V1.B16], (R20)")
+			g.ins("CMP R12, R17")
+			g.ins("BEQ %s", done)
+			g.ins("ADD $32, R17, R17")
+			g.ins("CMP R12, R17")
+			g.ins("BLE %s", piece)
+			g.ins("MOVD R12, R17")
+			g.ins("B %s", piece)
+			g.put(done)
+		} else {
+			g.ins("VLD1 (R15), [V0.B16]")
+			g.ins("ADD R12, R15, R19")
+			g.ins("VLD1 (R19), [V1.B16]")
+			g.ins("VST1 [V0.B16], (R14)")
+			g.ins("ADD R12, R14, R20")
+			g.ins("VST1 [V1.B16], (R20)")
+		}
+		g.ins("ADD R4, R14, R14")
+		g.ins("ADD R5, R15, R15")
+		g.ins("SUBS $1, R16, R16")
+		g.ins("BNE %s", run)
+		g.endLoops("R0", "R1", "R7", "R8", "R13", row, "R10", "R11", "R9", group)
+	}
+}
