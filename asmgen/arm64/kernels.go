@@ -82,11 +82,11 @@ func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 			bd.emit(g, lanes, ilvPtr)
 		} else {
 			g.lower(bd.prog, k.Kind == table.Unzip, lanes, masks)
-			for _, p := range lanes {
-				g.ins("ADD $%d, %s, %s", c, p, p)
-			}
-			g.ins("ADD $%d, %s, %s", c*k.B, ilvPtr, ilvPtr)
 		}
+		for _, p := range lanes {
+			g.ins("ADD $%d, %s, %s", c, p, p)
+		}
+		g.ins("ADD $%d, %s, %s", c*k.B, ilvPtr, ilvPtr)
 		g.ins("SUB $%d, %s, %s", c, left, left)
 		g.ins("B %s", chunk)
 		g.put(tail)
@@ -173,6 +173,9 @@ func sortedMasks(regs map[string]int) func(func(string, int) bool) {
 // ilvPtr. Vector registers are assigned by a linear scan, which needs no
 // more registers than values are live at once.
 func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[string]int) {
+	if q := p.Grouped(); q.MaxLive(func(vec.Instr) int { return 0 })+len(masks) < vectorRegs {
+		p = q // loads first and stores last, so that neighbours pair up
+	}
 	last := make([]int, p.NumValues())
 	for i, in := range p.Instrs {
 		for _, v := range in.Uses() {
@@ -206,19 +209,37 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 		busy[r] = false
 		free = append(free, r)
 	}
-	addr := func(in bool, m vec.Mem) string {
-		base := ilvPtr
+	base := func(in bool, m vec.Mem) string {
 		if in != unzip { // a zip reads lanes, an unzip writes them
-			base = lanes[m.Stream]
+			return lanes[m.Stream]
 		}
+		return ilvPtr
+	}
+	// offset is m as an offset operand, for the FMOV forms.
+	offset := func(in bool, m vec.Mem) string { return fmt.Sprintf("%d(%s)", m.Off, base(in, m)) }
+	// addr is m in a register, for the lane stores, which take no offset.
+	addr := func(in bool, m vec.Mem) string {
 		if m.Off == 0 {
-			return "(" + base + ")"
+			return "(" + base(in, m) + ")"
 		}
-		g.ins("ADD $%d, %s, %s", m.Off, base, addrTmp)
+		g.ins("ADD $%d, %s, %s", m.Off, base(in, m), addrTmp)
 		return "(" + addrTmp + ")"
 	}
 	regs := make([]int, p.NumValues())
-	for i, in := range p.Instrs {
+	// pairs reports whether instructions i and i+1 are 16-byte loads (or
+	// stores) of neighbouring places of one stream, which one LDP (STP)
+	// can do.
+	pairs := func(i int) bool {
+		if i+1 >= len(p.Instrs) {
+			return false
+		}
+		x, y := p.Instrs[i], p.Instrs[i+1]
+		return x.Op == y.Op && (x.Op == vec.Load || x.Op == vec.Store) && x.Size == 16 && y.Size == 16 &&
+			x.Part == 0 && y.Part == 0 && x.Mem.Stream == y.Mem.Stream && y.Mem.Off == x.Mem.Off+16 &&
+			x.Mem.Off%16 == 0 && x.Mem.Off < 1008
+	}
+	for i := 0; i < len(p.Instrs); i++ {
+		in := p.Instrs[i]
 		for k, v := range in.Uses() {
 			if last[v] == i && (k == 0 || v != in.A) {
 				release(regs[v])
@@ -230,30 +251,34 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 			regs[in.Dst] = d
 		}
 		a, b := regs[in.A], regs[in.B]
+		if pairs(i) {
+			next := p.Instrs[i+1]
+			if in.Op == vec.Load {
+				d2 := take()
+				regs[next.Dst] = d2
+				g.ins("FLDPQ %s, (F%d, F%d)", offset(true, in.Mem), d, d2)
+			} else {
+				g.ins("FSTPQ (F%d, F%d), %s", a, regs[next.A], offset(false, in.Mem))
+				if last[next.A] == i+1 {
+					release(regs[next.A])
+				}
+			}
+			i++
+			continue
+		}
 		switch in.Op {
 		case vec.Load:
-			m := addr(true, in.Mem)
-			switch in.Size {
-			case 16:
-				g.ins("VLD1 %s, [V%d.B16]", m, d)
-			case 8:
-				g.ins("FMOVD %s, F%d", m, d)
-			case 4:
-				g.ins("FMOVS %s, F%d", m, d)
-			}
+			mov := map[int]string{16: "FMOVQ", 8: "FMOVD", 4: "FMOVS"}[in.Size]
+			g.ins("%s %s, F%d", mov, offset(true, in.Mem), d)
 		case vec.Store:
-			m := addr(false, in.Mem)
 			switch {
-			case in.Size == 16:
-				g.ins("VST1 [V%d.B16], %s", a, m)
-			case in.Size == 8 && in.Part == 0:
-				g.ins("FMOVD F%d, %s", a, m)
+			case in.Part == 0:
+				mov := map[int]string{16: "FMOVQ", 8: "FMOVD", 4: "FMOVS"}[in.Size]
+				g.ins("%s F%d, %s", mov, a, offset(false, in.Mem))
 			case in.Size == 8:
-				g.ins("VST1 V%d.D[1], %s", a, m)
-			case in.Size == 4 && in.Part == 0:
-				g.ins("FMOVS F%d, %s", a, m)
+				g.ins("VST1 V%d.D[1], %s", a, addr(false, in.Mem))
 			default:
-				g.ins("VST1 V%d.S[%d], %s", a, in.Part, m)
+				g.ins("VST1 V%d.S[%d], %s", a, in.Part, addr(false, in.Mem))
 			}
 		case vec.Interleave, vec.Deinterleave:
 			op := map[[2]bool]string{{false, false}: "VZIP1", {false, true}: "VZIP2", {true, false}: "VUZP1", {true, true}: "VUZP2"}[[2]bool{in.Op == vec.Deinterleave, in.High}]
@@ -345,9 +370,10 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.endLoops("R0", "R1", "R4", "R5", "R11", row, "R9", "R10", "R8", group)
 }
 
-// copyRuns writes the kernel that copies runs of e >= 16 bytes: 32 bytes
-// at a time with the last piece ending at the run's end, or two
-// overlapping 16-byte moves for runs shorter than 32 bytes.
+// copyRuns writes the kernel that copies runs of e >= 16 bytes: 64 and
+// then 32 bytes at a time with paired loads and stores, the last 32 bytes
+// ending at the run's end, or two overlapping 16-byte moves for runs
+// shorter than 32 bytes.
 func (g *Generator) copyRuns(k table.Kernel) {
 	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", RunsSignature)
 	g.params(RunsSignature, map[string]string{
@@ -373,29 +399,36 @@ func (g *Generator) copyRuns(k table.Kernel) {
 		g.ins("MOVD R1, R15")
 		g.ins("MOVD R3, R16")
 		g.put(run)
+		g.ins("ADD R12, R15, R24") // the last piece, ending at the run's end
+		g.ins("ADD R12, R14, R25")
 		if long {
-			piece, done := g.label("piece"), g.label("piecedone")
-			g.ins("MOVD $0, R17")
-			g.put(piece)
-			g.ins("ADD R17, R15, R19")
-			g.ins("VLD1 (R19), [V0.B16, V1.B16]")
-			g.ins("ADD R17, R14, R20")
-			g.ins("VST1 [V0.B16, V1.B16], (R20)")
-			g.ins("CMP R12, R17")
-			g.ins("BEQ %s", done)
-			g.ins("ADD $32, R17, R17")
-			g.ins("CMP R12, R17")
-			g.ins("BLE %s", piece)
-			g.ins("MOVD R12, R17")
-			g.ins("B %s", piece)
-			g.put(done)
+			pairs, single, last := g.label("pairs"), g.label("single"), g.label("last")
+			g.ins("MOVD R15, R19")
+			g.ins("MOVD R14, R20")
+			g.put(pairs) // 64 bytes while two whole pieces come before the last
+			g.ins("ADD $32, R19, R23")
+			g.ins("CMP R24, R23")
+			g.ins("BHS %s", single)
+			g.ins("FLDPQ (R19), (F0, F1)")
+			g.ins("FLDPQ 32(R19), (F2, F3)")
+			g.ins("FSTPQ (F0, F1), (R20)")
+			g.ins("FSTPQ (F2, F3), 32(R20)")
+			g.ins("ADD $64, R19, R19")
+			g.ins("ADD $64, R20, R20")
+			g.ins("B %s", pairs)
+			g.put(single)
+			g.ins("CMP R24, R19")
+			g.ins("BHS %s", last)
+			g.ins("FLDPQ (R19), (F0, F1)")
+			g.ins("FSTPQ (F0, F1), (R20)")
+			g.put(last)
+			g.ins("FLDPQ (R24), (F0, F1)")
+			g.ins("FSTPQ (F0, F1), (R25)")
 		} else {
-			g.ins("VLD1 (R15), [V0.B16]")
-			g.ins("ADD R12, R15, R19")
-			g.ins("VLD1 (R19), [V1.B16]")
-			g.ins("VST1 [V0.B16], (R14)")
-			g.ins("ADD R12, R14, R20")
-			g.ins("VST1 [V1.B16], (R20)")
+			g.ins("FMOVQ (R15), F0")
+			g.ins("FMOVQ (R24), F1")
+			g.ins("FMOVQ F0, (R14)")
+			g.ins("FMOVQ F1, (R25)")
 		}
 		g.ins("ADD R4, R14, R14")
 		g.ins("ADD R5, R15, R15")

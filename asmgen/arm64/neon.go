@@ -96,11 +96,12 @@ func (g *Generator) Kernel(k table.Kernel) (int, error) {
 }
 
 // A body moves one chunk: chunk bytes of every lane and b*chunk bytes of
-// the interleaved side. Structure bodies are written out directly and
-// advance the pointers themselves; the others are vec programs.
+// the interleaved side, from the current pointers, which the kernel then
+// advances. Structure bodies are written out directly; the others are vec
+// programs.
 type body struct {
 	prog *vec.Prog
-	emit func(g *Generator, lanes []string, ilv string) // advances lanes and ilv
+	emit func(g *Generator, lanes []string, ilv string)
 }
 
 func chunksOf(bodies map[int]body) []int {
@@ -117,13 +118,17 @@ func chunksOf(bodies map[int]body) []int {
 func Bodies(k table.Kernel) (map[int]body, error) {
 	out := map[int]body{}
 	unzip := k.Kind == table.Unzip
+	pow2 := k.Width <= 8 && k.Width&(k.Width-1) == 0
 	switch {
-	case k.Cp == 0 && k.Width <= 8 && k.Width&(k.Width-1) == 0 && (k.B <= 4 || k.B == 8):
-		chunks := []int{32, 16}
-		if k.Width < 8 && k.B <= 4 { // 8-byte registers
-			chunks = append(chunks, 8)
-		}
-		for _, c := range chunks {
+	case k.Cp == 0 && pow2 && (k.B <= 4 || k.B == 8):
+		// Structure stores and loads interleave 2 to 4 registers. By
+		// llvm-mca, they beat zip networks with paired loads and stores
+		// on Neoverse N1 and V1 for every block size, and lose only the
+		// 2-lane unzip on Apple M1.
+		for _, c := range []int{32, 16, 8} {
+			if c == 8 && (k.Width == 8 || k.B == 8) { // no arrangement of one 8-byte element; pairs need 16
+				continue
+			}
 			out[c] = body{emit: structBody(k.B, k.Width, c, unzip)}
 		}
 		return out, nil
@@ -144,12 +149,19 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 			return vec.PeriodZip(pd, c)
 		}
 	case k.Width == vec.LaneBytes:
-		chunks = []int{16}
+		// Whole-register moves; two elements per lane and chunk, so that
+		// loads and stores pair up.
+		chunks = []int{32, 16}
 		build = func(c int) (*vec.Prog, error) {
+			one := vec.LaneZip
 			if unzip {
-				return vec.LaneUnzip(k.B, c)
+				one = vec.LaneUnzip
 			}
-			return vec.LaneZip(k.B, c)
+			p, err := one(k.B, 16)
+			if err != nil || c == 16 {
+				return p, err
+			}
+			return vec.Twice(p, k.B, 16, unzip)
 		}
 	default: // block sizes without structure instructions
 		chunks = []int{16}
@@ -195,37 +207,42 @@ func regList(first, n int, arr string) string {
 // VST2..VST4 interleave 2 to 4 registers by element; 8 lanes are first
 // zipped in pairs, which doubles the element, and stored with VST4 (with
 // 16-byte pairs, stored in order with VST1). A chunk of 32 bytes is two of
-// 16; a chunk of 8 uses the 8-byte registers.
+// 16; a chunk of 8 uses the 8-byte registers. Addresses are offsets from
+// the pointers, not post-increments: a chain of writebacks to one register
+// would serialize the loop.
 func structBody(b, w, chunk int, unzip bool) func(g *Generator, lanes []string, ilv string) {
 	return func(g *Generator, lanes []string, ilv string) {
 		reg := min(chunk, 16)
-		for half := range chunk / reg {
-			base := 16 * half // V0..V7 for the first 16 bytes, V16..V23 for the second
-			g.structPass(b, w, reg, base, unzip, lanes, ilv)
+		for pass := range chunk / reg {
+			g.structPass(b, w, reg, 16*pass, pass*reg, unzip, lanes, ilv)
 		}
 	}
 }
 
-// structPass moves reg bytes of each lane (one register each).
-func (g *Generator) structPass(b, w, reg, base int, unzip bool, lanes []string, ilv string) {
-	load := func(v int, p string) {
-		if reg == 16 {
-			g.ins("VLD1.P %d(%s), [V%d.B16]", reg, p, v)
-		} else {
-			g.ins("FMOVD.P %d(%s), F%d", reg, p, v)
-		}
+// structPass moves reg bytes of each lane, at offset off of the lanes and
+// b*off of the interleaved side, through registers V<base>...
+func (g *Generator) structPass(b, w, reg, base, off int, unzip bool, lanes []string, ilv string) {
+	mov := "FMOVQ"
+	if reg == 8 {
+		mov = "FMOVD"
 	}
-	store := func(v int, p string) {
-		if reg == 16 {
-			g.ins("VST1.P [V%d.B16], %d(%s)", v, reg, p)
-		} else {
-			g.ins("FMOVD.P F%d, %d(%s)", v, reg, p)
+	load := func(v int, p string) { g.ins("%s %d(%s), F%d", mov, off, p, v) }
+	store := func(v int, p string) { g.ins("%s F%d, %d(%s)", mov, v, off, p) }
+	// at returns an address register for byte o of the interleaved side;
+	// consecutive calls use different registers, so stores can overlap.
+	addrs := []string{addrTmp, tmp}
+	at := func(i, o int) string {
+		if o == 0 {
+			return "(" + ilv + ")"
 		}
+		r := addrs[i%2]
+		g.ins("ADD $%d, %s, %s", o, ilv, r)
+		return "(" + r + ")"
 	}
 	if b <= 4 {
 		list := regList(base, b, arrangement(w, reg))
 		if unzip {
-			g.ins("VLD%d.P %d(%s), %s", b, b*reg, ilv, list)
+			g.ins("VLD%d %s, %s", b, at(0, b*off), list)
 			for j := range b {
 				store(base+j, lanes[j])
 			}
@@ -233,29 +250,29 @@ func (g *Generator) structPass(b, w, reg, base int, unzip bool, lanes []string, 
 			for j := range b {
 				load(base+j, lanes[j])
 			}
-			g.ins("VST%d.P %s, %d(%s)", b, list, b*reg, ilv)
+			g.ins("VST%d %s, %s", b, list, at(0, b*off))
 		}
 		return
 	}
 	// b = 8: pairs (2k, 2k+1) zipped at w make units of 2w, stored as 4
 	// lanes: first the pairs' low halves (ZIP1), then their high halves.
-	pairs := base + 8 // V8..V15 (V24..V31 for the second half): low halves, then high
+	pairs := base + 8 // V8..V15 (V24..V31 for the second pass)
 	arr, pairArr := arrangement(w, reg), arrangement(2*w, reg)
-	st := func(first int) string {
-		if 2*w == 16 { // 16-byte units: just in order
-			return fmt.Sprintf("VST1.P %s, %d(%s)", regList(first, 4, "B16"), 4*reg, ilv)
+	list := func(first int) string {
+		if 2*w == 16 { // 16-byte units: in order
+			return regList(first, 4, "B16")
 		}
-		return fmt.Sprintf("VST4.P %s, %d(%s)", regList(first, 4, pairArr), 4*reg, ilv)
+		return regList(first, 4, pairArr)
 	}
-	ld := func(first int) string {
+	op := func(n int) string {
 		if 2*w == 16 {
-			return fmt.Sprintf("VLD1.P %d(%s), %s", 4*reg, ilv, regList(first, 4, "B16"))
+			return "1"
 		}
-		return fmt.Sprintf("VLD4.P %d(%s), %s", 4*reg, ilv, regList(first, 4, pairArr))
+		return fmt.Sprint(n)
 	}
 	if unzip {
-		g.ins("%s", ld(pairs))
-		g.ins("%s", ld(pairs+4))
+		g.ins("VLD%s %s, %s", op(4), at(0, 8*off), list(pairs))
+		g.ins("VLD%s %s, %s", op(4), at(1, 8*off+4*reg), list(pairs+4))
 		for k := range 4 {
 			g.ins("VUZP1 V%d.%s, V%d.%s, V%d.%s", pairs+4+k, arr, pairs+k, arr, base+2*k, arr)
 			g.ins("VUZP2 V%d.%s, V%d.%s, V%d.%s", pairs+4+k, arr, pairs+k, arr, base+2*k+1, arr)
@@ -272,6 +289,6 @@ func (g *Generator) structPass(b, w, reg, base int, unzip bool, lanes []string, 
 		g.ins("VZIP1 V%d.%s, V%d.%s, V%d.%s", base+2*k+1, arr, base+2*k, arr, pairs+k, arr)
 		g.ins("VZIP2 V%d.%s, V%d.%s, V%d.%s", base+2*k+1, arr, base+2*k, arr, pairs+4+k, arr)
 	}
-	g.ins("%s", st(pairs))
-	g.ins("%s", st(pairs+4))
+	g.ins("VST%s %s, %s", op(4), list(pairs), at(0, 8*off))
+	g.ins("VST%s %s, %s", op(4), list(pairs+4), at(1, 8*off+4*reg))
 }

@@ -427,3 +427,31 @@ func (p *Prog) String() string {
 	}
 	return b.String()
 }
+
+// Grouped returns the program with its loads first and its stores last,
+// each in order of stream and offset, so that a back end can pair
+// neighbouring accesses; values keep their numbers and contents.
+func (p *Prog) Grouped() *Prog {
+	var loads, body, stores []Instr
+	for _, in := range p.Instrs {
+		switch in.Op {
+		case Load, LoadBcast, LoadPair:
+			loads = append(loads, in)
+		case Store:
+			stores = append(stores, in)
+		default:
+			body = append(body, in)
+		}
+	}
+	byPlace := func(a, b Instr) int {
+		if a.Mem.Stream != b.Mem.Stream {
+			return a.Mem.Stream - b.Mem.Stream
+		}
+		return a.Mem.Off - b.Mem.Off
+	}
+	slices.SortStableFunc(loads, byPlace)
+	slices.SortStableFunc(stores, byPlace)
+	q := *p
+	q.Instrs = slices.Concat(loads, body, stores)
+	return &q
+}

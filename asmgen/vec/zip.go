@@ -369,3 +369,57 @@ func inputs(b, n int) map[int]int {
 	}
 	return in
 }
+
+// Twice turns p, a zip (or unzip) of b lanes of w-byte elements for 16-byte
+// chunks in 16-byte registers, into the same for 32-byte chunks: p applied
+// to both halves. The result is simulated and checked like any program.
+func Twice(p *Prog, b, w int, unzip bool) (*Prog, error) {
+	q := NewProg(LaneBytes)
+	for half := range 2 {
+		shift := func(m Mem, load bool) Mem {
+			if load != unzip { // the lanes: loaded by a zip, stored by an unzip
+				m.Off += half * LaneBytes
+			} else {
+				m.Off += half * LaneBytes * b
+			}
+			return m
+		}
+		q.replay(p, shift)
+	}
+	if unzip {
+		return q.finish(inputs(1, 2*LaneBytes*b), UnzipWant(b, w, 2*LaneBytes))
+	}
+	return q.finish(inputs(b, 2*LaneBytes), map[int]Value{0: ZipWant(b, w, 2*LaneBytes)})
+}
+
+// replay appends the operations of src to p, with memory operands moved by
+// shift (told whether the operand is loaded), simulating them afresh.
+func (p *Prog) replay(src *Prog, shift func(m Mem, load bool) Mem) {
+	vals := make([]int, src.NumValues())
+	for _, in := range src.Instrs {
+		a, b := vals[in.A], vals[in.B]
+		var v int
+		switch in.Op {
+		case Load:
+			v = p.Load(shift(in.Mem, true), in.Size)
+		case LoadBcast:
+			v = p.LoadBcast(shift(in.Mem, true))
+		case LoadPair:
+			v = p.LoadPair(shift(in.Mem, true), shift(in.Mem2, true))
+		case Store:
+			p.Store(a, in.Part, in.Size, shift(in.Mem, false))
+			continue
+		case Interleave:
+			v = p.Interleave(a, b, in.Unit, in.High)
+		case Deinterleave:
+			v = p.Deinterleave(a, b, in.Unit, in.High)
+		case Lanes:
+			v = p.Lanes(a, b, in.Sel)
+		case Shuffle:
+			v = p.Shuffle(a, in.Mask)
+		case Or:
+			v = p.Or(a, b)
+		}
+		vals[in.Dst] = v
+	}
+}

@@ -145,3 +145,24 @@ func TestCheckLoadsCatchesOverreach(t *testing.T) {
 		}
 	}
 }
+
+func TestTwice(t *testing.T) {
+	for _, b := range []int{2, 4, 8} {
+		for _, w := range []int{1, 2, 4, 8} {
+			z, err := UnpackZip(b, w, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Twice(z, b, w, false); err != nil {
+				t.Errorf("Twice(zip b=%d w=%d): %v", b, w, err)
+			}
+			u, err := UnpackUnzip(b, w, 16)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Twice(u, b, w, true); err != nil {
+				t.Errorf("Twice(unzip b=%d w=%d): %v", b, w, err)
+			}
+		}
+	}
+}

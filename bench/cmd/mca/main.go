@@ -4,14 +4,16 @@
 // the speed of kernels for CPUs this machine lacks is judged, and what
 // explains kernels that miss their targets here.
 //
-//	go run ./bench/cmd/mca                              # the default kernels and CPUs
+//	go run ./bench/cmd/mca                              # AVX2: the default kernels and CPUs
+//	go run ./bench/cmd/mca -arch arm64                  # NEON on Neoverse N1, V1 and Apple M1
 //	go run ./bench/cmd/mca -kernels 'zip2x' -cpus znver3,skylake
 //	go run ./bench/cmd/mca -kernels zip2x1AVX2 -loop 2   # the loop of the third chunk path
 //
-// It needs objdump and llvm-mca-16 (Debian packages binutils and llvm-16).
-// Loops are taken from the test binary of package kernels: loop i is the
-// i-th backward conditional jump of the function, and for the zip kernels
-// loop 0 is the 32-byte chunk path, loop 1 the 16-byte one, and so on.
+// It needs llvm-objdump-16 and llvm-mca-16 (Debian package llvm-16). Loops
+// are taken from the test binary of package kernels, built for -arch: loop i
+// is the i-th backward jump of the function (conditional ones on amd64),
+// and for the zip kernels loop 0 is the 32-byte chunk path, loop 1 the
+// 16-byte one, and so on.
 package main
 
 import (
@@ -28,17 +30,32 @@ import (
 )
 
 func main() {
-	kernels := flag.String("kernels", `^(zip|unzip)(2|3|4|8)x(1|4)AVX2$|^tunzip3x3x1AVX2$|^copyRunsAVX2$`, "regexp of kernel names")
-	cpus := flag.String("cpus", "znver3,haswell,skylake,icelake-server", "llvm-mca -mcpu values, comma-separated")
+	arch := flag.String("arch", "amd64", "amd64 (AVX2 kernels) or arm64 (NEON kernels)")
+	kernels := flag.String("kernels", "", "regexp of kernel names (default: a representative set)")
+	cpus := flag.String("cpus", "", "llvm-mca -mcpu values, comma-separated (default: per arch)")
 	loop := flag.Int("loop", 0, "which backward loop of each function")
 	mca := flag.String("mca", "llvm-mca-16", "llvm-mca binary")
 	flag.Parse()
+	t, ok := targets[*arch]
+	if !ok {
+		check(fmt.Errorf("unknown -arch %q", *arch))
+	}
+	if *kernels == "" {
+		*kernels = fmt.Sprintf(`^(zip|unzip)(2|3|4|8)x(1|4)%[1]s$|^tunzip3x3x1%[1]s$|^copyRuns%[1]s$`, t.isa)
+	}
+	if *cpus == "" {
+		*cpus = t.cpus
+	}
 
 	dir, err := os.MkdirTemp("", "mca")
 	check(err)
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "kernels.test")
-	run("go", "test", "-c", "-o", bin, "./kernels")
+	build := exec.Command("go", "test", "-c", "-o", bin, "./kernels")
+	build.Env = append(os.Environ(), "GOARCH="+*arch)
+	if out, err := build.CombinedOutput(); err != nil {
+		check(fmt.Errorf("building the kernels: %v\n%s", err, out))
+	}
 	re := regexp.MustCompile(*kernels)
 
 	var names []string
@@ -52,8 +69,12 @@ func main() {
 		}
 	}
 	cpuList := strings.Split(*cpus, ",")
-	copyLoop := loopText{body: copyBody, bytes: 64}
 	base := map[string]float64{}
+	for _, c := range cpuList {
+		for _, body := range t.copyLoops {
+			base[c] = max(base[c], 64/loopText{body: body, bytes: 64}.cycles(*mca, t.triple, c))
+		}
+	}
 	fmt.Printf("| kernel | bytes/iter |")
 	for _, c := range cpuList {
 		fmt.Printf(" %s B/cycle | vs copy |", c)
@@ -66,18 +87,18 @@ func main() {
 	row := func(name string, l loopText) {
 		fmt.Printf("| %s | %d |", name, l.bytes)
 		for _, c := range cpuList {
-			cyc := l.cycles(*mca, c)
-			bpc := float64(l.bytes) / cyc
-			if name == "copy loop" {
-				base[c] = bpc
-			}
+			bpc := float64(l.bytes) / l.cycles(*mca, t.triple, c)
 			fmt.Printf(" %.1f | %.2f |", bpc, bpc/base[c])
 		}
 		fmt.Println()
 	}
-	row("copy loop", copyLoop)
+	fmt.Printf("| best copy loop | 64 |")
+	for _, c := range cpuList {
+		fmt.Printf(" %.1f | 1.00 |", base[c])
+	}
+	fmt.Println()
 	for _, name := range names {
-		l, err := extract(bin, name, *loop)
+		l, err := t.extract(bin, name, *loop)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "mca: %s: %v\n", name, err)
 			continue
@@ -86,15 +107,52 @@ func main() {
 	}
 }
 
-// copyBody is a plain AVX2 copy loop moving 64 bytes per iteration.
-const copyBody = `vmovdqu ymm0, ymmword ptr [rsi + rax]
+// target is what differs between architectures.
+type target struct {
+	isa, triple, cpus string
+	copyLoops         []string // plain vector copy loops moving 64 bytes per iteration; the fastest is the baseline
+	syntax            string // first line of llvm-mca's input
+	extract           func(bin, name string, loop int) (loopText, error)
+}
+
+var targets = map[string]target{
+	"amd64": {
+		isa: "AVX2", triple: "x86_64", cpus: "znver3,haswell,skylake,icelake-server",
+		copyLoops: []string{`vmovdqu ymm0, ymmword ptr [rsi + rax]
 vmovdqu ymm1, ymmword ptr [rsi + rax + 32]
 vmovdqu ymmword ptr [rdi + rax], ymm0
 vmovdqu ymmword ptr [rdi + rax + 32], ymm1
 add rax, 64
 cmp rax, rdx
 jl top
-`
+`},
+		syntax:  ".intel_syntax noprefix",
+		extract: extractAMD64,
+	},
+	"arm64": {
+		isa: "NEON", triple: "aarch64", cpus: "neoverse-n1,neoverse-v1,apple-m1",
+		copyLoops: []string{`ldp q0, q1, [x1], #32
+stp q0, q1, [x0], #32
+ldp q2, q3, [x1], #32
+stp q2, q3, [x0], #32
+subs x2, x2, #64
+b.ne top
+`, `ldp q0, q1, [x1]
+ldp q2, q3, [x1, #32]
+stp q0, q1, [x0]
+stp q2, q3, [x0, #32]
+add x1, x1, #64
+add x0, x0, #64
+subs x2, x2, #64
+b.ne top
+`, `ld1 { v0.16b, v1.16b, v2.16b, v3.16b }, [x1], #64
+st1 { v0.16b, v1.16b, v2.16b, v3.16b }, [x0], #64
+subs x2, x2, #64
+b.ne top
+`},
+		extract: extractARM64,
+	},
+}
 
 // loopText is one loop body in Intel syntax, ending in a jump to top, and
 // the bytes its stores write per iteration.
@@ -104,9 +162,12 @@ type loopText struct {
 }
 
 // cycles is llvm-mca's estimate of cycles per iteration on cpu.
-func (l loopText) cycles(mca, cpu string) float64 {
-	src := ".intel_syntax noprefix\ntop:\n" + l.body
-	cmd := exec.Command(mca, "-mtriple=x86_64", "-mcpu="+cpu, "-iterations=200")
+func (l loopText) cycles(mca, triple, cpu string) float64 {
+	src := "top:\n" + l.body
+	if triple == "x86_64" {
+		src = ".intel_syntax noprefix\n" + src
+	}
+	cmd := exec.Command(mca, "-mtriple="+triple, "-mcpu="+cpu, "-iterations=200")
 	cmd.Stdin = strings.NewReader(src)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -131,9 +192,9 @@ var (
 	storeRe = regexp.MustCompile(`(?i)^(vmovdqu|vmovntdq|vmovq|vmovd|vextracti128|vmovhps|vpextrd)\s+(ymmword|xmmword|qword|dword) ptr \[`)
 )
 
-// extract disassembles function name and returns its loop-th backward
+// extractAMD64 disassembles function name and returns its loop-th backward
 // conditional loop, the jump rewritten to top and other jumps dropped.
-func extract(bin, name string, loop int) (loopText, error) {
+func extractAMD64(bin, name string, loop int) (loopText, error) {
 	out := run("objdump", "-d", "-M", "intel", "--no-show-raw-insn", "--disassemble=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
 	type insn struct {
 		addr uint64
@@ -204,4 +265,90 @@ func check(err error) {
 		fmt.Fprintln(os.Stderr, "mca:", err)
 		os.Exit(1)
 	}
+}
+
+var (
+	a64InsnRe  = regexp.MustCompile(`^\s*([0-9a-f]+):\s+(.*)$`)
+	a64JumpRe  = regexp.MustCompile(`^(b|b\.\w+|cbz|cbnz|tbz|tbnz)\s+(?:\w+,\s*)*0x([0-9a-f]+)`)
+	a64ListRe  = regexp.MustCompile(`^st[1-4]\s+\{([^}]*)\}(\[\d+\])?`)
+	a64ScalRe  = regexp.MustCompile(`^(str|stp)\s+([qds])\d+`)
+	a64LaneArr = map[string]int{"b": 1, "h": 2, "s": 4, "d": 8}
+)
+
+// extractARM64 is extractAMD64 for arm64, where a loop's back edge may be
+// an unconditional branch to its test.
+func extractARM64(bin, name string, loop int) (loopText, error) {
+	out := run("llvm-objdump-16", "-d", "--no-show-raw-insn", "--disassemble-symbols=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
+	type insn struct {
+		addr uint64
+		text string
+	}
+	var insns []insn
+	for _, line := range strings.Split(out, "\n") {
+		m := a64InsnRe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		addr, _ := strconv.ParseUint(m[1], 16, 64)
+		text := m[2]
+		if i := strings.Index(text, "<"); i >= 0 {
+			text = text[:i]
+		}
+		insns = append(insns, insn{addr, strings.Join(strings.Fields(text), " ")})
+	}
+	seen := 0
+	for i, in := range insns {
+		m := a64JumpRe.FindStringSubmatch(in.text)
+		if m == nil {
+			continue
+		}
+		target, _ := strconv.ParseUint(m[2], 16, 64)
+		if target >= in.addr {
+			continue
+		}
+		if seen++; seen-1 != loop {
+			continue
+		}
+		var body bytes.Buffer
+		l := loopText{}
+		for _, b := range insns[:i] {
+			if b.addr < target || a64JumpRe.MatchString(b.text) {
+				continue
+			}
+			l.bytes += storeBytes(b.text)
+			body.WriteString(b.text + "\n")
+		}
+		body.WriteString("b top\n")
+		l.body = body.String()
+		if l.bytes == 0 {
+			return l, fmt.Errorf("loop %d stores nothing", loop)
+		}
+		return l, nil
+	}
+	return loopText{}, fmt.Errorf("no loop %d", loop)
+}
+
+// storeBytes is how many bytes an arm64 store instruction writes.
+func storeBytes(text string) int {
+	if m := a64ListRe.FindStringSubmatch(text); m != nil {
+		regs := strings.Split(m[1], ",")
+		if m[2] != "" { // one lane of each register
+			arr := strings.TrimSpace(regs[0])
+			return len(regs) * a64LaneArr[arr[strings.LastIndex(arr, ".")+1:]]
+		}
+		arr := strings.TrimSpace(regs[0])
+		arr = arr[strings.LastIndex(arr, ".")+1:]
+		if arr == "16b" || arr == "8h" || arr == "4s" || arr == "2d" {
+			return 16 * len(regs)
+		}
+		return 8 * len(regs)
+	}
+	if m := a64ScalRe.FindStringSubmatch(text); m != nil {
+		n := map[string]int{"q": 16, "d": 8, "s": 4}[m[2]]
+		if m[1] == "stp" {
+			n *= 2
+		}
+		return n
+	}
+	return 0
 }
