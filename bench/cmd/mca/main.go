@@ -41,7 +41,7 @@ func main() {
 		check(fmt.Errorf("unknown -arch %q", *arch))
 	}
 	if *kernels == "" {
-		*kernels = fmt.Sprintf(`^(zip|unzip)(2|3|4|8)x(1|4)%[1]s$|^tunzip3x3x1%[1]s$|^copyRuns%[1]s$`, t.isa)
+		*kernels = fmt.Sprintf(`^(zip|unzip)(2|3|4|8)x(1|4|16)%[1]s$|^(zip|unzip)5x1%[1]s$|^t(zip|unzip)(2x4x1|3x3x1)%[1]s$|^(zip|unzip)2x6%[1]s$|^copyRuns%[1]s$`, t.isa)
 	}
 	if *cpus == "" {
 		*cpus = t.cpus
@@ -111,7 +111,7 @@ func main() {
 type target struct {
 	isa, triple, cpus string
 	copyLoops         []string // plain vector copy loops moving 64 bytes per iteration; the fastest is the baseline
-	syntax            string // first line of llvm-mca's input
+	syntax            string   // first line of llvm-mca's input
 	extract           func(bin, name string, loop int) (loopText, error)
 }
 
