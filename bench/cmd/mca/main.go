@@ -111,7 +111,6 @@ func main() {
 type target struct {
 	isa, triple, cpus string
 	copyLoops         []string // plain vector copy loops moving 64 bytes per iteration; the fastest is the baseline
-	syntax            string   // first line of llvm-mca's input
 	extract           func(bin, name string, loop int) (loopText, error)
 }
 
@@ -126,7 +125,6 @@ add rax, 64
 cmp rax, rdx
 jl top
 `},
-		syntax:  ".intel_syntax noprefix",
 		extract: extractAMD64,
 	},
 	"arm64": {
