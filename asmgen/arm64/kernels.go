@@ -138,7 +138,7 @@ func (g *Generator) hoistMasks(p *vec.Prog) map[string]int {
 	}
 	regs := map[string]int{}
 	for _, in := range p.Instrs {
-		if in.Op == vec.Shuffle {
+		if in.Op == vec.Shuffle || in.Op == vec.ShuffleInto {
 			if _, ok := regs[string(maskBytes(in.Mask))]; !ok {
 				regs[string(maskBytes(in.Mask))] = vectorRegs - 1 - len(regs)
 			}
@@ -240,13 +240,20 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 	}
 	for i := 0; i < len(p.Instrs); i++ {
 		in := p.Instrs[i]
+		// TBX merges into its destination: it takes over A's register
+		// when A dies here, and a copy of A otherwise.
+		into := in.Op == vec.ShuffleInto && last[in.A] == i && in.A != in.B
 		for k, v := range in.Uses() {
-			if last[v] == i && (k == 0 || v != in.A) {
+			if last[v] == i && (k == 0 || v != in.A) && !(into && k == 0) {
 				release(regs[v])
 			}
 		}
 		var d int
-		if in.Op != vec.Store {
+		switch {
+		case into:
+			d = regs[in.A]
+			regs[in.Dst] = d
+		case in.Op != vec.Store:
 			d = take()
 			regs[in.Dst] = d
 		}
@@ -285,19 +292,29 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 			arr := arrangement(in.Unit, 16)
 			g.ins("%s V%d.%s, V%d.%s, V%d.%s", op, b, arr, a, arr, d, arr)
 		case vec.Shuffle:
-			mr, ok := masks[string(maskBytes(in.Mask))]
-			if !ok {
-				mr = vectorRegs - 1
-				g.ins("MOVD $%s(SB), %s", g.constant(maskBytes(in.Mask)), tmp)
-				g.ins("VLD1 (%s), [V%d.B16]", tmp, mr)
+			g.ins("VTBL V%d.B16, [V%d.B16], V%d.B16", g.mask(in.Mask, masks), a, d)
+		case vec.ShuffleInto:
+			if !into {
+				g.ins("VORR V%d.B16, V%d.B16, V%d.B16", a, a, d)
 			}
-			g.ins("VTBL V%d.B16, [V%d.B16], V%d.B16", mr, a, d)
+			g.ins("VTBX V%d.B16, [V%d.B16], V%d.B16", g.mask(in.Mask, masks), b, d)
 		case vec.Or:
 			g.ins("VORR V%d.B16, V%d.B16, V%d.B16", b, a, d)
 		default:
 			panic(fmt.Sprintf("arm64: no lowering of %v in 16-byte programs", in.Op))
 		}
 	}
+}
+
+// mask returns the register holding a shuffle mask: its hoisted register,
+// or V31, loaded here.
+func (g *Generator) mask(mask []int8, hoisted map[string]int) int {
+	if r, ok := hoisted[string(maskBytes(mask))]; ok {
+		return r
+	}
+	g.ins("MOVD $%s(SB), %s", g.constant(maskBytes(mask)), tmp)
+	g.ins("VLD1 (%s), [V%d.B16]", tmp, vectorRegs-1)
+	return vectorRegs - 1
 }
 
 func maskBytes(mask []int8) []byte {
@@ -327,7 +344,7 @@ func (g *Generator) constant(b []byte) string {
 }
 
 // moveN writes the kernel for 16-byte elements and any block size: each
-// element moves whole, lane by lane.
+// element moves whole, lane by lane, four at a time.
 func (g *Generator) moveN(k table.Kernel) {
 	doc := "interleaves b lanes of 16-byte elements into one row, for each row of each group."
 	if k.Kind == table.Unzip {
@@ -339,7 +356,10 @@ func (g *Generator) moveN(k table.Kernel) {
 		"lane": "R6", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10", "b": "R25",
 	})
 	g.groupSteps("R9", "R10", "R3", "R4", "R5")
-	g.ins("LSL $4, R25, %s", tmp) // bytes between a lane's elements in space
+	g.ins("LSL $4, R25, %s", tmp) // bytes between a lane's elements in space, and 2, 3 and 4 times that
+	g.ins("LSL $5, R25, R22")
+	g.ins("ADD %s, R22, R23", tmp)
+	g.ins("LSL $6, R25, R7")
 	group, row, lane, elem := g.label("group"), g.label("row"), g.label("lane"), g.label("elem")
 	g.put(group)
 	g.ins("MOVD R3, R11")
@@ -351,6 +371,35 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.ins("MOVD R12, R15")
 	g.ins("MOVD R13, R16")
 	g.ins("MOVD R2, R17")
+	// Four elements per iteration while they last, then one at a time;
+	// the lane side moves with paired loads (stores).
+	quad, single, laneDone := g.label("quad"), g.label("single"), g.label("lanedone")
+	spaced := []string{"R15", "R19", "R20", "R21"} // the four elements' places in space
+	g.put(quad)
+	g.ins("CMP $64, R17")
+	g.ins("BLO %s", single)
+	for i, step := range []string{tmp, "R22", "R23"} { // independent of each other
+		g.ins("ADD %s, R15, %s", step, spaced[i+1])
+	}
+	if k.Kind == table.Zip {
+		g.ins("FLDPQ (R16), (F0, F1)")
+		g.ins("FLDPQ 32(R16), (F2, F3)")
+		for i, r := range spaced {
+			g.ins("FMOVQ F%d, (%s)", i, r)
+		}
+	} else {
+		for i, r := range spaced {
+			g.ins("FMOVQ (%s), F%d", r, i)
+		}
+		g.ins("FSTPQ (F0, F1), (R16)")
+		g.ins("FSTPQ (F2, F3), 32(R16)")
+	}
+	g.ins("ADD $64, R16, R16")
+	g.ins("ADD R7, R15, R15")
+	g.ins("SUB $64, R17, R17")
+	g.ins("B %s", quad)
+	g.put(single)
+	g.ins("CBZ R17, %s", laneDone)
 	g.put(elem)
 	if k.Kind == table.Zip {
 		g.ins("VLD1.P 16(R16), [V0.B16]")
@@ -362,6 +411,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.ins("ADD %s, R15, R15", tmp)
 	g.ins("SUBS $16, R17, R17")
 	g.ins("BNE %s", elem)
+	g.put(laneDone)
 	g.ins("ADD $16, R12, R12")
 	g.ins("ADD R6, R13, R13")
 	g.ins("ADD $1, R14, R14")

@@ -2,10 +2,11 @@
 // assembly. avo has no arm64 back end, so this package prints the
 // instructions itself.
 //
-// Zips and unzips of 2, 3 and 4 lanes are single structure stores and
-// loads (VST2..VST4, VLD2..VLD4); 8 lanes are zipped in pairs first. Every
-// other kernel lowers the same verified vec programs as the AVX2 back end,
-// in 16-byte registers, with VTBL for byte shuffles.
+// Zips and unzips of 3 lanes are structure stores and loads (VST3, VLD3);
+// 8 lanes are zipped in pairs first and stored with VST4. Every other
+// kernel lowers the same verified vec programs as the AVX2 back end, in
+// 16-byte registers: VZIP and VUZP networks for 2 and 4 lanes, whole
+// registers for 16-byte elements, and VTBL and VTBX for byte shuffles.
 package arm64
 
 import (
@@ -120,11 +121,13 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 	unzip := k.Kind == table.Unzip
 	pow2 := k.Width <= 8 && k.Width&(k.Width-1) == 0
 	switch {
-	case k.Cp == 0 && pow2 && (k.B <= 4 || k.B == 8):
-		// Structure stores and loads interleave 2 to 4 registers. By
-		// llvm-mca, they beat zip networks with paired loads and stores
-		// on Neoverse N1 and V1 for every block size, and lose only the
-		// 2-lane unzip on Apple M1.
+	case k.Cp == 0 && pow2 && (k.B == 3 || k.B == 8):
+		// Structure stores and loads interleave 3 or 4 registers in one
+		// instruction, where a zip network needs no network at all (b = 3)
+		// or three levels (b = 8). For b = 2 and 4 the networks below, with
+		// paired loads and stores, win on Neoverse V1, V2 and Apple M1 by
+		// llvm-mca 19, whose V1 and V2 models run VST2 and VST4 at a half
+		// to a third of the store bandwidth.
 		for _, c := range []int{32, 16, 8} {
 			if c == 8 && (k.Width == 8 || k.B == 8) { // no arrangement of one 8-byte element; pairs need 16
 				continue
@@ -148,6 +151,25 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 			}
 			return vec.PeriodZip(pd, c)
 		}
+	case k.Cp == 0 && pow2 && (k.B == 2 || k.B == 4):
+		// b = 2, 4: log2(b) levels of VZIP (VUZP), 16 bytes of each lane at
+		// a time, done twice for 32-byte chunks so that loads and stores
+		// pair up.
+		chunks = []int{32, 16}
+		if k.Width < 8 {
+			chunks = append(chunks, 8)
+		}
+		build = func(c int) (*vec.Prog, error) {
+			one := vec.UnpackZip
+			if unzip {
+				one = vec.UnpackUnzip
+			}
+			p, err := one(k.B, k.Width, min(c, 16))
+			if err != nil || c <= 16 {
+				return p, err
+			}
+			return vec.Twice(p, k.B, k.Width, unzip)
+		}
 	case k.Width == vec.LaneBytes:
 		// Whole-register moves; two elements per lane and chunk, so that
 		// loads and stores pair up.
@@ -163,7 +185,7 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 			}
 			return vec.Twice(p, k.B, 16, unzip)
 		}
-	default: // block sizes without structure instructions
+	default: // block sizes 5 to 7
 		chunks = []int{16}
 		build = func(c int) (*vec.Prog, error) {
 			if unzip {
@@ -175,6 +197,9 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 	for _, c := range chunks {
 		p, err := build(c)
 		if err != nil {
+			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), c, err)
+		}
+		if p, err = p.MergeShuffles(); err != nil {
 			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), c, err)
 		}
 		if live := p.MaxLive(func(vec.Instr) int { return 0 }); live > dataRegs {

@@ -59,6 +59,7 @@ const (
 	Lanes                  // Dst lane k = lane Sel[k] of A:B (0, 1 = A's; 2, 3 = B's)
 	Shuffle                // per lane: Dst[i] = A[Mask[i]] of the same lane, or zero if Mask[i] < 0
 	Or                     // bytewise OR of A and B; the program only ORs bytes where one side is zero
+	ShuffleInto            // per lane: Dst = A, but Dst[i] = B[Mask[i]] where Mask[i] >= 0 (NEON TBX, a merge-masked pshufb)
 )
 
 // Mem is a memory operand: Off bytes into stream Stream, whose base pointer
@@ -231,6 +232,19 @@ func (p *Prog) Or(a, b int) int {
 	return p.def(Instr{Op: Or, A: a, B: b}, v)
 }
 
+// ShuffleInto is a with the bytes where mask >= 0 replaced by those of b
+// that mask selects, within each lane.
+func (p *Prog) ShuffleInto(a, b int, mask []int8) int {
+	v := slices.Clone(p.values[a])
+	vb := p.values[b]
+	for i, m := range mask {
+		if m >= 0 {
+			v[i] = vb[i/LaneBytes*LaneBytes+int(m)]
+		}
+	}
+	return p.def(Instr{Op: ShuffleInto, A: a, B: b, Mask: mask}, v)
+}
+
 // Check runs the stores and compares what they write with want, which gives
 // the expected label of every byte of every output stream. It reports the
 // first wrong or missing byte.
@@ -368,7 +382,7 @@ func (in Instr) Uses() []int {
 	switch in.Op {
 	case Store, Shuffle:
 		return []int{in.A}
-	case Interleave, Deinterleave, Lanes, Or:
+	case Interleave, Deinterleave, Lanes, Or, ShuffleInto:
 		return []int{in.A, in.B}
 	}
 	return nil
@@ -420,7 +434,7 @@ func (p *Prog) Find(want Value) (v, part int) {
 // String lists the program, one instruction per line.
 func (p *Prog) String() string {
 	var b strings.Builder
-	names := [...]string{"load", "bcast", "pair", "store", "interleave", "deinterleave", "lanes", "shuffle", "or"}
+	names := [...]string{"load", "bcast", "pair", "store", "interleave", "deinterleave", "lanes", "shuffle", "or", "shuffleinto"}
 	for _, in := range p.Instrs {
 		fmt.Fprintf(&b, "%-12s dst=%d a=%d b=%d unit=%d high=%v sel=%v mem=%v size=%d part=%d\n",
 			names[in.Op], in.Dst, in.A, in.B, in.Unit, in.High, in.Sel, in.Mem, in.Size, in.Part)

@@ -397,29 +397,38 @@ func Twice(p *Prog, b, w int, unzip bool) (*Prog, error) {
 func (p *Prog) replay(src *Prog, shift func(m Mem, load bool) Mem) {
 	vals := make([]int, src.NumValues())
 	for _, in := range src.Instrs {
-		a, b := vals[in.A], vals[in.B]
-		var v int
-		switch in.Op {
-		case Load:
-			v = p.Load(shift(in.Mem, true), in.Size)
-		case LoadBcast:
-			v = p.LoadBcast(shift(in.Mem, true))
-		case LoadPair:
-			v = p.LoadPair(shift(in.Mem, true), shift(in.Mem2, true))
-		case Store:
-			p.Store(a, in.Part, in.Size, shift(in.Mem, false))
-			continue
-		case Interleave:
-			v = p.Interleave(a, b, in.Unit, in.High)
-		case Deinterleave:
-			v = p.Deinterleave(a, b, in.Unit, in.High)
-		case Lanes:
-			v = p.Lanes(a, b, in.Sel)
-		case Shuffle:
-			v = p.Shuffle(a, in.Mask)
-		case Or:
-			v = p.Or(a, b)
+		in.Mem, in.Mem2 = shift(in.Mem, in.Op != Store), shift(in.Mem2, true)
+		if v := p.apply(in, vals[in.A], vals[in.B]); in.Op != Store {
+			vals[in.Dst] = v
 		}
-		vals[in.Dst] = v
 	}
+}
+
+// apply appends in with operands a and b (values of p), simulating it, and
+// returns the value it defines (-1 for a store).
+func (p *Prog) apply(in Instr, a, b int) int {
+	switch in.Op {
+	case Load:
+		return p.Load(in.Mem, in.Size)
+	case LoadBcast:
+		return p.LoadBcast(in.Mem)
+	case LoadPair:
+		return p.LoadPair(in.Mem, in.Mem2)
+	case Store:
+		p.Store(a, in.Part, in.Size, in.Mem)
+		return -1
+	case Interleave:
+		return p.Interleave(a, b, in.Unit, in.High)
+	case Deinterleave:
+		return p.Deinterleave(a, b, in.Unit, in.High)
+	case Lanes:
+		return p.Lanes(a, b, in.Sel)
+	case Shuffle:
+		return p.Shuffle(a, in.Mask)
+	case Or:
+		return p.Or(a, b)
+	case ShuffleInto:
+		return p.ShuffleInto(a, b, in.Mask)
+	}
+	panic(fmt.Sprintf("vec: no simulation of op %d", in.Op))
 }

@@ -5,11 +5,16 @@
 // explains kernels that miss their targets here.
 //
 //	go run ./bench/cmd/mca                              # AVX2: the default kernels and CPUs
-//	go run ./bench/cmd/mca -arch arm64                  # NEON on Neoverse N1, V1 and Apple M1
+//	go run ./bench/cmd/mca -arch arm64                  # NEON on Neoverse N1, V1, V2 and Apple M1
 //	go run ./bench/cmd/mca -kernels 'zip2x' -cpus znver3,skylake
 //	go run ./bench/cmd/mca -kernels zip2x1AVX2 -loop 2   # the loop of the third chunk path
+//	go run ./bench/cmd/mca -arch arm64 -kernels '^zip3x3NEON$' -cpus neoverse-v1 -detail
 //
-// It needs llvm-objdump-16 and llvm-mca-16 (Debian package llvm-16). Loops
+// It needs llvm-objdump-19 and llvm-mca-19 (Debian package llvm-19). LLVM
+// 16 has no Neoverse V1 model of its own (it runs V1 code on the N2 model,
+// with two vector pipes instead of four) and none for V2, and its N1 model
+// puts a plain copy at 8 bytes per cycle, half the core's store bandwidth;
+// -mca llvm-mca-16 still gives its figures. Loops
 // are taken from the test binary of package kernels, built for -arch: loop i
 // is the i-th backward jump of the function (conditional ones on amd64),
 // and for the zip kernels loop 0 is the 32-byte chunk path, loop 1 the
@@ -34,7 +39,8 @@ func main() {
 	kernels := flag.String("kernels", "", "regexp of kernel names (default: a representative set)")
 	cpus := flag.String("cpus", "", "llvm-mca -mcpu values, comma-separated (default: per arch)")
 	loop := flag.Int("loop", 0, "which backward loop of each function")
-	mca := flag.String("mca", "llvm-mca-16", "llvm-mca binary")
+	mca := flag.String("mca", "llvm-mca-19", "llvm-mca binary")
+	detail := flag.Bool("detail", false, "print each loop and llvm-mca's full report on it (resource pressure per port) instead of the table")
 	flag.Parse()
 	t, ok := targets[*arch]
 	if !ok {
@@ -103,6 +109,12 @@ func main() {
 			fmt.Fprintf(os.Stderr, "mca: %s: %v\n", name, err)
 			continue
 		}
+		if *detail {
+			for _, c := range cpuList {
+				fmt.Printf("\n## %s on %s\n\n%s", name, c, l.report(*mca, t.triple, c))
+			}
+			continue
+		}
 		row(name, l)
 	}
 }
@@ -128,7 +140,7 @@ jl top
 		extract: extractAMD64,
 	},
 	"arm64": {
-		isa: "NEON", triple: "aarch64", cpus: "neoverse-n1,neoverse-v1,apple-m1",
+		isa: "NEON", triple: "aarch64", cpus: "neoverse-n1,neoverse-v1,neoverse-v2,apple-m1",
 		copyLoops: []string{`ldp q0, q1, [x1], #32
 stp q0, q1, [x0], #32
 ldp q2, q3, [x1], #32
@@ -159,8 +171,8 @@ type loopText struct {
 	bytes int
 }
 
-// cycles is llvm-mca's estimate of cycles per iteration on cpu.
-func (l loopText) cycles(mca, triple, cpu string) float64 {
+// report is llvm-mca's output for the loop on cpu.
+func (l loopText) report(mca, triple, cpu string) string {
 	src := "top:\n" + l.body
 	if triple == "x86_64" {
 		src = ".intel_syntax noprefix\n" + src
@@ -172,8 +184,13 @@ func (l loopText) cycles(mca, triple, cpu string) float64 {
 		fmt.Fprintf(os.Stderr, "mca: %s: %v\n%s\n%s", cpu, err, out, src)
 		os.Exit(1)
 	}
+	return string(out)
+}
+
+// cycles is llvm-mca's estimate of cycles per iteration on cpu.
+func (l loopText) cycles(mca, triple, cpu string) float64 {
 	var total, iters float64
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range strings.Split(l.report(mca, triple, cpu), "\n") {
 		if v, ok := strings.CutPrefix(line, "Total Cycles:"); ok {
 			total, _ = strconv.ParseFloat(strings.TrimSpace(v), 64)
 		}
@@ -276,7 +293,7 @@ var (
 // extractARM64 is extractAMD64 for arm64, where a loop's back edge may be
 // an unconditional branch to its test.
 func extractARM64(bin, name string, loop int) (loopText, error) {
-	out := run("llvm-objdump-16", "-d", "--no-show-raw-insn", "--disassemble-symbols=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
+	out := run("llvm-objdump-19", "-d", "--no-show-raw-insn", "--disassemble-symbols=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
 	type insn struct {
 		addr uint64
 		text string
