@@ -14,7 +14,9 @@ import (
 // GODEBUG=cpu.avx2=off and the like.
 func cpuHas(t Tier) bool {
 	x := cpu.X86
-	avx512 := x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ
+	// The AVX-512 kernels also count their masks with BMI2, which every
+	// AVX-512 CPU has.
+	avx512 := x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ && x.HasBMI2
 	switch t {
 	case AVX2:
 		return x.HasAVX2
@@ -26,12 +28,11 @@ func cpuHas(t Tier) bool {
 	return false
 }
 
-var avx2Sets = sets(&kernels.AVX2)
+var builtins = map[Tier]*generic.Sets{
+	AVX2:       sets(&kernels.AVX2),
+	AVX512BW:   sets(&kernels.AVX512BW),
+	AVX512VBMI: sets(&kernels.AVX512VBMI),
+}
 
 // builtin returns the kernel sets this build has for tier t.
-func builtin(t Tier) *generic.Sets {
-	if t == AVX2 {
-		return avx2Sets
-	}
-	return nil
-}
+func builtin(t Tier) *generic.Sets { return builtins[t] }

@@ -76,7 +76,7 @@ func (k simd[T]) transpose(op shape.Op, space, depth []T, a *generic.Args) bool 
 	w := int(unsafe.Sizeof(*new(T)))
 	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
 	// BenchmarkShuffle: with b = 2, the unzip by 4 wins from 16 bytes.
-	if (a.B != 2 || cpw < 16) && k.set.Lookup(d2s, a.B, a.Cp, w).Run(ptr(depth), ptr(space), a.W*a.B*cpw,
+	if (a.B != 2 || cpw < 16) && k.set.Call(d2s, a.B, a.Cp, w, ptr(depth), ptr(space), a.W*a.B*cpw,
 		1, 0, 0, a.SpaceStride*w, k.set.Split[a.B]*a.SpaceStride*w, a.Groups, a.GroupDepth*w, a.GroupSpace*w) {
 		return true
 	}

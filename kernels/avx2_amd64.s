@@ -9,9 +9,9 @@
 TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22,18 +22,18 @@ TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk2
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk3
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk4
 	RET
 
 chunk1:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group5:
 	MOVQ rows+24(FP), R8
@@ -44,19 +44,19 @@ row6:
 chunks7:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVDQU    Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone8
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks7
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks7
 
 rowdone8:
@@ -66,13 +66,13 @@ rowdone8:
 	JNZ  row6
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group5
 	VZEROUPPER
 	RET
 
 chunk2:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group9:
 	MOVQ rows+24(FP), R8
@@ -83,17 +83,17 @@ row10:
 chunks11:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(SI*1), X1
+	VMOVDQU    (R9)(DX*1), X1
 	VPUNPCKLBW X1, X0, X2
 	VMOVDQU    X2, (AX)(DI*2)
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone12
 	ADDQ       $0x10, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks11
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks11
 
 rowdone12:
@@ -103,13 +103,13 @@ rowdone12:
 	JNZ  row10
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group9
 	VZEROUPPER
 	RET
 
 chunk3:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group13:
 	MOVQ rows+24(FP), R8
@@ -120,15 +120,15 @@ row14:
 chunks15:
 	LEAQ       (CX)(DI*1), R9
 	VMOVQ      (R9), X0
-	VMOVQ      (R9)(SI*1), X1
+	VMOVQ      (R9)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone16
 	ADDQ       $0x08, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks15
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks15
 
 rowdone16:
@@ -138,13 +138,13 @@ rowdone16:
 	JNZ  row14
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group13
 	VZEROUPPER
 	RET
 
 chunk4:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group17:
 	MOVQ rows+24(FP), R8
@@ -155,15 +155,15 @@ row18:
 chunks19:
 	LEAQ       (CX)(DI*1), R9
 	VMOVD      (R9), X0
-	VMOVD      (R9)(SI*1), X1
+	VMOVD      (R9)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone20
 	ADDQ       $0x04, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks19
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks19
 
 rowdone20:
@@ -173,7 +173,7 @@ rowdone20:
 	JNZ  row18
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group17
 	VZEROUPPER
 	RET
@@ -183,9 +183,9 @@ rowdone20:
 TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -196,18 +196,18 @@ TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk21
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk22
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk23
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk24
 	RET
 
 chunk21:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group25:
 	MOVQ rows+24(FP), R8
@@ -218,19 +218,19 @@ row26:
 chunks27:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVDQU    Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone28
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks27
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks27
 
 rowdone28:
@@ -240,13 +240,13 @@ rowdone28:
 	JNZ  row26
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group25
 	VZEROUPPER
 	RET
 
 chunk22:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group29:
 	MOVQ rows+24(FP), R8
@@ -257,17 +257,17 @@ row30:
 chunks31:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(SI*1), X1
+	VMOVDQU    (R9)(DX*1), X1
 	VPUNPCKLWD X1, X0, X2
 	VMOVDQU    X2, (AX)(DI*2)
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone32
 	ADDQ       $0x10, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks31
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks31
 
 rowdone32:
@@ -277,13 +277,13 @@ rowdone32:
 	JNZ  row30
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group29
 	VZEROUPPER
 	RET
 
 chunk23:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group33:
 	MOVQ rows+24(FP), R8
@@ -294,15 +294,15 @@ row34:
 chunks35:
 	LEAQ       (CX)(DI*1), R9
 	VMOVQ      (R9), X0
-	VMOVQ      (R9)(SI*1), X1
+	VMOVQ      (R9)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone36
 	ADDQ       $0x08, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks35
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks35
 
 rowdone36:
@@ -312,13 +312,13 @@ rowdone36:
 	JNZ  row34
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group33
 	VZEROUPPER
 	RET
 
 chunk24:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group37:
 	MOVQ rows+24(FP), R8
@@ -329,15 +329,15 @@ row38:
 chunks39:
 	LEAQ       (CX)(DI*1), R9
 	VMOVD      (R9), X0
-	VMOVD      (R9)(SI*1), X1
+	VMOVD      (R9)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone40
 	ADDQ       $0x04, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks39
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks39
 
 rowdone40:
@@ -347,7 +347,7 @@ rowdone40:
 	JNZ  row38
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group37
 	VZEROUPPER
 	RET
@@ -357,9 +357,9 @@ rowdone40:
 TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -370,18 +370,18 @@ TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk41
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk42
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk43
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk44
 	RET
 
 chunk41:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group45:
 	MOVQ rows+24(FP), R8
@@ -392,19 +392,19 @@ row46:
 chunks47:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVDQU    Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone48
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks47
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks47
 
 rowdone48:
@@ -414,13 +414,13 @@ rowdone48:
 	JNZ  row46
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group45
 	VZEROUPPER
 	RET
 
 chunk42:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group49:
 	MOVQ rows+24(FP), R8
@@ -431,17 +431,17 @@ row50:
 chunks51:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(SI*1), X1
+	VMOVDQU    (R9)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X2
 	VMOVDQU    X2, (AX)(DI*2)
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone52
 	ADDQ       $0x10, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks51
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks51
 
 rowdone52:
@@ -451,13 +451,13 @@ rowdone52:
 	JNZ  row50
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group49
 	VZEROUPPER
 	RET
 
 chunk43:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group53:
 	MOVQ rows+24(FP), R8
@@ -468,15 +468,15 @@ row54:
 chunks55:
 	LEAQ       (CX)(DI*1), R9
 	VMOVQ      (R9), X0
-	VMOVQ      (R9)(SI*1), X1
+	VMOVQ      (R9)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone56
 	ADDQ       $0x08, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks55
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks55
 
 rowdone56:
@@ -486,13 +486,13 @@ rowdone56:
 	JNZ  row54
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group53
 	VZEROUPPER
 	RET
 
 chunk44:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group57:
 	MOVQ rows+24(FP), R8
@@ -503,15 +503,15 @@ row58:
 chunks59:
 	LEAQ       (CX)(DI*1), R9
 	VMOVD      (R9), X0
-	VMOVD      (R9)(SI*1), X1
+	VMOVD      (R9)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone60
 	ADDQ       $0x04, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks59
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks59
 
 rowdone60:
@@ -521,7 +521,7 @@ rowdone60:
 	JNZ  row58
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group57
 	VZEROUPPER
 	RET
@@ -531,9 +531,9 @@ rowdone60:
 TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -544,16 +544,16 @@ TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk61
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk62
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk63
 	RET
 
 chunk61:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group64:
 	MOVQ rows+24(FP), R8
@@ -564,19 +564,19 @@ row65:
 chunks66:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(SI*1), Y1
+	VMOVDQU     (R9)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
 	VMOVDQU     Y0, (AX)(DI*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(AX)(DI*2)
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JEQ         rowdone67
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks66
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks66
 
 rowdone67:
@@ -586,13 +586,13 @@ rowdone67:
 	JNZ  row65
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group64
 	VZEROUPPER
 	RET
 
 chunk62:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group68:
 	MOVQ rows+24(FP), R8
@@ -603,17 +603,17 @@ row69:
 chunks70:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(SI*1), X1
+	VMOVDQU     (R9)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VMOVDQU     X2, (AX)(DI*2)
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(AX)(DI*2)
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JEQ         rowdone71
 	ADDQ        $0x10, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks70
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks70
 
 rowdone71:
@@ -623,13 +623,13 @@ rowdone71:
 	JNZ  row69
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group68
 	VZEROUPPER
 	RET
 
 chunk63:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group72:
 	MOVQ rows+24(FP), R8
@@ -640,15 +640,15 @@ row73:
 chunks74:
 	LEAQ        (CX)(DI*1), R9
 	VMOVQ       (R9), X0
-	VMOVQ       (R9)(SI*1), X1
+	VMOVQ       (R9)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (AX)(DI*2)
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JEQ         rowdone75
 	ADDQ        $0x08, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks74
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks74
 
 rowdone75:
@@ -658,7 +658,7 @@ rowdone75:
 	JNZ  row73
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group72
 	VZEROUPPER
 	RET
@@ -668,9 +668,9 @@ rowdone75:
 TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -681,14 +681,14 @@ TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk76
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk77
 	RET
 
 chunk76:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group78:
 	MOVQ rows+24(FP), R8
@@ -699,17 +699,17 @@ row79:
 chunks80:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone81
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks80
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks80
 
 rowdone81:
@@ -719,13 +719,13 @@ rowdone81:
 	JNZ  row79
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group78
 	VZEROUPPER
 	RET
 
 chunk77:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group82:
 	MOVQ rows+24(FP), R8
@@ -737,14 +737,14 @@ chunks84:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VMOVDQU X0, (AX)(DI*2)
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VMOVDQU X0, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone85
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks84
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks84
 
 rowdone85:
@@ -754,7 +754,7 @@ rowdone85:
 	JNZ  row83
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group82
 	VZEROUPPER
 	RET
@@ -764,9 +764,9 @@ rowdone85:
 TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -777,14 +777,14 @@ TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk86
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk87
 	RET
 
 chunk86:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group88:
 	MOVQ rows+24(FP), R8
@@ -796,17 +796,17 @@ chunks90:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle0<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 10(R9), X1
 	VPSHUFB shuffle2<>+0(SB), X1, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle3<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 14(R9)(SI*1), X0
+	VMOVDQU 14(R9)(DX*1), X0
 	VPSHUFB shuffle4<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle5<>+0(SB), X1, X1
@@ -814,7 +814,7 @@ chunks90:
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle6<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle7<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
@@ -822,12 +822,12 @@ chunks90:
 	VPSHUFB shuffle9<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone91
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks90
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks90
 
 rowdone91:
@@ -837,13 +837,13 @@ rowdone91:
 	JNZ  row89
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group88
 	VZEROUPPER
 	RET
 
 chunk87:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group92:
 	MOVQ rows+24(FP), R8
@@ -855,27 +855,27 @@ chunks94:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle0<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle10<>+0(SB), X1, X0
-	VMOVDQU 6(R9)(SI*1), X2
+	VMOVDQU 6(R9)(DX*1), X2
 	VPSHUFB shuffle3<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle11<>+0(SB), X2, X2
 	VPSHUFB shuffle12<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone95
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks94
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks94
 
 rowdone95:
@@ -885,7 +885,7 @@ rowdone95:
 	JNZ  row93
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group92
 	VZEROUPPER
 	RET
@@ -947,9 +947,9 @@ GLOBL shuffle12<>(SB), RODATA|NOPTR, $16
 TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -960,14 +960,14 @@ TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk96
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk97
 	RET
 
 chunk96:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group98:
 	MOVQ rows+24(FP), R8
@@ -979,11 +979,11 @@ chunks100:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 12(R9), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
@@ -991,23 +991,23 @@ chunks100:
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 20(R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 12(R9)(SI*1), X2
+	VMOVDQU 12(R9)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(AX)(DI*2)
 	VPSHUFB shuffle19<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle20<>+0(SB), X2, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(AX)(DI*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone101
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks100
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks100
 
 rowdone101:
@@ -1017,13 +1017,13 @@ rowdone101:
 	JNZ  row99
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group98
 	VZEROUPPER
 	RET
 
 chunk97:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group102:
 	MOVQ rows+24(FP), R8
@@ -1035,27 +1035,27 @@ chunks104:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle22<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone105
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks104
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks104
 
 rowdone105:
@@ -1065,7 +1065,7 @@ rowdone105:
 	JNZ  row103
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group102
 	VZEROUPPER
 	RET
@@ -1123,9 +1123,9 @@ GLOBL shuffle24<>(SB), RODATA|NOPTR, $16
 TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1136,12 +1136,12 @@ TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk106
 	RET
 
 chunk106:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group107:
 	MOVQ rows+24(FP), R8
@@ -1152,19 +1152,19 @@ row108:
 chunks109:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVNTDQ   Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone110
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks109
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks109
 
 rowdone110:
@@ -1174,7 +1174,7 @@ rowdone110:
 	JNZ  row108
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group107
 	SFENCE
 	VZEROUPPER
@@ -1185,9 +1185,9 @@ rowdone110:
 TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1198,12 +1198,12 @@ TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk111
 	RET
 
 chunk111:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group112:
 	MOVQ rows+24(FP), R8
@@ -1214,19 +1214,19 @@ row113:
 chunks114:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVNTDQ   Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone115
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks114
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks114
 
 rowdone115:
@@ -1236,7 +1236,7 @@ rowdone115:
 	JNZ  row113
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group112
 	SFENCE
 	VZEROUPPER
@@ -1247,9 +1247,9 @@ rowdone115:
 TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1260,12 +1260,12 @@ TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk116
 	RET
 
 chunk116:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group117:
 	MOVQ rows+24(FP), R8
@@ -1276,19 +1276,19 @@ row118:
 chunks119:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VMOVNTDQ   Y0, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone120
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks119
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks119
 
 rowdone120:
@@ -1298,7 +1298,7 @@ rowdone120:
 	JNZ  row118
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group117
 	SFENCE
 	VZEROUPPER
@@ -1309,9 +1309,9 @@ rowdone120:
 TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1322,12 +1322,12 @@ TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk121
 	RET
 
 chunk121:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group122:
 	MOVQ rows+24(FP), R8
@@ -1338,19 +1338,19 @@ row123:
 chunks124:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(SI*1), Y1
+	VMOVDQU     (R9)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
 	VMOVNTDQ    Y0, (AX)(DI*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVNTDQ    Y1, 32(AX)(DI*2)
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JEQ         rowdone125
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks124
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks124
 
 rowdone125:
@@ -1360,7 +1360,7 @@ rowdone125:
 	JNZ  row123
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group122
 	SFENCE
 	VZEROUPPER
@@ -1371,9 +1371,9 @@ rowdone125:
 TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1384,12 +1384,12 @@ TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk126
 	RET
 
 chunk126:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group127:
 	MOVQ rows+24(FP), R8
@@ -1400,17 +1400,17 @@ row128:
 chunks129:
 	LEAQ       (CX)(DI*1), R9
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVNTDQ   Y2, (AX)(DI*2)
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone130
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks129
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks129
 
 rowdone130:
@@ -1420,7 +1420,7 @@ rowdone130:
 	JNZ  row128
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group127
 	SFENCE
 	VZEROUPPER
@@ -1431,9 +1431,9 @@ rowdone130:
 TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1444,14 +1444,14 @@ TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk131
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk132
 	RET
 
 chunk131:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group133:
 	MOVQ rows+24(FP), R8
@@ -1463,19 +1463,19 @@ chunks135:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle25<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle26<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle25<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle26<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
 	VPSHUFB shuffle25<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle26<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
@@ -1483,12 +1483,12 @@ chunks135:
 	VPSHUFB shuffle28<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone136
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks135
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks135
 
 rowdone136:
@@ -1498,13 +1498,13 @@ rowdone136:
 	JNZ  row134
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group133
 	VZEROUPPER
 	RET
 
 chunk132:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group137:
 	MOVQ rows+24(FP), R8
@@ -1516,7 +1516,7 @@ chunks139:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle25<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle26<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -1524,12 +1524,12 @@ chunks139:
 	VPSHUFB shuffle28<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone140
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks139
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks139
 
 rowdone140:
@@ -1539,7 +1539,7 @@ rowdone140:
 	JNZ  row138
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group137
 	VZEROUPPER
 	RET
@@ -1565,9 +1565,9 @@ GLOBL shuffle28<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1578,14 +1578,14 @@ TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk141
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk142
 	RET
 
 chunk141:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group143:
 	MOVQ rows+24(FP), R8
@@ -1597,19 +1597,19 @@ chunks145:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle29<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle30<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle29<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle30<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
 	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle30<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
@@ -1617,12 +1617,12 @@ chunks145:
 	VPSHUFB shuffle32<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone146
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks145
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks145
 
 rowdone146:
@@ -1632,13 +1632,13 @@ rowdone146:
 	JNZ  row144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group143
 	VZEROUPPER
 	RET
 
 chunk142:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group147:
 	MOVQ rows+24(FP), R8
@@ -1650,7 +1650,7 @@ chunks149:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle30<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -1658,12 +1658,12 @@ chunks149:
 	VPSHUFB shuffle32<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone150
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks149
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks149
 
 rowdone150:
@@ -1673,7 +1673,7 @@ rowdone150:
 	JNZ  row148
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group147
 	VZEROUPPER
 	RET
@@ -1699,9 +1699,9 @@ GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1712,14 +1712,14 @@ TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk151
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk152
 	RET
 
 chunk151:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group153:
 	MOVQ rows+24(FP), R8
@@ -1731,19 +1731,19 @@ chunks155:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle34<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle34<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
@@ -1751,12 +1751,12 @@ chunks155:
 	VPSHUFB shuffle36<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone156
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks155
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks155
 
 rowdone156:
@@ -1766,13 +1766,13 @@ rowdone156:
 	JNZ  row154
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group153
 	VZEROUPPER
 	RET
 
 chunk152:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group157:
 	MOVQ rows+24(FP), R8
@@ -1784,7 +1784,7 @@ chunks159:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle34<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -1792,12 +1792,12 @@ chunks159:
 	VPSHUFB shuffle36<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone160
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks159
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks159
 
 rowdone160:
@@ -1807,7 +1807,7 @@ rowdone160:
 	JNZ  row158
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group157
 	VZEROUPPER
 	RET
@@ -1833,9 +1833,9 @@ GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1846,12 +1846,12 @@ TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk161
 	RET
 
 chunk161:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group162:
 	MOVQ rows+24(FP), R8
@@ -1867,9 +1867,9 @@ chunks164:
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(DI*2)
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 16(R9)(SI*1), X0
+	VMOVDQU 16(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(DI*2)
@@ -1878,17 +1878,17 @@ chunks164:
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone165
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks164
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks164
 
 rowdone165:
@@ -1898,7 +1898,7 @@ rowdone165:
 	JNZ  row163
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group162
 	VZEROUPPER
 	RET
@@ -1912,9 +1912,9 @@ GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -1925,14 +1925,14 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk166
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk167
 	RET
 
 chunk166:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group168:
 	MOVQ rows+24(FP), R8
@@ -1944,25 +1944,25 @@ chunks170:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle38<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle39<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
 	VPSHUFB shuffle40<>+0(SB), X1, X1
-	VMOVDQU 7(R9)(SI*1), X0
+	VMOVDQU 7(R9)(DX*1), X0
 	VPSHUFB shuffle41<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
 	VPSHUFB shuffle42<>+0(SB), X0, X0
-	VMOVDQU 14(R9)(SI*1), X1
+	VMOVDQU 14(R9)(DX*1), X1
 	VPSHUFB shuffle43<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle44<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle45<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
@@ -1970,12 +1970,12 @@ chunks170:
 	VPSHUFB shuffle47<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone171
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks170
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks170
 
 rowdone171:
@@ -1985,13 +1985,13 @@ rowdone171:
 	JNZ  row169
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group168
 	VZEROUPPER
 	RET
 
 chunk167:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group172:
 	MOVQ rows+24(FP), R8
@@ -2003,28 +2003,28 @@ chunks174:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle38<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle39<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
 	VPSHUFB shuffle40<>+0(SB), X1, X1
-	VMOVDQU 7(R9)(SI*1), X0
+	VMOVDQU 7(R9)(DX*1), X0
 	VPSHUFB shuffle41<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle48<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle49<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone175
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks174
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks174
 
 rowdone175:
@@ -2034,7 +2034,7 @@ rowdone175:
 	JNZ  row173
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group172
 	VZEROUPPER
 	RET
@@ -2092,9 +2092,9 @@ GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2105,14 +2105,14 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk176
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk177
 	RET
 
 chunk176:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group178:
 	MOVQ rows+24(FP), R8
@@ -2124,25 +2124,25 @@ chunks180:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle50<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle51<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle52<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
 	VPSHUFB shuffle50<>+0(SB), X0, X0
-	VMOVDQU 14(R9)(SI*1), X1
+	VMOVDQU 14(R9)(DX*1), X1
 	VPSHUFB shuffle51<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle55<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
@@ -2150,12 +2150,12 @@ chunks180:
 	VPSHUFB shuffle57<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone181
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks180
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks180
 
 rowdone181:
@@ -2165,13 +2165,13 @@ rowdone181:
 	JNZ  row179
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group178
 	VZEROUPPER
 	RET
 
 chunk177:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group182:
 	MOVQ rows+24(FP), R8
@@ -2183,28 +2183,28 @@ chunks184:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle50<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle51<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle52<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle58<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle59<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone185
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks184
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks184
 
 rowdone185:
@@ -2214,7 +2214,7 @@ rowdone185:
 	JNZ  row183
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group182
 	VZEROUPPER
 	RET
@@ -2264,9 +2264,9 @@ GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2277,14 +2277,14 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk186
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk187
 	RET
 
 chunk186:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group188:
 	MOVQ rows+24(FP), R8
@@ -2296,46 +2296,46 @@ chunks190:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 24(R9), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(SI*1), X0
+	VMOVDQU 24(R9)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	VMOVDQU 28(R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 28(R9)(SI*1), X1
+	VMOVDQU 28(R9)(DX*1), X1
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 32(R9), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(SI*1), X0
+	VMOVDQU 32(R9)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone191
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks190
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks190
 
 rowdone191:
@@ -2345,13 +2345,13 @@ rowdone191:
 	JNZ  row189
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group188
 	VZEROUPPER
 	RET
 
 chunk187:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group192:
 	MOVQ rows+24(FP), R8
@@ -2363,28 +2363,28 @@ chunks194:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone195
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks194
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks194
 
 rowdone195:
@@ -2394,7 +2394,7 @@ rowdone195:
 	JNZ  row193
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group192
 	VZEROUPPER
 	RET
@@ -2412,9 +2412,9 @@ GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2425,12 +2425,12 @@ TEXT ·tzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk196
 	RET
 
 chunk196:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group197:
 	MOVQ rows+24(FP), R8
@@ -2446,9 +2446,9 @@ chunks199:
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(SI*1), X0
+	VMOVDQU 24(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
@@ -2458,9 +2458,9 @@ chunks199:
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(SI*1), X0
+	VMOVDQU 32(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 48(AX)(DI*2)
@@ -2469,17 +2469,17 @@ chunks199:
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 64(AX)(DI*2)
-	VMOVDQU 16(R9)(SI*1), X1
+	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone200
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks199
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks199
 
 rowdone200:
@@ -2489,7 +2489,7 @@ rowdone200:
 	JNZ  row198
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group197
 	VZEROUPPER
 	RET
@@ -2499,9 +2499,9 @@ rowdone200:
 TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2512,14 +2512,14 @@ TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk201
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk202
 	RET
 
 chunk201:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group203:
 	MOVQ rows+24(FP), R8
@@ -2531,19 +2531,19 @@ chunks205:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle62<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle63<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle62<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle63<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
 	VPSHUFB shuffle62<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle63<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
@@ -2551,12 +2551,12 @@ chunks205:
 	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone206
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks205
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks205
 
 rowdone206:
@@ -2566,13 +2566,13 @@ rowdone206:
 	JNZ  row204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group203
 	VZEROUPPER
 	RET
 
 chunk202:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group207:
 	MOVQ rows+24(FP), R8
@@ -2584,7 +2584,7 @@ chunks209:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle62<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle63<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -2592,12 +2592,12 @@ chunks209:
 	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone210
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks209
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks209
 
 rowdone210:
@@ -2607,7 +2607,7 @@ rowdone210:
 	JNZ  row208
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group207
 	VZEROUPPER
 	RET
@@ -2633,9 +2633,9 @@ GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2646,14 +2646,14 @@ TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk211
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk212
 	RET
 
 chunk211:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group213:
 	MOVQ rows+24(FP), R8
@@ -2665,19 +2665,19 @@ chunks215:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle67<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle66<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle67<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle67<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
@@ -2685,12 +2685,12 @@ chunks215:
 	VPSHUFB shuffle69<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone216
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks215
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks215
 
 rowdone216:
@@ -2700,13 +2700,13 @@ rowdone216:
 	JNZ  row214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group213
 	VZEROUPPER
 	RET
 
 chunk212:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group217:
 	MOVQ rows+24(FP), R8
@@ -2718,7 +2718,7 @@ chunks219:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle66<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle67<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -2726,12 +2726,12 @@ chunks219:
 	VPSHUFB shuffle69<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone220
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks219
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks219
 
 rowdone220:
@@ -2741,7 +2741,7 @@ rowdone220:
 	JNZ  row218
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group217
 	VZEROUPPER
 	RET
@@ -2767,9 +2767,9 @@ GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2780,12 +2780,12 @@ TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk221
 	RET
 
 chunk221:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group222:
 	MOVQ rows+24(FP), R8
@@ -2800,10 +2800,10 @@ chunks224:
 	VMOVDQU 16(R9), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(DI*2)
@@ -2811,7 +2811,7 @@ chunks224:
 	VPSHUFB shuffle17<>+0(SB), X3, X3
 	VPSHUFB shuffle72<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
-	VMOVDQU 4(R9)(SI*1), X3
+	VMOVDQU 4(R9)(DX*1), X3
 	VPSHUFB shuffle71<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle20<>+0(SB), X2, X0
@@ -2821,7 +2821,7 @@ chunks224:
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VPSHUFB shuffle73<>+0(SB), X1, X3
 	VPOR    X3, X0, X3
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VPSHUFB shuffle74<>+0(SB), X2, X3
@@ -2831,18 +2831,18 @@ chunks224:
 	VPSHUFB shuffle17<>+0(SB), X3, X3
 	VPSHUFB shuffle75<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU 12(R9)(SI*1), X3
+	VMOVDQU 12(R9)(DX*1), X3
 	VPSHUFB shuffle71<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle76<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone225
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks224
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks224
 
 rowdone225:
@@ -2852,7 +2852,7 @@ rowdone225:
 	JNZ  row223
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group222
 	VZEROUPPER
 	RET
@@ -2890,9 +2890,9 @@ GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -2903,12 +2903,12 @@ TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk226
 	RET
 
 chunk226:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group227:
 	MOVQ rows+24(FP), R8
@@ -2924,9 +2924,9 @@ chunks229:
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(SI*1), X0
+	VMOVDQU 32(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
@@ -2936,9 +2936,9 @@ chunks229:
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 40(R9)(SI*1), X0
+	VMOVDQU 40(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
@@ -2948,9 +2948,9 @@ chunks229:
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 64(AX)(DI*2)
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 48(R9)(SI*1), X0
+	VMOVDQU 48(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(AX)(DI*2)
@@ -2959,17 +2959,17 @@ chunks229:
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 96(AX)(DI*2)
-	VMOVDQU 24(R9)(SI*1), X1
+	VMOVDQU 24(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(DI*2)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone230
 	ADDQ    $0x40, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks229
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks229
 
 rowdone230:
@@ -2979,7 +2979,7 @@ rowdone230:
 	JNZ  row228
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group227
 	VZEROUPPER
 	RET
@@ -2989,9 +2989,9 @@ rowdone230:
 TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -3002,18 +3002,18 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk231
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk232
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk233
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk234
 	RET
 
 chunk231:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group235:
 	MOVQ rows+24(FP), R8
@@ -3027,37 +3027,37 @@ chunks237:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone238
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks237
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks237
 
 rowdone238:
@@ -3067,13 +3067,13 @@ rowdone238:
 	JNZ  row236
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group235
 	VZEROUPPER
 	RET
 
 chunk232:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group239:
 	MOVQ rows+24(FP), R8
@@ -3087,10 +3087,10 @@ chunks241:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle86<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle87<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle88<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
@@ -3106,12 +3106,12 @@ chunks241:
 	VPSHUFB shuffle94<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone242
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks241
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks241
 
 rowdone242:
@@ -3121,13 +3121,13 @@ rowdone242:
 	JNZ  row240
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group239
 	VZEROUPPER
 	RET
 
 chunk233:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group243:
 	MOVQ rows+24(FP), R8
@@ -3141,10 +3141,10 @@ chunks245:
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
 	VPSHUFB shuffle86<>+0(SB), X0, X1
-	VMOVQ   (R9)(SI*1), X2
+	VMOVQ   (R9)(DX*1), X2
 	VPSHUFB shuffle87<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   (R9)(SI*2), X1
+	VMOVQ   (R9)(DX*2), X1
 	VPSHUFB shuffle88<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
@@ -3154,12 +3154,12 @@ chunks245:
 	VPSHUFB shuffle97<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone246
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks245
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks245
 
 rowdone246:
@@ -3169,13 +3169,13 @@ rowdone246:
 	JNZ  row244
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group243
 	VZEROUPPER
 	RET
 
 chunk234:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group247:
 	MOVQ rows+24(FP), R8
@@ -3189,20 +3189,20 @@ chunks249:
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
 	VPSHUFB shuffle98<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
+	VMOVD   (R9)(DX*1), X1
 	VPSHUFB shuffle99<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
+	VMOVD   (R9)(DX*2), X0
 	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone250
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks249
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks249
 
 rowdone250:
@@ -3212,7 +3212,7 @@ rowdone250:
 	JNZ  row248
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group247
 	VZEROUPPER
 	RET
@@ -3336,9 +3336,9 @@ GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -3349,18 +3349,18 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk251
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk252
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk253
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk254
 	RET
 
 chunk251:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group255:
 	MOVQ rows+24(FP), R8
@@ -3374,37 +3374,37 @@ chunks257:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone258
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks257
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks257
 
 rowdone258:
@@ -3414,13 +3414,13 @@ rowdone258:
 	JNZ  row256
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group255
 	VZEROUPPER
 	RET
 
 chunk252:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group259:
 	MOVQ rows+24(FP), R8
@@ -3434,10 +3434,10 @@ chunks261:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle111<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle112<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
@@ -3453,12 +3453,12 @@ chunks261:
 	VPSHUFB shuffle118<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone262
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks261
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks261
 
 rowdone262:
@@ -3468,13 +3468,13 @@ rowdone262:
 	JNZ  row260
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group259
 	VZEROUPPER
 	RET
 
 chunk253:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group263:
 	MOVQ rows+24(FP), R8
@@ -3488,10 +3488,10 @@ chunks265:
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X1
-	VMOVQ   (R9)(SI*1), X2
+	VMOVQ   (R9)(DX*1), X2
 	VPSHUFB shuffle111<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   (R9)(SI*2), X1
+	VMOVQ   (R9)(DX*2), X1
 	VPSHUFB shuffle112<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
@@ -3501,12 +3501,12 @@ chunks265:
 	VPSHUFB shuffle121<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone266
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks265
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks265
 
 rowdone266:
@@ -3516,13 +3516,13 @@ rowdone266:
 	JNZ  row264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group263
 	VZEROUPPER
 	RET
 
 chunk254:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group267:
 	MOVQ rows+24(FP), R8
@@ -3536,20 +3536,20 @@ chunks269:
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
+	VMOVD   (R9)(DX*1), X1
 	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
+	VMOVD   (R9)(DX*2), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone270
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks269
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks269
 
 rowdone270:
@@ -3559,7 +3559,7 @@ rowdone270:
 	JNZ  row268
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group267
 	VZEROUPPER
 	RET
@@ -3679,9 +3679,9 @@ GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -3692,18 +3692,18 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk271
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk272
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk273
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk274
 	RET
 
 chunk271:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group275:
 	MOVQ rows+24(FP), R8
@@ -3717,37 +3717,37 @@ chunks277:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone278
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks277
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks277
 
 rowdone278:
@@ -3757,13 +3757,13 @@ rowdone278:
 	JNZ  row276
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group275
 	VZEROUPPER
 	RET
 
 chunk272:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group279:
 	MOVQ rows+24(FP), R8
@@ -3777,10 +3777,10 @@ chunks281:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
@@ -3796,12 +3796,12 @@ chunks281:
 	VPSHUFB shuffle137<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone282
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks281
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks281
 
 rowdone282:
@@ -3811,13 +3811,13 @@ rowdone282:
 	JNZ  row280
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group279
 	VZEROUPPER
 	RET
 
 chunk273:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group283:
 	MOVQ rows+24(FP), R8
@@ -3831,10 +3831,10 @@ chunks285:
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
-	VMOVQ   (R9)(SI*1), X1
+	VMOVQ   (R9)(DX*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   (R9)(SI*2), X0
+	VMOVQ   (R9)(DX*2), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R10)
@@ -3842,12 +3842,12 @@ chunks285:
 	VPSHUFB shuffle72<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone286
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks285
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks285
 
 rowdone286:
@@ -3857,13 +3857,13 @@ rowdone286:
 	JNZ  row284
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group283
 	VZEROUPPER
 	RET
 
 chunk274:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group287:
 	MOVQ rows+24(FP), R8
@@ -3877,20 +3877,20 @@ chunks289:
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   (R9)(SI*1), X1
+	VMOVD   (R9)(DX*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(SI*2), X0
+	VMOVD   (R9)(DX*2), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone290
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks289
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks289
 
 rowdone290:
@@ -3900,7 +3900,7 @@ rowdone290:
 	JNZ  row288
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group287
 	VZEROUPPER
 	RET
@@ -3988,9 +3988,9 @@ GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -4001,16 +4001,16 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk291
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk292
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk293
 	RET
 
 chunk291:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group294:
 	MOVQ rows+24(FP), R8
@@ -4024,35 +4024,35 @@ chunks296:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
 	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(SI*1), Y3
+	VMOVDQU        (R9)(DX*1), Y3
 	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 32(R10)
 	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(SI*1), Y0
+	VBROADCASTI128 16(R9)(DX*1), Y0
 	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(SI*2), Y2
+	VBROADCASTI128 16(R9)(DX*2), Y2
 	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone297
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks296
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks296
 
 rowdone297:
@@ -4062,13 +4062,13 @@ rowdone297:
 	JNZ  row295
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group294
 	VZEROUPPER
 	RET
 
 chunk292:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group298:
 	MOVQ rows+24(FP), R8
@@ -4082,12 +4082,12 @@ chunks300:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
 	VPSHUFB shuffle37<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*2), X3
+	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
@@ -4095,12 +4095,12 @@ chunks300:
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone301
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks300
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks300
 
 rowdone301:
@@ -4110,13 +4110,13 @@ rowdone301:
 	JNZ  row299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group298
 	VZEROUPPER
 	RET
 
 chunk293:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group302:
 	MOVQ rows+24(FP), R8
@@ -4130,19 +4130,19 @@ chunks304:
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   (R9)(SI*1), X1
+	VMOVQ   (R9)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
-	VMOVQ   (R9)(SI*2), X1
+	VMOVQ   (R9)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone305
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks304
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks304
 
 rowdone305:
@@ -4152,7 +4152,7 @@ rowdone305:
 	JNZ  row303
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group302
 	VZEROUPPER
 	RET
@@ -4198,9 +4198,9 @@ GLOBL shuffle144<>(SB), RODATA|NOPTR, $32
 TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -4211,14 +4211,14 @@ TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk306
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk307
 	RET
 
 chunk306:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group308:
 	MOVQ rows+24(FP), R8
@@ -4231,20 +4231,20 @@ chunks310:
 	IMUL3Q     $0x03, DI, R10
 	ADDQ       AX, R10
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (R10)
-	VMOVDQU    (R9)(SI*2), Y2
+	VMOVDQU    (R9)(DX*2), Y2
 	VPERM2I128 $0x30, Y0, Y2, Y0
 	VMOVDQU    Y0, 32(R10)
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVDQU    Y2, 64(R10)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone311
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks310
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks310
 
 rowdone311:
@@ -4254,13 +4254,13 @@ rowdone311:
 	JNZ  row309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group308
 	VZEROUPPER
 	RET
 
 chunk307:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group312:
 	MOVQ rows+24(FP), R8
@@ -4274,16 +4274,16 @@ chunks314:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VMOVDQU X0, (R10)
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VMOVDQU X0, 32(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone315
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks314
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks314
 
 rowdone315:
@@ -4293,7 +4293,7 @@ rowdone315:
 	JNZ  row313
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group312
 	VZEROUPPER
 	RET
@@ -4303,9 +4303,9 @@ rowdone315:
 TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -4316,14 +4316,14 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk316
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk317
 	RET
 
 chunk316:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group318:
 	MOVQ rows+24(FP), R8
@@ -4337,34 +4337,34 @@ chunks320:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle145<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle149<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle150<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(SI*1), X0
+	VMOVDQU 11(R9)(DX*1), X0
 	VPSHUFB shuffle151<>+0(SB), X0, X0
-	VMOVDQU 9(R9)(SI*2), X1
+	VMOVDQU 9(R9)(DX*2), X1
 	VPSHUFB shuffle152<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
 	VPSHUFB shuffle153<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 15(R9)(SI*1), X0
+	VMOVDQU 15(R9)(DX*1), X0
 	VPSHUFB shuffle145<>+0(SB), X0, X0
-	VMOVDQU 15(R9)(SI*2), X1
+	VMOVDQU 15(R9)(DX*2), X1
 	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
@@ -4373,10 +4373,10 @@ chunks320:
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
 	VPSHUFB shuffle154<>+0(SB), X0, X1
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle155<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 20(R9)(SI*2), X1
+	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle156<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R10)
@@ -4393,12 +4393,12 @@ chunks320:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone321
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks320
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks320
 
 rowdone321:
@@ -4408,13 +4408,13 @@ rowdone321:
 	JNZ  row319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group318
 	VZEROUPPER
 	RET
 
 chunk317:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group322:
 	MOVQ rows+24(FP), R8
@@ -4428,25 +4428,25 @@ chunks324:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle145<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle149<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle150<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle163<>+0(SB), X0, X1
-	VMOVDQU 8(R9)(SI*2), X2
+	VMOVDQU 8(R9)(DX*2), X2
 	VPSHUFB shuffle164<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9), X1
@@ -4465,12 +4465,12 @@ chunks324:
 	VPSHUFB shuffle170<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone325
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks324
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks324
 
 rowdone325:
@@ -4480,7 +4480,7 @@ rowdone325:
 	JNZ  row323
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group322
 	VZEROUPPER
 	RET
@@ -4594,9 +4594,9 @@ GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -4607,14 +4607,14 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk326
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk327
 	RET
 
 chunk326:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group328:
 	MOVQ rows+24(FP), R8
@@ -4628,43 +4628,43 @@ chunks330:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle171<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle172<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9)(SI*1), X0
+	VMOVDQU 12(R9)(DX*1), X0
 	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 12(R9)(SI*2), X0
+	VMOVDQU 12(R9)(DX*2), X0
 	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(SI*1), X0
+	VMOVDQU 18(R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(SI*1), X0
+	VMOVDQU 20(R9)(DX*1), X0
 	VPSHUFB shuffle176<>+0(SB), X0, X1
-	VMOVDQU 18(R9)(SI*2), X2
+	VMOVDQU 18(R9)(DX*2), X2
 	VPSHUFB shuffle173<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
@@ -4672,7 +4672,7 @@ chunks330:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
 	VPSHUFB shuffle178<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(SI*2), X2
+	VMOVDQU 20(R9)(DX*2), X2
 	VPSHUFB shuffle179<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle180<>+0(SB), X1, X1
@@ -4683,12 +4683,12 @@ chunks330:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone331
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks330
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks330
 
 rowdone331:
@@ -4698,13 +4698,13 @@ rowdone331:
 	JNZ  row329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group328
 	VZEROUPPER
 	RET
 
 chunk327:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group332:
 	MOVQ rows+24(FP), R8
@@ -4718,28 +4718,28 @@ chunks334:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle171<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle172<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
 	VPSHUFB shuffle179<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle183<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
@@ -4753,12 +4753,12 @@ chunks334:
 	VPSHUFB shuffle9<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone335
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks334
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks334
 
 rowdone335:
@@ -4768,7 +4768,7 @@ rowdone335:
 	JNZ  row333
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group332
 	VZEROUPPER
 	RET
@@ -4838,9 +4838,9 @@ GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -4851,12 +4851,12 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk336
 	RET
 
 chunk336:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group337:
 	MOVQ rows+24(FP), R8
@@ -4870,13 +4870,13 @@ chunks339:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle186<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle187<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
-	VMOVDQU 7(R9)(SI*1), X1
+	VMOVDQU 7(R9)(DX*1), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9), X1
@@ -4885,34 +4885,34 @@ chunks339:
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 9(R9)(SI*1), X0
+	VMOVDQU 9(R9)(DX*1), X0
 	VPSHUFB shuffle191<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 9(R9)(SI*2), X1
+	VMOVDQU 9(R9)(DX*2), X1
 	VPSHUFB shuffle192<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU 12(R9)(SI*2), X1
+	VMOVDQU 12(R9)(DX*2), X1
 	VPSHUFB shuffle171<>+0(SB), X1, X1
 	VMOVDQU 18(R9), X0
 	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 18(R9)(SI*1), X1
+	VMOVDQU 18(R9)(DX*1), X1
 	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
-	VMOVDQU 19(R9)(SI*1), X1
+	VMOVDQU 19(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 18(R9)(SI*2), X0
+	VMOVDQU 18(R9)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
-	VMOVDQU 20(R9)(SI*2), X0
+	VMOVDQU 20(R9)(DX*2), X0
 	VPSHUFB shuffle195<>+0(SB), X0, X1
 	VMOVDQU 20(R9), X2
 	VPSHUFB shuffle196<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9)(SI*1), X1
+	VMOVDQU 20(R9)(DX*1), X1
 	VPSHUFB shuffle197<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
@@ -4921,12 +4921,12 @@ chunks339:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone340
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks339
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks339
 
 rowdone340:
@@ -4936,7 +4936,7 @@ rowdone340:
 	JNZ  row338
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group337
 	VZEROUPPER
 	RET
@@ -5002,9 +5002,9 @@ GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
 TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5015,14 +5015,14 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk341
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk342
 	RET
 
 chunk341:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group343:
 	MOVQ rows+24(FP), R8
@@ -5036,49 +5036,49 @@ chunks345:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
 	VPSHUFB shuffle18<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU 12(R9)(SI*1), X1
+	VMOVDQU 12(R9)(DX*1), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 12(R9)(SI*2), X0
+	VMOVDQU 12(R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(R9)(SI*2), X0
+	VMOVDQU 16(R9)(DX*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle22<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 64(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 80(R10)
-	VMOVDQU 20(R9)(SI*2), X2
+	VMOVDQU 20(R9)(DX*2), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone346
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks345
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks345
 
 rowdone346:
@@ -5088,13 +5088,13 @@ rowdone346:
 	JNZ  row344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group343
 	VZEROUPPER
 	RET
 
 chunk342:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group347:
 	MOVQ rows+24(FP), R8
@@ -5108,35 +5108,35 @@ chunks349:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R10)
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R10)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone350
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks349
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks349
 
 rowdone350:
@@ -5146,7 +5146,7 @@ rowdone350:
 	JNZ  row348
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group347
 	VZEROUPPER
 	RET
@@ -5156,9 +5156,9 @@ rowdone350:
 TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5169,12 +5169,12 @@ TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk351
 	RET
 
 chunk351:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group352:
 	MOVQ rows+24(FP), R8
@@ -5188,37 +5188,37 @@ chunks354:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone355
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks354
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks354
 
 rowdone355:
@@ -5228,7 +5228,7 @@ rowdone355:
 	JNZ  row353
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group352
 	SFENCE
 	VZEROUPPER
@@ -5239,9 +5239,9 @@ rowdone355:
 TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5252,12 +5252,12 @@ TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk356
 	RET
 
 chunk356:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group357:
 	MOVQ rows+24(FP), R8
@@ -5271,37 +5271,37 @@ chunks359:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone360
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks359
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks359
 
 rowdone360:
@@ -5311,7 +5311,7 @@ rowdone360:
 	JNZ  row358
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group357
 	SFENCE
 	VZEROUPPER
@@ -5322,9 +5322,9 @@ rowdone360:
 TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5335,12 +5335,12 @@ TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk361
 	RET
 
 chunk361:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group362:
 	MOVQ rows+24(FP), R8
@@ -5354,37 +5354,37 @@ chunks364:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(SI*1), Y1
+	VMOVDQU        (R9)(DX*1), Y1
 	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(SI*2), Y0
+	VMOVDQU        (R9)(DX*2), Y0
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
 	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(SI*1), Y1
+	VBROADCASTI128 16(R9)(DX*1), Y1
 	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(SI*2), Y0
+	VBROADCASTI128 16(R9)(DX*2), Y0
 	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone365
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks364
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks364
 
 rowdone365:
@@ -5394,7 +5394,7 @@ rowdone365:
 	JNZ  row363
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group362
 	SFENCE
 	VZEROUPPER
@@ -5405,9 +5405,9 @@ rowdone365:
 TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5418,12 +5418,12 @@ TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk366
 	RET
 
 chunk366:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group367:
 	MOVQ rows+24(FP), R8
@@ -5437,35 +5437,35 @@ chunks369:
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
 	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(SI*1), Y1
+	VBROADCASTI128 (R9)(DX*1), Y1
 	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(SI*2), Y0
+	VBROADCASTI128 (R9)(DX*2), Y0
 	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
 	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(SI*1), Y3
+	VMOVDQU        (R9)(DX*1), Y3
 	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(SI*1), Y0
+	VBROADCASTI128 16(R9)(DX*1), Y0
 	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(SI*2), Y2
+	VBROADCASTI128 16(R9)(DX*2), Y2
 	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R10)
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JEQ            rowdone370
 	ADDQ           $0x20, DI
-	CMPQ           DI, DX
+	CMPQ           DI, BX
 	JLE            chunks369
-	MOVQ           DX, DI
+	MOVQ           BX, DI
 	JMP            chunks369
 
 rowdone370:
@@ -5475,7 +5475,7 @@ rowdone370:
 	JNZ  row368
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group367
 	SFENCE
 	VZEROUPPER
@@ -5486,9 +5486,9 @@ rowdone370:
 TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5499,12 +5499,12 @@ TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk371
 	RET
 
 chunk371:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group372:
 	MOVQ rows+24(FP), R8
@@ -5517,20 +5517,20 @@ chunks374:
 	IMUL3Q     $0x03, DI, R10
 	ADDQ       AX, R10
 	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(SI*1), Y1
+	VMOVDQU    (R9)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVNTDQ   Y2, (R10)
-	VMOVDQU    (R9)(SI*2), Y2
+	VMOVDQU    (R9)(DX*2), Y2
 	VPERM2I128 $0x30, Y0, Y2, Y0
 	VMOVNTDQ   Y0, 32(R10)
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVNTDQ   Y2, 64(R10)
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JEQ        rowdone375
 	ADDQ       $0x20, DI
-	CMPQ       DI, DX
+	CMPQ       DI, BX
 	JLE        chunks374
-	MOVQ       DX, DI
+	MOVQ       BX, DI
 	JMP        chunks374
 
 rowdone375:
@@ -5540,7 +5540,7 @@ rowdone375:
 	JNZ  row373
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group372
 	SFENCE
 	VZEROUPPER
@@ -5551,9 +5551,9 @@ rowdone375:
 TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5564,14 +5564,14 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk376
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk377
 	RET
 
 chunk376:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group378:
 	MOVQ rows+24(FP), R8
@@ -5585,34 +5585,34 @@ chunks380:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle200<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle201<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 3(R9)(SI*2), X0
+	VMOVDQU 3(R9)(DX*2), X0
 	VPSHUFB shuffle203<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(SI*1), X0
+	VMOVDQU 11(R9)(DX*1), X0
 	VPSHUFB shuffle206<>+0(SB), X0, X0
-	VMOVDQU 7(R9)(SI*2), X1
+	VMOVDQU 7(R9)(DX*2), X1
 	VPSHUFB shuffle207<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
 	VPSHUFB shuffle208<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 13(R9)(SI*1), X0
+	VMOVDQU 13(R9)(DX*1), X0
 	VPSHUFB shuffle209<>+0(SB), X0, X0
-	VMOVDQU 13(R9)(SI*2), X1
+	VMOVDQU 13(R9)(DX*2), X1
 	VPSHUFB shuffle210<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
@@ -5621,18 +5621,18 @@ chunks380:
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
 	VPSHUFB shuffle211<>+0(SB), X0, X1
-	VMOVDQU 19(R9)(SI*1), X2
+	VMOVDQU 19(R9)(DX*1), X2
 	VPSHUFB shuffle212<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 19(R9)(SI*2), X1
+	VMOVDQU 19(R9)(DX*2), X1
 	VPSHUFB shuffle213<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
-	VMOVDQU 20(R9)(SI*2), X1
+	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle214<>+0(SB), X1, X2
 	VPSHUFB shuffle215<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle216<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
@@ -5643,12 +5643,12 @@ chunks380:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone381
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks380
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks380
 
 rowdone381:
@@ -5658,13 +5658,13 @@ rowdone381:
 	JNZ  row379
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group378
 	VZEROUPPER
 	RET
 
 chunk377:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group382:
 	MOVQ rows+24(FP), R8
@@ -5678,25 +5678,25 @@ chunks384:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle200<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle201<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 3(R9)(SI*2), X0
+	VMOVDQU 3(R9)(DX*2), X0
 	VPSHUFB shuffle203<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
 	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle220<>+0(SB), X0, X1
-	VMOVDQU 7(R9)(SI*2), X2
+	VMOVDQU 7(R9)(DX*2), X2
 	VPSHUFB shuffle207<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9), X1
@@ -5704,7 +5704,7 @@ chunks384:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	VPSHUFB shuffle222<>+0(SB), X0, X3
-	VMOVDQU 8(R9)(SI*2), X2
+	VMOVDQU 8(R9)(DX*2), X2
 	VPSHUFB shuffle223<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle224<>+0(SB), X1, X3
@@ -5716,12 +5716,12 @@ chunks384:
 	VPSHUFB shuffle227<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone385
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks384
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks384
 
 rowdone385:
@@ -5731,7 +5731,7 @@ rowdone385:
 	JNZ  row383
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group382
 	VZEROUPPER
 	RET
@@ -5853,9 +5853,9 @@ GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -5866,14 +5866,14 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk386
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk387
 	RET
 
 chunk386:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group388:
 	MOVQ rows+24(FP), R8
@@ -5887,43 +5887,43 @@ chunks390:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle228<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle231<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle232<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle233<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 6(R9)(SI*2), X0
+	VMOVDQU 6(R9)(DX*2), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
 	VPSHUFB shuffle235<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9)(SI*1), X0
+	VMOVDQU 12(R9)(DX*1), X0
 	VPSHUFB shuffle236<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 12(R9)(SI*2), X0
+	VMOVDQU 12(R9)(DX*2), X0
 	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 14(R9)(SI*1), X0
+	VMOVDQU 14(R9)(DX*1), X0
 	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(SI*1), X0
+	VMOVDQU 20(R9)(DX*1), X0
 	VPSHUFB shuffle176<>+0(SB), X0, X1
-	VMOVDQU 14(R9)(SI*2), X2
+	VMOVDQU 14(R9)(DX*2), X2
 	VPSHUFB shuffle232<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
@@ -5931,7 +5931,7 @@ chunks390:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
 	VPSHUFB shuffle238<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(SI*2), X2
+	VMOVDQU 20(R9)(DX*2), X2
 	VPSHUFB shuffle239<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle240<>+0(SB), X1, X1
@@ -5942,12 +5942,12 @@ chunks390:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone391
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks390
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks390
 
 rowdone391:
@@ -5957,13 +5957,13 @@ rowdone391:
 	JNZ  row389
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group388
 	VZEROUPPER
 	RET
 
 chunk387:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group392:
 	MOVQ rows+24(FP), R8
@@ -5977,32 +5977,32 @@ chunks394:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle228<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle231<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle232<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle233<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 6(R9)(SI*2), X0
+	VMOVDQU 6(R9)(DX*2), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle239<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle243<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VMOVDQU 8(R9)(SI*2), X3
+	VMOVDQU 8(R9)(DX*2), X3
 	VPSHUFB shuffle244<>+0(SB), X3, X2
 	VPSHUFB shuffle242<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -6013,12 +6013,12 @@ chunks394:
 	VPSHUFB shuffle246<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone395
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks394
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks394
 
 rowdone395:
@@ -6028,7 +6028,7 @@ rowdone395:
 	JNZ  row393
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group392
 	VZEROUPPER
 	RET
@@ -6114,9 +6114,9 @@ GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6127,14 +6127,14 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk396
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk397
 	RET
 
 chunk396:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group398:
 	MOVQ rows+24(FP), R8
@@ -6151,17 +6151,17 @@ chunks400:
 	VMOVDQU 16(R9), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle34<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
-	VMOVDQU 16(R9)(SI*2), X1
+	VMOVDQU 16(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 4(R9), X0
 	VPSHUFB shuffle247<>+0(SB), X0, X0
@@ -6170,16 +6170,16 @@ chunks400:
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VMOVDQU 20(R9)(SI*1), X0
+	VMOVDQU 20(R9)(DX*1), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(SI*2), X1
+	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
-	VMOVDQU 12(R9)(SI*2), X1
+	VMOVDQU 12(R9)(DX*2), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VMOVDQU 24(R9), X0
 	VPSHUFB shuffle34<>+0(SB), X0, X0
@@ -6187,16 +6187,16 @@ chunks400:
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 32(R9), X0
 	VPSHUFB shuffle248<>+0(SB), X0, X1
-	VMOVDQU 24(R9)(SI*1), X2
+	VMOVDQU 24(R9)(DX*1), X2
 	VPSHUFB shuffle247<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 32(R9)(SI*1), X1
+	VMOVDQU 32(R9)(DX*1), X1
 	VPSHUFB shuffle74<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
-	VMOVDQU 24(R9)(SI*2), X3
+	VMOVDQU 24(R9)(DX*2), X3
 	VPSHUFB shuffle33<>+0(SB), X3, X3
-	VMOVDQU 32(R9)(SI*2), X2
+	VMOVDQU 32(R9)(DX*2), X2
 	VPSHUFB shuffle134<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9), X3
@@ -6204,23 +6204,23 @@ chunks400:
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 96(R10)
 	VPSHUFB shuffle35<>+0(SB), X0, X0
-	VMOVDQU 28(R9)(SI*1), X3
+	VMOVDQU 28(R9)(DX*1), X3
 	VPSHUFB shuffle34<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 28(R9)(SI*2), X3
+	VMOVDQU 28(R9)(DX*2), X3
 	VPSHUFB shuffle247<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle76<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone401
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks400
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks400
 
 rowdone401:
@@ -6230,13 +6230,13 @@ rowdone401:
 	JNZ  row399
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group398
 	VZEROUPPER
 	RET
 
 chunk397:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group402:
 	MOVQ rows+24(FP), R8
@@ -6253,17 +6253,17 @@ chunks404:
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle134<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle33<>+0(SB), X0, X2
-	VMOVDQU (R9)(SI*2), X3
+	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle34<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X3
+	VMOVDQU 8(R9)(DX*2), X3
 	VPSHUFB shuffle248<>+0(SB), X3, X2
 	VMOVDQU 4(R9), X4
 	VPSHUFB shuffle247<>+0(SB), X4, X4
@@ -6271,22 +6271,22 @@ chunks404:
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPSHUFB shuffle136<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(SI*2), X1
+	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VPSHUFB shuffle35<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone405
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks404
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks404
 
 rowdone405:
@@ -6296,7 +6296,7 @@ rowdone405:
 	JNZ  row403
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group402
 	VZEROUPPER
 	RET
@@ -6314,9 +6314,9 @@ GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6327,12 +6327,12 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk406
 	RET
 
 chunk406:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group407:
 	MOVQ rows+24(FP), R8
@@ -6352,23 +6352,23 @@ chunks409:
 	VMOVDQU X1, (R10)
 	VMOVDQU 32(R9), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VMOVDQU (R9)(SI*1), X2
+	VMOVDQU (R9)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R10)
-	VMOVDQU 16(R9)(SI*1), X2
+	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(SI*1), X0
+	VMOVDQU 32(R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VMOVDQU (R9)(SI*2), X3
+	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 16(R9)(SI*2), X2
+	VMOVDQU 16(R9)(DX*2), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 48(R10)
-	VMOVDQU 32(R9)(SI*2), X2
+	VMOVDQU 32(R9)(DX*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X3
 	VMOVDQU 8(R9), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
@@ -6379,28 +6379,28 @@ chunks409:
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(SI*1), X4
+	VMOVDQU 24(R9)(DX*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 96(R10)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(SI*2), X4
+	VMOVDQU 8(R9)(DX*2), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU X4, 112(R10)
-	VMOVDQU 24(R9)(SI*2), X4
+	VMOVDQU 24(R9)(DX*2), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
 	VPSHUFB shuffle37<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone410
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks409
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks409
 
 rowdone410:
@@ -6410,7 +6410,7 @@ rowdone410:
 	JNZ  row408
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group407
 	VZEROUPPER
 	RET
@@ -6420,9 +6420,9 @@ rowdone410:
 TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6433,12 +6433,12 @@ TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk411
 	RET
 
 chunk411:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group412:
 	MOVQ rows+24(FP), R8
@@ -6452,34 +6452,34 @@ chunks414:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle249<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle250<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle251<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle252<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle253<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle254<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 10(R9)(SI*1), X0
+	VMOVDQU 10(R9)(DX*1), X0
 	VPSHUFB shuffle255<>+0(SB), X0, X0
-	VMOVDQU 9(R9)(SI*2), X1
+	VMOVDQU 9(R9)(DX*2), X1
 	VPSHUFB shuffle256<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 10(R9), X0
 	VPSHUFB shuffle257<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 11(R9)(SI*1), X0
+	VMOVDQU 11(R9)(DX*1), X0
 	VPSHUFB shuffle258<>+0(SB), X0, X0
-	VMOVDQU 11(R9)(SI*2), X1
+	VMOVDQU 11(R9)(DX*2), X1
 	VPSHUFB shuffle259<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
@@ -6488,18 +6488,18 @@ chunks414:
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
 	VPSHUFB shuffle252<>+0(SB), X0, X1
-	VMOVDQU 19(R9)(SI*1), X2
+	VMOVDQU 19(R9)(DX*1), X2
 	VPSHUFB shuffle260<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 19(R9)(SI*2), X1
+	VMOVDQU 19(R9)(DX*2), X1
 	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
-	VMOVDQU 20(R9)(SI*2), X1
+	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle262<>+0(SB), X1, X2
 	VPSHUFB shuffle263<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 20(R9)(SI*1), X2
+	VMOVDQU 20(R9)(DX*1), X2
 	VPSHUFB shuffle264<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
@@ -6510,12 +6510,12 @@ chunks414:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone415
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks414
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks414
 
 rowdone415:
@@ -6525,7 +6525,7 @@ rowdone415:
 	JNZ  row413
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group412
 	VZEROUPPER
 	RET
@@ -6611,9 +6611,9 @@ GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6624,12 +6624,12 @@ TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk416
 	RET
 
 chunk416:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group417:
 	MOVQ rows+24(FP), R8
@@ -6643,43 +6643,43 @@ chunks419:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle268<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle269<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle270<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle271<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle272<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle274<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle275<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle276<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle269<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(SI*1), X0
+	VMOVDQU 18(R9)(DX*1), X0
 	VPSHUFB shuffle270<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(SI*1), X0
+	VMOVDQU 20(R9)(DX*1), X0
 	VPSHUFB shuffle271<>+0(SB), X0, X1
-	VMOVDQU 18(R9)(SI*2), X2
+	VMOVDQU 18(R9)(DX*2), X2
 	VPSHUFB shuffle272<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
@@ -6687,7 +6687,7 @@ chunks419:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
 	VPSHUFB shuffle277<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(SI*2), X2
+	VMOVDQU 20(R9)(DX*2), X2
 	VPSHUFB shuffle275<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle278<>+0(SB), X1, X1
@@ -6698,12 +6698,12 @@ chunks419:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone420
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks419
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks419
 
 rowdone420:
@@ -6713,7 +6713,7 @@ rowdone420:
 	JNZ  row418
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group417
 	VZEROUPPER
 	RET
@@ -6775,9 +6775,9 @@ GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6788,12 +6788,12 @@ TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk421
 	RET
 
 chunk421:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group422:
 	MOVQ rows+24(FP), R8
@@ -6810,17 +6810,17 @@ chunks424:
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle281<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 12(R9)(SI*1), X0
+	VMOVDQU 12(R9)(DX*1), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*2), X2
+	VMOVDQU (R9)(DX*2), X2
 	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R10)
-	VMOVDQU 20(R9)(SI*2), X2
+	VMOVDQU 20(R9)(DX*2), X2
 	VPSHUFB shuffle138<>+0(SB), X2, X0
 	VMOVDQU 4(R9), X3
 	VPSHUFB shuffle282<>+0(SB), X3, X3
@@ -6828,40 +6828,40 @@ chunks424:
 	VPSHUFB shuffle74<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(SI*1), X0
+	VMOVDQU 4(R9)(DX*1), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(SI*1), X3
+	VMOVDQU 20(R9)(DX*1), X3
 	VPSHUFB shuffle134<>+0(SB), X3, X4
 	VPOR    X4, X0, X4
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(R9)(SI*2), X0
+	VMOVDQU 16(R9)(DX*2), X0
 	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X4
 	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU X4, 64(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(SI*1), X4
+	VMOVDQU 8(R9)(DX*1), X4
 	VPSHUFB shuffle282<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle76<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 80(R10)
-	VMOVDQU 8(R9)(SI*2), X3
+	VMOVDQU 8(R9)(DX*2), X3
 	VPSHUFB shuffle60<>+0(SB), X3, X3
 	VPSHUFB shuffle136<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone425
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks424
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks424
 
 rowdone425:
@@ -6871,7 +6871,7 @@ rowdone425:
 	JNZ  row423
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group422
 	VZEROUPPER
 	RET
@@ -6889,9 +6889,9 @@ GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -6902,12 +6902,12 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x48
+	CMPQ  BX, $0x48
 	JAE   chunk426
 	RET
 
 chunk426:
-	SUBQ $0x48, DX
+	SUBQ $0x48, BX
 
 group427:
 	MOVQ rows+24(FP), R8
@@ -6927,23 +6927,23 @@ chunks429:
 	VMOVDQU X1, (R10)
 	VMOVDQU 48(R9), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 24(R9)(SI*1), X0
+	VMOVDQU 24(R9)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 48(R9)(SI*1), X1
+	VMOVDQU 48(R9)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(SI*2), X0
+	VMOVDQU 24(R9)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 48(R9)(SI*2), X0
+	VMOVDQU 48(R9)(DX*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
@@ -6955,21 +6955,21 @@ chunks429:
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 80(R10)
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(SI*1), X1
+	VMOVDQU 32(R9)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 96(R10)
-	VMOVDQU 56(R9)(SI*1), X1
+	VMOVDQU 56(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X2
-	VMOVDQU 8(R9)(SI*2), X3
+	VMOVDQU 8(R9)(DX*2), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(R10)
-	VMOVDQU 32(R9)(SI*2), X3
+	VMOVDQU 32(R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 56(R9)(SI*2), X2
+	VMOVDQU 56(R9)(DX*2), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 128(R10)
@@ -6980,29 +6980,29 @@ chunks429:
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 144(R10)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 16(R9)(SI*1), X3
+	VMOVDQU 16(R9)(DX*1), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 160(R10)
-	VMOVDQU 40(R9)(SI*1), X3
+	VMOVDQU 40(R9)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 176(R10)
-	VMOVDQU 16(R9)(SI*2), X1
+	VMOVDQU 16(R9)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 40(R9)(SI*2), X3
+	VMOVDQU 40(R9)(DX*2), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 192(R10)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VMOVQ   X2, 208(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone430
 	ADDQ    $0x48, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks429
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks429
 
 rowdone430:
@@ -7012,7 +7012,7 @@ rowdone430:
 	JNZ  row428
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group427
 	VZEROUPPER
 	RET
@@ -7022,9 +7022,9 @@ rowdone430:
 TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -7035,14 +7035,14 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk431
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk432
 	RET
 
 chunk431:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group433:
 	MOVQ rows+24(FP), R8
@@ -7056,37 +7056,37 @@ chunks435:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle283<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle285<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle286<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle287<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle288<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(SI*1), X0
+	VMOVDQU 11(R9)(DX*1), X0
 	VPSHUFB shuffle289<>+0(SB), X0, X0
-	VMOVDQU 3(R9)(SI*2), X1
+	VMOVDQU 3(R9)(DX*2), X1
 	VPSHUFB shuffle290<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R9)(SI*2), X0
+	VMOVDQU 20(R9)(DX*2), X0
 	VPSHUFB shuffle291<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 12(R9), X1
 	VPSHUFB shuffle292<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
-	VMOVDQU 13(R9)(SI*1), X1
+	VMOVDQU 13(R9)(DX*1), X1
 	VPSHUFB shuffle283<>+0(SB), X1, X1
-	VMOVDQU 13(R9)(SI*2), X2
+	VMOVDQU 13(R9)(DX*2), X2
 	VPSHUFB shuffle284<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 14(R9), X1
@@ -7095,13 +7095,13 @@ chunks435:
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9), X1
 	VPSHUFB shuffle293<>+0(SB), X1, X1
-	VMOVDQU 15(R9)(SI*1), X2
+	VMOVDQU 15(R9)(DX*1), X2
 	VPSHUFB shuffle294<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9)(SI*1), X1
+	VMOVDQU 20(R9)(DX*1), X1
 	VPSHUFB shuffle295<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 15(R9)(SI*2), X2
+	VMOVDQU 15(R9)(DX*2), X2
 	VPSHUFB shuffle296<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 64(R10)
@@ -7119,12 +7119,12 @@ chunks435:
 	VPOR    X1, X3, X1
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone436
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks435
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks435
 
 rowdone436:
@@ -7134,13 +7134,13 @@ rowdone436:
 	JNZ  row434
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group433
 	VZEROUPPER
 	RET
 
 chunk432:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group437:
 	MOVQ rows+24(FP), R8
@@ -7154,28 +7154,28 @@ chunks439:
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle283<>+0(SB), X0, X0
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle285<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle286<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle287<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(SI*1), X0
+	VMOVDQU 2(R9)(DX*1), X0
 	VPSHUFB shuffle288<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*1), X0
+	VMOVDQU 8(R9)(DX*1), X0
 	VPSHUFB shuffle303<>+0(SB), X0, X1
-	VMOVDQU 3(R9)(SI*2), X2
+	VMOVDQU 3(R9)(DX*2), X2
 	VPSHUFB shuffle290<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 8(R9)(SI*2), X1
+	VMOVDQU 8(R9)(DX*2), X1
 	VPSHUFB shuffle304<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 8(R9), X2
@@ -7194,12 +7194,12 @@ chunks439:
 	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone440
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks439
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks439
 
 rowdone440:
@@ -7209,7 +7209,7 @@ rowdone440:
 	JNZ  row438
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group437
 	VZEROUPPER
 	RET
@@ -7335,9 +7335,9 @@ GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -7348,14 +7348,14 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk441
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk442
 	RET
 
 chunk441:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group443:
 	MOVQ rows+24(FP), R8
@@ -7372,17 +7372,17 @@ chunks445:
 	VMOVDQU 16(R9), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 16(R9)(SI*1), X1
+	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
 	VPSHUFB shuffle318<>+0(SB), X1, X1
@@ -7390,14 +7390,14 @@ chunks445:
 	VMOVDQU 18(R9), X0
 	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R9)(SI*1), X1
+	VMOVDQU 2(R9)(DX*1), X1
 	VPSHUFB shuffle320<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(SI*1), X0
+	VMOVDQU 18(R9)(DX*1), X0
 	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 10(R9)(SI*2), X0
+	VMOVDQU 10(R9)(DX*2), X0
 	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
 	VPSHUFB shuffle322<>+0(SB), X1, X1
@@ -7405,16 +7405,16 @@ chunks445:
 	VMOVDQU 20(R9), X0
 	VPSHUFB shuffle323<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(SI*1), X1
+	VMOVDQU 4(R9)(DX*1), X1
 	VPSHUFB shuffle324<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R9)(SI*1), X0
+	VMOVDQU 20(R9)(DX*1), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(SI*2), X0
+	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle312<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(SI*2), X1
+	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9), X0
@@ -7423,16 +7423,16 @@ chunks445:
 	VMOVDQU 22(R9), X1
 	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(SI*1), X0
+	VMOVDQU 6(R9)(DX*1), X0
 	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 22(R9)(SI*1), X0
+	VMOVDQU 22(R9)(DX*1), X0
 	VPSHUFB shuffle172<>+0(SB), X0, X0
-	VMOVDQU 6(R9)(SI*2), X1
+	VMOVDQU 6(R9)(DX*2), X1
 	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 22(R9)(SI*2), X0
+	VMOVDQU 22(R9)(DX*2), X0
 	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 24(R9), X1
@@ -7442,12 +7442,12 @@ chunks445:
 	VPSHUFB shuffle326<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 64(R10)
-	VMOVDQU 32(R9)(SI*1), X2
+	VMOVDQU 32(R9)(DX*1), X2
 	VPSHUFB shuffle312<>+0(SB), X2, X1
-	VMOVDQU 24(R9)(SI*2), X3
+	VMOVDQU 24(R9)(DX*2), X3
 	VPSHUFB shuffle322<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R9)(SI*2), X1
+	VMOVDQU 32(R9)(DX*2), X1
 	VPSHUFB shuffle327<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 26(R9), X3
@@ -7456,11 +7456,11 @@ chunks445:
 	VPSHUFB shuffle328<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VMOVDQU 26(R9)(SI*1), X4
+	VMOVDQU 26(R9)(DX*1), X4
 	VPSHUFB shuffle312<>+0(SB), X4, X4
 	VPSHUFB shuffle329<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 26(R9)(SI*2), X4
+	VMOVDQU 26(R9)(DX*2), X4
 	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle330<>+0(SB), X1, X3
@@ -7471,35 +7471,35 @@ chunks445:
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 30(R9), X4
 	VPSHUFB shuffle317<>+0(SB), X4, X4
-	VMOVDQU 28(R9)(SI*1), X3
+	VMOVDQU 28(R9)(DX*1), X3
 	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle331<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 28(R9)(SI*2), X3
+	VMOVDQU 28(R9)(DX*2), X3
 	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle332<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(R10)
 	VPSHUFB shuffle333<>+0(SB), X0, X0
-	VMOVDQU 30(R9)(SI*1), X4
+	VMOVDQU 30(R9)(DX*1), X4
 	VPSHUFB shuffle322<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VPSHUFB shuffle334<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VMOVDQU 30(R9)(SI*2), X4
+	VMOVDQU 30(R9)(DX*2), X4
 	VPSHUFB shuffle324<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VPSHUFB shuffle335<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone446
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks445
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks445
 
 rowdone446:
@@ -7509,13 +7509,13 @@ rowdone446:
 	JNZ  row444
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group443
 	VZEROUPPER
 	RET
 
 chunk442:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group447:
 	MOVQ rows+24(FP), R8
@@ -7532,43 +7532,43 @@ chunks449:
 	VMOVDQU 8(R9), X1
 	VPSHUFB shuffle336<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(SI*1), X0
+	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 8(R9)(SI*1), X2
+	VMOVDQU 8(R9)(DX*1), X2
 	VPSHUFB shuffle337<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU (R9)(SI*2), X0
+	VMOVDQU (R9)(DX*2), X0
 	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(SI*2), X0
+	VMOVDQU 2(R9)(DX*2), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X3
 	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle338<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
-	VMOVDQU 2(R9)(SI*1), X3
+	VMOVDQU 2(R9)(DX*1), X3
 	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle339<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(SI*2), X0
+	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle340<>+0(SB), X0, X3
 	VMOVDQU 4(R9), X4
 	VPSHUFB shuffle322<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle341<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 4(R9)(SI*1), X4
+	VMOVDQU 4(R9)(DX*1), X4
 	VPSHUFB shuffle324<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle342<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 32(R10)
-	VMOVDQU 4(R9)(SI*2), X3
+	VMOVDQU 4(R9)(DX*2), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPSHUFB shuffle343<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
@@ -7577,23 +7577,23 @@ chunks449:
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle344<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU 6(R9)(SI*1), X3
+	VMOVDQU 6(R9)(DX*1), X3
 	VPSHUFB shuffle316<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
-	VMOVDQU 6(R9)(SI*2), X3
+	VMOVDQU 6(R9)(DX*2), X3
 	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone450
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks449
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks449
 
 rowdone450:
@@ -7603,7 +7603,7 @@ rowdone450:
 	JNZ  row448
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group447
 	VZEROUPPER
 	RET
@@ -7749,9 +7749,9 @@ GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -7762,12 +7762,12 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk451
 	RET
 
 chunk451:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group452:
 	MOVQ rows+24(FP), R8
@@ -7787,23 +7787,23 @@ chunks454:
 	VMOVDQU 32(R9), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU (R9)(SI*1), X1
+	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)
-	VMOVDQU 16(R9)(SI*1), X1
+	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(SI*1), X2
+	VMOVDQU 32(R9)(DX*1), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(SI*2), X1
+	VMOVDQU (R9)(DX*2), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU 16(R9)(SI*2), X3
+	VMOVDQU 16(R9)(DX*2), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 16(R10)
-	VMOVDQU 32(R9)(SI*2), X3
+	VMOVDQU 32(R9)(DX*2), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X1
 	VMOVDQU 4(R9), X4
 	VPSHUFB shuffle70<>+0(SB), X4, X4
@@ -7814,18 +7814,18 @@ chunks454:
 	VPSHUFB shuffle20<>+0(SB), X0, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 32(R10)
-	VMOVDQU 4(R9)(SI*1), X4
+	VMOVDQU 4(R9)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R9)(SI*1), X1
+	VMOVDQU 20(R9)(DX*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle281<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
-	VMOVDQU 4(R9)(SI*2), X1
+	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 48(R10)
-	VMOVDQU 20(R9)(SI*2), X1
+	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle72<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
@@ -7837,18 +7837,18 @@ chunks454:
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 64(R10)
 	VPSHUFB shuffle248<>+0(SB), X0, X4
-	VMOVDQU 8(R9)(SI*1), X1
+	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU 24(R9)(SI*1), X4
+	VMOVDQU 24(R9)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle74<>+0(SB), X2, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VMOVDQU 8(R9)(SI*2), X1
+	VMOVDQU 8(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(SI*2), X4
+	VMOVDQU 24(R9)(DX*2), X4
 	VPSHUFB shuffle70<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle134<>+0(SB), X3, X1
@@ -7861,29 +7861,29 @@ chunks454:
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VPSHUFB shuffle75<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
-	VMOVDQU 12(R9)(SI*1), X4
+	VMOVDQU 12(R9)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VMOVDQU 28(R9)(SI*1), X0
+	VMOVDQU 28(R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU X0, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
-	VMOVDQU 12(R9)(SI*2), X0
+	VMOVDQU 12(R9)(DX*2), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 28(R9)(SI*2), X2
+	VMOVDQU 28(R9)(DX*2), X2
 	VPSHUFB shuffle71<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle76<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R10)
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JEQ     rowdone455
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks454
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks454
 
 rowdone455:
@@ -7893,7 +7893,7 @@ rowdone455:
 	JNZ  row453
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group452
 	VZEROUPPER
 	RET
@@ -7903,9 +7903,9 @@ rowdone455:
 TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -7917,18 +7917,18 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk456
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk457
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk458
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk459
 	RET
 
 chunk456:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group460:
 	MOVQ rows+24(FP), R9
@@ -7943,8 +7943,8 @@ chunks462:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -7959,12 +7959,12 @@ chunks462:
 	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone463
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks462
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks462
 
 rowdone463:
@@ -7974,13 +7974,13 @@ rowdone463:
 	JNZ  row461
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group460
 	VZEROUPPER
 	RET
 
 chunk457:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group464:
 	MOVQ rows+24(FP), R9
@@ -7995,8 +7995,8 @@ chunks466:
 	VMOVDQU    (R11), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R10)(DX*1), X0
+	VMOVDQU    (R11)(DX*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
 	VPUNPCKLBW X4, X2, X0
@@ -8007,12 +8007,12 @@ chunks466:
 	VMOVDQU    X4, 32(AX)(R8*4)
 	VPUNPCKHBW X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone467
 	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks466
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks466
 
 rowdone467:
@@ -8022,13 +8022,13 @@ rowdone467:
 	JNZ  row465
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group464
 	VZEROUPPER
 	RET
 
 chunk458:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group468:
 	MOVQ rows+24(FP), R9
@@ -8042,19 +8042,19 @@ chunks470:
 	VMOVQ      (R10), X0
 	VMOVQ      (R11), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R10)(DX*1), X0
+	VMOVQ      (R11)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHBW X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone471
 	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks470
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks470
 
 rowdone471:
@@ -8064,13 +8064,13 @@ rowdone471:
 	JNZ  row469
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group468
 	VZEROUPPER
 	RET
 
 chunk459:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group472:
 	MOVQ rows+24(FP), R9
@@ -8084,17 +8084,17 @@ chunks474:
 	VMOVD      (R10), X0
 	VMOVD      (R11), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R10)(DX*1), X0
+	VMOVD      (R11)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone475
 	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks474
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks474
 
 rowdone475:
@@ -8104,7 +8104,7 @@ rowdone475:
 	JNZ  row473
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group472
 	VZEROUPPER
 	RET
@@ -8114,9 +8114,9 @@ rowdone475:
 TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -8128,18 +8128,18 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk476
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk477
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk478
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk479
 	RET
 
 chunk476:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group480:
 	MOVQ rows+24(FP), R9
@@ -8154,8 +8154,8 @@ chunks482:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -8170,12 +8170,12 @@ chunks482:
 	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone483
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks482
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks482
 
 rowdone483:
@@ -8185,13 +8185,13 @@ rowdone483:
 	JNZ  row481
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group480
 	VZEROUPPER
 	RET
 
 chunk477:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group484:
 	MOVQ rows+24(FP), R9
@@ -8206,8 +8206,8 @@ chunks486:
 	VMOVDQU    (R11), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R10)(DX*1), X0
+	VMOVDQU    (R11)(DX*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
 	VPUNPCKLWD X4, X2, X0
@@ -8218,12 +8218,12 @@ chunks486:
 	VMOVDQU    X4, 32(AX)(R8*4)
 	VPUNPCKHWD X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone487
 	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks486
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks486
 
 rowdone487:
@@ -8233,13 +8233,13 @@ rowdone487:
 	JNZ  row485
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group484
 	VZEROUPPER
 	RET
 
 chunk478:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group488:
 	MOVQ rows+24(FP), R9
@@ -8253,19 +8253,19 @@ chunks490:
 	VMOVQ      (R10), X0
 	VMOVQ      (R11), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R10)(DX*1), X0
+	VMOVQ      (R11)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHWD X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone491
 	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks490
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks490
 
 rowdone491:
@@ -8275,13 +8275,13 @@ rowdone491:
 	JNZ  row489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group488
 	VZEROUPPER
 	RET
 
 chunk479:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group492:
 	MOVQ rows+24(FP), R9
@@ -8295,17 +8295,17 @@ chunks494:
 	VMOVD      (R10), X0
 	VMOVD      (R11), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R10)(DX*1), X0
+	VMOVD      (R11)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone495
 	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks494
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks494
 
 rowdone495:
@@ -8315,7 +8315,7 @@ rowdone495:
 	JNZ  row493
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group492
 	VZEROUPPER
 	RET
@@ -8325,9 +8325,9 @@ rowdone495:
 TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -8339,18 +8339,18 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk496
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk497
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk498
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk499
 	RET
 
 chunk496:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group500:
 	MOVQ rows+24(FP), R9
@@ -8365,8 +8365,8 @@ chunks502:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -8381,12 +8381,12 @@ chunks502:
 	VMOVDQU    Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone503
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks502
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks502
 
 rowdone503:
@@ -8396,13 +8396,13 @@ rowdone503:
 	JNZ  row501
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group500
 	VZEROUPPER
 	RET
 
 chunk497:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group504:
 	MOVQ rows+24(FP), R9
@@ -8417,8 +8417,8 @@ chunks506:
 	VMOVDQU    (R11), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R10)(SI*1), X0
-	VMOVDQU    (R11)(SI*1), X3
+	VMOVDQU    (R10)(DX*1), X0
+	VMOVDQU    (R11)(DX*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
 	VPUNPCKLDQ X4, X2, X0
@@ -8429,12 +8429,12 @@ chunks506:
 	VMOVDQU    X4, 32(AX)(R8*4)
 	VPUNPCKHDQ X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone507
 	ADDQ       $0x10, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks506
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks506
 
 rowdone507:
@@ -8444,13 +8444,13 @@ rowdone507:
 	JNZ  row505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group504
 	VZEROUPPER
 	RET
 
 chunk498:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group508:
 	MOVQ rows+24(FP), R9
@@ -8464,19 +8464,19 @@ chunks510:
 	VMOVQ      (R10), X0
 	VMOVQ      (R11), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R10)(SI*1), X0
-	VMOVQ      (R11)(SI*1), X2
+	VMOVQ      (R10)(DX*1), X0
+	VMOVQ      (R11)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X0
 	VMOVDQU    X0, (AX)(R8*4)
 	VPUNPCKHDQ X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone511
 	ADDQ       $0x08, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks510
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks510
 
 rowdone511:
@@ -8486,13 +8486,13 @@ rowdone511:
 	JNZ  row509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group508
 	VZEROUPPER
 	RET
 
 chunk499:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group512:
 	MOVQ rows+24(FP), R9
@@ -8506,17 +8506,17 @@ chunks514:
 	VMOVD      (R10), X0
 	VMOVD      (R11), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R10)(SI*1), X0
-	VMOVD      (R11)(SI*1), X2
+	VMOVD      (R10)(DX*1), X0
+	VMOVD      (R11)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone515
 	ADDQ       $0x04, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks514
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks514
 
 rowdone515:
@@ -8526,7 +8526,7 @@ rowdone515:
 	JNZ  row513
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group512
 	VZEROUPPER
 	RET
@@ -8536,9 +8536,9 @@ rowdone515:
 TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -8550,16 +8550,16 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk516
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk517
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk518
 	RET
 
 chunk516:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group519:
 	MOVQ rows+24(FP), R9
@@ -8574,8 +8574,8 @@ chunks521:
 	VMOVDQU     (R11), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(SI*1), Y0
-	VMOVDQU     (R11)(SI*1), Y3
+	VMOVDQU     (R10)(DX*1), Y0
+	VMOVDQU     (R11)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -8590,12 +8590,12 @@ chunks521:
 	VMOVDQU     Y4, 64(AX)(R8*4)
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R8*4)
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JEQ         rowdone522
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks521
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks521
 
 rowdone522:
@@ -8605,13 +8605,13 @@ rowdone522:
 	JNZ  row520
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group519
 	VZEROUPPER
 	RET
 
 chunk517:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group523:
 	MOVQ rows+24(FP), R9
@@ -8626,8 +8626,8 @@ chunks525:
 	VMOVDQU     (R11), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R10)(SI*1), X0
-	VMOVDQU     (R11)(SI*1), X3
+	VMOVDQU     (R10)(DX*1), X0
+	VMOVDQU     (R11)(DX*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
@@ -8638,12 +8638,12 @@ chunks525:
 	VMOVDQU     X4, 32(AX)(R8*4)
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 48(AX)(R8*4)
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JEQ         rowdone526
 	ADDQ        $0x10, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks525
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks525
 
 rowdone526:
@@ -8653,13 +8653,13 @@ rowdone526:
 	JNZ  row524
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group523
 	VZEROUPPER
 	RET
 
 chunk518:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group527:
 	MOVQ rows+24(FP), R9
@@ -8673,19 +8673,19 @@ chunks529:
 	VMOVQ       (R10), X0
 	VMOVQ       (R11), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R10)(SI*1), X0
-	VMOVQ       (R11)(SI*1), X2
+	VMOVQ       (R10)(DX*1), X0
+	VMOVQ       (R11)(DX*1), X2
 	VPUNPCKLQDQ X2, X0, X2
 	VPUNPCKLQDQ X2, X1, X0
 	VMOVDQU     X0, (AX)(R8*4)
 	VPUNPCKHQDQ X2, X1, X2
 	VMOVDQU     X2, 16(AX)(R8*4)
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JEQ         rowdone530
 	ADDQ        $0x08, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks529
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks529
 
 rowdone530:
@@ -8695,7 +8695,7 @@ rowdone530:
 	JNZ  row528
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group527
 	VZEROUPPER
 	RET
@@ -8705,9 +8705,9 @@ rowdone530:
 TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -8719,14 +8719,14 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk531
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk532
 	RET
 
 chunk531:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group533:
 	MOVQ rows+24(FP), R9
@@ -8738,23 +8738,23 @@ chunks535:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*1), Y1
+	VMOVDQU    (R10)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (AX)(R8*4)
 	VMOVDQU    (R11), Y2
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVDQU    Y4, 32(AX)(R8*4)
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVDQU    Y1, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone536
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks535
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks535
 
 rowdone536:
@@ -8764,13 +8764,13 @@ rowdone536:
 	JNZ  row534
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group533
 	VZEROUPPER
 	RET
 
 chunk532:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group537:
 	MOVQ rows+24(FP), R9
@@ -8783,18 +8783,18 @@ chunks539:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU (R10)(DX*1), X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU (R11), X0
 	VMOVDQU X0, 32(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 48(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone540
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks539
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks539
 
 rowdone540:
@@ -8804,7 +8804,7 @@ rowdone540:
 	JNZ  row538
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group537
 	VZEROUPPER
 	RET
@@ -8814,9 +8814,9 @@ rowdone540:
 TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -8828,14 +8828,14 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk541
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk542
 	RET
 
 chunk541:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group543:
 	MOVQ rows+24(FP), R9
@@ -8848,11 +8848,11 @@ chunks545:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 4(R10)(SI*1), X1
+	VMOVDQU 4(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
@@ -8860,17 +8860,17 @@ chunks545:
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle18<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 12(R10), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 12(R10)(SI*1), X0
+	VMOVDQU 12(R10)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 16(R10)(SI*1), X0
+	VMOVDQU 16(R10)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
@@ -8878,13 +8878,13 @@ chunks545:
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
-	VMOVDQU 12(R11)(SI*1), X2
+	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 80(AX)(R8*4)
 	VMOVDQU 20(R10), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VMOVDQU 20(R10)(SI*1), X0
+	VMOVDQU 20(R10)(DX*1), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 96(AX)(R8*4)
@@ -8893,16 +8893,16 @@ chunks545:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 20(R11)(SI*1), X3
+	VMOVDQU 20(R11)(DX*1), X3
 	VPSHUFB shuffle24<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone546
 	ADDQ    $0x24, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks545
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks545
 
 rowdone546:
@@ -8912,13 +8912,13 @@ rowdone546:
 	JNZ  row544
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group543
 	VZEROUPPER
 	RET
 
 chunk542:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group547:
 	MOVQ rows+24(FP), R9
@@ -8931,11 +8931,11 @@ chunks549:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 4(R10)(SI*1), X1
+	VMOVDQU 4(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
@@ -8943,13 +8943,13 @@ chunks549:
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(AX)(R8*4)
 	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VMOVDQU 8(R10)(SI*1), X1
+	VMOVDQU 8(R10)(DX*1), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 48(AX)(R8*4)
@@ -8958,16 +8958,16 @@ chunks549:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVDQU 8(R11)(SI*1), X3
+	VMOVDQU 8(R11)(DX*1), X3
 	VPSHUFB shuffle24<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone550
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks549
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks549
 
 rowdone550:
@@ -8977,7 +8977,7 @@ rowdone550:
 	JNZ  row548
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group547
 	VZEROUPPER
 	RET
@@ -8987,9 +8987,9 @@ rowdone550:
 TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9001,12 +9001,12 @@ TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk551
 	RET
 
 chunk551:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group552:
 	MOVQ rows+24(FP), R9
@@ -9021,8 +9021,8 @@ chunks554:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -9037,12 +9037,12 @@ chunks554:
 	VMOVNTDQ   Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone555
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks554
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks554
 
 rowdone555:
@@ -9052,7 +9052,7 @@ rowdone555:
 	JNZ  row553
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group552
 	SFENCE
 	VZEROUPPER
@@ -9063,9 +9063,9 @@ rowdone555:
 TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9077,12 +9077,12 @@ TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk556
 	RET
 
 chunk556:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group557:
 	MOVQ rows+24(FP), R9
@@ -9097,8 +9097,8 @@ chunks559:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -9113,12 +9113,12 @@ chunks559:
 	VMOVNTDQ   Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone560
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks559
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks559
 
 rowdone560:
@@ -9128,7 +9128,7 @@ rowdone560:
 	JNZ  row558
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group557
 	SFENCE
 	VZEROUPPER
@@ -9139,9 +9139,9 @@ rowdone560:
 TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9153,12 +9153,12 @@ TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk561
 	RET
 
 chunk561:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group562:
 	MOVQ rows+24(FP), R9
@@ -9173,8 +9173,8 @@ chunks564:
 	VMOVDQU    (R11), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(SI*1), Y0
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -9189,12 +9189,12 @@ chunks564:
 	VMOVNTDQ   Y4, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone565
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks564
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks564
 
 rowdone565:
@@ -9204,7 +9204,7 @@ rowdone565:
 	JNZ  row563
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group562
 	SFENCE
 	VZEROUPPER
@@ -9215,9 +9215,9 @@ rowdone565:
 TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9229,12 +9229,12 @@ TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk566
 	RET
 
 chunk566:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group567:
 	MOVQ rows+24(FP), R9
@@ -9249,8 +9249,8 @@ chunks569:
 	VMOVDQU     (R11), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(SI*1), Y0
-	VMOVDQU     (R11)(SI*1), Y3
+	VMOVDQU     (R10)(DX*1), Y0
+	VMOVDQU     (R11)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -9265,12 +9265,12 @@ chunks569:
 	VMOVNTDQ    Y4, 64(AX)(R8*4)
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVNTDQ    Y3, 96(AX)(R8*4)
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JEQ         rowdone570
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks569
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks569
 
 rowdone570:
@@ -9280,7 +9280,7 @@ rowdone570:
 	JNZ  row568
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group567
 	SFENCE
 	VZEROUPPER
@@ -9291,9 +9291,9 @@ rowdone570:
 TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9305,12 +9305,12 @@ TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk571
 	RET
 
 chunk571:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group572:
 	MOVQ rows+24(FP), R9
@@ -9322,23 +9322,23 @@ chunks574:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*1), Y1
+	VMOVDQU    (R10)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVNTDQ   Y2, (AX)(R8*4)
 	VMOVDQU    (R11), Y2
-	VMOVDQU    (R11)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVNTDQ   Y4, 32(AX)(R8*4)
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVNTDQ   Y1, 64(AX)(R8*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone575
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks574
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks574
 
 rowdone575:
@@ -9348,7 +9348,7 @@ rowdone575:
 	JNZ  row573
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group572
 	SFENCE
 	VZEROUPPER
@@ -9359,9 +9359,9 @@ rowdone575:
 TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9373,14 +9373,14 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk576
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk577
 	RET
 
 chunk576:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group578:
 	MOVQ rows+24(FP), R9
@@ -9393,61 +9393,61 @@ chunks580:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle346<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle347<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle348<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle349<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
 	VPSHUFB shuffle346<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(SI*1), X0
+	VMOVDQU 1(R10)(DX*1), X0
 	VPSHUFB shuffle347<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
 	VPSHUFB shuffle348<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(SI*1), X0
+	VMOVDQU 1(R11)(DX*1), X0
 	VPSHUFB shuffle349<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle346<>+0(SB), X0, X0
-	VMOVDQU 8(R10)(SI*1), X1
+	VMOVDQU 8(R10)(DX*1), X1
 	VPSHUFB shuffle347<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle348<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 8(R11)(SI*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle349<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 9(R10), X1
 	VPSHUFB shuffle346<>+0(SB), X1, X1
-	VMOVDQU 9(R10)(SI*1), X0
+	VMOVDQU 9(R10)(DX*1), X0
 	VPSHUFB shuffle347<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R11), X1
 	VPSHUFB shuffle348<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 9(R11)(SI*1), X0
+	VMOVDQU 9(R11)(DX*1), X0
 	VPSHUFB shuffle349<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle346<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(SI*1), X2
+	VMOVDQU 16(R10)(DX*1), X2
 	VPSHUFB shuffle347<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 16(R11)(SI*1), X3
+	VMOVDQU 16(R11)(DX*1), X3
 	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
@@ -9475,12 +9475,12 @@ chunks580:
 	VPSHUFB shuffle361<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone581
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks580
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks580
 
 rowdone581:
@@ -9490,13 +9490,13 @@ rowdone581:
 	JNZ  row579
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group578
 	VZEROUPPER
 	RET
 
 chunk577:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group582:
 	MOVQ rows+24(FP), R9
@@ -9509,13 +9509,13 @@ chunks584:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle346<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle347<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
 	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(SI*1), X3
+	VMOVDQU (R11)(DX*1), X3
 	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
@@ -9543,12 +9543,12 @@ chunks584:
 	VPSHUFB shuffle361<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone585
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks584
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks584
 
 rowdone585:
@@ -9558,7 +9558,7 @@ rowdone585:
 	JNZ  row583
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group582
 	VZEROUPPER
 	RET
@@ -9632,9 +9632,9 @@ GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9646,14 +9646,14 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk586
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk587
 	RET
 
 chunk586:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group588:
 	MOVQ rows+24(FP), R9
@@ -9666,37 +9666,37 @@ chunks590:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(SI*1), X1
+	VMOVDQU 2(R10)(DX*1), X1
 	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
-	VMOVDQU 2(R11)(SI*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(SI*1), X2
+	VMOVDQU 16(R10)(DX*1), X2
 	VPSHUFB shuffle363<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 16(R11), X3
 	VPSHUFB shuffle362<>+0(SB), X3, X1
-	VMOVDQU 16(R11)(SI*1), X4
+	VMOVDQU 16(R11)(DX*1), X4
 	VPSHUFB shuffle363<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 80(AX)(R8*4)
@@ -9708,12 +9708,12 @@ chunks590:
 	VPSHUFB shuffle365<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone591
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks590
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks590
 
 rowdone591:
@@ -9723,13 +9723,13 @@ rowdone591:
 	JNZ  row589
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group588
 	VZEROUPPER
 	RET
 
 chunk587:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group592:
 	MOVQ rows+24(FP), R9
@@ -9742,13 +9742,13 @@ chunks594:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle363<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle362<>+0(SB), X3, X1
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle363<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(AX)(R8*4)
@@ -9760,12 +9760,12 @@ chunks594:
 	VPSHUFB shuffle365<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone595
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks594
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks594
 
 rowdone595:
@@ -9775,7 +9775,7 @@ rowdone595:
 	JNZ  row593
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group592
 	VZEROUPPER
 	RET
@@ -9801,9 +9801,9 @@ GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9815,12 +9815,12 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk596
 	RET
 
 chunk596:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group597:
 	MOVQ rows+24(FP), R9
@@ -9837,9 +9837,9 @@ chunks599:
 	VPSHUFB shuffle34<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle33<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(SI*1), X0
+	VMOVDQU 16(R10)(DX*1), X0
 	VPSHUFB shuffle34<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(R8*4)
@@ -9849,9 +9849,9 @@ chunks599:
 	VPSHUFB shuffle34<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle33<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(SI*1), X3
+	VMOVDQU 16(R11)(DX*1), X3
 	VPSHUFB shuffle34<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
@@ -9860,7 +9860,7 @@ chunks599:
 	VPSHUFB shuffle36<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(SI*1), X1
+	VMOVDQU 4(R10)(DX*1), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPSHUFB shuffle36<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
@@ -9870,17 +9870,17 @@ chunks599:
 	VPSHUFB shuffle36<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(SI*1), X2
+	VMOVDQU 4(R11)(DX*1), X2
 	VPSHUFB shuffle33<>+0(SB), X2, X2
 	VPSHUFB shuffle36<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone600
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks599
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks599
 
 rowdone600:
@@ -9890,7 +9890,7 @@ rowdone600:
 	JNZ  row598
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group597
 	VZEROUPPER
 	RET
@@ -9900,9 +9900,9 @@ rowdone600:
 TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -9914,12 +9914,12 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk601
 	RET
 
 chunk601:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group602:
 	MOVQ rows+24(FP), R9
@@ -9942,15 +9942,15 @@ chunks604:
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(SI*1), X1
+	VMOVDQU 16(R10)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 32(R10)(SI*1), X1
+	VMOVDQU 32(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R10)(SI*1), X2
+	VMOVDQU 48(R10)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
@@ -9966,15 +9966,15 @@ chunks604:
 	VPSHUFB shuffle16<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(SI*1), X1
+	VMOVDQU 16(R11)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 96(AX)(R8*4)
-	VMOVDQU 32(R11)(SI*1), X1
+	VMOVDQU 32(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R11)(SI*1), X4
+	VMOVDQU 48(R11)(DX*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 112(AX)(R8*4)
@@ -9989,13 +9989,13 @@ chunks604:
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
-	VMOVDQU 8(R10)(SI*1), X0
+	VMOVDQU 8(R10)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 24(R10)(SI*1), X1
+	VMOVDQU 24(R10)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 160(AX)(R8*4)
-	VMOVDQU 40(R10)(SI*1), X1
+	VMOVDQU 40(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
@@ -10011,23 +10011,23 @@ chunks604:
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 208(AX)(R8*4)
-	VMOVDQU 8(R11)(SI*1), X3
+	VMOVDQU 8(R11)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 24(R11)(SI*1), X1
+	VMOVDQU 24(R11)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 224(AX)(R8*4)
-	VMOVDQU 40(R11)(SI*1), X1
+	VMOVDQU 40(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 240(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone605
 	ADDQ    $0x40, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks604
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks604
 
 rowdone605:
@@ -10037,7 +10037,7 @@ rowdone605:
 	JNZ  row603
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group602
 	VZEROUPPER
 	RET
@@ -10047,9 +10047,9 @@ rowdone605:
 TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -10061,14 +10061,14 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk606
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk607
 	RET
 
 chunk606:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group608:
 	MOVQ rows+24(FP), R9
@@ -10081,85 +10081,85 @@ chunks610:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle366<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
 	VPSHUFB shuffle366<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(SI*1), X0
+	VMOVDQU 1(R10)(DX*1), X0
 	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
 	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(SI*1), X0
+	VMOVDQU 1(R11)(DX*1), X0
 	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
 	VPSHUFB shuffle366<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(SI*1), X1
+	VMOVDQU 2(R10)(DX*1), X1
 	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
 	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(SI*1), X1
+	VMOVDQU 2(R11)(DX*1), X1
 	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 12(R10), X1
 	VPSHUFB shuffle366<>+0(SB), X1, X1
-	VMOVDQU 12(R10)(SI*1), X0
+	VMOVDQU 12(R10)(DX*1), X0
 	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R11)(SI*1), X0
+	VMOVDQU 12(R11)(DX*1), X0
 	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 13(R10), X0
 	VPSHUFB shuffle366<>+0(SB), X0, X0
-	VMOVDQU 13(R10)(SI*1), X1
+	VMOVDQU 13(R10)(DX*1), X1
 	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 13(R11), X0
 	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 13(R11)(SI*1), X1
+	VMOVDQU 13(R11)(DX*1), X1
 	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 14(R10), X1
 	VPSHUFB shuffle366<>+0(SB), X1, X1
-	VMOVDQU 14(R10)(SI*1), X0
+	VMOVDQU 14(R10)(DX*1), X0
 	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 14(R11), X1
 	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 14(R11)(SI*1), X0
+	VMOVDQU 14(R11)(DX*1), X0
 	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle370<>+0(SB), X0, X1
-	VMOVDQU 20(R10)(SI*1), X2
+	VMOVDQU 20(R10)(DX*1), X2
 	VPSHUFB shuffle371<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle372<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 20(R11)(SI*1), X3
+	VMOVDQU 20(R11)(DX*1), X3
 	VPSHUFB shuffle373<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
@@ -10179,12 +10179,12 @@ chunks610:
 	VPSHUFB shuffle381<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone611
 	ADDQ    $0x24, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks610
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks610
 
 rowdone611:
@@ -10194,13 +10194,13 @@ rowdone611:
 	JNZ  row609
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group608
 	VZEROUPPER
 	RET
 
 chunk607:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group612:
 	MOVQ rows+24(FP), R9
@@ -10213,49 +10213,49 @@ chunks614:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle366<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
 	VPSHUFB shuffle366<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(SI*1), X0
+	VMOVDQU 1(R10)(DX*1), X0
 	VPSHUFB shuffle367<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
 	VPSHUFB shuffle368<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(SI*1), X0
+	VMOVDQU 1(R11)(DX*1), X0
 	VPSHUFB shuffle369<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
 	VPSHUFB shuffle366<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(SI*1), X1
+	VMOVDQU 2(R10)(DX*1), X1
 	VPSHUFB shuffle367<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
 	VPSHUFB shuffle368<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(SI*1), X1
+	VMOVDQU 2(R11)(DX*1), X1
 	VPSHUFB shuffle369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle370<>+0(SB), X1, X0
-	VMOVDQU 8(R10)(SI*1), X2
+	VMOVDQU 8(R10)(DX*1), X2
 	VPSHUFB shuffle371<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle372<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 8(R11)(SI*1), X3
+	VMOVDQU 8(R11)(DX*1), X3
 	VPSHUFB shuffle373<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
@@ -10275,12 +10275,12 @@ chunks614:
 	VPSHUFB shuffle381<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone615
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks614
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks614
 
 rowdone615:
@@ -10290,7 +10290,7 @@ rowdone615:
 	JNZ  row613
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group612
 	VZEROUPPER
 	RET
@@ -10364,9 +10364,9 @@ GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -10378,14 +10378,14 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk616
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk617
 	RET
 
 chunk616:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group618:
 	MOVQ rows+24(FP), R9
@@ -10401,10 +10401,10 @@ chunks620:
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU (R10)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 18(R10)(SI*1), X1
+	VMOVDQU 18(R10)(DX*1), X1
 	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
@@ -10413,10 +10413,10 @@ chunks620:
 	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R11)(SI*1), X0
+	VMOVDQU 18(R11)(DX*1), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
@@ -10425,10 +10425,10 @@ chunks620:
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R10)(SI*1), X0
+	VMOVDQU 2(R10)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 20(R10)(SI*1), X1
+	VMOVDQU 20(R10)(DX*1), X1
 	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
@@ -10437,10 +10437,10 @@ chunks620:
 	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(SI*1), X1
+	VMOVDQU 2(R11)(DX*1), X1
 	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R11)(SI*1), X0
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
@@ -10449,10 +10449,10 @@ chunks620:
 	VMOVDQU 22(R10), X1
 	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 4(R10)(SI*1), X0
+	VMOVDQU 4(R10)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 22(R10)(SI*1), X1
+	VMOVDQU 22(R10)(DX*1), X1
 	VPSHUFB shuffle325<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
@@ -10461,10 +10461,10 @@ chunks620:
 	VMOVDQU 22(R11), X0
 	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R11)(SI*1), X1
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle273<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 22(R11)(SI*1), X0
+	VMOVDQU 22(R11)(DX*1), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
@@ -10473,10 +10473,10 @@ chunks620:
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle338<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 24(R10)(SI*1), X0
+	VMOVDQU 24(R10)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 32(R10)(SI*1), X2
+	VMOVDQU 32(R10)(DX*1), X2
 	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 96(AX)(R8*4)
@@ -10485,10 +10485,10 @@ chunks620:
 	VMOVDQU 32(R11), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 24(R11)(SI*1), X3
+	VMOVDQU 24(R11)(DX*1), X3
 	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 32(R11)(SI*1), X4
+	VMOVDQU 32(R11)(DX*1), X4
 	VPSHUFB shuffle328<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 112(AX)(R8*4)
@@ -10496,7 +10496,7 @@ chunks620:
 	VPSHUFB shuffle268<>+0(SB), X5, X5
 	VPSHUFB shuffle331<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 26(R10)(SI*1), X5
+	VMOVDQU 26(R10)(DX*1), X5
 	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle342<>+0(SB), X2, X3
@@ -10506,7 +10506,7 @@ chunks620:
 	VPSHUFB shuffle268<>+0(SB), X3, X3
 	VPSHUFB shuffle331<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 26(R11)(SI*1), X3
+	VMOVDQU 26(R11)(DX*1), X3
 	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle342<>+0(SB), X4, X5
@@ -10516,7 +10516,7 @@ chunks620:
 	VPSHUFB shuffle268<>+0(SB), X5, X5
 	VPSHUFB shuffle345<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 28(R10)(SI*1), X5
+	VMOVDQU 28(R10)(DX*1), X5
 	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle335<>+0(SB), X2, X2
@@ -10526,18 +10526,18 @@ chunks620:
 	VPSHUFB shuffle268<>+0(SB), X2, X2
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 28(R11)(SI*1), X2
+	VMOVDQU 28(R11)(DX*1), X2
 	VPSHUFB shuffle273<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle335<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone621
 	ADDQ    $0x30, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks620
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks620
 
 rowdone621:
@@ -10547,13 +10547,13 @@ rowdone621:
 	JNZ  row619
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group618
 	VZEROUPPER
 	RET
 
 chunk617:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group622:
 	MOVQ rows+24(FP), R9
@@ -10569,10 +10569,10 @@ chunks624:
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle338<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU (R10)(DX*1), X0
 	VPSHUFB shuffle273<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 8(R10)(SI*1), X2
+	VMOVDQU 8(R10)(DX*1), X2
 	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
@@ -10581,10 +10581,10 @@ chunks624:
 	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(SI*1), X3
+	VMOVDQU (R11)(DX*1), X3
 	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 8(R11)(SI*1), X4
+	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle328<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
@@ -10592,7 +10592,7 @@ chunks624:
 	VPSHUFB shuffle268<>+0(SB), X5, X5
 	VPSHUFB shuffle331<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 2(R10)(SI*1), X5
+	VMOVDQU 2(R10)(DX*1), X5
 	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle342<>+0(SB), X2, X3
@@ -10602,7 +10602,7 @@ chunks624:
 	VPSHUFB shuffle268<>+0(SB), X3, X3
 	VPSHUFB shuffle331<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 2(R11)(SI*1), X3
+	VMOVDQU 2(R11)(DX*1), X3
 	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle342<>+0(SB), X4, X5
@@ -10612,7 +10612,7 @@ chunks624:
 	VPSHUFB shuffle268<>+0(SB), X5, X5
 	VPSHUFB shuffle345<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 4(R10)(SI*1), X5
+	VMOVDQU 4(R10)(DX*1), X5
 	VPSHUFB shuffle273<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle335<>+0(SB), X2, X2
@@ -10622,18 +10622,18 @@ chunks624:
 	VPSHUFB shuffle268<>+0(SB), X2, X2
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 4(R11)(SI*1), X2
+	VMOVDQU 4(R11)(DX*1), X2
 	VPSHUFB shuffle273<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle335<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone625
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks624
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks624
 
 rowdone625:
@@ -10643,7 +10643,7 @@ rowdone625:
 	JNZ  row623
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group622
 	VZEROUPPER
 	RET
@@ -10653,9 +10653,9 @@ rowdone625:
 TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -10667,12 +10667,12 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk626
 	RET
 
 chunk626:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group627:
 	MOVQ rows+24(FP), R9
@@ -10689,9 +10689,9 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 24(R10)(SI*1), X0
+	VMOVDQU 24(R10)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
@@ -10701,9 +10701,9 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 24(R11)(SI*1), X0
+	VMOVDQU 24(R11)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
@@ -10713,9 +10713,9 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(SI*1), X1
+	VMOVDQU 4(R10)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 28(R10)(SI*1), X0
+	VMOVDQU 28(R10)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
@@ -10725,9 +10725,9 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(SI*1), X1
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 28(R11)(SI*1), X0
+	VMOVDQU 28(R11)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(R8*4)
@@ -10737,9 +10737,9 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 128(AX)(R8*4)
-	VMOVDQU 8(R10)(SI*1), X1
+	VMOVDQU 8(R10)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 32(R10)(SI*1), X0
+	VMOVDQU 32(R10)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
@@ -10749,18 +10749,18 @@ chunks629:
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 160(AX)(R8*4)
-	VMOVDQU 8(R11)(SI*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 32(R11)(SI*1), X0
+	VMOVDQU 32(R11)(DX*1), X0
 	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone630
 	ADDQ    $0x30, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks629
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks629
 
 rowdone630:
@@ -10770,7 +10770,7 @@ rowdone630:
 	JNZ  row628
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group627
 	VZEROUPPER
 	RET
@@ -10780,9 +10780,9 @@ rowdone630:
 TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -10794,14 +10794,14 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk631
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk632
 	RET
 
 chunk631:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group633:
 	MOVQ rows+24(FP), R9
@@ -10814,61 +10814,61 @@ chunks635:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle382<>+0(SB), X0, X0
-	VMOVDQU (R10)(SI*1), X1
+	VMOVDQU (R10)(DX*1), X1
 	VPSHUFB shuffle383<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle384<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(SI*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle385<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
 	VPSHUFB shuffle382<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(SI*1), X0
+	VMOVDQU 1(R10)(DX*1), X0
 	VPSHUFB shuffle383<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
 	VPSHUFB shuffle384<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(SI*1), X0
+	VMOVDQU 1(R11)(DX*1), X0
 	VPSHUFB shuffle385<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
 	VPSHUFB shuffle382<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(SI*1), X1
+	VMOVDQU 2(R10)(DX*1), X1
 	VPSHUFB shuffle383<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
 	VPSHUFB shuffle384<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(SI*1), X1
+	VMOVDQU 2(R11)(DX*1), X1
 	VPSHUFB shuffle385<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 3(R10), X1
 	VPSHUFB shuffle382<>+0(SB), X1, X1
-	VMOVDQU 3(R10)(SI*1), X0
+	VMOVDQU 3(R10)(DX*1), X0
 	VPSHUFB shuffle383<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 3(R11), X1
 	VPSHUFB shuffle384<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 3(R11)(SI*1), X0
+	VMOVDQU 3(R11)(DX*1), X0
 	VPSHUFB shuffle385<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle382<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(SI*1), X2
+	VMOVDQU 16(R10)(DX*1), X2
 	VPSHUFB shuffle383<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle384<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 16(R11)(SI*1), X3
+	VMOVDQU 16(R11)(DX*1), X3
 	VPSHUFB shuffle385<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
@@ -10896,12 +10896,12 @@ chunks635:
 	VPSHUFB shuffle397<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone636
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks635
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks635
 
 rowdone636:
@@ -10911,13 +10911,13 @@ rowdone636:
 	JNZ  row634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group633
 	VZEROUPPER
 	RET
 
 chunk632:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group637:
 	MOVQ rows+24(FP), R9
@@ -10930,13 +10930,13 @@ chunks639:
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle382<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle383<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
 	VPSHUFB shuffle384<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(SI*1), X3
+	VMOVDQU (R11)(DX*1), X3
 	VPSHUFB shuffle385<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
@@ -10964,12 +10964,12 @@ chunks639:
 	VPSHUFB shuffle397<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone640
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks639
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks639
 
 rowdone640:
@@ -10979,7 +10979,7 @@ rowdone640:
 	JNZ  row638
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group637
 	VZEROUPPER
 	RET
@@ -11053,9 +11053,9 @@ GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -11067,12 +11067,12 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk641
 	RET
 
 chunk641:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group642:
 	MOVQ rows+24(FP), R9
@@ -11088,10 +11088,10 @@ chunks644:
 	VMOVDQU 16(R10), X1
 	VPSHUFB shuffle322<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU (R10)(DX*1), X0
 	VPSHUFB shuffle320<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 16(R10)(SI*1), X2
+	VMOVDQU 16(R10)(DX*1), X2
 	VPSHUFB shuffle316<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
@@ -11100,10 +11100,10 @@ chunks644:
 	VMOVDQU 16(R11), X0
 	VPSHUFB shuffle322<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(SI*1), X3
+	VMOVDQU (R11)(DX*1), X3
 	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 16(R11)(SI*1), X4
+	VMOVDQU 16(R11)(DX*1), X4
 	VPSHUFB shuffle316<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
@@ -11111,7 +11111,7 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPSHUFB shuffle398<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 2(R10)(SI*1), X5
+	VMOVDQU 2(R10)(DX*1), X5
 	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle399<>+0(SB), X2, X3
@@ -11121,7 +11121,7 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPSHUFB shuffle398<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 2(R11)(SI*1), X3
+	VMOVDQU 2(R11)(DX*1), X3
 	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle399<>+0(SB), X4, X5
@@ -11131,7 +11131,7 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPSHUFB shuffle400<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 4(R10)(SI*1), X5
+	VMOVDQU 4(R10)(DX*1), X5
 	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle401<>+0(SB), X2, X3
@@ -11141,7 +11141,7 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPSHUFB shuffle400<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 4(R11)(SI*1), X3
+	VMOVDQU 4(R11)(DX*1), X3
 	VPSHUFB shuffle320<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle401<>+0(SB), X4, X5
@@ -11151,7 +11151,7 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPSHUFB shuffle402<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 6(R10)(SI*1), X5
+	VMOVDQU 6(R10)(DX*1), X5
 	VPSHUFB shuffle320<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle403<>+0(SB), X2, X2
@@ -11161,18 +11161,18 @@ chunks644:
 	VPSHUFB shuffle312<>+0(SB), X2, X2
 	VPSHUFB shuffle402<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 6(R11)(SI*1), X2
+	VMOVDQU 6(R11)(DX*1), X2
 	VPSHUFB shuffle320<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle403<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 112(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone645
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks644
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks644
 
 rowdone645:
@@ -11182,7 +11182,7 @@ rowdone645:
 	JNZ  row643
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group642
 	VZEROUPPER
 	RET
@@ -11216,9 +11216,9 @@ GLOBL shuffle403<>(SB), RODATA|NOPTR, $16
 TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -11230,12 +11230,12 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk646
 	RET
 
 chunk646:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group647:
 	MOVQ rows+24(FP), R9
@@ -11258,15 +11258,15 @@ chunks649:
 	VPSHUFB shuffle14<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(R8*4)
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(SI*1), X0
+	VMOVDQU 16(R10)(DX*1), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 32(R10)(SI*1), X2
+	VMOVDQU 32(R10)(DX*1), X2
 	VPSHUFB shuffle71<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 48(R10)(SI*1), X0
+	VMOVDQU 48(R10)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(R8*4)
@@ -11282,15 +11282,15 @@ chunks649:
 	VPSHUFB shuffle14<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(AX)(R8*4)
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(SI*1), X3
+	VMOVDQU 16(R11)(DX*1), X3
 	VPSHUFB shuffle70<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 32(R11)(SI*1), X4
+	VMOVDQU 32(R11)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R11)(SI*1), X3
+	VMOVDQU 48(R11)(DX*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
@@ -11305,12 +11305,12 @@ chunks649:
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(SI*1), X4
+	VMOVDQU 4(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R10)(SI*1), X5
+	VMOVDQU 20(R10)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 36(R10)(SI*1), X4
+	VMOVDQU 36(R10)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X0, X5
@@ -11327,12 +11327,12 @@ chunks649:
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(SI*1), X4
+	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R11)(SI*1), X5
+	VMOVDQU 20(R11)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 36(R11)(SI*1), X4
+	VMOVDQU 36(R11)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X3, X5
@@ -11349,12 +11349,12 @@ chunks649:
 	VPSHUFB shuffle74<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 128(AX)(R8*4)
-	VMOVDQU 8(R10)(SI*1), X4
+	VMOVDQU 8(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 24(R10)(SI*1), X5
+	VMOVDQU 24(R10)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 40(R10)(SI*1), X4
+	VMOVDQU 40(R10)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle74<>+0(SB), X0, X5
@@ -11371,12 +11371,12 @@ chunks649:
 	VPSHUFB shuffle74<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 160(AX)(R8*4)
-	VMOVDQU 8(R11)(SI*1), X4
+	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 24(R11)(SI*1), X5
+	VMOVDQU 24(R11)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 40(R11)(SI*1), X4
+	VMOVDQU 40(R11)(DX*1), X4
 	VPSHUFB shuffle71<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle74<>+0(SB), X3, X5
@@ -11393,12 +11393,12 @@ chunks649:
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 192(AX)(R8*4)
-	VMOVDQU 12(R10)(SI*1), X1
+	VMOVDQU 12(R10)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 28(R10)(SI*1), X5
+	VMOVDQU 28(R10)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VMOVDQU 44(R10)(SI*1), X1
+	VMOVDQU 44(R10)(DX*1), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VPSHUFB shuffle76<>+0(SB), X0, X0
@@ -11415,23 +11415,23 @@ chunks649:
 	VPSHUFB shuffle76<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 224(AX)(R8*4)
-	VMOVDQU 12(R11)(SI*1), X2
+	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 28(R11)(SI*1), X0
+	VMOVDQU 28(R11)(DX*1), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(R11)(SI*1), X2
+	VMOVDQU 44(R11)(DX*1), X2
 	VPSHUFB shuffle71<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle76<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 240(AX)(R8*4)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone650
 	ADDQ    $0x40, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks649
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks649
 
 rowdone650:
@@ -11441,7 +11441,7 @@ rowdone650:
 	JNZ  row648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group647
 	VZEROUPPER
 	RET
@@ -11451,9 +11451,9 @@ rowdone650:
 TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -11464,16 +11464,16 @@ TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk651
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk652
 	RET
 
 chunk651:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group653:
 	MOVQ rows+24(FP), R10
@@ -11488,10 +11488,10 @@ chunks655:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle404<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle405<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle406<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -11513,10 +11513,10 @@ chunks655:
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
 	VPSHUFB        shuffle414<>+0(SB), Y4, Y4
-	VMOVDQU        (R11)(SI*1), Y3
+	VMOVDQU        (R11)(DX*1), Y3
 	VPSHUFB        shuffle415<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R11)(SI*2), Y4
+	VMOVDQU        (R11)(DX*2), Y4
 	VPSHUFB        shuffle416<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
@@ -11528,10 +11528,10 @@ chunks655:
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
 	VPSHUFB        shuffle419<>+0(SB), Y4, Y3
-	VBROADCASTI128 16(R11)(SI*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle420<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
-	VBROADCASTI128 16(R11)(SI*2), Y3
+	VBROADCASTI128 16(R11)(DX*2), Y3
 	VPSHUFB        shuffle421<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
@@ -11551,12 +11551,12 @@ chunks655:
 	VPSHUFB        shuffle428<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone656
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks655
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks655
 
 rowdone656:
@@ -11566,13 +11566,13 @@ rowdone656:
 	JNZ  row654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group653
 	VZEROUPPER
 	RET
 
 chunk652:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group657:
 	MOVQ rows+24(FP), R10
@@ -11587,10 +11587,10 @@ chunks659:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle429<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle430<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle431<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -11640,12 +11640,12 @@ chunks659:
 	VPSHUFB shuffle453<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone660
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks659
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks659
 
 rowdone660:
@@ -11655,7 +11655,7 @@ rowdone660:
 	JNZ  row658
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group657
 	VZEROUPPER
 	RET
@@ -11915,9 +11915,9 @@ GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
 TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -11928,16 +11928,16 @@ TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk661
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk662
 	RET
 
 chunk661:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group663:
 	MOVQ rows+24(FP), R10
@@ -11952,10 +11952,10 @@ chunks665:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle454<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle455<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle456<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -11977,10 +11977,10 @@ chunks665:
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
 	VPSHUFB        shuffle464<>+0(SB), Y4, Y4
-	VMOVDQU        (R11)(SI*1), Y3
+	VMOVDQU        (R11)(DX*1), Y3
 	VPSHUFB        shuffle465<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R11)(SI*2), Y4
+	VMOVDQU        (R11)(DX*2), Y4
 	VPSHUFB        shuffle466<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
@@ -11992,10 +11992,10 @@ chunks665:
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
 	VPSHUFB        shuffle469<>+0(SB), Y4, Y3
-	VBROADCASTI128 16(R11)(SI*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle470<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
-	VBROADCASTI128 16(R11)(SI*2), Y3
+	VBROADCASTI128 16(R11)(DX*2), Y3
 	VPSHUFB        shuffle471<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
@@ -12015,12 +12015,12 @@ chunks665:
 	VPSHUFB        shuffle478<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone666
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks665
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks665
 
 rowdone666:
@@ -12030,13 +12030,13 @@ rowdone666:
 	JNZ  row664
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group663
 	VZEROUPPER
 	RET
 
 chunk662:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group667:
 	MOVQ rows+24(FP), R10
@@ -12051,10 +12051,10 @@ chunks669:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle479<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle480<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle481<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -12104,12 +12104,12 @@ chunks669:
 	VPSHUFB shuffle497<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone670
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks669
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks669
 
 rowdone670:
@@ -12119,7 +12119,7 @@ rowdone670:
 	JNZ  row668
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group667
 	VZEROUPPER
 	RET
@@ -12355,9 +12355,9 @@ GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
 TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -12368,16 +12368,16 @@ TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk671
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk672
 	RET
 
 chunk671:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group673:
 	MOVQ rows+24(FP), R10
@@ -12392,10 +12392,10 @@ chunks675:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle498<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle499<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle500<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -12417,10 +12417,10 @@ chunks675:
 	VMOVDQU        Y1, 32(R13)
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
-	VMOVDQU        (R11)(SI*1), Y2
+	VMOVDQU        (R11)(DX*1), Y2
 	VPSHUFB        shuffle508<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VMOVDQU        (R11)(SI*2), Y3
+	VMOVDQU        (R11)(DX*2), Y3
 	VPSHUFB        shuffle509<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        (R11)(DI*1), Y2
@@ -12430,10 +12430,10 @@ chunks675:
 	VPOR           Y4, Y2, Y4
 	VMOVDQU        Y4, 64(R13)
 	VPSHUFB        shuffle507<>+0(SB), Y1, Y4
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
 	VPOR           Y3, Y4, Y3
-	VBROADCASTI128 16(R11)(SI*2), Y4
+	VBROADCASTI128 16(R11)(DX*2), Y4
 	VPSHUFB        shuffle513<>+0(SB), Y4, Y0
 	VPOR           Y0, Y3, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y3
@@ -12453,12 +12453,12 @@ chunks675:
 	VPSHUFB        shuffle503<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone676
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks675
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks675
 
 rowdone676:
@@ -12468,13 +12468,13 @@ rowdone676:
 	JNZ  row674
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group673
 	VZEROUPPER
 	RET
 
 chunk672:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group677:
 	MOVQ rows+24(FP), R10
@@ -12489,10 +12489,10 @@ chunks679:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -12532,12 +12532,12 @@ chunks679:
 	VPSHUFB shuffle76<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone680
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks679
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks679
 
 rowdone680:
@@ -12547,7 +12547,7 @@ rowdone680:
 	JNZ  row678
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group677
 	VZEROUPPER
 	RET
@@ -12677,9 +12677,9 @@ GLOBL shuffle517<>(SB), RODATA|NOPTR, $32
 TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -12690,16 +12690,16 @@ TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk681
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk682
 	RET
 
 chunk681:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group683:
 	MOVQ rows+24(FP), R10
@@ -12714,10 +12714,10 @@ chunks685:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -12735,7 +12735,7 @@ chunks685:
 	VMOVDQU        Y0, 32(R13)
 	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle141<>+0(SB), Y0, Y1
-	VBROADCASTI128 16(R11)(SI*1), Y5
+	VBROADCASTI128 16(R11)(DX*1), Y5
 	VPSHUFB        shuffle519<>+0(SB), Y5, Y4
 	VPOR           Y4, Y1, Y4
 	VPSHUFB        shuffle521<>+0(SB), Y3, Y3
@@ -12744,7 +12744,7 @@ chunks685:
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        Y2, 64(R13)
 	VPSHUFB        shuffle520<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R11)(SI*2), Y2
+	VBROADCASTI128 16(R11)(DX*2), Y2
 	VPSHUFB        shuffle518<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R11)(DI*1), Y0
@@ -12762,12 +12762,12 @@ chunks685:
 	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
 	VMOVDQU        Y3, 128(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone686
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks685
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks685
 
 rowdone686:
@@ -12777,13 +12777,13 @@ rowdone686:
 	JNZ  row684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group683
 	VZEROUPPER
 	RET
 
 chunk682:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group687:
 	MOVQ rows+24(FP), R10
@@ -12798,11 +12798,11 @@ chunks689:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R13)
-	VMOVDQU (R11)(SI*2), X3
+	VMOVDQU (R11)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VMOVDQU (R11)(DI*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
@@ -12821,12 +12821,12 @@ chunks689:
 	VPSHUFB shuffle37<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone690
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks689
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks689
 
 rowdone690:
@@ -12836,7 +12836,7 @@ rowdone690:
 	JNZ  row688
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group687
 	VZEROUPPER
 	RET
@@ -12870,9 +12870,9 @@ GLOBL shuffle521<>(SB), RODATA|NOPTR, $32
 TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -12883,16 +12883,16 @@ TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk691
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk692
 	RET
 
 chunk691:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group693:
 	MOVQ rows+24(FP), R10
@@ -12906,10 +12906,10 @@ chunks695:
 	IMUL3Q     $0x05, R9, R13
 	ADDQ       AX, R13
 	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(SI*1), Y1
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (R13)
-	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DX*2), Y2
 	VMOVDQU    (R11)(DI*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVDQU    Y4, 32(R13)
@@ -12920,12 +12920,12 @@ chunks695:
 	VMOVDQU    Y2, 96(R13)
 	VPERM2I128 $0x31, Y4, Y3, Y4
 	VMOVDQU    Y4, 128(R13)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone696
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks695
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks695
 
 rowdone696:
@@ -12935,13 +12935,13 @@ rowdone696:
 	JNZ  row694
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group693
 	VZEROUPPER
 	RET
 
 chunk692:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group697:
 	MOVQ rows+24(FP), R10
@@ -12956,20 +12956,20 @@ chunks699:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VMOVDQU X0, (R13)
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 16(R13)
-	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 32(R13)
 	VMOVDQU (R11)(DI*1), X0
 	VMOVDQU X0, 48(R13)
 	VMOVDQU (R12), X0
 	VMOVDQU X0, 64(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone700
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks699
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks699
 
 rowdone700:
@@ -12979,7 +12979,7 @@ rowdone700:
 	JNZ  row698
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group697
 	VZEROUPPER
 	RET
@@ -12989,9 +12989,9 @@ rowdone700:
 TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -13003,14 +13003,14 @@ TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk701
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk702
 	RET
 
 chunk701:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group703:
 	MOVQ rows+24(FP), R9
@@ -13025,19 +13025,19 @@ chunks705:
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle522<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(SI*1), Y2
+	VBROADCASTI128 (R10)(DX*1), Y2
 	VPSHUFB        shuffle523<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(SI*2), Y1
+	VBROADCASTI128 (R10)(DX*2), Y1
 	VPSHUFB        shuffle524<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
 	VPSHUFB        shuffle525<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(SI*1), Y4
+	VBROADCASTI128 (R11)(DX*1), Y4
 	VPSHUFB        shuffle526<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(SI*2), Y5
+	VBROADCASTI128 (R11)(DX*2), Y5
 	VPSHUFB        shuffle527<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
@@ -13067,19 +13067,19 @@ chunks705:
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
 	VPSHUFB        shuffle522<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(SI*1), Y3
+	VBROADCASTI128 16(R10)(DX*1), Y3
 	VPSHUFB        shuffle523<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(SI*2), Y4
+	VBROADCASTI128 16(R10)(DX*2), Y4
 	VPSHUFB        shuffle524<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle525<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle526<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(SI*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle527<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
@@ -13107,12 +13107,12 @@ chunks705:
 	VPSHUFB        shuffle539<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JEQ            rowdone706
 	ADDQ           $0x20, R8
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JLE            chunks705
-	MOVQ           DX, R8
+	MOVQ           BX, R8
 	JMP            chunks705
 
 rowdone706:
@@ -13122,13 +13122,13 @@ rowdone706:
 	JNZ  row704
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group703
 	VZEROUPPER
 	RET
 
 chunk702:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group707:
 	MOVQ rows+24(FP), R9
@@ -13143,19 +13143,19 @@ chunks709:
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle540<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle541<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(SI*2), X1
+	VMOVDQU (R10)(DX*2), X1
 	VPSHUFB shuffle542<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle543<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle544<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R11)(SI*2), X5
+	VMOVDQU (R11)(DX*2), X5
 	VPSHUFB shuffle545<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
@@ -13219,12 +13219,12 @@ chunks709:
 	VPSHUFB shuffle575<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone710
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks709
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks709
 
 rowdone710:
@@ -13234,7 +13234,7 @@ rowdone710:
 	JNZ  row708
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group707
 	VZEROUPPER
 	RET
@@ -13496,9 +13496,9 @@ GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
 TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -13510,14 +13510,14 @@ TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk711
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk712
 	RET
 
 chunk711:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group713:
 	MOVQ rows+24(FP), R9
@@ -13532,19 +13532,19 @@ chunks715:
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle576<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(SI*1), Y2
+	VBROADCASTI128 (R10)(DX*1), Y2
 	VPSHUFB        shuffle577<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(SI*2), Y1
+	VBROADCASTI128 (R10)(DX*2), Y1
 	VPSHUFB        shuffle578<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
 	VPSHUFB        shuffle579<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(SI*1), Y4
+	VBROADCASTI128 (R11)(DX*1), Y4
 	VPSHUFB        shuffle580<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(SI*2), Y5
+	VBROADCASTI128 (R11)(DX*2), Y5
 	VPSHUFB        shuffle581<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
@@ -13574,19 +13574,19 @@ chunks715:
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
 	VPSHUFB        shuffle576<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(SI*1), Y3
+	VBROADCASTI128 16(R10)(DX*1), Y3
 	VPSHUFB        shuffle577<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(SI*2), Y4
+	VBROADCASTI128 16(R10)(DX*2), Y4
 	VPSHUFB        shuffle578<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle579<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle580<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(SI*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle581<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
@@ -13614,12 +13614,12 @@ chunks715:
 	VPSHUFB        shuffle593<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JEQ            rowdone716
 	ADDQ           $0x20, R8
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JLE            chunks715
-	MOVQ           DX, R8
+	MOVQ           BX, R8
 	JMP            chunks715
 
 rowdone716:
@@ -13629,13 +13629,13 @@ rowdone716:
 	JNZ  row714
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group713
 	VZEROUPPER
 	RET
 
 chunk712:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group717:
 	MOVQ rows+24(FP), R9
@@ -13650,19 +13650,19 @@ chunks719:
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle594<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle595<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(SI*2), X1
+	VMOVDQU (R10)(DX*2), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle319<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R11)(SI*1), X4
+	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle323<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R11)(SI*2), X5
+	VMOVDQU (R11)(DX*2), X5
 	VPSHUFB shuffle315<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
@@ -13726,12 +13726,12 @@ chunks719:
 	VPSHUFB shuffle613<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone720
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks719
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks719
 
 rowdone720:
@@ -13741,7 +13741,7 @@ rowdone720:
 	JNZ  row718
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group717
 	VZEROUPPER
 	RET
@@ -13939,9 +13939,9 @@ GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
 TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -13953,14 +13953,14 @@ TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk721
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk722
 	RET
 
 chunk721:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group723:
 	MOVQ rows+24(FP), R9
@@ -13975,19 +13975,19 @@ chunks725:
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle614<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(SI*1), Y2
+	VBROADCASTI128 (R10)(DX*1), Y2
 	VPSHUFB        shuffle615<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(SI*2), Y1
+	VBROADCASTI128 (R10)(DX*2), Y1
 	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
 	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(SI*1), Y4
+	VBROADCASTI128 (R11)(DX*1), Y4
 	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(SI*2), Y5
+	VBROADCASTI128 (R11)(DX*2), Y5
 	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
@@ -14017,19 +14017,19 @@ chunks725:
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
 	VPSHUFB        shuffle614<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(SI*1), Y3
+	VBROADCASTI128 16(R10)(DX*1), Y3
 	VPSHUFB        shuffle615<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(SI*2), Y4
+	VBROADCASTI128 16(R10)(DX*2), Y4
 	VPSHUFB        shuffle616<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle501<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle502<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(SI*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle617<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
@@ -14057,12 +14057,12 @@ chunks725:
 	VPSHUFB        shuffle625<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JEQ            rowdone726
 	ADDQ           $0x20, R8
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JLE            chunks725
-	MOVQ           DX, R8
+	MOVQ           BX, R8
 	JMP            chunks725
 
 rowdone726:
@@ -14072,13 +14072,13 @@ rowdone726:
 	JNZ  row724
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group723
 	VZEROUPPER
 	RET
 
 chunk722:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group727:
 	MOVQ rows+24(FP), R9
@@ -14093,10 +14093,10 @@ chunks729:
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(SI*2), X1
+	VMOVDQU (R10)(DX*2), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
@@ -14106,10 +14106,10 @@ chunks729:
 	VPSHUFB shuffle281<>+0(SB), X0, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VMOVDQU (R11)(SI*1), X5
+	VMOVDQU (R11)(DX*1), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
-	VMOVDQU (R11)(SI*2), X4
+	VMOVDQU (R11)(DX*2), X4
 	VPSHUFB shuffle70<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 16(R12)
@@ -14145,12 +14145,12 @@ chunks729:
 	VPSHUFB shuffle76<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(R12)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone730
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks729
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks729
 
 rowdone730:
@@ -14160,7 +14160,7 @@ rowdone730:
 	JNZ  row728
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group727
 	VZEROUPPER
 	RET
@@ -14242,9 +14242,9 @@ GLOBL shuffle625<>(SB), RODATA|NOPTR, $32
 TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -14256,14 +14256,14 @@ TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk731
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk732
 	RET
 
 chunk731:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group733:
 	MOVQ rows+24(FP), R9
@@ -14278,10 +14278,10 @@ chunks735:
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(SI*1), Y2
+	VBROADCASTI128 (R10)(DX*1), Y2
 	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(SI*2), Y1
+	VBROADCASTI128 (R10)(DX*2), Y1
 	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
@@ -14291,10 +14291,10 @@ chunks735:
 	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle520<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VBROADCASTI128 (R11)(SI*1), Y0
+	VBROADCASTI128 (R11)(DX*1), Y0
 	VPSHUFB        shuffle518<>+0(SB), Y0, Y5
 	VPOR           Y5, Y2, Y5
-	VBROADCASTI128 (R11)(SI*2), Y2
+	VBROADCASTI128 (R11)(DX*2), Y2
 	VPSHUFB        shuffle140<>+0(SB), Y2, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 32(R12)
@@ -14308,10 +14308,10 @@ chunks735:
 	VMOVDQU        Y2, 64(R12)
 	VBROADCASTI128 16(R10), Y2
 	VPSHUFB        shuffle518<>+0(SB), Y2, Y0
-	VBROADCASTI128 16(R10)(SI*1), Y3
+	VBROADCASTI128 16(R10)(DX*1), Y3
 	VPSHUFB        shuffle140<>+0(SB), Y3, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R10)(SI*2), Y0
+	VBROADCASTI128 16(R10)(DX*2), Y0
 	VPSHUFB        shuffle141<>+0(SB), Y0, Y4
 	VPOR           Y4, Y1, Y4
 	VBROADCASTI128 16(R11), Y1
@@ -14321,10 +14321,10 @@ chunks735:
 	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle518<>+0(SB), Y2, Y5
 	VPOR           Y5, Y3, Y5
-	VBROADCASTI128 16(R11)(SI*2), Y3
+	VBROADCASTI128 16(R11)(DX*2), Y3
 	VPSHUFB        shuffle140<>+0(SB), Y3, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 128(R12)
@@ -14336,12 +14336,12 @@ chunks735:
 	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        Y3, 160(R12)
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JEQ            rowdone736
 	ADDQ           $0x20, R8
-	CMPQ           R8, DX
+	CMPQ           R8, BX
 	JLE            chunks735
-	MOVQ           DX, R8
+	MOVQ           BX, R8
 	JMP            chunks735
 
 rowdone736:
@@ -14351,13 +14351,13 @@ rowdone736:
 	JNZ  row734
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group733
 	VZEROUPPER
 	RET
 
 chunk732:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group737:
 	MOVQ rows+24(FP), R9
@@ -14372,19 +14372,19 @@ chunks739:
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R10)(SI*1), X2
+	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R12)
-	VMOVDQU (R10)(SI*2), X3
+	VMOVDQU (R10)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VMOVDQU (R11), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(R12)
-	VMOVDQU (R11)(SI*1), X5
+	VMOVDQU (R11)(DX*1), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
-	VMOVDQU (R11)(SI*2), X6
+	VMOVDQU (R11)(DX*2), X6
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R12)
@@ -14400,12 +14400,12 @@ chunks739:
 	VPSHUFB shuffle37<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 80(R12)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone740
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks739
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks739
 
 rowdone740:
@@ -14415,7 +14415,7 @@ rowdone740:
 	JNZ  row738
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group737
 	VZEROUPPER
 	RET
@@ -14425,9 +14425,9 @@ rowdone740:
 TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -14439,14 +14439,14 @@ TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk741
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk742
 	RET
 
 chunk741:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group743:
 	MOVQ rows+24(FP), R9
@@ -14460,15 +14460,15 @@ chunks745:
 	IMUL3Q     $0x06, R8, R12
 	ADDQ       AX, R12
 	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(SI*1), Y1
+	VMOVDQU    (R10)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (R12)
-	VMOVDQU    (R10)(SI*2), Y2
+	VMOVDQU    (R10)(DX*2), Y2
 	VMOVDQU    (R11), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVDQU    Y4, 32(R12)
-	VMOVDQU    (R11)(SI*1), Y4
-	VMOVDQU    (R11)(SI*2), Y5
+	VMOVDQU    (R11)(DX*1), Y4
+	VMOVDQU    (R11)(DX*2), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
 	VMOVDQU    Y6, 64(R12)
 	VPERM2I128 $0x31, Y1, Y0, Y1
@@ -14477,12 +14477,12 @@ chunks745:
 	VMOVDQU    Y3, 128(R12)
 	VPERM2I128 $0x31, Y5, Y4, Y5
 	VMOVDQU    Y5, 160(R12)
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JEQ        rowdone746
 	ADDQ       $0x20, R8
-	CMPQ       R8, DX
+	CMPQ       R8, BX
 	JLE        chunks745
-	MOVQ       DX, R8
+	MOVQ       BX, R8
 	JMP        chunks745
 
 rowdone746:
@@ -14492,13 +14492,13 @@ rowdone746:
 	JNZ  row744
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group743
 	VZEROUPPER
 	RET
 
 chunk742:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group747:
 	MOVQ rows+24(FP), R9
@@ -14513,22 +14513,22 @@ chunks749:
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R12)
-	VMOVDQU (R10)(SI*1), X0
+	VMOVDQU (R10)(DX*1), X0
 	VMOVDQU X0, 16(R12)
-	VMOVDQU (R10)(SI*2), X0
+	VMOVDQU (R10)(DX*2), X0
 	VMOVDQU X0, 32(R12)
 	VMOVDQU (R11), X0
 	VMOVDQU X0, 48(R12)
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 64(R12)
-	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 80(R12)
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JEQ     rowdone750
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks749
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks749
 
 rowdone750:
@@ -14538,7 +14538,7 @@ rowdone750:
 	JNZ  row748
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group747
 	VZEROUPPER
 	RET
@@ -14548,9 +14548,9 @@ rowdone750:
 TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -14561,16 +14561,16 @@ TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk751
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk752
 	RET
 
 chunk751:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group753:
 	MOVQ rows+24(FP), R10
@@ -14585,10 +14585,10 @@ chunks755:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle626<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle627<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle628<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -14597,10 +14597,10 @@ chunks755:
 	VBROADCASTI128 (R12), Y4
 	VPSHUFB        shuffle630<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(SI*1), Y5
+	VBROADCASTI128 (R12)(DX*1), Y5
 	VPSHUFB        shuffle631<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(SI*2), Y6
+	VBROADCASTI128 (R12)(DX*2), Y6
 	VPSHUFB        shuffle632<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
@@ -14634,10 +14634,10 @@ chunks755:
 	VMOVDQU        Y6, 64(R13)
 	VMOVDQU        (R11), Y6
 	VPSHUFB        shuffle647<>+0(SB), Y6, Y6
-	VMOVDQU        (R11)(SI*1), Y5
+	VMOVDQU        (R11)(DX*1), Y5
 	VPSHUFB        shuffle648<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R11)(SI*2), Y6
+	VMOVDQU        (R11)(DX*2), Y6
 	VPSHUFB        shuffle649<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R11)(DI*1), Y5
@@ -14646,19 +14646,19 @@ chunks755:
 	VMOVDQU        (R12), Y6
 	VPSHUFB        shuffle651<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R12)(SI*1), Y5
+	VMOVDQU        (R12)(DX*1), Y5
 	VPSHUFB        shuffle652<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12)(SI*2), Y6
+	VMOVDQU        (R12)(DX*2), Y6
 	VPSHUFB        shuffle653<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
 	VBROADCASTI128 16(R11), Y6
 	VPSHUFB        shuffle654<>+0(SB), Y6, Y5
-	VBROADCASTI128 16(R11)(SI*1), Y4
+	VBROADCASTI128 16(R11)(DX*1), Y4
 	VPSHUFB        shuffle655<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
-	VBROADCASTI128 16(R11)(SI*2), Y5
+	VBROADCASTI128 16(R11)(DX*2), Y5
 	VPSHUFB        shuffle656<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
 	VBROADCASTI128 16(R11)(DI*1), Y3
@@ -14667,10 +14667,10 @@ chunks755:
 	VBROADCASTI128 16(R12), Y1
 	VPSHUFB        shuffle658<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R12)(SI*1), Y2
+	VBROADCASTI128 16(R12)(DX*1), Y2
 	VPSHUFB        shuffle659<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(SI*2), Y0
+	VBROADCASTI128 16(R12)(DX*2), Y0
 	VPSHUFB        shuffle660<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
@@ -14702,12 +14702,12 @@ chunks755:
 	VPSHUFB        shuffle674<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone756
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks755
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks755
 
 rowdone756:
@@ -14717,13 +14717,13 @@ rowdone756:
 	JNZ  row754
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group753
 	VZEROUPPER
 	RET
 
 chunk752:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group757:
 	MOVQ rows+24(FP), R10
@@ -14738,10 +14738,10 @@ chunks759:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle675<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle676<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle677<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -14750,10 +14750,10 @@ chunks759:
 	VMOVDQU (R12), X4
 	VPSHUFB shuffle679<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(SI*1), X5
+	VMOVDQU (R12)(DX*1), X5
 	VPSHUFB shuffle680<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(SI*2), X6
+	VMOVDQU (R12)(DX*2), X6
 	VPSHUFB shuffle681<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
@@ -14841,12 +14841,12 @@ chunks759:
 	VPSHUFB shuffle723<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone760
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks759
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks759
 
 rowdone760:
@@ -14856,7 +14856,7 @@ rowdone760:
 	JNZ  row758
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group757
 	VZEROUPPER
 	RET
@@ -15356,9 +15356,9 @@ GLOBL shuffle723<>(SB), RODATA|NOPTR, $16
 TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -15369,16 +15369,16 @@ TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk761
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk762
 	RET
 
 chunk761:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group763:
 	MOVQ rows+24(FP), R10
@@ -15393,10 +15393,10 @@ chunks765:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle724<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle725<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle726<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -15405,10 +15405,10 @@ chunks765:
 	VBROADCASTI128 (R12), Y4
 	VPSHUFB        shuffle728<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(SI*1), Y5
+	VBROADCASTI128 (R12)(DX*1), Y5
 	VPSHUFB        shuffle729<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(SI*2), Y6
+	VBROADCASTI128 (R12)(DX*2), Y6
 	VPSHUFB        shuffle730<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
@@ -15442,10 +15442,10 @@ chunks765:
 	VMOVDQU        Y6, 64(R13)
 	VMOVDQU        (R11), Y6
 	VPSHUFB        shuffle745<>+0(SB), Y6, Y6
-	VMOVDQU        (R11)(SI*1), Y5
+	VMOVDQU        (R11)(DX*1), Y5
 	VPSHUFB        shuffle746<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R11)(SI*2), Y6
+	VMOVDQU        (R11)(DX*2), Y6
 	VPSHUFB        shuffle747<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R11)(DI*1), Y5
@@ -15454,19 +15454,19 @@ chunks765:
 	VMOVDQU        (R12), Y6
 	VPSHUFB        shuffle749<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R12)(SI*1), Y5
+	VMOVDQU        (R12)(DX*1), Y5
 	VPSHUFB        shuffle750<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12)(SI*2), Y6
+	VMOVDQU        (R12)(DX*2), Y6
 	VPSHUFB        shuffle751<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
 	VBROADCASTI128 16(R11), Y6
 	VPSHUFB        shuffle752<>+0(SB), Y6, Y5
-	VBROADCASTI128 16(R11)(SI*1), Y4
+	VBROADCASTI128 16(R11)(DX*1), Y4
 	VPSHUFB        shuffle753<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
-	VBROADCASTI128 16(R11)(SI*2), Y5
+	VBROADCASTI128 16(R11)(DX*2), Y5
 	VPSHUFB        shuffle754<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
 	VBROADCASTI128 16(R11)(DI*1), Y3
@@ -15475,10 +15475,10 @@ chunks765:
 	VBROADCASTI128 16(R12), Y1
 	VPSHUFB        shuffle756<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R12)(SI*1), Y2
+	VBROADCASTI128 16(R12)(DX*1), Y2
 	VPSHUFB        shuffle757<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(SI*2), Y0
+	VBROADCASTI128 16(R12)(DX*2), Y0
 	VPSHUFB        shuffle758<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
@@ -15510,12 +15510,12 @@ chunks765:
 	VPSHUFB        shuffle772<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone766
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks765
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks765
 
 rowdone766:
@@ -15525,13 +15525,13 @@ rowdone766:
 	JNZ  row764
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group763
 	VZEROUPPER
 	RET
 
 chunk762:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group767:
 	MOVQ rows+24(FP), R10
@@ -15546,10 +15546,10 @@ chunks769:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle172<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle773<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -15558,10 +15558,10 @@ chunks769:
 	VMOVDQU (R12), X4
 	VPSHUFB shuffle323<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(SI*1), X5
+	VMOVDQU (R12)(DX*1), X5
 	VPSHUFB shuffle315<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(SI*2), X6
+	VMOVDQU (R12)(DX*2), X6
 	VPSHUFB shuffle321<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
@@ -15649,12 +15649,12 @@ chunks769:
 	VPSHUFB shuffle789<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone770
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks769
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks769
 
 rowdone770:
@@ -15664,7 +15664,7 @@ rowdone770:
 	JNZ  row768
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group767
 	VZEROUPPER
 	RET
@@ -16036,9 +16036,9 @@ GLOBL shuffle789<>(SB), RODATA|NOPTR, $16
 TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -16049,16 +16049,16 @@ TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk771
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk772
 	RET
 
 chunk771:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group773:
 	MOVQ rows+24(FP), R10
@@ -16073,10 +16073,10 @@ chunks775:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle790<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle791<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -16085,10 +16085,10 @@ chunks775:
 	VBROADCASTI128 (R12), Y4
 	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(SI*1), Y5
+	VBROADCASTI128 (R12)(DX*1), Y5
 	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(SI*2), Y6
+	VBROADCASTI128 (R12)(DX*2), Y6
 	VPSHUFB        shuffle792<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
@@ -16122,10 +16122,10 @@ chunks775:
 	VMOVDQU        Y1, 64(R13)
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
-	VBROADCASTI128 16(R11)(SI*1), Y2
+	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle617<>+0(SB), Y2, Y0
 	VPOR           Y0, Y3, Y0
-	VBROADCASTI128 16(R11)(SI*2), Y3
+	VBROADCASTI128 16(R11)(DX*2), Y3
 	VPSHUFB        shuffle792<>+0(SB), Y3, Y8
 	VPOR           Y8, Y0, Y8
 	VMOVDQU        (R11)(DI*1), Y0
@@ -16149,10 +16149,10 @@ chunks775:
 	VBROADCASTI128 16(R12), Y6
 	VPSHUFB        shuffle790<>+0(SB), Y6, Y0
 	VPOR           Y0, Y4, Y0
-	VBROADCASTI128 16(R12)(SI*1), Y4
+	VBROADCASTI128 16(R12)(DX*1), Y4
 	VPSHUFB        shuffle791<>+0(SB), Y4, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(SI*2), Y0
+	VBROADCASTI128 16(R12)(DX*2), Y0
 	VPSHUFB        shuffle616<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
@@ -16184,12 +16184,12 @@ chunks775:
 	VPSHUFB        shuffle798<>+0(SB), Y0, Y0
 	VPOR           Y0, Y4, Y0
 	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone776
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks775
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks775
 
 rowdone776:
@@ -16199,13 +16199,13 @@ rowdone776:
 	JNZ  row774
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group773
 	VZEROUPPER
 	RET
 
 chunk772:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group777:
 	MOVQ rows+24(FP), R10
@@ -16220,10 +16220,10 @@ chunks779:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(SI*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
@@ -16234,10 +16234,10 @@ chunks779:
 	VMOVDQU (R12), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(SI*1), X5
+	VMOVDQU (R12)(DX*1), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(SI*2), X6
+	VMOVDQU (R12)(DX*2), X6
 	VPSHUFB shuffle71<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
@@ -16281,12 +16281,12 @@ chunks779:
 	VPSHUFB shuffle76<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone780
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks779
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks779
 
 rowdone780:
@@ -16296,7 +16296,7 @@ rowdone780:
 	JNZ  row778
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group777
 	VZEROUPPER
 	RET
@@ -16390,9 +16390,9 @@ GLOBL shuffle803<>(SB), RODATA|NOPTR, $32
 TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -16403,16 +16403,16 @@ TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk781
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk782
 	RET
 
 chunk781:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group783:
 	MOVQ rows+24(FP), R10
@@ -16427,10 +16427,10 @@ chunks785:
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(SI*1), Y2
+	VBROADCASTI128 (R11)(DX*1), Y2
 	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(SI*2), Y1
+	VBROADCASTI128 (R11)(DX*2), Y1
 	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
@@ -16441,10 +16441,10 @@ chunks785:
 	VBROADCASTI128 (R12), Y5
 	VPSHUFB        shuffle518<>+0(SB), Y5, Y4
 	VPOR           Y4, Y0, Y4
-	VBROADCASTI128 (R12)(SI*1), Y0
+	VBROADCASTI128 (R12)(DX*1), Y0
 	VPSHUFB        shuffle140<>+0(SB), Y0, Y6
 	VPOR           Y6, Y4, Y6
-	VBROADCASTI128 (R12)(SI*2), Y4
+	VBROADCASTI128 (R12)(DX*2), Y4
 	VPSHUFB        shuffle141<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 32(R13)
@@ -16458,7 +16458,7 @@ chunks785:
 	VMOVDQU        Y5, 64(R13)
 	VBROADCASTI128 16(R11), Y5
 	VPSHUFB        shuffle141<>+0(SB), Y5, Y3
-	VBROADCASTI128 16(R11)(SI*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle519<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle521<>+0(SB), Y0, Y0
@@ -16466,7 +16466,7 @@ chunks785:
 	VPSHUFB        shuffle143<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
 	VMOVDQU        Y4, 96(R13)
-	VBROADCASTI128 16(R11)(SI*2), Y4
+	VBROADCASTI128 16(R11)(DX*2), Y4
 	VPSHUFB        shuffle518<>+0(SB), Y4, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
 	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
@@ -16474,7 +16474,7 @@ chunks785:
 	VBROADCASTI128 16(R12), Y0
 	VPSHUFB        shuffle141<>+0(SB), Y0, Y7
 	VPOR           Y7, Y3, Y7
-	VBROADCASTI128 16(R12)(SI*1), Y3
+	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle519<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R13)
@@ -16483,7 +16483,7 @@ chunks785:
 	VPOR           Y1, Y5, Y1
 	VPSHUFB        shuffle520<>+0(SB), Y4, Y4
 	VPOR           Y4, Y1, Y4
-	VBROADCASTI128 16(R12)(SI*2), Y1
+	VBROADCASTI128 16(R12)(DX*2), Y1
 	VPSHUFB        shuffle518<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 160(R13)
@@ -16495,12 +16495,12 @@ chunks785:
 	VPSHUFB        shuffle520<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 192(R13)
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JEQ            rowdone786
 	ADDQ           $0x20, R9
-	CMPQ           R9, DX
+	CMPQ           R9, BX
 	JLE            chunks785
-	MOVQ           DX, R9
+	MOVQ           BX, R9
 	JMP            chunks785
 
 rowdone786:
@@ -16510,13 +16510,13 @@ rowdone786:
 	JNZ  row784
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group783
 	VZEROUPPER
 	RET
 
 chunk782:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group787:
 	MOVQ rows+24(FP), R10
@@ -16531,11 +16531,11 @@ chunks789:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R11)(SI*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R13)
-	VMOVDQU (R11)(SI*2), X3
+	VMOVDQU (R11)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VMOVDQU (R11)(DI*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
@@ -16543,12 +16543,12 @@ chunks789:
 	VMOVDQU X5, 16(R13)
 	VMOVDQU (R12), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
-	VMOVDQU (R12)(SI*1), X6
+	VMOVDQU (R12)(DX*1), X6
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R13)
 	VPSHUFB shuffle37<>+0(SB), X0, X0
-	VMOVDQU (R12)(SI*2), X7
+	VMOVDQU (R12)(DX*2), X7
 	VPSHUFB shuffle15<>+0(SB), X7, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R13)
@@ -16564,12 +16564,12 @@ chunks789:
 	VPSHUFB shuffle37<>+0(SB), X7, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 96(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone790
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks789
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks789
 
 rowdone790:
@@ -16579,7 +16579,7 @@ rowdone790:
 	JNZ  row788
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group787
 	VZEROUPPER
 	RET
@@ -16589,9 +16589,9 @@ rowdone790:
 TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -16602,16 +16602,16 @@ TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk791
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk792
 	RET
 
 chunk791:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group793:
 	MOVQ rows+24(FP), R10
@@ -16625,18 +16625,18 @@ chunks795:
 	IMUL3Q     $0x07, R9, R13
 	ADDQ       AX, R13
 	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(SI*1), Y1
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (R13)
-	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DX*2), Y2
 	VMOVDQU    (R11)(DI*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVDQU    Y4, 32(R13)
 	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(SI*1), Y5
+	VMOVDQU    (R12)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
 	VMOVDQU    Y6, 64(R13)
-	VMOVDQU    (R12)(SI*2), Y6
+	VMOVDQU    (R12)(DX*2), Y6
 	VPERM2I128 $0x30, Y0, Y6, Y0
 	VMOVDQU    Y0, 96(R13)
 	VPERM2I128 $0x31, Y2, Y1, Y2
@@ -16645,12 +16645,12 @@ chunks795:
 	VMOVDQU    Y4, 160(R13)
 	VPERM2I128 $0x31, Y6, Y5, Y6
 	VMOVDQU    Y6, 192(R13)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone796
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks795
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks795
 
 rowdone796:
@@ -16660,13 +16660,13 @@ rowdone796:
 	JNZ  row794
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group793
 	VZEROUPPER
 	RET
 
 chunk792:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group797:
 	MOVQ rows+24(FP), R10
@@ -16681,24 +16681,24 @@ chunks799:
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
 	VMOVDQU X0, (R13)
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 16(R13)
-	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 32(R13)
 	VMOVDQU (R11)(DI*1), X0
 	VMOVDQU X0, 48(R13)
 	VMOVDQU (R12), X0
 	VMOVDQU X0, 64(R13)
-	VMOVDQU (R12)(SI*1), X0
+	VMOVDQU (R12)(DX*1), X0
 	VMOVDQU X0, 80(R13)
-	VMOVDQU (R12)(SI*2), X0
+	VMOVDQU (R12)(DX*2), X0
 	VMOVDQU X0, 96(R13)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone800
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks799
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks799
 
 rowdone800:
@@ -16708,7 +16708,7 @@ rowdone800:
 	JNZ  row798
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group797
 	VZEROUPPER
 	RET
@@ -16718,9 +16718,9 @@ rowdone800:
 TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -16731,20 +16731,20 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk801
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk802
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk803
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk804
 	RET
 
 chunk801:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group805:
 	MOVQ rows+24(FP), R10
@@ -16759,12 +16759,12 @@ chunks807:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -16803,12 +16803,12 @@ chunks807:
 	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone808
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks807
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks807
 
 rowdone808:
@@ -16818,13 +16818,13 @@ rowdone808:
 	JNZ  row806
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group805
 	VZEROUPPER
 	RET
 
 chunk802:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group809:
 	MOVQ rows+24(FP), R10
@@ -16839,12 +16839,12 @@ chunks811:
 	VMOVDQU    (R12), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R11)(SI*1), X0
-	VMOVDQU    (R12)(SI*1), X3
+	VMOVDQU    (R11)(DX*1), X0
+	VMOVDQU    (R12)(DX*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
-	VMOVDQU    (R11)(SI*2), X0
-	VMOVDQU    (R12)(SI*2), X5
+	VMOVDQU    (R11)(DX*2), X0
+	VMOVDQU    (R12)(DX*2), X5
 	VPUNPCKLBW X5, X0, X6
 	VPUNPCKHBW X5, X0, X5
 	VMOVDQU    (R11)(DI*1), X0
@@ -16875,12 +16875,12 @@ chunks811:
 	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone812
 	ADDQ       $0x10, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks811
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks811
 
 rowdone812:
@@ -16890,13 +16890,13 @@ rowdone812:
 	JNZ  row810
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group809
 	VZEROUPPER
 	RET
 
 chunk803:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group813:
 	MOVQ rows+24(FP), R10
@@ -16910,11 +16910,11 @@ chunks815:
 	VMOVQ      (R11), X0
 	VMOVQ      (R12), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R11)(SI*1), X0
-	VMOVQ      (R12)(SI*1), X2
+	VMOVQ      (R11)(DX*1), X0
+	VMOVQ      (R12)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVQ      (R11)(SI*2), X0
-	VMOVQ      (R12)(SI*2), X3
+	VMOVQ      (R11)(DX*2), X0
+	VMOVQ      (R12)(DX*2), X3
 	VPUNPCKLBW X3, X0, X3
 	VMOVQ      (R11)(DI*1), X0
 	VMOVQ      (R12)(DI*1), X4
@@ -16931,12 +16931,12 @@ chunks815:
 	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone816
 	ADDQ       $0x08, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks815
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks815
 
 rowdone816:
@@ -16946,13 +16946,13 @@ rowdone816:
 	JNZ  row814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group813
 	VZEROUPPER
 	RET
 
 chunk804:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group817:
 	MOVQ rows+24(FP), R10
@@ -16966,11 +16966,11 @@ chunks819:
 	VMOVD      (R11), X0
 	VMOVD      (R12), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R11)(SI*1), X0
-	VMOVD      (R12)(SI*1), X2
+	VMOVD      (R11)(DX*1), X0
+	VMOVD      (R12)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVD      (R11)(SI*2), X0
-	VMOVD      (R12)(SI*2), X3
+	VMOVD      (R11)(DX*2), X0
+	VMOVD      (R12)(DX*2), X3
 	VPUNPCKLBW X3, X0, X3
 	VMOVD      (R11)(DI*1), X0
 	VMOVD      (R12)(DI*1), X4
@@ -16981,12 +16981,12 @@ chunks819:
 	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone820
 	ADDQ       $0x04, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks819
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks819
 
 rowdone820:
@@ -16996,7 +16996,7 @@ rowdone820:
 	JNZ  row818
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group817
 	VZEROUPPER
 	RET
@@ -17006,9 +17006,9 @@ rowdone820:
 TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -17019,20 +17019,20 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk821
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk822
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk823
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk824
 	RET
 
 chunk821:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group825:
 	MOVQ rows+24(FP), R10
@@ -17047,12 +17047,12 @@ chunks827:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -17091,12 +17091,12 @@ chunks827:
 	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone828
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks827
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks827
 
 rowdone828:
@@ -17106,13 +17106,13 @@ rowdone828:
 	JNZ  row826
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group825
 	VZEROUPPER
 	RET
 
 chunk822:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group829:
 	MOVQ rows+24(FP), R10
@@ -17127,12 +17127,12 @@ chunks831:
 	VMOVDQU    (R12), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R11)(SI*1), X0
-	VMOVDQU    (R12)(SI*1), X3
+	VMOVDQU    (R11)(DX*1), X0
+	VMOVDQU    (R12)(DX*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
-	VMOVDQU    (R11)(SI*2), X0
-	VMOVDQU    (R12)(SI*2), X5
+	VMOVDQU    (R11)(DX*2), X0
+	VMOVDQU    (R12)(DX*2), X5
 	VPUNPCKLWD X5, X0, X6
 	VPUNPCKHWD X5, X0, X5
 	VMOVDQU    (R11)(DI*1), X0
@@ -17163,12 +17163,12 @@ chunks831:
 	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone832
 	ADDQ       $0x10, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks831
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks831
 
 rowdone832:
@@ -17178,13 +17178,13 @@ rowdone832:
 	JNZ  row830
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group829
 	VZEROUPPER
 	RET
 
 chunk823:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group833:
 	MOVQ rows+24(FP), R10
@@ -17198,11 +17198,11 @@ chunks835:
 	VMOVQ      (R11), X0
 	VMOVQ      (R12), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R11)(SI*1), X0
-	VMOVQ      (R12)(SI*1), X2
+	VMOVQ      (R11)(DX*1), X0
+	VMOVQ      (R12)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVQ      (R11)(SI*2), X0
-	VMOVQ      (R12)(SI*2), X3
+	VMOVQ      (R11)(DX*2), X0
+	VMOVQ      (R12)(DX*2), X3
 	VPUNPCKLWD X3, X0, X3
 	VMOVQ      (R11)(DI*1), X0
 	VMOVQ      (R12)(DI*1), X4
@@ -17219,12 +17219,12 @@ chunks835:
 	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone836
 	ADDQ       $0x08, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks835
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks835
 
 rowdone836:
@@ -17234,13 +17234,13 @@ rowdone836:
 	JNZ  row834
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group833
 	VZEROUPPER
 	RET
 
 chunk824:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group837:
 	MOVQ rows+24(FP), R10
@@ -17254,11 +17254,11 @@ chunks839:
 	VMOVD      (R11), X0
 	VMOVD      (R12), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R11)(SI*1), X0
-	VMOVD      (R12)(SI*1), X2
+	VMOVD      (R11)(DX*1), X0
+	VMOVD      (R12)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVD      (R11)(SI*2), X0
-	VMOVD      (R12)(SI*2), X3
+	VMOVD      (R11)(DX*2), X0
+	VMOVD      (R12)(DX*2), X3
 	VPUNPCKLWD X3, X0, X3
 	VMOVD      (R11)(DI*1), X0
 	VMOVD      (R12)(DI*1), X4
@@ -17269,12 +17269,12 @@ chunks839:
 	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone840
 	ADDQ       $0x04, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks839
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks839
 
 rowdone840:
@@ -17284,7 +17284,7 @@ rowdone840:
 	JNZ  row838
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group837
 	VZEROUPPER
 	RET
@@ -17294,9 +17294,9 @@ rowdone840:
 TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -17307,20 +17307,20 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk841
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk842
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk843
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk844
 	RET
 
 chunk841:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group845:
 	MOVQ rows+24(FP), R10
@@ -17335,12 +17335,12 @@ chunks847:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -17379,12 +17379,12 @@ chunks847:
 	VMOVDQU    Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone848
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks847
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks847
 
 rowdone848:
@@ -17394,13 +17394,13 @@ rowdone848:
 	JNZ  row846
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group845
 	VZEROUPPER
 	RET
 
 chunk842:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group849:
 	MOVQ rows+24(FP), R10
@@ -17415,12 +17415,12 @@ chunks851:
 	VMOVDQU    (R12), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R11)(SI*1), X0
-	VMOVDQU    (R12)(SI*1), X3
+	VMOVDQU    (R11)(DX*1), X0
+	VMOVDQU    (R12)(DX*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
-	VMOVDQU    (R11)(SI*2), X0
-	VMOVDQU    (R12)(SI*2), X5
+	VMOVDQU    (R11)(DX*2), X0
+	VMOVDQU    (R12)(DX*2), X5
 	VPUNPCKLDQ X5, X0, X6
 	VPUNPCKHDQ X5, X0, X5
 	VMOVDQU    (R11)(DI*1), X0
@@ -17451,12 +17451,12 @@ chunks851:
 	VMOVDQU    X4, 96(AX)(R9*8)
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone852
 	ADDQ       $0x10, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks851
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks851
 
 rowdone852:
@@ -17466,13 +17466,13 @@ rowdone852:
 	JNZ  row850
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group849
 	VZEROUPPER
 	RET
 
 chunk843:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group853:
 	MOVQ rows+24(FP), R10
@@ -17486,11 +17486,11 @@ chunks855:
 	VMOVQ      (R11), X0
 	VMOVQ      (R12), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R11)(SI*1), X0
-	VMOVQ      (R12)(SI*1), X2
+	VMOVQ      (R11)(DX*1), X0
+	VMOVQ      (R12)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVQ      (R11)(SI*2), X0
-	VMOVQ      (R12)(SI*2), X3
+	VMOVQ      (R11)(DX*2), X0
+	VMOVQ      (R12)(DX*2), X3
 	VPUNPCKLDQ X3, X0, X3
 	VMOVQ      (R11)(DI*1), X0
 	VMOVQ      (R12)(DI*1), X4
@@ -17507,12 +17507,12 @@ chunks855:
 	VMOVDQU    X1, 32(AX)(R9*8)
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone856
 	ADDQ       $0x08, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks855
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks855
 
 rowdone856:
@@ -17522,13 +17522,13 @@ rowdone856:
 	JNZ  row854
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group853
 	VZEROUPPER
 	RET
 
 chunk844:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group857:
 	MOVQ rows+24(FP), R10
@@ -17542,11 +17542,11 @@ chunks859:
 	VMOVD      (R11), X0
 	VMOVD      (R12), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R11)(SI*1), X0
-	VMOVD      (R12)(SI*1), X2
+	VMOVD      (R11)(DX*1), X0
+	VMOVD      (R12)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVD      (R11)(SI*2), X0
-	VMOVD      (R12)(SI*2), X3
+	VMOVD      (R11)(DX*2), X0
+	VMOVD      (R12)(DX*2), X3
 	VPUNPCKLDQ X3, X0, X3
 	VMOVD      (R11)(DI*1), X0
 	VMOVD      (R12)(DI*1), X4
@@ -17557,12 +17557,12 @@ chunks859:
 	VMOVDQU    X2, (AX)(R9*8)
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone860
 	ADDQ       $0x04, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks859
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks859
 
 rowdone860:
@@ -17572,7 +17572,7 @@ rowdone860:
 	JNZ  row858
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group857
 	VZEROUPPER
 	RET
@@ -17582,9 +17582,9 @@ rowdone860:
 TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -17595,18 +17595,18 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk861
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk862
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk863
 	RET
 
 chunk861:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group864:
 	MOVQ rows+24(FP), R10
@@ -17621,12 +17621,12 @@ chunks866:
 	VMOVDQU     (R12), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(SI*1), Y0
-	VMOVDQU     (R12)(SI*1), Y3
+	VMOVDQU     (R11)(DX*1), Y0
+	VMOVDQU     (R12)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R11)(SI*2), Y0
-	VMOVDQU     (R12)(SI*2), Y5
+	VMOVDQU     (R11)(DX*2), Y0
+	VMOVDQU     (R12)(DX*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
 	VMOVDQU     (R11)(DI*1), Y0
@@ -17665,12 +17665,12 @@ chunks866:
 	VMOVDQU     Y4, 192(AX)(R9*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R9*8)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone867
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks866
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks866
 
 rowdone867:
@@ -17680,13 +17680,13 @@ rowdone867:
 	JNZ  row865
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group864
 	VZEROUPPER
 	RET
 
 chunk862:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group868:
 	MOVQ rows+24(FP), R10
@@ -17701,12 +17701,12 @@ chunks870:
 	VMOVDQU     (R12), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R11)(SI*1), X0
-	VMOVDQU     (R12)(SI*1), X3
+	VMOVDQU     (R11)(DX*1), X0
+	VMOVDQU     (R12)(DX*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     (R11)(SI*2), X0
-	VMOVDQU     (R12)(SI*2), X5
+	VMOVDQU     (R11)(DX*2), X0
+	VMOVDQU     (R12)(DX*2), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
 	VMOVDQU     (R11)(DI*1), X0
@@ -17737,12 +17737,12 @@ chunks870:
 	VMOVDQU     X4, 96(AX)(R9*8)
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R9*8)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone871
 	ADDQ        $0x10, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks870
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks870
 
 rowdone871:
@@ -17752,13 +17752,13 @@ rowdone871:
 	JNZ  row869
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group868
 	VZEROUPPER
 	RET
 
 chunk863:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group872:
 	MOVQ rows+24(FP), R10
@@ -17772,11 +17772,11 @@ chunks874:
 	VMOVQ       (R11), X0
 	VMOVQ       (R12), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R11)(SI*1), X0
-	VMOVQ       (R12)(SI*1), X2
+	VMOVQ       (R11)(DX*1), X0
+	VMOVQ       (R12)(DX*1), X2
 	VPUNPCKLQDQ X2, X0, X2
-	VMOVQ       (R11)(SI*2), X0
-	VMOVQ       (R12)(SI*2), X3
+	VMOVQ       (R11)(DX*2), X0
+	VMOVQ       (R12)(DX*2), X3
 	VPUNPCKLQDQ X3, X0, X3
 	VMOVQ       (R11)(DI*1), X0
 	VMOVQ       (R12)(DI*1), X4
@@ -17793,12 +17793,12 @@ chunks874:
 	VMOVDQU     X1, 32(AX)(R9*8)
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R9*8)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone875
 	ADDQ        $0x08, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks874
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks874
 
 rowdone875:
@@ -17808,7 +17808,7 @@ rowdone875:
 	JNZ  row873
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group872
 	VZEROUPPER
 	RET
@@ -17818,9 +17818,9 @@ rowdone875:
 TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -17831,16 +17831,16 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk876
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk877
 	RET
 
 chunk876:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group878:
 	MOVQ rows+24(FP), R10
@@ -17852,18 +17852,18 @@ chunks880:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(SI*1), Y1
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVDQU    Y2, (AX)(R9*8)
-	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DX*2), Y2
 	VMOVDQU    (R11)(DI*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVDQU    Y4, 32(AX)(R9*8)
 	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(SI*1), Y5
+	VMOVDQU    (R12)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
 	VMOVDQU    Y6, 64(AX)(R9*8)
-	VMOVDQU    (R12)(SI*2), Y6
+	VMOVDQU    (R12)(DX*2), Y6
 	VMOVDQU    (R12)(DI*1), Y7
 	VPERM2I128 $0x20, Y7, Y6, Y8
 	VMOVDQU    Y8, 96(AX)(R9*8)
@@ -17875,12 +17875,12 @@ chunks880:
 	VMOVDQU    Y5, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone881
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks880
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks880
 
 rowdone881:
@@ -17890,13 +17890,13 @@ rowdone881:
 	JNZ  row879
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group878
 	VZEROUPPER
 	RET
 
 chunk877:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group882:
 	MOVQ rows+24(FP), R10
@@ -17909,26 +17909,26 @@ chunks884:
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (R11), X0
 	VMOVDQU X0, (AX)(R9*8)
-	VMOVDQU (R11)(SI*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 16(AX)(R9*8)
-	VMOVDQU (R11)(SI*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 32(AX)(R9*8)
 	VMOVDQU (R11)(DI*1), X0
 	VMOVDQU X0, 48(AX)(R9*8)
 	VMOVDQU (R12), X0
 	VMOVDQU X0, 64(AX)(R9*8)
-	VMOVDQU (R12)(SI*1), X0
+	VMOVDQU (R12)(DX*1), X0
 	VMOVDQU X0, 80(AX)(R9*8)
-	VMOVDQU (R12)(SI*2), X0
+	VMOVDQU (R12)(DX*2), X0
 	VMOVDQU X0, 96(AX)(R9*8)
 	VMOVDQU (R12)(DI*1), X0
 	VMOVDQU X0, 112(AX)(R9*8)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone885
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks884
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks884
 
 rowdone885:
@@ -17938,7 +17938,7 @@ rowdone885:
 	JNZ  row883
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group882
 	VZEROUPPER
 	RET
@@ -17948,9 +17948,9 @@ rowdone885:
 TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -17961,14 +17961,14 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk886
 	RET
 
 chunk886:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group887:
 	MOVQ rows+24(FP), R10
@@ -17983,12 +17983,12 @@ chunks889:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -18027,12 +18027,12 @@ chunks889:
 	VMOVNTDQ   Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone890
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks889
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks889
 
 rowdone890:
@@ -18042,7 +18042,7 @@ rowdone890:
 	JNZ  row888
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group887
 	SFENCE
 	VZEROUPPER
@@ -18053,9 +18053,9 @@ rowdone890:
 TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18066,14 +18066,14 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk891
 	RET
 
 chunk891:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group892:
 	MOVQ rows+24(FP), R10
@@ -18088,12 +18088,12 @@ chunks894:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -18132,12 +18132,12 @@ chunks894:
 	VMOVNTDQ   Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone895
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks894
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks894
 
 rowdone895:
@@ -18147,7 +18147,7 @@ rowdone895:
 	JNZ  row893
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group892
 	SFENCE
 	VZEROUPPER
@@ -18158,9 +18158,9 @@ rowdone895:
 TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18171,14 +18171,14 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk896
 	RET
 
 chunk896:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group897:
 	MOVQ rows+24(FP), R10
@@ -18193,12 +18193,12 @@ chunks899:
 	VMOVDQU    (R12), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(SI*1), Y0
-	VMOVDQU    (R12)(SI*1), Y3
+	VMOVDQU    (R11)(DX*1), Y0
+	VMOVDQU    (R12)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R11)(SI*2), Y0
-	VMOVDQU    (R12)(SI*2), Y5
+	VMOVDQU    (R11)(DX*2), Y0
+	VMOVDQU    (R12)(DX*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
 	VMOVDQU    (R11)(DI*1), Y0
@@ -18237,12 +18237,12 @@ chunks899:
 	VMOVNTDQ   Y4, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone900
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks899
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks899
 
 rowdone900:
@@ -18252,7 +18252,7 @@ rowdone900:
 	JNZ  row898
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group897
 	SFENCE
 	VZEROUPPER
@@ -18263,9 +18263,9 @@ rowdone900:
 TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18276,14 +18276,14 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk901
 	RET
 
 chunk901:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group902:
 	MOVQ rows+24(FP), R10
@@ -18298,12 +18298,12 @@ chunks904:
 	VMOVDQU     (R12), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(SI*1), Y0
-	VMOVDQU     (R12)(SI*1), Y3
+	VMOVDQU     (R11)(DX*1), Y0
+	VMOVDQU     (R12)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R11)(SI*2), Y0
-	VMOVDQU     (R12)(SI*2), Y5
+	VMOVDQU     (R11)(DX*2), Y0
+	VMOVDQU     (R12)(DX*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
 	VMOVDQU     (R11)(DI*1), Y0
@@ -18342,12 +18342,12 @@ chunks904:
 	VMOVNTDQ    Y4, 192(AX)(R9*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVNTDQ    Y7, 224(AX)(R9*8)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone905
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks904
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks904
 
 rowdone905:
@@ -18357,7 +18357,7 @@ rowdone905:
 	JNZ  row903
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group902
 	SFENCE
 	VZEROUPPER
@@ -18368,9 +18368,9 @@ rowdone905:
 TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18381,14 +18381,14 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk906
 	RET
 
 chunk906:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group907:
 	MOVQ rows+24(FP), R10
@@ -18400,18 +18400,18 @@ chunks909:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(SI*1), Y1
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
 	VMOVNTDQ   Y2, (AX)(R9*8)
-	VMOVDQU    (R11)(SI*2), Y2
+	VMOVDQU    (R11)(DX*2), Y2
 	VMOVDQU    (R11)(DI*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
 	VMOVNTDQ   Y4, 32(AX)(R9*8)
 	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(SI*1), Y5
+	VMOVDQU    (R12)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
 	VMOVNTDQ   Y6, 64(AX)(R9*8)
-	VMOVDQU    (R12)(SI*2), Y6
+	VMOVDQU    (R12)(DX*2), Y6
 	VMOVDQU    (R12)(DI*1), Y7
 	VPERM2I128 $0x20, Y7, Y6, Y8
 	VMOVNTDQ   Y8, 96(AX)(R9*8)
@@ -18423,12 +18423,12 @@ chunks909:
 	VMOVNTDQ   Y5, 192(AX)(R9*8)
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JEQ        rowdone910
 	ADDQ       $0x20, R9
-	CMPQ       R9, DX
+	CMPQ       R9, BX
 	JLE        chunks909
-	MOVQ       DX, R9
+	MOVQ       BX, R9
 	JMP        chunks909
 
 rowdone910:
@@ -18438,7 +18438,7 @@ rowdone910:
 	JNZ  row908
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group907
 	SFENCE
 	VZEROUPPER
@@ -18518,9 +18518,9 @@ lanedone916:
 TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18531,18 +18531,18 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk917
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk918
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk919
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk920
 	RET
 
 chunk917:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group921:
 	MOVQ rows+24(FP), R8
@@ -18563,13 +18563,13 @@ chunks923:
 	VPSRLW      $0x08, Y0, Y3
 	VPSRLW      $0x08, Y1, Y2
 	VPACKUSWB   Y2, Y3, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone924
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks923
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks923
 
 rowdone924:
@@ -18579,13 +18579,13 @@ rowdone924:
 	JNZ  row922
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group921
 	VZEROUPPER
 	RET
 
 chunk918:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group925:
 	MOVQ rows+24(FP), R8
@@ -18604,13 +18604,13 @@ chunks927:
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X1, X2
 	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVDQU   X1, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone928
 	ADDQ      $0x10, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks927
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks927
 
 rowdone928:
@@ -18620,13 +18620,13 @@ rowdone928:
 	JNZ  row926
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group925
 	VZEROUPPER
 	RET
 
 chunk919:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group929:
 	MOVQ rows+24(FP), R8
@@ -18644,13 +18644,13 @@ chunks931:
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVQ     X0, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone932
 	ADDQ      $0x08, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks931
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks931
 
 rowdone932:
@@ -18660,13 +18660,13 @@ rowdone932:
 	JNZ  row930
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group929
 	VZEROUPPER
 	RET
 
 chunk920:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group933:
 	MOVQ rows+24(FP), R8
@@ -18684,13 +18684,13 @@ chunks935:
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVD     X0, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone936
 	ADDQ      $0x04, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks935
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks935
 
 rowdone936:
@@ -18700,7 +18700,7 @@ rowdone936:
 	JNZ  row934
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group933
 	VZEROUPPER
 	RET
@@ -18716,9 +18716,9 @@ GLOBL shuffle804<>(SB), RODATA|NOPTR, $32
 TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18729,18 +18729,18 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk937
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk938
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk939
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk940
 	RET
 
 chunk937:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group941:
 	MOVQ rows+24(FP), R8
@@ -18761,13 +18761,13 @@ chunks943:
 	VPSRLD      $0x10, Y0, Y3
 	VPSRLD      $0x10, Y1, Y2
 	VPACKUSDW   Y2, Y3, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone944
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks943
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks943
 
 rowdone944:
@@ -18777,13 +18777,13 @@ rowdone944:
 	JNZ  row942
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group941
 	VZEROUPPER
 	RET
 
 chunk938:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group945:
 	MOVQ rows+24(FP), R8
@@ -18802,13 +18802,13 @@ chunks947:
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X1, X2
 	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVDQU   X1, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone948
 	ADDQ      $0x10, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks947
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks947
 
 rowdone948:
@@ -18818,13 +18818,13 @@ rowdone948:
 	JNZ  row946
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group945
 	VZEROUPPER
 	RET
 
 chunk939:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group949:
 	MOVQ rows+24(FP), R8
@@ -18842,13 +18842,13 @@ chunks951:
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVQ     X0, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone952
 	ADDQ      $0x08, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks951
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks951
 
 rowdone952:
@@ -18858,13 +18858,13 @@ rowdone952:
 	JNZ  row950
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group949
 	VZEROUPPER
 	RET
 
 chunk940:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group953:
 	MOVQ rows+24(FP), R8
@@ -18882,13 +18882,13 @@ chunks955:
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R9)(SI*1)
-	CMPQ      DI, DX
+	VMOVD     X0, (R9)(DX*1)
+	CMPQ      DI, BX
 	JEQ       rowdone956
 	ADDQ      $0x04, DI
-	CMPQ      DI, DX
+	CMPQ      DI, BX
 	JLE       chunks955
-	MOVQ      DX, DI
+	MOVQ      BX, DI
 	JMP       chunks955
 
 rowdone956:
@@ -18898,7 +18898,7 @@ rowdone956:
 	JNZ  row954
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group953
 	VZEROUPPER
 	RET
@@ -18914,9 +18914,9 @@ GLOBL shuffle805<>(SB), RODATA|NOPTR, $32
 TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -18927,18 +18927,18 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk957
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk958
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk959
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk960
 	RET
 
 chunk957:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group961:
 	MOVQ rows+24(FP), R8
@@ -18955,13 +18955,13 @@ chunks963:
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VMOVDQU     Y2, (R9)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone964
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks963
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks963
 
 rowdone964:
@@ -18971,13 +18971,13 @@ rowdone964:
 	JNZ  row962
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group961
 	VZEROUPPER
 	RET
 
 chunk958:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group965:
 	MOVQ rows+24(FP), R8
@@ -18992,13 +18992,13 @@ chunks967:
 	VSHUFPS $0x88, X1, X0, X2
 	VMOVDQU X2, (R9)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone968
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks967
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks967
 
 rowdone968:
@@ -19008,13 +19008,13 @@ rowdone968:
 	JNZ  row966
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group965
 	VZEROUPPER
 	RET
 
 chunk959:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group969:
 	MOVQ rows+24(FP), R8
@@ -19028,13 +19028,13 @@ chunks971:
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone972
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks971
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks971
 
 rowdone972:
@@ -19044,13 +19044,13 @@ rowdone972:
 	JNZ  row970
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group969
 	VZEROUPPER
 	RET
 
 chunk960:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group973:
 	MOVQ rows+24(FP), R8
@@ -19064,13 +19064,13 @@ chunks975:
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVD   X0, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone976
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks975
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks975
 
 rowdone976:
@@ -19080,7 +19080,7 @@ rowdone976:
 	JNZ  row974
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group973
 	VZEROUPPER
 	RET
@@ -19090,9 +19090,9 @@ rowdone976:
 TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19103,16 +19103,16 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk977
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk978
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk979
 	RET
 
 chunk977:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group980:
 	MOVQ rows+24(FP), R8
@@ -19129,13 +19129,13 @@ chunks982:
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VMOVDQU     Y2, (R9)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone983
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks982
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks982
 
 rowdone983:
@@ -19145,13 +19145,13 @@ rowdone983:
 	JNZ  row981
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group980
 	VZEROUPPER
 	RET
 
 chunk978:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group984:
 	MOVQ rows+24(FP), R8
@@ -19166,13 +19166,13 @@ chunks986:
 	VPUNPCKLQDQ X1, X0, X2
 	VMOVDQU     X2, (R9)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     X1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone987
 	ADDQ        $0x10, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks986
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks986
 
 rowdone987:
@@ -19182,13 +19182,13 @@ rowdone987:
 	JNZ  row985
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group984
 	VZEROUPPER
 	RET
 
 chunk979:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group988:
 	MOVQ rows+24(FP), R8
@@ -19202,13 +19202,13 @@ chunks990:
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVQ       X0, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone991
 	ADDQ        $0x08, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks990
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks990
 
 rowdone991:
@@ -19218,7 +19218,7 @@ rowdone991:
 	JNZ  row989
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group988
 	VZEROUPPER
 	RET
@@ -19228,9 +19228,9 @@ rowdone991:
 TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19241,14 +19241,14 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk992
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk993
 	RET
 
 chunk992:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group994:
 	MOVQ rows+24(FP), R8
@@ -19263,13 +19263,13 @@ chunks996:
 	VMOVDQU     Y0, (R9)
 	VMOVDQU     16(AX)(DI*2), X0
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVDQU     Y0, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone997
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks996
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks996
 
 rowdone997:
@@ -19279,13 +19279,13 @@ rowdone997:
 	JNZ  row995
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group994
 	VZEROUPPER
 	RET
 
 chunk993:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group998:
 	MOVQ rows+24(FP), R8
@@ -19298,13 +19298,13 @@ chunks1000:
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 16(AX)(DI*2), X0
-	VMOVDQU X0, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1001
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1000
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1000
 
 rowdone1001:
@@ -19314,7 +19314,7 @@ rowdone1001:
 	JNZ  row999
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group998
 	VZEROUPPER
 	RET
@@ -19324,9 +19324,9 @@ rowdone1001:
 TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19337,14 +19337,14 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1002
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1003
 	RET
 
 chunk1002:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1004:
 	MOVQ rows+24(FP), R8
@@ -19374,21 +19374,21 @@ chunks1006:
 	VMOVDQU 22(AX)(DI*2), X2
 	VPSHUFB shuffle807<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 34(AX)(DI*2), X2
 	VPSHUFB shuffle808<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(DI*2), X1
 	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1007
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1006
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1006
 
 rowdone1007:
@@ -19398,13 +19398,13 @@ rowdone1007:
 	JNZ  row1005
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1004
 	VZEROUPPER
 	RET
 
 chunk1003:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1008:
 	MOVQ rows+24(FP), R8
@@ -19428,16 +19428,16 @@ chunks1010:
 	VMOVDQU 22(AX)(DI*2), X0
 	VPSHUFB shuffle807<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 32(AX)(DI*2), X0
 	VPSHUFB shuffle810<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1011
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1010
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1010
 
 rowdone1011:
@@ -19447,7 +19447,7 @@ rowdone1011:
 	JNZ  row1009
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1008
 	VZEROUPPER
 	RET
@@ -19477,9 +19477,9 @@ GLOBL shuffle810<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19490,14 +19490,14 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1012
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1013
 	RET
 
 chunk1012:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1014:
 	MOVQ rows+24(FP), R8
@@ -19527,20 +19527,20 @@ chunks1016:
 	VMOVDQU 36(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 40(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1017
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1016
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1016
 
 rowdone1017:
@@ -19550,13 +19550,13 @@ rowdone1017:
 	JNZ  row1015
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1014
 	VZEROUPPER
 	RET
 
 chunk1013:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1018:
 	MOVQ rows+24(FP), R8
@@ -19580,15 +19580,15 @@ chunks1020:
 	VMOVDQU 32(AX)(DI*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1021
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1020
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1020
 
 rowdone1021:
@@ -19598,7 +19598,7 @@ rowdone1021:
 	JNZ  row1019
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1018
 	VZEROUPPER
 	RET
@@ -19608,9 +19608,9 @@ rowdone1021:
 TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19621,12 +19621,12 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1022
 	RET
 
 chunk1022:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1023:
 	MOVQ rows+24(FP), R8
@@ -19647,13 +19647,13 @@ chunks1025:
 	VPSRLW      $0x08, Y0, Y3
 	VPSRLW      $0x08, Y1, Y2
 	VPACKUSWB   Y2, Y3, Y1
-	VMOVNTDQ    Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone1026
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1025
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1025
 
 rowdone1026:
@@ -19663,7 +19663,7 @@ rowdone1026:
 	JNZ  row1024
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1023
 	SFENCE
 	VZEROUPPER
@@ -19674,9 +19674,9 @@ rowdone1026:
 TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19687,12 +19687,12 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1027
 	RET
 
 chunk1027:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1028:
 	MOVQ rows+24(FP), R8
@@ -19713,13 +19713,13 @@ chunks1030:
 	VPSRLD      $0x10, Y0, Y3
 	VPSRLD      $0x10, Y1, Y2
 	VPACKUSDW   Y2, Y3, Y1
-	VMOVNTDQ    Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone1031
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1030
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1030
 
 rowdone1031:
@@ -19729,7 +19729,7 @@ rowdone1031:
 	JNZ  row1029
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1028
 	SFENCE
 	VZEROUPPER
@@ -19740,9 +19740,9 @@ rowdone1031:
 TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19753,12 +19753,12 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1032
 	RET
 
 chunk1032:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1033:
 	MOVQ rows+24(FP), R8
@@ -19775,13 +19775,13 @@ chunks1035:
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VMOVNTDQ    Y2, (R9)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone1036
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1035
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1035
 
 rowdone1036:
@@ -19791,7 +19791,7 @@ rowdone1036:
 	JNZ  row1034
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1033
 	SFENCE
 	VZEROUPPER
@@ -19802,9 +19802,9 @@ rowdone1036:
 TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19815,12 +19815,12 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1037
 	RET
 
 chunk1037:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1038:
 	MOVQ rows+24(FP), R8
@@ -19837,13 +19837,13 @@ chunks1040:
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VMOVNTDQ    Y2, (R9)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone1041
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1040
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1040
 
 rowdone1041:
@@ -19853,7 +19853,7 @@ rowdone1041:
 	JNZ  row1039
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1038
 	SFENCE
 	VZEROUPPER
@@ -19864,9 +19864,9 @@ rowdone1041:
 TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19877,12 +19877,12 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1042
 	RET
 
 chunk1042:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1043:
 	MOVQ rows+24(FP), R8
@@ -19897,13 +19897,13 @@ chunks1045:
 	VMOVNTDQ    Y0, (R9)
 	VMOVDQU     16(AX)(DI*2), X0
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(SI*1)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y0, (R9)(DX*1)
+	CMPQ        DI, BX
 	JEQ         rowdone1046
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1045
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1045
 
 rowdone1046:
@@ -19913,7 +19913,7 @@ rowdone1046:
 	JNZ  row1044
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1043
 	SFENCE
 	VZEROUPPER
@@ -19924,9 +19924,9 @@ rowdone1046:
 TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -19937,14 +19937,14 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1047
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1048
 	RET
 
 chunk1047:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1049:
 	MOVQ rows+24(FP), R8
@@ -19971,18 +19971,18 @@ chunks1051:
 	VMOVDQU 18(AX)(DI*2), X1
 	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 34(AX)(DI*2), X1
 	VPSHUFB shuffle811<>+0(SB), X1, X1
 	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1052
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1051
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1051
 
 rowdone1052:
@@ -19992,13 +19992,13 @@ rowdone1052:
 	JNZ  row1050
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1049
 	VZEROUPPER
 	RET
 
 chunk1048:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1053:
 	MOVQ rows+24(FP), R8
@@ -20018,13 +20018,13 @@ chunks1055:
 	VPSHUFB shuffle811<>+0(SB), X2, X2
 	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1056
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1055
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1055
 
 rowdone1056:
@@ -20034,7 +20034,7 @@ rowdone1056:
 	JNZ  row1054
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1053
 	VZEROUPPER
 	RET
@@ -20056,9 +20056,9 @@ GLOBL shuffle813<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20069,14 +20069,14 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1057
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1058
 	RET
 
 chunk1057:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1059:
 	MOVQ rows+24(FP), R8
@@ -20103,18 +20103,18 @@ chunks1061:
 	VMOVDQU 20(AX)(DI*2), X1
 	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 36(AX)(DI*2), X1
 	VPSHUFB shuffle814<>+0(SB), X1, X1
 	VPSHUFB shuffle816<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1062
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1061
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1061
 
 rowdone1062:
@@ -20124,13 +20124,13 @@ rowdone1062:
 	JNZ  row1060
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1059
 	VZEROUPPER
 	RET
 
 chunk1058:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1063:
 	MOVQ rows+24(FP), R8
@@ -20150,13 +20150,13 @@ chunks1065:
 	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VPSHUFB shuffle816<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1066
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1065
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1065
 
 rowdone1066:
@@ -20166,7 +20166,7 @@ rowdone1066:
 	JNZ  row1064
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1063
 	VZEROUPPER
 	RET
@@ -20188,9 +20188,9 @@ GLOBL shuffle816<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20201,14 +20201,14 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1067
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1068
 	RET
 
 chunk1067:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1069:
 	MOVQ rows+24(FP), R8
@@ -20235,18 +20235,18 @@ chunks1071:
 	VMOVDQU 24(AX)(DI*2), X1
 	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 40(AX)(DI*2), X1
 	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1072
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1071
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1071
 
 rowdone1072:
@@ -20256,13 +20256,13 @@ rowdone1072:
 	JNZ  row1070
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1069
 	VZEROUPPER
 	RET
 
 chunk1068:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1073:
 	MOVQ rows+24(FP), R8
@@ -20282,13 +20282,13 @@ chunks1075:
 	VPSHUFB shuffle817<>+0(SB), X2, X2
 	VPSHUFB shuffle819<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1076
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1075
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1075
 
 rowdone1076:
@@ -20298,7 +20298,7 @@ rowdone1076:
 	JNZ  row1074
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1073
 	VZEROUPPER
 	RET
@@ -20320,9 +20320,9 @@ GLOBL shuffle819<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20333,12 +20333,12 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1077
 	RET
 
 chunk1077:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1078:
 	MOVQ rows+24(FP), R8
@@ -20365,18 +20365,18 @@ chunks1080:
 	VMOVDQU 48(AX)(DI*2), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 24(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1081
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1080
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1080
 
 rowdone1081:
@@ -20386,7 +20386,7 @@ rowdone1081:
 	JNZ  row1079
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1078
 	VZEROUPPER
 	RET
@@ -20396,9 +20396,9 @@ rowdone1081:
 TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20409,14 +20409,14 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1082
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1083
 	RET
 
 chunk1082:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1084:
 	MOVQ rows+24(FP), R8
@@ -20454,7 +20454,7 @@ chunks1086:
 	VMOVDQU 34(AX)(DI*2), X2
 	VPSHUFB shuffle822<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X2
 	VPSHUFB shuffle823<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(DI*2), X1
@@ -20462,15 +20462,15 @@ chunks1086:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle827<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VPSHUFB shuffle828<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1087
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1086
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1086
 
 rowdone1087:
@@ -20480,13 +20480,13 @@ rowdone1087:
 	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1084
 	VZEROUPPER
 	RET
 
 chunk1083:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1088:
 	MOVQ rows+24(FP), R8
@@ -20517,18 +20517,18 @@ chunks1090:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle830<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X1
 	VPSHUFB shuffle823<>+0(SB), X1, X1
 	VPSHUFB shuffle831<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1091
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1090
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1090
 
 rowdone1091:
@@ -20538,7 +20538,7 @@ rowdone1091:
 	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1088
 	VZEROUPPER
 	RET
@@ -20596,9 +20596,9 @@ GLOBL shuffle831<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20609,14 +20609,14 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1092
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1093
 	RET
 
 chunk1092:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1094:
 	MOVQ rows+24(FP), R8
@@ -20654,7 +20654,7 @@ chunks1096:
 	VMOVDQU 36(AX)(DI*2), X2
 	VPSHUFB shuffle325<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X2
 	VPSHUFB shuffle834<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(DI*2), X1
@@ -20662,15 +20662,15 @@ chunks1096:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle332<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VPSHUFB shuffle333<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1097
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1096
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1096
 
 rowdone1097:
@@ -20680,13 +20680,13 @@ rowdone1097:
 	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1094
 	VZEROUPPER
 	RET
 
 chunk1093:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1098:
 	MOVQ rows+24(FP), R8
@@ -20717,18 +20717,18 @@ chunks1100:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X1
 	VPSHUFB shuffle834<>+0(SB), X1, X1
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1101
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1100
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1100
 
 rowdone1101:
@@ -20738,7 +20738,7 @@ rowdone1101:
 	JNZ  row1099
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1098
 	VZEROUPPER
 	RET
@@ -20768,9 +20768,9 @@ GLOBL shuffle836<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20781,14 +20781,14 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1102
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1103
 	RET
 
 chunk1102:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1104:
 	MOVQ rows+24(FP), R8
@@ -20833,7 +20833,7 @@ chunks1106:
 	VMOVDQU 40(AX)(DI*2), X2
 	VPSHUFB shuffle71<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 44(AX)(DI*2), X1
@@ -20842,7 +20842,7 @@ chunks1106:
 	VMOVDQU 72(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 60(AX)(DI*2), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
@@ -20850,13 +20850,13 @@ chunks1106:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle76<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1107
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1106
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1106
 
 rowdone1107:
@@ -20866,13 +20866,13 @@ rowdone1107:
 	JNZ  row1105
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1104
 	VZEROUPPER
 	RET
 
 chunk1103:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1108:
 	MOVQ rows+24(FP), R8
@@ -20903,18 +20903,18 @@ chunks1110:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle134<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle75<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1111
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1110
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1110
 
 rowdone1111:
@@ -20924,7 +20924,7 @@ rowdone1111:
 	JNZ  row1109
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1108
 	VZEROUPPER
 	RET
@@ -20938,9 +20938,9 @@ GLOBL shuffle837<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -20951,12 +20951,12 @@ TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1112
 	RET
 
 chunk1112:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1113:
 	MOVQ rows+24(FP), R8
@@ -20989,24 +20989,24 @@ chunks1115:
 	VMOVDQU 48(AX)(DI*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 24(AX)(DI*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(DI*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 56(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, 32(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1116
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1115
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1115
 
 rowdone1116:
@@ -21016,7 +21016,7 @@ rowdone1116:
 	JNZ  row1114
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1113
 	VZEROUPPER
 	RET
@@ -21026,9 +21026,9 @@ rowdone1116:
 TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21039,14 +21039,14 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1117
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1118
 	RET
 
 chunk1117:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1119:
 	MOVQ rows+24(FP), R8
@@ -21073,18 +21073,18 @@ chunks1121:
 	VMOVDQU 18(AX)(DI*2), X1
 	VPSHUFB shuffle839<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 34(AX)(DI*2), X1
 	VPSHUFB shuffle838<>+0(SB), X1, X1
 	VPSHUFB shuffle840<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1122
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1121
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1121
 
 rowdone1122:
@@ -21094,13 +21094,13 @@ rowdone1122:
 	JNZ  row1120
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1119
 	VZEROUPPER
 	RET
 
 chunk1118:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1123:
 	MOVQ rows+24(FP), R8
@@ -21120,13 +21120,13 @@ chunks1125:
 	VPSHUFB shuffle838<>+0(SB), X2, X2
 	VPSHUFB shuffle840<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1126
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1125
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1125
 
 rowdone1126:
@@ -21136,7 +21136,7 @@ rowdone1126:
 	JNZ  row1124
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1123
 	VZEROUPPER
 	RET
@@ -21158,9 +21158,9 @@ GLOBL shuffle840<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21171,14 +21171,14 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1127
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1128
 	RET
 
 chunk1127:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1129:
 	MOVQ rows+24(FP), R8
@@ -21205,18 +21205,18 @@ chunks1131:
 	VMOVDQU 20(AX)(DI*2), X1
 	VPSHUFB shuffle67<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 36(AX)(DI*2), X1
 	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPSHUFB shuffle69<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1132
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1131
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1131
 
 rowdone1132:
@@ -21226,13 +21226,13 @@ rowdone1132:
 	JNZ  row1130
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1129
 	VZEROUPPER
 	RET
 
 chunk1128:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1133:
 	MOVQ rows+24(FP), R8
@@ -21252,13 +21252,13 @@ chunks1135:
 	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPSHUFB shuffle69<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1136
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1135
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1135
 
 rowdone1136:
@@ -21268,7 +21268,7 @@ rowdone1136:
 	JNZ  row1134
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1133
 	VZEROUPPER
 	RET
@@ -21278,9 +21278,9 @@ rowdone1136:
 TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21291,12 +21291,12 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1137
 	RET
 
 chunk1137:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1138:
 	MOVQ rows+24(FP), R8
@@ -21339,7 +21339,7 @@ chunks1140:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle74<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 12(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(DI*2), X0
@@ -21350,13 +21350,13 @@ chunks1140:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X1, 16(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1141
 	ADDQ    $0x20, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1140
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1140
 
 rowdone1141:
@@ -21366,7 +21366,7 @@ rowdone1141:
 	JNZ  row1139
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1138
 	VZEROUPPER
 	RET
@@ -21376,9 +21376,9 @@ rowdone1141:
 TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21389,12 +21389,12 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk1142
 	RET
 
 chunk1142:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group1143:
 	MOVQ rows+24(FP), R8
@@ -21433,30 +21433,30 @@ chunks1145:
 	VMOVDQU 48(AX)(DI*2), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 80(AX)(DI*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 112(AX)(DI*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 24(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(DI*2), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R9)(SI*1)
+	VMOVDQU X1, 32(R9)(DX*1)
 	VMOVDQU 88(AX)(DI*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)(SI*1)
-	CMPQ    DI, DX
+	VMOVDQU X0, 48(R9)(DX*1)
+	CMPQ    DI, BX
 	JEQ     rowdone1146
 	ADDQ    $0x40, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1145
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1145
 
 rowdone1146:
@@ -21466,7 +21466,7 @@ rowdone1146:
 	JNZ  row1144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1143
 	VZEROUPPER
 	RET
@@ -21476,9 +21476,9 @@ rowdone1146:
 TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21489,18 +21489,18 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1147
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1148
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1149
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1150
 	RET
 
 chunk1147:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1151:
 	MOVQ rows+24(FP), R8
@@ -21529,19 +21529,19 @@ chunks1153:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(SI*1)
+	VMOVDQU     Y4, (R9)(DX*1)
 	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1154
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1153
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1153
 
 rowdone1154:
@@ -21551,13 +21551,13 @@ rowdone1154:
 	JNZ  row1152
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1151
 	VZEROUPPER
 	RET
 
 chunk1148:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1155:
 	MOVQ rows+24(FP), R8
@@ -21583,19 +21583,19 @@ chunks1157:
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle855<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(SI*1)
+	VMOVDQU X4, (R9)(DX*1)
 	VPSHUFB shuffle856<>+0(SB), X0, X0
 	VPSHUFB shuffle857<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle858<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1158
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1157
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1157
 
 rowdone1158:
@@ -21605,13 +21605,13 @@ rowdone1158:
 	JNZ  row1156
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1155
 	VZEROUPPER
 	RET
 
 chunk1149:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1159:
 	MOVQ rows+24(FP), R8
@@ -21632,17 +21632,17 @@ chunks1161:
 	VPSHUFB shuffle853<>+0(SB), X0, X3
 	VPSHUFB shuffle860<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R9)(SI*1)
+	VMOVQ   X1, (R9)(DX*1)
 	VPSHUFB shuffle856<>+0(SB), X0, X0
 	VPSHUFB shuffle861<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X2, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1162
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1161
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1161
 
 rowdone1162:
@@ -21652,13 +21652,13 @@ rowdone1162:
 	JNZ  row1160
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1159
 	VZEROUPPER
 	RET
 
 chunk1150:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1163:
 	MOVQ rows+24(FP), R8
@@ -21679,17 +21679,17 @@ chunks1165:
 	VPSHUFB shuffle864<>+0(SB), X0, X3
 	VPSHUFB shuffle865<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVD   X1, (R9)(SI*1)
+	VMOVD   X1, (R9)(DX*1)
 	VPSHUFB shuffle866<>+0(SB), X0, X0
 	VPSHUFB shuffle867<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X2, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1166
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1165
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1165
 
 rowdone1166:
@@ -21699,7 +21699,7 @@ rowdone1166:
 	JNZ  row1164
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1163
 	VZEROUPPER
 	RET
@@ -21835,9 +21835,9 @@ GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -21848,18 +21848,18 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1167
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1168
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1169
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1170
 	RET
 
 chunk1167:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1171:
 	MOVQ rows+24(FP), R8
@@ -21888,19 +21888,19 @@ chunks1173:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(SI*1)
+	VMOVDQU     Y4, (R9)(DX*1)
 	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1174
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1173
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1173
 
 rowdone1174:
@@ -21910,13 +21910,13 @@ rowdone1174:
 	JNZ  row1172
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1171
 	VZEROUPPER
 	RET
 
 chunk1168:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1175:
 	MOVQ rows+24(FP), R8
@@ -21942,19 +21942,19 @@ chunks1177:
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle276<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(SI*1)
+	VMOVDQU X4, (R9)(DX*1)
 	VPSHUFB shuffle879<>+0(SB), X0, X0
 	VPSHUFB shuffle275<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1178
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1177
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1177
 
 rowdone1178:
@@ -21964,13 +21964,13 @@ rowdone1178:
 	JNZ  row1176
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1175
 	VZEROUPPER
 	RET
 
 chunk1169:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1179:
 	MOVQ rows+24(FP), R8
@@ -21991,17 +21991,17 @@ chunks1181:
 	VPSHUFB shuffle279<>+0(SB), X0, X3
 	VPSHUFB shuffle331<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R9)(SI*1)
+	VMOVQ   X1, (R9)(DX*1)
 	VPSHUFB shuffle879<>+0(SB), X0, X0
 	VPSHUFB shuffle57<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X2, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1182
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1181
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1181
 
 rowdone1182:
@@ -22011,13 +22011,13 @@ rowdone1182:
 	JNZ  row1180
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1179
 	VZEROUPPER
 	RET
 
 chunk1170:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1183:
 	MOVQ rows+24(FP), R8
@@ -22036,17 +22036,17 @@ chunks1185:
 	VMOVQ   4(R10), X2
 	VPSHUFB shuffle780<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVD   X3, (R9)(SI*1)
+	VMOVD   X3, (R9)(DX*1)
 	VPSHUFB shuffle881<>+0(SB), X0, X0
 	VPSHUFB shuffle119<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X2, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1186
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1185
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1185
 
 rowdone1186:
@@ -22056,7 +22056,7 @@ rowdone1186:
 	JNZ  row1184
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1183
 	VZEROUPPER
 	RET
@@ -22140,9 +22140,9 @@ GLOBL shuffle881<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22153,18 +22153,18 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1187
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1188
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1189
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1190
 	RET
 
 chunk1187:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1191:
 	MOVQ rows+24(FP), R8
@@ -22193,19 +22193,19 @@ chunks1193:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(SI*1)
+	VMOVDQU     Y4, (R9)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVDQU     Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1194
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1193
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1193
 
 rowdone1194:
@@ -22215,13 +22215,13 @@ rowdone1194:
 	JNZ  row1192
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1191
 	VZEROUPPER
 	RET
 
 chunk1188:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1195:
 	MOVQ rows+24(FP), R8
@@ -22247,19 +22247,19 @@ chunks1197:
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle74<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(SI*1)
+	VMOVDQU X4, (R9)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VPSHUFB shuffle72<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X1, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1198
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1197
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1197
 
 rowdone1198:
@@ -22269,13 +22269,13 @@ rowdone1198:
 	JNZ  row1196
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1195
 	VZEROUPPER
 	RET
 
 chunk1189:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1199:
 	MOVQ rows+24(FP), R8
@@ -22294,17 +22294,17 @@ chunks1201:
 	VMOVDQU 8(R10), X2
 	VPSHUFB shuffle73<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)(SI*1)
+	VMOVQ   X3, (R9)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X2, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1202
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1201
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1201
 
 rowdone1202:
@@ -22314,13 +22314,13 @@ rowdone1202:
 	JNZ  row1200
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1199
 	VZEROUPPER
 	RET
 
 chunk1190:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1203:
 	MOVQ rows+24(FP), R8
@@ -22336,16 +22336,16 @@ chunks1205:
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
 	VPSHUFB shuffle138<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(SI*1)
+	VMOVD   X0, (R9)(DX*1)
 	VMOVQ   4(R10), X0
 	VPSHUFB shuffle138<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1206
 	ADDQ    $0x04, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1205
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1205
 
 rowdone1206:
@@ -22355,7 +22355,7 @@ rowdone1206:
 	JNZ  row1204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1203
 	VZEROUPPER
 	RET
@@ -22419,9 +22419,9 @@ GLOBL shuffle890<>(SB), RODATA|NOPTR, $32
 TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22432,16 +22432,16 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1207
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1208
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1209
 	RET
 
 chunk1207:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1210:
 	MOVQ rows+24(FP), R8
@@ -22466,17 +22466,17 @@ chunks1212:
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(SI*1)
+	VMOVDQU     Y1, (R9)(DX*1)
 	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVDQU     Y3, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1213
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1212
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1212
 
 rowdone1213:
@@ -22486,13 +22486,13 @@ rowdone1213:
 	JNZ  row1211
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1210
 	VZEROUPPER
 	RET
 
 chunk1208:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1214:
 	MOVQ rows+24(FP), R8
@@ -22514,17 +22514,17 @@ chunks1216:
 	VMOVDQU 32(R10), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X3, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1217
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1216
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1216
 
 rowdone1217:
@@ -22534,13 +22534,13 @@ rowdone1217:
 	JNZ  row1215
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1214
 	VZEROUPPER
 	RET
 
 chunk1209:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1218:
 	MOVQ rows+24(FP), R8
@@ -22556,16 +22556,16 @@ chunks1220:
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVQ   X1, (R9)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(SI*1)
+	VMOVQ   X0, (R9)(DX*1)
 	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X0, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1221
 	ADDQ    $0x08, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1220
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1220
 
 rowdone1221:
@@ -22575,7 +22575,7 @@ rowdone1221:
 	JNZ  row1219
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1218
 	VZEROUPPER
 	RET
@@ -22609,9 +22609,9 @@ GLOBL shuffle894<>(SB), RODATA|NOPTR, $32
 TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22622,14 +22622,14 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1222
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1223
 	RET
 
 chunk1222:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1224:
 	MOVQ rows+24(FP), R8
@@ -22646,16 +22646,16 @@ chunks1226:
 	VMOVDQU     Y0, (R9)
 	VMOVDQU     16(R10), X0
 	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*1)
+	VMOVDQU     Y0, (R9)(DX*1)
 	VMOVDQU     32(R10), X0
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVDQU     Y0, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1227
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1226
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1226
 
 rowdone1227:
@@ -22665,13 +22665,13 @@ rowdone1227:
 	JNZ  row1225
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1224
 	VZEROUPPER
 	RET
 
 chunk1223:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1228:
 	MOVQ rows+24(FP), R8
@@ -22686,15 +22686,15 @@ chunks1230:
 	VMOVDQU (R10), X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 16(R10), X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 32(R10), X0
-	VMOVDQU X0, (R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X0, (R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1231
 	ADDQ    $0x10, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1230
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1230
 
 rowdone1231:
@@ -22704,7 +22704,7 @@ rowdone1231:
 	JNZ  row1229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1228
 	VZEROUPPER
 	RET
@@ -22714,9 +22714,9 @@ rowdone1231:
 TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22727,14 +22727,14 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1232
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1233
 	RET
 
 chunk1232:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1234:
 	MOVQ rows+24(FP), R8
@@ -22775,7 +22775,7 @@ chunks1236:
 	VMOVDQU 39(R10), X1
 	VPSHUFB shuffle897<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 49(R10), X1
 	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 66(R10), X2
@@ -22784,9 +22784,9 @@ chunks1236:
 	VMOVDQU 84(R10), X1
 	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VPSHUFB shuffle902<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(SI*1)
+	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X1
 	VPSHUFB shuffle895<>+0(SB), X1, X1
 	VMOVDQU 24(R10), X2
@@ -22795,7 +22795,7 @@ chunks1236:
 	VMOVDQU 42(R10), X1
 	VPSHUFB shuffle897<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 52(R10), X1
 	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 69(R10), X2
@@ -22804,15 +22804,15 @@ chunks1236:
 	VMOVDQU 87(R10), X1
 	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle903<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1237
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1236
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1236
 
 rowdone1237:
@@ -22822,13 +22822,13 @@ rowdone1237:
 	JNZ  row1235
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1234
 	VZEROUPPER
 	RET
 
 chunk1233:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1238:
 	MOVQ rows+24(FP), R8
@@ -22863,12 +22863,12 @@ chunks1240:
 	VMOVDQU 39(R10), X2
 	VPSHUFB shuffle897<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 49(R10), X2
 	VPSHUFB shuffle898<>+0(SB), X2, X2
 	VPSHUFB shuffle905<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
 	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
@@ -22877,18 +22877,18 @@ chunks1240:
 	VMOVDQU 42(R10), X0
 	VPSHUFB shuffle897<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(SI*2)
+	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
 	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VPSHUFB shuffle170<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X1, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1241
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1240
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1240
 
 rowdone1241:
@@ -22898,7 +22898,7 @@ rowdone1241:
 	JNZ  row1239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1238
 	VZEROUPPER
 	RET
@@ -22952,9 +22952,9 @@ GLOBL shuffle905<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -22965,14 +22965,14 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1242
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1243
 	RET
 
 chunk1242:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1244:
 	MOVQ rows+24(FP), R8
@@ -23016,7 +23016,7 @@ chunks1246:
 	VMOVDQU 42(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 46(R10), X0
 	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
@@ -23027,9 +23027,9 @@ chunks1246:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle836<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VPSHUFB shuffle178<>+0(SB), X1, X2
-	VMOVD   X2, 32(R9)(SI*1)
+	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
 	VPSHUFB shuffle171<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X0
@@ -23038,7 +23038,7 @@ chunks1246:
 	VMOVDQU 48(R10), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
 	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
@@ -23049,15 +23049,15 @@ chunks1246:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle328<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU X0, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVD   X1, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X1, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1247
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1246
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1246
 
 rowdone1247:
@@ -23067,13 +23067,13 @@ rowdone1247:
 	JNZ  row1245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1244
 	VZEROUPPER
 	RET
 
 chunk1243:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1248:
 	MOVQ rows+24(FP), R8
@@ -23108,12 +23108,12 @@ chunks1250:
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
 	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VPSHUFB shuffle907<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X0
 	VPSHUFB shuffle171<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
@@ -23122,18 +23122,18 @@ chunks1250:
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(SI*2)
+	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
 	VPSHUFB shuffle906<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X1, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1251
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1250
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1250
 
 rowdone1251:
@@ -23143,7 +23143,7 @@ rowdone1251:
 	JNZ  row1249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1248
 	VZEROUPPER
 	RET
@@ -23161,9 +23161,9 @@ GLOBL shuffle907<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23174,12 +23174,12 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1252
 	RET
 
 chunk1252:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1253:
 	MOVQ rows+24(FP), R8
@@ -23214,7 +23214,7 @@ chunks1255:
 	VMOVDQU 36(R10), X0
 	VPSHUFB shuffle187<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 43(R10), X0
 	VPSHUFB shuffle188<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
@@ -23223,16 +23223,16 @@ chunks1255:
 	VMOVDQU 90(R10), X0
 	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle908<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(SI*1)
+	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle186<>+0(SB), X1, X1
 	VMOVDQU 45(R10), X2
 	VPSHUFB shuffle187<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
 	VPSHUFB shuffle188<>+0(SB), X2, X2
 	VMOVDQU 72(R10), X1
@@ -23240,15 +23240,15 @@ chunks1255:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle909<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU X2, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1256
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1255
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1255
 
 rowdone1256:
@@ -23258,7 +23258,7 @@ rowdone1256:
 	JNZ  row1254
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1253
 	VZEROUPPER
 	RET
@@ -23276,9 +23276,9 @@ GLOBL shuffle909<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23289,14 +23289,14 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1257
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1258
 	RET
 
 chunk1257:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1259:
 	MOVQ rows+24(FP), R8
@@ -23328,35 +23328,35 @@ chunks1261:
 	VMOVDQU 48(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 52(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 84(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(SI*1)
+	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
 	VMOVDQU 60(R10), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1262
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1261
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1261
 
 rowdone1262:
@@ -23366,13 +23366,13 @@ rowdone1262:
 	JNZ  row1260
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1259
 	VZEROUPPER
 	RET
 
 chunk1258:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1263:
 	MOVQ rows+24(FP), R8
@@ -23398,24 +23398,24 @@ chunks1265:
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 52(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X1, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1266
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1265
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1265
 
 rowdone1266:
@@ -23425,7 +23425,7 @@ rowdone1266:
 	JNZ  row1264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1263
 	VZEROUPPER
 	RET
@@ -23435,9 +23435,9 @@ rowdone1266:
 TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23448,12 +23448,12 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1267
 	RET
 
 chunk1267:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1268:
 	MOVQ rows+24(FP), R8
@@ -23482,19 +23482,19 @@ chunks1270:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(SI*1)
+	VMOVNTDQ    Y4, (R9)(DX*1)
 	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1271
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1270
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1270
 
 rowdone1271:
@@ -23504,7 +23504,7 @@ rowdone1271:
 	JNZ  row1269
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1268
 	SFENCE
 	VZEROUPPER
@@ -23515,9 +23515,9 @@ rowdone1271:
 TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23528,12 +23528,12 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1272
 	RET
 
 chunk1272:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1273:
 	MOVQ rows+24(FP), R8
@@ -23562,19 +23562,19 @@ chunks1275:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(SI*1)
+	VMOVNTDQ    Y4, (R9)(DX*1)
 	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1276
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1275
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1275
 
 rowdone1276:
@@ -23584,7 +23584,7 @@ rowdone1276:
 	JNZ  row1274
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1273
 	SFENCE
 	VZEROUPPER
@@ -23595,9 +23595,9 @@ rowdone1276:
 TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23608,12 +23608,12 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1277
 	RET
 
 chunk1277:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1278:
 	MOVQ rows+24(FP), R8
@@ -23642,19 +23642,19 @@ chunks1280:
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(SI*1)
+	VMOVNTDQ    Y4, (R9)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y1, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1281
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1280
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1280
 
 rowdone1281:
@@ -23664,7 +23664,7 @@ rowdone1281:
 	JNZ  row1279
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1278
 	SFENCE
 	VZEROUPPER
@@ -23675,9 +23675,9 @@ rowdone1281:
 TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23688,12 +23688,12 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1282
 	RET
 
 chunk1282:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1283:
 	MOVQ rows+24(FP), R8
@@ -23718,17 +23718,17 @@ chunks1285:
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(SI*1)
+	VMOVNTDQ    Y1, (R9)(DX*1)
 	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y3, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1286
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1285
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1285
 
 rowdone1286:
@@ -23738,7 +23738,7 @@ rowdone1286:
 	JNZ  row1284
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1283
 	SFENCE
 	VZEROUPPER
@@ -23749,9 +23749,9 @@ rowdone1286:
 TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23762,12 +23762,12 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1287
 	RET
 
 chunk1287:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1288:
 	MOVQ rows+24(FP), R8
@@ -23784,16 +23784,16 @@ chunks1290:
 	VMOVNTDQ    Y0, (R9)
 	VMOVDQU     16(R10), X0
 	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(SI*1)
+	VMOVNTDQ    Y0, (R9)(DX*1)
 	VMOVDQU     32(R10), X0
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(SI*2)
-	CMPQ        DI, DX
+	VMOVNTDQ    Y0, (R9)(DX*2)
+	CMPQ        DI, BX
 	JEQ         rowdone1291
 	ADDQ        $0x20, DI
-	CMPQ        DI, DX
+	CMPQ        DI, BX
 	JLE         chunks1290
-	MOVQ        DX, DI
+	MOVQ        BX, DI
 	JMP         chunks1290
 
 rowdone1291:
@@ -23803,7 +23803,7 @@ rowdone1291:
 	JNZ  row1289
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1288
 	SFENCE
 	VZEROUPPER
@@ -23814,9 +23814,9 @@ rowdone1291:
 TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -23827,14 +23827,14 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1292
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1293
 	RET
 
 chunk1292:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1294:
 	MOVQ rows+24(FP), R8
@@ -23878,7 +23878,7 @@ chunks1296:
 	VMOVDQU 39(R10), X1
 	VPSHUFB shuffle912<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VMOVDQU 57(R10), X0
@@ -23890,9 +23890,9 @@ chunks1296:
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle918<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VPSHUFB shuffle919<>+0(SB), X0, X2
-	VMOVD   X2, 32(R9)(SI*1)
+	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X2
 	VPSHUFB shuffle910<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
@@ -23901,7 +23901,7 @@ chunks1296:
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
@@ -23912,15 +23912,15 @@ chunks1296:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle920<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle921<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1297
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1296
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1296
 
 rowdone1297:
@@ -23930,13 +23930,13 @@ rowdone1297:
 	JNZ  row1295
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1294
 	VZEROUPPER
 	RET
 
 chunk1293:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1298:
 	MOVQ rows+24(FP), R8
@@ -23971,13 +23971,13 @@ chunks1300:
 	VMOVDQU 39(R10), X1
 	VPSHUFB shuffle912<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X2
 	VPSHUFB shuffle910<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
@@ -23986,18 +23986,18 @@ chunks1300:
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1301
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1300
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1300
 
 rowdone1301:
@@ -24007,7 +24007,7 @@ rowdone1301:
 	JNZ  row1299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1298
 	VZEROUPPER
 	RET
@@ -24073,9 +24073,9 @@ GLOBL shuffle923<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24086,14 +24086,14 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1302
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1303
 	RET
 
 chunk1302:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1304:
 	MOVQ rows+24(FP), R8
@@ -24146,7 +24146,7 @@ chunks1306:
 	VMOVDQU 60(R10), X0
 	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 44(R10), X0
 	VPSHUFB shuffle926<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
@@ -24157,12 +24157,12 @@ chunks1306:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle930<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X2
 	VPSHUFB shuffle188<>+0(SB), X2, X2
 	VPSHUFB shuffle784<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R9)(SI*1)
+	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X0
 	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
@@ -24174,7 +24174,7 @@ chunks1306:
 	VMOVDQU 66(R10), X2
 	VPSHUFB shuffle325<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 50(R10), X2
 	VPSHUFB shuffle926<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
@@ -24185,18 +24185,18 @@ chunks1306:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle931<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X0
 	VPSHUFB shuffle188<>+0(SB), X0, X0
 	VPSHUFB shuffle787<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   X1, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X1, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1307
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1306
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1306
 
 rowdone1307:
@@ -24206,13 +24206,13 @@ rowdone1307:
 	JNZ  row1305
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1304
 	VZEROUPPER
 	RET
 
 chunk1303:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1308:
 	MOVQ rows+24(FP), R8
@@ -24252,12 +24252,12 @@ chunks1310:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 44(R10), X1
 	VPSHUFB shuffle926<>+0(SB), X1, X1
 	VPSHUFB shuffle932<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
 	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
@@ -24268,18 +24268,18 @@ chunks1310:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle328<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 50(R10), X1
 	VPSHUFB shuffle926<>+0(SB), X1, X1
 	VPSHUFB shuffle933<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1311
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1310
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1310
 
 rowdone1311:
@@ -24289,7 +24289,7 @@ rowdone1311:
 	JNZ  row1309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1308
 	VZEROUPPER
 	RET
@@ -24339,9 +24339,9 @@ GLOBL shuffle933<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24352,14 +24352,14 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1312
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1313
 	RET
 
 chunk1312:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1314:
 	MOVQ rows+24(FP), R8
@@ -24400,7 +24400,7 @@ chunks1316:
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
@@ -24412,19 +24412,19 @@ chunks1316:
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 88(R10), X1
 	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 124(R10), X0
 	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(SI*1)
+	VMOVDQU X0, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 60(R10), X1
 	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(R10), X0
@@ -24436,18 +24436,18 @@ chunks1316:
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 100(R10), X2
 	VPSHUFB shuffle817<>+0(SB), X2, X2
 	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1317
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1316
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1316
 
 rowdone1317:
@@ -24457,13 +24457,13 @@ rowdone1317:
 	JNZ  row1315
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1314
 	VZEROUPPER
 	RET
 
 chunk1313:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1318:
 	MOVQ rows+24(FP), R8
@@ -24492,29 +24492,29 @@ chunks1320:
 	VMOVDQU 48(R10), X1
 	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle817<>+0(SB), X2, X2
 	VPSHUFB shuffle934<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle75<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1321
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1320
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1320
 
 rowdone1321:
@@ -24524,7 +24524,7 @@ rowdone1321:
 	JNZ  row1319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1318
 	VZEROUPPER
 	RET
@@ -24538,9 +24538,9 @@ GLOBL shuffle934<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24551,12 +24551,12 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1322
 	RET
 
 chunk1322:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1323:
 	MOVQ rows+24(FP), R8
@@ -24591,42 +24591,42 @@ chunks1325:
 	VMOVDQU 96(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 32(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 104(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 112(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(SI*1)
+	VMOVDQU X0, 32(R9)(DX*1)
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1326
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1325
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1325
 
 rowdone1326:
@@ -24636,7 +24636,7 @@ rowdone1326:
 	JNZ  row1324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1323
 	VZEROUPPER
 	RET
@@ -24646,9 +24646,9 @@ rowdone1326:
 TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24659,12 +24659,12 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1327
 	RET
 
 chunk1327:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1328:
 	MOVQ rows+24(FP), R8
@@ -24711,7 +24711,7 @@ chunks1330:
 	VMOVDQU 39(R10), X2
 	VPSHUFB shuffle937<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 41(R10), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 57(R10), X1
@@ -24722,12 +24722,12 @@ chunks1330:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle943<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VPSHUFB shuffle944<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)(SI*1)
+	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X2
 	VPSHUFB shuffle935<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
@@ -24736,7 +24736,7 @@ chunks1330:
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle937<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
@@ -24747,18 +24747,18 @@ chunks1330:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle945<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 89(R10), X1
 	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1331
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1330
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1330
 
 rowdone1331:
@@ -24768,7 +24768,7 @@ rowdone1331:
 	JNZ  row1329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1328
 	VZEROUPPER
 	RET
@@ -24826,9 +24826,9 @@ GLOBL shuffle946<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24839,12 +24839,12 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1332
 	RET
 
 chunk1332:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1333:
 	MOVQ rows+24(FP), R8
@@ -24891,7 +24891,7 @@ chunks1335:
 	VMOVDQU 42(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
 	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 62(R10), X1
@@ -24902,12 +24902,12 @@ chunks1335:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle949<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPSHUFB shuffle784<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)(SI*1)
+	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
 	VPSHUFB shuffle110<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
@@ -24916,7 +24916,7 @@ chunks1335:
 	VMOVDQU 48(R10), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
 	VPSHUFB shuffle906<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
@@ -24927,18 +24927,18 @@ chunks1335:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle950<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPSHUFB shuffle787<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1336
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1335
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1335
 
 rowdone1336:
@@ -24948,7 +24948,7 @@ rowdone1336:
 	JNZ  row1334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1333
 	VZEROUPPER
 	RET
@@ -24974,9 +24974,9 @@ GLOBL shuffle950<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -24987,12 +24987,12 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1337
 	RET
 
 chunk1337:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1338:
 	MOVQ rows+24(FP), R8
@@ -25033,7 +25033,7 @@ chunks1340:
 	VMOVDQU 84(R10), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
@@ -25042,10 +25042,10 @@ chunks1340:
 	VMOVDQU 88(R10), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(SI*1)
+	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X1
 	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VMOVDQU 60(R10), X2
@@ -25053,7 +25053,7 @@ chunks1340:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle281<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle71<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
@@ -25061,15 +25061,15 @@ chunks1340:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle73<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1341
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1340
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1340
 
 rowdone1341:
@@ -25079,7 +25079,7 @@ rowdone1341:
 	JNZ  row1339
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1338
 	VZEROUPPER
 	RET
@@ -25089,9 +25089,9 @@ rowdone1341:
 TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -25102,12 +25102,12 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x48
+	CMPQ  BX, $0x48
 	JAE   chunk1342
 	RET
 
 chunk1342:
-	SUBQ $0x48, DX
+	SUBQ $0x48, BX
 
 group1343:
 	MOVQ rows+24(FP), R8
@@ -25151,60 +25151,60 @@ chunks1345:
 	VMOVDQU 96(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VMOVDQU 168(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*1)
+	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 104(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 176(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)(SI*1)
+	VMOVDQU X1, 32(R9)(DX*1)
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 112(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)(SI*1)
+	VMOVDQU X0, 48(R9)(DX*1)
 	VMOVDQU 184(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 64(R9)(SI*1)
+	VMOVQ   X0, 64(R9)(DX*1)
 	VMOVDQU 48(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VMOVDQU 192(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 200(R10), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R9)(SI*2)
+	VMOVDQU X2, 32(R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VMOVDQU 136(R10), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 48(R9)(SI*2)
+	VMOVDQU X0, 48(R9)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVQ   X1, 64(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X1, 64(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1346
 	ADDQ    $0x48, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1345
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1345
 
 rowdone1346:
@@ -25214,7 +25214,7 @@ rowdone1346:
 	JNZ  row1344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1343
 	VZEROUPPER
 	RET
@@ -25224,9 +25224,9 @@ rowdone1346:
 TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -25237,14 +25237,14 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1347
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1348
 	RET
 
 chunk1347:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1349:
 	MOVQ rows+24(FP), R8
@@ -25297,7 +25297,7 @@ chunks1351:
 	VMOVDQU 57(R10), X0
 	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 40(R10), X0
 	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 58(R10), X2
@@ -25308,12 +25308,12 @@ chunks1351:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle959<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(SI*1)
+	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 77(R10), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VPSHUFB shuffle960<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R9)(SI*1)
+	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X0
 	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
@@ -25325,7 +25325,7 @@ chunks1351:
 	VMOVDQU 60(R10), X2
 	VPSHUFB shuffle916<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
 	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 61(R10), X0
@@ -25336,18 +25336,18 @@ chunks1351:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle961<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(SI*2)
+	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 80(R10), X0
 	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VPSHUFB shuffle962<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   X1, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVD   X1, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1352
 	ADDQ    $0x24, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1351
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1351
 
 rowdone1352:
@@ -25357,13 +25357,13 @@ rowdone1352:
 	JNZ  row1350
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1349
 	VZEROUPPER
 	RET
 
 chunk1348:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1353:
 	MOVQ rows+24(FP), R8
@@ -25404,12 +25404,12 @@ chunks1355:
 	VMOVDQU 56(R10), X1
 	VPSHUFB shuffle918<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*1)
+	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 40(R10), X2
 	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VPSHUFB shuffle963<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(SI*1)
+	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
 	VPSHUFB shuffle951<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
@@ -25420,18 +25420,18 @@ chunks1355:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle920<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(SI*2)
+	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
 	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X1, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1356
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1355
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1355
 
 rowdone1356:
@@ -25441,7 +25441,7 @@ rowdone1356:
 	JNZ  row1354
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1353
 	VZEROUPPER
 	RET
@@ -25507,9 +25507,9 @@ GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -25520,14 +25520,14 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1357
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1358
 	RET
 
 chunk1357:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1359:
 	MOVQ rows+24(FP), R8
@@ -25595,7 +25595,7 @@ chunks1361:
 	VMOVDQU 60(R10), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
@@ -25615,7 +25615,7 @@ chunks1361:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle836<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 80(R10), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 98(R10), X2
@@ -25626,7 +25626,7 @@ chunks1361:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle970<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)(SI*1)
+	VMOVDQU X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
@@ -25638,7 +25638,7 @@ chunks1361:
 	VMOVDQU 66(R10), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
@@ -25658,7 +25658,7 @@ chunks1361:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle328<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(SI*2)
+	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 104(R10), X2
@@ -25669,13 +25669,13 @@ chunks1361:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1362
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1361
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1361
 
 rowdone1362:
@@ -25685,13 +25685,13 @@ rowdone1362:
 	JNZ  row1360
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1359
 	VZEROUPPER
 	RET
 
 chunk1358:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1363:
 	MOVQ rows+24(FP), R8
@@ -25737,7 +25737,7 @@ chunks1365:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle972<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*1)
+	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
@@ -25748,7 +25748,7 @@ chunks1365:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle607<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(SI*1)
+	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
@@ -25759,7 +25759,7 @@ chunks1365:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle973<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
@@ -25770,13 +25770,13 @@ chunks1365:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle345<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVQ   X0, 16(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1366
 	ADDQ    $0x18, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1365
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1365
 
 rowdone1366:
@@ -25786,7 +25786,7 @@ rowdone1366:
 	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1363
 	VZEROUPPER
 	RET
@@ -25832,9 +25832,9 @@ GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -25845,12 +25845,12 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1367
 	RET
 
 chunk1367:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1368:
 	MOVQ rows+24(FP), R8
@@ -25909,7 +25909,7 @@ chunks1370:
 	VMOVDQU 120(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(SI*1)
+	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
@@ -25921,7 +25921,7 @@ chunks1370:
 	VMOVDQU 124(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(SI*1)
+	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
@@ -25933,7 +25933,7 @@ chunks1370:
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)(SI*1)
+	VMOVDQU X2, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
@@ -25944,7 +25944,7 @@ chunks1370:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(SI*2)
+	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 28(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
@@ -25955,7 +25955,7 @@ chunks1370:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle74<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(SI*2)
+	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 32(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
@@ -25966,13 +25966,13 @@ chunks1370:
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle76<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(SI*2)
-	CMPQ    DI, DX
+	VMOVDQU X0, 32(R9)(DX*2)
+	CMPQ    DI, BX
 	JEQ     rowdone1371
 	ADDQ    $0x30, DI
-	CMPQ    DI, DX
+	CMPQ    DI, BX
 	JLE     chunks1370
-	MOVQ    DX, DI
+	MOVQ    BX, DI
 	JMP     chunks1370
 
 rowdone1371:
@@ -25982,7 +25982,7 @@ rowdone1371:
 	JNZ  row1369
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1368
 	VZEROUPPER
 	RET
@@ -25992,9 +25992,9 @@ rowdone1371:
 TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -26006,18 +26006,18 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1372
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1373
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1374
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1375
 	RET
 
 chunk1372:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1376:
 	MOVQ rows+24(FP), R9
@@ -26059,17 +26059,17 @@ chunks1378:
 	VPAND       shuffle804<>+0(SB), Y1, Y5
 	VPAND       shuffle804<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
-	VMOVDQU     Y3, (R10)(SI*1)
+	VMOVDQU     Y3, (R10)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     Y4, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1379
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1378
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1378
 
 rowdone1379:
@@ -26079,13 +26079,13 @@ rowdone1379:
 	JNZ  row1377
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1376
 	VZEROUPPER
 	RET
 
 chunk1373:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1380:
 	MOVQ rows+24(FP), R9
@@ -26123,17 +26123,17 @@ chunks1382:
 	VPAND     shuffle804<>+0(SB), X1, X5
 	VPAND     shuffle804<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
-	VMOVDQU   X3, (R10)(SI*1)
+	VMOVDQU   X3, (R10)(DX*1)
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X3, X4
-	VMOVDQU   X4, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVDQU   X4, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1383
 	ADDQ      $0x10, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1382
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1382
 
 rowdone1383:
@@ -26143,13 +26143,13 @@ rowdone1383:
 	JNZ  row1381
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1380
 	VZEROUPPER
 	RET
 
 chunk1374:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1384:
 	MOVQ rows+24(FP), R9
@@ -26179,17 +26179,17 @@ chunks1386:
 	VPAND     shuffle804<>+0(SB), X1, X3
 	VPAND     shuffle804<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVQ     X0, (R10)(SI*1)
+	VMOVQ     X0, (R10)(DX*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVQ     X1, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVQ     X1, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1387
 	ADDQ      $0x08, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1386
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1386
 
 rowdone1387:
@@ -26199,13 +26199,13 @@ rowdone1387:
 	JNZ  row1385
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1384
 	VZEROUPPER
 	RET
 
 chunk1375:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1388:
 	MOVQ rows+24(FP), R9
@@ -26234,17 +26234,17 @@ chunks1390:
 	VPAND     shuffle804<>+0(SB), X0, X2
 	VPAND     shuffle804<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
-	VMOVD     X3, (R10)(SI*1)
+	VMOVD     X3, (R10)(DX*1)
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X0, X2
 	VPACKUSWB X2, X3, X0
-	VMOVD     X0, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVD     X0, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1391
 	ADDQ      $0x04, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1390
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1390
 
 rowdone1391:
@@ -26254,7 +26254,7 @@ rowdone1391:
 	JNZ  row1389
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1388
 	VZEROUPPER
 	RET
@@ -26264,9 +26264,9 @@ rowdone1391:
 TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -26278,18 +26278,18 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1392
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1393
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1394
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1395
 	RET
 
 chunk1392:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1396:
 	MOVQ rows+24(FP), R9
@@ -26331,17 +26331,17 @@ chunks1398:
 	VPAND       shuffle805<>+0(SB), Y1, Y5
 	VPAND       shuffle805<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
-	VMOVDQU     Y3, (R10)(SI*1)
+	VMOVDQU     Y3, (R10)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     Y4, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1399
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1398
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1398
 
 rowdone1399:
@@ -26351,13 +26351,13 @@ rowdone1399:
 	JNZ  row1397
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1396
 	VZEROUPPER
 	RET
 
 chunk1393:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1400:
 	MOVQ rows+24(FP), R9
@@ -26395,17 +26395,17 @@ chunks1402:
 	VPAND     shuffle805<>+0(SB), X1, X5
 	VPAND     shuffle805<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
-	VMOVDQU   X3, (R10)(SI*1)
+	VMOVDQU   X3, (R10)(DX*1)
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X3, X4
-	VMOVDQU   X4, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVDQU   X4, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1403
 	ADDQ      $0x10, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1402
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1402
 
 rowdone1403:
@@ -26415,13 +26415,13 @@ rowdone1403:
 	JNZ  row1401
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1400
 	VZEROUPPER
 	RET
 
 chunk1394:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1404:
 	MOVQ rows+24(FP), R9
@@ -26451,17 +26451,17 @@ chunks1406:
 	VPAND     shuffle805<>+0(SB), X1, X3
 	VPAND     shuffle805<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVQ     X0, (R10)(SI*1)
+	VMOVQ     X0, (R10)(DX*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVQ     X1, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVQ     X1, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1407
 	ADDQ      $0x08, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1406
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1406
 
 rowdone1407:
@@ -26471,13 +26471,13 @@ rowdone1407:
 	JNZ  row1405
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1404
 	VZEROUPPER
 	RET
 
 chunk1395:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1408:
 	MOVQ rows+24(FP), R9
@@ -26506,17 +26506,17 @@ chunks1410:
 	VPAND     shuffle805<>+0(SB), X0, X2
 	VPAND     shuffle805<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
-	VMOVD     X3, (R10)(SI*1)
+	VMOVD     X3, (R10)(DX*1)
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X0, X2
 	VPACKUSDW X2, X3, X0
-	VMOVD     X0, (R11)(SI*1)
-	CMPQ      R8, DX
+	VMOVD     X0, (R11)(DX*1)
+	CMPQ      R8, BX
 	JEQ       rowdone1411
 	ADDQ      $0x04, R8
-	CMPQ      R8, DX
+	CMPQ      R8, BX
 	JLE       chunks1410
-	MOVQ      DX, R8
+	MOVQ      BX, R8
 	JMP       chunks1410
 
 rowdone1411:
@@ -26526,7 +26526,7 @@ rowdone1411:
 	JNZ  row1409
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1408
 	VZEROUPPER
 	RET
@@ -26536,9 +26536,9 @@ rowdone1411:
 TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -26550,18 +26550,18 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1412
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1413
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1414
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1415
 	RET
 
 chunk1412:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1416:
 	MOVQ rows+24(FP), R9
@@ -26589,15 +26589,15 @@ chunks1418:
 	VSHUFPS     $0xdd, Y4, Y2, Y4
 	VMOVDQU     Y4, (R11)
 	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(SI*1)
+	VMOVDQU     Y4, (R10)(DX*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     Y3, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1419
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1418
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1418
 
 rowdone1419:
@@ -26607,13 +26607,13 @@ rowdone1419:
 	JNZ  row1417
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1416
 	VZEROUPPER
 	RET
 
 chunk1413:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1420:
 	MOVQ rows+24(FP), R9
@@ -26637,15 +26637,15 @@ chunks1422:
 	VSHUFPS $0xdd, X4, X2, X4
 	VMOVDQU X4, (R11)
 	VSHUFPS $0x88, X3, X1, X4
-	VMOVDQU X4, (R10)(SI*1)
+	VMOVDQU X4, (R10)(DX*1)
 	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X3, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1423
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1422
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1422
 
 rowdone1423:
@@ -26655,13 +26655,13 @@ rowdone1423:
 	JNZ  row1421
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1420
 	VZEROUPPER
 	RET
 
 chunk1414:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1424:
 	MOVQ rows+24(FP), R9
@@ -26681,15 +26681,15 @@ chunks1426:
 	VSHUFPS $0xdd, X2, X2, X2
 	VMOVQ   X2, (R11)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVQ   X2, (R10)(SI*1)
+	VMOVQ   X2, (R10)(DX*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVQ   X1, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVQ   X1, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1427
 	ADDQ    $0x08, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1426
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1426
 
 rowdone1427:
@@ -26699,13 +26699,13 @@ rowdone1427:
 	JNZ  row1425
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1424
 	VZEROUPPER
 	RET
 
 chunk1415:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1428:
 	MOVQ rows+24(FP), R9
@@ -26724,15 +26724,15 @@ chunks1430:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R11)
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R10)(SI*1)
+	VMOVD   X1, (R10)(DX*1)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVD   X0, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1431
 	ADDQ    $0x04, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1430
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1430
 
 rowdone1431:
@@ -26742,7 +26742,7 @@ rowdone1431:
 	JNZ  row1429
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1428
 	VZEROUPPER
 	RET
@@ -26752,9 +26752,9 @@ rowdone1431:
 TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -26766,16 +26766,16 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1432
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1433
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1434
 	RET
 
 chunk1432:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1435:
 	MOVQ rows+24(FP), R9
@@ -26803,15 +26803,15 @@ chunks1437:
 	VPUNPCKHQDQ Y4, Y2, Y4
 	VMOVDQU     Y4, (R11)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(SI*1)
+	VMOVDQU     Y4, (R10)(DX*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     Y3, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1438
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1437
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1437
 
 rowdone1438:
@@ -26821,13 +26821,13 @@ rowdone1438:
 	JNZ  row1436
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1435
 	VZEROUPPER
 	RET
 
 chunk1433:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1439:
 	MOVQ rows+24(FP), R9
@@ -26851,15 +26851,15 @@ chunks1441:
 	VPUNPCKHQDQ X4, X2, X4
 	VMOVDQU     X4, (R11)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, (R10)(SI*1)
+	VMOVDQU     X4, (R10)(DX*1)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     X3, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1442
 	ADDQ        $0x10, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1441
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1441
 
 rowdone1442:
@@ -26869,13 +26869,13 @@ rowdone1442:
 	JNZ  row1440
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1439
 	VZEROUPPER
 	RET
 
 chunk1434:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1443:
 	MOVQ rows+24(FP), R9
@@ -26895,15 +26895,15 @@ chunks1445:
 	VPUNPCKHQDQ X2, X2, X2
 	VMOVQ       X2, (R11)
 	VPUNPCKLQDQ X1, X1, X2
-	VMOVQ       X2, (R10)(SI*1)
+	VMOVQ       X2, (R10)(DX*1)
 	VPUNPCKHQDQ X1, X1, X1
-	VMOVQ       X1, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVQ       X1, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1446
 	ADDQ        $0x08, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1445
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1445
 
 rowdone1446:
@@ -26913,7 +26913,7 @@ rowdone1446:
 	JNZ  row1444
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1443
 	VZEROUPPER
 	RET
@@ -26923,9 +26923,9 @@ rowdone1446:
 TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -26937,14 +26937,14 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1447
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1448
 	RET
 
 chunk1447:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1449:
 	MOVQ rows+24(FP), R9
@@ -26960,19 +26960,19 @@ chunks1451:
 	VMOVDQU     Y0, (R10)
 	VMOVDQU     16(AX)(R8*4), X0
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R10)(SI*1)
+	VMOVDQU     Y0, (R10)(DX*1)
 	VMOVDQU     32(AX)(R8*4), X0
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     Y0, (R11)
 	VMOVDQU     48(AX)(R8*4), X0
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVDQU     Y0, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1452
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1451
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1451
 
 rowdone1452:
@@ -26982,13 +26982,13 @@ rowdone1452:
 	JNZ  row1450
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1449
 	VZEROUPPER
 	RET
 
 chunk1448:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1453:
 	MOVQ rows+24(FP), R9
@@ -27002,17 +27002,17 @@ chunks1455:
 	VMOVDQU (AX)(R8*4), X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VMOVDQU X0, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X0, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1456
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1455
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1455
 
 rowdone1456:
@@ -27022,7 +27022,7 @@ rowdone1456:
 	JNZ  row1454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1453
 	VZEROUPPER
 	RET
@@ -27032,9 +27032,9 @@ rowdone1456:
 TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27046,14 +27046,14 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1457
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1458
 	RET
 
 chunk1457:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1459:
 	MOVQ rows+24(FP), R9
@@ -27084,16 +27084,16 @@ chunks1461:
 	VMOVDQU 60(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 64(AX)(R8*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 108(AX)(R8*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 116(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   X0, 32(R10)(SI*1)
+	VMOVD   X0, 32(R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
 	VMOVDQU 72(AX)(R8*4), X1
@@ -27114,20 +27114,20 @@ chunks1461:
 	VMOVDQU 84(AX)(R8*4), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 88(AX)(R8*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(SI*1)
+	VMOVDQU X1, 16(R11)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVD   X0, 32(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1462
 	ADDQ    $0x24, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1461
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1461
 
 rowdone1462:
@@ -27137,13 +27137,13 @@ rowdone1462:
 	JNZ  row1460
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1459
 	VZEROUPPER
 	RET
 
 chunk1458:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1463:
 	MOVQ rows+24(FP), R9
@@ -27168,10 +27168,10 @@ chunks1465:
 	VMOVDQU 60(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 64(AX)(R8*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
 	VMOVDQU 72(AX)(R8*4), X1
@@ -27186,15 +27186,15 @@ chunks1465:
 	VMOVDQU 80(AX)(R8*4), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1466
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1465
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1465
 
 rowdone1466:
@@ -27204,7 +27204,7 @@ rowdone1466:
 	JNZ  row1464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1463
 	VZEROUPPER
 	RET
@@ -27214,9 +27214,9 @@ rowdone1466:
 TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27228,12 +27228,12 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1467
 	RET
 
 chunk1467:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1468:
 	MOVQ rows+24(FP), R9
@@ -27275,17 +27275,17 @@ chunks1470:
 	VPAND       shuffle804<>+0(SB), Y1, Y5
 	VPAND       shuffle804<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
-	VMOVNTDQ    Y3, (R10)(SI*1)
+	VMOVNTDQ    Y3, (R10)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVNTDQ    Y4, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVNTDQ    Y4, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1471
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1470
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1470
 
 rowdone1471:
@@ -27295,7 +27295,7 @@ rowdone1471:
 	JNZ  row1469
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1468
 	SFENCE
 	VZEROUPPER
@@ -27306,9 +27306,9 @@ rowdone1471:
 TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27320,12 +27320,12 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1472
 	RET
 
 chunk1472:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1473:
 	MOVQ rows+24(FP), R9
@@ -27367,17 +27367,17 @@ chunks1475:
 	VPAND       shuffle805<>+0(SB), Y1, Y5
 	VPAND       shuffle805<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
-	VMOVNTDQ    Y3, (R10)(SI*1)
+	VMOVNTDQ    Y3, (R10)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVNTDQ    Y4, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVNTDQ    Y4, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1476
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1475
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1475
 
 rowdone1476:
@@ -27387,7 +27387,7 @@ rowdone1476:
 	JNZ  row1474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1473
 	SFENCE
 	VZEROUPPER
@@ -27398,9 +27398,9 @@ rowdone1476:
 TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27412,12 +27412,12 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1477
 	RET
 
 chunk1477:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1478:
 	MOVQ rows+24(FP), R9
@@ -27445,15 +27445,15 @@ chunks1480:
 	VSHUFPS     $0xdd, Y4, Y2, Y4
 	VMOVNTDQ    Y4, (R11)
 	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(SI*1)
+	VMOVNTDQ    Y4, (R10)(DX*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVNTDQ    Y3, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1481
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1480
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1480
 
 rowdone1481:
@@ -27463,7 +27463,7 @@ rowdone1481:
 	JNZ  row1479
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1478
 	SFENCE
 	VZEROUPPER
@@ -27474,9 +27474,9 @@ rowdone1481:
 TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27488,12 +27488,12 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1482
 	RET
 
 chunk1482:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1483:
 	MOVQ rows+24(FP), R9
@@ -27521,15 +27521,15 @@ chunks1485:
 	VPUNPCKHQDQ Y4, Y2, Y4
 	VMOVNTDQ    Y4, (R11)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(SI*1)
+	VMOVNTDQ    Y4, (R10)(DX*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVNTDQ    Y3, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1486
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1485
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1485
 
 rowdone1486:
@@ -27539,7 +27539,7 @@ rowdone1486:
 	JNZ  row1484
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1483
 	SFENCE
 	VZEROUPPER
@@ -27550,9 +27550,9 @@ rowdone1486:
 TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27564,12 +27564,12 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1487
 	RET
 
 chunk1487:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1488:
 	MOVQ rows+24(FP), R9
@@ -27585,19 +27585,19 @@ chunks1490:
 	VMOVNTDQ    Y0, (R10)
 	VMOVDQU     16(AX)(R8*4), X0
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R10)(SI*1)
+	VMOVNTDQ    Y0, (R10)(DX*1)
 	VMOVDQU     32(AX)(R8*4), X0
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVNTDQ    Y0, (R11)
 	VMOVDQU     48(AX)(R8*4), X0
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(SI*1)
-	CMPQ        R8, DX
+	VMOVNTDQ    Y0, (R11)(DX*1)
+	CMPQ        R8, BX
 	JEQ         rowdone1491
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1490
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1490
 
 rowdone1491:
@@ -27607,7 +27607,7 @@ rowdone1491:
 	JNZ  row1489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1488
 	SFENCE
 	VZEROUPPER
@@ -27618,9 +27618,9 @@ rowdone1491:
 TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27632,14 +27632,14 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1492
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1493
 	RET
 
 chunk1492:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1494:
 	MOVQ rows+24(FP), R9
@@ -27685,7 +27685,7 @@ chunks1496:
 	VMOVDQU 52(AX)(R8*4), X1
 	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
 	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
@@ -27696,7 +27696,7 @@ chunks1496:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle978<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)(SI*1)
+	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
 	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
@@ -27731,7 +27731,7 @@ chunks1496:
 	VMOVDQU 60(AX)(R8*4), X1
 	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
 	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
@@ -27742,13 +27742,13 @@ chunks1496:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X0, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1497
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1496
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1496
 
 rowdone1497:
@@ -27758,13 +27758,13 @@ rowdone1497:
 	JNZ  row1495
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1494
 	VZEROUPPER
 	RET
 
 chunk1493:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1498:
 	MOVQ rows+24(FP), R9
@@ -27797,7 +27797,7 @@ chunks1500:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle978<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
@@ -27819,13 +27819,13 @@ chunks1500:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle980<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1501
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1500
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1500
 
 rowdone1501:
@@ -27835,7 +27835,7 @@ rowdone1501:
 	JNZ  row1499
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1498
 	VZEROUPPER
 	RET
@@ -27873,9 +27873,9 @@ GLOBL shuffle980<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -27887,14 +27887,14 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1502
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1503
 	RET
 
 chunk1502:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1504:
 	MOVQ rows+24(FP), R9
@@ -27922,13 +27922,13 @@ chunks1506:
 	VMOVDQU 40(AX)(R8*4), X1
 	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 72(AX)(R8*4), X1
 	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
 	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
@@ -27946,18 +27946,18 @@ chunks1506:
 	VMOVDQU 56(AX)(R8*4), X1
 	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 88(AX)(R8*4), X1
 	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X0, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1507
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1506
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1506
 
 rowdone1507:
@@ -27967,13 +27967,13 @@ rowdone1507:
 	JNZ  row1505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1504
 	VZEROUPPER
 	RET
 
 chunk1503:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1508:
 	MOVQ rows+24(FP), R9
@@ -27995,7 +27995,7 @@ chunks1510:
 	VMOVDQU 40(AX)(R8*4), X0
 	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
@@ -28006,13 +28006,13 @@ chunks1510:
 	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VPSHUFB shuffle983<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1511
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1510
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1510
 
 rowdone1511:
@@ -28022,7 +28022,7 @@ rowdone1511:
 	JNZ  row1509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1508
 	VZEROUPPER
 	RET
@@ -28044,9 +28044,9 @@ GLOBL shuffle983<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -28058,12 +28058,12 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1512
 	RET
 
 chunk1512:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1513:
 	MOVQ rows+24(FP), R9
@@ -28091,13 +28091,13 @@ chunks1515:
 	VMOVDQU 80(AX)(R8*4), X1
 	VPSHUFB shuffle818<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X1
 	VPSHUFB shuffle817<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X0
 	VPSHUFB shuffle818<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle817<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
@@ -28115,18 +28115,18 @@ chunks1515:
 	VMOVDQU 112(AX)(R8*4), X1
 	VPSHUFB shuffle818<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
 	VPSHUFB shuffle817<>+0(SB), X2, X2
 	VPSHUFB shuffle819<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1516
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1515
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1515
 
 rowdone1516:
@@ -28136,7 +28136,7 @@ rowdone1516:
 	JNZ  row1514
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1513
 	VZEROUPPER
 	RET
@@ -28146,9 +28146,9 @@ rowdone1516:
 TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -28160,12 +28160,12 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk1517
 	RET
 
 chunk1517:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group1518:
 	MOVQ rows+24(FP), R9
@@ -28205,25 +28205,25 @@ chunks1520:
 	VMOVDQU 160(AX)(R8*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 40(AX)(R8*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 168(AX)(R8*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 48(AX)(R8*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 176(AX)(R8*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)(SI*1)
+	VMOVDQU X1, 32(R10)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 184(AX)(R8*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)(SI*1)
+	VMOVDQU X0, 48(R10)(DX*1)
 	VMOVDQU 64(AX)(R8*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 192(AX)(R8*4), X1
@@ -28253,30 +28253,30 @@ chunks1520:
 	VMOVDQU 224(AX)(R8*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 104(AX)(R8*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVDQU 232(AX)(R8*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 112(AX)(R8*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VMOVDQU 240(AX)(R8*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R11)(SI*1)
+	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 120(AX)(R8*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, 48(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1521
 	ADDQ    $0x40, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1520
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1520
 
 rowdone1521:
@@ -28286,7 +28286,7 @@ rowdone1521:
 	JNZ  row1519
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1518
 	VZEROUPPER
 	RET
@@ -28296,9 +28296,9 @@ rowdone1521:
 TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -28310,14 +28310,14 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x24
+	CMPQ  BX, $0x24
 	JAE   chunk1522
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1523
 	RET
 
 chunk1522:
-	SUBQ $0x24, DX
+	SUBQ $0x24, BX
 
 group1524:
 	MOVQ rows+24(FP), R9
@@ -28387,7 +28387,7 @@ chunks1526:
 	VMOVDQU 84(AX)(R8*4), X0
 	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
 	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
@@ -28402,7 +28402,7 @@ chunks1526:
 	VMOVDQU 118(AX)(R8*4), X0
 	VPSHUFB shuffle990<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 103(AX)(R8*4), X0
 	VPSHUFB shuffle991<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R8*4), X2
@@ -28410,7 +28410,7 @@ chunks1526:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle994<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R10)(SI*1)
+	VMOVD   X0, 32(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle98<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
@@ -28469,7 +28469,7 @@ chunks1526:
 	VMOVDQU 92(AX)(R8*4), X0
 	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
 	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
@@ -28484,7 +28484,7 @@ chunks1526:
 	VMOVDQU 126(AX)(R8*4), X0
 	VPSHUFB shuffle990<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 111(AX)(R8*4), X0
 	VPSHUFB shuffle991<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R8*4), X2
@@ -28492,13 +28492,13 @@ chunks1526:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVD   X1, 32(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVD   X1, 32(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1527
 	ADDQ    $0x24, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1526
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1526
 
 rowdone1527:
@@ -28508,13 +28508,13 @@ rowdone1527:
 	JNZ  row1525
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1524
 	VZEROUPPER
 	RET
 
 chunk1523:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1528:
 	MOVQ rows+24(FP), R9
@@ -28567,7 +28567,7 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle998<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
 	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
@@ -28575,7 +28575,7 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle999<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle98<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
@@ -28617,7 +28617,7 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1002<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
 	VPSHUFB shuffle986<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
@@ -28625,13 +28625,13 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1003<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVQ   X1, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1531
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1530
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1530
 
 rowdone1531:
@@ -28641,7 +28641,7 @@ rowdone1531:
 	JNZ  row1529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1528
 	VZEROUPPER
 	RET
@@ -28731,9 +28731,9 @@ GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -28745,14 +28745,14 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1532
-	CMPQ  DX, $0x18
+	CMPQ  BX, $0x18
 	JAE   chunk1533
 	RET
 
 chunk1532:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1534:
 	MOVQ rows+24(FP), R9
@@ -28807,7 +28807,7 @@ chunks1536:
 	VMOVDQU 72(AX)(R8*4), X1
 	VPSHUFB shuffle112<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X1
 	VPSHUFB shuffle773<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
@@ -28825,7 +28825,7 @@ chunks1536:
 	VMOVDQU 168(AX)(R8*4), X0
 	VPSHUFB shuffle321<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 108(AX)(R8*4), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VMOVDQU 138(AX)(R8*4), X1
@@ -28834,7 +28834,7 @@ chunks1536:
 	VMOVDQU 170(AX)(R8*4), X0
 	VPSHUFB shuffle111<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)(SI*1)
+	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
@@ -28878,7 +28878,7 @@ chunks1536:
 	VMOVDQU 88(AX)(R8*4), X2
 	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
@@ -28895,7 +28895,7 @@ chunks1536:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle326<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 124(AX)(R8*4), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VMOVDQU 154(AX)(R8*4), X2
@@ -28903,13 +28903,13 @@ chunks1536:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle118<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, 32(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1537
 	ADDQ    $0x30, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1536
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1536
 
 rowdone1537:
@@ -28919,13 +28919,13 @@ rowdone1537:
 	JNZ  row1535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1534
 	VZEROUPPER
 	RET
 
 chunk1533:
-	SUBQ $0x18, DX
+	SUBQ $0x18, BX
 
 group1538:
 	MOVQ rows+24(FP), R9
@@ -28962,7 +28962,7 @@ chunks1540:
 	VMOVDQU 72(AX)(R8*4), X0
 	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X0
 	VPSHUFB shuffle773<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
@@ -28971,7 +28971,7 @@ chunks1540:
 	VMOVDQU 76(AX)(R8*4), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)(SI*1)
+	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle110<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
@@ -28996,7 +28996,7 @@ chunks1540:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1005<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle773<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
@@ -29004,13 +29004,13 @@ chunks1540:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1006<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1541
 	ADDQ    $0x18, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1540
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1540
 
 rowdone1541:
@@ -29020,7 +29020,7 @@ rowdone1541:
 	JNZ  row1539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1538
 	VZEROUPPER
 	RET
@@ -29042,9 +29042,9 @@ GLOBL shuffle1006<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -29056,12 +29056,12 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x30
+	CMPQ  BX, $0x30
 	JAE   chunk1542
 	RET
 
 chunk1542:
-	SUBQ $0x30, DX
+	SUBQ $0x30, BX
 
 group1543:
 	MOVQ rows+24(FP), R9
@@ -29107,7 +29107,7 @@ chunks1545:
 	VMOVDQU 144(AX)(R8*4), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X0
 	VMOVDQU 84(AX)(R8*4), X1
@@ -29116,7 +29116,7 @@ chunks1545:
 	VMOVDQU 148(AX)(R8*4), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X0
 	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VMOVDQU 92(AX)(R8*4), X1
@@ -29125,7 +29125,7 @@ chunks1545:
 	VMOVDQU 152(AX)(R8*4), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)(SI*1)
+	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle133<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
@@ -29161,7 +29161,7 @@ chunks1545:
 	VMOVDQU 176(AX)(R8*4), X0
 	VPSHUFB shuffle71<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
 	VPSHUFB shuffle71<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X1
@@ -29169,7 +29169,7 @@ chunks1545:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle72<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R11)(SI*1)
+	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
 	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X1
@@ -29177,13 +29177,13 @@ chunks1545:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X0, 32(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1546
 	ADDQ    $0x30, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1545
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1545
 
 rowdone1546:
@@ -29193,7 +29193,7 @@ rowdone1546:
 	JNZ  row1544
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1543
 	VZEROUPPER
 	RET
@@ -29203,9 +29203,9 @@ rowdone1546:
 TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -29217,14 +29217,14 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1547
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1548
 	RET
 
 chunk1547:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1549:
 	MOVQ rows+24(FP), R9
@@ -29270,7 +29270,7 @@ chunks1551:
 	VMOVDQU 52(AX)(R8*4), X1
 	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
 	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
@@ -29281,7 +29281,7 @@ chunks1551:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1011<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)(SI*1)
+	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
 	VPSHUFB shuffle1007<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
@@ -29316,7 +29316,7 @@ chunks1551:
 	VMOVDQU 60(AX)(R8*4), X1
 	VPSHUFB shuffle1010<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
 	VPSHUFB shuffle1007<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
@@ -29327,13 +29327,13 @@ chunks1551:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1013<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X0, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1552
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1551
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1551
 
 rowdone1552:
@@ -29343,13 +29343,13 @@ rowdone1552:
 	JNZ  row1550
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1549
 	VZEROUPPER
 	RET
 
 chunk1548:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1553:
 	MOVQ rows+24(FP), R9
@@ -29382,7 +29382,7 @@ chunks1555:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1011<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle1007<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
@@ -29404,13 +29404,13 @@ chunks1555:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1013<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, (R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1556
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1555
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1555
 
 rowdone1556:
@@ -29420,7 +29420,7 @@ rowdone1556:
 	JNZ  row1554
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1553
 	VZEROUPPER
 	RET
@@ -29458,9 +29458,9 @@ GLOBL shuffle1013<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -29472,12 +29472,12 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1557
 	RET
 
 chunk1557:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1558:
 	MOVQ rows+24(FP), R9
@@ -29523,7 +29523,7 @@ chunks1560:
 	VMOVDQU 104(AX)(R8*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 12(AX)(R8*4), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 44(AX)(R8*4), X0
@@ -29535,7 +29535,7 @@ chunks1560:
 	VMOVDQU 108(AX)(R8*4), X0
 	VPSHUFB shuffle968<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
@@ -29569,7 +29569,7 @@ chunks1560:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle1014<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 60(AX)(R8*4), X0
@@ -29580,13 +29580,13 @@ chunks1560:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, 16(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1561
 	ADDQ    $0x20, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1560
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1560
 
 rowdone1561:
@@ -29596,7 +29596,7 @@ rowdone1561:
 	JNZ  row1559
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1558
 	VZEROUPPER
 	RET
@@ -29610,9 +29610,9 @@ GLOBL shuffle1014<>(SB), RODATA|NOPTR, $16
 TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -29624,12 +29624,12 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x40
+	CMPQ  BX, $0x40
 	JAE   chunk1562
 	RET
 
 chunk1562:
-	SUBQ $0x40, DX
+	SUBQ $0x40, BX
 
 group1563:
 	MOVQ rows+24(FP), R9
@@ -29699,7 +29699,7 @@ chunks1565:
 	VMOVDQU 208(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*1)
+	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 20(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X0
@@ -29711,7 +29711,7 @@ chunks1565:
 	VMOVDQU 212(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(SI*1)
+	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 88(AX)(R8*4), X1
@@ -29723,7 +29723,7 @@ chunks1565:
 	VMOVDQU 216(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)(SI*1)
+	VMOVDQU X1, 32(R10)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X0
@@ -29735,7 +29735,7 @@ chunks1565:
 	VMOVDQU 220(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)(SI*1)
+	VMOVDQU X0, 48(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
@@ -29795,7 +29795,7 @@ chunks1565:
 	VMOVDQU 240(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 52(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X0
@@ -29806,7 +29806,7 @@ chunks1565:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(SI*1)
+	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 120(AX)(R8*4), X2
@@ -29817,7 +29817,7 @@ chunks1565:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle74<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R11)(SI*1)
+	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X0
@@ -29828,13 +29828,13 @@ chunks1565:
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R11)(SI*1)
-	CMPQ    R8, DX
+	VMOVDQU X1, 48(R11)(DX*1)
+	CMPQ    R8, BX
 	JEQ     rowdone1566
 	ADDQ    $0x40, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1565
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1565
 
 rowdone1566:
@@ -29844,7 +29844,7 @@ rowdone1566:
 	JNZ  row1564
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1563
 	VZEROUPPER
 	RET
@@ -29854,9 +29854,9 @@ rowdone1566:
 TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -29867,16 +29867,16 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1567
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1568
 	RET
 
 chunk1567:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1569:
 	MOVQ rows+24(FP), R10
@@ -29918,7 +29918,7 @@ chunks1571:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1024<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*1)
+	VMOVDQU     Y6, (R11)(DX*1)
 	VPSHUFB     shuffle1025<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1026<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -29928,7 +29928,7 @@ chunks1571:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1029<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*2)
+	VMOVDQU     Y6, (R11)(DX*2)
 	VPSHUFB     shuffle1030<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1031<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -29949,12 +29949,12 @@ chunks1571:
 	VPSHUFB     shuffle1039<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1572
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1571
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1571
 
 rowdone1572:
@@ -29964,13 +29964,13 @@ rowdone1572:
 	JNZ  row1570
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1569
 	VZEROUPPER
 	RET
 
 chunk1568:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1573:
 	MOVQ rows+24(FP), R10
@@ -30007,7 +30007,7 @@ chunks1575:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1049<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*1)
+	VMOVDQU X6, (R11)(DX*1)
 	VPSHUFB shuffle1050<>+0(SB), X0, X6
 	VPSHUFB shuffle1051<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30017,7 +30017,7 @@ chunks1575:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1054<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*2)
+	VMOVDQU X6, (R11)(DX*2)
 	VPSHUFB shuffle1055<>+0(SB), X0, X6
 	VPSHUFB shuffle1056<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30038,12 +30038,12 @@ chunks1575:
 	VPSHUFB shuffle1064<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1576
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1575
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1575
 
 rowdone1576:
@@ -30053,7 +30053,7 @@ rowdone1576:
 	JNZ  row1574
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1573
 	VZEROUPPER
 	RET
@@ -30313,9 +30313,9 @@ GLOBL shuffle1064<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -30326,16 +30326,16 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1577
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1578
 	RET
 
 chunk1577:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1579:
 	MOVQ rows+24(FP), R10
@@ -30377,7 +30377,7 @@ chunks1581:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1074<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*1)
+	VMOVDQU     Y6, (R11)(DX*1)
 	VPSHUFB     shuffle1075<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1076<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30387,7 +30387,7 @@ chunks1581:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1079<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*2)
+	VMOVDQU     Y6, (R11)(DX*2)
 	VPSHUFB     shuffle1080<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1081<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30408,12 +30408,12 @@ chunks1581:
 	VPSHUFB     shuffle1089<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1582
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1581
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1581
 
 rowdone1582:
@@ -30423,13 +30423,13 @@ rowdone1582:
 	JNZ  row1580
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1579
 	VZEROUPPER
 	RET
 
 chunk1578:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1583:
 	MOVQ rows+24(FP), R10
@@ -30466,7 +30466,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1097<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*1)
+	VMOVDQU X6, (R11)(DX*1)
 	VPSHUFB shuffle1098<>+0(SB), X0, X6
 	VPSHUFB shuffle336<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30476,7 +30476,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1100<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*2)
+	VMOVDQU X6, (R11)(DX*2)
 	VPSHUFB shuffle1101<>+0(SB), X0, X6
 	VPSHUFB shuffle1102<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30497,12 +30497,12 @@ chunks1585:
 	VPSHUFB shuffle1108<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1586
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1585
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1585
 
 rowdone1586:
@@ -30512,7 +30512,7 @@ rowdone1586:
 	JNZ  row1584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1583
 	VZEROUPPER
 	RET
@@ -30748,9 +30748,9 @@ GLOBL shuffle1108<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -30761,16 +30761,16 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1587
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1588
 	RET
 
 chunk1587:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1589:
 	MOVQ rows+24(FP), R10
@@ -30808,7 +30808,7 @@ chunks1591:
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
 	VPSHUFB     shuffle1113<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*1)
+	VMOVDQU     Y6, (R11)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1114<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30816,7 +30816,7 @@ chunks1591:
 	VPOR        Y6, Y5, Y6
 	VPSHUFB     shuffle884<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
-	VMOVDQU     Y5, (R11)(SI*2)
+	VMOVDQU     Y5, (R11)(DX*2)
 	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1117<>+0(SB), Y1, Y5
 	VPOR        Y5, Y0, Y5
@@ -30833,12 +30833,12 @@ chunks1591:
 	VPSHUFB     shuffle1110<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1592
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1591
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1591
 
 rowdone1592:
@@ -30848,13 +30848,13 @@ rowdone1592:
 	JNZ  row1590
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1589
 	VZEROUPPER
 	RET
 
 chunk1588:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1593:
 	MOVQ rows+24(FP), R10
@@ -30887,7 +30887,7 @@ chunks1595:
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*1)
+	VMOVDQU X6, (R11)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X0, X6
 	VPSHUFB shuffle75<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30895,7 +30895,7 @@ chunks1595:
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle20<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
-	VMOVDQU X5, (R11)(SI*2)
+	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle70<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
@@ -30912,12 +30912,12 @@ chunks1595:
 	VPSHUFB shuffle76<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1596
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1595
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1595
 
 rowdone1596:
@@ -30927,7 +30927,7 @@ rowdone1596:
 	JNZ  row1594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1593
 	VZEROUPPER
 	RET
@@ -30997,9 +30997,9 @@ GLOBL shuffle1118<>(SB), RODATA|NOPTR, $32
 TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -31010,16 +31010,16 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1597
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1598
 	RET
 
 chunk1597:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1599:
 	MOVQ rows+24(FP), R10
@@ -31045,13 +31045,13 @@ chunks1601:
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 96(R13), Y1, Y1
 	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
-	VMOVDQU     Y3, (R11)(SI*2)
+	VMOVDQU     Y3, (R11)(DX*2)
 	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
 	VMOVDQU     64(R13), X3
 	VINSERTI128 $0x01, 144(R13), Y3, Y3
@@ -31062,12 +31062,12 @@ chunks1601:
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1602
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1601
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1601
 
 rowdone1602:
@@ -31077,13 +31077,13 @@ rowdone1602:
 	JNZ  row1600
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1599
 	VZEROUPPER
 	RET
 
 chunk1598:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1603:
 	MOVQ rows+24(FP), R10
@@ -31106,12 +31106,12 @@ chunks1605:
 	VMOVDQU 48(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(SI*2)
+	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVDQU 64(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X0
@@ -31121,12 +31121,12 @@ chunks1605:
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R12)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1606
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1605
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1605
 
 rowdone1606:
@@ -31136,7 +31136,7 @@ rowdone1606:
 	JNZ  row1604
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1603
 	VZEROUPPER
 	RET
@@ -31146,9 +31146,9 @@ rowdone1606:
 TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -31159,16 +31159,16 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1607
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1608
 	RET
 
 chunk1607:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1609:
 	MOVQ rows+24(FP), R10
@@ -31186,22 +31186,22 @@ chunks1611:
 	VMOVDQU     Y0, (R11)
 	VMOVDQU     16(R13), X0
 	VINSERTI128 $0x01, 96(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     Y0, (R11)(DX*1)
 	VMOVDQU     32(R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     Y0, (R11)(DX*2)
 	VMOVDQU     48(R13), X0
 	VINSERTI128 $0x01, 128(R13), Y0, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
 	VMOVDQU     64(R13), X0
 	VINSERTI128 $0x01, 144(R13), Y0, Y0
 	VMOVDQU     Y0, (R12)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1612
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1611
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1611
 
 rowdone1612:
@@ -31211,13 +31211,13 @@ rowdone1612:
 	JNZ  row1610
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1609
 	VZEROUPPER
 	RET
 
 chunk1608:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1613:
 	MOVQ rows+24(FP), R10
@@ -31233,19 +31233,19 @@ chunks1615:
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU X0, (R11)(DX*2)
 	VMOVDQU 48(R13), X0
 	VMOVDQU X0, (R11)(DI*1)
 	VMOVDQU 64(R13), X0
 	VMOVDQU X0, (R12)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1616
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1615
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1615
 
 rowdone1616:
@@ -31255,7 +31255,7 @@ rowdone1616:
 	JNZ  row1614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1613
 	VZEROUPPER
 	RET
@@ -31265,9 +31265,9 @@ rowdone1616:
 TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -31279,14 +31279,14 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1617
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1618
 	RET
 
 chunk1617:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1619:
 	MOVQ rows+24(FP), R9
@@ -31334,7 +31334,7 @@ chunks1621:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1130<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R10)(SI*1)
+	VMOVDQU     Y6, (R10)(DX*1)
 	VPSHUFB     shuffle1131<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1132<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31346,7 +31346,7 @@ chunks1621:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1136<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)(SI*2)
+	VMOVDQU     Y7, (R10)(DX*2)
 	VPSHUFB     shuffle1137<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1138<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31370,7 +31370,7 @@ chunks1621:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1148<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)(SI*1)
+	VMOVDQU     Y7, (R11)(DX*1)
 	VPSHUFB     shuffle1149<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1150<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -31382,13 +31382,13 @@ chunks1621:
 	VPOR        Y4, Y3, Y4
 	VPSHUFB     shuffle1154<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)(SI*2)
-	CMPQ        R8, DX
+	VMOVDQU     Y5, (R11)(DX*2)
+	CMPQ        R8, BX
 	JEQ         rowdone1622
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1621
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1621
 
 rowdone1622:
@@ -31398,13 +31398,13 @@ rowdone1622:
 	JNZ  row1620
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1619
 	VZEROUPPER
 	RET
 
 chunk1618:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1623:
 	MOVQ rows+24(FP), R9
@@ -31446,7 +31446,7 @@ chunks1625:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1166<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R10)(SI*1)
+	VMOVDQU X6, (R10)(DX*1)
 	VPSHUFB shuffle1167<>+0(SB), X0, X6
 	VPSHUFB shuffle1168<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -31458,7 +31458,7 @@ chunks1625:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1172<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)(SI*2)
+	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle1173<>+0(SB), X0, X7
 	VPSHUFB shuffle1174<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -31482,7 +31482,7 @@ chunks1625:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1184<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R11)(SI*1)
+	VMOVDQU X7, (R11)(DX*1)
 	VPSHUFB shuffle1185<>+0(SB), X0, X0
 	VPSHUFB shuffle1186<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -31494,13 +31494,13 @@ chunks1625:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle1190<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)(SI*2)
-	CMPQ    R8, DX
+	VMOVDQU X5, (R11)(DX*2)
+	CMPQ    R8, BX
 	JEQ     rowdone1626
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1625
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1625
 
 rowdone1626:
@@ -31510,7 +31510,7 @@ rowdone1626:
 	JNZ  row1624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1623
 	VZEROUPPER
 	RET
@@ -31880,9 +31880,9 @@ GLOBL shuffle1190<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -31894,14 +31894,14 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1627
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1628
 	RET
 
 chunk1627:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1629:
 	MOVQ rows+24(FP), R9
@@ -31949,7 +31949,7 @@ chunks1631:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1069<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R10)(SI*1)
+	VMOVDQU     Y6, (R10)(DX*1)
 	VPSHUFB     shuffle1200<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31961,7 +31961,7 @@ chunks1631:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1074<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)(SI*2)
+	VMOVDQU     Y7, (R10)(DX*2)
 	VPSHUFB     shuffle1080<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1205<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31985,7 +31985,7 @@ chunks1631:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1213<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)(SI*1)
+	VMOVDQU     Y7, (R11)(DX*1)
 	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1215<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -31997,13 +31997,13 @@ chunks1631:
 	VPOR        Y4, Y3, Y4
 	VPSHUFB     shuffle1218<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)(SI*2)
-	CMPQ        R8, DX
+	VMOVDQU     Y5, (R11)(DX*2)
+	CMPQ        R8, BX
 	JEQ         rowdone1632
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1631
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1631
 
 rowdone1632:
@@ -32013,13 +32013,13 @@ rowdone1632:
 	JNZ  row1630
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1629
 	VZEROUPPER
 	RET
 
 chunk1628:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1633:
 	MOVQ rows+24(FP), R9
@@ -32061,7 +32061,7 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1093<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R10)(SI*1)
+	VMOVDQU X6, (R10)(DX*1)
 	VPSHUFB shuffle881<>+0(SB), X0, X6
 	VPSHUFB shuffle1223<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -32073,7 +32073,7 @@ chunks1635:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1097<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)(SI*2)
+	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle1101<>+0(SB), X0, X7
 	VPSHUFB shuffle1225<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -32097,7 +32097,7 @@ chunks1635:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1228<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R11)(SI*1)
+	VMOVDQU X7, (R11)(DX*1)
 	VPSHUFB shuffle1229<>+0(SB), X0, X0
 	VPSHUFB shuffle119<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -32109,13 +32109,13 @@ chunks1635:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle1231<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)(SI*2)
-	CMPQ    R8, DX
+	VMOVDQU X5, (R11)(DX*2)
+	CMPQ    R8, BX
 	JEQ     rowdone1636
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1635
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1635
 
 rowdone1636:
@@ -32125,7 +32125,7 @@ rowdone1636:
 	JNZ  row1634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1633
 	VZEROUPPER
 	RET
@@ -32355,9 +32355,9 @@ GLOBL shuffle1231<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -32369,14 +32369,14 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1637
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1638
 	RET
 
 chunk1637:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1639:
 	MOVQ rows+24(FP), R9
@@ -32412,7 +32412,7 @@ chunks1641:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1110<>+0(SB), Y3, Y4
 	VPOR        Y4, Y5, Y4
-	VMOVDQU     Y4, (R10)(SI*1)
+	VMOVDQU     Y4, (R10)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y0, Y4
 	VMOVDQU     32(R12), X5
 	VINSERTI128 $0x01, 128(R12), Y5, Y5
@@ -32424,7 +32424,7 @@ chunks1641:
 	VINSERTI128 $0x01, 176(R12), Y6, Y6
 	VPSHUFB     shuffle1113<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
-	VMOVDQU     Y7, (R10)(SI*2)
+	VMOVDQU     Y7, (R10)(DX*2)
 	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle889<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
@@ -32440,7 +32440,7 @@ chunks1641:
 	VPOR        Y7, Y1, Y7
 	VPSHUFB     shuffle887<>+0(SB), Y6, Y1
 	VPOR        Y1, Y7, Y1
-	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     Y1, (R11)(DX*1)
 	VPSHUFB     shuffle885<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle1114<>+0(SB), Y5, Y5
 	VPOR        Y5, Y2, Y5
@@ -32448,13 +32448,13 @@ chunks1641:
 	VPOR        Y3, Y5, Y3
 	VPSHUFB     shuffle1110<>+0(SB), Y6, Y6
 	VPOR        Y6, Y3, Y6
-	VMOVDQU     Y6, (R11)(SI*2)
-	CMPQ        R8, DX
+	VMOVDQU     Y6, (R11)(DX*2)
+	CMPQ        R8, BX
 	JEQ         rowdone1642
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1641
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1641
 
 rowdone1642:
@@ -32464,13 +32464,13 @@ rowdone1642:
 	JNZ  row1640
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1639
 	VZEROUPPER
 	RET
 
 chunk1638:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1643:
 	MOVQ rows+24(FP), R9
@@ -32502,7 +32502,7 @@ chunks1645:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle76<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, (R10)(SI*1)
+	VMOVDQU X4, (R10)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X0, X4
 	VMOVDQU 32(R12), X5
 	VPSHUFB shuffle70<>+0(SB), X5, X6
@@ -32512,7 +32512,7 @@ chunks1645:
 	VMOVDQU 80(R12), X6
 	VPSHUFB shuffle14<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
-	VMOVDQU X7, (R10)(SI*2)
+	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle72<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
@@ -32528,7 +32528,7 @@ chunks1645:
 	VPOR    X7, X1, X7
 	VPSHUFB shuffle74<>+0(SB), X6, X1
 	VPOR    X1, X7, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VPSHUFB shuffle138<>+0(SB), X2, X2
 	VPSHUFB shuffle75<>+0(SB), X5, X5
 	VPOR    X5, X2, X5
@@ -32536,13 +32536,13 @@ chunks1645:
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle76<>+0(SB), X6, X6
 	VPOR    X6, X3, X6
-	VMOVDQU X6, (R11)(SI*2)
-	CMPQ    R8, DX
+	VMOVDQU X6, (R11)(DX*2)
+	CMPQ    R8, BX
 	JEQ     rowdone1646
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1645
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1645
 
 rowdone1646:
@@ -32552,7 +32552,7 @@ rowdone1646:
 	JNZ  row1644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1643
 	VZEROUPPER
 	RET
@@ -32562,9 +32562,9 @@ rowdone1646:
 TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -32576,14 +32576,14 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1647
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1648
 	RET
 
 chunk1647:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1649:
 	MOVQ rows+24(FP), R9
@@ -32607,7 +32607,7 @@ chunks1651:
 	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle892<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VMOVDQU     Y2, (R10)(SI*1)
+	VMOVDQU     Y2, (R10)(DX*1)
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
 	VPSHUFB     shuffle891<>+0(SB), Y2, Y0
@@ -32615,7 +32615,7 @@ chunks1651:
 	VINSERTI128 $0x01, 160(R12), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R10)(SI*2)
+	VMOVDQU     Y1, (R10)(DX*2)
 	VPSHUFB     shuffle893<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
@@ -32627,17 +32627,17 @@ chunks1651:
 	VINSERTI128 $0x01, 176(R12), Y1, Y1
 	VPSHUFB     shuffle894<>+0(SB), Y1, Y0
 	VPOR        Y0, Y2, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     Y0, (R11)(DX*1)
 	VPSHUFB     shuffle893<>+0(SB), Y3, Y3
 	VPSHUFB     shuffle892<>+0(SB), Y1, Y1
 	VPOR        Y1, Y3, Y1
-	VMOVDQU     Y1, (R11)(SI*2)
-	CMPQ        R8, DX
+	VMOVDQU     Y1, (R11)(DX*2)
+	CMPQ        R8, BX
 	JEQ         rowdone1652
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1651
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1651
 
 rowdone1652:
@@ -32647,13 +32647,13 @@ rowdone1652:
 	JNZ  row1650
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1649
 	VZEROUPPER
 	RET
 
 chunk1648:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1653:
 	MOVQ rows+24(FP), R9
@@ -32675,13 +32675,13 @@ chunks1655:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VPSHUFB shuffle37<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)(SI*1)
+	VMOVDQU X2, (R10)(DX*1)
 	VMOVDQU 16(R12), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X0
 	VMOVDQU 64(R12), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(SI*2)
+	VMOVDQU X1, (R10)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
@@ -32691,17 +32691,17 @@ chunks1655:
 	VMOVDQU 80(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
 	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, (R11)(SI*2)
-	CMPQ    R8, DX
+	VMOVDQU X1, (R11)(DX*2)
+	CMPQ    R8, BX
 	JEQ     rowdone1656
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1655
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1655
 
 rowdone1656:
@@ -32711,7 +32711,7 @@ rowdone1656:
 	JNZ  row1654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1653
 	VZEROUPPER
 	RET
@@ -32721,9 +32721,9 @@ rowdone1656:
 TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -32735,14 +32735,14 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1657
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1658
 	RET
 
 chunk1657:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1659:
 	MOVQ rows+24(FP), R9
@@ -32760,25 +32760,25 @@ chunks1661:
 	VMOVDQU     Y0, (R10)
 	VMOVDQU     16(R12), X0
 	VINSERTI128 $0x01, 112(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(SI*1)
+	VMOVDQU     Y0, (R10)(DX*1)
 	VMOVDQU     32(R12), X0
 	VINSERTI128 $0x01, 128(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(SI*2)
+	VMOVDQU     Y0, (R10)(DX*2)
 	VMOVDQU     48(R12), X0
 	VINSERTI128 $0x01, 144(R12), Y0, Y0
 	VMOVDQU     Y0, (R11)
 	VMOVDQU     64(R12), X0
 	VINSERTI128 $0x01, 160(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     Y0, (R11)(DX*1)
 	VMOVDQU     80(R12), X0
 	VINSERTI128 $0x01, 176(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
-	CMPQ        R8, DX
+	VMOVDQU     Y0, (R11)(DX*2)
+	CMPQ        R8, BX
 	JEQ         rowdone1662
 	ADDQ        $0x20, R8
-	CMPQ        R8, DX
+	CMPQ        R8, BX
 	JLE         chunks1661
-	MOVQ        DX, R8
+	MOVQ        BX, R8
 	JMP         chunks1661
 
 rowdone1662:
@@ -32788,13 +32788,13 @@ rowdone1662:
 	JNZ  row1660
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1659
 	VZEROUPPER
 	RET
 
 chunk1658:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1663:
 	MOVQ rows+24(FP), R9
@@ -32810,21 +32810,21 @@ chunks1665:
 	VMOVDQU (R12), X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 16(R12), X0
-	VMOVDQU X0, (R10)(SI*1)
+	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 32(R12), X0
-	VMOVDQU X0, (R10)(SI*2)
+	VMOVDQU X0, (R10)(DX*2)
 	VMOVDQU 48(R12), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 64(R12), X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 80(R12), X0
-	VMOVDQU X0, (R11)(SI*2)
-	CMPQ    R8, DX
+	VMOVDQU X0, (R11)(DX*2)
+	CMPQ    R8, BX
 	JEQ     rowdone1666
 	ADDQ    $0x10, R8
-	CMPQ    R8, DX
+	CMPQ    R8, BX
 	JLE     chunks1665
-	MOVQ    DX, R8
+	MOVQ    BX, R8
 	JMP     chunks1665
 
 rowdone1666:
@@ -32834,7 +32834,7 @@ rowdone1666:
 	JNZ  row1664
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1663
 	VZEROUPPER
 	RET
@@ -32844,9 +32844,9 @@ rowdone1666:
 TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -32857,16 +32857,16 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1667
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1668
 	RET
 
 chunk1667:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1669:
 	MOVQ rows+24(FP), R10
@@ -32920,7 +32920,7 @@ chunks1671:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1245<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(SI*1)
+	VMOVDQU     Y8, (R11)(DX*1)
 	VPSHUFB     shuffle1246<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1247<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32934,7 +32934,7 @@ chunks1671:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1252<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(SI*2)
+	VMOVDQU     Y8, (R11)(DX*2)
 	VPSHUFB     shuffle1253<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1254<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32976,7 +32976,7 @@ chunks1671:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1273<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)(SI*1)
+	VMOVDQU     Y8, (R12)(DX*1)
 	VPSHUFB     shuffle1274<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1275<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -32990,13 +32990,13 @@ chunks1671:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1280<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R12)(SI*2)
-	CMPQ        R9, DX
+	VMOVDQU     Y6, (R12)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1672
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1671
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1671
 
 rowdone1672:
@@ -33006,13 +33006,13 @@ rowdone1672:
 	JNZ  row1670
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1669
 	VZEROUPPER
 	RET
 
 chunk1668:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1673:
 	MOVQ rows+24(FP), R10
@@ -33059,7 +33059,7 @@ chunks1675:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1294<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(SI*1)
+	VMOVDQU X8, (R11)(DX*1)
 	VPSHUFB shuffle1295<>+0(SB), X0, X8
 	VPSHUFB shuffle1296<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33073,7 +33073,7 @@ chunks1675:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1301<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(SI*2)
+	VMOVDQU X8, (R11)(DX*2)
 	VPSHUFB shuffle1302<>+0(SB), X0, X8
 	VPSHUFB shuffle1303<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33115,7 +33115,7 @@ chunks1675:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1322<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)(SI*1)
+	VMOVDQU X8, (R12)(DX*1)
 	VPSHUFB shuffle1323<>+0(SB), X0, X0
 	VPSHUFB shuffle1324<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -33129,13 +33129,13 @@ chunks1675:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle1329<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R12)(SI*2)
-	CMPQ    R9, DX
+	VMOVDQU X6, (R12)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1676
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1675
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1675
 
 rowdone1676:
@@ -33145,7 +33145,7 @@ rowdone1676:
 	JNZ  row1674
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1673
 	VZEROUPPER
 	RET
@@ -33645,9 +33645,9 @@ GLOBL shuffle1329<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -33658,16 +33658,16 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1677
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1678
 	RET
 
 chunk1677:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1679:
 	MOVQ rows+24(FP), R10
@@ -33721,7 +33721,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1195<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(SI*1)
+	VMOVDQU     Y8, (R11)(DX*1)
 	VPSHUFB     shuffle1200<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1338<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33735,7 +33735,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1069<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(SI*2)
+	VMOVDQU     Y8, (R11)(DX*2)
 	VPSHUFB     shuffle1080<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1210<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33777,7 +33777,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1352<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)(SI*1)
+	VMOVDQU     Y8, (R12)(DX*1)
 	VPSHUFB     shuffle1353<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1354<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -33791,13 +33791,13 @@ chunks1681:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1356<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R12)(SI*2)
-	CMPQ        R9, DX
+	VMOVDQU     Y6, (R12)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1682
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1681
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1681
 
 rowdone1682:
@@ -33807,13 +33807,13 @@ rowdone1682:
 	JNZ  row1680
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1679
 	VZEROUPPER
 	RET
 
 chunk1678:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1683:
 	MOVQ rows+24(FP), R10
@@ -33860,7 +33860,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle836<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(SI*1)
+	VMOVDQU X8, (R11)(DX*1)
 	VPSHUFB shuffle881<>+0(SB), X0, X8
 	VPSHUFB shuffle775<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33874,7 +33874,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1093<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(SI*2)
+	VMOVDQU X8, (R11)(DX*2)
 	VPSHUFB shuffle1101<>+0(SB), X0, X8
 	VPSHUFB shuffle780<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33916,7 +33916,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle342<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)(SI*1)
+	VMOVDQU X8, (R12)(DX*1)
 	VPSHUFB shuffle1362<>+0(SB), X0, X0
 	VPSHUFB shuffle786<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -33930,13 +33930,13 @@ chunks1685:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle1363<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R12)(SI*2)
-	CMPQ    R9, DX
+	VMOVDQU X6, (R12)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1686
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1685
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1685
 
 rowdone1686:
@@ -33946,7 +33946,7 @@ rowdone1686:
 	JNZ  row1684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1683
 	VZEROUPPER
 	RET
@@ -34146,9 +34146,9 @@ GLOBL shuffle1363<>(SB), RODATA|NOPTR, $16
 TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -34159,16 +34159,16 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1687
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1688
 	RET
 
 chunk1687:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1689:
 	MOVQ rows+24(FP), R10
@@ -34206,7 +34206,7 @@ chunks1691:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle887<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(SI*1)
+	VMOVDQU     Y6, (R11)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle889<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
@@ -34216,7 +34216,7 @@ chunks1691:
 	VPOR        Y7, Y5, Y7
 	VPSHUFB     shuffle1110<>+0(SB), Y3, Y5
 	VPOR        Y5, Y7, Y5
-	VMOVDQU     Y5, (R11)(SI*2)
+	VMOVDQU     Y5, (R11)(DX*2)
 	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1111<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
@@ -34242,7 +34242,7 @@ chunks1691:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle887<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R12)(SI*1)
+	VMOVDQU     Y7, (R12)(DX*1)
 	VPSHUFB     shuffle888<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle889<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
@@ -34250,13 +34250,13 @@ chunks1691:
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle1110<>+0(SB), Y5, Y5
 	VPOR        Y5, Y3, Y5
-	VMOVDQU     Y5, (R12)(SI*2)
-	CMPQ        R9, DX
+	VMOVDQU     Y5, (R12)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1692
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1691
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1691
 
 rowdone1692:
@@ -34266,13 +34266,13 @@ rowdone1692:
 	JNZ  row1690
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1689
 	VZEROUPPER
 	RET
 
 chunk1688:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1693:
 	MOVQ rows+24(FP), R10
@@ -34305,7 +34305,7 @@ chunks1695:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle74<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(SI*1)
+	VMOVDQU X6, (R11)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X0, X6
 	VPSHUFB shuffle72<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
@@ -34314,7 +34314,7 @@ chunks1695:
 	VPOR    X7, X5, X7
 	VPSHUFB shuffle76<>+0(SB), X3, X5
 	VPOR    X5, X7, X5
-	VMOVDQU X5, (R11)(SI*2)
+	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle73<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
@@ -34339,7 +34339,7 @@ chunks1695:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle74<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R12)(SI*1)
+	VMOVDQU X7, (R12)(DX*1)
 	VPSHUFB shuffle248<>+0(SB), X2, X2
 	VPSHUFB shuffle72<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -34347,13 +34347,13 @@ chunks1695:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle76<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, (R12)(SI*2)
-	CMPQ    R9, DX
+	VMOVDQU X5, (R12)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1696
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1695
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1695
 
 rowdone1696:
@@ -34363,7 +34363,7 @@ rowdone1696:
 	JNZ  row1694
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1693
 	VZEROUPPER
 	RET
@@ -34373,9 +34373,9 @@ rowdone1696:
 TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -34386,16 +34386,16 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1697
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1698
 	RET
 
 chunk1697:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1699:
 	MOVQ rows+24(FP), R10
@@ -34421,13 +34421,13 @@ chunks1701:
 	VINSERTI128 $0x01, 176(R13), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(SI*1)
+	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 128(R13), Y1, Y1
 	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
-	VMOVDQU     Y3, (R11)(SI*2)
+	VMOVDQU     Y3, (R11)(DX*2)
 	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
 	VMOVDQU     80(R13), X3
 	VINSERTI128 $0x01, 192(R13), Y3, Y3
@@ -34445,17 +34445,17 @@ chunks1701:
 	VINSERTI128 $0x01, 208(R13), Y3, Y3
 	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R12)(SI*1)
+	VMOVDQU     Y1, (R12)(DX*1)
 	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R12)(SI*2)
-	CMPQ        R9, DX
+	VMOVDQU     Y3, (R12)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1702
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1701
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1701
 
 rowdone1702:
@@ -34465,13 +34465,13 @@ rowdone1702:
 	JNZ  row1700
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1699
 	VZEROUPPER
 	RET
 
 chunk1698:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1703:
 	MOVQ rows+24(FP), R10
@@ -34494,12 +34494,12 @@ chunks1705:
 	VMOVDQU 64(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(SI*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(SI*2)
+	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVDQU 80(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X0
@@ -34514,17 +34514,17 @@ chunks1705:
 	VMOVDQU 96(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R12)(SI*1)
+	VMOVDQU X1, (R12)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle37<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R12)(SI*2)
-	CMPQ    R9, DX
+	VMOVDQU X3, (R12)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1706
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1705
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1705
 
 rowdone1706:
@@ -34534,7 +34534,7 @@ rowdone1706:
 	JNZ  row1704
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1703
 	VZEROUPPER
 	RET
@@ -34544,9 +34544,9 @@ rowdone1706:
 TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -34557,16 +34557,16 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1707
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1708
 	RET
 
 chunk1707:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1709:
 	MOVQ rows+24(FP), R10
@@ -34584,10 +34584,10 @@ chunks1711:
 	VMOVDQU     Y0, (R11)
 	VMOVDQU     16(R13), X0
 	VINSERTI128 $0x01, 128(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     Y0, (R11)(DX*1)
 	VMOVDQU     32(R13), X0
 	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     Y0, (R11)(DX*2)
 	VMOVDQU     48(R13), X0
 	VINSERTI128 $0x01, 160(R13), Y0, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
@@ -34596,16 +34596,16 @@ chunks1711:
 	VMOVDQU     Y0, (R12)
 	VMOVDQU     80(R13), X0
 	VINSERTI128 $0x01, 192(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(SI*1)
+	VMOVDQU     Y0, (R12)(DX*1)
 	VMOVDQU     96(R13), X0
 	VINSERTI128 $0x01, 208(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(SI*2)
-	CMPQ        R9, DX
+	VMOVDQU     Y0, (R12)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1712
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1711
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1711
 
 rowdone1712:
@@ -34615,13 +34615,13 @@ rowdone1712:
 	JNZ  row1710
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1709
 	VZEROUPPER
 	RET
 
 chunk1708:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1713:
 	MOVQ rows+24(FP), R10
@@ -34637,23 +34637,23 @@ chunks1715:
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU X0, (R11)(DX*2)
 	VMOVDQU 48(R13), X0
 	VMOVDQU X0, (R11)(DI*1)
 	VMOVDQU 64(R13), X0
 	VMOVDQU X0, (R12)
 	VMOVDQU 80(R13), X0
-	VMOVDQU X0, (R12)(SI*1)
+	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 96(R13), X0
-	VMOVDQU X0, (R12)(SI*2)
-	CMPQ    R9, DX
+	VMOVDQU X0, (R12)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1716
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1715
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1715
 
 rowdone1716:
@@ -34663,7 +34663,7 @@ rowdone1716:
 	JNZ  row1714
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1713
 	VZEROUPPER
 	RET
@@ -34673,9 +34673,9 @@ rowdone1716:
 TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -34686,20 +34686,20 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1717
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1718
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1719
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1720
 	RET
 
 chunk1717:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1721:
 	MOVQ rows+24(FP), R10
@@ -34785,19 +34785,19 @@ chunks1723:
 	VPAND       shuffle804<>+0(SB), Y0, Y2
 	VPAND       shuffle804<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(SI*1)
+	VMOVDQU     Y10, (R11)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(SI*1)
+	VMOVDQU     Y3, (R12)(DX*1)
 	VPAND       shuffle804<>+0(SB), Y5, Y3
 	VPAND       shuffle804<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     Y0, (R11)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(SI*2)
+	VMOVDQU     Y9, (R12)(DX*2)
 	VPAND       shuffle804<>+0(SB), Y4, Y9
 	VPAND       shuffle804<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
@@ -34806,12 +34806,12 @@ chunks1723:
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1724
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1723
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1723
 
 rowdone1724:
@@ -34821,13 +34821,13 @@ rowdone1724:
 	JNZ  row1722
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1721
 	VZEROUPPER
 	RET
 
 chunk1718:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1725:
 	MOVQ rows+24(FP), R10
@@ -34905,19 +34905,19 @@ chunks1727:
 	VPAND     shuffle804<>+0(SB), X0, X2
 	VPAND     shuffle804<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
-	VMOVDQU   X10, (R11)(SI*1)
+	VMOVDQU   X10, (R11)(DX*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
-	VMOVDQU   X3, (R12)(SI*1)
+	VMOVDQU   X3, (R12)(DX*1)
 	VPAND     shuffle804<>+0(SB), X5, X3
 	VPAND     shuffle804<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
-	VMOVDQU   X0, (R11)(SI*2)
+	VMOVDQU   X0, (R11)(DX*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
-	VMOVDQU   X9, (R12)(SI*2)
+	VMOVDQU   X9, (R12)(DX*2)
 	VPAND     shuffle804<>+0(SB), X4, X9
 	VPAND     shuffle804<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
@@ -34926,12 +34926,12 @@ chunks1727:
 	VPSRLW    $0x08, X8, X9
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1728
 	ADDQ      $0x10, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1727
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1727
 
 rowdone1728:
@@ -34941,13 +34941,13 @@ rowdone1728:
 	JNZ  row1726
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1725
 	VZEROUPPER
 	RET
 
 chunk1719:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1729:
 	MOVQ rows+24(FP), R10
@@ -34997,19 +34997,19 @@ chunks1731:
 	VPAND     shuffle804<>+0(SB), X2, X6
 	VPAND     shuffle804<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
-	VMOVQ     X1, (R11)(SI*1)
+	VMOVQ     X1, (R11)(DX*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
-	VMOVQ     X2, (R12)(SI*1)
+	VMOVQ     X2, (R12)(DX*1)
 	VPAND     shuffle804<>+0(SB), X5, X2
 	VPAND     shuffle804<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
-	VMOVQ     X6, (R11)(SI*2)
+	VMOVQ     X6, (R11)(DX*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
-	VMOVQ     X5, (R12)(SI*2)
+	VMOVQ     X5, (R12)(DX*2)
 	VPAND     shuffle804<>+0(SB), X4, X5
 	VPAND     shuffle804<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
@@ -35018,12 +35018,12 @@ chunks1731:
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1732
 	ADDQ      $0x08, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1731
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1731
 
 rowdone1732:
@@ -35033,13 +35033,13 @@ rowdone1732:
 	JNZ  row1730
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1729
 	VZEROUPPER
 	RET
 
 chunk1720:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1733:
 	MOVQ rows+24(FP), R10
@@ -35081,19 +35081,19 @@ chunks1735:
 	VPAND     shuffle804<>+0(SB), X0, X4
 	VPAND     shuffle804<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
-	VMOVD     X5, (R11)(SI*1)
+	VMOVD     X5, (R11)(DX*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
-	VMOVD     X0, (R12)(SI*1)
+	VMOVD     X0, (R12)(DX*1)
 	VPAND     shuffle804<>+0(SB), X3, X0
 	VPAND     shuffle804<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVD     X4, (R11)(SI*2)
+	VMOVD     X4, (R11)(DX*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVD     X3, (R12)(SI*2)
+	VMOVD     X3, (R12)(DX*2)
 	VPAND     shuffle804<>+0(SB), X1, X3
 	VPAND     shuffle804<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
@@ -35102,12 +35102,12 @@ chunks1735:
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1736
 	ADDQ      $0x04, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1735
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1735
 
 rowdone1736:
@@ -35117,7 +35117,7 @@ rowdone1736:
 	JNZ  row1734
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1733
 	VZEROUPPER
 	RET
@@ -35127,9 +35127,9 @@ rowdone1736:
 TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -35140,20 +35140,20 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1737
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1738
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1739
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1740
 	RET
 
 chunk1737:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1741:
 	MOVQ rows+24(FP), R10
@@ -35239,19 +35239,19 @@ chunks1743:
 	VPAND       shuffle805<>+0(SB), Y0, Y2
 	VPAND       shuffle805<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(SI*1)
+	VMOVDQU     Y10, (R11)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(SI*1)
+	VMOVDQU     Y3, (R12)(DX*1)
 	VPAND       shuffle805<>+0(SB), Y5, Y3
 	VPAND       shuffle805<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     Y0, (R11)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(SI*2)
+	VMOVDQU     Y9, (R12)(DX*2)
 	VPAND       shuffle805<>+0(SB), Y4, Y9
 	VPAND       shuffle805<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
@@ -35260,12 +35260,12 @@ chunks1743:
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1744
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1743
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1743
 
 rowdone1744:
@@ -35275,13 +35275,13 @@ rowdone1744:
 	JNZ  row1742
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1741
 	VZEROUPPER
 	RET
 
 chunk1738:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1745:
 	MOVQ rows+24(FP), R10
@@ -35359,19 +35359,19 @@ chunks1747:
 	VPAND     shuffle805<>+0(SB), X0, X2
 	VPAND     shuffle805<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
-	VMOVDQU   X10, (R11)(SI*1)
+	VMOVDQU   X10, (R11)(DX*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
-	VMOVDQU   X3, (R12)(SI*1)
+	VMOVDQU   X3, (R12)(DX*1)
 	VPAND     shuffle805<>+0(SB), X5, X3
 	VPAND     shuffle805<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
-	VMOVDQU   X0, (R11)(SI*2)
+	VMOVDQU   X0, (R11)(DX*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
-	VMOVDQU   X9, (R12)(SI*2)
+	VMOVDQU   X9, (R12)(DX*2)
 	VPAND     shuffle805<>+0(SB), X4, X9
 	VPAND     shuffle805<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
@@ -35380,12 +35380,12 @@ chunks1747:
 	VPSRLD    $0x10, X8, X9
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1748
 	ADDQ      $0x10, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1747
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1747
 
 rowdone1748:
@@ -35395,13 +35395,13 @@ rowdone1748:
 	JNZ  row1746
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1745
 	VZEROUPPER
 	RET
 
 chunk1739:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1749:
 	MOVQ rows+24(FP), R10
@@ -35451,19 +35451,19 @@ chunks1751:
 	VPAND     shuffle805<>+0(SB), X2, X6
 	VPAND     shuffle805<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
-	VMOVQ     X1, (R11)(SI*1)
+	VMOVQ     X1, (R11)(DX*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
-	VMOVQ     X2, (R12)(SI*1)
+	VMOVQ     X2, (R12)(DX*1)
 	VPAND     shuffle805<>+0(SB), X5, X2
 	VPAND     shuffle805<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
-	VMOVQ     X6, (R11)(SI*2)
+	VMOVQ     X6, (R11)(DX*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
-	VMOVQ     X5, (R12)(SI*2)
+	VMOVQ     X5, (R12)(DX*2)
 	VPAND     shuffle805<>+0(SB), X4, X5
 	VPAND     shuffle805<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
@@ -35472,12 +35472,12 @@ chunks1751:
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1752
 	ADDQ      $0x08, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1751
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1751
 
 rowdone1752:
@@ -35487,13 +35487,13 @@ rowdone1752:
 	JNZ  row1750
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1749
 	VZEROUPPER
 	RET
 
 chunk1740:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1753:
 	MOVQ rows+24(FP), R10
@@ -35535,19 +35535,19 @@ chunks1755:
 	VPAND     shuffle805<>+0(SB), X0, X4
 	VPAND     shuffle805<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
-	VMOVD     X5, (R11)(SI*1)
+	VMOVD     X5, (R11)(DX*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
-	VMOVD     X0, (R12)(SI*1)
+	VMOVD     X0, (R12)(DX*1)
 	VPAND     shuffle805<>+0(SB), X3, X0
 	VPAND     shuffle805<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVD     X4, (R11)(SI*2)
+	VMOVD     X4, (R11)(DX*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVD     X3, (R12)(SI*2)
+	VMOVD     X3, (R12)(DX*2)
 	VPAND     shuffle805<>+0(SB), X1, X3
 	VPAND     shuffle805<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
@@ -35556,12 +35556,12 @@ chunks1755:
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JEQ       rowdone1756
 	ADDQ      $0x04, R9
-	CMPQ      R9, DX
+	CMPQ      R9, BX
 	JLE       chunks1755
-	MOVQ      DX, R9
+	MOVQ      BX, R9
 	JMP       chunks1755
 
 rowdone1756:
@@ -35571,7 +35571,7 @@ rowdone1756:
 	JNZ  row1754
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1753
 	VZEROUPPER
 	RET
@@ -35581,9 +35581,9 @@ rowdone1756:
 TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -35594,20 +35594,20 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1757
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1758
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1759
-	CMPQ  DX, $0x04
+	CMPQ  BX, $0x04
 	JAE   chunk1760
 	RET
 
 chunk1757:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1761:
 	MOVQ rows+24(FP), R10
@@ -35655,23 +35655,23 @@ chunks1763:
 	VSHUFPS     $0xdd, Y2, Y0, Y2
 	VMOVDQU     Y2, (R12)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(SI*1)
+	VMOVDQU     Y2, (R11)(DX*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(SI*1)
+	VMOVDQU     Y1, (R12)(DX*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(SI*2)
+	VMOVDQU     Y1, (R11)(DX*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(SI*2)
+	VMOVDQU     Y8, (R12)(DX*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
 	VMOVDQU     Y8, (R11)(DI*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1764
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1763
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1763
 
 rowdone1764:
@@ -35681,13 +35681,13 @@ rowdone1764:
 	JNZ  row1762
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1761
 	VZEROUPPER
 	RET
 
 chunk1758:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1765:
 	MOVQ rows+24(FP), R10
@@ -35727,23 +35727,23 @@ chunks1767:
 	VSHUFPS $0xdd, X2, X0, X2
 	VMOVDQU X2, (R12)
 	VSHUFPS $0x88, X1, X6, X2
-	VMOVDQU X2, (R11)(SI*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VSHUFPS $0xdd, X1, X6, X1
-	VMOVDQU X1, (R12)(SI*1)
+	VMOVDQU X1, (R12)(DX*1)
 	VSHUFPS $0x88, X8, X4, X1
-	VMOVDQU X1, (R11)(SI*2)
+	VMOVDQU X1, (R11)(DX*2)
 	VSHUFPS $0xdd, X8, X4, X8
-	VMOVDQU X8, (R12)(SI*2)
+	VMOVDQU X8, (R12)(DX*2)
 	VSHUFPS $0x88, X7, X3, X8
 	VMOVDQU X8, (R11)(DI*1)
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R12)(DI*1)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1768
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1767
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1767
 
 rowdone1768:
@@ -35753,13 +35753,13 @@ rowdone1768:
 	JNZ  row1766
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1765
 	VZEROUPPER
 	RET
 
 chunk1759:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1769:
 	MOVQ rows+24(FP), R10
@@ -35787,23 +35787,23 @@ chunks1771:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R12)
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R11)(SI*1)
+	VMOVQ   X0, (R11)(DX*1)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R12)(SI*1)
+	VMOVQ   X2, (R12)(DX*1)
 	VSHUFPS $0x88, X4, X4, X2
-	VMOVQ   X2, (R11)(SI*2)
+	VMOVQ   X2, (R11)(DX*2)
 	VSHUFPS $0xdd, X4, X4, X4
-	VMOVQ   X4, (R12)(SI*2)
+	VMOVQ   X4, (R12)(DX*2)
 	VSHUFPS $0x88, X3, X3, X4
 	VMOVQ   X4, (R11)(DI*1)
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R12)(DI*1)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1772
 	ADDQ    $0x08, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1771
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1771
 
 rowdone1772:
@@ -35813,13 +35813,13 @@ rowdone1772:
 	JNZ  row1770
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1769
 	VZEROUPPER
 	RET
 
 chunk1760:
-	SUBQ $0x04, DX
+	SUBQ $0x04, BX
 
 group1773:
 	MOVQ rows+24(FP), R10
@@ -35843,23 +35843,23 @@ chunks1775:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)
 	VSHUFPS $0x88, X3, X3, X0
-	VMOVD   X0, (R11)(SI*1)
+	VMOVD   X0, (R11)(DX*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVD   X3, (R12)(SI*1)
+	VMOVD   X3, (R12)(DX*1)
 	VSHUFPS $0x88, X2, X2, X3
-	VMOVD   X3, (R11)(SI*2)
+	VMOVD   X3, (R11)(DX*2)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVD   X2, (R12)(SI*2)
+	VMOVD   X2, (R12)(DX*2)
 	VSHUFPS $0x88, X1, X1, X2
 	VMOVD   X2, (R11)(DI*1)
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R12)(DI*1)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1776
 	ADDQ    $0x04, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1775
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1775
 
 rowdone1776:
@@ -35869,7 +35869,7 @@ rowdone1776:
 	JNZ  row1774
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1773
 	VZEROUPPER
 	RET
@@ -35879,9 +35879,9 @@ rowdone1776:
 TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -35892,18 +35892,18 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1777
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1778
-	CMPQ  DX, $0x08
+	CMPQ  BX, $0x08
 	JAE   chunk1779
 	RET
 
 chunk1777:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1780:
 	MOVQ rows+24(FP), R10
@@ -35951,23 +35951,23 @@ chunks1782:
 	VPUNPCKHQDQ Y2, Y0, Y2
 	VMOVDQU     Y2, (R12)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(SI*1)
+	VMOVDQU     Y2, (R11)(DX*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(SI*1)
+	VMOVDQU     Y1, (R12)(DX*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(SI*2)
+	VMOVDQU     Y1, (R11)(DX*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(SI*2)
+	VMOVDQU     Y8, (R12)(DX*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
 	VMOVDQU     Y8, (R11)(DI*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1783
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1782
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1782
 
 rowdone1783:
@@ -35977,13 +35977,13 @@ rowdone1783:
 	JNZ  row1781
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1780
 	VZEROUPPER
 	RET
 
 chunk1778:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1784:
 	MOVQ rows+24(FP), R10
@@ -36023,23 +36023,23 @@ chunks1786:
 	VPUNPCKHQDQ X2, X0, X2
 	VMOVDQU     X2, (R12)
 	VPUNPCKLQDQ X1, X6, X2
-	VMOVDQU     X2, (R11)(SI*1)
+	VMOVDQU     X2, (R11)(DX*1)
 	VPUNPCKHQDQ X1, X6, X1
-	VMOVDQU     X1, (R12)(SI*1)
+	VMOVDQU     X1, (R12)(DX*1)
 	VPUNPCKLQDQ X8, X4, X1
-	VMOVDQU     X1, (R11)(SI*2)
+	VMOVDQU     X1, (R11)(DX*2)
 	VPUNPCKHQDQ X8, X4, X8
-	VMOVDQU     X8, (R12)(SI*2)
+	VMOVDQU     X8, (R12)(DX*2)
 	VPUNPCKLQDQ X7, X3, X8
 	VMOVDQU     X8, (R11)(DI*1)
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1787
 	ADDQ        $0x10, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1786
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1786
 
 rowdone1787:
@@ -36049,13 +36049,13 @@ rowdone1787:
 	JNZ  row1785
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1784
 	VZEROUPPER
 	RET
 
 chunk1779:
-	SUBQ $0x08, DX
+	SUBQ $0x08, BX
 
 group1788:
 	MOVQ rows+24(FP), R10
@@ -36083,23 +36083,23 @@ chunks1790:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R11)(SI*1)
+	VMOVQ       X0, (R11)(DX*1)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R12)(SI*1)
+	VMOVQ       X2, (R12)(DX*1)
 	VPUNPCKLQDQ X4, X4, X2
-	VMOVQ       X2, (R11)(SI*2)
+	VMOVQ       X2, (R11)(DX*2)
 	VPUNPCKHQDQ X4, X4, X4
-	VMOVQ       X4, (R12)(SI*2)
+	VMOVQ       X4, (R12)(DX*2)
 	VPUNPCKLQDQ X3, X3, X4
 	VMOVQ       X4, (R11)(DI*1)
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1791
 	ADDQ        $0x08, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1790
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1790
 
 rowdone1791:
@@ -36109,7 +36109,7 @@ rowdone1791:
 	JNZ  row1789
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1788
 	VZEROUPPER
 	RET
@@ -36119,9 +36119,9 @@ rowdone1791:
 TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36132,16 +36132,16 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1792
-	CMPQ  DX, $0x10
+	CMPQ  BX, $0x10
 	JAE   chunk1793
 	RET
 
 chunk1792:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1794:
 	MOVQ rows+24(FP), R10
@@ -36157,10 +36157,10 @@ chunks1796:
 	VMOVDQU     Y0, (R11)
 	VMOVDQU     16(AX)(R9*8), X0
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*1)
+	VMOVDQU     Y0, (R11)(DX*1)
 	VMOVDQU     32(AX)(R9*8), X0
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)(SI*2)
+	VMOVDQU     Y0, (R11)(DX*2)
 	VMOVDQU     48(AX)(R9*8), X0
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
@@ -36169,19 +36169,19 @@ chunks1796:
 	VMOVDQU     Y0, (R12)
 	VMOVDQU     80(AX)(R9*8), X0
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)(SI*1)
+	VMOVDQU     Y0, (R12)(DX*1)
 	VMOVDQU     96(AX)(R9*8), X0
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)(SI*2)
+	VMOVDQU     Y0, (R12)(DX*2)
 	VMOVDQU     112(AX)(R9*8), X0
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1797
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1796
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1796
 
 rowdone1797:
@@ -36191,13 +36191,13 @@ rowdone1797:
 	JNZ  row1795
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1794
 	VZEROUPPER
 	RET
 
 chunk1793:
-	SUBQ $0x10, DX
+	SUBQ $0x10, BX
 
 group1798:
 	MOVQ rows+24(FP), R10
@@ -36211,25 +36211,25 @@ chunks1800:
 	VMOVDQU (AX)(R9*8), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 16(AX)(R9*8), X0
-	VMOVDQU X0, (R11)(SI*1)
+	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 32(AX)(R9*8), X0
-	VMOVDQU X0, (R11)(SI*2)
+	VMOVDQU X0, (R11)(DX*2)
 	VMOVDQU 48(AX)(R9*8), X0
 	VMOVDQU X0, (R11)(DI*1)
 	VMOVDQU 64(AX)(R9*8), X0
 	VMOVDQU X0, (R12)
 	VMOVDQU 80(AX)(R9*8), X0
-	VMOVDQU X0, (R12)(SI*1)
+	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 96(AX)(R9*8), X0
-	VMOVDQU X0, (R12)(SI*2)
+	VMOVDQU X0, (R12)(DX*2)
 	VMOVDQU 112(AX)(R9*8), X0
 	VMOVDQU X0, (R12)(DI*1)
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JEQ     rowdone1801
 	ADDQ    $0x10, R9
-	CMPQ    R9, DX
+	CMPQ    R9, BX
 	JLE     chunks1800
-	MOVQ    DX, R9
+	MOVQ    BX, R9
 	JMP     chunks1800
 
 rowdone1801:
@@ -36239,7 +36239,7 @@ rowdone1801:
 	JNZ  row1799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1798
 	VZEROUPPER
 	RET
@@ -36249,9 +36249,9 @@ rowdone1801:
 TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36262,14 +36262,14 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1802
 	RET
 
 chunk1802:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1803:
 	MOVQ rows+24(FP), R10
@@ -36355,19 +36355,19 @@ chunks1805:
 	VPAND       shuffle804<>+0(SB), Y0, Y2
 	VPAND       shuffle804<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVNTDQ    Y10, (R11)(SI*1)
+	VMOVNTDQ    Y10, (R11)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVNTDQ    Y3, (R12)(SI*1)
+	VMOVNTDQ    Y3, (R12)(DX*1)
 	VPAND       shuffle804<>+0(SB), Y5, Y3
 	VPAND       shuffle804<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVNTDQ    Y0, (R11)(SI*2)
+	VMOVNTDQ    Y0, (R11)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVNTDQ    Y9, (R12)(SI*2)
+	VMOVNTDQ    Y9, (R12)(DX*2)
 	VPAND       shuffle804<>+0(SB), Y4, Y9
 	VPAND       shuffle804<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
@@ -36376,12 +36376,12 @@ chunks1805:
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1806
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1805
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1805
 
 rowdone1806:
@@ -36391,7 +36391,7 @@ rowdone1806:
 	JNZ  row1804
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1803
 	SFENCE
 	VZEROUPPER
@@ -36402,9 +36402,9 @@ rowdone1806:
 TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36415,14 +36415,14 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1807
 	RET
 
 chunk1807:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1808:
 	MOVQ rows+24(FP), R10
@@ -36508,19 +36508,19 @@ chunks1810:
 	VPAND       shuffle805<>+0(SB), Y0, Y2
 	VPAND       shuffle805<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVNTDQ    Y10, (R11)(SI*1)
+	VMOVNTDQ    Y10, (R11)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVNTDQ    Y3, (R12)(SI*1)
+	VMOVNTDQ    Y3, (R12)(DX*1)
 	VPAND       shuffle805<>+0(SB), Y5, Y3
 	VPAND       shuffle805<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVNTDQ    Y0, (R11)(SI*2)
+	VMOVNTDQ    Y0, (R11)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVNTDQ    Y9, (R12)(SI*2)
+	VMOVNTDQ    Y9, (R12)(DX*2)
 	VPAND       shuffle805<>+0(SB), Y4, Y9
 	VPAND       shuffle805<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
@@ -36529,12 +36529,12 @@ chunks1810:
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1811
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1810
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1810
 
 rowdone1811:
@@ -36544,7 +36544,7 @@ rowdone1811:
 	JNZ  row1809
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1808
 	SFENCE
 	VZEROUPPER
@@ -36555,9 +36555,9 @@ rowdone1811:
 TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36568,14 +36568,14 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1812
 	RET
 
 chunk1812:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1813:
 	MOVQ rows+24(FP), R10
@@ -36623,23 +36623,23 @@ chunks1815:
 	VSHUFPS     $0xdd, Y2, Y0, Y2
 	VMOVNTDQ    Y2, (R12)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVNTDQ    Y2, (R11)(SI*1)
+	VMOVNTDQ    Y2, (R11)(DX*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVNTDQ    Y1, (R12)(SI*1)
+	VMOVNTDQ    Y1, (R12)(DX*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVNTDQ    Y1, (R11)(SI*2)
+	VMOVNTDQ    Y1, (R11)(DX*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVNTDQ    Y8, (R12)(SI*2)
+	VMOVNTDQ    Y8, (R12)(DX*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
 	VMOVNTDQ    Y8, (R11)(DI*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1816
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1815
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1815
 
 rowdone1816:
@@ -36649,7 +36649,7 @@ rowdone1816:
 	JNZ  row1814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1813
 	SFENCE
 	VZEROUPPER
@@ -36660,9 +36660,9 @@ rowdone1816:
 TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36673,14 +36673,14 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1817
 	RET
 
 chunk1817:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1818:
 	MOVQ rows+24(FP), R10
@@ -36728,23 +36728,23 @@ chunks1820:
 	VPUNPCKHQDQ Y2, Y0, Y2
 	VMOVNTDQ    Y2, (R12)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVNTDQ    Y2, (R11)(SI*1)
+	VMOVNTDQ    Y2, (R11)(DX*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVNTDQ    Y1, (R12)(SI*1)
+	VMOVNTDQ    Y1, (R12)(DX*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVNTDQ    Y1, (R11)(SI*2)
+	VMOVNTDQ    Y1, (R11)(DX*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVNTDQ    Y8, (R12)(SI*2)
+	VMOVNTDQ    Y8, (R12)(DX*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
 	VMOVNTDQ    Y8, (R11)(DI*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1821
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1820
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1820
 
 rowdone1821:
@@ -36754,7 +36754,7 @@ rowdone1821:
 	JNZ  row1819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1818
 	SFENCE
 	VZEROUPPER
@@ -36765,9 +36765,9 @@ rowdone1821:
 TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), DX
-	MOVQ  groups+64(FP), BX
-	MOVQ  lane+48(FP), SI
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
 	MOVQ  rows+24(FP), R8
 	IMULQ spaceStride+32(FP), R8
 	MOVQ  groupSpace+72(FP), DI
@@ -36778,14 +36778,14 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (SI)(SI*2), DI
+	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
-	CMPQ  DX, $0x20
+	CMPQ  BX, $0x20
 	JAE   chunk1822
 	RET
 
 chunk1822:
-	SUBQ $0x20, DX
+	SUBQ $0x20, BX
 
 group1823:
 	MOVQ rows+24(FP), R10
@@ -36801,10 +36801,10 @@ chunks1825:
 	VMOVNTDQ    Y0, (R11)
 	VMOVDQU     16(AX)(R9*8), X0
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(SI*1)
+	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     32(AX)(R9*8), X0
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(SI*2)
+	VMOVNTDQ    Y0, (R11)(DX*2)
 	VMOVDQU     48(AX)(R9*8), X0
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
 	VMOVNTDQ    Y0, (R11)(DI*1)
@@ -36813,19 +36813,19 @@ chunks1825:
 	VMOVNTDQ    Y0, (R12)
 	VMOVDQU     80(AX)(R9*8), X0
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)(SI*1)
+	VMOVNTDQ    Y0, (R12)(DX*1)
 	VMOVDQU     96(AX)(R9*8), X0
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)(SI*2)
+	VMOVNTDQ    Y0, (R12)(DX*2)
 	VMOVDQU     112(AX)(R9*8), X0
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVNTDQ    Y0, (R12)(DI*1)
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JEQ         rowdone1826
 	ADDQ        $0x20, R9
-	CMPQ        R9, DX
+	CMPQ        R9, BX
 	JLE         chunks1825
-	MOVQ        DX, R9
+	MOVQ        BX, R9
 	JMP         chunks1825
 
 rowdone1826:
@@ -36835,7 +36835,7 @@ rowdone1826:
 	JNZ  row1824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
-	DECQ BX
+	DECQ SI
 	JNZ  group1823
 	SFENCE
 	VZEROUPPER

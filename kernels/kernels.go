@@ -62,6 +62,10 @@ type Set struct {
 	CopyRuns     CopyRuns
 	CopyRunsNT   CopyRuns // with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
 	Split        [MaxBlock + 1]int
+
+	// Base, if not nil, runs what this set has no kernel for, and rows
+	// too short for this set's kernels.
+	Base *Set
 }
 
 // Interleave runs the set's zip kernel (unzip when unzip is set) for b
@@ -75,12 +79,17 @@ func (s *Set) Interleave(unzip, stream bool, w, b int, space, depth *byte, n, ro
 	if w != 16 || n < 16 {
 		return false
 	}
-	f := s.ZipN
-	if unzip {
-		f = s.UnzipN
+	for set := s; set != nil; set = set.Base {
+		f := set.ZipN
+		if unzip {
+			f = set.UnzipN
+		}
+		if f != nil {
+			f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
+			return true
+		}
 	}
-	f(space, depth, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b)
-	return true
+	return false
 }
 
 // Interleave2 is Interleave for lanes addressed in two levels, as Zip
@@ -90,25 +99,43 @@ func (s *Set) Interleave2(unzip, stream bool, w, b int, space, depth *byte, n, r
 		return false
 	}
 	if stream {
-		nt := s.ZipNT[b][w]
 		aligned := n%32 == 0 && aligned32(space, spaceStride, groupSpace)
 		if unzip {
-			nt = s.UnzipNT[b][w]
 			aligned = n%32 == 0 && aligned32(depth, lane, laneI, depthStride, groupDepth)
 		}
-		if aligned && nt.Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth) {
+		for set := s; aligned && set != nil; set = set.Base {
+			nt := set.ZipNT[b][w]
+			if unzip {
+				nt = set.UnzipNT[b][w]
+			}
+			if nt.Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth) {
+				return true
+			}
+		}
+	}
+	return s.Call(unzip, b, 0, w, space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
+}
+
+// Call runs the kernel for b lanes of w-byte elements, transposing with cp
+// channels if cp > 0: this set's if it has one and n is long enough for
+// it, else its base's. It reports whether a kernel ran.
+func (s *Set) Call(unzip bool, b, cp, w int, space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) bool {
+	for set := s; set != nil; set = set.Base {
+		if set.Lookup(unzip, b, cp, w).Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth) {
 			return true
 		}
 	}
-	return s.Lookup(unzip, b, 0, w).Run(space, depth, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth)
+	return false
 }
 
 // Copy runs the set's run copier, streaming where the runs allow if stream
 // is set.
 func (s *Set) Copy(stream bool, dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int) {
-	if stream && s.CopyRunsNT != nil && e%32 == 0 && aligned32(dst, dstX, dstRow, dstGroup) {
-		s.CopyRunsNT(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
-		return
+	for set := s; stream && set != nil; set = set.Base {
+		if set.CopyRunsNT != nil && e%32 == 0 && aligned32(dst, dstX, dstRow, dstGroup) {
+			set.CopyRunsNT(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
+			return
+		}
 	}
 	s.CopyRuns(dst, src, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
 }

@@ -125,8 +125,19 @@ func (c zipCase) check(t *testing.T, name string, unzip bool, space, depth []byt
 	zipRef(unzip, wantS, wantD, c)
 	call(space, depth)
 	if !bytes.Equal(space, wantS) || !bytes.Equal(depth, wantD) {
-		t.Fatalf("%s %v: result differs from the reference", name, c)
+		op := map[bool]string{false: "zip", true: "unzip"}[unzip]
+		t.Fatalf("%s %s %v: result differs from the reference at space byte %d, depth byte %d", name, op, c, firstDiff(space, wantS), firstDiff(depth, wantD))
 	}
+}
+
+// firstDiff is the first index where a and b differ, or -1.
+func firstDiff(a, b []byte) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
 }
 
 func randBytes(rng *rand.Rand, n int) []byte {
@@ -189,6 +200,9 @@ func TestZipKernels(t *testing.T) {
 			f := set.ZipN
 			if unzip {
 				f = set.UnzipN
+			}
+			if f == nil { // the base set's
+				continue
 			}
 			for range 300 {
 				c := randomZipCase(rng, 1+rng.IntN(9), 16, 0, 16)
@@ -268,4 +282,29 @@ func aligned(n int) []byte {
 	b := make([]byte, n+32)
 	off := int(-uintptr(unsafe.Pointer(&b[0])) & 31)
 	return b[off : off+n : off+n]
+}
+
+// TestBaseTakesTheRest checks that a set with a base hands the base what
+// it has no kernel for: rows shorter than its kernels take, and 16-byte
+// elements of block sizes it leaves out.
+func TestBaseTakesTheRest(t *testing.T) {
+	for name, set := range setsUnderTest() {
+		if set.Base == nil {
+			continue
+		}
+		for _, c := range []struct{ b, w, n int }{{2, 1, 13}, {4, 4, 52}, {3, 2, 6}, {5, 16, 48}} {
+			if own := set.Lookup(false, c.b, 0, c.w); own.F != nil && c.n >= own.MinN {
+				t.Errorf("%s: b=%d w=%d n=%d is not a case for the base", name, c.b, c.w, c.n)
+			}
+			zc := tightCase(c.b, c.w, 0, c.n, set.Split[min(c.b, MaxBlock)], true)
+			zc.split, zc.laneI = c.b, c.b*zc.lane // evenly spaced lanes, as Interleave takes them
+			for _, unzip := range []bool{false, true} {
+				zc.run(t, name, unzip, func(space, depth []byte) {
+					if !set.Interleave(unzip, false, c.w, c.b, &space[0], &depth[0], zc.n, zc.rows, zc.ss, zc.ds, zc.lane, zc.groups, zc.gs, zc.gd) {
+						t.Errorf("%s: no kernel ran for b=%d w=%d n=%d", name, c.b, c.w, c.n)
+					}
+				})
+			}
+		}
+	}
 }

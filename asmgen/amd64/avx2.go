@@ -125,6 +125,13 @@ func MinN(progs map[int]*vec.Prog) int {
 // Kernel adds one kernel of the table and returns the shortest row, in
 // bytes, a fixed-b kernel handles (0 for the others).
 func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
+	if k.ISA != table.AVX2 {
+		if k.Kind == table.Runs {
+			g.copyRuns512(k)
+			return 0, nil
+		}
+		return g.fixedB512(k)
+	}
 	if k.Kind == table.Runs {
 		g.copyRuns(k)
 		return 0, nil
@@ -172,38 +179,14 @@ func (r rowAddr) mem(j, off int) operand.Mem {
 // before if need be. So nothing outside the rows is ever read or written.
 func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(ZipSignature)
-	verb := "interleaves %d rows (lanes) of %d-byte elements into one"
-	if k.Kind == table.Unzip {
-		verb = "splits one row into %d rows (lanes) of %d-byte elements"
-	}
-	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width)))
+	note := ""
 	if k.Streaming {
-		c.Doc("It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.")
+		note = "It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned."
 	}
+	g.zipPrologue(k, note)
 	g.stream = k.Streaming
 	defer func() { g.stream = false }()
-
-	sp, dp, n, groups, lane := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("space"), sp)
-	c.Load(c.Param("depth"), dp)
-	c.Load(c.Param("n"), n)
-	c.Load(c.Param("groups"), groups)
-	c.Load(c.Param("lane"), lane)
-	next := g.groupSteps()
-	addr := rowAddr{lane: lane, split: table.Split(k.B)}
-	if addr.split > 3 {
-		addr.lane3 = c.GP64()
-		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, addr.lane3)
-	}
-	var laneI reg.GPVirtual
-	if k.B > addr.split { // more than one run of lanes
-		laneI = c.GP64()
-		c.Load(c.Param("laneI"), laneI)
-	}
+	z := g.zipParams(k, false)
 
 	var sizes []int
 	for chunk := range progs {
@@ -214,7 +197,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	paths := map[int]string{}
 	for _, chunk := range sizes {
 		paths[chunk] = g.label("chunk")
-		c.CMPQ(n, operand.Imm(uint64(chunk)))
+		c.CMPQ(z.n, operand.Imm(uint64(chunk)))
 		c.JAE(operand.LabelRef(paths[chunk]))
 	}
 	c.RET() // rows shorter than every chunk: the caller does not send them
@@ -222,7 +205,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	for _, chunk := range sizes {
 		c.Label(paths[chunk])
 		limit, off := c.GP64(), c.GP64()
-		c.MOVQ(n, limit)
+		c.MOVQ(z.n, limit)
 		c.SUBQ(operand.Imm(uint64(chunk)), limit)
 		groupLoop, rowLoop, chunkLoop, rowDone := g.label("group"), g.label("row"), g.label("chunks"), g.label("rowdone")
 		rows := c.GP64() // rows left in the group; sp and dp point at the current row
@@ -231,25 +214,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.Label(rowLoop)
 		c.XORQ(off, off)
 		c.Label(chunkLoop)
-
-		// Per chunk: the lanes start at the bases, the interleaved bytes
-		// at sp + off*b.
-		addr.bases = []reg.GPVirtual{c.GP64()}
-		c.LEAQ(operand.Mem{Base: dp, Index: off, Scale: 1}, addr.bases[0])
-		for len(addr.bases) < (k.B+addr.split-1)/addr.split {
-			next := c.GP64()
-			c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: laneI, Scale: 1}, next)
-			addr.bases = append(addr.bases, next)
-		}
-		ilv := operand.Mem{Base: sp, Index: off, Scale: uint8(k.B)}
-		if k.B != 2 && k.B != 4 && k.B != 8 {
-			p := c.GP64()
-			c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
-			c.ADDQ(sp, p)
-			ilv = operand.Mem{Base: p}
-		}
-		rowMem := func(j, o int) operand.Mem { return addr.mem(j, o) }
-		ilvMem := func(_, o int) operand.Mem { m := ilv; m.Disp = o; return m }
+		rowMem, ilvMem := g.chunkAddrs(k, z, off)
 		if k.Kind == table.Zip {
 			g.lower(progs[chunk], rowMem, ilvMem)
 		} else {
@@ -265,8 +230,98 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.JMP(operand.LabelRef(chunkLoop))
 
 		c.Label(rowDone)
-		g.end(loops{[2]reg.GPVirtual{sp, dp}, [2]string{"spaceStride", "depthStride"}, rows, groups, rowLoop, groupLoop, next}, k.Streaming)
+		g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, [2]string{"spaceStride", "depthStride"}, rows, z.groups, rowLoop, groupLoop, z.steps}, k.Streaming)
 	}
+}
+
+// zipPrologue starts a fixed-b kernel's function: name, signature and doc,
+// with note added to the doc.
+func (g *Generator) zipPrologue(k table.Kernel, note string) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(ZipSignature)
+	verb := "interleaves %d rows (lanes) of %d-byte elements into one"
+	if k.Kind == table.Unzip {
+		verb = "splits one row into %d rows (lanes) of %d-byte elements"
+	}
+	if k.Cp > 0 {
+		verb = "moves NHWC CRD pixels of %[3]d channels of %[2]d-byte elements, block size %[1]d, between the depth row and the space rows (lanes)"
+	}
+	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width, k.Cp)))
+	if note != "" {
+		c.Doc(note)
+	}
+}
+
+// zipRegs are where a fixed-b kernel keeps its arguments.
+type zipRegs struct {
+	sp, dp, n reg.GPVirtual
+	groups    operand.Op // groups left: a register, or a stack slot
+	addr      rowAddr
+	laneI     reg.GPVirtual // zero value: lanes in one run
+	steps     [2]operand.Mem
+}
+
+// zipParams loads a fixed-b kernel's arguments. With spill set, n stays
+// in memory and the group count goes to the stack, leaving registers to
+// the body.
+func (g *Generator) zipParams(k table.Kernel, spill bool) zipRegs {
+	c := g.c
+	z := zipRegs{sp: c.GP64(), dp: c.GP64()}
+	lane := c.GP64()
+	c.Load(c.Param("space"), z.sp)
+	c.Load(c.Param("depth"), z.dp)
+	if spill {
+		slot, t := c.AllocLocal(8), c.GP64()
+		c.Load(c.Param("groups"), t)
+		c.MOVQ(t, slot)
+		z.groups = slot
+	} else {
+		z.n = c.GP64()
+		c.Load(c.Param("n"), z.n)
+		groups := c.GP64()
+		c.Load(c.Param("groups"), groups)
+		z.groups = groups
+	}
+	c.Load(c.Param("lane"), lane)
+	z.steps = g.groupSteps()
+	z.addr = rowAddr{lane: lane, split: table.Split(k.B)}
+	if z.addr.split > 3 {
+		z.addr.lane3 = c.GP64()
+		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, z.addr.lane3)
+	}
+	if k.B > z.addr.split { // more than one run of lanes
+		z.laneI = c.GP64()
+		c.Load(c.Param("laneI"), z.laneI)
+	}
+	return z
+}
+
+// chunkAddrs returns the memory operands of a chunk off bytes into the
+// lanes: the lanes start at bases derived from dp + off, the interleaved
+// bytes at sp + off*b.
+func (g *Generator) chunkAddrs(k table.Kernel, z zipRegs, off reg.GPVirtual) (rowMem, ilvMem func(int, int) operand.Mem) {
+	c := g.c
+	addr := z.addr
+	addr.bases = []reg.GPVirtual{c.GP64()}
+	c.LEAQ(operand.Mem{Base: z.dp, Index: off, Scale: 1}, addr.bases[0])
+	for len(addr.bases) < (k.B+addr.split-1)/addr.split {
+		next := c.GP64()
+		c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: z.laneI, Scale: 1}, next)
+		addr.bases = append(addr.bases, next)
+	}
+	ilv := operand.Mem{Base: z.sp, Index: off, Scale: uint8(k.B)}
+	if k.B != 2 && k.B != 4 && k.B != 8 {
+		p := c.GP64()
+		c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
+		c.ADDQ(z.sp, p)
+		ilv = operand.Mem{Base: p}
+	}
+	rowMem = func(j, o int) operand.Mem { return addr.mem(j, o) }
+	ilvMem = func(_, o int) operand.Mem { m := ilv; m.Disp = o; return m }
+	return rowMem, ilvMem
 }
 
 // loops are the row and group loops around every kernel's body: two
@@ -275,7 +330,8 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 type loops struct {
 	ptrs               [2]reg.GPVirtual
 	rowStrides         [2]string
-	rows, groups       reg.GPVirtual
+	rows               reg.GPVirtual
+	groups             operand.Op // a register or a stack slot
 	rowLoop, groupLoop string
 	steps              [2]operand.Mem
 }
@@ -347,31 +403,15 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			last[v] = i
 		}
 	}
-	var free []reg.VecPhysical
+	var pool regPool
 	for i := vectorRegs - 1; i >= 0; i-- {
 		if p.Width == 32 {
-			free = append(free, ymm[i])
+			pool.free = append(pool.free, ymm[i])
 		} else {
-			free = append(free, ymm[i].AsX().(reg.VecPhysical))
+			pool.free = append(pool.free, ymm[i].AsX().(reg.VecPhysical))
 		}
 	}
-	busy := map[reg.VecPhysical]bool{}
-	take := func() reg.VecPhysical {
-		r := free[len(free)-1]
-		free = free[:len(free)-1]
-		if busy[r] {
-			panic(fmt.Sprintf("amd64: register %v handed out twice", r))
-		}
-		busy[r] = true
-		return r
-	}
-	release := func(r reg.VecPhysical) {
-		if !busy[r] {
-			panic(fmt.Sprintf("amd64: register %v freed twice", r))
-		}
-		busy[r] = false
-		free = append(free, r)
-	}
+	take, release := pool.take, pool.release
 	regs := make([]reg.VecPhysical, p.NumValues())
 	val := func(i int) reg.VecPhysical { return regs[i] }
 	for i, ins := range p.Instrs {
@@ -426,6 +466,34 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPOR(val(ins.B), val(ins.A), dst)
 		}
 	}
+}
+
+// regPool hands out vector registers to a linear scan, and checks that it
+// never hands one out twice or takes one back twice.
+type regPool struct {
+	free []reg.VecPhysical
+	busy map[reg.VecPhysical]bool
+}
+
+func (p *regPool) take() reg.VecPhysical {
+	r := p.free[len(p.free)-1]
+	p.free = p.free[:len(p.free)-1]
+	if p.busy == nil {
+		p.busy = map[reg.VecPhysical]bool{}
+	}
+	if p.busy[r] {
+		panic(fmt.Sprintf("amd64: register %v handed out twice", r))
+	}
+	p.busy[r] = true
+	return r
+}
+
+func (p *regPool) release(r reg.VecPhysical) {
+	if !p.busy[r] {
+		panic(fmt.Sprintf("amd64: register %v freed twice", r))
+	}
+	p.busy[r] = false
+	p.free = append(p.free, r)
 }
 
 // ymm lists the registers AVX2 code may use.

@@ -12,8 +12,10 @@ import (
 type ISA string
 
 const (
-	AVX2 ISA = "AVX2"
-	NEON ISA = "NEON"
+	AVX2       ISA = "AVX2"
+	AVX512BW   ISA = "AVX512BW"   // AVX-512 F, BW, VL, DQ: permutes of 2 bytes and more
+	AVX512VBMI ISA = "AVX512VBMI" // and VBMI: permutes of bytes
+	NEON       ISA = "NEON"
 )
 
 // streams reports whether an ISA's kernels have streaming twins: x86 has
@@ -149,13 +151,46 @@ func Transposes(b int) (cps, widths []int) {
 
 const maxPixel = 256
 
+// avx512 reports whether an ISA is one of the AVX-512 ones.
+func (isa ISA) avx512() bool { return isa == AVX512BW || isa == AVX512VBMI }
+
+// Base is the ISA that runs what an ISA has no kernel for, and rows too
+// short for its kernels: AVX2 under AVX-512. AVX2's kernels for 16-byte
+// elements of any block size and its streaming twins gain nothing from
+// wider registers (each element goes somewhere else; streaming is bound by
+// memory); its byte shuffles serve AVX-512BW, which cannot permute bytes
+// across a register; and its narrow chunks serve rows shorter than one
+// 64-byte register, where masked AVX-512 passes measured slower.
+func (isa ISA) Base() ISA {
+	if isa.avx512() {
+		return AVX2
+	}
+	return ""
+}
+
+// has reports whether an ISA has a kernel for b lanes of w-byte elements
+// (runs of w bytes, or NHWC CRD elements of w bytes): AVX-512BW permutes
+// units of 2 bytes and more only, and 16-byte elements are moves, not
+// permutes, beyond 4 lanes, where AVX2's are as fast by llvm-mca.
+func (isa ISA) has(b, w int) bool {
+	switch {
+	case !isa.avx512():
+		return true
+	case w == 16 && b != 2 && b != 4:
+		return false
+	}
+	return isa != AVX512BW || w%2 == 0
+}
+
 // Kernels lists the kernels of one ISA.
 func Kernels(isa ISA) []Kernel {
 	var out []Kernel
 	for _, kind := range []Kind{Zip, Unzip} {
 		for _, b := range Blocks {
 			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
-				out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
+				if isa.has(b, w) {
+					out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
+				}
 			}
 			for _, w := range Widths {
 				if slices.Contains(Common, b) && isa.streams() {
@@ -165,13 +200,15 @@ func Kernels(isa ISA) []Kernel {
 			cps, widths := Transposes(b)
 			for _, cp := range cps {
 				for _, w := range widths {
-					if b*b*cp*w <= maxPixel {
+					if b*b*cp*w <= maxPixel && isa.has(b, w) {
 						out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Cp: cp})
 					}
 				}
 			}
 		}
-		out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
+		if !isa.avx512() {
+			out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
+		}
 	}
 	out = append(out, Kernel{ISA: isa, Kind: Runs})
 	if isa.streams() {

@@ -60,6 +60,8 @@ const (
 	Shuffle                // per lane: Dst[i] = A[Mask[i]] of the same lane, or zero if Mask[i] < 0
 	Or                     // bytewise OR of A and B; the program only ORs bytes where one side is zero
 	ShuffleInto            // per lane: Dst = A, but Dst[i] = B[Mask[i]] where Mask[i] >= 0 (NEON TBX, a merge-masked pshufb)
+	Permute2               // across the register: unit k of Dst = unit Idx[k] of A:B, or A's unit k where Idx[k] < 0 (VPERMT2B and kin)
+	LoadInsert             // Dst = A with bytes [Pos, Pos+Size) read from Mem (VINSERTI32X4, VINSERTI64X4)
 )
 
 // Mem is a memory operand: Off bytes into stream Stream, whose base pointer
@@ -78,8 +80,10 @@ type Instr struct {
 	Sel       [2]int
 	Mask      []int8
 	Mem, Mem2 Mem
-	Size      int // Load, Store: bytes moved
-	Part      int // Store: which Size-byte part of A
+	Size      int   // Load, Store: bytes moved
+	Part      int   // Store: which Size-byte part of A
+	Idx       []int // Permute2: source unit of each unit, A's first
+	Pos       int   // LoadInsert: where in the register the bytes go
 }
 
 // Prog is a straight-line kernel body for registers of Width bytes.
@@ -245,6 +249,34 @@ func (p *Prog) ShuffleInto(a, b int, mask []int8) int {
 	return p.def(Instr{Op: ShuffleInto, A: a, B: b, Mask: mask}, v)
 }
 
+// Permute2 moves units of unit bytes across the whole register: unit k of
+// the result is unit idx[k] of a and b side by side (a's units first), or
+// a's own unit k where idx[k] < 0.
+func (p *Prog) Permute2(a, b, unit int, idx []int) int {
+	va, vb := p.values[a], p.values[b]
+	v := slices.Clone(va)
+	n := p.Width / unit
+	for k, x := range idx {
+		switch {
+		case x < 0:
+		case x < n:
+			copy(v[k*unit:][:unit], va[x*unit:][:unit])
+		default:
+			copy(v[k*unit:][:unit], vb[(x-n)*unit:][:unit])
+		}
+	}
+	return p.def(Instr{Op: Permute2, A: a, B: b, Unit: unit, Idx: idx}, v)
+}
+
+// LoadInsert is a with size bytes at m written into it at byte pos.
+func (p *Prog) LoadInsert(a int, m Mem, size, pos int) int {
+	v := slices.Clone(p.values[a])
+	for i := range size {
+		v[pos+i] = In(m.Stream, m.Off+i)
+	}
+	return p.def(Instr{Op: LoadInsert, A: a, Mem: m, Size: size, Pos: pos}, v)
+}
+
 // Check runs the stores and compares what they write with want, which gives
 // the expected label of every byte of every output stream. It reports the
 // first wrong or missing byte.
@@ -282,7 +314,7 @@ func (p *Prog) CheckLoads(in map[int]int) error {
 	for _, ins := range p.Instrs {
 		var mems []Mem
 		switch ins.Op {
-		case Load, LoadBcast:
+		case Load, LoadBcast, LoadInsert:
 			mems = []Mem{ins.Mem}
 		case LoadPair:
 			mems = []Mem{ins.Mem, ins.Mem2}
@@ -380,9 +412,9 @@ func (p *Prog) Schedule() {
 // Uses lists the values an instruction reads.
 func (in Instr) Uses() []int {
 	switch in.Op {
-	case Store, Shuffle:
+	case Store, Shuffle, LoadInsert:
 		return []int{in.A}
-	case Interleave, Deinterleave, Lanes, Or, ShuffleInto:
+	case Interleave, Deinterleave, Lanes, Or, ShuffleInto, Permute2:
 		return []int{in.A, in.B}
 	}
 	return nil
@@ -434,7 +466,7 @@ func (p *Prog) Find(want Value) (v, part int) {
 // String lists the program, one instruction per line.
 func (p *Prog) String() string {
 	var b strings.Builder
-	names := [...]string{"load", "bcast", "pair", "store", "interleave", "deinterleave", "lanes", "shuffle", "or", "shuffleinto"}
+	names := [...]string{"load", "bcast", "pair", "store", "interleave", "deinterleave", "lanes", "shuffle", "or", "shuffleinto", "permute2", "loadinsert"}
 	for _, in := range p.Instrs {
 		fmt.Fprintf(&b, "%-12s dst=%d a=%d b=%d unit=%d high=%v sel=%v mem=%v size=%d part=%d\n",
 			names[in.Op], in.Dst, in.A, in.B, in.Unit, in.High, in.Sel, in.Mem, in.Size, in.Part)

@@ -329,11 +329,12 @@ func (p *Prog) storeValue(s, v int, want Value) error {
 	return p.storeRange(v, 0, len(want), Mem{s, 0})
 }
 
-// storeRange stores bytes [from, from+n) of v to m in pieces of 32, 16, 8
-// and 4 bytes, each aligned within the register as x86 stores need.
+// storeRange stores bytes [from, from+n) of v to m in pieces of the
+// register's width and of 32, 16, 8 and 4 bytes, each aligned within the
+// register as x86 stores need.
 func (p *Prog) storeRange(v, from, n int, m Mem) error {
 	for n > 0 {
-		size := 2 * LaneBytes
+		size := p.Width
 		for size > n || size > p.Width || from%size != 0 {
 			size /= 2
 		}
@@ -429,6 +430,10 @@ func (p *Prog) apply(in Instr, a, b int) int {
 		return p.Or(a, b)
 	case ShuffleInto:
 		return p.ShuffleInto(a, b, in.Mask)
+	case Permute2:
+		return p.Permute2(a, b, in.Unit, in.Idx)
+	case LoadInsert:
+		return p.LoadInsert(a, in.Mem, in.Size, in.Pos)
 	}
 	panic(fmt.Sprintf("vec: no simulation of op %d", in.Op))
 }

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
@@ -30,8 +31,10 @@ func main() {
 	flags.Parse(os.Args[1:])
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
-	if err := writeAVX2(*out); err != nil {
-		log.Fatal(err)
+	for _, isa := range []table.ISA{table.AVX2, table.AVX512BW, table.AVX512VBMI} {
+		if err := writeAMD64(*out, isa); err != nil {
+			log.Fatal(err)
+		}
 	}
 	if err := writeNEON(*out); err != nil {
 		log.Fatal(err)
@@ -41,9 +44,11 @@ func main() {
 // cfg names the generator in the files' headers the same way on every run.
 var cfg = printer.Config{Argv: []string{"go", "run", "./cmd/asmgen"}, Pkg: "kernels"}
 
-func writeAVX2(dir string) error {
+// writeAMD64 writes one x86 ISA's kernels with avo: <isa>_amd64.s, its Go
+// declarations and its table.
+func writeAMD64(dir string, isa table.ISA) error {
 	g := amd64.New()
-	ks := table.Kernels(table.AVX2)
+	ks := table.Kernels(isa)
 	minN := map[table.Kernel]int{}
 	for _, k := range ks {
 		n, err := g.Kernel(k)
@@ -59,9 +64,10 @@ func writeAVX2(dir string) error {
 	if err := pass.Compile.Execute(f); err != nil {
 		return err
 	}
+	base := strings.ToLower(string(isa)) + "_amd64"
 	for name, p := range map[string]printer.Printer{
-		"avx2_amd64.s":  printer.NewGoAsm(cfg),
-		"avx2_amd64.go": printer.NewStubs(cfg),
+		base + ".s":  printer.NewGoAsm(cfg),
+		base + ".go": printer.NewStubs(cfg),
 	} {
 		b, err := p.Print(f)
 		if err != nil {
@@ -71,7 +77,7 @@ func writeAVX2(dir string) error {
 			return err
 		}
 	}
-	return writeTable(filepath.Join(dir, "avx2_table_amd64.go"), table.AVX2, ks, minN)
+	return writeTable(filepath.Join(dir, strings.ToLower(string(isa))+"_table_amd64.go"), isa, ks, minN)
 }
 
 func writeNEON(dir string) error {
@@ -99,11 +105,16 @@ func writeNEON(dir string) error {
 	return writeTable(filepath.Join(dir, "neon_table_arm64.go"), table.NEON, ks, minN)
 }
 
-// writeTable writes the Go table of one ISA's kernels: a kernels.Set value.
+// writeTable writes the Go table of one ISA's kernels: a kernels.Set value,
+// whose Base is the ISA's base ISA (see table.ISA.Base).
 func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage kernels\n\n", cfg.GeneratedWarning())
-	fmt.Fprintf(&b, "// %s holds the %s kernels.\nvar %s = Set{\n", isa, isa, isa)
+	doc := fmt.Sprintf("%s holds the %s kernels.", isa, isa)
+	if base := isa.Base(); base != "" {
+		doc = fmt.Sprintf("%s holds the %s kernels; %s runs the rest.", isa, isa, base)
+	}
+	fmt.Fprintf(&b, "// %s\nvar %s = Set{\n", doc, isa)
 	entry := func(k table.Kernel) string { return fmt.Sprintf("{%s, %d}", k.Name(), minN[k]) }
 	streams := slices.ContainsFunc(ks, func(k table.Kernel) bool { return k.Streaming })
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
@@ -143,11 +154,17 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 			}
 			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "},\n%sN: %s,\n", name, table.Kernel{ISA: isa, Kind: kind, Width: 16}.Name())
+		b.WriteString("},\n")
+		if k := (table.Kernel{ISA: isa, Kind: kind, Width: 16}); slices.Contains(ks, k) {
+			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
+		}
 	}
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs}.Name())
 	if streams {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs, Streaming: true}.Name())
+	}
+	if base := isa.Base(); base != "" {
+		fmt.Fprintf(&b, "Base: &%s,\n", base)
 	}
 	b.WriteString("Split: [MaxBlock + 1]int{")
 	for _, blk := range table.Blocks {

@@ -1,0 +1,657 @@
+package amd64
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+)
+
+// AVX-512 kernels are permute programs over 64-byte registers (see
+// vec.PermuteShape): a row runs whole chunks while a chunk's loads stay
+// inside it, and ends with one more pass whose loads and stores are
+// masked to the bytes left, so no row is too short for a kernel.
+
+// Shape512 is what an AVX-512 fixed-b kernel moves, with the permute unit
+// its ISA allows: VBMI permutes bytes; without it the unit is the largest
+// power of two, at most 8, dividing the element. Words go as bytes where
+// VBMI is there: VPERMT2W is three micro-ops on Intel cores, VPERMT2B one.
+func Shape512(k table.Kernel) vec.PermuteShape {
+	pd := vec.Runs(k.B, k.Width)
+	if k.Cp > 0 {
+		pd = vec.CRD(k.B, k.Cp, k.Width)
+	}
+	unit := min(8, 1<<bits.TrailingZeros(uint(k.Width)))
+	if k.ISA == table.AVX512VBMI && unit <= 2 {
+		unit = 1
+	}
+	return vec.PermuteShape{Period: pd, Unit: unit}
+}
+
+// need is how many bytes of each lane must be left for a whole pass of an
+// AVX-512 kernel: its whole-register loads stay inside the row then.
+func need(k table.Kernel, s vec.PermuteShape) int {
+	if k.Kind == table.Unzip {
+		return (s.Span(true) + k.B - 1) / k.B
+	}
+	return s.Span(false)
+}
+
+// overlaps reports whether a kernel's chunk is whole registers, so that a
+// row can end with a chunk that overlaps the one before.
+func overlaps(k table.Kernel, s vec.PermuteShape) bool { return s.Chunk() == need(k, s) }
+
+// Programs512 returns the body of an AVX-512 kernel, and the program of
+// its masked last pass if it has one: the body itself, whose loads are
+// all of whole registers then.
+func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
+	s := Shape512(k)
+	pow2 := k.Cp == 0 && k.Width&(k.Width-1) == 0 && bits.OnesCount(uint(k.B)) == 1
+	switch {
+	case pow2 && k.Kind == table.Unzip:
+		body, err = vec.NetworkUnzip(k.B, k.Width, s.Unit)
+	case k.Kind == table.Unzip:
+		body, err = vec.GatherUnzip(s)
+	default:
+		body, err = vec.WindowZip(s)
+	}
+	if err == nil && !overlaps(k, s) {
+		// The masked pass loads whole registers only.
+		tail = body
+		if k.Kind == table.Zip {
+			tail, err = vec.GatherZip(s)
+		}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", k.Name(), err)
+	}
+	for _, p := range []*vec.Prog{body, tail} {
+		if p != nil && p.MaxLive(permuteScratch) > zmmRegs {
+			return nil, nil, fmt.Errorf("%s: %d values live, AVX-512 has %d registers", k.Name(), p.MaxLive(permuteScratch), zmmRegs)
+		}
+	}
+	return body, tail, nil
+}
+
+const zmmRegs = 32
+
+// permuteScratch counts the register a permute's index may need.
+func permuteScratch(in vec.Instr) int {
+	if in.Op == vec.Permute2 {
+		return 1
+	}
+	return 0
+}
+
+// tailMasks are the opmasks of the masked last pass of a row: for each
+// load and store, the bytes of its register that lie before the end of
+// the data, rem bytes of each lane and b*rem of the interleaved side.
+// Every row of a call ends alike, so they are computed once per call,
+// into K1 to K6 if they fit (K7 is for constant masks), else into stack
+// slots that each masked access loads into K7.
+type tailMasks struct {
+	zip bool
+	at  map[maskKey]operand.Op
+}
+
+type maskKey struct {
+	lanes     bool
+	off, size int
+}
+
+// newTailMasks computes the masks of the tail program p from rem.
+func (g *Generator) newTailMasks(p *vec.Prog, b int, zip bool, rem reg.GPVirtual) *tailMasks {
+	c := g.c
+	m := &tailMasks{zip: zip, at: map[maskKey]operand.Op{}}
+	var keys []maskKey
+	for _, in := range p.Instrs {
+		if in.Op != vec.Load && in.Op != vec.Store {
+			continue
+		}
+		key := maskKey{lanes: (in.Op == vec.Load) == zip, off: in.Mem.Off, size: in.Size}
+		if !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+	}
+	ks := []reg.Register{reg.K1, reg.K2, reg.K3, reg.K4, reg.K5, reg.K6}
+	var slots operand.Mem
+	if len(keys) > len(ks) {
+		slots = c.AllocLocal(8 * len(keys))
+	}
+	for i, key := range keys {
+		t := c.GP64()
+		if key.lanes {
+			c.MOVQ(rem, t)
+		} else {
+			c.IMUL3Q(operand.I32(b), rem, t)
+		}
+		c.SUBQ(operand.I32(key.off), t)
+		c.CMOVQLT(g.constant(make([]byte, 8)), t) // nothing left for this register
+		// BZHI reads only the low byte of its count: at most 64 then.
+		c.CMPQ(t, operand.I32(64))
+		c.CMOVQGT(g.constant([]byte{64, 0, 0, 0, 0, 0, 0, 0}), t)
+		c.BZHIQ(t, g.constant(lowBits(key.size)), t)
+		if len(keys) <= len(ks) {
+			c.KMOVQ(t, ks[i])
+			m.at[key] = ks[i]
+		} else {
+			c.MOVQ(t, slots.Offset(8*i))
+			m.at[key] = slots.Offset(8 * i)
+		}
+	}
+	return m
+}
+
+// fixedB512 writes an AVX-512 zip or unzip kernel. Rows run whole chunks
+// while a chunk's loads stay inside them. Where a chunk is a whole number
+// of registers, the kernel takes rows of at least one chunk and a row's
+// rest is one more chunk ending at the row's end, overlapping the one
+// before; shorter rows go to the base ISA, whose narrower chunks measured
+// faster than masked passes. Otherwise (pixels that do not divide a
+// register) every row ends with a pass whose loads and stores are masked
+// to what is left, and rows of any length are taken.
+func (g *Generator) fixedB512(k table.Kernel) (minN int, err error) {
+	body, tail, err := Programs512(k)
+	if err != nil {
+		return 0, err
+	}
+	s := Shape512(k)
+	c := g.c
+	full, overlap := need(k, s), tail == nil
+	note := "Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before."
+	if !overlap {
+		note = "The end of each row goes through opmasks, so rows of any length are taken."
+	}
+	g.zipPrologue(k, note)
+	z := g.zipParams(k, true)
+	var m *tailMasks
+	if !overlap {
+		// Every row leaves the same rest for the masked pass.
+		rem := c.GP64()
+		loop, done := g.label("rem"), g.label("remdone")
+		c.MOVQ(param(c, "n"), rem)
+		c.Label(loop)
+		c.CMPQ(rem, operand.I32(full))
+		c.JB(operand.LabelRef(done))
+		c.SUBQ(operand.I32(s.Chunk()), rem)
+		c.JMP(operand.LabelRef(loop))
+		c.Label(done)
+		m = g.newTailMasks(tail, k.B, k.Kind == table.Zip, rem)
+	}
+	idx := g.hoistIndices(body, tail)
+
+	groupLoop, rowLoop, chunkLoop, last, rowDone := g.label("group"), g.label("row"), g.label("chunks"), g.label("last"), g.label("rowdone")
+	rows, off, left := c.GP64(), c.GP64(), c.GP64()
+	// left is what the row has past off.
+	setLeft := func() {
+		c.MOVQ(param(c, "n"), left)
+		c.SUBQ(off, left)
+		c.CMPQ(left, operand.I32(full))
+	}
+	c.Label(groupLoop)
+	c.Load(c.Param("rows"), rows)
+	c.Label(rowLoop)
+	c.XORQ(off, off)
+	setLeft()
+	c.JB(operand.LabelRef(last))
+	c.Label(chunkLoop)
+	rowMem, ilvMem := g.chunkAddrs(k, z, off)
+	g.lowerPass(k, body, rowMem, ilvMem, idx, nil)
+	c.ADDQ(operand.I32(s.Chunk()), off)
+	setLeft()
+	c.JAE(operand.LabelRef(chunkLoop))
+
+	c.Label(last)
+	c.TESTQ(left, left)
+	c.JZ(operand.LabelRef(rowDone))
+	if overlap {
+		c.MOVQ(param(c, "n"), off)
+		c.SUBQ(operand.I32(s.Chunk()), off)
+		c.JMP(operand.LabelRef(chunkLoop)) // the last chunk ends at the row's end
+	} else {
+		rowMem, ilvMem = g.chunkAddrs(k, z, off)
+		g.lowerPass(k, tail, rowMem, ilvMem, idx, m)
+	}
+
+	c.Label(rowDone)
+	g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, [2]string{"spaceStride", "depthStride"}, rows, z.groups, rowLoop, groupLoop, z.steps}, false)
+	if overlap {
+		return s.Chunk(), nil
+	}
+	return s.E, nil
+}
+
+// lowerPass lowers one pass of a kernel: lanes are the program's inputs
+// in a zip, its outputs in an unzip.
+func (g *Generator) lowerPass(k table.Kernel, p *vec.Prog, rowMem, ilvMem func(int, int) operand.Mem, idx map[string]reg.VecPhysical, m *tailMasks) {
+	if k.Kind == table.Zip {
+		g.lower512(p, rowMem, ilvMem, idx, m)
+	} else {
+		g.lower512(p, ilvMem, rowMem, idx, m)
+	}
+}
+
+// hoistIndices loads the permute indices of the programs into the top
+// vector registers, once per call, if they fit beside the programs'
+// values; it returns the register of each index (nil: load where used).
+func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical {
+	var keys []string
+	live := 0
+	for _, p := range progs {
+		if p == nil {
+			continue
+		}
+		live = max(live, p.MaxLive(permuteScratch))
+		for _, in := range p.Instrs {
+			if in.Op == vec.Permute2 {
+				if key := string(indexBytes(in.Unit, in.Idx)); !slices.Contains(keys, key) {
+					keys = append(keys, key)
+				}
+			}
+		}
+	}
+	if len(keys)+live > zmmRegs {
+		return nil
+	}
+	out := map[string]reg.VecPhysical{}
+	for i, key := range keys {
+		r := zmm(zmmRegs - 1 - i)
+		g.c.VMOVDQU64(g.constant([]byte(key)), r)
+		out[key] = r
+	}
+	return out
+}
+
+// zmm is register Zi.
+func zmm(i int) reg.VecPhysical { return reg.Vector.Lookup(reg.Index(i), reg.S512).(reg.VecPhysical) }
+
+// indexBytes is the 64-byte index vector of a permute: each unit's source
+// unit, 0 for units the permute keeps (they are masked off).
+func indexBytes(unit int, idx []int) []byte {
+	out := make([]byte, vec.ZMM)
+	for k, x := range idx {
+		x = max(x, 0)
+		for b := range unit {
+			if b < 8 {
+				out[k*unit+b] = byte(uint64(x) >> (8 * b))
+			}
+		}
+	}
+	return out
+}
+
+// keepMask is the opmask of a permute that keeps some of A's units: one
+// bit per unit, set where the permute writes.
+func keepMask(idx []int) (mask uint64, keeps bool) {
+	for k, x := range idx {
+		if x >= 0 {
+			mask |= 1 << k
+		} else {
+			keeps = true
+		}
+	}
+	return mask, keeps
+}
+
+// lower512 emits a verified 64-byte program. in and out map streams to
+// memory; with m set, every load and store is masked to the data left.
+// Vector registers are assigned by a linear scan, as in lower.
+func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.Mem, idx map[string]reg.VecPhysical, m *tailMasks) {
+	c := g.c
+	last := make([]int, p.NumValues())
+	for i, ins := range p.Instrs {
+		for _, v := range ins.Uses() {
+			last[v] = i
+		}
+	}
+	hoisted := map[reg.VecPhysical]bool{}
+	for _, r := range idx {
+		hoisted[r] = true
+	}
+	var pool regPool
+	for i := zmmRegs - 1; i >= 0; i-- {
+		if !hoisted[zmm(i)] {
+			pool.free = append(pool.free, zmm(i))
+		}
+	}
+	take, release := pool.take, pool.release
+	regs := make([]reg.VecPhysical, p.NumValues())
+	for i, ins := range p.Instrs {
+		dies := func(v int) bool { return last[v] == i }
+		// A permute may write over an operand that dies here; it keeps
+		// that register.
+		var inPlace int = -1
+		if ins.Op == vec.Permute2 || ins.Op == vec.LoadInsert {
+			inPlace = g.permuteTarget(ins, dies)
+		}
+		// An index that is not hoisted needs a register of its own,
+		// taken before the operands that die here are given back.
+		// (Those are rare enough not to count which ones are.)
+		var scratch reg.VecPhysical
+		if ins.Op == vec.Permute2 {
+			scratch = take()
+		}
+		for k, v := range ins.Uses() {
+			if dies(v) && (k == 0 || v != ins.A) && v != inPlace {
+				release(regs[v])
+			}
+		}
+		var dst reg.VecPhysical
+		switch {
+		case inPlace >= 0:
+			dst = regs[inPlace]
+		case ins.Op != vec.Store:
+			dst = take()
+		}
+		if ins.Op != vec.Store {
+			regs[ins.Dst] = dst
+		}
+		switch ins.Op {
+		case vec.Load:
+			g.load512(in(ins.Mem.Stream, ins.Mem.Off), ins.Size, dst, m.mask(g, true, ins))
+		case vec.LoadInsert:
+			if m != nil {
+				panic("amd64: a masked pass cannot insert partial loads")
+			}
+			a := regs[ins.A]
+			mem := in(ins.Mem.Stream, ins.Mem.Off)
+			if ins.Size == 32 {
+				c.VINSERTI64X4(operand.Imm(uint64(ins.Pos/32)), mem, a, dst)
+			} else {
+				c.VINSERTI32X4(operand.Imm(uint64(ins.Pos/16)), mem, a, dst)
+			}
+		case vec.Store:
+			if ins.Part != 0 {
+				panic("amd64: AVX-512 programs store from the low bytes only")
+			}
+			g.store512(regs[ins.A], ins.Size, out(ins.Mem.Stream, ins.Mem.Off), m.mask(g, false, ins))
+		case vec.Permute2:
+			g.permute(ins, regs, dst, inPlace, idx, scratch)
+			release(scratch)
+		default:
+			panic(fmt.Sprintf("amd64: no AVX-512 lowering of op %d", ins.Op))
+		}
+	}
+}
+
+// permuteTarget returns the operand a permute or insert writes over: A if
+// it dies here (or, for a permute that keeps nothing of A, B), else -1.
+func (g *Generator) permuteTarget(ins vec.Instr, dies func(int) bool) int {
+	if ins.Op == vec.LoadInsert {
+		if dies(ins.A) {
+			return ins.A
+		}
+		return -1
+	}
+	_, keeps := keepMask(ins.Idx)
+	switch {
+	case ins.A == ins.B && !keeps:
+		return -1 // a one-source permute writes a fresh register
+	case dies(ins.A):
+		return ins.A
+	case !keeps && dies(ins.B):
+		return ins.B
+	}
+	return -1
+}
+
+// permute emits a Permute2 into dst. Where dst holds neither operand, the
+// index is loaded into dst and VPERMI2x permutes over it, or A is copied
+// into dst first when A's units must be kept. An index that is not
+// hoisted is loaded into scratch.
+func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPhysical, inPlace int,
+	idx map[string]reg.VecPhysical, scratch reg.VecPhysical) {
+	c := g.c
+	n := vec.ZMM / ins.Unit
+	mask, keeps := keepMask(ins.Idx)
+	a, b := regs[ins.A], regs[ins.B]
+	ops := g.permOps(ins.Unit)
+	index := func(x []int) reg.VecPhysical {
+		key := string(indexBytes(ins.Unit, x))
+		if r, ok := idx[key]; ok {
+			return r
+		}
+		c.VMOVDQU64(g.constant([]byte(key)), scratch)
+		return scratch
+	}
+	switch {
+	case !keeps && (ins.A == ins.B || oneSourceA(ins.Idx, n)):
+		ops.one(a, index(ins.Idx), dst) // VPERMB: any destination
+	case keeps:
+		k := g.kconst(mask, ins.Unit)
+		if inPlace != ins.A {
+			c.VMOVDQA64(a, dst)
+		}
+		if oneSourceB(ins.Idx, n) { // only B's units come in: VPERMB under the mask
+			ops.one(b, index(shift(ins.Idx, -n)), k, dst)
+			return
+		}
+		ops.t2(b, index(ins.Idx), k, dst)
+	case inPlace == ins.A:
+		ops.t2(b, index(ins.Idx), dst)
+	case inPlace == ins.B: // the tables swapped
+		ops.t2(a, index(swapTables(ins.Idx, n)), dst)
+	default:
+		c.VMOVDQU64(g.constant(indexBytes(ins.Unit, ins.Idx)), dst)
+		ops.i2(b, a, dst)
+	}
+}
+
+// permOpSet are the permutes of one unit size: one table (VPERMB), two
+// tables over the first (VPERMT2B), two tables over the index (VPERMI2B).
+type permOpSet struct{ one, t2, i2 func(...operand.Op) }
+
+func (g *Generator) permOps(unit int) permOpSet {
+	c := g.c
+	return map[int]permOpSet{
+		1: {c.VPERMB, c.VPERMT2B, c.VPERMI2B},
+		2: {c.VPERMW, c.VPERMT2W, c.VPERMI2W},
+		4: {c.VPERMD, c.VPERMT2D, c.VPERMI2D},
+		8: {c.VPERMQ, c.VPERMT2Q, c.VPERMI2Q},
+	}[unit]
+}
+
+func oneSourceA(idx []int, n int) bool {
+	for _, x := range idx {
+		if x >= n {
+			return false
+		}
+	}
+	return true
+}
+
+func oneSourceB(idx []int, n int) bool {
+	for _, x := range idx {
+		if x >= 0 && x < n {
+			return false
+		}
+	}
+	return true
+}
+
+func shift(idx []int, by int) []int {
+	out := slices.Clone(idx)
+	for k, x := range out {
+		if x >= 0 {
+			out[k] = x + by
+		}
+	}
+	return out
+}
+
+func swapTables(idx []int, n int) []int {
+	out := slices.Clone(idx)
+	for k, x := range out {
+		if x < n {
+			out[k] = x + n
+		} else {
+			out[k] = x - n
+		}
+	}
+	return out
+}
+
+// kconst loads an opmask constant (one bit per unit) into K7.
+func (g *Generator) kconst(mask uint64, unit int) reg.Register {
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = byte(mask >> (8 * i))
+	}
+	m := g.constant(b)
+	switch unit {
+	case 1:
+		g.c.KMOVQ(m, reg.K7)
+	case 2:
+		g.c.KMOVD(m, reg.K7)
+	case 4:
+		g.c.KMOVW(m, reg.K7)
+	default:
+		g.c.KMOVB(m, reg.K7)
+	}
+	return reg.K7
+}
+
+// mask returns, in a masked pass (m not nil), the opmask of a load (or a
+// store) of the program; nil outside masked passes.
+func (m *tailMasks) mask(g *Generator, load bool, in vec.Instr) reg.Register {
+	if m == nil {
+		return nil
+	}
+	key := maskKey{lanes: load == m.zip, off: in.Mem.Off, size: in.Size}
+	at, ok := m.at[key]
+	if !ok {
+		panic(fmt.Sprintf("amd64: no tail mask for %+v", key))
+	}
+	if k, ok := at.(reg.Register); ok {
+		return k
+	}
+	g.c.KMOVQ(at, reg.K7)
+	return reg.K7
+}
+
+// lowBits is a little-endian uint64 with its n low bits set.
+func lowBits(n int) []byte {
+	b := make([]byte, 8)
+	for i := range n {
+		b[i/8] |= 1 << (i % 8)
+	}
+	return b
+}
+
+// load512 loads size bytes into dst, under opmask k if there is one.
+func (g *Generator) load512(mem operand.Mem, size int, dst reg.VecPhysical, k reg.Register) {
+	c := g.c
+	switch {
+	case k != nil:
+		c.VMOVDQU8_Z(mem, k, dst)
+	case size == 64:
+		c.VMOVDQU64(mem, dst)
+	case size == 32:
+		c.VMOVDQU(mem, dst.AsY())
+	case size == 16:
+		c.VMOVDQU(mem, dst.AsX())
+	default:
+		panic(fmt.Sprintf("amd64: no load of %d bytes", size))
+	}
+}
+
+// store512 stores the low size bytes of v, under opmask k if there is one
+// (a store of part of a register without one gets a constant mask).
+func (g *Generator) store512(v reg.VecPhysical, size int, mem operand.Mem, k reg.Register) {
+	c := g.c
+	switch {
+	case k != nil:
+		c.VMOVDQU8(v, k, mem)
+	case size == 64:
+		c.VMOVDQU64(v, mem)
+	case size == 32:
+		c.VMOVDQU(v.AsY(), mem)
+	case size == 16:
+		c.VMOVDQU(v.AsX(), mem)
+	default:
+		c.VMOVDQU8(v, g.kconst(^uint64(0)>>(64-size), 1), mem)
+	}
+}
+
+// copyRuns512 writes the AVX-512 run copier: runs of 64 bytes and more
+// move 64 bytes at a time, the last piece ending at the run's end; shorter
+// runs are two overlapping 32- or 16-byte moves, as in AVX2, which
+// measured faster than one masked move.
+func (g *Generator) copyRuns512(k table.Kernel) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(RunsSignature)
+	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
+	dst, src, e, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("dst"), dst)
+	c.Load(c.Param("src"), src)
+	c.Load(c.Param("e"), e)
+	c.Load(c.Param("groups"), groups)
+	steps := g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
+	last := c.GP64() // offset of a run's last piece
+	c.MOVQ(e, last)
+	paths := []int{64, 32, 16} // piece size of each path
+	labels := map[int]string{}
+	for _, piece := range paths[1:] {
+		labels[piece] = g.label("runs")
+	}
+	c.CMPQ(e, operand.I32(64))
+	c.JB(operand.LabelRef(labels[32]))
+	for _, piece := range paths {
+		if piece < 64 {
+			c.Label(labels[piece])
+			if piece == 32 {
+				c.CMPQ(e, operand.I32(32))
+				c.JB(operand.LabelRef(labels[16]))
+			}
+		}
+		c.SUBQ(operand.I32(piece), last)
+		groupLoop, rowLoop, runLoop := g.label("group"), g.label("row"), g.label("run")
+		rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+		c.Label(groupLoop)
+		c.Load(c.Param("rows"), rows)
+		c.Label(rowLoop)
+		c.Load(c.Param("w"), x)
+		c.MOVQ(dst, d)
+		c.MOVQ(src, s)
+		c.Label(runLoop)
+		if piece == 64 {
+			z, off := zmm(0), c.GP64()
+			pieces, done := g.label("pieces"), g.label("piecesdone")
+			c.XORQ(off, off)
+			c.Label(pieces)
+			c.VMOVDQU64(operand.Mem{Base: s, Index: off, Scale: 1}, z)
+			c.VMOVDQU64(z, operand.Mem{Base: d, Index: off, Scale: 1})
+			c.CMPQ(off, last)
+			c.JEQ(operand.LabelRef(done))
+			c.ADDQ(operand.I32(64), off)
+			c.CMPQ(off, last)
+			c.JLE(operand.LabelRef(pieces))
+			c.MOVQ(last, off)
+			c.JMP(operand.LabelRef(pieces))
+			c.Label(done)
+		} else {
+			a, b := zmm(0).AsY(), zmm(1).AsY()
+			if piece == 16 {
+				a, b = zmm(0).AsX(), zmm(1).AsX()
+			}
+			c.VMOVDQU(operand.Mem{Base: s}, a)
+			c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
+			c.VMOVDQU(a, operand.Mem{Base: d})
+			c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
+		}
+		c.ADDQ(param(c, "dstX"), d)
+		c.ADDQ(param(c, "srcX"), s)
+		c.DECQ(x)
+		c.JNZ(operand.LabelRef(runLoop))
+		g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, groupLoop, steps}, false)
+	}
+}

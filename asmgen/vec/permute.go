@@ -1,0 +1,302 @@
+package vec
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Programs for 64-byte registers with permutes across the whole register
+// (AVX-512): each output register is gathered from at most two input
+// registers per instruction, so a chunk needs no lane fix-ups, and every
+// load and store is of whole registers, which the kernels mask at a row's
+// end.
+
+// ZMM is the width of the permute programs' registers.
+const ZMM = 64
+
+// PermuteShape is what one permute program moves: a Period (b lanes of E
+// bytes per pixel) in units of Unit bytes, the granularity of its permutes.
+type PermuteShape struct {
+	Period
+	Unit int
+}
+
+// Chunk is the bytes of each lane one pass handles: the most whole pixels
+// that fit in the lane's registers, with as few registers per lane as a
+// pixel allows.
+func (s PermuteShape) Chunk() int {
+	regs := (s.E + ZMM - 1) / ZMM
+	return regs * ZMM / s.E * s.E
+}
+
+// Regs is how many registers hold a lane's chunk.
+func (s PermuteShape) Regs() int { return (s.Chunk() + ZMM - 1) / ZMM }
+
+// IlvRegs is how many registers hold the interleaved side of a chunk.
+func (s PermuteShape) IlvRegs() int { return (s.B*s.Chunk() + ZMM - 1) / ZMM }
+
+// Span is the bytes past a chunk's start that its whole-register loads
+// reach on the lanes (ilv false) or the interleaved side: a pass runs only
+// where that many bytes are left, and the row's end goes through masks.
+func (s PermuteShape) Span(ilv bool) int {
+	if ilv {
+		return s.IlvRegs() * ZMM
+	}
+	return s.Regs() * ZMM
+}
+
+// GatherZip builds the lanes-to-interleaved chunk of s by gathering: every
+// output register takes its bytes from the lanes' registers, two at a
+// time, merging in one more lane register per further permute.
+func GatherZip(s PermuteShape) (*Prog, error) {
+	p := NewProg(ZMM)
+	var lanes []int
+	for j := range s.B {
+		for r := range s.Regs() {
+			lanes = append(lanes, p.Load(Mem{j, r * ZMM}, ZMM))
+		}
+	}
+	ilv, _ := s.want(s.Chunk(), true)
+	if err := p.gatherStores(s.Unit, ilv, Mem{0, 0}, lanes); err != nil {
+		return nil, fmt.Errorf("%v: %w", s, err)
+	}
+	return p.finish(inputs(s.B, s.Span(false)), map[int]Value{0: ilv})
+}
+
+// GatherUnzip builds the interleaved-to-lanes chunk of s by gathering.
+func GatherUnzip(s PermuteShape) (*Prog, error) {
+	p := NewProg(ZMM)
+	var regs []int
+	for r := range s.IlvRegs() {
+		regs = append(regs, p.Load(Mem{0, r * ZMM}, ZMM))
+	}
+	_, lanes := s.want(s.Chunk(), false)
+	for j := range s.B {
+		if err := p.gatherStores(s.Unit, lanes[j], Mem{j, 0}, regs); err != nil {
+			return nil, fmt.Errorf("%v: %w", s, err)
+		}
+	}
+	return p.finish(inputs(1, s.Span(true)), lanes)
+}
+
+// gatherStores writes want to memory from at on, register by register,
+// each gathered from srcs.
+func (p *Prog) gatherStores(unit int, want Value, at Mem, srcs []int) error {
+	for off := 0; off < len(want); off += ZMM {
+		piece := want[off:min(off+ZMM, len(want))]
+		v, err := p.gather(unit, piece, srcs)
+		if err != nil {
+			return fmt.Errorf("output %d bytes %d..%d: %w", at.Stream, at.Off+off, at.Off+off+len(piece), err)
+		}
+		p.Store(v, 0, len(piece), Mem{at.Stream, at.Off + off})
+	}
+	return nil
+}
+
+// gather returns a value holding want in its low bytes: a source that
+// already does, or permutes of the sources that hold want's units, the two
+// holding the most first, then one more source at a time.
+func (p *Prog) gather(unit int, want Value, srcs []int) (int, error) {
+	for _, s := range srcs {
+		if slices.Equal(p.values[s][:len(want)], want) {
+			return s, nil
+		}
+	}
+	n := ZMM / unit
+	// where[k]: a source and unit index holding want's unit k.
+	type at struct{ src, unit int }
+	where := make([]at, (len(want)+unit-1)/unit)
+	count := map[int]int{}
+	for k := range where {
+		w := want[k*unit : min(k*unit+unit, len(want))]
+		where[k] = at{-1, 0}
+		for _, s := range srcs {
+			for q := range n {
+				if slices.Equal(p.values[s][q*unit:][:len(w)], w) {
+					where[k] = at{s, q}
+					break
+				}
+			}
+			if where[k].src >= 0 {
+				break
+			}
+		}
+		if where[k].src < 0 {
+			return -1, fmt.Errorf("no source holds unit %d (%v)", k, w)
+		}
+		count[where[k].src]++
+	}
+	order := slices.Collect(func(yield func(int) bool) {
+		for _, s := range srcs {
+			if count[s] > 0 && !yield(s) {
+				return
+			}
+		}
+	})
+	slices.SortStableFunc(order, func(a, b int) int { return count[b] - count[a] })
+	first, second := order[0], order[0]
+	if len(order) > 1 {
+		second = order[1]
+	}
+	idx := make([]int, n)
+	for k := range idx {
+		idx[k] = 0 // units the merges below fill, or that are not stored
+	}
+	for k, w := range where {
+		switch w.src {
+		case first:
+			idx[k] = w.unit
+		case second:
+			idx[k] = n + w.unit
+		}
+	}
+	acc := p.Permute2(first, second, unit, idx)
+	for _, s := range order[min(2, len(order)):] {
+		idx := make([]int, n)
+		for k := range idx {
+			idx[k] = -1
+		}
+		for k, w := range where {
+			if w.src == s {
+				idx[k] = n + w.unit
+			}
+		}
+		acc = p.Permute2(acc, s, unit, idx)
+	}
+	return acc, nil
+}
+
+// deinterleaveIdx is the permute that takes the even (or odd) w-byte
+// elements of two registers side by side.
+func deinterleaveIdx(w, unit int, odd bool) []int {
+	n, per := ZMM/unit, w/unit
+	idx := make([]int, n)
+	for k := range idx {
+		e, sub := k/per, k%per
+		src := 2 * e
+		if odd {
+			src++
+		}
+		idx[k] = src*per + sub
+	}
+	return idx
+}
+
+// NetworkUnzip builds the unzip chunk of b (a power of two) lanes of w-byte
+// elements as log2(b) levels of deinterleaves across whole registers: the
+// even elements of a run of registers, deinterleaved again, are the even
+// lanes in order, the odd ones the odd lanes.
+func NetworkUnzip(b, w, unit int) (*Prog, error) {
+	p := NewProg(ZMM)
+	regs := make([]int, b)
+	for r := range regs {
+		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
+	}
+	var lanes func(regs []int) []int
+	lanes = func(regs []int) []int {
+		if len(regs) == 1 {
+			return regs
+		}
+		var even, odd []int
+		for m := 0; m < len(regs); m += 2 {
+			even = append(even, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, false)))
+			odd = append(odd, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, true)))
+		}
+		le, lo := lanes(even), lanes(odd)
+		out := make([]int, 0, len(regs))
+		for k := range le {
+			out = append(out, le[k], lo[k])
+		}
+		return out
+	}
+	want := UnzipWant(b, w, ZMM)
+	for j, v := range lanes(regs) {
+		if err := p.storeValue(j, v, want[j]); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(inputs(1, b*ZMM), want)
+}
+
+// WindowZip builds the lanes-to-interleaved chunk of s from registers
+// the loads assemble: for a group of output registers, each lane's bytes
+// they need lie in one window of 16, 32 or 64 bytes; registers take the
+// windows in turn (a load, then inserts from memory), and a permute of
+// two of them makes each output register, with one more permute per
+// further register. Groups of two outputs share their windows where two
+// registers hold them. The inserts run beside the permutes, not on the
+// same port.
+func WindowZip(s PermuteShape) (*Prog, error) {
+	p := NewProg(ZMM)
+	c := s.Chunk()
+	ilv, _ := s.want(c, true)
+	outs := (len(ilv) + ZMM - 1) / ZMM
+	for o := 0; o < outs; {
+		group := min(2, outs-o)
+		regs := p.windows(s, ilv, o, o+group)
+		if len(regs) > 2 && group > 1 {
+			group = 1
+			regs = p.windows(s, ilv, o, o+1)
+		}
+		end := min(len(ilv), (o+group)*ZMM)
+		if err := p.gatherStores(s.Unit, ilv[o*ZMM:end], Mem{0, o * ZMM}, regs); err != nil {
+			return nil, err
+		}
+		o += group
+	}
+	return p.finish(inputs(s.B, s.Span(false)), map[int]Value{0: ilv})
+}
+
+// windows assembles, for output registers [from, to) of the interleaved
+// bytes ilv, registers holding every lane's bytes they need, each lane's
+// in one window.
+func (p *Prog) windows(s PermuteShape, ilv Value, from, to int) []int {
+	type window struct{ lane, off, size int }
+	var ws []window
+	for j := range s.B {
+		lo, hi := -1, -1
+		for _, l := range ilv[from*ZMM : min(len(ilv), to*ZMM)] {
+			if int(l>>24) == j {
+				t := int(l & (1<<24 - 1))
+				if lo < 0 || t < lo {
+					lo = t
+				}
+				hi = max(hi, t+1)
+			}
+		}
+		if lo < 0 {
+			continue
+		}
+		size := 16
+		for size < hi-lo && size < ZMM {
+			size *= 2
+		}
+		// Inside what a pass may load of the lane; wider spans take
+		// several windows.
+		for ; lo < hi; lo += size {
+			ws = append(ws, window{j, min(lo, s.Span(false)-size), size})
+		}
+	}
+	// Each register takes windows while they fit, then the next one.
+	var regs [][]window
+	used := ZMM
+	for _, w := range ws {
+		if used+w.size > ZMM || used%w.size != 0 {
+			regs = append(regs, nil)
+			used = 0
+		}
+		regs[len(regs)-1] = append(regs[len(regs)-1], w)
+		used += w.size
+	}
+	var out []int
+	for _, r := range regs {
+		v := p.Load(Mem{r[0].lane, r[0].off}, r[0].size)
+		pos := r[0].size
+		for _, w := range r[1:] {
+			v = p.LoadInsert(v, Mem{w.lane, w.off}, w.size, pos)
+			pos += w.size
+		}
+		out = append(out, v)
+	}
+	return out
+}
