@@ -20,8 +20,12 @@ import (
 // edge cases and random shapes, at every width, against the naive reference.
 func TestTiersMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	all := append(cases.Edge(), cases.Random(rng, 300, 1<<14)...)
-	for _, tier := range dispatch.Available() {
+	random := 300
+	if testing.Short() {
+		random = 30
+	}
+	all := append(cases.Edge(), cases.Random(rng, random, 1<<14)...)
+	for _, tier := range tiersUnderTest() {
 		sets := dispatch.Sets(tier)
 		t.Run(tier.String(), func(t *testing.T) {
 			for _, es := range cases.Widths {
@@ -41,6 +45,15 @@ func TestTiersMatchReference(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tiersUnderTest are the tiers this machine runs; with -short, as under
+// emulation, only the one in use.
+func tiersUnderTest() []dispatch.Tier {
+	if testing.Short() {
+		return []dispatch.Tier{dispatch.Active()}
+	}
+	return dispatch.Available()
 }
 
 type bfloat16 uint16

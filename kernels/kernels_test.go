@@ -130,6 +130,15 @@ func (c zipCase) check(t *testing.T, name string, unzip bool, space, depth []byt
 	}
 }
 
+// many is n randomized cases, or a twentieth of them with -short, which
+// the runs under emulation use.
+func many(n int) int {
+	if testing.Short() {
+		return max(1, n/20)
+	}
+	return n
+}
+
 // firstDiff is the first index where a and b differ, or -1.
 func firstDiff(a, b []byte) int {
 	for i := range a {
@@ -186,7 +195,7 @@ func TestZipKernels(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(1, 2))
 		forEachZip(set, func(unzip bool, b, cp, w int, k ZipKernel) {
-			for range 200 {
+			for range many(200) {
 				c := randomZipCase(rng, b, w, cp, k.MinN)
 				if c.split == 0 { // evenly spaced lanes
 					c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
@@ -204,7 +213,7 @@ func TestZipKernels(t *testing.T) {
 			if f == nil { // the base set's
 				continue
 			}
-			for range 300 {
+			for range many(300) {
 				c := randomZipCase(rng, 1+rng.IntN(9), 16, 0, 16)
 				c.split, c.ds = 0, c.b*c.lane // ZipN lanes are evenly spaced
 				c.run(t, name, unzip, func(space, depth []byte) {
@@ -221,7 +230,7 @@ func TestZipKernels(t *testing.T) {
 func TestCopyRuns(t *testing.T) {
 	for name, set := range setsUnderTest() {
 		rng := rand.New(rand.NewPCG(3, 4))
-		for i := range 4000 {
+		for i := range many(4000) {
 			nt := i%2 == 1 && set.CopyRunsNT != nil
 			e := 16 + rng.IntN(120)
 			pad := func(n int) int { return rng.IntN(n) }
