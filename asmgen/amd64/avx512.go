@@ -57,7 +57,10 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	case pow2 && k.Kind == table.Unzip:
 		body, err = vec.NetworkUnzip(k.B, k.Width, s.Unit)
 	case k.Kind == table.Unzip:
-		body, err = vec.GatherUnzip(s)
+		body, err = vec.BlendUnzip(s)
+		if body == nil && err == nil {
+			body, err = vec.GatherUnzip(s)
+		}
 	default:
 		body, err = vec.WindowZip(s)
 	}
@@ -250,7 +253,7 @@ func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical 
 		live = max(live, p.MaxLive(permuteScratch))
 		for _, in := range p.Instrs {
 			if in.Op == vec.Permute2 {
-				if key := string(indexBytes(in.Unit, in.Idx)); !slices.Contains(keys, key) {
+				if key := string(permuteConst(in)); !slices.Contains(keys, key) {
 					keys = append(keys, key)
 				}
 			}
@@ -264,6 +267,29 @@ func (g *Generator) hoistIndices(progs ...*vec.Prog) map[string]reg.VecPhysical 
 		r := zmm(zmmRegs - 1 - i)
 		g.c.VMOVDQU64(g.constant([]byte(key)), r)
 		out[key] = r
+	}
+	return out
+}
+
+// permuteConst is the vector constant a Permute2 needs: its index, or
+// the bytes a blend takes from B.
+func permuteConst(in vec.Instr) []byte {
+	if vec.IsBlend(in.Idx) {
+		return blendMask(in.Unit, in.Idx)
+	}
+	return indexBytes(in.Unit, keepByIndex(in))
+}
+
+// blendMask has all bits set in the bytes of the units a blend takes from
+// B.
+func blendMask(unit int, idx []int) []byte {
+	out := make([]byte, vec.ZMM)
+	for k, x := range idx {
+		if x >= len(idx) {
+			for b := range unit {
+				out[k*unit+b] = 0xff
+			}
+		}
 	}
 	return out
 }
@@ -284,6 +310,24 @@ func indexBytes(unit int, idx []int) []byte {
 		}
 	}
 	return out
+}
+
+// keepByIndex is the index of a permute, where it keeps some of A's units,
+// rewritten to fetch them from A by index instead: a two-table permute of
+// bytes, dwords or qwords is one micro-op, as cheap as the masked one, and
+// the opmask it saves costs a load and a shuffle-port micro-op on Intel
+// cores. Words keep the mask: VPERMT2W is three micro-ops.
+func keepByIndex(in vec.Instr) []int {
+	if in.Unit == 2 {
+		return in.Idx
+	}
+	idx := slices.Clone(in.Idx)
+	for k, x := range idx {
+		if x < 0 {
+			idx[k] = k
+		}
+	}
+	return idx
 }
 
 // keepMask is the opmask of a permute that keeps some of A's units: one
@@ -323,6 +367,9 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 	take, release := pool.take, pool.release
 	regs := make([]reg.VecPhysical, p.NumValues())
 	for i, ins := range p.Instrs {
+		if ins.Op == vec.Permute2 && !vec.IsBlend(ins.Idx) {
+			ins.Idx = keepByIndex(ins)
+		}
 		dies := func(v int) bool { return last[v] == i }
 		// A permute may write over an operand that dies here; it keeps
 		// that register.
@@ -419,6 +466,21 @@ func (g *Generator) permute(ins vec.Instr, regs []reg.VecPhysical, dst reg.VecPh
 		}
 		c.VMOVDQU64(g.constant([]byte(key)), scratch)
 		return scratch
+	}
+	if vec.IsBlend(ins.Idx) {
+		// dst = mask ? B : A, bit by bit: VPTERNLOG's table for
+		// (dst, B, mask) is 0xD8.
+		m := scratch
+		if r, ok := idx[string(blendMask(ins.Unit, ins.Idx))]; ok {
+			m = r
+		} else {
+			c.VMOVDQU64(g.constant(blendMask(ins.Unit, ins.Idx)), m)
+		}
+		if inPlace != ins.A {
+			c.VMOVDQA64(a, dst)
+		}
+		c.VPTERNLOGQ(operand.U8(0xd8), m, b, dst)
+		return
 	}
 	switch {
 	case !keeps && (ins.A == ins.B || oneSourceA(ins.Idx, n)):

@@ -300,3 +300,94 @@ func (p *Prog) windows(s PermuteShape, ilv Value, from, to int) []int {
 	}
 	return out
 }
+
+// Blend is a with the units that fromB selects taken from b at the same
+// place: a Permute2 that moves nothing across the register, which the
+// back end emits as a bitwise select, off the shuffle port.
+func (p *Prog) Blend(a, b, unit int, fromB []bool) int {
+	n := p.Width / unit
+	idx := make([]int, n)
+	for k := range idx {
+		idx[k] = -1
+		if fromB[k] {
+			idx[k] = n + k
+		}
+	}
+	return p.Permute2(a, b, unit, idx)
+}
+
+// IsBlend reports whether a Permute2 index takes every unit from its own
+// place in A or in B.
+func IsBlend(idx []int) bool {
+	n := len(idx)
+	for k, x := range idx {
+		if x >= 0 && x != k && x != n+k {
+			return false
+		}
+	}
+	return true
+}
+
+// BlendUnzip builds the unzip chunk of s, where it can, with one permute
+// per output register instead of one per source: when every place of the
+// b input registers holds a unit of each lane in exactly one of them (b
+// odd and 64-byte registers of a power-of-two number of elements, whose
+// lane at each place then turns with the register), blends gather each
+// lane's units, scattered but each at its own place, into one register,
+// and one one-table permute puts them in order. Blends do not use the
+// shuffle port, which on Intel cores is the one that runs 512-bit
+// permutes. It returns nil where the units do not fall so.
+func BlendUnzip(s PermuteShape) (*Prog, error) {
+	if s.Chunk() != ZMM || s.IlvRegs() != s.B {
+		return nil, nil
+	}
+	p := NewProg(ZMM)
+	regs := make([]int, s.B)
+	for r := range regs {
+		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
+	}
+	_, lanes := s.want(ZMM, false)
+	n := ZMM / s.Unit
+	unitOf := func(v Value, k int) Value { return v[k*s.Unit:][:s.Unit] }
+	for j := range s.B {
+		// from[k]: the register whose unit k is one of lane j's; at[k]:
+		// which of them.
+		from, at := make([]int, n), make([]int, n)
+		for k := range n {
+			from[k] = -1
+			for r := range regs {
+				for q := range n {
+					if slices.Equal(unitOf(p.values[regs[r]], k), unitOf(lanes[j], q)) {
+						from[k], at[k] = r, q
+					}
+				}
+			}
+			if from[k] < 0 {
+				return nil, nil
+			}
+		}
+		acc := regs[from[0]]
+		for r := range regs {
+			if r == from[0] || !slices.Contains(from, r) {
+				continue
+			}
+			sel := make([]bool, n)
+			for k := range n {
+				sel[k] = from[k] == r
+			}
+			acc = p.Blend(acc, regs[r], s.Unit, sel)
+		}
+		idx := make([]int, n)
+		seen := make([]bool, n)
+		for k, q := range at {
+			if seen[q] {
+				return nil, nil
+			}
+			idx[q], seen[q] = k, true
+		}
+		if err := p.storeValue(j, p.Permute2(acc, acc, s.Unit, idx), lanes[j]); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(inputs(1, s.Span(true)), lanes)
+}
