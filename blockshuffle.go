@@ -56,8 +56,8 @@ func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
 	return dispatch.ActiveSets().Do(shape.SpaceToDepth, dst, src, elemSize, p)
 }
 
-// Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier
-// such as "avx2". The environment variable BLOCKSHUFFLE_TIER, read once at
+// Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier:
+// "avx2", "avx512bw" or "avx512vbmi" on amd64, "neon" on arm64. The environment variable BLOCKSHUFFLE_TIER, read once at
 // start-up, can lower it (BLOCKSHUFFLE_TIER=generic); the purego build tag
 // leaves only "generic".
 func Tier() string { return dispatch.Active().String() }
