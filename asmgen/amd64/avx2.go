@@ -739,46 +739,73 @@ func (g *Generator) copyRuns(k table.Kernel) {
 			c.Label(short)
 			c.SUBQ(operand.Imm(16), last)
 		}
-		gl, rowLoop, runLoop := groupLoop+fmt.Sprint(b2i(long)), g.label("row"), g.label("run")
-		rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-		c.Label(gl)
-		c.Load(c.Param("rows"), rows)
-		c.Label(rowLoop)
-		c.Load(c.Param("w"), x)
-		c.MOVQ(dst, d)
-		c.MOVQ(src, s)
-		c.Label(runLoop)
-		if long {
-			off := c.GP64()
-			pieces, done := g.label("pieces"), g.label("piecesdone")
-			y := c.YMM()
-			c.XORQ(off, off)
-			c.Label(pieces)
-			c.VMOVDQU(operand.Mem{Base: s, Index: off, Scale: 1}, y)
-			g.store(32, y, 0, 32, operand.Mem{Base: d, Index: off, Scale: 1})
-			c.CMPQ(off, last)
-			c.JEQ(operand.LabelRef(done))
-			c.ADDQ(operand.Imm(32), off)
-			c.CMPQ(off, last)
-			c.JLE(operand.LabelRef(pieces))
-			c.MOVQ(last, off)
-			c.JMP(operand.LabelRef(pieces))
-			c.Label(done)
-		} else {
-			a, b := c.XMM(), c.XMM()
-			c.VMOVDQU(operand.Mem{Base: s}, a)
-			c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
-			c.VMOVDQU(a, operand.Mem{Base: d})
-			c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
-		}
-		c.ADDQ(param(c, "dstX"), d)
-		c.ADDQ(param(c, "srcX"), s)
-		c.DECQ(x)
-		c.JNZ(operand.LabelRef(runLoop))
-		g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, gl, steps}, k.Streaming)
+		gl := groupLoop + fmt.Sprint(b2i(long))
+		g.eachRun(dst, src, groups, gl, steps, k.Streaming, func(d, s reg.GPVirtual) {
+			if long {
+				y := c.YMM()
+				g.copyPieces(s, d, last, operand.Imm(32), func(from, to operand.Mem) {
+					c.VMOVDQU(from, y)
+					g.store(32, y, 0, 32, to)
+				})
+			} else {
+				g.copyHeadTail(s, d, last, c.XMM(), c.XMM())
+			}
+		})
 	}
 	if k.Streaming {
 		c.Label(short) // not taken: runs are at least 32 bytes
 		c.RET()
 	}
+}
+
+// copyPieces copies one run from s to d in pieces of size bytes, the last
+// piece at offset last (run length - size), overlapping the one before it
+// where the run is not a whole number of pieces. move copies one piece.
+func (g *Generator) copyPieces(s, d, last reg.GPVirtual, size operand.Constant, move func(from, to operand.Mem)) {
+	c := g.c
+	off := c.GP64()
+	pieces, done := g.label("pieces"), g.label("piecesdone")
+	c.XORQ(off, off)
+	c.Label(pieces)
+	move(operand.Mem{Base: s, Index: off, Scale: 1}, operand.Mem{Base: d, Index: off, Scale: 1})
+	c.CMPQ(off, last)
+	c.JEQ(operand.LabelRef(done))
+	c.ADDQ(size, off)
+	c.CMPQ(off, last)
+	c.JLE(operand.LabelRef(pieces))
+	c.MOVQ(last, off)
+	c.JMP(operand.LabelRef(pieces))
+	c.Label(done)
+}
+
+// eachRun loops over the runs of a run copier: groups of rows (the group
+// loop's label is groupLoop) of w runs, dstX and srcX bytes apart, calling
+// run with the addresses of each.
+func (g *Generator) eachRun(dst, src, groups reg.GPVirtual, groupLoop string, steps [2]operand.Mem, streaming bool, run func(d, s reg.GPVirtual)) {
+	c := g.c
+	rowLoop, runLoop := g.label("row"), g.label("run")
+	rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Label(groupLoop)
+	c.Load(c.Param("rows"), rows)
+	c.Label(rowLoop)
+	c.Load(c.Param("w"), x)
+	c.MOVQ(dst, d)
+	c.MOVQ(src, s)
+	c.Label(runLoop)
+	run(d, s)
+	c.ADDQ(param(c, "dstX"), d)
+	c.ADDQ(param(c, "srcX"), s)
+	c.DECQ(x)
+	c.JNZ(operand.LabelRef(runLoop))
+	g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, groupLoop, steps}, streaming)
+}
+
+// copyHeadTail copies a run of one to two registers' width, a and b, from
+// s to d: its first bytes and its last ones, from offset last, overlapping.
+func (g *Generator) copyHeadTail(s, d, last reg.GPVirtual, a, b reg.Register) {
+	c := g.c
+	c.VMOVDQU(operand.Mem{Base: s}, a)
+	c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
+	c.VMOVDQU(a, operand.Mem{Base: d})
+	c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
 }

@@ -676,44 +676,18 @@ func (g *Generator) copyRuns512(k table.Kernel) {
 			}
 		}
 		c.SUBQ(operand.I32(piece), last)
-		groupLoop, rowLoop, runLoop := g.label("group"), g.label("row"), g.label("run")
-		rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-		c.Label(groupLoop)
-		c.Load(c.Param("rows"), rows)
-		c.Label(rowLoop)
-		c.Load(c.Param("w"), x)
-		c.MOVQ(dst, d)
-		c.MOVQ(src, s)
-		c.Label(runLoop)
-		if piece == 64 {
-			z, off := zmm(0), c.GP64()
-			pieces, done := g.label("pieces"), g.label("piecesdone")
-			c.XORQ(off, off)
-			c.Label(pieces)
-			c.VMOVDQU64(operand.Mem{Base: s, Index: off, Scale: 1}, z)
-			c.VMOVDQU64(z, operand.Mem{Base: d, Index: off, Scale: 1})
-			c.CMPQ(off, last)
-			c.JEQ(operand.LabelRef(done))
-			c.ADDQ(operand.I32(64), off)
-			c.CMPQ(off, last)
-			c.JLE(operand.LabelRef(pieces))
-			c.MOVQ(last, off)
-			c.JMP(operand.LabelRef(pieces))
-			c.Label(done)
-		} else {
-			a, b := zmm(0).AsY(), zmm(1).AsY()
-			if piece == 16 {
-				a, b = zmm(0).AsX(), zmm(1).AsX()
+		g.eachRun(dst, src, groups, g.label("group"), steps, false, func(d, s reg.GPVirtual) {
+			switch piece {
+			case 64:
+				g.copyPieces(s, d, last, operand.I32(64), func(from, to operand.Mem) {
+					c.VMOVDQU64(from, zmm(0))
+					c.VMOVDQU64(zmm(0), to)
+				})
+			case 32:
+				g.copyHeadTail(s, d, last, zmm(0).AsY(), zmm(1).AsY())
+			default:
+				g.copyHeadTail(s, d, last, zmm(0).AsX(), zmm(1).AsX())
 			}
-			c.VMOVDQU(operand.Mem{Base: s}, a)
-			c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
-			c.VMOVDQU(a, operand.Mem{Base: d})
-			c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
-		}
-		c.ADDQ(param(c, "dstX"), d)
-		c.ADDQ(param(c, "srcX"), s)
-		c.DECQ(x)
-		c.JNZ(operand.LabelRef(runLoop))
-		g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, groupLoop, steps}, false)
+		})
 	}
 }
