@@ -12,6 +12,7 @@ import (
 
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -30,6 +31,13 @@ var Shapes = []Shape{
 	{1, 27, 224, 224, 3}, // ESPCN x3, RGB
 	{1, 48, 128, 128, 4}, // ESPCN x4, RGB
 	{1, 64, 64, 64, 8},   // 8x8 patchify
+}
+
+// LargeShapes are the tensors that outgrow the caches, where splitting a
+// call over goroutines can pay: the report measures their parallel scaling.
+var LargeShapes = []Shape{
+	{1, 64, 270, 480, 2}, // Shapes' ESPCN x2: 8 MiB of bytes, 33 MiB of float32
+	{8, 27, 224, 224, 3}, // a batch of 8 ESPCN x3 outputs: 10 MiB of bytes, 41 MiB of float32
 }
 
 // Widths are the element sizes measured: the ONNX widths up to 8 bytes.
@@ -83,14 +91,21 @@ func Cases(shapes []Shape, widths []int) []Case {
 }
 
 // Runner returns a function that performs c once with the given tier's
-// kernels on freshly allocated buffers.
-func Runner(c Case, tier dispatch.Tier) func() {
-	sets := dispatch.Sets(tier)
+// kernels on freshly allocated buffers, on one goroutine.
+func Runner(c Case, tier dispatch.Tier) func() { return runner(c, dispatch.Sets(tier), c.Params()) }
+
+// WorkersRunner is Runner with the tier in use and Params.Workers = workers.
+func WorkersRunner(c Case, workers int) func() {
+	p := c.Params()
+	p.Workers = workers
+	return runner(c, dispatch.ActiveSets(), p)
+}
+
+func runner(c Case, sets *generic.Sets, p bs.Params) func() {
 	src, dst := make([]byte, c.Bytes()), make([]byte, c.Bytes())
 	for i := range src {
 		src[i] = byte(i)
 	}
-	p := c.Params()
 	return func() {
 		if err := sets.Do(c.Op, dst, src, c.Width, p); err != nil {
 			panic(err)
@@ -107,8 +122,12 @@ func CopyRunner(n int) func() {
 // Result is a throughput measurement: the median of several samples and
 // their spread.
 type Result struct {
-	Median, Min, Max float64 // bytes per second
+	Median, Min, Max float64   // bytes per second
+	Samples          []float64 // bytes per second, in the order taken
 }
+
+// Spread is the range of the samples relative to their median.
+func (r Result) Spread() float64 { return (r.Max - r.Min) / r.Median }
 
 // Measure times each of fs, which all move n bytes per call, and reports
 // their median throughputs. After a warm-up, it calibrates each to samples
@@ -148,8 +167,8 @@ func Measure(fs []func(), n int, minSample time.Duration, samples int) []Result 
 	}
 	out := make([]Result, len(fs))
 	for i, r := range rates {
-		slices.Sort(r)
-		out[i] = Result{Median: r[len(r)/2], Min: r[0], Max: r[len(r)-1]}
+		sorted := slices.Sorted(slices.Values(r))
+		out[i] = Result{Median: sorted[len(r)/2], Min: sorted[0], Max: sorted[len(r)-1], Samples: r}
 	}
 	return out
 }

@@ -1,25 +1,33 @@
 package bench
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// BenchmarkShuffle runs every case with every tier this machine has, named
-// op/order/layout/width/shape/tier, e.g.
+// BenchmarkShuffle runs every case with every tier this machine has and with
+// the typical Go loop, named op/order/layout/width/shape/tier, e.g.
 //
-//	go test ./bench -bench='Shuffle/d2s/DCR/NCHW/w4/.*/avx2'
+//	go test ./bench -bench='Shuffle/d2s/DCR/NCHW/w4/.*/(avx2|typical)'
 func BenchmarkShuffle(b *testing.B) {
 	for _, c := range Cases(Shapes, Widths) {
+		runners := map[string]func(){"typical": TypicalRunner(c)}
+		names := []string{"typical"}
 		for _, tier := range dispatch.Available() {
-			b.Run(c.String()+"/"+tier.String(), func(b *testing.B) {
-				f := Runner(c, tier)
+			runners[tier.String()] = Runner(c, tier)
+			names = append(names, tier.String())
+		}
+		for _, name := range names {
+			b.Run(c.String()+"/"+name, func(b *testing.B) {
+				f := runners[name]
 				b.SetBytes(int64(c.Bytes()))
 				for b.Loop() {
 					f()
@@ -73,6 +81,50 @@ func BenchmarkWorkers(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestTypical checks the baseline against the package on small tensors of
+// every kind of case: a wrong baseline would make every gain in the report
+// a fiction.
+func TestTypical(t *testing.T) {
+	shapes := []Shape{{2, 18, 3, 5, 3}, {1, 8, 4, 2, 2}, {2, 16, 2, 3, 4}, {1, 3, 2, 2, 1}}
+	for _, c := range Cases(shapes, []int{1, 2, 4, 8, 16}) {
+		src := make([]byte, c.Bytes())
+		for i := range src {
+			src[i] = byte(i*7 + i>>8)
+		}
+		want := make([]byte, len(src))
+		if err := dispatch.Sets(dispatch.Generic).Do(c.Op, want, src, c.Width, c.Params()); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		switch c.Width {
+		case 1:
+			got = Typical(c, src)
+		case 2:
+			got = typicalBytes[[2]byte](c, src)
+		case 4:
+			got = typicalBytes[[4]byte](c, src)
+		case 8:
+			got = typicalBytes[[8]byte](c, src)
+		case 16:
+			got = typicalBytes[[16]byte](c, src)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v: Typical differs from the package:\n got %v\nwant %v", c, got, want)
+		}
+		if TypicalRunner(c) == nil {
+			t.Errorf("%v: no typical runner", c)
+		}
+	}
+}
+
+// typicalBytes runs Typical on src as elements of type E, an array of bytes.
+func typicalBytes[E any](c Case, src []byte) []byte {
+	w := int(unsafe.Sizeof(*new(E)))
+	in := unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/w)
+	out := Typical(c, in)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(src))
 }
 
 // TestCasesAreValid keeps the report from panicking on a mistyped shape:

@@ -1,217 +1,106 @@
-// Command report is blockshuffle's main benchmark: for a fixed set of
-// realistic tensors it measures every kernel tier this machine can run and
-// copy() of the same bytes, and prints GB/s and the ratio to copy as a
-// Markdown table.
+// Command report is blockshuffle's main benchmark. For a fixed set of
+// realistic tensors it measures every kernel tier this machine can run, the
+// typical Go loop that tensor libraries use today, and copy() of the same
+// bytes; then the parallel scaling of the large tensors. It prints Markdown
+// tables of GB/s and of the ratios to copy and to the typical loop.
 //
-//	go run ./bench/cmd/report               # everything, about a minute
-//	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4'
+//	go run ./bench/cmd/report                    # everything, about three minutes
+//	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4' -svg chart.svg -json raw.json
 //
-// Progress goes to stderr, the table to stdout.
+// Progress goes to stderr, the tables to stdout.
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
-	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/bench"
-	"github.com/blockshuffle/blockshuffle/dispatch"
 )
 
+// options are the command's flags.
+type options struct {
+	filter   *regexp.Regexp
+	widths   []int
+	sample   time.Duration
+	samples  int
+	parallel bool
+	svg      string
+	axis     string
+	json     string
+}
+
 func main() {
+	var o options
 	filter := flag.String("filter", "", "only cases whose name (op/order/layout/width/shape) matches this regexp")
-	widths := flag.String("widths", "1,2,4,8", "element widths in bytes, comma-separated")
-	sample := flag.Duration("sample", 10*time.Millisecond, "minimum duration of one timing sample")
-	samples := flag.Int("samples", 5, "samples per measurement; the median is reported")
+	widths := flag.String("widths", "1,2,4,8", "element widths in bytes, comma-separated: 1, 2, 4, 8 or 16")
+	flag.DurationVar(&o.sample, "sample", 10*time.Millisecond, "minimum duration of one timing sample")
+	flag.IntVar(&o.samples, "samples", 5, "samples per measurement, taken round-robin; the median is reported")
+	flag.BoolVar(&o.parallel, "parallel", true, "also measure parallel scaling (Params.Workers)")
+	flag.StringVar(&o.svg, "svg", "", "write a bar chart of the results to this SVG file")
+	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
+	flag.StringVar(&o.json, "json", "", "write every figure measured, samples included, to this JSON file")
 	flag.Parse()
 
-	re, err := regexp.Compile(*filter)
-	if err != nil {
+	var err error
+	if o.filter, err = regexp.Compile(*filter); err != nil {
 		fail(err)
 	}
-	var ws []int
 	for _, f := range strings.Split(*widths, ",") {
 		w, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || w < 1 {
-			fail(fmt.Errorf("bad width %q", f))
+		if err != nil || (w != 1 && w != 2 && w != 4 && w != 8 && w != 16) {
+			fail(fmt.Errorf("-widths: %q is not 1, 2, 4, 8 or 16", f))
 		}
-		ws = append(ws, w)
+		o.widths = append(o.widths, w)
 	}
-	var todo []bench.Case
-	for _, c := range bench.Cases(bench.Shapes, ws) {
-		if re.MatchString(c.String()) {
-			todo = append(todo, c)
-		}
+	if o.samples < 1 {
+		fail(fmt.Errorf("-samples = %d, want at least 1", o.samples))
 	}
-	tiers := dispatch.Available()
+	if o.axis != "log" && o.axis != "linear" {
+		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
+	}
 
-	header(os.Stdout, tiers)
-	cols := []string{"case"}
-	for _, t := range tiers {
-		cols = append(cols, t.String()+" GB/s")
+	r := run(o, progress())
+	r.print(os.Stdout)
+	if o.json != "" {
+		b, err := json.MarshalIndent(r, "", "\t")
+		if err == nil {
+			err = os.WriteFile(o.json, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			fail(err)
+		}
 	}
-	cols = append(cols, "copy GB/s")
-	for _, t := range tiers {
-		cols = append(cols, t.String()+"/copy")
+	if o.svg != "" {
+		if err := os.WriteFile(o.svg, r.chart(o.axis == "log"), 0o644); err != nil {
+			fail(err)
+		}
 	}
-	tab := &table{head: cols}
-	sum := newSummary(tiers)
-	start := time.Now()
+}
+
+// progress returns the function that reports each case on stderr: on one
+// rewritten line on a terminal, every 16th case otherwise.
+func progress() func(section string, i, n int, c bench.Case) {
 	fi, err := os.Stderr.Stat()
 	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	for i, c := range todo {
+	start := time.Now()
+	return func(section string, i, n int, c bench.Case) {
 		switch {
+		case i == n:
+			if terminal {
+				fmt.Fprintf(os.Stderr, "\r%-70s\r", "")
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d cases, %v so far\n", section, n, time.Since(start).Round(time.Second))
 		case terminal:
-			fmt.Fprintf(os.Stderr, "\r[%d/%d] %-44s", i+1, len(todo), c)
+			fmt.Fprintf(os.Stderr, "\r%s [%d/%d] %-44s", section, i+1, n, c)
 		case i%16 == 0:
-			fmt.Fprintf(os.Stderr, "[%d/%d] %v\n", i+1, len(todo), c)
+			fmt.Fprintf(os.Stderr, "%s [%d/%d] %v\n", section, i+1, n, c)
 		}
-		var fs []func()
-		for _, t := range tiers {
-			fs = append(fs, bench.Runner(c, t))
-		}
-		fs = append(fs, bench.CopyRunner(c.Bytes()))
-		res := bench.Measure(fs, c.Bytes(), *sample, *samples)
-		cp := res[len(res)-1]
-		row := []string{c.String()}
-		var ratios []string
-		for _, r := range res[:len(tiers)] {
-			row = append(row, gbs(r.Median))
-			ratios = append(ratios, fmt.Sprintf("%.2f", r.Median/cp.Median))
-		}
-		sum.add(c, res)
-		row = append(row, gbs(cp.Median))
-		tab.rows = append(tab.rows, append(row, ratios...))
-	}
-	if terminal {
-		fmt.Fprintf(os.Stderr, "\r%-60s\r", "")
-	}
-	fmt.Fprintf(os.Stderr, "done: %d cases in %v\n", len(todo), time.Since(start).Round(time.Second))
-	tab.print(os.Stdout)
-	fmt.Println()
-	sum.print(os.Stdout)
-}
-
-// summary gathers, per shape and layout, the range of each tier's ratio to
-// copy and of the best tier's speedup over generic.
-type summary struct {
-	tiers []dispatch.Tier
-	keys  []string
-	cells map[string][]span // per key: one span per tier, then the speedup
-}
-
-type span struct{ lo, hi float64 }
-
-func (s *span) add(v float64) {
-	if s.lo == 0 || v < s.lo {
-		s.lo = v
-	}
-	s.hi = max(s.hi, v)
-}
-
-func newSummary(tiers []dispatch.Tier) *summary {
-	return &summary{tiers: tiers, cells: map[string][]span{}}
-}
-
-func (s *summary) add(c bench.Case, res []bench.Result) {
-	key := fmt.Sprintf("%v %v", c.Shape, c.Layout)
-	if _, ok := s.cells[key]; !ok {
-		s.keys = append(s.keys, key)
-		s.cells[key] = make([]span, len(s.tiers)+1)
-	}
-	cells, cp := s.cells[key], res[len(res)-1].Median
-	for i := range s.tiers {
-		cells[i].add(res[i].Median / cp)
-	}
-	cells[len(s.tiers)].add(res[len(s.tiers)-1].Median / res[0].Median)
-}
-
-func (s *summary) print(w io.Writer) {
-	head := []string{"shape, layout"}
-	for _, t := range s.tiers {
-		head = append(head, t.String()+"/copy")
-	}
-	head = append(head, s.tiers[len(s.tiers)-1].String()+"/generic")
-	tab := &table{head: head}
-	for _, k := range s.keys {
-		row := []string{k}
-		for _, c := range s.cells[k] {
-			row = append(row, fmt.Sprintf("%.2f-%.2f", c.lo, c.hi))
-		}
-		tab.rows = append(tab.rows, row)
-	}
-	fmt.Fprintln(w, "Summary: range over both ops, both orders and the widths measured.")
-	fmt.Fprintln(w)
-	tab.print(w)
-}
-
-func header(w io.Writer, tiers []dispatch.Tier) {
-	names := make([]string, len(tiers))
-	for i, t := range tiers {
-		names[i] = t.String()
-	}
-	fmt.Fprintf(w, "blockshuffle report: %s, %s/%s, GOMAXPROCS=%d, %s\n", cpuName(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.Version())
-	fmt.Fprintf(w, "tier in use: %s; tiers measured: %s; one goroutine per call; GB/s = 1e9 bytes of output per second,\n"+
-		"median of samples taken round-robin with copy() of the same bytes\n\n",
-		bs.Tier(), strings.Join(names, ", "))
-}
-
-// cpuName is the model name the kernel reports, where it reports one.
-func cpuName() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				return strings.TrimSpace(v)
-			}
-		}
-	}
-	return "unknown CPU"
-}
-
-func gbs(bytesPerSec float64) string { return fmt.Sprintf("%.1f", bytesPerSec/1e9) }
-
-// table prints an aligned Markdown table.
-type table struct {
-	head []string
-	rows [][]string
-}
-
-func (t *table) print(w io.Writer) {
-	width := make([]int, len(t.head))
-	for _, r := range append([][]string{t.head}, t.rows...) {
-		for i, s := range r {
-			width[i] = max(width[i], len(s))
-		}
-	}
-	line := func(r []string) {
-		for i, s := range r {
-			if i == 0 {
-				fmt.Fprintf(w, "| %-*s ", width[i], s)
-			} else {
-				fmt.Fprintf(w, "| %*s ", width[i], s)
-			}
-		}
-		fmt.Fprintln(w, "|")
-	}
-	line(t.head)
-	sep := make([]string, len(t.head))
-	for i := range sep {
-		sep[i] = strings.Repeat("-", width[i])
-		if i > 0 {
-			sep[i] = sep[i][1:] + ":"
-		}
-	}
-	line(sep)
-	for _, r := range t.rows {
-		line(r)
 	}
 }
 

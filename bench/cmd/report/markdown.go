@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// print writes the report as Markdown: the header, the table of every case,
+// its summary, then parallel scaling and the automatic worker choice.
+func (r *Report) print(w io.Writer) {
+	tiers := r.tiers()
+	fmt.Fprintf(w, "blockshuffle report: %s, %s/%s, GOMAXPROCS=%d, %s, %s\n\n",
+		r.CPU, r.GOOS, r.GOARCH, r.GOMAXPROCS, r.Go, r.Date.Format("2006-01-02"))
+	fmt.Fprintf(w, "Tier in use: %s; tiers measured: %s, each on one goroutine. typical: the loop Go ONNX\n"+
+		"interpreters use today (division and modulo per element, output allocated per call).\n"+
+		"GB/s = 1e9 bytes of output per second: the median of %d samples of at least %v each, taken\n"+
+		"round-robin after a warm-up; spread: (max - min) / median of the noisiest figure in the row.\n\n",
+		r.Tier, strings.Join(tiers, ", "), r.Samples, timeString(r.SampleNs))
+	if len(r.Cases) > 0 {
+		r.caseTable().print(w)
+		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured.\n\n")
+		r.summary().print(w)
+	}
+	if len(r.Scaling) > 0 {
+		fmt.Fprintf(w, "\nParallel scaling: the tier in use with Params.Workers = n; auto is Workers = 0, which splits\n"+
+			"tensors of 16 MiB and more; copy() is one goroutine.\n\n")
+		r.scalingTable().print(w)
+	}
+	if len(r.Auto) > 0 {
+		fmt.Fprintf(w, "\nAutomatic workers on the shapes that fit in cache: auto / workers=1, range over both ops,\n"+
+			"orders and layouts and the widths measured; \"slower\" counts the cases where every sample of\n"+
+			"auto is slower than every sample of workers=1.\n\n")
+		r.autoTable().print(w)
+	}
+}
+
+// tiers are the runners of Cases that are kernel tiers.
+func (r *Report) tiers() []string {
+	return slices.DeleteFunc(slices.Clone(r.Runners), func(s string) bool { return s == "typical" || s == "copy" })
+}
+
+func (r *Report) caseTable() *table {
+	tiers := r.tiers()
+	head := []string{"case"}
+	for _, n := range r.Runners {
+		head = append(head, n+" GB/s")
+	}
+	for _, n := range append(tiers, "typical") {
+		head = append(head, n+"/copy")
+	}
+	t := &table{head: append(head, r.Tier+"/typical", "spread")}
+	for _, c := range r.Cases {
+		row := []string{c.Name}
+		for _, n := range r.Runners {
+			row = append(row, fmt.Sprintf("%.*f", digits(c.GBps[n].Median), c.GBps[n].Median))
+		}
+		for _, n := range append(tiers, "typical") {
+			row = append(row, ratioString(c.ratio(n, "copy")))
+		}
+		row = append(row, fmt.Sprintf("%.0f", c.ratio(r.Tier, "typical")), percent(c.spread()))
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// summary gives, per shape and layout, the range of each tier's ratio to
+// copy and of the tier in use over the typical loop.
+func (r *Report) summary() *table {
+	var cols []string
+	var fs []func(*Case) float64
+	for _, n := range append(r.tiers(), "typical") {
+		cols = append(cols, n+"/copy")
+		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "copy") })
+	}
+	cols = append(cols, r.Tier+"/typical")
+	fs = append(fs, func(c *Case) float64 { return c.ratio(r.Tier, "typical") })
+	return ranges(r.Cases, cols, fs)
+}
+
+func (r *Report) scalingTable() *table {
+	head := []string{"case"}
+	for _, n := range r.ScalingRunners {
+		head = append(head, n+" GB/s")
+	}
+	workers := r.ScalingRunners[:len(r.ScalingRunners)-1] // all but copy
+	for _, n := range workers[1:] {
+		head = append(head, n+" speedup")
+	}
+	t := &table{head: append(head, "spread")}
+	for _, c := range r.Scaling {
+		row := []string{c.Name}
+		for _, n := range r.ScalingRunners {
+			row = append(row, fmt.Sprintf("%.*f", digits(c.GBps[n].Median), c.GBps[n].Median))
+		}
+		for _, n := range workers[1:] {
+			row = append(row, fmt.Sprintf("%.2f", c.ratio(n, workers[0])))
+		}
+		t.rows = append(t.rows, append(row, percent(c.spread())))
+	}
+	return t
+}
+
+func (r *Report) autoTable() *table {
+	t := ranges(r.Auto, []string{"auto/workers=1"}, []func(*Case) float64{
+		func(c *Case) float64 { return c.ratio("auto", "workers=1") },
+	})
+	t.head = append(t.head, "slower", "largest spread")
+	for i, k := range groups(r.Auto) {
+		slower, spread := 0, 0.0
+		for _, c := range k.cases {
+			a, one := c.GBps["auto"], c.GBps["workers=1"]
+			if a.Max < one.Min {
+				slower++
+			}
+			spread = max(spread, c.spread())
+		}
+		t.rows[i] = append(t.rows[i], fmt.Sprintf("%d of %d", slower, len(k.cases)), percent(spread))
+	}
+	return t
+}
+
+// group is the cases of one shape in one layout.
+type group struct {
+	name  string
+	cases []*Case
+}
+
+// shapeName is the group's shape without the layout.
+func (g group) shapeName() string { return g.cases[0].shape.String() }
+
+// groups splits cases by shape and layout, in the order they first appear.
+func groups(cases []Case) []group {
+	var out []group
+	index := map[string]int{}
+	for i := range cases {
+		c := &cases[i]
+		name := fmt.Sprintf("%v %s", c.shape, c.Layout)
+		j, ok := index[name]
+		if !ok {
+			j = len(out)
+			index[name] = j
+			out = append(out, group{name: name})
+		}
+		out[j].cases = append(out[j].cases, c)
+	}
+	return out
+}
+
+// ranges is a table of the lowest and highest value of each function over
+// the cases of each shape and layout.
+func ranges(cases []Case, cols []string, fs []func(*Case) float64) *table {
+	t := &table{head: append([]string{"shape, layout"}, cols...)}
+	for _, g := range groups(cases) {
+		row := []string{g.name}
+		for _, f := range fs {
+			lo, hi := f(g.cases[0]), f(g.cases[0])
+			for _, c := range g.cases[1:] {
+				lo, hi = min(lo, f(c)), max(hi, f(c))
+			}
+			row = append(row, rangeString(lo, hi))
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+
+// rangeString prints a range of ratios.
+func rangeString(lo, hi float64) string { return ratioString(lo) + "-" + ratioString(hi) }
+
+// ratioString prints a ratio to two or three significant figures, large
+// ones whole.
+func ratioString(v float64) string {
+	switch {
+	case v >= 10:
+		return fmt.Sprintf("%.0f", v)
+	case v < 0.1:
+		return fmt.Sprintf("%.3f", v)
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+// digits keeps three significant figures for GB/s from 0.1 to 999.
+func digits(v float64) int {
+	switch {
+	case v >= 100:
+		return 0
+	case v >= 10:
+		return 1
+	case v >= 1:
+		return 2
+	}
+	return 3
+}
+
+func percent(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
+
+func timeString(ns int64) string { return fmt.Sprint(time.Duration(ns)) }
+
+// table prints an aligned Markdown table.
+type table struct {
+	head []string
+	rows [][]string
+}
+
+func (t *table) print(w io.Writer) {
+	width := make([]int, len(t.head))
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		for i, s := range r {
+			width[i] = max(width[i], len(s))
+		}
+	}
+	line := func(r []string) {
+		for i, s := range r {
+			if i == 0 {
+				fmt.Fprintf(w, "| %-*s ", width[i], s)
+			} else {
+				fmt.Fprintf(w, "| %*s ", width[i], s)
+			}
+		}
+		fmt.Fprintln(w, "|")
+	}
+	line(t.head)
+	sep := make([]string, len(t.head))
+	for i := range sep {
+		sep[i] = strings.Repeat("-", width[i])
+		if i > 0 {
+			sep[i] = sep[i][1:] + ":"
+		}
+	}
+	line(sep)
+	for _, r := range t.rows {
+		line(r)
+	}
+}

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/blockshuffle/blockshuffle/bench"
+)
+
+// TestRun measures a few cases briefly and checks that every section has
+// every runner, that the tables name them, and that the JSON and the chart
+// can be read back.
+func TestRun(t *testing.T) {
+	o := options{
+		filter:   regexp.MustCompile(`^d2s/CRD/NHWC/w2/(1x256x13x13|1x64x270x480)/`),
+		widths:   []int{2},
+		sample:   time.Millisecond,
+		samples:  2,
+		parallel: true,
+	}
+	r := run(o, func(string, int, int, bench.Case) {})
+	for _, s := range []struct {
+		name    string
+		runners []string
+		cases   []Case
+		want    int
+	}{{"cases", r.Runners, r.Cases, 2}, {"scaling", r.ScalingRunners, r.Scaling, 1}, {"auto", r.AutoRunners, r.Auto, 1}} {
+		if len(s.cases) != s.want {
+			t.Fatalf("%s: %d cases, want %d", s.name, len(s.cases), s.want)
+		}
+		for _, c := range s.cases {
+			for _, n := range s.runners {
+				f := c.GBps[n]
+				if len(f.Samples) != o.samples || !(f.Min > 0 && f.Min <= f.Median && f.Median <= f.Max) {
+					t.Errorf("%s %s %s: %+v", s.name, c.Name, n, f)
+				}
+			}
+		}
+	}
+	for _, n := range []string{"generic", "typical", "copy", r.Tier} {
+		if !slices.Contains(r.Runners, n) {
+			t.Errorf("runners %v lack %s", r.Runners, n)
+		}
+	}
+	if !slices.Contains(r.ScalingRunners, "auto") || !slices.Contains(r.ScalingRunners, "workers=2") {
+		t.Errorf("scaling runners %v", r.ScalingRunners)
+	}
+
+	var md bytes.Buffer
+	r.print(&md)
+	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "auto speedup", "auto/workers=1"} {
+		if !strings.Contains(md.String(), s) {
+			t.Errorf("the tables lack %q:\n%s", s, md.String())
+		}
+	}
+
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Cases[1].GBps["copy"].Median != r.Cases[1].GBps["copy"].Median || back.Scaling[0].Input != [5]int{1, 64, 270, 480, 2} {
+		t.Errorf("JSON round trip: %+v", back.Scaling[0])
+	}
+
+	for _, log := range []bool{true, false} {
+		checkChart(t, r.chart(log), 2*(len(r.Runners)))
+	}
+}
+
+// checkChart parses the SVG and counts its bars, which carry tooltips.
+func checkChart(t *testing.T, svg []byte, bars int) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	n := 0
+	var last string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the chart is not well-formed XML: %v\n%s", err, svg)
+		}
+		if s, ok := tok.(xml.StartElement); ok {
+			if s.Name.Local == "title" && last == "rect" {
+				n++
+			}
+			last = s.Name.Local
+		}
+	}
+	if n != bars {
+		t.Errorf("the chart has %d bars, want %d", n, bars)
+	}
+}
+
+func TestAxis(t *testing.T) {
+	a := newAxis(0.07, 110, true)
+	if a.lo != 0.05 || a.hi != 200 {
+		t.Errorf("log axis for 0.07..110 is %v..%v, want 0.05..200", a.lo, a.hi)
+	}
+	ticks := a.ticks()
+	if len(ticks) != 12 || ticks[0] != a.lo || ticks[len(ticks)-1] != a.hi {
+		t.Errorf("log ticks %v", ticks)
+	}
+	l := newAxis(0.07, 110, false)
+	if l.lo != 0 || l.hi != 120 || len(l.ticks()) != 7 {
+		t.Errorf("linear axis for 0.07..110: %v..%v ticks %v", l.lo, l.hi, l.ticks())
+	}
+	if p := a.pos(a.hi); p < 0.9999 || p > 1.0001 {
+		t.Errorf("pos(hi) = %v", p)
+	}
+}

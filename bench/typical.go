@@ -1,0 +1,85 @@
+package bench
+
+import (
+	"unsafe"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Typical is DepthToSpace or SpaceToDepth as Go tensor libraries and ONNX
+// interpreters write it today, the baseline the report measures the gain
+// against: it allocates the output, walks it in nested loops and computes
+// each element's source index with division and modulo.
+func Typical[T any](c Case, in []T) []T {
+	p := c.Params()
+	b, crd, nhwc := p.BlockSize, c.Order == bs.CRD, c.Layout == bs.NHWC
+	dims, _ := p.DepthToSpaceDims()
+	if c.Op == shape.SpaceToDepth {
+		dims, _ = p.SpaceToDepthDims()
+	}
+	index := func(n, ch, h, w, C, H, W int) int {
+		if nhwc {
+			return ((n*H+h)*W+w)*C + ch
+		}
+		return ((n*C+ch)*H+h)*W + w
+	}
+	out := make([]T, len(in))
+	mem := dims.Shape(c.Layout) // the output dims in memory order
+	o := 0
+	for d0 := range mem[0] {
+		for d1 := range mem[1] {
+			for d2 := range mem[2] {
+				for d3 := range mem[3] {
+					n, ch, h, w := d0, d1, d2, d3
+					if nhwc {
+						ch, h, w = d3, d1, d2
+					}
+					var s int
+					if c.Op == shape.DepthToSpace { // DepthToSpace: out[n, ch, h, w] = in[n, k, h/b, w/b]
+						i, j := h%b, w%b
+						k := (i*b+j)*dims.C + ch
+						if crd {
+							k = ch*b*b + i*b + j
+						}
+						s = index(n, k, h/b, w/b, p.C, p.H, p.W)
+					} else { // SpaceToDepth: out[n, ch, h, w] = in[n, sc, h*b+i, w*b+j]
+						sc, i, j := ch%p.C, ch/p.C/b, ch/p.C%b
+						if crd {
+							sc, i, j = ch/(b*b), ch/b%b, ch%b
+						}
+						s = index(n, sc, h*b+i, w*b+j, p.C, p.H, p.W)
+					}
+					out[o] = in[s]
+					o++
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TypicalRunner returns a function that performs c once with Typical on
+// elements of c.Width bytes: uint8, uint16, uint32 (float32's size),
+// uint64 or complex128. It returns nil for other widths.
+func TypicalRunner(c Case) func() {
+	switch c.Width {
+	case 1:
+		return typicalRunner[uint8](c)
+	case 2:
+		return typicalRunner[uint16](c)
+	case 4:
+		return typicalRunner[uint32](c)
+	case 8:
+		return typicalRunner[uint64](c)
+	case 16:
+		return typicalRunner[complex128](c)
+	}
+	return nil
+}
+
+func typicalRunner[T any](c Case) func() {
+	var zero T
+	src := make([]T, c.Bytes()/int(unsafe.Sizeof(zero)))
+	return func() { Typical(c, src) }
+}
