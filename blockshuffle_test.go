@@ -56,8 +56,6 @@ func tiersUnderTest() []dispatch.Tier {
 	return dispatch.Available()
 }
 
-type bfloat16 uint16
-
 // TestEveryElementKind goes through the typed API for each kind Element allows.
 func TestEveryElementKind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))

@@ -108,3 +108,23 @@ func ExampleDepthToSpace_error() {
 	// blockshuffle: DepthToSpace: C = 6 is not a multiple of BlockSize*BlockSize = 2*2: shape not divisible by the block size
 	// true
 }
+
+// In-place calls are refused with ErrOverlap and leave the data as it was:
+// a block shuffle moves almost every element onto a place another element
+// has still to be read from. Keep a second buffer and swap the two.
+func ExampleDepthToSpace_inPlace() {
+	x := []float32{1, 2, 3, 4, 5, 6, 7, 8}
+	p := blockshuffle.Params{N: 1, C: 4, H: 1, W: 2, BlockSize: 2}
+	err := blockshuffle.DepthToSpace(x, x, p)
+	fmt.Println(errors.Is(err, blockshuffle.ErrOverlap), x)
+
+	scratch := make([]float32, len(x)) // allocated once, reused by every call
+	if err := blockshuffle.DepthToSpace(scratch, x, p); err != nil {
+		panic(err)
+	}
+	x, scratch = scratch, x // x holds the result; the old input is the next scratch
+	fmt.Println(x, len(scratch))
+	// Output:
+	// true [1 2 3 4 5 6 7 8]
+	// [1 3 2 4 5 7 6 8] 8
+}

@@ -133,7 +133,8 @@ func (r Result) Spread() float64 { return (r.Max - r.Min) / r.Median }
 // their median throughputs. After a warm-up, it calibrates each to samples
 // of at least minSample, then takes the samples round-robin, so that every
 // function sees the machine in the same state: ratios between them hold up
-// on a noisy machine better than the throughputs themselves.
+// on a noisy machine better than the throughputs themselves. Samples keep
+// the order of the rounds.
 func Measure(fs []func(), n int, minSample time.Duration, samples int) []Result {
 	iters := make([]int, len(fs))
 	for i, f := range fs {
@@ -156,8 +157,10 @@ func Measure(fs []func(), n int, minSample time.Duration, samples int) []Result 
 		}
 	}
 	rates := make([][]float64, len(fs))
-	for range samples {
-		for i, f := range fs {
+	for round := range samples {
+		for k := range fs {
+			i := (round + k) % len(fs) // each round starts with the next function, so none is always first
+			f := fs[i]
 			start := time.Now()
 			for range iters[i] {
 				f()

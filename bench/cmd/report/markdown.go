@@ -26,7 +26,9 @@ func (r *Report) print(w io.Writer) {
 	}
 	if len(r.Scaling) > 0 {
 		fmt.Fprintf(w, "\nParallel scaling: the tier in use with Params.Workers = n; auto is Workers = 0, which splits\n"+
-			"tensors of 16 MiB and more; copy() is one goroutine.\n\n")
+			"tensors of 16 MiB and more; copy() is one goroutine. Range over both ops, orders and layouts.\n\n")
+		r.scalingSummary().print(w)
+		fmt.Fprintln(w)
 		r.scalingTable().print(w)
 	}
 	if len(r.Auto) > 0 {
@@ -77,7 +79,7 @@ func (r *Report) summary() *table {
 	}
 	cols = append(cols, r.Tier+"/typical")
 	fs = append(fs, func(c *Case) float64 { return c.ratio(r.Tier, "typical") })
-	return ranges(r.Cases, cols, fs)
+	return ranges(groups(r.Cases), "shape, layout", cols, fs)
 }
 
 func (r *Report) scalingTable() *table {
@@ -103,12 +105,29 @@ func (r *Report) scalingTable() *table {
 	return t
 }
 
+// scalingSummary gives, per shape and width, the range of each worker
+// count's speedup over workers=1.
+func (r *Report) scalingSummary() *table {
+	workers := r.ScalingRunners[1 : len(r.ScalingRunners)-1] // not workers=1, not copy
+	var cols []string
+	var fs []func(*Case) float64
+	for _, n := range workers {
+		cols = append(cols, n+" speedup")
+		fs = append(fs, func(c *Case) float64 { return c.ratio(n, r.ScalingRunners[0]) })
+	}
+	cols = append(cols, "auto/copy")
+	fs = append(fs, func(c *Case) float64 { return c.ratio("auto", "copy") })
+	gs := groupsBy(r.Scaling, func(c *Case) string { return fmt.Sprintf("%v w%d (%.3g MiB)", c.shape, c.Width, float64(c.Bytes)/(1<<20)) })
+	return ranges(gs, "shape, width (tensor size)", cols, fs)
+}
+
 func (r *Report) autoTable() *table {
-	t := ranges(r.Auto, []string{"auto/workers=1"}, []func(*Case) float64{
+	gs := groups(r.Auto)
+	t := ranges(gs, "shape, layout", []string{"auto/workers=1"}, []func(*Case) float64{
 		func(c *Case) float64 { return c.ratio("auto", "workers=1") },
 	})
 	t.head = append(t.head, "slower", "largest spread")
-	for i, k := range groups(r.Auto) {
+	for i, k := range gs {
 		slower, spread := 0, 0.0
 		for _, c := range k.cases {
 			a, one := c.GBps["auto"], c.GBps["workers=1"]
@@ -128,16 +147,21 @@ type group struct {
 	cases []*Case
 }
 
-// shapeName is the group's shape without the layout.
+// shapeName is the group's shape.
 func (g group) shapeName() string { return g.cases[0].shape.String() }
 
 // groups splits cases by shape and layout, in the order they first appear.
 func groups(cases []Case) []group {
+	return groupsBy(cases, func(c *Case) string { return fmt.Sprintf("%v %s", c.shape, c.Layout) })
+}
+
+// groupsBy splits cases by key, in the order the keys first appear.
+func groupsBy(cases []Case, key func(*Case) string) []group {
 	var out []group
 	index := map[string]int{}
 	for i := range cases {
 		c := &cases[i]
-		name := fmt.Sprintf("%v %s", c.shape, c.Layout)
+		name := key(c)
 		j, ok := index[name]
 		if !ok {
 			j = len(out)
@@ -150,10 +174,10 @@ func groups(cases []Case) []group {
 }
 
 // ranges is a table of the lowest and highest value of each function over
-// the cases of each shape and layout.
-func ranges(cases []Case, cols []string, fs []func(*Case) float64) *table {
-	t := &table{head: append([]string{"shape, layout"}, cols...)}
-	for _, g := range groups(cases) {
+// the cases of each group.
+func ranges(gs []group, first string, cols []string, fs []func(*Case) float64) *table {
+	t := &table{head: append([]string{first}, cols...)}
+	for _, g := range gs {
 		row := []string{g.name}
 		for _, f := range fs {
 			lo, hi := f(g.cases[0]), f(g.cases[0])

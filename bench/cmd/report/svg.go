@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"html"
 	"math"
-	"strconv"
 	"slices"
+	"strconv"
 )
 
 // Chart geometry, in SVG pixels.
@@ -18,7 +18,7 @@ const (
 	marginRight = 16
 	marginTop   = 144 // title, two lines of subtitle, the legend and the groups' ratios
 	minWidth    = 980
-	charWidth   = 7 // a generous average for the 11-pixel sans-serif font
+	charWidth   = 7  // a generous average for the 11-pixel sans-serif font
 	marginBelow = 52 // group labels
 )
 

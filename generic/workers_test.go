@@ -1,0 +1,30 @@
+package generic
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestAutomaticWorkers pins the automatic choice: one goroutine below
+// parallelMin, so that Workers = 0 runs exactly the Workers = 1 path on
+// tensors that fit in cache, and never more goroutines than GOMAXPROCS,
+// one per bytesPerWorker, or groups.
+func TestAutomaticWorkers(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	for _, c := range []struct{ bytes, groups, want int }{
+		{0, 1, 1},
+		{1 << 10, 1000, 1},
+		{parallelMin - 1, 1 << 20, 1},
+		{parallelMin, 1 << 20, min(procs, parallelMin/bytesPerWorker)},
+		{64 << 20, 1 << 20, min(procs, 8)},
+		{64 << 20, 1, 1},
+		{1 << 40, 3, min(procs, 3)},
+	} {
+		if got := workers(0, c.bytes, c.groups); got != c.want {
+			t.Errorf("workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
+		}
+	}
+	if got := workers(1, 1<<40, 1<<20); got != 1 {
+		t.Errorf("workers(1, ...) = %d, want 1", got)
+	}
+}
