@@ -117,7 +117,9 @@ func (r *Report) scalingSummary() *table {
 	}
 	cols = append(cols, "auto/copy")
 	fs = append(fs, func(c *Case) float64 { return c.ratio("auto", "copy") })
-	gs := groupsBy(r.Scaling, func(c *Case) string { return fmt.Sprintf("%v w%d (%.3g MiB)", c.shape, c.Width, float64(c.Bytes)/(1<<20)) })
+	gs := groupsBy(r.Scaling, func(c *Case) string {
+		return fmt.Sprintf("%v w%d (%.3g MiB)", c.shape, c.Width, float64(c.Bytes)/(1<<20))
+	})
 	return ranges(gs, "shape, width (tensor size)", cols, fs)
 }
 
