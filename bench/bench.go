@@ -90,34 +90,45 @@ func Cases(shapes []Shape, widths []int) []Case {
 	return out
 }
 
-// Runner returns a function that performs c once with the given tier's
-// kernels on freshly allocated buffers, on one goroutine.
-func Runner(c Case, tier dispatch.Tier) func() { return runner(c, dispatch.Sets(tier), c.Params()) }
-
-// WorkersRunner is Runner with the tier in use and Params.Workers = workers.
-func WorkersRunner(c Case, workers int) func() {
-	p := c.Params()
-	p.Workers = workers
-	return runner(c, dispatch.ActiveSets(), p)
+// Buffers are one case's input and output. Every function measured on a
+// case runs on the same pair, so that none gains or loses from where its
+// memory happens to lie (page offsets, cache sets).
+type Buffers struct {
+	c        Case
+	src, dst []byte
 }
 
-func runner(c Case, sets *generic.Sets, p bs.Params) func() {
-	src, dst := make([]byte, c.Bytes()), make([]byte, c.Bytes())
-	for i := range src {
-		src[i] = byte(i)
+// NewBuffers allocates c's tensors, the input filled with a byte pattern.
+func NewBuffers(c Case) *Buffers {
+	b := &Buffers{c, make([]byte, c.Bytes()), make([]byte, c.Bytes())}
+	for i := range b.src {
+		b.src[i] = byte(i)
 	}
+	return b
+}
+
+// Tier returns a function that performs the case once with the given
+// tier's kernels, on one goroutine.
+func (b *Buffers) Tier(t dispatch.Tier) func() { return b.run(dispatch.Sets(t), b.c.Params()) }
+
+// Workers returns a function that performs the case once with the tier in
+// use and Params.Workers = n.
+func (b *Buffers) Workers(n int) func() {
+	p := b.c.Params()
+	p.Workers = n
+	return b.run(dispatch.ActiveSets(), p)
+}
+
+func (b *Buffers) run(sets *generic.Sets, p bs.Params) func() {
 	return func() {
-		if err := sets.Do(c.Op, dst, src, c.Width, p); err != nil {
+		if err := sets.Do(b.c.Op, b.dst, b.src, b.c.Width, p); err != nil {
 			panic(err)
 		}
 	}
 }
 
-// CopyRunner returns a function that copies n bytes between two buffers.
-func CopyRunner(n int) func() {
-	src, dst := make([]byte, n), make([]byte, n)
-	return func() { copy(dst, src) }
-}
+// Copy returns a function that copies the input to the output.
+func (b *Buffers) Copy() func() { return func() { copy(b.dst, b.src) } }
 
 // Result is a throughput measurement: the median of several samples and
 // their spread.
@@ -138,7 +149,11 @@ func (r Result) Spread() float64 { return (r.Max - r.Min) / r.Median }
 func Measure(fs []func(), n int, minSample time.Duration, samples int) []Result {
 	iters := make([]int, len(fs))
 	for i, f := range fs {
-		f() // warm-up: page faults, caches
+		// Warm-up, for one sample's time: page faults, caches, and for
+		// functions that allocate, a heap grown to its steady size.
+		for start := time.Now(); time.Since(start) < minSample; {
+			f()
+		}
 		iters[i] = 1
 		for {
 			start := time.Now()

@@ -19,10 +19,11 @@ import (
 //	go test ./bench -bench='Shuffle/d2s/DCR/NCHW/w4/.*/(avx2|typical)'
 func BenchmarkShuffle(b *testing.B) {
 	for _, c := range Cases(Shapes, Widths) {
-		runners := map[string]func(){"typical": TypicalRunner(c)}
+		buf := NewBuffers(c)
+		runners := map[string]func(){"typical": buf.Typical()}
 		names := []string{"typical"}
 		for _, tier := range dispatch.Available() {
-			runners[tier.String()] = Runner(c, tier)
+			runners[tier.String()] = buf.Tier(tier)
 			names = append(names, tier.String())
 		}
 		for _, name := range names {
@@ -42,10 +43,10 @@ func BenchmarkShuffle(b *testing.B) {
 func BenchmarkCopy(b *testing.B) {
 	for _, s := range Shapes {
 		for _, w := range Widths {
-			n := s.N * s.C * s.H * s.W * w
+			c := Case{Shape: s, Width: w}
 			b.Run(fmt.Sprintf("w%d/%v", w, s), func(b *testing.B) {
-				f := CopyRunner(n)
-				b.SetBytes(int64(n))
+				f := NewBuffers(c).Copy()
+				b.SetBytes(int64(c.Bytes()))
 				for b.Loop() {
 					f()
 				}
@@ -113,7 +114,7 @@ func TestTypical(t *testing.T) {
 		if !bytes.Equal(got, want) {
 			t.Errorf("%v: Typical differs from the package:\n got %v\nwant %v", c, got, want)
 		}
-		if TypicalRunner(c) == nil {
+		if NewBuffers(c).Typical() == nil {
 			t.Errorf("%v: no typical runner", c)
 		}
 	}

@@ -59,27 +59,27 @@ func Typical[T any](c Case, in []T) []T {
 	return out
 }
 
-// TypicalRunner returns a function that performs c once with Typical on
-// elements of c.Width bytes: uint8, uint16, uint32 (float32's size),
-// uint64 or complex128. It returns nil for other widths.
-func TypicalRunner(c Case) func() {
-	switch c.Width {
+// Typical returns a function that performs the case once with the
+// package-level Typical on elements of the case's width: uint8, uint16,
+// uint32 (float32's size), uint64 or complex128. It returns nil for other
+// widths.
+func (b *Buffers) Typical() func() {
+	switch b.c.Width {
 	case 1:
-		return typicalRunner[uint8](c)
+		return typicalOn[uint8](b)
 	case 2:
-		return typicalRunner[uint16](c)
+		return typicalOn[uint16](b)
 	case 4:
-		return typicalRunner[uint32](c)
+		return typicalOn[uint32](b)
 	case 8:
-		return typicalRunner[uint64](c)
+		return typicalOn[uint64](b)
 	case 16:
-		return typicalRunner[complex128](c)
+		return typicalOn[complex128](b)
 	}
 	return nil
 }
 
-func typicalRunner[T any](c Case) func() {
-	var zero T
-	src := make([]T, c.Bytes()/int(unsafe.Sizeof(zero)))
-	return func() { Typical(c, src) }
+func typicalOn[T any](b *Buffers) func() {
+	src := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b.src))), len(b.src)/int(unsafe.Sizeof(*new(T))))
+	return func() { Typical(b.c, src) }
 }

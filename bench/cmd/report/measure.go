@@ -94,11 +94,12 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 	}
 	tiers := dispatch.Available()
 	r.Runners, r.Cases = measureAll(o, "cases", cases(o, bench.Shapes), progress, func(c bench.Case) (rs runners) {
+		b := bench.NewBuffers(c)
 		for _, t := range tiers {
-			rs.add(t.String(), bench.Runner(c, t))
+			rs.add(t.String(), b.Tier(t))
 		}
-		rs.add("typical", bench.TypicalRunner(c))
-		rs.add("copy", bench.CopyRunner(c.Bytes()))
+		rs.add("typical", b.Typical())
+		rs.add("copy", b.Copy())
 		return rs
 	})
 	if !o.parallel {
@@ -109,11 +110,11 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 		counts = append(counts, n)
 	}
 	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, bench.LargeShapes), progress, func(c bench.Case) (rs runners) {
-		for _, n := range counts {
-			rs.add(workersName(n), bench.WorkersRunner(c, n))
+		b := bench.NewBuffers(c)
+		for _, n := range append(counts, 0) {
+			rs.add(workersName(n), b.Workers(n))
 		}
-		rs.add(workersName(0), bench.WorkersRunner(c, 0))
-		rs.add("copy", bench.CopyRunner(c.Bytes()))
+		rs.add("copy", b.Copy())
 		return rs
 	})
 	var small []bench.Shape
@@ -123,8 +124,9 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 		}
 	}
 	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), progress, func(c bench.Case) (rs runners) {
-		rs.add(workersName(1), bench.WorkersRunner(c, 1))
-		rs.add(workersName(0), bench.WorkersRunner(c, 0))
+		b := bench.NewBuffers(c)
+		rs.add(workersName(1), b.Workers(1))
+		rs.add(workersName(0), b.Workers(0))
 		return rs
 	})
 	return r
