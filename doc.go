@@ -29,7 +29,19 @@
 //
 // Invalid parameters or slice lengths return an error wrapping one of the
 // Err* sentinels (test with errors.Is); no input makes a function panic, and
-// dst is untouched on error. dst and src must not overlap.
+// dst is untouched on error. dst and src must not overlap: an in-place call
+// returns ErrOverlap, and the way out is a second buffer reused from call to
+// call (see the example of DepthToSpace in place).
+//
+// # Using it from a tensor library
+//
+// The package examples show the three usual integrations: a gorgonia-style
+// tensor with Data() interface{} (a type switch and a check that a view is
+// contiguous), a generic Dense[T] with Data() []T (a constraint that is a
+// subset of Element calls the typed functions directly), and an ONNX
+// interpreter's DepthToSpace and SpaceToDepth nodes (the mode and blocksize
+// attributes, a switch on the data type including float16, bfloat16 and
+// string).
 //
 // # Tiers
 //

@@ -18,13 +18,13 @@ func TestAutomaticWorkers(t *testing.T) {
 		{parallelMin, 1 << 20, min(procs, parallelMin/bytesPerWorker)},
 		{64 << 20, 1 << 20, min(procs, 8)},
 		{64 << 20, 1, 1},
-		{1 << 40, 3, min(procs, 3)},
+		{1 << 30, 3, min(procs, 3)},
 	} {
 		if got := workers(0, c.bytes, c.groups); got != c.want {
 			t.Errorf("workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
 		}
 	}
-	if got := workers(1, 1<<40, 1<<20); got != 1 {
+	if got := workers(1, 1<<30, 1<<20); got != 1 {
 		t.Errorf("workers(1, ...) = %d, want 1", got)
 	}
 }
