@@ -65,6 +65,9 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
+	if len(cases(o, bench.Shapes))+len(cases(o, bench.LargeShapes)) == 0 {
+		fail(fmt.Errorf("no case matches -filter %q", o.filter))
+	}
 	r := run(o, progress())
 	r.print(os.Stdout)
 	if o.json != "" {
@@ -77,6 +80,9 @@ func main() {
 		}
 	}
 	if o.svg != "" {
+		if len(r.Cases) == 0 {
+			fail(fmt.Errorf("-svg: no case matches -filter %q", o.filter))
+		}
 		if err := os.WriteFile(o.svg, r.chart(o.axis == "log"), 0o644); err != nil {
 			fail(err)
 		}

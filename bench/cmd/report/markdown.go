@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 )
@@ -39,10 +38,8 @@ func (r *Report) print(w io.Writer) {
 	}
 }
 
-// tiers are the runners of Cases that are kernel tiers.
-func (r *Report) tiers() []string {
-	return slices.DeleteFunc(slices.Clone(r.Runners), func(s string) bool { return s == "typical" || s == "copy" })
-}
+// tiers are the kernel tiers measured.
+func (r *Report) tiers() []string { return r.Tiers }
 
 func (r *Report) caseTable() *table {
 	tiers := r.tiers()

@@ -22,7 +22,8 @@ type Report struct {
 	Go         string    `json:"go"`
 	GOMAXPROCS int       `json:"gomaxprocs"`
 	Date       time.Time `json:"date"`
-	Tier       string    `json:"tier"` // the tier calls use
+	Tier       string    `json:"tier"`  // the tier calls use
+	Tiers      []string  `json:"tiers"` // the tiers this machine runs
 	SampleNs   int64     `json:"sample_min_ns"`
 	Samples    int       `json:"samples"`
 
@@ -93,6 +94,9 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 		Tier: bs.Tier(), SampleNs: o.sample.Nanoseconds(), Samples: o.samples,
 	}
 	tiers := dispatch.Available()
+	for _, t := range tiers {
+		r.Tiers = append(r.Tiers, t.String())
+	}
 	r.Runners, r.Cases = measureAll(o, "cases", cases(o, bench.Shapes), progress, func(c bench.Case) (rs runners) {
 		b := bench.NewBuffers(c)
 		for _, t := range tiers {
