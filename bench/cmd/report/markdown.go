@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 )
@@ -66,7 +67,7 @@ func (r *Report) caseTable() *table {
 }
 
 // summary gives, per shape and layout, the range of each tier's ratio to
-// copy and of the tier in use over the typical loop.
+// copy and of generic and the tier in use over the typical loop.
 func (r *Report) summary() *table {
 	var cols []string
 	var fs []func(*Case) float64
@@ -74,8 +75,10 @@ func (r *Report) summary() *table {
 		cols = append(cols, n+"/copy")
 		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "copy") })
 	}
-	cols = append(cols, r.Tier+"/typical")
-	fs = append(fs, func(c *Case) float64 { return c.ratio(r.Tier, "typical") })
+	for _, n := range slices.Compact([]string{"generic", r.Tier}) {
+		cols = append(cols, n+"/typical")
+		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "typical") })
+	}
 	return ranges(groups(r.Cases), "shape, layout", cols, fs)
 }
 
