@@ -87,6 +87,9 @@ func (r *runners) add(name string, f func()) {
 	r.fs = append(r.fs, f)
 }
 
+// run measures the cases of the fixed shapes, then, unless o.parallel is
+// off, the scaling of the large ones and the automatic worker choice on the
+// others; progress hears of every case.
 func run(o options, progress func(string, int, int, bench.Case)) *Report {
 	r := &Report{
 		CPU: cpuName(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version(),
@@ -113,9 +116,10 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 	if n := runtime.GOMAXPROCS(0); n > 2 {
 		counts = append(counts, n)
 	}
+	counts = append(counts, 0) // automatic
 	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, bench.LargeShapes), progress, func(c bench.Case) (rs runners) {
 		b := bench.NewBuffers(c)
-		for _, n := range append(counts, 0) {
+		for _, n := range counts {
 			rs.add(workersName(n), b.Workers(n))
 		}
 		rs.add("copy", b.Copy())
