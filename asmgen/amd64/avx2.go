@@ -706,24 +706,14 @@ func (g *Generator) moveN(k table.Kernel) {
 // shorter than 32 bytes.
 func (g *Generator) copyRuns(k table.Kernel) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(RunsSignature)
-	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
+	var doc []string
 	if k.Streaming {
-		c.Doc("It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.")
+		doc = append(doc, "It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.")
 	}
+	// last becomes the offset of the last 32- or 16-byte piece of a run.
+	dst, src, e, groups, last, steps := g.runCopier(k, doc...)
 	g.stream = k.Streaming
 	defer func() { g.stream = false }()
-	dst, src, e, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("dst"), dst)
-	c.Load(c.Param("src"), src)
-	c.Load(c.Param("e"), e)
-	c.Load(c.Param("groups"), groups)
-	steps := g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
-	last := c.GP64() // offset of the last 32- or 16-byte piece of a run
-	c.MOVQ(e, last)
 	short, groupLoop := g.label("short"), g.label("group")
 	c.CMPQ(e, operand.Imm(32))
 	c.JB(operand.LabelRef(short))
@@ -756,6 +746,31 @@ func (g *Generator) copyRuns(k table.Kernel) {
 		c.Label(short) // not taken: runs are at least 32 bytes
 		c.RET()
 	}
+}
+
+// runCopier begins the function of run copier k, of AVX2 or AVX-512: its
+// header and documentation (doc adds lines), the parameters it loops with,
+// the group and row strides, and last = e, which each path lowers to the
+// offset of a run's last piece.
+func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, groups, last reg.GPVirtual, steps [2]operand.Mem) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr(RunsSignature)
+	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
+	for _, d := range doc {
+		c.Doc(d)
+	}
+	dst, src, e, groups = c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("dst"), dst)
+	c.Load(c.Param("src"), src)
+	c.Load(c.Param("e"), e)
+	c.Load(c.Param("groups"), groups)
+	steps = g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
+	last = c.GP64()
+	c.MOVQ(e, last)
+	return dst, src, e, groups, last, steps
 }
 
 // copyPieces copies one run from s to d in pieces of size bytes, the last

@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -647,19 +646,8 @@ func (g *Generator) store512(v reg.VecPhysical, size int, mem operand.Mem, k reg
 // measured faster than one masked move.
 func (g *Generator) copyRuns512(k table.Kernel) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(RunsSignature)
-	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
-	dst, src, e, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("dst"), dst)
-	c.Load(c.Param("src"), src)
-	c.Load(c.Param("e"), e)
-	c.Load(c.Param("groups"), groups)
-	steps := g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
-	last := c.GP64() // offset of a run's last piece
-	c.MOVQ(e, last)
+	// last becomes the offset of a run's last piece.
+	dst, src, e, groups, last, steps := g.runCopier(k)
 	paths := []int{64, 32, 16} // piece size of each path
 	labels := map[int]string{}
 	for _, piece := range paths[1:] {
