@@ -4,61 +4,66 @@
 
 package kernels
 
-// zip2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x16AVX2 interleaves 2 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x16AVX2 interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x6AVX2 interleaves 2 rows (lanes) of 6-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x6AVX2 interleaves 2 rows (lanes) of 6-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x12AVX2 interleaves 2 rows (lanes) of 12-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip2x12AVX2 interleaves 2 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x1AVX2NT interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x2AVX2NT interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x4AVX2NT interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x8AVX2NT interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip2x16AVX2NT interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -124,71 +129,76 @@ func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x16AVX2 interleaves 3 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x16AVX2 interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x3AVX2 interleaves 3 rows (lanes) of 3-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x3AVX2 interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x6AVX2 interleaves 3 rows (lanes) of 6-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x6AVX2 interleaves 3 rows (lanes) of 6-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x9AVX2 interleaves 3 rows (lanes) of 9-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x9AVX2 interleaves 3 rows (lanes) of 9-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x12AVX2 interleaves 3 rows (lanes) of 12-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip3x12AVX2 interleaves 3 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x1AVX2NT interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x2AVX2NT interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x4AVX2NT interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x8AVX2NT interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip3x16AVX2NT interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -249,56 +259,61 @@ func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x16AVX2 interleaves 4 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x16AVX2 interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x12AVX2 interleaves 4 rows (lanes) of 12-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip4x12AVX2 interleaves 4 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip4x1AVX2NT interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip4x2AVX2NT interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip4x4AVX2NT interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip4x8AVX2NT interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip4x16AVX2NT interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -354,126 +369,131 @@ func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x2AVX2 interleaves 5 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip5x2AVX2 interleaves 5 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x4AVX2 interleaves 5 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip5x4AVX2 interleaves 5 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x8AVX2 interleaves 5 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip5x8AVX2 interleaves 5 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x16AVX2 interleaves 5 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip5x16AVX2 interleaves 5 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip6x1AVX2 interleaves 6 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip6x1AVX2 interleaves 6 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip6x2AVX2 interleaves 6 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip6x2AVX2 interleaves 6 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip6x4AVX2 interleaves 6 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip6x4AVX2 interleaves 6 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip6x8AVX2 interleaves 6 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip6x8AVX2 interleaves 6 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip6x16AVX2 interleaves 6 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip6x16AVX2 interleaves 6 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x1AVX2 interleaves 7 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip7x1AVX2 interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x2AVX2 interleaves 7 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip7x2AVX2 interleaves 7 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x4AVX2 interleaves 7 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip7x4AVX2 interleaves 7 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x8AVX2 interleaves 7 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip7x8AVX2 interleaves 7 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x16AVX2 interleaves 7 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip7x16AVX2 interleaves 7 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x16AVX2 interleaves 8 rows (lanes) of 16-byte elements into one%!(EXTRA int=0), for each of rows rows.
+// zip8x16AVX2 interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
 func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip8x1AVX2NT interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip8x2AVX2NT interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip8x4AVX2NT interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip8x8AVX2NT interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// zip8x16AVX2NT interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -484,61 +504,66 @@ func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
 
-// unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x16AVX2 splits one row into 2 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x16AVX2 splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x6AVX2 splits one row into 2 rows (lanes) of 6-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x6AVX2 splits one row into 2 rows (lanes) of 6-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x12AVX2 splits one row into 2 rows (lanes) of 12-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip2x12AVX2 splits one row into 2 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x1AVX2NT splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x2AVX2NT splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x4AVX2NT splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x8AVX2NT splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x16AVX2NT splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -604,71 +629,76 @@ func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x16AVX2 splits one row into 3 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x16AVX2 splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x3AVX2 splits one row into 3 rows (lanes) of 3-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x3AVX2 splits one row into 3 rows (lanes) of 3-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x6AVX2 splits one row into 3 rows (lanes) of 6-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x6AVX2 splits one row into 3 rows (lanes) of 6-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x9AVX2 splits one row into 3 rows (lanes) of 9-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x9AVX2 splits one row into 3 rows (lanes) of 9-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x12AVX2 splits one row into 3 rows (lanes) of 12-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip3x12AVX2 splits one row into 3 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x1AVX2NT splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x2AVX2NT splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x4AVX2NT splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x8AVX2NT splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip3x16AVX2NT splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -729,56 +759,61 @@ func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x16AVX2 splits one row into 4 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x16AVX2 splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x12AVX2 splits one row into 4 rows (lanes) of 12-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip4x12AVX2 splits one row into 4 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x1AVX2NT splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x2AVX2NT splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x4AVX2NT splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x8AVX2NT splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x16AVX2NT splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -834,126 +869,131 @@ func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x2AVX2 splits one row into 5 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip5x2AVX2 splits one row into 5 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x4AVX2 splits one row into 5 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip5x4AVX2 splits one row into 5 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x8AVX2 splits one row into 5 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip5x8AVX2 splits one row into 5 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x16AVX2 splits one row into 5 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip5x16AVX2 splits one row into 5 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x1AVX2 splits one row into 6 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip6x1AVX2 splits one row into 6 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x2AVX2 splits one row into 6 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip6x2AVX2 splits one row into 6 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x4AVX2 splits one row into 6 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip6x4AVX2 splits one row into 6 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x8AVX2 splits one row into 6 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip6x8AVX2 splits one row into 6 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x16AVX2 splits one row into 6 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip6x16AVX2 splits one row into 6 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x1AVX2 splits one row into 7 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip7x1AVX2 splits one row into 7 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x2AVX2 splits one row into 7 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip7x2AVX2 splits one row into 7 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x4AVX2 splits one row into 7 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip7x4AVX2 splits one row into 7 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x8AVX2 splits one row into 7 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip7x8AVX2 splits one row into 7 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x16AVX2 splits one row into 7 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip7x16AVX2 splits one row into 7 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x16AVX2 splits one row into 8 rows (lanes) of 16-byte elements%!(EXTRA int=0), for each of rows rows.
+// unzip8x16AVX2 splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
 func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip8x1AVX2NT splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip8x2AVX2NT splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip8x4AVX2NT splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip8x8AVX2NT splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip8x16AVX2NT splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
@@ -969,6 +1009,7 @@ func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 
+// copyRunsAVX2NT copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 // It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.
 //
 //go:noescape

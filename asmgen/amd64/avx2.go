@@ -242,17 +242,18 @@ func (g *Generator) zipPrologue(k table.Kernel, note string) {
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr(ZipSignature)
-	verb := "interleaves %d rows (lanes) of %d-byte elements into one"
+	what := fmt.Sprintf("interleaves %d rows (lanes) of %d-byte elements into one", k.B, k.Width)
 	if k.Kind == table.Unzip {
-		verb = "splits one row into %d rows (lanes) of %d-byte elements"
+		what = fmt.Sprintf("splits one row into %d rows (lanes) of %d-byte elements", k.B, k.Width)
 	}
 	if k.Cp > 0 {
-		verb = "moves NHWC CRD pixels of %[3]d channels of %[2]d-byte elements, block size %[1]d, between the depth row and the space rows (lanes)"
+		what = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between the depth row and the space rows (lanes)", k.Cp, k.Width, k.B)
 	}
-	c.Doc(fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), fmt.Sprintf(verb, k.B, k.Width, k.Cp)))
+	doc := []string{fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), what)}
 	if note != "" {
-		c.Doc(note)
+		doc = append(doc, note)
 	}
+	c.Doc(doc...) // one call: each call replaces the function's documentation
 }
 
 // zipRegs are where a fixed-b kernel keeps its arguments.
@@ -758,10 +759,7 @@ func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, group
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
 	c.SignatureExpr(RunsSignature)
-	c.Doc(k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.")
-	for _, d := range doc {
-		c.Doc(d)
-	}
+	c.Doc(append([]string{k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX."}, doc...)...)
 	dst, src, e, groups = c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("dst"), dst)
 	c.Load(c.Param("src"), src)
