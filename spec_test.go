@@ -7,7 +7,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 )
 
-// The worked examples of SPEC.md, copied from the DirectML and ONNX pages.
+// The worked examples of docs/spec.md, copied from the DirectML and ONNX pages.
 
 // directMLDepth is the input of the DirectML DepthToSpace examples: channel k
 // of [1, 8, 2, 3] holds 9k + 0..5.

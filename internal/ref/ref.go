@@ -1,5 +1,5 @@
 // Package ref is the naive reference the tests compare everything against:
-// one loop over the output, each source index computed from SPEC.md's
+// one loop over the output, each source index computed from docs/spec.md's
 // formulas with division and modulo. It is slow on purpose, so that it is
 // obviously right; it never checks its arguments beyond what shape.Validate does.
 package ref
@@ -48,7 +48,7 @@ func Pairs(g shape.Geometry, move func(dst, src int)) {
 	}
 }
 
-// index is SPEC.md's address of element [n, c, h, w] of a tensor of dims d.
+// index is docs/spec.md's address of element [n, c, h, w] of a tensor of dims d.
 func index(l shape.Layout, d shape.Dims, n, c, h, w int) int {
 	if l == shape.NHWC {
 		return ((n*d.H+h)*d.W+w)*d.C + c
