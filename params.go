@@ -43,14 +43,19 @@ const (
 	NHWC = shape.NHWC
 )
 
-// ParseOrder reads an order as ONNX, DirectML, TensorFlow or PyTorch name it,
-// ignoring case: "DCR", "DEPTH_COLUMN_ROW",
-// "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW", "CRD", "COLUMN_ROW_DEPTH",
-// "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH". Anything else wraps ErrOrder.
+// ParseOrder reads an order as ONNX, DirectML, TensorFlow or PyTorch name
+// it, ignoring ASCII case and surrounding ASCII spaces: the orders' names
+// "DCR", "DEPTH_COLUMN_ROW", "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW",
+// "CRD", "COLUMN_ROW_DEPTH", "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH", and
+// the operators whose order is fixed: DirectML's "DML_DEPTH_TO_SPACE" and
+// "DML_SPACE_TO_DEPTH", TensorFlow's "depth_to_space" and "space_to_depth"
+// (DCR), PyTorch's "pixel_shuffle" and "pixel_unshuffle" (CRD). Anything
+// else wraps ErrOrder.
 func ParseOrder(s string) (Order, error) { return shape.ParseOrder(s) }
 
 // ParseLayout reads "NCHW" or "NHWC", or PyTorch's "channels_first" and
-// "channels_last", ignoring case. Anything else wraps ErrLayout.
+// "channels_last", ignoring ASCII case and surrounding ASCII spaces.
+// Anything else wraps ErrLayout.
 func ParseLayout(s string) (Layout, error) { return shape.ParseLayout(s) }
 
 // Errors. Every error returned wraps one of these (test with errors.Is) and

@@ -3,6 +3,9 @@ package blockshuffle_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
@@ -14,12 +17,15 @@ func TestParseOrder(t *testing.T) {
 		"DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW": bs.DCR,
 		"CRD":                                    bs.CRD, "Crd": bs.CRD, "COLUMN_ROW_DEPTH": bs.CRD,
 		"DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH": bs.CRD,
+		"DML_DEPTH_TO_SPACE":                     bs.DCR, "dml_space_to_depth": bs.DCR, "depth_to_space": bs.DCR, "space_to_depth": bs.DCR,
+		"pixel_shuffle": bs.CRD, "PIXEL_UNSHUFFLE": bs.CRD, "\tcrd\n": bs.CRD,
 	} {
 		if got, err := bs.ParseOrder(s); got != want || err != nil {
 			t.Errorf("ParseOrder(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	for _, s := range []string{"", "RDC", "DCR2", "DML_DEPTH_SPACE_ORDER_"} {
+	// Only ASCII folds: ſ (long s), the Kelvin sign and Unicode spaces do not.
+	for _, s := range []string{"", "RDC", "DCR2", "DML_DEPTH_SPACE_ORDER_", "pixel_ſhuffle", "\u00a0CRD\u3000", "DCR\u200b"} {
 		if _, err := bs.ParseOrder(s); !errors.Is(err, bs.ErrOrder) {
 			t.Errorf("ParseOrder(%q) error %v, want ErrOrder", s, err)
 		}
@@ -35,8 +41,44 @@ func TestParseLayout(t *testing.T) {
 			t.Errorf("ParseLayout(%q) = %v, %v; want %v", s, got, err, want)
 		}
 	}
-	if _, err := bs.ParseLayout("NWHC"); !errors.Is(err, bs.ErrLayout) {
-		t.Errorf("ParseLayout(NWHC) error %v, want ErrLayout", err)
+	for _, s := range []string{"NWHC", "channelſ_last", "\u00a0nhwc\u3000", "NHWC\u0000"} {
+		if _, err := bs.ParseLayout(s); !errors.Is(err, bs.ErrLayout) {
+			t.Errorf("ParseLayout(%q) error %v, want ErrLayout", s, err)
+		}
+	}
+}
+
+// TestREADMEOrderNames keeps the README's promise that ParseOrder reads
+// every name in its table of orders: each name in backquotes in a row of
+// that table must parse as the row's order.
+func TestREADMEOrderNames(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "| Order | formula |")
+	name := regexp.MustCompile("`\"?([A-Za-z_]+)\"?`")
+	rows := 0
+	for _, line := range strings.Split(rest, "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(line, "|")
+		want, err := bs.ParseOrder(strings.Trim(cells[1], " `(zero value)"))
+		if err != nil {
+			t.Fatalf("row %q: %v", line, err)
+		}
+		rows++
+		for _, cell := range cells[3:] { // the names, after the formula
+			for _, m := range name.FindAllStringSubmatch(cell, -1) {
+				if got, err := bs.ParseOrder(m[1]); got != want || err != nil {
+					t.Errorf("ParseOrder(%q) = %v, %v; the README's table says %v", m[1], got, err, want)
+				}
+			}
+		}
+	}
+	if rows != 2 {
+		t.Fatalf("found %d rows in the README's table of orders, want 2", rows)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // Tier is a family of kernels, ordered from the most portable to the most
@@ -40,10 +41,11 @@ func (t Tier) String() string {
 	return fmt.Sprintf("Tier(%d)", uint8(t))
 }
 
-// ParseTier reads a tier name, ignoring case.
+// ParseTier reads a tier name, ignoring ASCII case and surrounding ASCII
+// spaces.
 func ParseTier(s string) (Tier, bool) {
 	for t, name := range names {
-		if strings.EqualFold(strings.TrimSpace(s), name) {
+		if shape.Fold(s) == shape.Fold(name) {
 			return Tier(t), true
 		}
 	}

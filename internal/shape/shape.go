@@ -53,17 +53,37 @@ func (o *Order) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ParseOrder reads an order as ONNX, DirectML, TensorFlow or PyTorch name it,
-// ignoring case: "DCR", "DEPTH_COLUMN_ROW", "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW";
-// "CRD", "COLUMN_ROW_DEPTH", "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH".
+// OrderNames are the names ParseOrder reads: the orders' own, as ONNX and
+// DirectML spell them, and those of the operators whose order is fixed.
+var OrderNames = map[string]Order{
+	"DCR": DCR, "DEPTH_COLUMN_ROW": DCR, "DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW": DCR,
+	"DML_DEPTH_TO_SPACE": DCR, "DML_SPACE_TO_DEPTH": DCR, // DirectML's first operators
+	"DEPTH_TO_SPACE": DCR, "SPACE_TO_DEPTH": DCR, // TensorFlow
+	"CRD": CRD, "COLUMN_ROW_DEPTH": CRD, "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH": CRD,
+	"PIXEL_SHUFFLE": CRD, "PIXEL_UNSHUFFLE": CRD, // PyTorch
+}
+
+// ParseOrder reads one of OrderNames, ignoring ASCII case and surrounding
+// ASCII spaces.
 func ParseOrder(s string) (Order, error) {
-	switch strings.TrimPrefix(strings.ToUpper(strings.TrimSpace(s)), "DML_DEPTH_SPACE_ORDER_") {
-	case "DCR", "DEPTH_COLUMN_ROW":
-		return DCR, nil
-	case "CRD", "COLUMN_ROW_DEPTH":
-		return CRD, nil
+	if o, ok := OrderNames[Fold(s)]; ok {
+		return o, nil
 	}
 	return 0, fmt.Errorf("blockshuffle: order %q (want DCR or CRD): %w", s, ErrOrder)
+}
+
+// Fold is s without surrounding ASCII spaces and with ASCII letters in
+// upper case: names are compared in this form. Other bytes stay as they
+// are, so that no Unicode folding (ſ as s, the Kelvin sign as K) or
+// Unicode space makes an unknown name pass for a known one.
+func Fold(s string) string {
+	b := []byte(strings.Trim(s, " \t\n\v\f\r"))
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
 }
 
 // Layout is the memory order of a 4-D tensor. Dims are always named N, C, H, W.
@@ -106,10 +126,11 @@ func (l *Layout) UnmarshalText(text []byte) error {
 	return nil
 }
 
-// ParseLayout reads "NCHW" or "NHWC" (TensorFlow's data_format), or PyTorch's
-// "channels_first" and "channels_last", ignoring case.
+// ParseLayout reads "NCHW" or "NHWC" (TensorFlow's data_format), or
+// PyTorch's "channels_first" and "channels_last", ignoring ASCII case and
+// surrounding ASCII spaces.
 func ParseLayout(s string) (Layout, error) {
-	switch strings.ToUpper(strings.TrimSpace(s)) {
+	switch Fold(s) {
 	case "NCHW", "CHANNELS_FIRST":
 		return NCHW, nil
 	case "NHWC", "CHANNELS_LAST":
