@@ -137,9 +137,15 @@ func run[T any](k Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int
 // VM: up to 8 MiB a second goroutine made calls up to 2.3x slower, at 16 MiB
 // it broke even, at 64 MiB it was 1.1-1.7x faster. Callers who know their
 // machine has many cores with private caches can set Params.Workers.
+//
+// An explicit Workers is a bound, not a count: no call uses more goroutines
+// than GOMAXPROCS, which could not run at once, or than one per
+// minWorkerBytes, the work that outweighs starting and joining a goroutine
+// (1 to 3 µs; 256 KiB take about 8 µs at in-cache copy speed).
 const (
 	parallelMin    = 16 << 20 // bytes per tensor below which one goroutine works alone
 	bytesPerWorker = 8 << 20
+	minWorkerBytes = 256 << 10
 )
 
 // streamMin is the tensor size from which kernels write around the caches:
@@ -159,9 +165,9 @@ func workers(requested, bytes, groups int) int {
 		if bytes < parallelMin {
 			return 1
 		}
-		n = min(runtime.GOMAXPROCS(0), bytes/bytesPerWorker)
+		n = bytes / bytesPerWorker
 	}
-	return max(1, min(n, groups))
+	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, groups))
 }
 
 // execute runs a validated call on dst and src, whose lengths count units.

@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestAutomaticWorkers pins the automatic choice: one goroutine below
-// parallelMin, so that Workers = 0 runs exactly the Workers = 1 path on
-// tensors that fit in cache, and never more goroutines than GOMAXPROCS,
-// one per bytesPerWorker, or groups.
+// TestAutomaticWorkers pins the worker counts: automatically, one goroutine
+// below parallelMin, so that Workers = 0 runs exactly the Workers = 1 path
+// on tensors that fit in cache, and never more goroutines than GOMAXPROCS,
+// one per bytesPerWorker, or groups; explicitly, the caps below.
 func TestAutomaticWorkers(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
 	for _, c := range []struct{ bytes, groups, want int }{
@@ -24,7 +24,18 @@ func TestAutomaticWorkers(t *testing.T) {
 			t.Errorf("workers(0, %d, %d) = %d, want %d", c.bytes, c.groups, got, c.want)
 		}
 	}
-	if got := workers(1, 1<<30, 1<<20); got != 1 {
-		t.Errorf("workers(1, ...) = %d, want 1", got)
+	// Explicit counts are bounds: never more than GOMAXPROCS, one goroutine
+	// per minWorkerBytes, or one per group.
+	for _, c := range []struct{ requested, bytes, groups, want int }{
+		{1, 1 << 30, 1 << 20, 1},
+		{1 << 30, 512 << 10, 131072, min(procs, 2)},
+		{1 << 30, 1 << 30, 1 << 20, procs},
+		{64, minWorkerBytes - 1, 1 << 20, 1},
+		{64, 1 << 30, 3, min(procs, 3)},
+		{2, 1 << 30, 1 << 20, min(procs, 2)},
+	} {
+		if got := workers(c.requested, c.bytes, c.groups); got != c.want {
+			t.Errorf("workers(%d, %d, %d) = %d, want %d", c.requested, c.bytes, c.groups, got, c.want)
+		}
 	}
 }

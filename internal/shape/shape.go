@@ -184,8 +184,10 @@ type Params struct {
 	// Layout is NCHW (the zero value) or NHWC, for both input and output.
 	Layout Layout
 	// Workers bounds the goroutines a call may use: 0 picks automatically
-	// (one goroutine for small tensors), 1 runs on the calling goroutine only,
-	// k > 1 uses at most k goroutines.
+	// (one goroutine below 16 MiB, then one per 8 MiB), 1 runs on the
+	// calling goroutine only, k > 1 allows k. Whatever is asked, a call uses
+	// at most GOMAXPROCS goroutines and one per 256 KiB of tensor: more
+	// could not run at once, or would cost more to start than they save.
 	Workers int
 }
 
