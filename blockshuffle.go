@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -47,20 +48,44 @@ func SpaceToDepth[T Element](dst, src []T, p Params) error {
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes. The
 // slices need no particular alignment.
 func DepthToSpaceBytes(dst, src []byte, elemSize int, p Params) error {
-	return dispatch.ActiveSets().Do(shape.DepthToSpace, dst, src, elemSize, p)
+	return engine.Active().Do(shape.DepthToSpace, dst, src, elemSize, p)
 }
 
 // SpaceToDepthBytes is SpaceToDepth on raw elements of elemSize bytes, for
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes.
 func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
-	return dispatch.ActiveSets().Do(shape.SpaceToDepth, dst, src, elemSize, p)
+	return engine.Active().Do(shape.SpaceToDepth, dst, src, elemSize, p)
 }
 
 // Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier:
-// "avx2", "avx512bw" or "avx512vbmi" on amd64, "neon" on arm64. The environment variable BLOCKSHUFFLE_TIER, read once at
-// start-up, can lower it (BLOCKSHUFFLE_TIER=generic); the purego build tag
-// leaves only "generic".
+// "avx2", "avx512bw" or "avx512vbmi" on amd64, "neon" on arm64. The
+// environment variable BLOCKSHUFFLE_TIER, read once at start-up, can choose
+// another available tier (BLOCKSHUFFLE_TIER=generic); the purego build tag
+// leaves only "generic". Package dispatch has the details, and
+// dispatch.EnvVarError says why a BLOCKSHUFFLE_TIER value was not used.
 func Tier() string { return dispatch.Active().String() }
+
+// Describe tells how the tier in use would serve a call of op with
+// parameters p on elements of elemSize bytes (unsafe.Sizeof of the
+// element type for the typed functions): the tier, the plan the call
+// splits into (its kind, and how many kernel calls of how many rows), the
+// goroutines it uses, and the kernel or pure-Go loop its rows go to, for
+// example
+//
+//	avx2: interleave, 832 groups of 2 rows of 13 pixels of 2×1 4-byte elements in 1 kernel call; 1 goroutine; zip2x4AVX2
+//
+// It runs the same code as the call, moving nothing, on buffers it takes
+// to be 32-byte aligned, as Go allocates large slices; where they are not,
+// a streaming kernel (name ending in NT, for tensors of 8 MiB and more)
+// gives way to its ordinary twin. Parameters the call would reject get the
+// call's error. The kernels package documents the route a call takes.
+func Describe(op Op, p Params, elemSize int) (string, error) {
+	g, err := shape.Check(op, p, elemSize)
+	if err != nil {
+		return "", err
+	}
+	return engine.Active().Describe(&g).String(), nil
+}
 
 func typed[T Element](op shape.Op, dst, src []T, p Params) error {
 	// Lengths are checked in elements, so that errors speak the caller's units.
@@ -69,7 +94,7 @@ func typed[T Element](op shape.Op, dst, src []T, p Params) error {
 		return err
 	}
 	g.Elem = int(unsafe.Sizeof(*new(T)))
-	dispatch.ActiveSets().Exec(&g, asBytes(dst), asBytes(src))
+	engine.Active().Exec(&g, asBytes(dst), asBytes(src))
 	return nil
 }
 

@@ -2,8 +2,13 @@ package blockshuffle_test
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -12,6 +17,8 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -25,35 +32,11 @@ func TestTiersMatchReference(t *testing.T) {
 		random = 30
 	}
 	all := append(cases.Edge(), cases.Random(rng, random, 1<<14)...)
-	for _, tier := range tiersUnderTest() {
-		sets := dispatch.Sets(tier)
-		t.Run(tier.String(), func(t *testing.T) {
-			for _, es := range cases.Widths {
-				for _, c := range all {
-					src := cases.Fill(rng, c.Len()*es)
-					want, got := make([]byte, len(src)), make([]byte, len(src))
-					if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
-						t.Fatal(err)
-					}
-					if err := sets.Do(c.Op, got, src, es, c.P); err != nil {
-						t.Fatalf("%v es=%d: %v", c, es, err)
-					}
-					if !bytes.Equal(got, want) {
-						t.Fatalf("%v es=%d: result differs from the reference", c, es)
-					}
-				}
-			}
+	for _, tier := range cases.Tiers() {
+		t.Run(tier.Name, func(t *testing.T) {
+			cases.Compare(t, tier.Name, tier.Run, all, cases.Widths, rng)
 		})
 	}
-}
-
-// tiersUnderTest are the tiers this machine runs; with -short, as under
-// emulation, only the one in use.
-func tiersUnderTest() []dispatch.Tier {
-	if testing.Short() {
-		return []dispatch.Tier{dispatch.Active()}
-	}
-	return dispatch.Available()
 }
 
 // TestEveryElementKind goes through the typed API for each kind Element allows.
@@ -178,28 +161,22 @@ func TestFloat16Bits(t *testing.T) {
 	}
 }
 
-// TestWorkersRace runs large calls on several goroutines; run with -race.
+// TestWorkersRace runs calls on several goroutines, with the kernels of the
+// tier in use; run with -race. The floor of work per goroutine and
+// GOMAXPROCS are lowered and raised so that these small tensors split.
 func TestWorkersRace(t *testing.T) {
+	defer engine.SetMinWorkerBytes(1)()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, c := range cases.All(2, 3, 24, 40, 2) {
 		src := cases.Fill(rng, c.Len()*4)
-		want := make([]byte, len(src))
-		if err := ref.RunBytes(c.Op, want, src, 4, c.P); err != nil {
-			t.Fatal(err)
-		}
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
-			got := make([]byte, len(src))
-			f := bs.DepthToSpaceBytes
-			if c.Op == shape.SpaceToDepth {
-				f = bs.SpaceToDepthBytes
+			route, err := bs.Describe(c.Op, c.P, 4)
+			if err != nil || !strings.Contains(route, "goroutines;") {
+				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}
-			if err := f(got, src, 4, c.P); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%v workers=%d: result differs from the reference", c, w)
-			}
+			cases.Check(t, fmt.Sprintf("workers=%d", w), cases.API, c, 4, make([]byte, len(src)), src)
 		}
 	}
 }
@@ -227,6 +204,7 @@ func TestNoAllocations(t *testing.T) {
 }
 
 func TestTierName(t *testing.T) {
+	os.Getenv(dispatch.EnvVar) // so that go test's cache depends on it (dispatch reads it at init)
 	if bs.Tier() != dispatch.Active().String() || bs.Tier() == "" {
 		t.Fatalf("Tier() = %q, dispatch chose %v", bs.Tier(), dispatch.Active())
 	}
@@ -241,18 +219,75 @@ func TestLargeTensors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, c := range cases.All(1, 16, 256, 1024, 2) { // 16 MiB of float32
 		src := cases.Fill(rng, c.Len()*4)
-		want, got := make([]byte, len(src)), make([]byte, len(src))
-		if err := ref.RunBytes(c.Op, want, src, 4, c.P); err != nil {
-			t.Fatal(err)
+		for _, tier := range cases.Tiers() {
+			cases.Check(t, tier.Name, tier.Run, c, 4, make([]byte, len(src)), src)
 		}
-		for _, tier := range dispatch.Available() {
-			clear(got)
-			if err := dispatch.Sets(tier).Do(c.Op, got, src, 4, c.P); err != nil {
+	}
+}
+
+// TestBaseTakesTheRest checks that a tier whose ISA has a base (AVX-512's is
+// AVX2) hands the base what it has no kernel for: rows shorter than its
+// kernels take, and 16-byte elements at block sizes it leaves out. The
+// route names the base's kernel, and the result is right.
+func TestBaseTakesTheRest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, tier := range dispatch.Available() {
+		i := isa.All[tier]
+		if i.Base == "" {
+			continue
+		}
+		m := engine.Lookup(tier.String())
+		for _, c := range []struct{ b, es, w int }{{2, 1, 13}, {4, 4, 13}, {3, 2, 3}, {5, 16, 3}} {
+			for _, k := range cases.All(1, 2, 2, c.w, c.b)[:2] { // NCHW DCR, both ops
+				g, err := shape.Check(k.Op, k.P, c.es)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) {
+					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
+				}
+				src := cases.Fill(rng, k.Len()*c.es)
+				cases.Check(t, tier.String(), m.Do, k, c.es, make([]byte, len(src)), src)
+			}
+		}
+	}
+}
+
+// TestDescribe: every tier describes every edge case, with the error the
+// call would give where there is one, and names a kernel of the call's
+// direction (zip for DepthToSpace, unzip for SpaceToDepth, in either
+// order) or a generic loop.
+func TestDescribe(t *testing.T) {
+	for _, tier := range dispatch.Available() {
+		m := engine.Lookup(tier.String())
+		for _, c := range cases.Edge() {
+			g, err := shape.Check(c.Op, c.P, 2)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%v %v: result differs from the reference", tier, c)
+			r := m.Describe(&g)
+			if r.Tier != tier.String() || r.Workers != 1 || !strings.Contains(r.Plan, " of ") {
+				t.Fatalf("%v %v: %+v", tier, c, r)
+			}
+			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip"}, shape.SpaceToDepth: {"unzip", "tzip"}}[c.Op]
+			if c.P.Layout == shape.NHWC { // runs as zips: the interleaved side is depth
+				want = append(want, map[shape.Op]string{shape.DepthToSpace: "unzip", shape.SpaceToDepth: "zip"}[c.Op], "copyRuns")
+			}
+			ok := strings.HasPrefix(r.Kernel, "generic: ")
+			for _, w := range want {
+				ok = ok || strings.HasPrefix(r.Kernel, w)
+			}
+			if !ok {
+				t.Errorf("%v %v: kernel %q, want one starting with one of %q", tier, c, r.Kernel, want)
 			}
 		}
+	}
+	bad := bs.Params{N: 1, C: 6, H: 2, W: 2, BlockSize: 2}
+	callErr := bs.DepthToSpace(make([]int16, 24), make([]int16, 24), bad)
+	if _, err := bs.Describe(bs.OpDepthToSpace, bad, 2); err == nil || callErr == nil || err.Error() != callErr.Error() {
+		t.Errorf("Describe of a bad call: %v, want the call's error %v", err, callErr)
+	}
+	if _, err := bs.Describe(bs.OpSpaceToDepth, bs.Params{N: 1, C: 1, H: 2, W: 2, BlockSize: 2}, 0); !errors.Is(err, bs.ErrElemSize) {
+		t.Errorf("Describe with elemSize 0: %v", err)
 	}
 }

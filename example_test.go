@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/x448/float16"
 
@@ -127,4 +128,24 @@ func ExampleDepthToSpace_inPlace() {
 	// Output:
 	// true [1 2 3 4 5 6 7 8]
 	// [1 3 2 4 5 7 6 8] 8
+}
+
+// Describe tells how a call is served on this machine: the tier, the plan
+// the call splits into, the goroutines, and the kernel its rows go to.
+// Logging it for a model's shapes shows which ones run SIMD kernels.
+func ExampleDescribe() {
+	p := blockshuffle.Params{N: 1, C: 256, H: 13, W: 13, BlockSize: 2} // YOLOv2's reorg, float32
+	route, err := blockshuffle.Describe(blockshuffle.OpDepthToSpace, p, 4)
+	if err != nil {
+		panic(err)
+	}
+	// The tier and kernel depend on the CPU (avx2: ...; zip2x4AVX2 on a
+	// Haswell); the plan does not.
+	tier, rest, _ := strings.Cut(route, ": ")
+	plan, _, _ := strings.Cut(rest, ";")
+	fmt.Println(tier == blockshuffle.Tier())
+	fmt.Println(plan)
+	// Output:
+	// true
+	// interleave, 832 groups of 2 rows of 13 pixels of 2×1 4-byte elements in 1 kernel call
 }

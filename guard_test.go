@@ -1,14 +1,11 @@
 package blockshuffle_test
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/guard"
-	"github.com/blockshuffle/blockshuffle/internal/ref"
 )
 
 // TestGuardPages runs whole calls of every tier with src and dst placed
@@ -25,26 +22,15 @@ func TestGuardPages(t *testing.T) {
 			}
 		}
 	}
-	for _, tier := range tiersUnderTest() {
-		sets := dispatch.Sets(tier)
+	for _, tier := range cases.Tiers() {
 		for _, es := range []int{1, 2, 4, 8, 16} {
 			for _, c := range all {
 				n := c.Len() * es
-				want := make([]byte, n)
 				srcs, freeSrc := guarded(t, n)
 				dsts, freeDst := guarded(t, n)
 				for i, src := range srcs {
 					copy(src, cases.Fill(rng, n))
-					if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
-						t.Fatal(err)
-					}
-					dst := dsts[i]
-					if err := sets.Do(c.Op, dst, src, es, c.P); err != nil {
-						t.Fatalf("%v %v es=%d: %v", tier, c, es, err)
-					}
-					if !bytes.Equal(dst, want) {
-						t.Fatalf("%v %v es=%d: result differs from the reference", tier, c, es)
-					}
+					cases.Check(t, tier.Name, tier.Run, c, es, dsts[i], src)
 				}
 				freeSrc()
 				freeDst()

@@ -11,6 +11,15 @@ import "github.com/blockshuffle/blockshuffle/internal/shape"
 // the call would report.
 type Params = shape.Params
 
+// Op is one of the two operators, for Describe.
+type Op = shape.Op
+
+// The two operators.
+const (
+	OpDepthToSpace = shape.DepthToSpace
+	OpSpaceToDepth = shape.SpaceToDepth
+)
+
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
 // Dims.Shape returns them in memory order.
 type Dims = shape.Dims

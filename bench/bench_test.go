@@ -1,14 +1,13 @@
 package bench
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"runtime"
 	"testing"
-	"unsafe"
 
 	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -18,8 +17,8 @@ import (
 //
 //	go test ./bench -bench='Shuffle/d2s/DCR/NCHW/w4/.*/(avx2|typical)'
 func BenchmarkShuffle(b *testing.B) {
-	for _, c := range Cases(Shapes, Widths) {
-		buf := NewBuffers(c)
+	for _, c := range harness.Cases(harness.Shapes, harness.Widths) {
+		buf := harness.NewBuffers(c)
 		runners := map[string]func(){"typical": buf.Typical()}
 		names := []string{"typical"}
 		for _, tier := range dispatch.Available() {
@@ -41,11 +40,11 @@ func BenchmarkShuffle(b *testing.B) {
 // BenchmarkCopy is copy() of the bytes of each shape and width: the speed a
 // shuffle is measured against.
 func BenchmarkCopy(b *testing.B) {
-	for _, s := range Shapes {
-		for _, w := range Widths {
-			c := Case{Shape: s, Width: w}
+	for _, s := range harness.Shapes {
+		for _, w := range harness.Widths {
+			c := harness.Case{Shape: s, Width: w}
 			b.Run(fmt.Sprintf("w%d/%v", w, s), func(b *testing.B) {
-				f := NewBuffers(c).Copy()
+				f := harness.NewBuffers(c).Copy()
 				b.SetBytes(int64(c.Bytes()))
 				for b.Loop() {
 					f()
@@ -67,7 +66,7 @@ func BenchmarkWorkers(b *testing.B) {
 	counts = append(counts, 0)
 	for _, kib := range []int{256, 1024, 4096, 8192, 16384, 32768, 65536} {
 		side := int(math.Sqrt(float64(kib << 10 / 4 / 64)))
-		c := Case{Shape{1, 64, side, side, 2}, shape.DepthToSpace, bs.DCR, bs.NCHW, 4}
+		c := harness.Case{Shape: harness.Shape{N: 1, C: 64, H: side, W: side, B: 2}, Op: shape.DepthToSpace, Order: bs.DCR, Layout: bs.NCHW, Width: 4}
 		for _, workers := range counts {
 			b.Run(fmt.Sprintf("%dKiB/workers=%d", c.Bytes()>>10, workers), func(b *testing.B) {
 				p := c.Params()
@@ -80,65 +79,6 @@ func BenchmarkWorkers(b *testing.B) {
 					}
 				}
 			})
-		}
-	}
-}
-
-// TestTypical checks the baseline against the package on small tensors of
-// every kind of case: a wrong baseline would make every gain in the report
-// a fiction.
-func TestTypical(t *testing.T) {
-	shapes := []Shape{{2, 18, 3, 5, 3}, {1, 8, 4, 2, 2}, {2, 16, 2, 3, 4}, {1, 3, 2, 2, 1}}
-	for _, c := range Cases(shapes, []int{1, 2, 4, 8, 16}) {
-		src := make([]byte, c.Bytes())
-		for i := range src {
-			src[i] = byte(i*7 + i>>8)
-		}
-		want := make([]byte, len(src))
-		if err := dispatch.Sets(dispatch.Generic).Do(c.Op, want, src, c.Width, c.Params()); err != nil {
-			t.Fatal(err)
-		}
-		var got []byte
-		switch c.Width {
-		case 1:
-			got = Typical(c, src)
-		case 2:
-			got = typicalBytes[[2]byte](c, src)
-		case 4:
-			got = typicalBytes[[4]byte](c, src)
-		case 8:
-			got = typicalBytes[[8]byte](c, src)
-		case 16:
-			got = typicalBytes[[16]byte](c, src)
-		}
-		if !bytes.Equal(got, want) {
-			t.Errorf("%v: Typical differs from the package:\n got %v\nwant %v", c, got, want)
-		}
-		if NewBuffers(c).Typical() == nil {
-			t.Errorf("%v: no typical runner", c)
-		}
-	}
-}
-
-// typicalBytes runs Typical on src as elements of type E, an array of bytes.
-func typicalBytes[E any](c Case, src []byte) []byte {
-	w := int(unsafe.Sizeof(*new(E)))
-	in := unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/w)
-	out := Typical(c, in)
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(src))
-}
-
-// TestCasesAreValid keeps the report from panicking on a mistyped shape:
-// every case must be a valid call whose output has as many bytes.
-func TestCasesAreValid(t *testing.T) {
-	for _, c := range Cases(Shapes, Widths) {
-		p := c.Params()
-		dims, err := p.DepthToSpaceDims()
-		if c.Op == shape.SpaceToDepth {
-			dims, err = p.SpaceToDepthDims()
-		}
-		if err != nil || dims.Len()*c.Width != c.Bytes() {
-			t.Errorf("%v: %v, output %+v", c, err, dims)
 		}
 	}
 }

@@ -1,124 +1,126 @@
-// Package dispatch chooses, once at init, the fastest kernel tier that both
-// this build and this CPU support, and hands its kernel sets to the root
-// package.
+// Package dispatch chooses, once at init, the kernel tier every call of
+// package blockshuffle uses: the most specialized one that both this build
+// and this CPU support, unless the environment variable BLOCKSHUFFLE_TIER
+// asks for another available one. Active names the choice, Available lists
+// the alternatives.
 //
-// The choice can be lowered with the environment variable BLOCKSHUFFLE_TIER
-// (for example BLOCKSHUFFLE_TIER=generic). A tier that is unknown, missing
-// from this build or unsupported by this CPU is reported on stderr and the
-// best available tier is used instead. The purego build tag leaves out all
-// assembly, so only the generic tier remains.
+// The tiers are generic (pure Go, every platform), avx2, avx512bw and
+// avx512vbmi on amd64, and neon on arm64. Each SIMD tier falls back to
+// generic for what it has no kernel for. The purego build tag, and
+// compilers other than gc, leave out all assembly, so only generic remains.
+//
+// A BLOCKSHUFFLE_TIER value that names no tier, or a tier this build or CPU
+// cannot run, is not an error of any call: the best available tier is used
+// instead, and EnvVarError says what was wrong. Nothing is printed.
 package dispatch
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
-	"github.com/blockshuffle/blockshuffle/generic"
+	_ "github.com/blockshuffle/blockshuffle/generic" // registers the generic tier
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
+	_ "github.com/blockshuffle/blockshuffle/kernels" // registers the SIMD tiers this build has
 )
 
-// Tier is a family of kernels, ordered from the most portable to the most
+// Tier is a family of kernels. The constants, in tiers.go, are generated
+// from the module's table of ISAs, from the most portable to the most
 // specialized.
 type Tier uint8
 
-const (
-	Generic    Tier = iota // pure Go, every platform
-	AVX2                   // amd64 with AVX2 (Haswell, Zen 1 and later)
-	AVX512BW               // amd64 with AVX-512 F, BW, VL, DQ (Skylake-SP, Cascade Lake)
-	AVX512VBMI             // AVX512BW plus VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later)
-	NEON                   // arm64 Advanced SIMD
-	numTiers
-)
-
-var names = [numTiers]string{"generic", "avx2", "avx512bw", "avx512vbmi", "neon"}
-
-// String returns the tier's name as BLOCKSHUFFLE_TIER spells it.
+// String returns the tier's name as BLOCKSHUFFLE_TIER spells it: "generic",
+// "avx2", "avx512bw", "avx512vbmi" or "neon".
 func (t Tier) String() string {
 	if t < numTiers {
-		return names[t]
+		return isa.All[t].Tier
 	}
 	return fmt.Sprintf("Tier(%d)", uint8(t))
 }
 
+// Errors of ParseTier and EnvVarError.
+var (
+	// ErrUnknownTier: a name that is no tier's.
+	ErrUnknownTier = errors.New("unknown tier")
+	// ErrUnavailableTier: a tier this build or this CPU cannot run.
+	ErrUnavailableTier = errors.New("tier not available")
+)
+
 // ParseTier reads a tier name, ignoring ASCII case and surrounding ASCII
-// spaces.
-func ParseTier(s string) (Tier, bool) {
-	for t, name := range names {
-		if shape.Fold(s) == shape.Fold(name) {
-			return Tier(t), true
+// spaces. Anything else wraps ErrUnknownTier.
+func ParseTier(s string) (Tier, error) {
+	for t := range numTiers {
+		if shape.Fold(s) == shape.Fold(t.String()) {
+			return t, nil
 		}
 	}
-	return 0, false
+	return 0, fmt.Errorf("blockshuffle: tier %q (want one of %s): %w", s, list(all()), ErrUnknownTier)
 }
 
-// Sets returns the kernel sets of tier t, or nil when this build has no
-// kernels for t or this CPU cannot run them.
-func Sets(t Tier) *generic.Sets {
-	if t == Generic {
-		return generic.PureSets
-	}
-	if t >= numTiers || !cpuHas(t) {
-		return nil
-	}
-	return builtin(t)
-}
-
-// Available lists the tiers this build and CPU can run, generic first and the
-// best last.
+// Available lists the tiers this build and CPU can run, generic first and
+// the most specialized last.
 func Available() []Tier {
 	var out []Tier
 	for t := range numTiers {
-		if Sets(t) != nil {
+		if isa.All[t].Supported() && engine.Lookup(t.String()) != nil {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
+// EnvVar is the environment variable that chooses another tier than the
+// best available one, read once at init.
+const EnvVar = "BLOCKSHUFFLE_TIER"
+
 var (
-	active     Tier
-	activeSets *generic.Sets
+	active Tier
+	envErr error
 )
 
 // Active returns the tier chosen at init.
 func Active() Tier { return active }
 
-// ActiveSets returns the kernel sets of the active tier.
-func ActiveSets() *generic.Sets { return activeSets }
-
-// EnvVar is the environment variable that lowers the tier.
-const EnvVar = "BLOCKSHUFFLE_TIER"
+// EnvVarError reports why the tier BLOCKSHUFFLE_TIER asked for at init is
+// not in use: an error wrapping ErrUnknownTier or ErrUnavailableTier that
+// names the value and the tier used instead. It is nil when the variable
+// was unset or empty, or honoured.
+func EnvVarError() error { return envErr }
 
 func init() {
-	var msg string
-	active, msg = choose(os.Getenv(EnvVar), Available())
-	if msg != "" {
-		fmt.Fprintln(os.Stderr, msg)
-	}
-	activeSets = Sets(active)
+	active, envErr = choose(os.Getenv(EnvVar), Available())
+	engine.Activate(engine.Lookup(active.String()))
 }
 
 // choose picks the tier to use given the environment variable's value and
-// the available tiers, with a message for stderr when the request cannot be
+// the available tiers, with the error that explains why the request was not
 // honoured.
-func choose(request string, avail []Tier) (Tier, string) {
+func choose(request string, avail []Tier) (Tier, error) {
 	best := avail[len(avail)-1]
-	if strings.TrimSpace(request) == "" {
-		return best, ""
+	if shape.Fold(request) == "" {
+		return best, nil
 	}
-	t, ok := ParseTier(request)
-	if !ok {
-		return best, fmt.Sprintf("blockshuffle: %s=%q is not a tier (want one of %s); using %v",
-			EnvVar, request, strings.Join(names[:], ", "), best)
+	t, err := ParseTier(request)
+	switch {
+	case err != nil:
+		return best, fmt.Errorf("%s: %w; using %v", EnvVar, err, best)
+	case !slices.Contains(avail, t):
+		return best, fmt.Errorf("blockshuffle: %s=%v: %w on this CPU or in this build (available: %s); using %v",
+			EnvVar, t, ErrUnavailableTier, list(avail), best)
 	}
-	for _, a := range avail {
-		if a == t {
-			return t, ""
-		}
+	return t, nil
+}
+
+func all() []Tier {
+	var ts []Tier
+	for t := range numTiers {
+		ts = append(ts, t)
 	}
-	return best, fmt.Sprintf("blockshuffle: %s=%v is not available on this CPU or in this build (available: %s); using %v",
-		EnvVar, t, list(avail), best)
+	return ts
 }
 
 func list(ts []Tier) string {

@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
@@ -88,36 +87,9 @@ func fill(seed []byte, n int) []byte {
 // this machine can run, against the reference.
 func compare(t *testing.T, c cases.Case, es int, seed []byte) {
 	src := fill(seed, c.Len()*es)
-	want := make([]byte, len(src))
-	if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
-		t.Fatalf("%v es=%d: reference: %v", c, es, err)
-	}
-	paths := map[string]func(dst, src []byte) error{
-		"api": func(dst, src []byte) error {
-			if c.Op == shape.DepthToSpace {
-				return bs.DepthToSpaceBytes(dst, src, es, c.P)
-			}
-			return bs.SpaceToDepthBytes(dst, src, es, c.P)
-		},
-		"generic": func(dst, src []byte) error {
-			if c.Op == shape.DepthToSpace {
-				return generic.DepthToSpaceBytes(dst, src, es, c.P)
-			}
-			return generic.SpaceToDepthBytes(dst, src, es, c.P)
-		},
-	}
-	for _, tier := range dispatch.Available() {
-		sets := dispatch.Sets(tier)
-		paths[tier.String()] = func(dst, src []byte) error { return sets.Do(c.Op, dst, src, es, c.P) }
-	}
-	for name, run := range paths {
-		got := make([]byte, len(src))
-		if err := run(got, src); err != nil {
-			t.Fatalf("%s %v es=%d: %v", name, c, es, err)
-		}
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%s %v es=%d: result differs from the reference", name, c, es)
-		}
+	paths := append(cases.Tiers(), cases.Tier{Name: "api", Run: cases.API}, cases.Tier{Name: "generic", Run: cases.Generic})
+	for _, path := range paths {
+		cases.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
 	}
 }
 
@@ -209,10 +181,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	case "bytes":
-		if d2s {
-			return bs.DepthToSpaceBytes(dst, src, es, p)
-		}
-		return bs.SpaceToDepthBytes(dst, src, es, p)
+		return cases.API(op, dst, src, es, p)
 	case "generic":
 		f := generic.SpaceToDepth[float32]
 		if d2s {
@@ -220,10 +189,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	}
-	if d2s {
-		return generic.DepthToSpaceBytes(dst, src, es, p)
-	}
-	return generic.SpaceToDepthBytes(dst, src, es, p)
+	return cases.Generic(op, dst, src, es, p)
 }
 
 // floats views b, whose length is a multiple of 4, as float32s.

@@ -1,5 +1,5 @@
 // Package generic is blockshuffle's pure-Go implementation: the fallback of
-// every SIMD tier, the path taken with the purego build tag, and the one to
+// every SIMD tier, the only tier with the purego build tag, and the one to
 // use for element types that hold pointers (string, structs with pointers),
 // which must be moved by Go code so that the garbage collector sees them.
 //
@@ -10,13 +10,17 @@
 // per element, and large calls are spread over goroutines as Params.Workers
 // allows.
 //
-// The exported kernel plumbing (Kernels, Args, Kind, Sets) is what the SIMD
-// tiers in dispatch/ plug into.
+// The row loops of this package are also the generic tier of package
+// dispatch, which every SIMD tier falls back to for what it has no kernel
+// for; they reach it through the module's internal engine, not through
+// this package's API.
 package generic
 
 import (
 	"unsafe"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -38,12 +42,12 @@ func SpaceToDepth[T any](dst, src []T, p Params) error {
 
 // DepthToSpaceBytes is DepthToSpace on raw elements of elemSize bytes.
 func DepthToSpaceBytes(dst, src []byte, elemSize int, p Params) error {
-	return PureSets.Do(shape.DepthToSpace, dst, src, elemSize, p)
+	return tier.Do(shape.DepthToSpace, dst, src, elemSize, p)
 }
 
 // SpaceToDepthBytes is SpaceToDepth on raw elements of elemSize bytes.
 func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
-	return PureSets.Do(shape.SpaceToDepth, dst, src, elemSize, p)
+	return tier.Do(shape.SpaceToDepth, dst, src, elemSize, p)
 }
 
 func typed[T any](op shape.Op, dst, src []T, p Params) error {
@@ -51,6 +55,25 @@ func typed[T any](op shape.Op, dst, src []T, p Params) error {
 	if err != nil {
 		return err
 	}
-	execute(Pure[T]{}, &g, 1, dst, src, len(dst)*int(unsafe.Sizeof(*new(T))))
+	engine.Execute(anyKernels[T]{}, &g, dst, src)
 	return nil
+}
+
+// tier is the generic tier: word kernels for the fixed widths, and the
+// unit-by-unit kernels for every other element size.
+var tier = &engine.Impl{
+	Tier:  isa.Generic,
+	W1:    wordKernels[uint8]{},
+	W2:    wordKernels[uint16]{},
+	W4:    wordKernels[uint32]{},
+	W8:    wordKernels[uint64]{},
+	W16:   wordKernels[[2]uint64]{},
+	Units: anyKernels[byte]{},
+}
+
+func init() { engine.Register(tier) }
+
+// asBytes views a slice of words as its bytes.
+func asBytes[T engine.Word](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
 }

@@ -1,45 +1,25 @@
 package generic_test
 
 import (
-	"bytes"
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
-
-func bytesOp(op shape.Op) func(dst, src []byte, es int, p generic.Params) error {
-	if op == shape.DepthToSpace {
-		return generic.DepthToSpaceBytes
-	}
-	return generic.SpaceToDepthBytes
-}
 
 // TestBytesMatchReference compares the byte-level path with the naive
 // reference on every edge case and many random ones, at every width.
 func TestBytesMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	all := append(cases.Edge(), cases.Random(rng, 400, 1<<14)...)
-	for _, es := range cases.Widths {
-		for _, c := range all {
-			src := cases.Fill(rng, c.Len()*es)
-			want := make([]byte, len(src))
-			got := make([]byte, len(src))
-			if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
-				t.Fatalf("%v es=%d: reference: %v", c, es, err)
-			}
-			if err := bytesOp(c.Op)(got, src, es, c.P); err != nil {
-				t.Fatalf("%v es=%d: %v", c, es, err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%v es=%d: result differs from the reference", c, es)
-			}
-		}
-	}
+	cases.Compare(t, "generic", cases.Generic, append(cases.Edge(), cases.Random(rng, 400, 1<<14)...), cases.Widths, rng)
 }
 
 // TestMisalignedBytes runs the byte path on slices that start at every
@@ -52,17 +32,8 @@ func TestMisalignedBytes(t *testing.T) {
 			for off := 0; off < 8; off++ {
 				n := c.Len() * es
 				src := cases.Fill(rng, n+off)[off:]
-				got := make([]byte, n+off)[off:]
-				want := make([]byte, n)
-				if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
-					t.Fatal(err)
-				}
-				if err := bytesOp(c.Op)(got, src, es, c.P); err != nil {
-					t.Fatal(err)
-				}
-				if !bytes.Equal(got, want) {
-					t.Fatalf("%v es=%d offset %d: result differs from the reference", c, es, off)
-				}
+				dst := make([]byte, n+off)[off:]
+				cases.Check(t, fmt.Sprintf("offset %d", off), cases.Generic, c, es, dst, src)
 			}
 		}
 	}
@@ -96,24 +67,28 @@ func TestStrings(t *testing.T) {
 }
 
 // TestWorkers splits calls over goroutines at every worker count up to more
-// than there are rows; run it with -race.
+// than there are rows; run it with -race. The tensors are small, so the
+// floor of work per goroutine and GOMAXPROCS are lowered and raised for it.
 func TestWorkers(t *testing.T) {
+	defer engine.SetMinWorkerBytes(1)()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
 	rng := rand.New(rand.NewPCG(7, 8))
+	split := 0
 	for _, c := range append(cases.All(2, 3, 5, 9, 2), cases.All(1, 1, 1, 3, 3)...) {
 		src := cases.Fill(rng, c.Len()*4)
-		want := make([]byte, len(src))
-		if err := ref.RunBytes(c.Op, want, src, 4, c.P); err != nil {
-			t.Fatal(err)
-		}
 		for w := 0; w <= 40; w += 1 + w/4 {
 			c.P.Workers = w
-			got := make([]byte, len(src))
-			if err := bytesOp(c.Op)(got, src, 4, c.P); err != nil {
+			g, err := shape.Check(c.Op, c.P, 4)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, want) {
-				t.Fatalf("%v workers=%d: result differs from the reference", c, w)
+			if engine.Lookup(isa.Generic).Describe(&g).Workers > 1 {
+				split++
 			}
+			cases.Check(t, fmt.Sprintf("workers=%d", w), cases.Generic, c, 4, make([]byte, len(src)), src)
 		}
+	}
+	if split == 0 {
+		t.Fatal("no call was split over goroutines")
 	}
 }

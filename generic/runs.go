@@ -1,24 +1,16 @@
 package generic
 
+import "github.com/blockshuffle/blockshuffle/internal/engine"
+
 // NHWC rows: every pixel moves whole runs of contiguous elements.
 
 // shortRun is the run length below which an element loop beats a call to
 // the runtime's memmove.
 const shortRun = 8
 
-// Contiguous reports whether a Runs call's rows form one block on both
-// sides, so that the whole call is a single copy.
-func (a *Args) Contiguous() bool {
-	run := a.B * a.Cp * a.Unit
-	rowLen := a.W * run
-	groupLen := a.Rows * rowLen
-	return a.XS == run && (a.Rows == 1 || a.SpaceStride == rowLen && a.DepthStride == rowLen) &&
-		a.GroupSpace == groupLen && a.GroupDepth == groupLen
-}
-
 // runs moves, in every row of a group, one run of B*Cp elements per pixel:
 // contiguous and back to back in space, XS apart in depth.
-func runs[T any](d2s bool, space, depth []T, a *Args) {
+func runs[T any](d2s bool, space, depth []T, a *engine.Args) {
 	run := a.B * a.Cp * a.Unit
 	rowLen := a.W * run
 	for r := 0; r < a.Rows; r++ {

@@ -1,12 +1,14 @@
 package generic
 
+import "github.com/blockshuffle/blockshuffle/internal/engine"
+
 // NHWC CRD rows: in depth, a pixel's channels for block row i are laid out
 // [Cp][B] with channel stride CS = B*B; in space they become [B][Cp].
 //
 // The innermost loop is the longer of the channel loop and the pixel loop,
 // so that short channel counts (RGB: Cp = 3) do not pay loop overhead per
 // element.
-func transposeRows[T any](d2s bool, space, depth []T, a *Args) {
+func transposeRows[T any](d2s bool, space, depth []T, a *engine.Args) {
 	blk := a.B * a.Cp
 	move := func(s, d []T, n, ss, ds int) {
 		if d2s {

@@ -1,6 +1,10 @@
 package generic
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
 
 // NCHW rows: space row r holds W blocks of B elements, block x being element x
 // of each of the B depth rows. The common block sizes get loops that move one
@@ -11,8 +15,8 @@ func blocks[A any, T any](s []T, n int) []A {
 	return unsafe.Slice((*A)(unsafe.Pointer(unsafe.SliceData(s))), n)
 }
 
-// zipRows zips (D2S) or unzips (S2D) every row of a Zip call.
-func zipRows[T any](d2s bool, space, depth []T, a *Args) {
+// zipRows zips (D2S) or unzips (S2D) every row of an Interleave call.
+func zipRows[T any](d2s bool, space, depth []T, a *engine.Args) {
 	for r := 0; r < a.Rows; r++ {
 		s, d := space[r*a.SpaceStride:][:a.W*a.B], depth[r*a.DepthStride:]
 		switch {

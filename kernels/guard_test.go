@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/guard"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
 
 // guardLengths are the row lengths, in bytes, tried against guard pages: all
@@ -45,8 +46,8 @@ func inGuards(t *testing.T, spaceLen, depthLen int, check func(space, depth []by
 // in a window around each vector size, one and several rows and groups, and
 // checks the result. Reading or writing a single byte outside faults.
 func TestGuardPages(t *testing.T) {
-	for name, set := range setsUnderTest() {
-		forEachZip(set, func(unzip bool, b, cp, w int, k ZipKernel) {
+	for name, set := range tablesUnderTest() {
+		forEachLane(set, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			unit := w
 			if cp > 0 {
 				unit = b * cp * w
@@ -58,17 +59,14 @@ func TestGuardPages(t *testing.T) {
 				}
 			}
 		})
-		forEachStreaming(set, func(unzip bool, b, w int, k ZipKernel) { // rows of multiples of 32 bytes
+		forEachStreaming(set, func(unzip bool, b, w int, k simd.LaneKernel) { // rows of multiples of 32 bytes
 			for n := 32; n <= 256; n += 32 {
 				tightCase(b, w, 0, n, set.Split[b], n%64 == 0).guarded(t, name+" NT", unzip, k)
 			}
 		})
 		for _, unzip := range []bool{false, true} {
-			f := set.ZipN
-			if unzip {
-				f = set.UnzipN
-			}
-			if f == nil { // the base set's
+			f := anyB(set, unzip)
+			if f == nil { // the base table's
 				continue
 			}
 			for _, b := range []int{1, 2, 5, 7} {
@@ -76,9 +74,7 @@ func TestGuardPages(t *testing.T) {
 					c := tightCase(b, 16, 0, n, b, true)
 					sl, dl := c.lens()
 					inGuards(t, sl, dl, func(space, depth []byte) {
-						c.check(t, name, unzip, space, depth, func(space, depth []byte) {
-							f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)
-						})
+						c.check(t, name, unzip, space, depth, c.anyB(f))
 					})
 				}
 			}
@@ -94,7 +90,7 @@ func TestGuardPages(t *testing.T) {
 					for i := range s {
 						s[i] = byte(i*7 + e)
 					}
-					f(&d[0], &s[0], e, rows, e, e+5, 1, 0, 0, 1, 0, 0)
+					f.Run(&simd.CopyArgs{Dst: d, Src: s, E: e, W: rows, DstX: e, SrcX: e + 5, Rows: 1, Groups: 1})
 					for x := range rows {
 						if string(d[x*e:][:e]) != string(s[x*(e+5):][:e]) {
 							t.Fatalf("%s CopyRuns e=%d run %d differs", name, e, x)
@@ -107,13 +103,11 @@ func TestGuardPages(t *testing.T) {
 }
 
 // guarded runs the kernel on the case with both buffers against guard pages.
-func (c zipCase) guarded(t *testing.T, name string, unzip bool, k ZipKernel) {
+func (c zipCase) guarded(t *testing.T, name string, unzip bool, k simd.LaneKernel) {
 	t.Helper()
 	sl, dl := c.lens()
 	inGuards(t, sl, dl, func(space, depth []byte) {
-		c.check(t, name, unzip, space, depth, func(space, depth []byte) {
-			k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-		})
+		c.check(t, name, unzip, space, depth, c.lanes(k))
 	})
 }
 

@@ -6,7 +6,26 @@ import (
 	"math/rand/v2"
 	"testing"
 	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
+
+// tablesUnderTest returns the tables of the ISAs this CPU runs; with
+// -short, as under emulation, only the most specialized of them.
+func tablesUnderTest() map[string]*simd.Table {
+	out := map[string]*simd.Table{}
+	best := ""
+	for _, i := range isa.All {
+		if t := simd.Lookup(i.Name); t != nil && i.Supported() {
+			out[i.Name], best = t, i.Name
+		}
+	}
+	if testing.Short() && best != "" {
+		return map[string]*simd.Table{best: out[best]}
+	}
+	return out
+}
 
 // zipRef is the Zip contract written out plainly: it returns what space and
 // depth must hold after a zip (or unzip) call.
@@ -157,13 +176,25 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b
 }
 
-// forEachZip calls f for every zip, unzip and transposing kernel of a set.
-func forEachZip(set *Set, f func(unzip bool, b, cp, w int, k ZipKernel)) {
+// forEachLane calls f for every lane kernel of a table: zips, unzips and
+// transposing ones (cp > 0).
+func forEachLane(t *simd.Table, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
 	for _, unzip := range []bool{false, true} {
-		for b := range MaxBlock + 1 {
-			for cp := range MaxCp + 1 {
-				for w := range MaxWidth + 1 {
-					if k := set.Lookup(unzip, b, cp, w); k.F != nil {
+		plain, trans := &t.Zip, &t.TZip
+		if unzip {
+			plain, trans = &t.Unzip, &t.TUnzip
+		}
+		for b := range plain {
+			for w, k := range plain[b] {
+				if k.F != nil {
+					f(unzip, b, 0, w, k)
+				}
+			}
+		}
+		for b := range trans {
+			for cp := range trans[b] {
+				for w, k := range trans[b][cp] {
+					if k.F != nil {
 						f(unzip, b, cp, w, k)
 					}
 				}
@@ -172,12 +203,12 @@ func forEachZip(set *Set, f func(unzip bool, b, cp, w int, k ZipKernel)) {
 	}
 }
 
-// forEachStreaming calls f for every streaming twin of a set.
-func forEachStreaming(set *Set, f func(unzip bool, b, w int, k ZipKernel)) {
+// forEachStreaming calls f for every streaming twin of a table.
+func forEachStreaming(t *simd.Table, f func(unzip bool, b, w int, k simd.LaneKernel)) {
 	for _, unzip := range []bool{false, true} {
-		table := &set.ZipNT
+		table := &t.ZipNT
 		if unzip {
-			table = &set.UnzipNT
+			table = &t.UnzipNT
 		}
 		for b, row := range table {
 			for w, k := range row {
@@ -189,46 +220,68 @@ func forEachStreaming(set *Set, f func(unzip bool, b, w int, k ZipKernel)) {
 	}
 }
 
-// TestZipKernels runs every zip and unzip kernel of every set this CPU runs
-// on randomized shapes.
+// anyB returns the table's kernel of 16-byte elements for any b, or nil
+// where its base's serves.
+func anyB(t *simd.Table, unzip bool) simd.AnyBFunc {
+	if unzip {
+		return t.UnzipN
+	}
+	return t.ZipN
+}
+
+// lanes runs a lane kernel on the case's buffers.
+func (c zipCase) lanes(k simd.LaneKernel) func(space, depth []byte) {
+	return func(space, depth []byte) {
+		k.F.Run(&simd.LaneArgs{
+			Space: space, Depth: depth, N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
+			Lane: c.lane, LaneI: c.laneI, Groups: c.groups, GroupSpace: c.gs, GroupDepth: c.gd,
+		}, c.b, c.split)
+	}
+}
+
+// anyB runs a kernel of any block size on the case's buffers.
+func (c zipCase) anyB(f simd.AnyBFunc) func(space, depth []byte) {
+	return func(space, depth []byte) {
+		f.Run(&simd.AnyBArgs{
+			Space: space, Depth: depth, N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
+			Lane: c.lane, Groups: c.groups, GroupSpace: c.gs, GroupDepth: c.gd, B: c.b,
+		})
+	}
+}
+
+// TestZipKernels runs every lane kernel of every table this CPU runs on
+// randomized shapes.
 func TestZipKernels(t *testing.T) {
-	for name, set := range setsUnderTest() {
+	for name, table := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(1, 2))
-		forEachZip(set, func(unzip bool, b, cp, w int, k ZipKernel) {
+		forEachLane(table, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			for range many(200) {
 				c := randomZipCase(rng, b, w, cp, k.MinN)
 				if c.split == 0 { // evenly spaced lanes
-					c.split, c.laneI = set.Split[b], set.Split[b]*c.lane
+					c.split, c.laneI = table.Split[b], table.Split[b]*c.lane
 				}
-				c.run(t, name, unzip, func(space, depth []byte) {
-					k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-				})
+				c.run(t, name, unzip, c.lanes(k))
 			}
 		})
 		for _, unzip := range []bool{false, true} {
-			f := set.ZipN
-			if unzip {
-				f = set.UnzipN
-			}
-			if f == nil { // the base set's
+			f := anyB(table, unzip)
+			if f == nil { // the base table's
 				continue
 			}
 			for range many(300) {
 				c := randomZipCase(rng, 1+rng.IntN(9), 16, 0, 16)
-				c.split, c.ds = 0, c.b*c.lane // ZipN lanes are evenly spaced
-				c.run(t, name, unzip, func(space, depth []byte) {
-					f(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.groups, c.gs, c.gd, c.b)
-				})
+				c.split, c.ds = 0, c.b*c.lane // the lanes are evenly spaced
+				c.run(t, name, unzip, c.anyB(f))
 			}
 		}
 	}
 }
 
-// TestCopyRuns runs every set's run copiers on randomized layouts, runs of
-// 16 bytes and more, strided on either side; the streaming copier on runs
-// of multiples of 32 bytes written to 32-byte aligned places.
+// TestCopyRuns runs every table's run copiers on randomized layouts, runs
+// of 16 bytes and more, strided on either side; the streaming copier on
+// runs of multiples of 32 bytes written to 32-byte aligned places.
 func TestCopyRuns(t *testing.T) {
-	for name, set := range setsUnderTest() {
+	for name, set := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(3, 4))
 		for i := range many(4000) {
 			nt := i%2 == 1 && set.CopyRunsNT != nil
@@ -261,7 +314,10 @@ func TestCopyRuns(t *testing.T) {
 			if nt {
 				f = set.CopyRunsNT
 			}
-			f(&dst[0], &src[0], e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup)
+			f.Run(&simd.CopyArgs{
+				Dst: dst, Src: src, E: e, W: w, DstX: dstX, SrcX: srcX, Rows: rows,
+				DstRow: dstRow, SrcRow: srcRow, Groups: groups, DstGroup: dstGroup, SrcGroup: srcGroup,
+			})
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: nt=%v e=%d w=%d dstX=%d srcX=%d rows=%d groups=%d: result differs", name, nt, e, w, dstX, srcX, rows, groups)
 			}
@@ -272,15 +328,13 @@ func TestCopyRuns(t *testing.T) {
 // TestStreamingKernels runs the non-temporal twins on their layouts: rows of
 // a multiple of 32 bytes, 32-byte aligned output.
 func TestStreamingKernels(t *testing.T) {
-	for name, set := range setsUnderTest() {
+	for name, table := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(5, 6))
-		forEachStreaming(set, func(unzip bool, b, w int, k ZipKernel) {
+		forEachStreaming(table, func(unzip bool, b, w int, k simd.LaneKernel) {
 			for range 50 {
-				c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), set.Split[b], rng.IntN(2) == 0)
+				c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
 				sl, dl := c.lens()
-				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), func(space, depth []byte) {
-					k.F(&space[0], &depth[0], c.n, c.rows, c.ss, c.ds, c.lane, c.laneI, c.groups, c.gs, c.gd)
-				})
+				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), c.lanes(k))
 			}
 		})
 	}
@@ -291,29 +345,4 @@ func aligned(n int) []byte {
 	b := make([]byte, n+32)
 	off := int(-uintptr(unsafe.Pointer(&b[0])) & 31)
 	return b[off : off+n : off+n]
-}
-
-// TestBaseTakesTheRest checks that a set with a base hands the base what
-// it has no kernel for: rows shorter than its kernels take, and 16-byte
-// elements of block sizes it leaves out.
-func TestBaseTakesTheRest(t *testing.T) {
-	for name, set := range setsUnderTest() {
-		if set.Base == nil {
-			continue
-		}
-		for _, c := range []struct{ b, w, n int }{{2, 1, 13}, {4, 4, 52}, {3, 2, 6}, {5, 16, 48}} {
-			if own := set.Lookup(false, c.b, 0, c.w); own.F != nil && c.n >= own.MinN {
-				t.Errorf("%s: b=%d w=%d n=%d is not a case for the base", name, c.b, c.w, c.n)
-			}
-			zc := tightCase(c.b, c.w, 0, c.n, set.Split[min(c.b, MaxBlock)], true)
-			zc.split, zc.laneI = c.b, c.b*zc.lane // evenly spaced lanes, as Interleave takes them
-			for _, unzip := range []bool{false, true} {
-				zc.run(t, name, unzip, func(space, depth []byte) {
-					if !set.Interleave(unzip, false, c.w, c.b, &space[0], &depth[0], zc.n, zc.rows, zc.ss, zc.ds, zc.lane, zc.groups, zc.gs, zc.gd) {
-						t.Errorf("%s: no kernel ran for b=%d w=%d n=%d", name, c.b, c.w, c.n)
-					}
-				})
-			}
-		}
-	}
 }

@@ -1,15 +1,14 @@
-// Package amd64 lowers the kernel table to AVX2 assembly with avo.
 package amd64
+
+// The AVX2 lowering: vec programs over 16- and 32-byte registers, the
+// kernels of 16-byte elements for any block size, and the run copier.
 
 import (
 	"fmt"
-	"maps"
 	"math/bits"
 	"slices"
 
 	"github.com/mmcloughlin/avo/attr"
-	"github.com/mmcloughlin/avo/build"
-	"github.com/mmcloughlin/avo/ir"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -17,59 +16,10 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
-// ZipSignature is the Go signature of every fixed-b zip and unzip kernel:
-// groups groups of rows rows. n is the number of bytes of each depth row (a
-// multiple of the element width, and at least 4 and at least the width);
-// strides and lane are in bytes.
-const ZipSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)"
-
-// ZipNSignature adds the block size, for the kernels that take any.
-const ZipNSignature = "func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)"
-
-// Generator accumulates the kernels of one assembly file.
-type Generator struct {
-	c      *build.Context
-	consts map[string]operand.Mem
-	labels int
-	stream bool // full-register stores are non-temporal
-}
-
-// New starts a file of kernels that are left out of purego builds.
-func New() *Generator {
-	c := build.NewContext()
-	c.ConstraintExpr("!purego")
-	return &Generator{c: c, consts: map[string]operand.Mem{}}
-}
-
-// Result returns the file built so far.
-func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
-
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
-	var pd vec.Period
-	switch {
-	case k.Cp > 0:
-		pd = vec.CRD(k.B, k.Cp, k.Width)
-	case k.Width&(k.Width-1) != 0:
-		pd = vec.Runs(k.B, k.Width)
-	}
-	if pd.B > 0 {
-		build := vec.PeriodZip
-		if k.Kind == table.Unzip {
-			build = vec.PeriodUnzip
-		}
-		progs := map[int]*vec.Prog{}
-		for _, chunk := range pd.Chunks() {
-			p, err := build(pd, chunk)
-			if err != nil {
-				return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), chunk, err)
-			}
-			if live := p.MaxLive(scratch); live > vectorRegs {
-				return nil, fmt.Errorf("%s, %d-byte chunks: %d values live, AVX2 has %d registers", k.Name(), chunk, live, vectorRegs)
-			}
-			progs[chunk] = p
-		}
-		return progs, nil
+	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
+		return vec.Bodies(k.Name(), pd.Chunks(), vectorRegs, scratch, vec.PeriodBuilder(pd, k.Kind == table.Unzip))
 	}
 	build := vec.ShuffleZip
 	switch {
@@ -84,21 +34,13 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	case k.Kind == table.Unzip:
 		build = vec.ShuffleUnzip
 	}
-	progs := map[int]*vec.Prog{}
+	var chunks []int
 	for _, chunk := range table.Chunks(k.B) {
-		if chunk < k.Width || k.Streaming && chunk != 32 {
-			continue
+		if chunk >= k.Width && (!k.Streaming || chunk == 32) {
+			chunks = append(chunks, chunk)
 		}
-		p, err := build(k.B, k.Width, chunk)
-		if err != nil {
-			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), chunk, err)
-		}
-		if live := p.MaxLive(scratch); live > vectorRegs {
-			return nil, fmt.Errorf("%s, %d-byte chunks: %d values live, AVX2 has %d registers", k.Name(), chunk, live, vectorRegs)
-		}
-		progs[chunk] = p
 	}
-	return progs, nil
+	return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) { return build(k.B, k.Width, chunk) })
 }
 
 // vectorRegs is the number of vector registers AVX2 code may use.
@@ -111,66 +53,6 @@ func scratch(in vec.Instr) int {
 		return 2
 	}
 	return 0
-}
-
-// RunsSignature is the Go signature of the run copying kernel: groups
-// groups of rows rows of w runs of e >= 16 bytes each.
-const RunsSignature = "func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)"
-
-// MinN is the shortest row a fixed-b kernel handles: its smallest chunk.
-func MinN(progs map[int]*vec.Prog) int {
-	return slices.Min(slices.Collect(maps.Keys(progs)))
-}
-
-// Kernel adds one kernel of the table and returns the shortest row, in
-// bytes, a fixed-b kernel handles (0 for the others).
-func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
-	if k.ISA != table.AVX2 {
-		if k.Kind == table.Runs {
-			g.copyRuns512(k)
-			return 0, nil
-		}
-		return g.fixedB512(k)
-	}
-	if k.Kind == table.Runs {
-		g.copyRuns(k)
-		return 0, nil
-	}
-	if k.B == 0 {
-		g.moveN(k)
-		return 0, nil
-	}
-	progs, err := Programs(k)
-	if err != nil {
-		return 0, err
-	}
-	g.fixedB(k, progs)
-	return MinN(progs), nil
-}
-
-func (g *Generator) label(what string) string {
-	g.labels++
-	return fmt.Sprintf("%s%d", what, g.labels)
-}
-
-// rowAddr computes the address of lane j from a few registers, since x86
-// addressing scales an index by 1, 2, 4 or 8 only: lanes are grouped in
-// runs of table.Split(b), each run starting at its own base register.
-type rowAddr struct {
-	bases       []reg.GPVirtual // base k = base 0 + k*laneI
-	split       int
-	lane, lane3 reg.GPVirtual
-}
-
-func (r rowAddr) mem(j, off int) operand.Mem {
-	base := r.bases[j/r.split]
-	switch j %= r.split; j {
-	case 0:
-		return operand.Mem{Base: base, Disp: off}
-	case 3:
-		return operand.Mem{Base: base, Index: r.lane3, Scale: 1, Disp: off}
-	}
-	return operand.Mem{Base: base, Index: r.lane, Scale: uint8(j), Disp: off}
 }
 
 // fixedB writes a zip or unzip kernel for one block size: a branch on the
@@ -234,204 +116,29 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	}
 }
 
-// zipPrologue starts a fixed-b kernel's function: name, signature and doc,
-// with note added to the doc.
-func (g *Generator) zipPrologue(k table.Kernel, note string) {
-	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(ZipSignature)
-	what := fmt.Sprintf("interleaves %d rows (lanes) of %d-byte elements into one", k.B, k.Width)
-	if k.Kind == table.Unzip {
-		what = fmt.Sprintf("splits one row into %d rows (lanes) of %d-byte elements", k.B, k.Width)
-	}
-	if k.Cp > 0 {
-		what = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between the depth row and the space rows (lanes)", k.Cp, k.Width, k.B)
-	}
-	doc := []string{fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), what)}
-	if note != "" {
-		doc = append(doc, note)
-	}
-	c.Doc(doc...) // one call: each call replaces the function's documentation
-}
-
-// zipRegs are where a fixed-b kernel keeps its arguments.
-type zipRegs struct {
-	sp, dp, n reg.GPVirtual
-	groups    operand.Op // groups left: a register, or a stack slot
-	addr      rowAddr
-	laneI     reg.GPVirtual // zero value: lanes in one run
-	steps     [2]operand.Mem
-}
-
-// zipParams loads a fixed-b kernel's arguments. With spill set, n stays
-// in memory and the group count goes to the stack, leaving registers to
-// the body.
-func (g *Generator) zipParams(k table.Kernel, spill bool) zipRegs {
-	c := g.c
-	z := zipRegs{sp: c.GP64(), dp: c.GP64()}
-	lane := c.GP64()
-	c.Load(c.Param("space"), z.sp)
-	c.Load(c.Param("depth"), z.dp)
-	if spill {
-		slot, t := c.AllocLocal(8), c.GP64()
-		c.Load(c.Param("groups"), t)
-		c.MOVQ(t, slot)
-		z.groups = slot
-	} else {
-		z.n = c.GP64()
-		c.Load(c.Param("n"), z.n)
-		groups := c.GP64()
-		c.Load(c.Param("groups"), groups)
-		z.groups = groups
-	}
-	c.Load(c.Param("lane"), lane)
-	z.steps = g.groupSteps()
-	z.addr = rowAddr{lane: lane, split: table.Split(k.B)}
-	if z.addr.split > 3 {
-		z.addr.lane3 = c.GP64()
-		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, z.addr.lane3)
-	}
-	if k.B > z.addr.split { // more than one run of lanes
-		z.laneI = c.GP64()
-		c.Load(c.Param("laneI"), z.laneI)
-	}
-	return z
-}
-
-// chunkAddrs returns the memory operands of a chunk off bytes into the
-// lanes: the lanes start at bases derived from dp + off, the interleaved
-// bytes at sp + off*b.
-func (g *Generator) chunkAddrs(k table.Kernel, z zipRegs, off reg.GPVirtual) (rowMem, ilvMem func(int, int) operand.Mem) {
-	c := g.c
-	addr := z.addr
-	addr.bases = []reg.GPVirtual{c.GP64()}
-	c.LEAQ(operand.Mem{Base: z.dp, Index: off, Scale: 1}, addr.bases[0])
-	for len(addr.bases) < (k.B+addr.split-1)/addr.split {
-		next := c.GP64()
-		c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: z.laneI, Scale: 1}, next)
-		addr.bases = append(addr.bases, next)
-	}
-	ilv := operand.Mem{Base: z.sp, Index: off, Scale: uint8(k.B)}
-	if k.B != 2 && k.B != 4 && k.B != 8 {
-		p := c.GP64()
-		c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
-		c.ADDQ(z.sp, p)
-		ilv = operand.Mem{Base: p}
-	}
-	rowMem = func(j, o int) operand.Mem { return addr.mem(j, o) }
-	ilvMem = func(_, o int) operand.Mem { m := ilv; m.Disp = o; return m }
-	return rowMem, ilvMem
-}
-
-// loops are the row and group loops around every kernel's body: two
-// pointers step by their row strides (named arguments) after each row, and
-// by the group steps after a group's last row.
-type loops struct {
-	ptrs               [2]reg.GPVirtual
-	rowStrides         [2]string
-	rows               reg.GPVirtual
-	groups             operand.Op // a register or a stack slot
-	rowLoop, groupLoop string
-	steps              [2]operand.Mem
-}
-
-// end closes the loops and returns from the kernel, fencing non-temporal
-// stores first.
-func (g *Generator) end(l loops, stream bool) {
-	c := g.c
-	c.ADDQ(param(c, l.rowStrides[0]), l.ptrs[0])
-	c.ADDQ(param(c, l.rowStrides[1]), l.ptrs[1])
-	c.DECQ(l.rows)
-	c.JNZ(operand.LabelRef(l.rowLoop))
-	c.ADDQ(l.steps[0], l.ptrs[0])
-	c.ADDQ(l.steps[1], l.ptrs[1])
-	c.DECQ(l.groups)
-	c.JNZ(operand.LabelRef(l.groupLoop))
-	if stream {
-		c.SFENCE() // non-temporal stores are weakly ordered
-	}
-	c.VZEROUPPER()
-	c.RET()
-}
-
-// groupSteps stores, in two stack slots, what takes the space and depth
-// pointers from the end of a group's last row to the next group's first:
-// groupSpace - rows*spaceStride and groupDepth - rows*depthStride. Keeping
-// them in memory leaves the registers to the row loop.
-func (g *Generator) groupSteps() [2]operand.Mem {
-	return g.stepsFor("groupSpace", "spaceStride", "groupDepth", "depthStride")
-}
-
-// stepsFor is groupSteps for kernels whose arguments have other names:
-// group and row strides of the first pointer, then of the second.
-func (g *Generator) stepsFor(group0, row0, group1, row1 string) [2]operand.Mem {
-	c := g.c
-	slots := c.AllocLocal(16)
-	steps := [2]operand.Mem{slots, slots.Offset(8)}
-	for i, names := range [2][2]string{{group0, row0}, {group1, row1}} {
-		step, t := c.GP64(), c.GP64()
-		c.Load(c.Param("rows"), t)
-		c.IMULQ(param(c, names[1]), t)
-		c.Load(c.Param(names[0]), step)
-		c.SUBQ(t, step)
-		c.MOVQ(step, steps[i])
-	}
-	return steps
-}
-
-// param is the memory operand of an argument, for instructions that read it
-// where it is rather than through a register.
-func param(c *build.Context, name string) operand.Mem {
-	b, err := c.Param(name).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return b.Addr
-}
-
 // lower emits a verified program. in and out map a program's input and
-// output streams to memory operands. Vector registers are assigned here by a
-// linear scan over the (straight-line) program, which needs no more
-// registers than values are live at once; avo's allocator, a greedy graph
-// colourer, may reach for the AVX-512-only registers instead.
+// output streams to memory operands. Vector registers are assigned by
+// vec's linear scan, which needs no more registers than values are live at
+// once; avo's allocator, a greedy graph colourer, may reach for the
+// AVX-512-only registers instead.
 func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem) {
 	c := g.c
-	last := make([]int, p.NumValues())
-	for i, ins := range p.Instrs {
-		for _, v := range ins.Uses() {
-			last[v] = i
-		}
-	}
-	var pool regPool
-	for i := vectorRegs - 1; i >= 0; i-- {
+	alloc := p.Allocate(vec.Alloc{Regs: vectorRegs, Temps: scratch})
+	phys := func(r int) reg.VecPhysical {
 		if p.Width == 32 {
-			pool.free = append(pool.free, ymm[i])
-		} else {
-			pool.free = append(pool.free, ymm[i].AsX().(reg.VecPhysical))
+			return ymm[r]
 		}
+		return ymm[r].AsX().(reg.VecPhysical)
 	}
-	take, release := pool.take, pool.release
-	regs := make([]reg.VecPhysical, p.NumValues())
-	val := func(i int) reg.VecPhysical { return regs[i] }
+	val := func(v int) reg.VecPhysical { return phys(alloc.Of[v]) }
 	for i, ins := range p.Instrs {
 		var tmp []reg.VecPhysical
-		for range scratch(ins) {
-			tmp = append(tmp, take())
-		}
-		for _, r := range tmp { // scratch is read before dst is written
-			release(r)
-		}
-		for k, v := range ins.Uses() {
-			if last[v] == i && (k == 0 || v != ins.A) { // a value read twice is freed once
-				release(regs[v])
-			}
+		for _, r := range alloc.Scratch[i] {
+			tmp = append(tmp, phys(r))
 		}
 		var dst reg.VecPhysical
 		if ins.Op != vec.Store {
-			dst = take()
-			regs[ins.Dst] = dst
+			dst = val(ins.Dst)
 		}
 		switch ins.Op {
 		case vec.Load:
@@ -469,45 +176,10 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 	}
 }
 
-// regPool hands out vector registers to a linear scan, and checks that it
-// never hands one out twice or takes one back twice.
-type regPool struct {
-	free []reg.VecPhysical
-	busy map[reg.VecPhysical]bool
-}
-
-func (p *regPool) take() reg.VecPhysical {
-	r := p.free[len(p.free)-1]
-	p.free = p.free[:len(p.free)-1]
-	if p.busy == nil {
-		p.busy = map[reg.VecPhysical]bool{}
-	}
-	if p.busy[r] {
-		panic(fmt.Sprintf("amd64: register %v handed out twice", r))
-	}
-	p.busy[r] = true
-	return r
-}
-
-func (p *regPool) release(r reg.VecPhysical) {
-	if !p.busy[r] {
-		panic(fmt.Sprintf("amd64: register %v freed twice", r))
-	}
-	p.busy[r] = false
-	p.free = append(p.free, r)
-}
-
 // ymm lists the registers AVX2 code may use.
 var ymm = []reg.VecPhysical{
 	reg.Y0, reg.Y1, reg.Y2, reg.Y3, reg.Y4, reg.Y5, reg.Y6, reg.Y7,
 	reg.Y8, reg.Y9, reg.Y10, reg.Y11, reg.Y12, reg.Y13, reg.Y14, reg.Y15,
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // vecReg is a vector register, physical or virtual.
@@ -601,27 +273,6 @@ func maskBytes(mask []int8) []byte {
 	return out
 }
 
-// constant returns read-only data holding b (16 or 32 bytes), shared by all
-// kernels that need the same bytes.
-func (g *Generator) constant(b []byte) operand.Mem {
-	key := string(b)
-	if m, ok := g.consts[key]; ok {
-		return m
-	}
-	name := fmt.Sprintf("shuffle%d", len(g.consts))
-	m := g.c.StaticGlobal(name)
-	g.c.DataAttributes(attr.RODATA | attr.NOPTR)
-	for i := 0; i < len(b); i += 8 {
-		var u uint64
-		for k := 7; k >= 0; k-- {
-			u = u<<8 | uint64(b[i+k])
-		}
-		g.c.AddDatum(i, operand.U64(u))
-	}
-	g.consts[key] = m
-	return m
-}
-
 // moveN writes the kernel for 16-byte elements and any block size: each
 // element moves whole, two at a time where the row allows.
 func (g *Generator) moveN(k table.Kernel) {
@@ -629,7 +280,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.Function(k.Name())
 	c.Attributes(attr.NOSPLIT)
 	c.Pragma("noescape")
-	c.SignatureExpr(ZipNSignature)
+	c.SignatureExpr("func" + table.AnyBSig.Params())
 	if k.Kind == table.Zip {
 		c.Doc(k.Name() + " interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.")
 	} else {
@@ -747,78 +398,4 @@ func (g *Generator) copyRuns(k table.Kernel) {
 		c.Label(short) // not taken: runs are at least 32 bytes
 		c.RET()
 	}
-}
-
-// runCopier begins the function of run copier k, of AVX2 or AVX-512: its
-// header and documentation (doc adds lines), the parameters it loops with,
-// the group and row strides, and last = e, which each path lowers to the
-// offset of a run's last piece.
-func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, groups, last reg.GPVirtual, steps [2]operand.Mem) {
-	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr(RunsSignature)
-	c.Doc(append([]string{k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX."}, doc...)...)
-	dst, src, e, groups = c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Load(c.Param("dst"), dst)
-	c.Load(c.Param("src"), src)
-	c.Load(c.Param("e"), e)
-	c.Load(c.Param("groups"), groups)
-	steps = g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
-	last = c.GP64()
-	c.MOVQ(e, last)
-	return dst, src, e, groups, last, steps
-}
-
-// copyPieces copies one run from s to d in pieces of size bytes, the last
-// piece at offset last (run length - size), overlapping the one before it
-// where the run is not a whole number of pieces. move copies one piece.
-func (g *Generator) copyPieces(s, d, last reg.GPVirtual, size operand.Constant, move func(from, to operand.Mem)) {
-	c := g.c
-	off := c.GP64()
-	pieces, done := g.label("pieces"), g.label("piecesdone")
-	c.XORQ(off, off)
-	c.Label(pieces)
-	move(operand.Mem{Base: s, Index: off, Scale: 1}, operand.Mem{Base: d, Index: off, Scale: 1})
-	c.CMPQ(off, last)
-	c.JEQ(operand.LabelRef(done))
-	c.ADDQ(size, off)
-	c.CMPQ(off, last)
-	c.JLE(operand.LabelRef(pieces))
-	c.MOVQ(last, off)
-	c.JMP(operand.LabelRef(pieces))
-	c.Label(done)
-}
-
-// eachRun loops over the runs of a run copier: groups of rows (the group
-// loop's label is groupLoop) of w runs, dstX and srcX bytes apart, calling
-// run with the addresses of each.
-func (g *Generator) eachRun(dst, src, groups reg.GPVirtual, groupLoop string, steps [2]operand.Mem, streaming bool, run func(d, s reg.GPVirtual)) {
-	c := g.c
-	rowLoop, runLoop := g.label("row"), g.label("run")
-	rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
-	c.Label(groupLoop)
-	c.Load(c.Param("rows"), rows)
-	c.Label(rowLoop)
-	c.Load(c.Param("w"), x)
-	c.MOVQ(dst, d)
-	c.MOVQ(src, s)
-	c.Label(runLoop)
-	run(d, s)
-	c.ADDQ(param(c, "dstX"), d)
-	c.ADDQ(param(c, "srcX"), s)
-	c.DECQ(x)
-	c.JNZ(operand.LabelRef(runLoop))
-	g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, groupLoop, steps}, streaming)
-}
-
-// copyHeadTail copies a run of one to two registers' width, a and b, from
-// s to d: its first bytes and its last ones, from offset last, overlapping.
-func (g *Generator) copyHeadTail(s, d, last reg.GPVirtual, a, b reg.Register) {
-	c := g.c
-	c.VMOVDQU(operand.Mem{Base: s}, a)
-	c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
-	c.VMOVDQU(a, operand.Mem{Base: d})
-	c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
 }

@@ -347,56 +347,48 @@ func keepMask(idx []int) (mask uint64, keeps bool) {
 // Vector registers are assigned by a linear scan, as in lower.
 func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.Mem, idx map[string]reg.VecPhysical, m *tailMasks) {
 	c := g.c
-	last := make([]int, p.NumValues())
-	for i, ins := range p.Instrs {
-		for _, v := range ins.Uses() {
-			last[v] = i
-		}
-	}
-	hoisted := map[reg.VecPhysical]bool{}
+	hoisted := map[int]bool{}
 	for _, r := range idx {
-		hoisted[r] = true
-	}
-	var pool regPool
-	for i := zmmRegs - 1; i >= 0; i-- {
-		if !hoisted[zmm(i)] {
-			pool.free = append(pool.free, zmm(i))
+		for i := range zmmRegs {
+			hoisted[i] = hoisted[i] || zmm(i) == r
 		}
 	}
-	take, release := pool.take, pool.release
-	regs := make([]reg.VecPhysical, p.NumValues())
-	for i, ins := range p.Instrs {
+	// Permutes keep A's units by index where that is as cheap (see
+	// keepByIndex), which decides whether they may write over B.
+	q := *p
+	q.Instrs = slices.Clone(p.Instrs)
+	for i, ins := range q.Instrs {
 		if ins.Op == vec.Permute2 && !vec.IsBlend(ins.Idx) {
-			ins.Idx = keepByIndex(ins)
+			q.Instrs[i].Idx = keepByIndex(ins)
 		}
-		dies := func(v int) bool { return last[v] == i }
-		// A permute may write over an operand that dies here; it keeps
-		// that register.
-		var inPlace int = -1
-		if ins.Op == vec.Permute2 || ins.Op == vec.LoadInsert {
-			inPlace = g.permuteTarget(ins, dies)
-		}
-		// An index that is not hoisted needs a register of its own,
-		// taken before the operands that die here are given back.
-		// (Those are rare enough not to count which ones are.)
-		var scratch reg.VecPhysical
-		if ins.Op == vec.Permute2 {
-			scratch = take()
-		}
-		for k, v := range ins.Uses() {
-			if dies(v) && (k == 0 || v != ins.A) && v != inPlace {
-				release(regs[v])
+	}
+	p = &q
+	alloc := p.Allocate(vec.Alloc{
+		Regs: zmmRegs, Reserved: hoisted,
+		// An index that is not hoisted needs a register of its own, held
+		// while the permute writes. (Those are rare enough not to count
+		// which ones are.)
+		Held: func(in vec.Instr) int { return b2i(in.Op == vec.Permute2) },
+		// A permute or insert may write over an operand that dies there.
+		Reuse: func(in vec.Instr, dies func(int) bool) int {
+			if in.Op == vec.Permute2 || in.Op == vec.LoadInsert {
+				return permuteTarget(in, dies)
 			}
-		}
-		var dst reg.VecPhysical
-		switch {
-		case inPlace >= 0:
-			dst = regs[inPlace]
-		case ins.Op != vec.Store:
-			dst = take()
-		}
+			return -1
+		},
+	})
+	regs := make([]reg.VecPhysical, p.NumValues())
+	for v, r := range alloc.Of {
+		regs[v] = zmm(r)
+	}
+	for i, ins := range p.Instrs {
+		inPlace := alloc.Reused[i]
+		var dst, scratch reg.VecPhysical
 		if ins.Op != vec.Store {
-			regs[ins.Dst] = dst
+			dst = regs[ins.Dst]
+		}
+		if ins.Op == vec.Permute2 {
+			scratch = zmm(alloc.Scratch[i][0])
 		}
 		switch ins.Op {
 		case vec.Load:
@@ -419,7 +411,6 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 			g.store512(regs[ins.A], ins.Size, out(ins.Mem.Stream, ins.Mem.Off), m.mask(g, false, ins))
 		case vec.Permute2:
 			g.permute(ins, regs, dst, inPlace, idx, scratch)
-			release(scratch)
 		default:
 			panic(fmt.Sprintf("amd64: no AVX-512 lowering of op %d", ins.Op))
 		}
@@ -428,7 +419,7 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 
 // permuteTarget returns the operand a permute or insert writes over: A if
 // it dies here (or, for a permute that keeps nothing of A, B), else -1.
-func (g *Generator) permuteTarget(ins vec.Instr, dies func(int) bool) int {
+func permuteTarget(ins vec.Instr, dies func(int) bool) int {
 	if ins.Op == vec.LoadInsert {
 		if dies(ins.A) {
 			return ins.A

@@ -37,8 +37,8 @@ func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 	if k.Cp > 0 {
 		verb = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between depth rows and space rows", k.Cp, k.Width, k.B)
 	}
-	g.function(k.Name(), verb+", for each row of each group.", ZipSignature)
-	g.params(ZipSignature, map[string]string{
+	g.function(k.Name(), verb+", for each row of each group.", table.LaneSig)
+	g.params(table.LaneSig, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
 		"lane": "R6", "laneI": "R7", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10",
 	})
@@ -144,7 +144,7 @@ func (g *Generator) hoistMasks(p *vec.Prog) map[string]int {
 			}
 		}
 	}
-	if len(regs) == 0 || len(regs)+p.MaxLive(func(vec.Instr) int { return 0 }) > vectorRegs-1 {
+	if len(regs) == 0 || len(regs)+p.MaxLive(nil) > vectorRegs-1 {
 		return nil
 	}
 	for m, r := range sortedMasks(regs) {
@@ -173,42 +173,23 @@ func sortedMasks(regs map[string]int) func(func(string, int) bool) {
 // ilvPtr. Vector registers are assigned by a linear scan, which needs no
 // more registers than values are live at once.
 func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[string]int) {
-	if q := p.Grouped(); q.MaxLive(func(vec.Instr) int { return 0 })+len(masks) < vectorRegs {
+	if q := p.Grouped(); q.MaxLive(nil)+len(masks) < vectorRegs {
 		p = q // loads first and stores last, so that neighbours pair up
-	}
-	last := make([]int, p.NumValues())
-	for i, in := range p.Instrs {
-		for _, v := range in.Uses() {
-			last[v] = i
-		}
 	}
 	hoisted := map[int]bool{}
 	for _, r := range masks {
 		hoisted[r] = true
 	}
-	var free []int
-	for r := vectorRegs - 2; r >= 0; r-- { // V31 holds a mask loaded where it is used
-		if !hoisted[r] {
-			free = append(free, r)
+	// TBX merges into its destination: it takes over A's register when A
+	// dies there, and a copy of A otherwise. V31 holds a mask loaded where
+	// it is used.
+	alloc := p.Allocate(vec.Alloc{Regs: vectorRegs - 1, Reserved: hoisted, Reuse: func(in vec.Instr, dies func(int) bool) int {
+		if in.Op == vec.ShuffleInto && dies(in.A) && in.A != in.B {
+			return in.A
 		}
-	}
-	busy := map[int]bool{}
-	take := func() int {
-		r := free[len(free)-1]
-		free = free[:len(free)-1]
-		if busy[r] {
-			panic(fmt.Sprintf("arm64: register V%d handed out twice", r))
-		}
-		busy[r] = true
-		return r
-	}
-	release := func(r int) {
-		if !busy[r] {
-			panic(fmt.Sprintf("arm64: register V%d freed twice", r))
-		}
-		busy[r] = false
-		free = append(free, r)
-	}
+		return -1
+	}})
+	regs := alloc.Of
 	base := func(in bool, m vec.Mem) string {
 		if in != unzip { // a zip reads lanes, an unzip writes them
 			return lanes[m.Stream]
@@ -225,7 +206,6 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 		g.ins("ADD $%d, %s, %s", m.Off, base(in, m), addrTmp)
 		return "(" + addrTmp + ")"
 	}
-	regs := make([]int, p.NumValues())
 	// pairs reports whether instructions i and i+1 are 16-byte loads (or
 	// stores) of neighbouring places of one stream, which one LDP (STP)
 	// can do.
@@ -240,35 +220,18 @@ func (g *Generator) lower(p *vec.Prog, unzip bool, lanes []string, masks map[str
 	}
 	for i := 0; i < len(p.Instrs); i++ {
 		in := p.Instrs[i]
-		// TBX merges into its destination: it takes over A's register
-		// when A dies here, and a copy of A otherwise.
-		into := in.Op == vec.ShuffleInto && last[in.A] == i && in.A != in.B
-		for k, v := range in.Uses() {
-			if last[v] == i && (k == 0 || v != in.A) && !(into && k == 0) {
-				release(regs[v])
-			}
-		}
+		into := alloc.Reused[i] >= 0
 		var d int
-		switch {
-		case into:
-			d = regs[in.A]
-			regs[in.Dst] = d
-		case in.Op != vec.Store:
-			d = take()
-			regs[in.Dst] = d
+		if in.Op != vec.Store {
+			d = regs[in.Dst]
 		}
 		a, b := regs[in.A], regs[in.B]
 		if pairs(i) {
 			next := p.Instrs[i+1]
 			if in.Op == vec.Load {
-				d2 := take()
-				regs[next.Dst] = d2
-				g.ins("FLDPQ %s, (F%d, F%d)", offset(true, in.Mem), d, d2)
+				g.ins("FLDPQ %s, (F%d, F%d)", offset(true, in.Mem), d, regs[next.Dst])
 			} else {
 				g.ins("FSTPQ (F%d, F%d), %s", a, regs[next.A], offset(false, in.Mem))
-				if last[next.A] == i+1 {
-					release(regs[next.A])
-				}
 			}
 			i++
 			continue
@@ -350,8 +313,8 @@ func (g *Generator) moveN(k table.Kernel) {
 	if k.Kind == table.Unzip {
 		doc = "splits one row into b lanes of 16-byte elements, for each row of each group."
 	}
-	g.function(k.Name(), doc, ZipNSignature)
-	g.params(ZipNSignature, map[string]string{
+	g.function(k.Name(), doc, table.AnyBSig)
+	g.params(table.AnyBSig, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
 		"lane": "R6", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10", "b": "R25",
 	})
@@ -425,8 +388,8 @@ func (g *Generator) moveN(k table.Kernel) {
 // ending at the run's end, or two overlapping 16-byte moves for runs
 // shorter than 32 bytes.
 func (g *Generator) copyRuns(k table.Kernel) {
-	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", RunsSignature)
-	g.params(RunsSignature, map[string]string{
+	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", table.CopySig)
+	g.params(table.CopySig, map[string]string{
 		"dst": "R0", "src": "R1", "e": "R2", "w": "R3", "dstX": "R4", "srcX": "R5", "rows": "R6",
 		"dstRow": "R7", "srcRow": "R8", "groups": "R9", "dstGroup": "R10", "srcGroup": "R11",
 	})

@@ -18,13 +18,6 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 )
 
-// Signatures of the kernels, as in the kernels package.
-const (
-	ZipSignature  = "(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)"
-	ZipNSignature = "(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)"
-	RunsSignature = "(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)"
-)
-
 // Generator accumulates the kernels of one assembly file.
 type Generator struct {
 	text   strings.Builder
@@ -37,14 +30,15 @@ type Generator struct {
 // New starts a file of NEON kernels.
 func New() *Generator { return &Generator{consts: map[string]string{}} }
 
-// Assembly returns the .s file, with header as its first comment line.
-func (g *Generator) Assembly(header string) string {
-	return "// " + header + "\n\n//go:build !purego\n\n#include \"textflag.h\"\n" + g.text.String() + g.data.String()
+// Assembly returns the .s file, with header as its first comment line,
+// built under the given build constraint.
+func (g *Generator) Assembly(header, constraint string) string {
+	return "// " + header + "\n\n//go:build " + constraint + "\n\n#include \"textflag.h\"\n" + g.text.String() + g.data.String()
 }
 
 // Stubs returns the Go declarations of the kernels.
-func (g *Generator) Stubs(header string) string {
-	return "// " + header + "\n\n//go:build !purego\n\npackage kernels\n" + g.stubs.String()
+func (g *Generator) Stubs(header, constraint string) string {
+	return "// " + header + "\n\n//go:build " + constraint + "\n\npackage kernels\n" + g.stubs.String()
 }
 
 func (g *Generator) label(what string) string {
@@ -61,16 +55,14 @@ func (g *Generator) put(label string) { fmt.Fprintf(&g.text, "%s:\n", label) }
 
 // function starts a kernel: its Go declaration and its TEXT line, with the
 // frame size asmdecl expects for the signature's arguments.
-func (g *Generator) function(name, doc, signature string) {
-	args := strings.Count(signature, ",") + 1
-	fmt.Fprintf(&g.stubs, "\n// %s %s\n//\n//go:noescape\nfunc %s%s\n", name, doc, name, signature)
-	fmt.Fprintf(&g.text, "\n// func %s%s\nTEXT ·%s(SB), NOSPLIT|NOFRAME, $0-%d\n", name, signature, name, 8*args)
+func (g *Generator) function(name, doc string, sig table.Signature) {
+	fmt.Fprintf(&g.stubs, "\n// %s %s\n//\n//go:noescape\nfunc %s%s\n", name, doc, name, sig.Params())
+	fmt.Fprintf(&g.text, "\n// func %s%s\nTEXT ·%s(SB), NOSPLIT|NOFRAME, $0-%d\n", name, sig.Params(), name, 8*len(sig.Names()))
 }
 
-// params loads arguments into registers, by name in signature order.
-func (g *Generator) params(signature string, regs map[string]string) {
-	names := strings.Split(strings.NewReplacer("(", "", ")", "", " *byte", "", " int", "").Replace(signature), ", ")
-	for i, name := range names {
+// params loads arguments into registers, by name.
+func (g *Generator) params(sig table.Signature, regs map[string]string) {
+	for i, name := range sig.Names() {
 		if r, ok := regs[name]; ok {
 			g.ins("MOVD %s+%d(FP), %s", name, 8*i, r)
 		}
@@ -81,7 +73,7 @@ func (g *Generator) params(signature string, regs map[string]string) {
 // bytes, a fixed-b kernel handles (0 for the others).
 func (g *Generator) Kernel(k table.Kernel) (int, error) {
 	switch {
-	case k.Kind == table.Runs:
+	case k.Kind == table.Copy:
 		g.copyRuns(k)
 		return 0, nil
 	case k.B == 0:
@@ -93,7 +85,7 @@ func (g *Generator) Kernel(k table.Kernel) (int, error) {
 		return 0, err
 	}
 	g.fixedB(k, bodies)
-	return slices.Min(chunksOf(bodies)), nil
+	return vec.Smallest(bodies), nil
 }
 
 // A body moves one chunk: chunk bytes of every lane and b*chunk bytes of
@@ -138,19 +130,10 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 	}
 	var build func(chunk int) (*vec.Prog, error)
 	var chunks []int
+	pd, period := vec.KernelPeriod(k.B, k.Cp, k.Width)
 	switch {
-	case k.Cp > 0 || k.Width&(k.Width-1) != 0:
-		pd := vec.Runs(k.B, k.Width)
-		if k.Cp > 0 {
-			pd = vec.CRD(k.B, k.Cp, k.Width)
-		}
-		chunks = pd.Chunks()
-		build = func(c int) (*vec.Prog, error) {
-			if unzip {
-				return vec.PeriodUnzip(pd, c)
-			}
-			return vec.PeriodZip(pd, c)
-		}
+	case period:
+		chunks, build = pd.Chunks(), vec.PeriodBuilder(pd, unzip)
 	case k.Cp == 0 && pow2 && (k.B == 2 || k.B == 4):
 		// b = 2, 4: log2(b) levels of VZIP (VUZP), 16 bytes of each lane at
 		// a time, done twice for 32-byte chunks so that loads and stores
@@ -194,17 +177,19 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 			return vec.ShuffleZip(k.B, k.Width, c)
 		}
 	}
-	for _, c := range chunks {
+	// Where a shuffle's result is ORed into another value, one TBX does
+	// both.
+	progs, err := vec.Bodies(k.Name(), chunks, dataRegs, nil, func(c int) (*vec.Prog, error) {
 		p, err := build(c)
 		if err != nil {
-			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), c, err)
+			return nil, err
 		}
-		if p, err = p.MergeShuffles(); err != nil {
-			return nil, fmt.Errorf("%s, %d-byte chunks: %w", k.Name(), c, err)
-		}
-		if live := p.MaxLive(func(vec.Instr) int { return 0 }); live > dataRegs {
-			return nil, fmt.Errorf("%s, %d-byte chunks: %d values live, %d registers", k.Name(), c, live, dataRegs)
-		}
+		return p.MergeShuffles()
+	})
+	if err != nil {
+		return nil, err
+	}
+	for c, p := range progs {
 		out[c] = body{prog: p}
 	}
 	return out, nil

@@ -1,16 +1,21 @@
 // Package table is the one list of kernels every generator works from: one
 // line per family, so that a width, a block size or an ISA is added in one
-// place.
+// place. The ISAs themselves (names, architectures, base ISAs, streaming)
+// are the module's internal/isa table, which the runtime reads too.
 package table
 
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// ISA is an instruction set a generator writes for.
+// ISA is the Name of an instruction set of internal/isa.
 type ISA string
 
+// The ISAs whose back ends branch on them.
 const (
 	AVX2       ISA = "AVX2"
 	AVX512BW   ISA = "AVX512BW"   // AVX-512 F, BW, VL, DQ: permutes of 2 bytes and more
@@ -18,18 +23,82 @@ const (
 	NEON       ISA = "NEON"
 )
 
-// streams reports whether an ISA's kernels have streaming twins: x86 has
-// non-temporal stores of whole vectors.
-func (isa ISA) streams() bool { return isa == AVX2 }
+// ISAs lists the instruction sets with kernels, in internal/isa's order.
+func ISAs() []*isa.ISA {
+	var out []*isa.ISA
+	for i := range isa.All {
+		if isa.All[i].Name != "" {
+			out = append(out, &isa.All[i])
+		}
+	}
+	return out
+}
+
+// desc is the ISA's entry in internal/isa.
+func (i ISA) desc() *isa.ISA {
+	d := isa.Lookup(string(i))
+	if d == nil {
+		panic(fmt.Sprintf("table: %s is not in internal/isa", i))
+	}
+	return d
+}
+
+// streams reports whether an ISA's kernels have streaming twins.
+func (i ISA) streams() bool { return i.desc().Streaming }
 
 // Kind is what a kernel does.
 type Kind uint8
 
 const (
-	Zip   Kind = iota // interleave b rows of elements into one (NCHW DepthToSpace)
-	Unzip             // split one row into b rows (NCHW SpaceToDepth)
-	Runs              // copy runs of 16 bytes or more between strided places (NHWC)
+	Zip   Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
+	Unzip             // split one row into b lanes (NCHW SpaceToDepth)
+	Copy              // copy runs of 16 bytes or more between strided places (NHWC)
 )
+
+// Signature is the Go signature of a family of kernels: pointer
+// parameters, then int parameters. Every generator declares kernels with
+// it, and the Go side calls them through an Args struct generated from it.
+type Signature struct {
+	Name string   // the Go types' prefix: <Name>Func, <Name>Args
+	Doc  string   // what the kernels of the family do
+	Ptrs []string // *byte parameters
+	Ints []string // int parameters
+}
+
+// The kernel families' signatures.
+var (
+	LaneSig = Signature{"Lane",
+		"the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups",
+		[]string{"space", "depth"},
+		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "laneI", "groups", "groupSpace", "groupDepth"}}
+	AnyBSig = Signature{"AnyB",
+		"the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart",
+		[]string{"space", "depth"},
+		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "groups", "groupSpace", "groupDepth", "b"}}
+	CopySig = Signature{"Copy",
+		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
+		[]string{"dst", "src"},
+		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}}
+)
+
+// Params is the parameter list, e.g. (space, depth *byte, n, rows int).
+func (s Signature) Params() string {
+	return "(" + strings.Join(s.Ptrs, ", ") + " *byte, " + strings.Join(s.Ints, ", ") + " int)"
+}
+
+// Names lists every parameter in order.
+func (s Signature) Names() []string { return slices.Concat(s.Ptrs, s.Ints) }
+
+// Signature is the signature of the kernel's family.
+func (k Kernel) Signature() Signature {
+	switch {
+	case k.Kind == Copy:
+		return CopySig
+	case k.B == 0:
+		return AnyBSig
+	}
+	return LaneSig
+}
 
 // Kernel is one generated function: it zips or unzips B rows of Width-byte
 // elements. B = 0 means any block size, passed at run time. Cp > 0 makes it
@@ -51,10 +120,10 @@ type Kernel struct {
 
 // Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
 func (k Kernel) Name() string {
-	if k.Kind == Runs && k.Streaming {
+	if k.Kind == Copy && k.Streaming {
 		return "copyRuns" + string(k.ISA) + "NT"
 	}
-	if k.Kind == Runs {
+	if k.Kind == Copy {
 		return "copyRuns" + string(k.ISA)
 	}
 	kind := "zip"
@@ -152,67 +221,77 @@ func Transposes(b int) (cps, widths []int) {
 const maxPixel = 256
 
 // avx512 reports whether an ISA is one of the AVX-512 ones.
-func (isa ISA) avx512() bool { return isa == AVX512BW || isa == AVX512VBMI }
+func (i ISA) avx512() bool { return i == AVX512BW || i == AVX512VBMI }
 
 // Base is the ISA that runs what an ISA has no kernel for, and rows too
-// short for its kernels: AVX2 under AVX-512. AVX2's kernels for 16-byte
-// elements of any block size and its streaming twins gain nothing from
-// wider registers (each element goes somewhere else; streaming is bound by
-// memory); its byte shuffles serve AVX-512BW, which cannot permute bytes
-// across a register; and its narrow chunks serve rows shorter than one
-// 64-byte register, where masked AVX-512 passes measured slower.
-func (isa ISA) Base() ISA {
-	if isa.avx512() {
-		return AVX2
-	}
-	return ""
-}
+// short for its kernels (internal/isa's Base): AVX2 under AVX-512. AVX2's
+// kernels for 16-byte elements of any block size and its streaming twins
+// gain nothing from wider registers (each element goes somewhere else;
+// streaming is bound by memory); its byte shuffles serve AVX-512BW, which
+// cannot permute bytes across a register; and its narrow chunks serve rows
+// shorter than one 64-byte register, where masked AVX-512 passes measured
+// slower.
+func (i ISA) Base() ISA { return ISA(i.desc().Base) }
 
 // has reports whether an ISA has a kernel for b lanes of w-byte elements
 // (runs of w bytes, or NHWC CRD elements of w bytes): AVX-512BW permutes
 // units of 2 bytes and more only, and 16-byte elements are moves, not
 // permutes, beyond 4 lanes, where AVX2's are as fast by llvm-mca.
-func (isa ISA) has(b, w int) bool {
+func (i ISA) has(b, w int) bool {
 	switch {
-	case !isa.avx512():
+	case !i.avx512():
 		return true
 	case w == 16 && b != 2 && b != 4:
 		return false
 	}
-	return isa != AVX512BW || w%2 == 0
+	return i != AVX512BW || w%2 == 0
 }
 
 // Kernels lists the kernels of one ISA.
-func Kernels(isa ISA) []Kernel {
+func Kernels(i ISA) []Kernel {
 	var out []Kernel
 	for _, kind := range []Kind{Zip, Unzip} {
 		for _, b := range Blocks {
 			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
-				if isa.has(b, w) {
-					out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w})
+				if i.has(b, w) {
+					out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w})
 				}
 			}
 			for _, w := range Widths {
-				if slices.Contains(Common, b) && isa.streams() {
-					out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Streaming: true})
+				if slices.Contains(Common, b) && i.streams() {
+					out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Streaming: true})
 				}
 			}
 			cps, widths := Transposes(b)
 			for _, cp := range cps {
 				for _, w := range widths {
-					if b*b*cp*w <= maxPixel && isa.has(b, w) {
-						out = append(out, Kernel{ISA: isa, Kind: kind, B: b, Width: w, Cp: cp})
+					if b*b*cp*w <= maxPixel && i.has(b, w) {
+						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp})
 					}
 				}
 			}
 		}
-		if !isa.avx512() {
-			out = append(out, Kernel{ISA: isa, Kind: kind, Width: 16})
+		if !i.avx512() {
+			out = append(out, Kernel{ISA: i, Kind: kind, Width: 16})
 		}
 	}
-	out = append(out, Kernel{ISA: isa, Kind: Runs})
-	if isa.streams() {
-		out = append(out, Kernel{ISA: isa, Kind: Runs, Streaming: true})
+	out = append(out, Kernel{ISA: i, Kind: Copy})
+	if i.streams() {
+		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true})
 	}
 	return out
+}
+
+// Limits are the largest block size, element size and C' of the
+// transposing kernels the table has: the dimensions of the runtime's
+// kernel tables.
+func Limits() (block, width, cp int) {
+	block, width = slices.Max(Blocks), slices.Max(Widths)
+	for _, b := range Blocks {
+		cps, _ := Transposes(b)
+		for _, c := range cps {
+			cp = max(cp, c)
+		}
+	}
+	return block, width, cp
 }

@@ -421,8 +421,11 @@ func (in Instr) Uses() []int {
 }
 
 // MaxLive is the largest number of values live at once, counting extra
-// scratch registers the back end needs for some instructions.
+// scratch registers the back end needs for some instructions (nil: none).
 func (p *Prog) MaxLive(scratch func(Instr) int) int {
+	if scratch == nil {
+		scratch = func(Instr) int { return 0 }
+	}
 	last := map[int]int{}
 	for i, in := range p.Instrs {
 		for _, v := range in.Uses() {

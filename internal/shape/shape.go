@@ -198,7 +198,7 @@ func (p Params) Dims() Dims { return Dims{p.N, p.C, p.H, p.W} }
 // [N, C/(b*b), H*b, W*b], or the error DepthToSpace would report for p
 // (apart from slice lengths).
 func (p Params) DepthToSpaceDims() (Dims, error) {
-	g, err := check(DepthToSpace, p, 1)
+	g, err := Check(DepthToSpace, p, 1)
 	return g.output(), err
 }
 
@@ -206,6 +206,6 @@ func (p Params) DepthToSpaceDims() (Dims, error) {
 // [N, C*b*b, H/b, W/b], or the error SpaceToDepth would report for p
 // (apart from slice lengths).
 func (p Params) SpaceToDepthDims() (Dims, error) {
-	g, err := check(SpaceToDepth, p, 1)
+	g, err := Check(SpaceToDepth, p, 1)
 	return g.output(), err
 }

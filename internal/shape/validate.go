@@ -52,7 +52,7 @@ func (g Geometry) output() Dims {
 // slices with elem = 1). overlap says whether dst and src share memory
 // (see Overlap). On error nothing has been written anywhere.
 func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry, error) {
-	g, err := check(op, p, elem)
+	g, err := Check(op, p, elem)
 	if err != nil {
 		return g, err
 	}
@@ -77,8 +77,9 @@ func describe(p Params, elem int) string {
 	return s
 }
 
-// check validates everything but the slices.
-func check(op Op, p Params, elem int) (Geometry, error) {
+// Check validates everything but the slices: a call's parameters, for
+// elements of elem units.
+func Check(op Op, p Params, elem int) (Geometry, error) {
 	b := p.BlockSize
 	g := Geometry{Op: op, Order: p.Order, Layout: p.Layout, B: b, Elem: elem, Workers: p.Workers}
 	fail := func(err error, format string, args ...any) (Geometry, error) {

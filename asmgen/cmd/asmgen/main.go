@@ -1,6 +1,9 @@
-// Command asmgen writes blockshuffle's kernels from the kernel table:
-// the assembly, its Go declarations and a Go table of the functions.
-// Run it through go generate in the kernels package:
+// Command asmgen writes blockshuffle's generated code from the kernel table
+// (asmgen/table) and the ISA table (internal/isa): for each ISA its
+// assembly, the assembly's Go declarations and a table of the kernels that
+// registers them at init, all in kernels/; the kernels' Go signatures and
+// argument structs in internal/simd; and dispatch's Tier constants. Run it
+// through go generate in the kernels package:
 //
 //	go generate ./...
 package main
@@ -15,6 +18,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/mmcloughlin/avo/pass"
 	"github.com/mmcloughlin/avo/printer"
@@ -22,21 +26,34 @@ import (
 	"github.com/blockshuffle/blockshuffle/asmgen/amd64"
 	"github.com/blockshuffle/blockshuffle/asmgen/arm64"
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
 func main() {
 	// avo's build package registers its own flags on the default set.
 	flags := flag.NewFlagSet("asmgen", flag.ExitOnError)
-	out := flags.String("out", "../kernels", "directory of the kernels package")
+	root := flags.String("root", "..", "the root of the blockshuffle module")
 	flags.Parse(os.Args[1:])
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
-	for _, isa := range []table.ISA{table.AVX2, table.AVX512BW, table.AVX512VBMI} {
-		if err := writeAMD64(*out, isa); err != nil {
+	for _, i := range table.ISAs() {
+		var err error
+		switch i.GOARCH {
+		case "amd64":
+			err = writeAMD64(*root, i)
+		case "arm64":
+			err = writeARM64(*root, i)
+		default:
+			err = fmt.Errorf("%s: no back end for %s", i.Name, i.GOARCH)
+		}
+		if err != nil {
 			log.Fatal(err)
 		}
 	}
-	if err := writeNEON(*out); err != nil {
+	if err := writeSignatures(filepath.Join(*root, "internal", "simd", "signatures.go")); err != nil {
+		log.Fatal(err)
+	}
+	if err := writeTiers(filepath.Join(*root, "dispatch", "tiers.go")); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -44,18 +61,48 @@ func main() {
 // cfg names the generator in the files' headers the same way on every run.
 var cfg = printer.Config{Argv: []string{"go", "run", "./cmd/asmgen"}, Pkg: "kernels"}
 
-// writeAMD64 writes one x86 ISA's kernels with avo: <isa>_amd64.s, its Go
-// declarations and its table.
-func writeAMD64(dir string, isa table.ISA) error {
-	g := amd64.New()
-	ks := table.Kernels(isa)
+// constraint keeps assembly out of builds without it: the purego tag, and
+// compilers other than gc, which do not read Go assembly.
+const constraint = "gc && !purego"
+
+// backEnd adds kernels of the table to an assembly file and returns the
+// shortest row, in bytes, each fixed-b kernel takes (0 for the others).
+type backEnd interface {
+	Kernel(k table.Kernel) (minN int, err error)
+}
+
+// addAll adds an ISA's kernels to a back end.
+func addAll(g backEnd, ks []table.Kernel) (map[table.Kernel]int, error) {
 	minN := map[table.Kernel]int{}
 	for _, k := range ks {
 		n, err := g.Kernel(k)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		minN[k] = n
+	}
+	return minN, nil
+}
+
+// base is the start of an ISA's file names, e.g. kernels/avx2_amd64.
+func base(root string, i *isa.ISA) string {
+	return filepath.Join(root, "kernels", strings.ToLower(i.Name)+"_"+i.GOARCH)
+}
+
+// tablePath is the file of an ISA's table, e.g. kernels/avx2_table_amd64.go:
+// the architecture ends the name, so that only its builds compile it.
+func tablePath(root string, i *isa.ISA) string {
+	return filepath.Join(root, "kernels", strings.ToLower(i.Name)+"_table_"+i.GOARCH+".go")
+}
+
+// writeAMD64 writes one x86 ISA's kernels with avo: <isa>_amd64.s, its Go
+// declarations and its table.
+func writeAMD64(root string, i *isa.ISA) error {
+	g := amd64.New("gc,!purego") // avo reads +build syntax: the same constraint
+	ks := table.Kernels(table.ISA(i.Name))
+	minN, err := addAll(g, ks)
+	if err != nil {
+		return err
 	}
 	f, err := g.Result()
 	if err != nil {
@@ -64,67 +111,71 @@ func writeAMD64(dir string, isa table.ISA) error {
 	if err := pass.Compile.Execute(f); err != nil {
 		return err
 	}
-	base := strings.ToLower(string(isa)) + "_amd64"
 	for name, p := range map[string]printer.Printer{
-		base + ".s":  printer.NewGoAsm(cfg),
-		base + ".go": printer.NewStubs(cfg),
+		".s":  printer.NewGoAsm(cfg),
+		".go": printer.NewStubs(cfg),
 	} {
 		b, err := p.Print(f)
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		if err := os.WriteFile(base(root, i)+name, b, 0o644); err != nil {
 			return err
 		}
 	}
-	return writeTable(filepath.Join(dir, strings.ToLower(string(isa))+"_table_amd64.go"), isa, ks, minN)
+	return writeTable(tablePath(root, i), i, ks, minN)
 }
 
-func writeNEON(dir string) error {
+// writeARM64 writes one arm64 ISA's kernels with the generator's own
+// back end (avo has none for arm64).
+func writeARM64(root string, i *isa.ISA) error {
 	g := arm64.New()
-	ks := table.Kernels(table.NEON)
-	minN := map[table.Kernel]int{}
-	for _, k := range ks {
-		n, err := g.Kernel(k)
-		if err != nil {
-			return err
-		}
-		minN[k] = n
-	}
-	header := cfg.GeneratedWarning()
-	if err := os.WriteFile(filepath.Join(dir, "neon_arm64.s"), []byte(g.Assembly(header)), 0o644); err != nil {
-		return err
-	}
-	stubs, err := format.Source([]byte(g.Stubs(header)))
+	ks := table.Kernels(table.ISA(i.Name))
+	minN, err := addAll(g, ks)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "neon_arm64.go"), stubs, 0o644); err != nil {
+	header := cfg.GeneratedWarning()
+	if err := os.WriteFile(base(root, i)+".s", []byte(g.Assembly(header, constraint)), 0o644); err != nil {
 		return err
 	}
-	return writeTable(filepath.Join(dir, "neon_table_arm64.go"), table.NEON, ks, minN)
+	if err := writeGo(base(root, i)+".go", []byte(g.Stubs(header, constraint))); err != nil {
+		return err
+	}
+	return writeTable(tablePath(root, i), i, ks, minN)
 }
 
-// writeTable writes the Go table of one ISA's kernels: a kernels.Set value,
-// whose Base is the ISA's base ISA (see table.ISA.Base).
-func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "// %s\n\n//go:build !purego\n\npackage kernels\n\n", cfg.GeneratedWarning())
-	doc := fmt.Sprintf("%s holds the %s kernels.", isa, isa)
-	if base := isa.Base(); base != "" {
-		doc = fmt.Sprintf("%s holds the %s kernels; %s runs the rest.", isa, isa, base)
+// writeGo formats Go source and writes it.
+func writeGo(path string, src []byte) error {
+	src, err := format.Source(src)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
 	}
-	fmt.Fprintf(&b, "// %s\nvar %s = Set{\n", doc, isa)
-	entry := func(k table.Kernel) string { return fmt.Sprintf("{%s, %d}", k.Name(), minN[k]) }
-	streams := slices.ContainsFunc(ks, func(k table.Kernel) bool { return k.Streaming })
+	return os.WriteFile(path, src, 0o644)
+}
+
+// varName is the Go variable of an ISA's table, e.g. avx2.
+func varName(i *isa.ISA) string { return strings.ToLower(i.Name) }
+
+// writeTable writes the Go table of one ISA's kernels, a simd.Table, and
+// the init function that registers it.
+func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/blockshuffle/blockshuffle/internal/simd\"\n\n", cfg.GeneratedWarning(), constraint)
+	doc := fmt.Sprintf("%s holds the %s kernels.", varName(i), i.Name)
+	if i.Base != "" {
+		doc = fmt.Sprintf("%s holds the %s kernels; %s's serve the rest.", varName(i), i.Name, i.Base)
+	}
+	fmt.Fprintf(&b, "// %s\nvar %s = simd.Table{\n", doc, varName(i))
+	entry := func(k table.Kernel) string { return fmt.Sprintf("{F: %s, MinN: %d}", k.Name(), minN[k]) }
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
 		for _, stream := range []bool{false, true} {
-			if stream && !streams {
+			if stream && !i.Streaming {
 				continue
 			}
 			nt := map[bool]string{true: "NT"}[stream]
-			fmt.Fprintf(&b, "%s%s: [MaxBlock + 1][MaxWidth + 1]ZipKernel{\n", name, nt)
+			fmt.Fprintf(&b, "%s%s: simd.LaneKernels{\n", name, nt)
 			for _, blk := range table.Blocks {
 				fmt.Fprintf(&b, "%d: {", blk)
 				for _, k := range ks {
@@ -136,7 +187,7 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 			}
 			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "T%s: [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]ZipKernel{\n", name)
+		fmt.Fprintf(&b, "T%s: simd.TransposeKernels{\n", name)
 		for _, blk := range table.Blocks {
 			cps, _ := table.Transposes(blk)
 			if len(cps) == 0 {
@@ -155,25 +206,124 @@ func writeTable(path string, isa table.ISA, ks []table.Kernel, minN map[table.Ke
 			b.WriteString("},\n")
 		}
 		b.WriteString("},\n")
-		if k := (table.Kernel{ISA: isa, Kind: kind, Width: 16}); slices.Contains(ks, k) {
+		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
 			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
 		}
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs}.Name())
-	if streams {
-		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: isa, Kind: table.Runs, Streaming: true}.Name())
+	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
+	if i.Streaming {
+		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
 	}
-	if base := isa.Base(); base != "" {
-		fmt.Fprintf(&b, "Base: &%s,\n", base)
+	if i.Base != "" {
+		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Lookup(i.Base)))
 	}
-	b.WriteString("Split: [MaxBlock + 1]int{")
+	b.WriteString("Split: [simd.MaxBlock + 1]int{")
 	for _, blk := range table.Blocks {
 		fmt.Fprintf(&b, "%d: %d, ", blk, table.Split(blk))
 	}
-	b.WriteString("},\n}\n")
-	src, err := format.Source(b.Bytes())
-	if err != nil {
-		return err
+	b.WriteString("},\n}\n\n")
+	fmt.Fprintf(&b, "func init() { simd.Register(%q, &%s) }\n", i.Name, varName(i))
+	return writeGo(path, b.Bytes())
+}
+
+// writeSignatures writes the Go side of the kernels' signatures: the
+// table's limits, and for each family its function type, the struct of its
+// arguments (with the slices its pointers point into) and the call that
+// spreads the struct over the arguments.
+func writeSignatures(path string) error {
+	var b bytes.Buffer
+	block, width, cp := table.Limits()
+	fmt.Fprintf(&b, `// %s
+
+package simd
+
+import "unsafe"
+
+// The limits of the kernel table.
+const (
+	MaxBlock = %d // the largest block size with kernels of its own
+	MaxWidth = %d // the largest element size, in bytes
+	MaxCp    = %d // the largest C' of a transposing kernel
+)
+`, cfg.GeneratedWarning(), block, width, cp)
+	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig} {
+		fields := func(names []string) string {
+			var out []string
+			for _, n := range names {
+				out = append(out, exported(n))
+			}
+			return strings.Join(out, ", ")
+		}
+		var args []string
+		for _, p := range sig.Ptrs {
+			args = append(args, "unsafe.SliceData(a."+exported(p)+")")
+		}
+		for _, p := range sig.Ints {
+			args = append(args, "a."+exported(p))
+		}
+		fmt.Fprintf(&b, `
+// %[1]sFunc is the signature of %[2]s.
+type %[1]sFunc func%[3]s
+
+// %[1]sArgs are the arguments of %[7]s %[1]sFunc, with the slices its pointers point into.
+type %[1]sArgs struct {
+	%[4]s []byte
+	%[5]s int
+
+	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
+	Report func(kernel string)
+}
+
+// call calls f with a's arguments.
+func (f %[1]sFunc) call(a *%[1]sArgs) {
+	f(%[6]s)
+}
+`, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name))
 	}
-	return os.WriteFile(path, src, 0o644)
+	fmt.Fprintf(&b, `
+// LaneKernels are lane kernels by block size and element width.
+type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
+
+// TransposeKernels are transposing lane kernels by block size, C' and
+// element width.
+type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
+`)
+	return writeGo(path, b.Bytes())
+}
+
+// article is "an" before a vowel, else "a".
+func article(word string) string {
+	if strings.ContainsRune("AEIOUaeiou", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+// exported is a parameter's name as a struct field: spaceStride becomes
+// SpaceStride.
+func exported(name string) string {
+	r := []rune(name)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+// writeTiers writes dispatch's Tier constants, one per entry of
+// internal/isa in its order.
+func writeTiers(path string) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "// %s\n\npackage dispatch\n\n", cfg.GeneratedWarning())
+	b.WriteString("// The tiers, from the most portable to the most specialized.\nconst (\n")
+	for n, i := range isa.All {
+		name := i.Name
+		if name == "" {
+			name = exported(i.Tier)
+		}
+		typ := ""
+		if n == 0 {
+			typ = " Tier = iota"
+		}
+		fmt.Fprintf(&b, "%s%s // %s\n", name, typ, i.CPUs)
+	}
+	b.WriteString("numTiers\n)\n")
+	return writeGo(path, b.Bytes())
 }

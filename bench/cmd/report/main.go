@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/blockshuffle/blockshuffle/bench"
+	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 )
 
 // options are the command's flags.
@@ -65,7 +65,7 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
-	if len(cases(o, bench.Shapes))+len(cases(o, bench.LargeShapes)) == 0 {
+	if len(cases(o, harness.Shapes))+len(cases(o, harness.LargeShapes)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
 	r := run(o, progress())
@@ -91,11 +91,11 @@ func main() {
 
 // progress returns the function that reports each case on stderr: on one
 // rewritten line on a terminal, every 16th case otherwise.
-func progress() func(section string, i, n int, c bench.Case) {
+func progress() func(section string, i, n int, c harness.Case) {
 	fi, err := os.Stderr.Stat()
 	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
 	start := time.Now()
-	return func(section string, i, n int, c bench.Case) {
+	return func(section string, i, n int, c harness.Case) {
 		switch {
 		case i == n:
 			if terminal {

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	bs "github.com/blockshuffle/blockshuffle"
-	"github.com/blockshuffle/blockshuffle/bench"
+	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 )
 
@@ -52,7 +52,7 @@ type Case struct {
 	Bytes  int               `json:"bytes"` // of each tensor
 	GBps   map[string]Figure `json:"gbps"`
 
-	shape bench.Shape // the DepthToSpace shape the case belongs to
+	shape harness.Shape // the DepthToSpace shape the case belongs to
 }
 
 // Figure is a throughput in GB/s (1e9 bytes of output per second).
@@ -90,7 +90,7 @@ func (r *runners) add(name string, f func()) {
 // run measures the cases of the fixed shapes, then, unless o.parallel is
 // off, the scaling of the large ones and the automatic worker choice on the
 // others; progress hears of every case.
-func run(o options, progress func(string, int, int, bench.Case)) *Report {
+func run(o options, progress func(string, int, int, harness.Case)) *Report {
 	r := &Report{
 		CPU: cpuName(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Date: time.Now().UTC().Truncate(time.Second),
@@ -100,8 +100,8 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 	for _, t := range tiers {
 		r.Tiers = append(r.Tiers, t.String())
 	}
-	r.Runners, r.Cases = measureAll(o, "cases", cases(o, bench.Shapes), progress, func(c bench.Case) (rs runners) {
-		b := bench.NewBuffers(c)
+	r.Runners, r.Cases = measureAll(o, "cases", cases(o, harness.Shapes), progress, func(c harness.Case) (rs runners) {
+		b := harness.NewBuffers(c)
 		for _, t := range tiers {
 			rs.add(t.String(), b.Tier(t))
 		}
@@ -117,22 +117,22 @@ func run(o options, progress func(string, int, int, bench.Case)) *Report {
 		counts = append(counts, n)
 	}
 	counts = append(counts, 0) // automatic
-	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, bench.LargeShapes), progress, func(c bench.Case) (rs runners) {
-		b := bench.NewBuffers(c)
+	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, harness.LargeShapes), progress, func(c harness.Case) (rs runners) {
+		b := harness.NewBuffers(c)
 		for _, n := range counts {
 			rs.add(workersName(n), b.Workers(n))
 		}
 		rs.add("copy", b.Copy())
 		return rs
 	})
-	var small []bench.Shape
-	for _, s := range bench.Shapes {
-		if !slices.Contains(bench.LargeShapes, s) {
+	var small []harness.Shape
+	for _, s := range harness.Shapes {
+		if !slices.Contains(harness.LargeShapes, s) {
 			small = append(small, s)
 		}
 	}
-	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), progress, func(c bench.Case) (rs runners) {
-		b := bench.NewBuffers(c)
+	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), progress, func(c harness.Case) (rs runners) {
+		b := harness.NewBuffers(c)
 		rs.add(workersName(1), b.Workers(1))
 		rs.add(workersName(0), b.Workers(0))
 		return rs
@@ -148,9 +148,9 @@ func workersName(n int) string {
 }
 
 // cases are the cases of the shapes that pass the filter.
-func cases(o options, shapes []bench.Shape) []bench.Case {
-	var out []bench.Case
-	for _, c := range bench.Cases(shapes, o.widths) {
+func cases(o options, shapes []harness.Shape) []harness.Case {
+	var out []harness.Case
+	for _, c := range harness.Cases(shapes, o.widths) {
 		if o.filter.MatchString(c.String()) {
 			out = append(out, c)
 		}
@@ -160,14 +160,14 @@ func cases(o options, shapes []bench.Shape) []bench.Case {
 
 // measureAll measures each case with the runners newRunners makes for it
 // and returns the runners' names with the figures.
-func measureAll(o options, section string, cs []bench.Case, progress func(string, int, int, bench.Case), newRunners func(bench.Case) runners) ([]string, []Case) {
+func measureAll(o options, section string, cs []harness.Case, progress func(string, int, int, harness.Case), newRunners func(harness.Case) runners) ([]string, []Case) {
 	var names []string
 	var out []Case
 	for i, c := range cs {
 		progress(section, i, len(cs), c)
 		rs := newRunners(c)
 		names = rs.names
-		res := bench.Measure(rs.fs, c.Bytes(), o.sample, o.samples)
+		res := harness.Measure(rs.fs, c.Bytes(), o.sample, o.samples)
 		k := Case{
 			Name: c.String(), Op: c.Op.String(), Order: c.Order.String(), Layout: c.Layout.String(), Width: c.Width,
 			Bytes: c.Bytes(), GBps: map[string]Figure{}, shape: c.Shape,
@@ -183,7 +183,7 @@ func measureAll(o options, section string, cs []bench.Case, progress func(string
 		}
 		out = append(out, k)
 	}
-	progress(section, len(cs), len(cs), bench.Case{})
+	progress(section, len(cs), len(cs), harness.Case{})
 	return names, out
 }
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blockshuffle/blockshuffle/bench"
+	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 )
 
 // TestRun measures a few cases briefly and checks that every section has
@@ -25,7 +25,7 @@ func TestRun(t *testing.T) {
 		samples:  2,
 		parallel: true,
 	}
-	r := run(o, func(string, int, int, bench.Case) {})
+	r := run(o, func(string, int, int, harness.Case) {})
 	for _, s := range []struct {
 		name    string
 		runners []string

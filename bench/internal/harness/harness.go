@@ -1,9 +1,10 @@
-// Package bench holds blockshuffle's benchmarks and the shapes they share
-// with the report command (bench/cmd/report): realistic tensors from
+// Package harness is what blockshuffle's benchmarks (bench/) and the
+// report command (bench/cmd/report) share: realistic tensors from
 // super-resolution, detection and patchify models, each run through both
-// operators, both orders, both layouts and the ONNX element widths, and
-// compared with copy() of the same bytes.
-package bench
+// operators, both orders, both layouts and the ONNX element widths, the
+// typical Go loop they are compared with, and the timing of several
+// functions side by side.
+package harness
 
 import (
 	"fmt"
@@ -12,7 +13,7 @@ import (
 
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
-	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -109,19 +110,19 @@ func NewBuffers(c Case) *Buffers {
 
 // Tier returns a function that performs the case once with the given
 // tier's kernels, on one goroutine.
-func (b *Buffers) Tier(t dispatch.Tier) func() { return b.run(dispatch.Sets(t), b.c.Params()) }
+func (b *Buffers) Tier(t dispatch.Tier) func() { return b.run(engine.Lookup(t.String()), b.c.Params()) }
 
 // Workers returns a function that performs the case once with the tier in
 // use and Params.Workers = n.
 func (b *Buffers) Workers(n int) func() {
 	p := b.c.Params()
 	p.Workers = n
-	return b.run(dispatch.ActiveSets(), p)
+	return b.run(engine.Active(), p)
 }
 
-func (b *Buffers) run(sets *generic.Sets, p bs.Params) func() {
+func (b *Buffers) run(m *engine.Impl, p bs.Params) func() {
 	return func() {
-		if err := sets.Do(b.c.Op, b.dst, b.src, b.c.Width, p); err != nil {
+		if err := m.Do(b.c.Op, b.dst, b.src, b.c.Width, p); err != nil {
 			panic(err)
 		}
 	}

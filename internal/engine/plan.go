@@ -1,8 +1,7 @@
-package generic
+package engine
 
 import (
-	"runtime"
-	"sync"
+	"fmt"
 
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -47,7 +46,7 @@ func newPlan(g *shape.Geometry, unit int) plan {
 		if g.Order == shape.CRD {
 			lane, istep, cstep = plane, b*plane, b*b*plane // CRD: channel c*b*b + i*b + j
 		}
-		p.kind = Zip
+		p.kind = Interleave
 		a.XS, a.JS, a.CS = 1, lane, 1
 		a.Groups, a.GroupSpace, a.GroupDepth = d.H, b*wb, d.W
 		a.Rows, a.SpaceStride, a.DepthStride = 1, wb, istep
@@ -111,8 +110,9 @@ func (p *plan) total() int {
 	return p.outer[0].n * p.outer[1].n * p.outer[2].n * p.args.Groups
 }
 
-// run performs groups [lo, hi) of the plan.
-func run[T any](k Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int) {
+// run performs groups [lo, hi) of the plan with kernels k, and those of
+// fallback where k has none.
+func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int) {
 	a, groups := p.args, p.args.Groups
 	for lo < hi {
 		o, r := lo/groups, lo%groups
@@ -126,79 +126,15 @@ func run[T any](k Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int
 			do += q * l.depth
 		}
 		sn, dn := a.spans()
-		k.Run(op, p.kind, space[so:so+sn], depth[do:do+dn], a)
+		call(k, fallback, op, p.kind, space[so:so+sn], depth[do:do+dn], a)
 		lo += a.Groups
 	}
 }
 
-// Automatic parallelism. A shuffle inside the caches is limited by cache
-// bandwidth that sibling cores may share, so extra goroutines only pay once
-// the tensors spill to memory. BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
-// VM: up to 8 MiB a second goroutine made calls up to 2.3x slower, at 16 MiB
-// it broke even, at 64 MiB it was 1.1-1.7x faster. Callers who know their
-// machine has many cores with private caches can set Params.Workers.
-//
-// An explicit Workers is a bound, not a count: no call uses more goroutines
-// than GOMAXPROCS, which could not run at once, or than one per
-// minWorkerBytes, the work that outweighs starting and joining a goroutine
-// (1 to 3 µs; 256 KiB take about 8 µs at in-cache copy speed).
-const (
-	parallelMin    = 16 << 20 // bytes per tensor below which one goroutine works alone
-	bytesPerWorker = 8 << 20
-	minWorkerBytes = 256 << 10
-)
-
-// streamMin is the tensor size from which kernels write around the caches:
-// an output this large would not be in cache for its next reader anyway,
-// and non-temporal stores save reading each line before writing it.
-// BenchmarkStreaming (generic/) on a Zen 5 VM, write-only loop: streaming
-// is 1.4x faster at 2 MiB and 1.7x at 64 MiB, but below a few MiB the
-// output's next reader would rather find it in cache, so streaming starts
-// where tensors stop fitting in a core's share of the cache.
-var streamMin = 8 << 20
-
-// workers is how many goroutines a call of the given size uses; each gets
-// at least one group.
-func workers(requested, bytes, groups int) int {
-	n := requested
-	if n == 0 {
-		if bytes < parallelMin {
-			return 1
-		}
-		n = bytes / bytesPerWorker
+// call runs one kernel call with k, or with fallback if k has no kernel
+// for it. The generic tier's kernels, every fallback, serve every call.
+func call[T any](k, fallback Kernels[T], op shape.Op, kind Kind, space, depth []T, a Args) {
+	if !k.Run(op, kind, space, depth, a) && !fallback.Run(op, kind, space, depth, a) {
+		panic(fmt.Sprintf("engine: no kernel for a %v call: %+v", kind, a))
 	}
-	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, groups))
-}
-
-// execute runs a validated call on dst and src, whose lengths count units.
-// bytes is the size of each tensor in memory, for the worker count.
-func execute[T any](k Kernels[T], g *shape.Geometry, unit int, dst, src []T, bytes int) {
-	if g.Len() == 0 {
-		return
-	}
-	space, depth := dst, src
-	if g.Op == shape.SpaceToDepth {
-		space, depth = src, dst
-	}
-	p := newPlan(g, unit)
-	p.args.Streaming = bytes >= streamMin
-	total := p.total()
-	if n := workers(g.Workers, bytes, total); n > 1 {
-		parallel(k, g.Op, p, space, depth, total, n)
-		return
-	}
-	run(k, g.Op, &p, space, depth, 0, total)
-}
-
-// parallel splits the groups into n nearly equal ranges, one per goroutine.
-// It takes the plan by value so that the single-goroutine path in execute
-// keeps its plan on the stack.
-func parallel[T any](k Kernels[T], op shape.Op, p plan, space, depth []T, total, n int) {
-	var wg sync.WaitGroup
-	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
-	for i := 1; i < n; i++ {
-		wg.Go(func() { run(k, op, &p, space, depth, bound(i), bound(i+1)) })
-	}
-	run(k, op, &p, space, depth, 0, bound(1))
-	wg.Wait()
 }

@@ -1,12 +1,12 @@
-package generic_test
+package engine_test
 
 import (
 	"fmt"
 	"math"
 	"testing"
 
-	"github.com/blockshuffle/blockshuffle/dispatch"
-	"github.com/blockshuffle/blockshuffle/generic"
+	_ "github.com/blockshuffle/blockshuffle/dispatch" // chooses the tier
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -14,7 +14,7 @@ import (
 // (where the tier has them), float32 NCHW DepthToSpace, b = 2, at sizes
 // around the automatic threshold: the basis of streamMin.
 func BenchmarkStreaming(b *testing.B) {
-	sets := dispatch.ActiveSets()
+	tier := engine.Active()
 	for _, mib := range []int{2, 4, 8, 16, 32, 64} {
 		side := int(math.Sqrt(float64(mib<<20/4/64))) / 8 * 8
 		p := shape.Params{N: 1, C: 64, H: side, W: side, BlockSize: 2, Workers: 1}
@@ -26,10 +26,10 @@ func BenchmarkStreaming(b *testing.B) {
 				if stream {
 					min = 0
 				}
-				defer generic.SetStreamMin(min)()
+				defer engine.SetStreamMin(min)()
 				b.SetBytes(int64(n))
 				for b.Loop() {
-					if err := sets.Do(shape.DepthToSpace, dst, src, 4, p); err != nil {
+					if err := tier.Do(shape.DepthToSpace, dst, src, 4, p); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -1,0 +1,347 @@
+// Package amd64 lowers the kernel table to x86-64 assembly with avo: AVX2
+// (avx2.go) and AVX-512 (avx512.go) kernels on the scaffolding they share,
+// in this file: the function prologue and parameters, the addresses of a
+// chunk's lanes, the row and group loops, the run copiers' loops, and
+// read-only constants.
+package amd64
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+)
+
+// Generator accumulates the kernels of one assembly file.
+type Generator struct {
+	c      *build.Context
+	consts map[string]operand.Mem
+	labels int
+	stream bool // full-register stores are non-temporal
+}
+
+// New starts a file of kernels built under the given build constraint.
+func New(constraint string) *Generator {
+	c := build.NewContext()
+	c.ConstraintExpr(constraint)
+	return &Generator{c: c, consts: map[string]operand.Mem{}}
+}
+
+// Result returns the file built so far.
+func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
+
+// Kernel adds one kernel of the table and returns the shortest row, in
+// bytes, a fixed-b kernel handles (0 for the others).
+func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
+	if k.ISA != table.AVX2 {
+		if k.Kind == table.Copy {
+			g.copyRuns512(k)
+			return 0, nil
+		}
+		return g.fixedB512(k)
+	}
+	if k.Kind == table.Copy {
+		g.copyRuns(k)
+		return 0, nil
+	}
+	if k.B == 0 {
+		g.moveN(k)
+		return 0, nil
+	}
+	progs, err := Programs(k)
+	if err != nil {
+		return 0, err
+	}
+	g.fixedB(k, progs)
+	return vec.Smallest(progs), nil
+}
+
+func (g *Generator) label(what string) string {
+	g.labels++
+	return fmt.Sprintf("%s%d", what, g.labels)
+}
+
+// rowAddr computes the address of lane j from a few registers, since x86
+// addressing scales an index by 1, 2, 4 or 8 only: lanes are grouped in
+// runs of table.Split(b), each run starting at its own base register.
+type rowAddr struct {
+	bases       []reg.GPVirtual // base k = base 0 + k*laneI
+	split       int
+	lane, lane3 reg.GPVirtual
+}
+
+func (r rowAddr) mem(j, off int) operand.Mem {
+	base := r.bases[j/r.split]
+	switch j %= r.split; j {
+	case 0:
+		return operand.Mem{Base: base, Disp: off}
+	case 3:
+		return operand.Mem{Base: base, Index: r.lane3, Scale: 1, Disp: off}
+	}
+	return operand.Mem{Base: base, Index: r.lane, Scale: uint8(j), Disp: off}
+}
+
+// zipPrologue starts a fixed-b kernel's function: name, signature and doc,
+// with note added to the doc.
+func (g *Generator) zipPrologue(k table.Kernel, note string) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func" + table.LaneSig.Params())
+	what := fmt.Sprintf("interleaves %d rows (lanes) of %d-byte elements into one", k.B, k.Width)
+	if k.Kind == table.Unzip {
+		what = fmt.Sprintf("splits one row into %d rows (lanes) of %d-byte elements", k.B, k.Width)
+	}
+	if k.Cp > 0 {
+		what = fmt.Sprintf("moves NHWC CRD pixels of %d channels of %d-byte elements, block size %d, between the depth row and the space rows (lanes)", k.Cp, k.Width, k.B)
+	}
+	doc := []string{fmt.Sprintf("%s %s, for each of rows rows.", k.Name(), what)}
+	if note != "" {
+		doc = append(doc, note)
+	}
+	c.Doc(doc...) // one call: each call replaces the function's documentation
+}
+
+// zipRegs are where a fixed-b kernel keeps its arguments.
+type zipRegs struct {
+	sp, dp, n reg.GPVirtual
+	groups    operand.Op // groups left: a register, or a stack slot
+	addr      rowAddr
+	laneI     reg.GPVirtual // zero value: lanes in one run
+	steps     [2]operand.Mem
+}
+
+// zipParams loads a fixed-b kernel's arguments. With spill set, n stays
+// in memory and the group count goes to the stack, leaving registers to
+// the body.
+func (g *Generator) zipParams(k table.Kernel, spill bool) zipRegs {
+	c := g.c
+	z := zipRegs{sp: c.GP64(), dp: c.GP64()}
+	lane := c.GP64()
+	c.Load(c.Param("space"), z.sp)
+	c.Load(c.Param("depth"), z.dp)
+	if spill {
+		slot, t := c.AllocLocal(8), c.GP64()
+		c.Load(c.Param("groups"), t)
+		c.MOVQ(t, slot)
+		z.groups = slot
+	} else {
+		z.n = c.GP64()
+		c.Load(c.Param("n"), z.n)
+		groups := c.GP64()
+		c.Load(c.Param("groups"), groups)
+		z.groups = groups
+	}
+	c.Load(c.Param("lane"), lane)
+	z.steps = g.groupSteps()
+	z.addr = rowAddr{lane: lane, split: table.Split(k.B)}
+	if z.addr.split > 3 {
+		z.addr.lane3 = c.GP64()
+		c.LEAQ(operand.Mem{Base: lane, Index: lane, Scale: 2}, z.addr.lane3)
+	}
+	if k.B > z.addr.split { // more than one run of lanes
+		z.laneI = c.GP64()
+		c.Load(c.Param("laneI"), z.laneI)
+	}
+	return z
+}
+
+// chunkAddrs returns the memory operands of a chunk off bytes into the
+// lanes: the lanes start at bases derived from dp + off, the interleaved
+// bytes at sp + off*b.
+func (g *Generator) chunkAddrs(k table.Kernel, z zipRegs, off reg.GPVirtual) (rowMem, ilvMem func(int, int) operand.Mem) {
+	c := g.c
+	addr := z.addr
+	addr.bases = []reg.GPVirtual{c.GP64()}
+	c.LEAQ(operand.Mem{Base: z.dp, Index: off, Scale: 1}, addr.bases[0])
+	for len(addr.bases) < (k.B+addr.split-1)/addr.split {
+		next := c.GP64()
+		c.LEAQ(operand.Mem{Base: addr.bases[len(addr.bases)-1], Index: z.laneI, Scale: 1}, next)
+		addr.bases = append(addr.bases, next)
+	}
+	ilv := operand.Mem{Base: z.sp, Index: off, Scale: uint8(k.B)}
+	if k.B != 2 && k.B != 4 && k.B != 8 {
+		p := c.GP64()
+		c.IMUL3Q(operand.Imm(uint64(k.B)), off, p)
+		c.ADDQ(z.sp, p)
+		ilv = operand.Mem{Base: p}
+	}
+	rowMem = func(j, o int) operand.Mem { return addr.mem(j, o) }
+	ilvMem = func(_, o int) operand.Mem { m := ilv; m.Disp = o; return m }
+	return rowMem, ilvMem
+}
+
+// loops are the row and group loops around every kernel's body: two
+// pointers step by their row strides (named arguments) after each row, and
+// by the group steps after a group's last row.
+type loops struct {
+	ptrs               [2]reg.GPVirtual
+	rowStrides         [2]string
+	rows               reg.GPVirtual
+	groups             operand.Op // a register or a stack slot
+	rowLoop, groupLoop string
+	steps              [2]operand.Mem
+}
+
+// end closes the loops and returns from the kernel, fencing non-temporal
+// stores first.
+func (g *Generator) end(l loops, stream bool) {
+	c := g.c
+	c.ADDQ(param(c, l.rowStrides[0]), l.ptrs[0])
+	c.ADDQ(param(c, l.rowStrides[1]), l.ptrs[1])
+	c.DECQ(l.rows)
+	c.JNZ(operand.LabelRef(l.rowLoop))
+	c.ADDQ(l.steps[0], l.ptrs[0])
+	c.ADDQ(l.steps[1], l.ptrs[1])
+	c.DECQ(l.groups)
+	c.JNZ(operand.LabelRef(l.groupLoop))
+	if stream {
+		c.SFENCE() // non-temporal stores are weakly ordered
+	}
+	c.VZEROUPPER()
+	c.RET()
+}
+
+// groupSteps stores, in two stack slots, what takes the space and depth
+// pointers from the end of a group's last row to the next group's first:
+// groupSpace - rows*spaceStride and groupDepth - rows*depthStride. Keeping
+// them in memory leaves the registers to the row loop.
+func (g *Generator) groupSteps() [2]operand.Mem {
+	return g.stepsFor("groupSpace", "spaceStride", "groupDepth", "depthStride")
+}
+
+// stepsFor is groupSteps for kernels whose arguments have other names:
+// group and row strides of the first pointer, then of the second.
+func (g *Generator) stepsFor(group0, row0, group1, row1 string) [2]operand.Mem {
+	c := g.c
+	slots := c.AllocLocal(16)
+	steps := [2]operand.Mem{slots, slots.Offset(8)}
+	for i, names := range [2][2]string{{group0, row0}, {group1, row1}} {
+		step, t := c.GP64(), c.GP64()
+		c.Load(c.Param("rows"), t)
+		c.IMULQ(param(c, names[1]), t)
+		c.Load(c.Param(names[0]), step)
+		c.SUBQ(t, step)
+		c.MOVQ(step, steps[i])
+	}
+	return steps
+}
+
+// param is the memory operand of an argument, for instructions that read it
+// where it is rather than through a register.
+func param(c *build.Context, name string) operand.Mem {
+	b, err := c.Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return b.Addr
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// constant returns read-only data holding b (16 or 32 bytes), shared by all
+// kernels that need the same bytes.
+func (g *Generator) constant(b []byte) operand.Mem {
+	key := string(b)
+	if m, ok := g.consts[key]; ok {
+		return m
+	}
+	name := fmt.Sprintf("shuffle%d", len(g.consts))
+	m := g.c.StaticGlobal(name)
+	g.c.DataAttributes(attr.RODATA | attr.NOPTR)
+	for i := 0; i < len(b); i += 8 {
+		var u uint64
+		for k := 7; k >= 0; k-- {
+			u = u<<8 | uint64(b[i+k])
+		}
+		g.c.AddDatum(i, operand.U64(u))
+	}
+	g.consts[key] = m
+	return m
+}
+
+// runCopier begins the function of run copier k, of AVX2 or AVX-512: its
+// header and documentation (doc adds lines), the parameters it loops with,
+// the group and row strides, and last = e, which each path lowers to the
+// offset of a run's last piece.
+func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, groups, last reg.GPVirtual, steps [2]operand.Mem) {
+	c := g.c
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func" + table.CopySig.Params())
+	c.Doc(append([]string{k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX."}, doc...)...)
+	dst, src, e, groups = c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("dst"), dst)
+	c.Load(c.Param("src"), src)
+	c.Load(c.Param("e"), e)
+	c.Load(c.Param("groups"), groups)
+	steps = g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
+	last = c.GP64()
+	c.MOVQ(e, last)
+	return dst, src, e, groups, last, steps
+}
+
+// copyPieces copies one run from s to d in pieces of size bytes, the last
+// piece at offset last (run length - size), overlapping the one before it
+// where the run is not a whole number of pieces. move copies one piece.
+func (g *Generator) copyPieces(s, d, last reg.GPVirtual, size operand.Constant, move func(from, to operand.Mem)) {
+	c := g.c
+	off := c.GP64()
+	pieces, done := g.label("pieces"), g.label("piecesdone")
+	c.XORQ(off, off)
+	c.Label(pieces)
+	move(operand.Mem{Base: s, Index: off, Scale: 1}, operand.Mem{Base: d, Index: off, Scale: 1})
+	c.CMPQ(off, last)
+	c.JEQ(operand.LabelRef(done))
+	c.ADDQ(size, off)
+	c.CMPQ(off, last)
+	c.JLE(operand.LabelRef(pieces))
+	c.MOVQ(last, off)
+	c.JMP(operand.LabelRef(pieces))
+	c.Label(done)
+}
+
+// eachRun loops over the runs of a run copier: groups of rows (the group
+// loop's label is groupLoop) of w runs, dstX and srcX bytes apart, calling
+// run with the addresses of each.
+func (g *Generator) eachRun(dst, src, groups reg.GPVirtual, groupLoop string, steps [2]operand.Mem, streaming bool, run func(d, s reg.GPVirtual)) {
+	c := g.c
+	rowLoop, runLoop := g.label("row"), g.label("run")
+	rows, x, d, s := c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Label(groupLoop)
+	c.Load(c.Param("rows"), rows)
+	c.Label(rowLoop)
+	c.Load(c.Param("w"), x)
+	c.MOVQ(dst, d)
+	c.MOVQ(src, s)
+	c.Label(runLoop)
+	run(d, s)
+	c.ADDQ(param(c, "dstX"), d)
+	c.ADDQ(param(c, "srcX"), s)
+	c.DECQ(x)
+	c.JNZ(operand.LabelRef(runLoop))
+	g.end(loops{[2]reg.GPVirtual{dst, src}, [2]string{"dstRow", "srcRow"}, rows, groups, rowLoop, groupLoop, steps}, streaming)
+}
+
+// copyHeadTail copies a run of one to two registers' width, a and b, from
+// s to d: its first bytes and its last ones, from offset last, overlapping.
+func (g *Generator) copyHeadTail(s, d, last reg.GPVirtual, a, b reg.Register) {
+	c := g.c
+	c.VMOVDQU(operand.Mem{Base: s}, a)
+	c.VMOVDQU(operand.Mem{Base: s, Index: last, Scale: 1}, b)
+	c.VMOVDQU(a, operand.Mem{Base: d})
+	c.VMOVDQU(b, operand.Mem{Base: d, Index: last, Scale: 1})
+}

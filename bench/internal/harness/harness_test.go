@@ -1,0 +1,72 @@
+package harness
+
+import (
+	"bytes"
+	"testing"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+
+	_ "github.com/blockshuffle/blockshuffle/dispatch" // registers the tiers
+)
+
+// TestTypical checks the baseline against the package on small tensors of
+// every kind of case: a wrong baseline would make every gain in the report
+// a fiction.
+func TestTypical(t *testing.T) {
+	shapes := []Shape{{2, 18, 3, 5, 3}, {1, 8, 4, 2, 2}, {2, 16, 2, 3, 4}, {1, 3, 2, 2, 1}}
+	for _, c := range Cases(shapes, []int{1, 2, 4, 8, 16}) {
+		src := make([]byte, c.Bytes())
+		for i := range src {
+			src[i] = byte(i*7 + i>>8)
+		}
+		want := make([]byte, len(src))
+		if err := engine.Lookup(isa.Generic).Do(c.Op, want, src, c.Width, c.Params()); err != nil {
+			t.Fatal(err)
+		}
+		var got []byte
+		switch c.Width {
+		case 1:
+			got = Typical(c, src)
+		case 2:
+			got = typicalBytes[[2]byte](c, src)
+		case 4:
+			got = typicalBytes[[4]byte](c, src)
+		case 8:
+			got = typicalBytes[[8]byte](c, src)
+		case 16:
+			got = typicalBytes[[16]byte](c, src)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v: Typical differs from the package:\n got %v\nwant %v", c, got, want)
+		}
+		if NewBuffers(c).Typical() == nil {
+			t.Errorf("%v: no typical runner", c)
+		}
+	}
+}
+
+// typicalBytes runs Typical on src as elements of type E, an array of bytes.
+func typicalBytes[E any](c Case, src []byte) []byte {
+	w := int(unsafe.Sizeof(*new(E)))
+	in := unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(src))), len(src)/w)
+	out := Typical(c, in)
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(out))), len(src))
+}
+
+// TestCasesAreValid keeps the report from panicking on a mistyped shape:
+// every case must be a valid call whose output has as many bytes.
+func TestCasesAreValid(t *testing.T) {
+	for _, c := range Cases(Shapes, Widths) {
+		p := c.Params()
+		dims, err := p.DepthToSpaceDims()
+		if c.Op == shape.SpaceToDepth {
+			dims, err = p.SpaceToDepthDims()
+		}
+		if err != nil || dims.Len()*c.Width != c.Bytes() {
+			t.Errorf("%v: %v, output %+v", c, err, dims)
+		}
+	}
+}

@@ -1,0 +1,5 @@
+//go:build !gc || purego
+
+package dispatch
+
+const assembly = false

@@ -1,0 +1,181 @@
+package generic
+
+import (
+	"encoding/binary"
+	"fmt"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// anyKernels are the row kernels for any element type, pointers included:
+// every element moves by ordinary Go assignment or copy, so the garbage
+// collector's write barriers run.
+type anyKernels[T any] struct{}
+
+// loop is one of the pure-Go row loops.
+type loop uint8
+
+const (
+	copyAll       loop = iota // a Runs call whose rows form one block: one copy (b = 1 lands here)
+	runLoop                   // Runs: one copy per pixel's run
+	unitLoop                  // elements of several units each, one at a time, any kind
+	zipLoop                   // Interleave
+	transposeLoop             // Transpose
+	wordLoop                  // Runs of exactly 4, 8 or 16 bytes, as whole words (wordKernels)
+)
+
+// pick chooses the loop of a call.
+func pick(kind engine.Kind, a *engine.Args) loop {
+	switch {
+	case kind == engine.Runs && a.Contiguous():
+		return copyAll
+	case kind == engine.Runs: // runs are contiguous whatever the unit
+		return runLoop
+	case a.Unit != 1:
+		return unitLoop
+	case kind == engine.Interleave:
+		return zipLoop
+	}
+	return transposeLoop
+}
+
+// name is how Describe reports a loop.
+func (l loop) name(op shape.Op, a *engine.Args, size int) string {
+	switch l {
+	case copyAll:
+		return "generic: one copy"
+	case runLoop:
+		return fmt.Sprintf("generic: a copy per %d-element run", a.B*a.Cp)
+	case unitLoop:
+		return fmt.Sprintf("generic: %d-byte elements one by one", a.Unit*size)
+	case zipLoop:
+		dir := "zip"
+		if op == shape.SpaceToDepth {
+			dir = "unzip"
+		}
+		switch a.B {
+		case 2, 3, 4, 8:
+			return fmt.Sprintf("generic: %s%d blocks", dir, a.B)
+		}
+		return fmt.Sprintf("generic: %s by rows (b = %d)", dir, a.B)
+	case transposeLoop:
+		return "generic: transposed rows"
+	}
+	return fmt.Sprintf("generic: %d-byte word runs", a.B*a.Cp*size)
+}
+
+// Run implements engine.Kernels; it serves every call.
+func (anyKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
+	l := pick(kind, &a)
+	if a.Report != nil {
+		a.Report(l.name(op, &a, int(unsafe.Sizeof(*new(T)))))
+		return true
+	}
+	d2s := op == shape.DepthToSpace
+	if l == copyAll {
+		n := a.Groups * a.GroupSpace
+		if d2s {
+			copy(space[:n], depth[:n])
+		} else {
+			copy(depth[:n], space[:n])
+		}
+		return true
+	}
+	forGroups(space, depth, &a, func(space, depth []T) {
+		switch l {
+		case runLoop:
+			runs(d2s, space, depth, &a)
+		case unitLoop:
+			anyUnit(d2s, space, depth, &a)
+		case zipLoop:
+			zipRows(d2s, space, depth, &a)
+		default:
+			transposeRows(d2s, space, depth, &a)
+		}
+	})
+	return true
+}
+
+// forGroups calls rows once per group, with the slices starting at the group.
+func forGroups[T any](space, depth []T, a *engine.Args, rows func(space, depth []T)) {
+	for g := range a.Groups {
+		rows(space[g*a.GroupSpace:], depth[g*a.GroupDepth:])
+	}
+}
+
+// anyUnit moves elements of any number of units one element at a time
+// following the engine.Args formula; it serves every kind.
+func anyUnit[T any](d2s bool, space, depth []T, a *engine.Args) {
+	u := a.Unit
+	for r := 0; r < a.Rows; r++ {
+		so, do := r*a.SpaceStride, r*a.DepthStride
+		for x := 0; x < a.W; x++ {
+			for j := 0; j < a.B; j++ {
+				dj := do + x*a.XS + j*a.JS
+				for c := 0; c < a.Cp; c++ {
+					s, d := space[so:so+u], depth[dj+c*a.CS:][:u]
+					if d2s {
+						copy(s, d)
+					} else {
+						copy(d, s)
+					}
+					so += u
+				}
+			}
+		}
+	}
+}
+
+// wordKernels are the kernels of the generic tier for pointer-free
+// elements of the fixed widths: anyKernels, plus short runs moved as whole
+// words.
+type wordKernels[T engine.Word] struct{}
+
+// Run implements engine.Kernels; it serves every call.
+func (wordKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
+	size := int(unsafe.Sizeof(*new(T)))
+	if run := a.B * a.Cp * a.Unit * size; kind != engine.Runs || a.Contiguous() || run != 4 && run != 8 && run != 16 {
+		return anyKernels[T]{}.Run(op, kind, space, depth, a)
+	}
+	if a.Report != nil {
+		a.Report(wordLoop.name(op, &a, size))
+		return true
+	}
+	forGroups(space, depth, &a, func(space, depth []T) {
+		wordRuns(op == shape.DepthToSpace, asBytes(space), asBytes(depth), &a, size)
+	})
+	return true
+}
+
+var le = binary.LittleEndian
+
+// wordRuns moves runs of exactly 4, 8 or 16 bytes with one or two loads and
+// stores each; a call to memmove costs more than that.
+func wordRuns(d2s bool, space, depth []byte, a *engine.Args, size int) {
+	run, xs := a.B*a.Cp*a.Unit*size, a.XS*size // bytes
+	for r := 0; r < a.Rows; r++ {
+		to, from := space[r*a.SpaceStride*size:][:a.W*run], depth[r*a.DepthStride*size:]
+		ts, fs := run, xs
+		if !d2s {
+			to, from, ts, fs = from, to, fs, ts
+		}
+		switch run {
+		case 4:
+			for x := 0; x < a.W; x++ {
+				le.PutUint32(to[x*ts:], le.Uint32(from[x*fs:]))
+			}
+		case 8:
+			for x := 0; x < a.W; x++ {
+				le.PutUint64(to[x*ts:], le.Uint64(from[x*fs:]))
+			}
+		default:
+			for x := 0; x < a.W; x++ {
+				t, f := to[x*ts:][:16], from[x*fs:][:16]
+				le.PutUint64(t, le.Uint64(f))
+				le.PutUint64(t[8:], le.Uint64(f[8:]))
+			}
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package cases
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/dispatch"
+	"github.com/blockshuffle/blockshuffle/generic"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Runner is one byte-level way to make a call: an entry point of a
+// package, or a tier's implementation (engine.Impl.Do).
+type Runner func(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error
+
+// Check makes the call c on src, elements of es bytes, into dst with run,
+// and fails t unless the call succeeds and dst then holds what the
+// reference computes. dst and src hold c.Len()*es bytes each; name says
+// what ran in the failure message.
+func Check(t testing.TB, name string, run Runner, c Case, es int, dst, src []byte) {
+	t.Helper()
+	want := make([]byte, len(src))
+	if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
+		t.Fatalf("%s %v es=%d: the reference: %v", name, c, es, err)
+	}
+	if err := run(c.Op, dst, src, es, c.P); err != nil {
+		t.Fatalf("%s %v es=%d: %v", name, c, es, err)
+	}
+	if i := firstDiff(dst, want); i >= 0 {
+		t.Fatalf("%s %v es=%d: byte %d is %#02x, the reference has %#02x", name, c, es, i, dst[i], want[i])
+	}
+}
+
+// Compare checks every case at every element width with random input.
+func Compare(t testing.TB, name string, run Runner, cs []Case, widths []int, rng *rand.Rand) {
+	t.Helper()
+	for _, es := range widths {
+		for _, c := range cs {
+			src := Fill(rng, c.Len()*es)
+			Check(t, name, run, c, es, make([]byte, len(src)), src)
+		}
+	}
+}
+
+// firstDiff is the first index where a and b differ, or -1.
+func firstDiff(a, b []byte) int {
+	if bytes.Equal(a, b) {
+		return -1
+	}
+	for i := range a {
+		if i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return len(a)
+}
+
+// Tier is a kernel tier this machine runs, as a Runner.
+type Tier struct {
+	Name string
+	Run  Runner
+}
+
+// Tiers are the tiers this machine runs; with -short, as under emulation,
+// only the one in use.
+func Tiers() []Tier {
+	// dispatch reads the variable at init, which go test's cache cannot
+	// see: reading it again here makes cached results depend on it.
+	os.Getenv(dispatch.EnvVar)
+	tiers := dispatch.Available()
+	if testing.Short() {
+		tiers = []dispatch.Tier{dispatch.Active()}
+	}
+	var out []Tier
+	for _, t := range tiers {
+		out = append(out, Tier{t.String(), engine.Lookup(t.String()).Do})
+	}
+	return out
+}
+
+// API and Generic are the byte-level functions of package blockshuffle and
+// of package generic, as Runners.
+var (
+	API     Runner = bytesOf(bs.DepthToSpaceBytes, bs.SpaceToDepthBytes)
+	Generic Runner = bytesOf(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
+)
+
+func bytesOf(d2s, s2d func(dst, src []byte, es int, p shape.Params) error) Runner {
+	return func(op shape.Op, dst, src []byte, es int, p shape.Params) error {
+		if op == shape.SpaceToDepth {
+			return s2d(dst, src, es, p)
+		}
+		return d2s(dst, src, es, p)
+	}
+}

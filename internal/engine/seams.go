@@ -1,0 +1,21 @@
+package engine
+
+// Seams for the module's tests and benchmarks, which must reach paths that
+// only large tensors take.
+
+// SetMinWorkerBytes sets the work below which a call adds no goroutine
+// (256 KiB), so that tests can split small tensors; it returns a function
+// that restores the setting.
+func SetMinWorkerBytes(n int) (restore func()) {
+	old := minWorkerBytes
+	minWorkerBytes = n
+	return func() { minWorkerBytes = old }
+}
+
+// SetStreamMin sets the tensor size from which kernels may write with
+// non-temporal stores (8 MiB), and returns a function that restores it.
+func SetStreamMin(n int) (restore func()) {
+	old := streamMin
+	streamMin = n
+	return func() { streamMin = old }
+}

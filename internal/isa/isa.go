@@ -1,0 +1,100 @@
+// Package isa describes, once, each tier of kernels: the pure-Go one and
+// one per instruction set blockshuffle has kernels for. Everything that
+// differs per ISA is read from All:
+//
+//   - the generator (asmgen, a module of its own that imports this
+//     package) writes each ISA's kernels, streaming twins where Streaming
+//     is set, with the back end of its GOARCH, and registers them under
+//     Tier;
+//   - dispatch's Tier constants are generated from All, in its order, and
+//     a tier is available where its kernels registered and Supported holds;
+//   - the kernel tests run the tables of the ISAs Supported says this CPU
+//     runs.
+//
+// Adding an ISA is one entry here plus a back end in asmgen.
+package isa
+
+import (
+	"runtime"
+
+	"golang.org/x/sys/cpu"
+)
+
+// ISA is one tier of kernels.
+type ISA struct {
+	// Name is the instruction set's name as kernel names end, e.g.
+	// zip2x1AVX2; empty for the generic tier.
+	Name string
+	// Tier is the tier's name, as dispatch and BLOCKSHUFFLE_TIER spell it.
+	Tier string
+	// GOARCH is the architecture the kernels are written for; empty for
+	// the generic tier, which runs everywhere.
+	GOARCH string
+	// Base is the Name of the ISA whose kernels serve what this one has no
+	// kernel for, and rows too short for its own; empty for none.
+	Base string
+	// Streaming says that the ISA's kernels have twins writing with
+	// non-temporal stores, for outputs too large to stay in cache.
+	Streaming bool
+	// CPUs says where the tier runs, for the documentation.
+	CPUs string
+	// has reports whether this CPU and OS can run the kernels. x/sys/cpu
+	// checks that the OS saves the wide registers (XCR0) and honours
+	// GODEBUG=cpu.avx2=off and the like.
+	has func() bool
+}
+
+// Supported reports whether this build's architecture and this CPU run
+// the tier's kernels. It is the one CPU-feature test of the module.
+func (i ISA) Supported() bool {
+	return (i.GOARCH == "" || i.GOARCH == runtime.GOARCH) && i.has()
+}
+
+// Generic is the tier of package generic, which every build has.
+const Generic = "generic"
+
+// All lists the tiers from the most portable to the most specialized:
+// dispatch picks the last one this machine supports.
+var All = []ISA{
+	{Tier: Generic, CPUs: "every platform; the only tier with -tags purego", has: always},
+	{
+		Name: "AVX2", Tier: "avx2", GOARCH: "amd64", Streaming: true,
+		CPUs: "amd64 with AVX2 (Haswell, Zen 1 and later)",
+		has:  func() bool { return cpu.X86.HasAVX2 },
+	},
+	{
+		Name: "AVX512BW", Tier: "avx512bw", GOARCH: "amd64", Base: "AVX2",
+		CPUs: "amd64 with AVX-512 F, BW, VL and DQ (Skylake-SP, Cascade Lake)",
+		has:  avx512,
+	},
+	{
+		Name: "AVX512VBMI", Tier: "avx512vbmi", GOARCH: "amd64", Base: "AVX2",
+		CPUs: "amd64 with AVX-512 F, BW, VL, DQ and VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later)",
+		has:  func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
+	},
+	{
+		Name: "NEON", Tier: "neon", GOARCH: "arm64",
+		CPUs: "arm64 (Advanced SIMD, which every arm64 CPU Go runs on has)",
+		has:  func() bool { return cpu.ARM64.HasASIMD },
+	},
+}
+
+func always() bool { return true }
+
+// avx512 is what both AVX-512 tiers need: F, BW, VL and DQ, with AVX2 for
+// their base and BMI2, with which the kernels count their masks (every
+// AVX-512 CPU has it).
+func avx512() bool {
+	x := cpu.X86
+	return x.HasAVX2 && x.HasBMI2 && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ
+}
+
+// Lookup returns the ISA of the given Name, or nil.
+func Lookup(name string) *ISA {
+	for i := range All {
+		if All[i].Name == name && name != "" {
+			return &All[i]
+		}
+	}
+	return nil
+}

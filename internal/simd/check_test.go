@@ -1,0 +1,96 @@
+package simd_test
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
+	_ "github.com/blockshuffle/blockshuffle/kernels" // registers the tables
+)
+
+// tables are the kernel tables this CPU runs.
+func tables(t *testing.T) map[string]*simd.Table {
+	out := map[string]*simd.Table{}
+	for _, i := range isa.All {
+		if tb := simd.Lookup(i.Name); tb != nil && i.Supported() {
+			out[i.Name] = tb
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("no kernels for this CPU in this build")
+	}
+	return out
+}
+
+// mustPanic runs f, which must panic with a message naming the kernel,
+// before it writes anything: neighbour, the memory right after the slices
+// passed, stays as it was.
+func mustPanic(t *testing.T, what string, neighbour []byte, f func()) {
+	t.Helper()
+	before := bytes.Clone(neighbour)
+	defer func() {
+		t.Helper()
+		r := recover()
+		if msg, _ := r.(string); !strings.Contains(msg, "would reach") {
+			t.Errorf("%s: recovered %v, want a panic saying the call would reach outside its slices", what, r)
+		}
+		if !bytes.Equal(neighbour, before) {
+			t.Errorf("%s: memory next to the slices was written", what)
+		}
+	}()
+	f()
+}
+
+// TestOutsideSlicesPanics replays, on the kernels' own entry points, calls
+// whose arguments reach past their slices: each must panic before any
+// assembly runs. (The public API validates its input and never makes such
+// a call; these guard the module against its own bugs.)
+func TestOutsideSlicesPanics(t *testing.T) {
+	for name, tb := range tables(t) {
+		type pair struct{ a, b [64]byte }
+		v := new(pair)
+		src := bytes.Repeat([]byte{0xEE}, 128)
+		mustPanic(t, name+" copyRuns", v.b[:], func() {
+			// 96-byte runs into a 64-byte slice, as in the report that led here.
+			tb.CopyRuns.Run(&simd.CopyArgs{Dst: v.a[:], Src: src, E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
+		})
+		k := tb.Zip[2][1]
+		if k.F == nil {
+			k = tb.Base.Zip[2][1]
+		}
+		mustPanic(t, name+" zip2x1 space", v.b[:], func() {
+			// Two 64-byte lanes interleave into 128 bytes: twice the slice.
+			k.F.Run(&simd.LaneArgs{Space: v.a[:], Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+		})
+		mustPanic(t, name+" zip2x1 depth", v.b[:], func() {
+			k.F.Run(&simd.LaneArgs{Space: make([]byte, 256), Depth: v.a[:], N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+		})
+		mustPanic(t, name+" zip2x1 rows", v.b[:], func() {
+			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 3, DepthStride: 32, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
+		})
+		mustPanic(t, name+" zip2x1 overflowing stride", v.b[:], func() {
+			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 1, Lane: math.MaxInt, LaneI: 32, Groups: 1}, 2, 2)
+		})
+		mustPanic(t, name+" zip2x1 negative stride", v.b[:], func() {
+			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
+		})
+		// The same calls inside their slices run.
+		k.F.Run(&simd.LaneArgs{Space: make([]byte, 128), Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+		tb.CopyRuns.Run(&simd.CopyArgs{Dst: make([]byte, 96), Src: src, E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
+	}
+}
+
+// TestDryRunNamesTheKernel: with Report set, a call names its kernel and
+// touches nothing, so that it may be made without buffers.
+func TestDryRunNamesTheKernel(t *testing.T) {
+	for name, tb := range tables(t) {
+		var got string
+		tb.CopyRuns.Run(&simd.CopyArgs{E: 1 << 20, W: 9, Rows: 9, Groups: 9, Report: func(k string) { got = k }})
+		if got != "copyRuns"+name {
+			t.Errorf("%s: a dry run of CopyRuns named %q", name, got)
+		}
+	}
+}

@@ -1,0 +1,206 @@
+// Package simd runs the assembly kernels of package kernels: each ISA's
+// kernel table, the choice of kernel for a row call, and the checks that a
+// call stays inside its slices before any assembly runs.
+//
+// Package kernels holds only generated code and exports nothing: its
+// tables register here at init (Register), which makes them the tiers of
+// the engine that package dispatch chooses among. The kernels' Go
+// signatures (signatures.go) are generated from the same table as the
+// assembly; everything that calls them goes through the Args structs,
+// whose slices the checks in check.go measure the call against.
+package simd
+
+import (
+	"reflect"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+)
+
+// Table is one ISA's kernels; a nil F has no kernel.
+//
+// Zip[b][w] and Unzip[b][w] are the lane kernels for b lanes of w-byte
+// elements; ZipNT and UnzipNT do the same with non-temporal stores, for
+// outputs that cannot stay in cache, on rows of a multiple of 32 bytes
+// whose every output address is 32-byte aligned. TZip[b][cp][w] and
+// TUnzip[b][cp][w] are the transposing lane kernels of NHWC CRD: lane i (a
+// space row) holds, per pixel, elements (j, c) for j < b, c < cp, which the
+// interleaved side (a depth row) holds per pixel as channels c*b*b + i*b +
+// j. ZipN and UnzipN take 16-byte elements and any block size. Split[b]
+// says how the lanes of a b-lane kernel are addressed: lane j starts
+// (j/Split[b])*laneI + (j%Split[b])*lane bytes after the row's depth
+// address.
+type Table struct {
+	Zip, Unzip     LaneKernels
+	ZipNT, UnzipNT LaneKernels
+	TZip, TUnzip   TransposeKernels
+	ZipN, UnzipN   AnyBFunc
+	CopyRuns       CopyFunc
+	CopyRunsNT     CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
+	Split          [MaxBlock + 1]int
+
+	// Base, if not nil, runs what this table has no kernel for, and rows
+	// too short for its kernels.
+	Base *Table
+}
+
+// LaneKernel is a lane kernel and the shortest lane, in bytes, it takes.
+type LaneKernel struct {
+	F    LaneFunc
+	MinN int
+}
+
+var tables = map[string]*Table{}
+
+// Register makes t the table of the ISA of the given name, and its tier
+// an implementation the engine can run. The generated tables of package
+// kernels call it at init.
+func Register(name string, t *Table) {
+	tables[name] = t
+	engine.Register(&engine.Impl{
+		Tier: isa.Lookup(name).Tier,
+		W1:   kernels[uint8]{t},
+		W2:   kernels[uint16]{t},
+		W4:   kernels[uint32]{t},
+		W8:   kernels[uint64]{t},
+		W16:  kernels[[2]uint64]{t},
+	})
+}
+
+// Lookup returns the table of the ISA of the given name, or nil where this
+// build has none.
+func Lookup(name string) *Table { return tables[name] }
+
+// key says which lane kernel a call needs.
+type key struct {
+	unzip  bool // from the interleaved side to the lanes
+	stream bool // the output may be written around the caches
+	w, b   int  // element bytes and lanes
+	cp     int  // C' of a transposing kernel; 0 for the others
+}
+
+// interleave runs the kernel for b evenly spaced lanes of w-byte elements
+// (it sets a.LaneI), if the table has one and a.N is long enough for it,
+// and reports whether it did: with non-temporal stores where k.stream is
+// set and the output allows, and for 16-byte elements at any b.
+func (t *Table) interleave(k key, a *LaneArgs) bool {
+	if k.b <= MaxBlock {
+		a.LaneI = t.Split[k.b] * a.Lane
+		if t.lanes(k, a) {
+			return true
+		}
+	}
+	if k.w != 16 || a.N < 16 {
+		return false
+	}
+	for s := t; s != nil; s = s.Base {
+		f := s.ZipN
+		if k.unzip {
+			f = s.UnzipN
+		}
+		if f != nil {
+			f.Run(&AnyBArgs{
+				Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
+				Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b, Report: a.Report,
+			})
+			return true
+		}
+	}
+	return false
+}
+
+// lanes is interleave for lanes addressed in two levels, as Table says,
+// for the block sizes with their own kernels.
+func (t *Table) lanes(k key, a *LaneArgs) bool {
+	if k.b > MaxBlock || k.w > MaxWidth {
+		return false
+	}
+	if k.stream {
+		aligned := a.N%32 == 0 && aligned32(a.Space, a.SpaceStride, a.GroupSpace)
+		if k.unzip {
+			aligned = a.N%32 == 0 && aligned32(a.Depth, a.Lane, a.LaneI, a.DepthStride, a.GroupDepth)
+		}
+		for s := t; aligned && s != nil; s = s.Base {
+			nt := s.ZipNT[k.b][k.w]
+			if k.unzip {
+				nt = s.UnzipNT[k.b][k.w]
+			}
+			if nt.try(a, k.b, s.Split[k.b]) {
+				return true
+			}
+		}
+	}
+	return t.call(k, a)
+}
+
+// call runs the kernel for key k: this table's if it has one and a.N is
+// long enough for it, else its base's. It reports whether a kernel ran.
+func (t *Table) call(k key, a *LaneArgs) bool {
+	for s := t; s != nil; s = s.Base {
+		if s.lookup(k).try(a, k.b, s.Split[k.b]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookup returns the kernel for key k, or a LaneKernel with a nil F.
+func (t *Table) lookup(k key) LaneKernel {
+	if k.b > MaxBlock || k.w > MaxWidth || k.cp > MaxCp {
+		return LaneKernel{}
+	}
+	switch {
+	case k.cp > 0 && k.unzip:
+		return t.TUnzip[k.b][k.cp][k.w]
+	case k.cp > 0:
+		return t.TZip[k.b][k.cp][k.w]
+	case k.unzip:
+		return t.Unzip[k.b][k.w]
+	}
+	return t.Zip[k.b][k.w]
+}
+
+// copyRuns runs the table's run copier, streaming where the runs allow if
+// stream is set.
+func (t *Table) copyRuns(stream bool, a *CopyArgs) {
+	for s := t; stream && s != nil; s = s.Base {
+		if s.CopyRunsNT != nil && a.E%32 == 0 && aligned32(a.Dst, a.DstX, a.DstRow, a.DstGroup) {
+			s.CopyRunsNT.Run(a)
+			return
+		}
+	}
+	t.CopyRuns.Run(a)
+}
+
+// try runs the kernel if there is one and a.N is long enough for it, and
+// reports whether it did.
+func (k LaneKernel) try(a *LaneArgs, b, split int) bool {
+	if k.F == nil || a.N < k.MinN {
+		return false
+	}
+	k.F.Run(a, b, split)
+	return true
+}
+
+// aligned32 reports whether p's address and every stride are multiples of
+// 32, so that every output address a kernel derives from them is.
+func aligned32(p []byte, strides ...int) bool {
+	if uintptr(unsafe.Pointer(unsafe.SliceData(p)))%32 != 0 {
+		return false
+	}
+	for _, s := range strides {
+		if s%32 != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// name is the name of a kernel, as Describe reports it.
+func name(f any) string {
+	full := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	return full[strings.LastIndexByte(full, '.')+1:]
+}
