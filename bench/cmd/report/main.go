@@ -6,6 +6,7 @@
 //
 //	go run ./bench/cmd/report                    # everything, about three minutes
 //	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4' -svg chart.svg -json raw.json
+//	go run ./bench/cmd/report -routes            # which kernel serves each case on each tier
 //
 // Progress goes to stderr, the tables to stdout.
 package main
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
+	"github.com/blockshuffle/blockshuffle/dispatch"
 )
 
 // options are the command's flags.
@@ -33,6 +35,7 @@ type options struct {
 	svg      string
 	axis     string
 	json     string
+	routes   bool
 }
 
 func main() {
@@ -45,6 +48,7 @@ func main() {
 	flag.StringVar(&o.svg, "svg", "", "write a bar chart of the results to this SVG file")
 	flag.StringVar(&o.axis, "axis", "log", "the chart's GB/s axis: log or linear")
 	flag.StringVar(&o.json, "json", "", "write every figure measured, samples included, to this JSON file")
+	flag.BoolVar(&o.routes, "routes", false, "print the plan of each case and the kernel its rows go to on each tier, and measure nothing")
 	flag.Parse()
 
 	var err error
@@ -67,6 +71,15 @@ func main() {
 
 	if len(cases(o, harness.Shapes))+len(cases(o, harness.LargeShapes)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
+	}
+	if err := dispatch.EnvVarError(); err != nil {
+		fmt.Fprintln(os.Stderr, "report:", err)
+	}
+	if o.routes {
+		if err := routes(os.Stdout, cases(o, harness.Shapes)); err != nil {
+			fail(err)
+		}
+		return
 	}
 	r := run(o, progress())
 	r.print(os.Stdout)

@@ -225,10 +225,12 @@ func percent(v float64) string { return fmt.Sprintf("%.0f%%", 100*v) }
 
 func timeString(ns int64) string { return fmt.Sprint(time.Duration(ns)) }
 
-// table prints an aligned Markdown table.
+// table prints an aligned Markdown table: the first column (or, with text
+// set, every column) to the left, figures to the right.
 type table struct {
 	head []string
 	rows [][]string
+	text bool
 }
 
 func (t *table) print(w io.Writer) {
@@ -240,7 +242,7 @@ func (t *table) print(w io.Writer) {
 	}
 	line := func(r []string) {
 		for i, s := range r {
-			if i == 0 {
+			if i == 0 || t.text {
 				fmt.Fprintf(w, "| %-*s ", width[i], s)
 			} else {
 				fmt.Fprintf(w, "| %*s ", width[i], s)
@@ -252,7 +254,7 @@ func (t *table) print(w io.Writer) {
 	sep := make([]string, len(t.head))
 	for i := range sep {
 		sep[i] = strings.Repeat("-", width[i])
-		if i > 0 {
+		if i > 0 && !t.text {
 			sep[i] = sep[i][1:] + ":"
 		}
 	}

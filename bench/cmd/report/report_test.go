@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
+	"github.com/blockshuffle/blockshuffle/dispatch"
 )
 
 // TestRun measures a few cases briefly and checks that every section has
@@ -119,5 +120,32 @@ func TestAxis(t *testing.T) {
 	}
 	if p := a.pos(a.hi); p < 0.9999 || p > 1.0001 {
 		t.Errorf("pos(hi) = %v", p)
+	}
+}
+
+// TestRoutes prints the routes of a few cases: a row per case, a column per
+// tier, a kernel in every cell.
+func TestRoutes(t *testing.T) {
+	o := options{filter: regexp.MustCompile(`/(w1|w8)/1x27x224x224/`), widths: []int{1, 8}}
+	var b bytes.Buffer
+	if err := routes(&b, cases(o, harness.Shapes)); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 2+16 {
+		t.Fatalf("%d lines, want a header, a rule and 16 cases:\n%s", len(lines), b.String())
+	}
+	for _, tier := range dispatch.Available() {
+		if !strings.Contains(lines[0], " "+tier.String()+" ") {
+			t.Errorf("no column for %v: %s", tier, lines[0])
+		}
+	}
+	for _, l := range lines[2:] {
+		cells := strings.Split(l, "|")
+		for _, c := range cells[1 : len(cells)-1] {
+			if strings.TrimSpace(c) == "" {
+				t.Errorf("empty cell in %s", l)
+			}
+		}
 	}
 }
