@@ -24,7 +24,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"flag"
 	"fmt"
@@ -98,7 +97,7 @@ func main() {
 	fmt.Println()
 	// bpc is the bytes per cycle of function name's loop on each CPU.
 	bpc := func(name string) (map[string]float64, loopText, error) {
-		l, err := t.extract(bin, name, *loop)
+		l, err := t.syntax.extract(bin, name, *loop)
 		if err != nil {
 			return nil, l, err
 		}
@@ -118,7 +117,7 @@ func main() {
 	fmt.Println()
 	for _, name := range names {
 		if *detail {
-			l, err := t.extract(bin, name, *loop)
+			l, err := t.syntax.extract(bin, name, *loop)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "mca: %s: %v\n", name, err)
 				continue
@@ -159,7 +158,7 @@ type target struct {
 	isa, arch, triple, cpus string
 	than                    string   // an ISA whose kernel of the same name to compare with
 	copyLoops               []string // plain vector copy loops moving 64 bytes per iteration; the fastest is the baseline
-	extract                 func(bin, name string, loop int) (loopText, error)
+	syntax                  syntax
 }
 
 var (
@@ -179,14 +178,14 @@ jl top
 `
 	avx512 = target{
 		isa: "AVX512VBMI", than: "AVX2", arch: "amd64", triple: "x86_64", cpus: "icelake-server,sapphirerapids,znver4",
-		copyLoops: []string{ymmCopy, zmmCopy}, extract: extractAMD64,
+		copyLoops: []string{ymmCopy, zmmCopy}, syntax: amd64Syntax,
 	}
 )
 
 var targets = map[string]target{
 	"avx2": {
 		isa: "AVX2", arch: "amd64", triple: "x86_64", cpus: "znver3,haswell,skylake,icelake-server",
-		copyLoops: []string{ymmCopy}, extract: extractAMD64,
+		copyLoops: []string{ymmCopy}, syntax: amd64Syntax,
 	},
 	"avx512vbmi": avx512,
 	"avx512bw": func() target {
@@ -215,7 +214,7 @@ st1 { v0.16b, v1.16b, v2.16b, v3.16b }, [x0], #64
 subs x2, x2, #64
 b.ne top
 `},
-		extract: extractARM64,
+		syntax: arm64Syntax,
 	},
 }
 
@@ -256,38 +255,76 @@ func (l loopText) cycles(mca, triple, cpu string) float64 {
 	return total / iters
 }
 
+// syntax is what loop extraction needs to know of an architecture's
+// disassembly.
+type syntax struct {
+	disassemble func(bin, symbol string) []string // the command line
+	jump        *regexp.Regexp                    // a branch: mnemonic, then target address
+	backEdge    func(mnemonic string) bool        // whether a backward branch of this kind closes a loop
+	closing     func(mnemonic string) string      // the branch that ends the loop text, to the label top
+	stores      func(text string) int             // bytes an instruction stores
+}
+
 var (
-	insnRe  = regexp.MustCompile(`^\s*([0-9a-f]+):\s+(.*)$`)
-	jumpRe  = regexp.MustCompile(`^(j\w+)\s+([0-9a-f]+)`)
-	storeRe = regexp.MustCompile(`(?i)^(vmovdqu|vmovdqu8|vmovdqu64|vmovntdq|vmovq|vmovd|vextracti128|vmovhps|vpextrd)\s+(zmmword|ymmword|xmmword|qword|dword) ptr \[`)
+	insnRe = regexp.MustCompile(`^\s*([0-9a-f]+):\s+(.*)$`)
+
+	amd64Syntax = syntax{
+		disassemble: func(bin, symbol string) []string {
+			return []string{"objdump", "-d", "-M", "intel", "--no-show-raw-insn", "--disassemble=" + symbol, bin}
+		},
+		jump:     regexp.MustCompile(`^(j\w+)\s+([0-9a-f]+)`),
+		backEdge: func(m string) bool { return m != "jmp" }, // conditional jumps only
+		closing:  func(m string) string { return m + " top" },
+		stores: func(text string) int {
+			// A masked store counts whole: the partial last register of an
+			// AVX-512 period kernel adds a few bytes too many.
+			if s := x86StoreRe.FindStringSubmatch(text); s != nil {
+				return map[string]int{"zmmword": 64, "ymmword": 32, "xmmword": 16, "qword": 8, "dword": 4}[strings.ToLower(s[2])]
+			}
+			return 0
+		},
+	}
+	x86StoreRe = regexp.MustCompile(`(?i)^(vmovdqu|vmovdqu8|vmovdqu64|vmovntdq|vmovq|vmovd|vextracti128|vmovhps|vpextrd)\s+(zmmword|ymmword|xmmword|qword|dword) ptr \[`)
+
+	// On arm64 a loop's back edge may be an unconditional branch to its test.
+	arm64Syntax = syntax{
+		disassemble: func(bin, symbol string) []string {
+			return []string{"llvm-objdump-19", "-d", "--no-show-raw-insn", "--disassemble-symbols=" + symbol, bin}
+		},
+		jump:     regexp.MustCompile(`^(b|b\.\w+|cbz|cbnz|tbz|tbnz)\s+(?:\w+,\s*)*0x([0-9a-f]+)`),
+		backEdge: func(string) bool { return true },
+		closing:  func(string) string { return "b top" },
+		stores:   storeBytes,
+	}
 )
 
-// extractAMD64 disassembles function name and returns its loop-th backward
-// conditional loop, the jump rewritten to top and other jumps dropped.
-func extractAMD64(bin, name string, loop int) (loopText, error) {
-	out := run("objdump", "-d", "-M", "intel", "--no-show-raw-insn", "--disassemble=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
+// extract disassembles function name and returns its loop-th backward
+// loop: the instructions from the branch's target to the branch, with the
+// loop's exit tests dropped (llvm-mca assumes them not taken) and the
+// branch rewritten to top.
+func (sx syntax) extract(bin, name string, loop int) (loopText, error) {
 	type insn struct {
 		addr uint64
 		text string
 	}
 	var insns []insn
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		m := insnRe.FindStringSubmatch(sc.Text())
+	cmd := sx.disassemble(bin, "github.com/blockshuffle/blockshuffle/kernels."+name+".abi0")
+	for _, line := range strings.Split(run(cmd[0], cmd[1:]...), "\n") {
+		m := insnRe.FindStringSubmatch(line)
 		if m == nil {
 			continue
 		}
 		addr, _ := strconv.ParseUint(m[1], 16, 64)
-		text := strings.TrimSpace(m[2])
+		text := m[2]
 		if i := strings.Index(text, "<"); i >= 0 {
-			text = strings.TrimSpace(text[:i])
+			text = text[:i]
 		}
 		insns = append(insns, insn{addr, strings.Join(strings.Fields(text), " ")})
 	}
 	seen := 0
 	for i, in := range insns {
-		m := jumpRe.FindStringSubmatch(in.text)
-		if m == nil || m[1] == "jmp" {
+		m := sx.jump.FindStringSubmatch(in.text)
+		if m == nil || !sx.backEdge(m[1]) {
 			continue
 		}
 		target, _ := strconv.ParseUint(m[2], 16, 64)
@@ -300,20 +337,13 @@ func extractAMD64(bin, name string, loop int) (loopText, error) {
 		var body bytes.Buffer
 		l := loopText{}
 		for _, b := range insns[:i] {
-			if b.addr < target {
+			if b.addr < target || sx.jump.MatchString(b.text) {
 				continue
 			}
-			if jumpRe.MatchString(b.text) {
-				continue // the loop's exit tests: llvm-mca assumes them not taken
-			}
-			if s := storeRe.FindStringSubmatch(b.text); s != nil {
-				// A masked store counts whole: the partial last register
-				// of an AVX-512 period kernel adds a few bytes too many.
-				l.bytes += map[string]int{"zmmword": 64, "ymmword": 32, "xmmword": 16, "qword": 8, "dword": 4}[strings.ToLower(s[2])]
-			}
+			l.bytes += sx.stores(b.text)
 			body.WriteString(b.text + "\n")
 		}
-		body.WriteString(m[1] + " top\n")
+		body.WriteString(sx.closing(m[1]) + "\n")
 		l.body = body.String()
 		if l.bytes == 0 {
 			return l, fmt.Errorf("loop %d stores nothing", loop)
@@ -340,65 +370,10 @@ func check(err error) {
 }
 
 var (
-	a64InsnRe  = regexp.MustCompile(`^\s*([0-9a-f]+):\s+(.*)$`)
-	a64JumpRe  = regexp.MustCompile(`^(b|b\.\w+|cbz|cbnz|tbz|tbnz)\s+(?:\w+,\s*)*0x([0-9a-f]+)`)
 	a64ListRe  = regexp.MustCompile(`^st[1-4]\s+\{([^}]*)\}(\[\d+\])?`)
 	a64ScalRe  = regexp.MustCompile(`^(str|stp)\s+([qds])\d+`)
 	a64LaneArr = map[string]int{"b": 1, "h": 2, "s": 4, "d": 8}
 )
-
-// extractARM64 is extractAMD64 for arm64, where a loop's back edge may be
-// an unconditional branch to its test.
-func extractARM64(bin, name string, loop int) (loopText, error) {
-	out := run("llvm-objdump-19", "-d", "--no-show-raw-insn", "--disassemble-symbols=github.com/blockshuffle/blockshuffle/kernels."+name+".abi0", bin)
-	type insn struct {
-		addr uint64
-		text string
-	}
-	var insns []insn
-	for _, line := range strings.Split(out, "\n") {
-		m := a64InsnRe.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		addr, _ := strconv.ParseUint(m[1], 16, 64)
-		text := m[2]
-		if i := strings.Index(text, "<"); i >= 0 {
-			text = text[:i]
-		}
-		insns = append(insns, insn{addr, strings.Join(strings.Fields(text), " ")})
-	}
-	seen := 0
-	for i, in := range insns {
-		m := a64JumpRe.FindStringSubmatch(in.text)
-		if m == nil {
-			continue
-		}
-		target, _ := strconv.ParseUint(m[2], 16, 64)
-		if target >= in.addr {
-			continue
-		}
-		if seen++; seen-1 != loop {
-			continue
-		}
-		var body bytes.Buffer
-		l := loopText{}
-		for _, b := range insns[:i] {
-			if b.addr < target || a64JumpRe.MatchString(b.text) {
-				continue
-			}
-			l.bytes += storeBytes(b.text)
-			body.WriteString(b.text + "\n")
-		}
-		body.WriteString("b top\n")
-		l.body = body.String()
-		if l.bytes == 0 {
-			return l, fmt.Errorf("loop %d stores nothing", loop)
-		}
-		return l, nil
-	}
-	return loopText{}, fmt.Errorf("no loop %d", loop)
-}
 
 // storeBytes is how many bytes an arm64 store instruction writes.
 func storeBytes(text string) int {
