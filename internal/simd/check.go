@@ -19,8 +19,7 @@ import (
 // Run calls a lane kernel for b lanes addressed with split (see Table)
 // after checking the call; with a.Report set it names the kernel instead.
 func (f LaneFunc) Run(a *LaneArgs, b, split int) {
-	if a.Report != nil {
-		a.Report(name(f))
+	if dryRun(f, a.Report) {
 		return
 	}
 	ok := b >= 1 && b <= MaxBlock && split >= 1 && a.N >= 0 && a.N <= math.MaxInt/MaxBlock
@@ -40,8 +39,7 @@ func (f LaneFunc) Run(a *LaneArgs, b, split int) {
 // Run calls a kernel of any block size after checking the call; with
 // a.Report set it names the kernel instead.
 func (f AnyBFunc) Run(a *AnyBArgs) {
-	if a.Report != nil {
-		a.Report(name(f))
+	if dryRun(f, a.Report) {
 		return
 	}
 	ok := a.B >= 1 && a.N >= 0 && a.N <= math.MaxInt/a.B
@@ -56,8 +54,7 @@ func (f AnyBFunc) Run(a *AnyBArgs) {
 // Run calls a run copier after checking the call; with a.Report set it
 // names the kernel instead.
 func (f CopyFunc) Run(a *CopyArgs) {
-	if a.Report != nil {
-		a.Report(name(f))
+	if dryRun(f, a.Report) {
 		return
 	}
 	dst, ok1 := extent(a.E, a.Groups, a.DstGroup, a.Rows, a.DstRow, a.W, a.DstX)
@@ -66,6 +63,15 @@ func (f CopyFunc) Run(a *CopyArgs) {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
 	f.call(a)
+}
+
+// dryRun reports the name of kernel f if report is set, and says so.
+func dryRun(f any, report func(kernel string)) bool {
+	if report == nil {
+		return false
+	}
+	report(name(f))
+	return true
 }
 
 // extent is how many bytes from its start a kernel's loops reach on one
