@@ -22,6 +22,7 @@ var updateAPI = flag.Bool("update-api", false, "rewrite docs/api.txt from the co
 // it. Internal packages, commands, tests and other modules (asmgen) are not
 // API.
 func TestAPI(t *testing.T) {
+	inSourceTree(t)
 	var got []string
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
