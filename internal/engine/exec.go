@@ -44,6 +44,7 @@ type Impl struct {
 var (
 	tiers   = map[string]*Impl{}
 	generic *Impl // every tier's fallback
+	active  *Impl // the tier calls use
 )
 
 // Register makes m the implementation of its tier. It is called from the
@@ -59,6 +60,13 @@ func Register(m *Impl) {
 // build has none. It does not check that this CPU can run it: see
 // isa.ISA.Supported.
 func Lookup(tier string) *Impl { return tiers[tier] }
+
+// Activate makes m the implementation calls use. Package dispatch calls it
+// once, at init, with the tier it chose.
+func Activate(m *Impl) { active = m }
+
+// Active returns the implementation calls use.
+func Active() *Impl { return active }
 
 // Do validates one byte-level call and runs it.
 func (m *Impl) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
@@ -199,12 +207,3 @@ func parallel[T any](k, fallback Kernels[T], op shape.Op, p plan, space, depth [
 	run(k, fallback, op, &p, space, depth, 0, bound(1))
 	wg.Wait()
 }
-
-var active *Impl
-
-// Activate makes m the implementation calls use. Package dispatch calls it
-// once, at init, with the tier it chose.
-func Activate(m *Impl) { active = m }
-
-// Active returns the implementation calls use.
-func Active() *Impl { return active }
