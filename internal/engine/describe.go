@@ -50,5 +50,7 @@ func describe[T any](r *Route, k, fallback Kernels[T], op shape.Op, p *plan, tot
 	r.Plan = fmt.Sprintf("%v, %s of %s of %s of %d×%d %d-byte elements in %s",
 		p.kind, count(total, "group"), count(a.Rows, "row"), count(a.W, "pixel"), a.B, a.Cp, elem, count(total/a.Groups, "kernel call"))
 	a.Report = func(kernel string) { r.Kernel = kernel }
-	call(k, fallback, op, p.kind, nil, nil, a)
+	if !k.Run(op, p.kind, nil, nil, a) {
+		runFallback(fallback, op, p.kind, nil, nil, a)
+	}
 }

@@ -51,12 +51,24 @@ func newPlan(g *shape.Geometry, unit int) plan {
 		a.Groups, a.GroupSpace, a.GroupDepth = d.H, b*wb, d.W
 		a.Rows, a.SpaceStride, a.DepthStride = 1, wb, istep
 		p.outer[0] = loop{d.N, d.C * plane, d.C * plane}
-		if b <= groupedBlocks {
+		switch {
+		case b <= groupedBlocks && cstep == b*b*plane && cp > d.H:
+			// CRD, where the planes of one output channel lie b*b
+			// planes after the last's on both sides: with more
+			// channels than rows (YOLO's 13x13 maps of 64), the
+			// channels are the groups and the rows the outer loop,
+			// which makes fewer, longer kernel calls. (The rows'
+			// stride does not continue the channels' on the depth
+			// side, so only one of the two loops can be the groups.)
+			a.Rows = b
+			a.Groups, a.GroupSpace, a.GroupDepth = cp, b*b*plane, cstep
+			p.outer[1] = loop{d.H, b * wb, d.W}
+		case b <= groupedBlocks:
 			// Rows i < b of a group are consecutive space rows, so
 			// space is written in order while b*b planes are read.
 			a.Rows = b
 			p.outer[1] = loop{cp, b * b * plane, cstep}
-		} else {
+		default:
 			// One i per pass: b planes read at once, not b*b, which
 			// for b = 8 and small planes would all fight over the
 			// same L1 sets.
@@ -126,15 +138,18 @@ func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, space, depth []T, 
 			do += q * l.depth
 		}
 		sn, dn := a.spans()
-		call(k, fallback, op, p.kind, space[so:so+sn], depth[do:do+dn], a)
+		if s, d := space[so:so+sn], depth[do:do+dn]; !k.Run(op, p.kind, s, d, a) {
+			runFallback(fallback, op, p.kind, s, d, a)
+		}
 		lo += a.Groups
 	}
 }
 
-// call runs one kernel call with k, or with fallback if k has no kernel
-// for it. The generic tier's kernels, every fallback, serve every call.
-func call[T any](k, fallback Kernels[T], op shape.Op, kind Kind, space, depth []T, a Args) {
-	if !k.Run(op, kind, space, depth, a) && !fallback.Run(op, kind, space, depth, a) {
+// runFallback runs a kernel call the tier's kernels had none for with the
+// fallback's, the generic tier's, which serve every call. It is not in run,
+// whose hot loop it would burden with another copy of Args.
+func runFallback[T any](fallback Kernels[T], op shape.Op, kind Kind, space, depth []T, a Args) {
+	if !fallback.Run(op, kind, space, depth, a) {
 		panic(fmt.Sprintf("engine: no kernel for a %v call: %+v", kind, a))
 	}
 }

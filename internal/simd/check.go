@@ -22,14 +22,10 @@ func (f LaneFunc) Run(a *LaneArgs, b, split int) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	ok := b >= 1 && b <= MaxBlock && split >= 1 && a.N >= 0 && a.N <= math.MaxInt/MaxBlock
-	lane := 0 // the furthest lane's start
-	for j := 0; ok && j < b; j++ {
-		l, fits := extent(0, j/split+1, a.LaneI, j%split+1, a.Lane)
-		ok, lane = ok && fits && l <= math.MaxInt-a.N, max(lane, l)
-	}
-	space, ok1 := extent(a.N*b, a.Groups, a.GroupSpace, a.Rows, a.SpaceStride)
-	depth, ok2 := extent(lane+a.N, a.Groups, a.GroupDepth, a.Rows, a.DepthStride)
+	lane, ok := furthestLane(b, split, a.Lane, a.LaneI)
+	ok = ok && a.N >= 0 && a.N <= math.MaxInt/MaxBlock && lane <= math.MaxInt-a.N
+	space, ok1 := reach(a.N*b, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
+	depth, ok2 := reach(lane+a.N, a.Rows, a.DepthStride, a.Groups, a.GroupDepth)
 	if !ok || !ok1 || !ok2 || space > len(a.Space) || depth > len(a.Depth) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
@@ -43,9 +39,10 @@ func (f AnyBFunc) Run(a *AnyBArgs) {
 		return
 	}
 	ok := a.B >= 1 && a.N >= 0 && a.N <= math.MaxInt/a.B
-	space, ok1 := extent(a.N*a.B, a.Groups, a.GroupSpace, a.Rows, a.SpaceStride)
-	depth, ok2 := extent(a.N, a.Groups, a.GroupDepth, a.Rows, a.DepthStride, a.B, a.Lane)
-	if !ok || !ok1 || !ok2 || space > len(a.Space) || depth > len(a.Depth) {
+	lanes, ok1 := around(a.N, a.B, a.Lane)
+	space, ok2 := reach(a.N*a.B, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
+	depth, ok3 := reach(lanes, a.Rows, a.DepthStride, a.Groups, a.GroupDepth)
+	if !ok || !ok1 || !ok2 || !ok3 || space > len(a.Space) || depth > len(a.Depth) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
 	f.call(a)
@@ -57,13 +54,55 @@ func (f CopyFunc) Run(a *CopyArgs) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	dst, ok1 := extent(a.E, a.Groups, a.DstGroup, a.Rows, a.DstRow, a.W, a.DstX)
-	src, ok2 := extent(a.E, a.Groups, a.SrcGroup, a.Rows, a.SrcRow, a.W, a.SrcX)
-	if !ok1 || !ok2 || a.E < 16 || dst > len(a.Dst) || src > len(a.Src) {
+	dstRow, ok1 := around(a.E, a.W, a.DstX)
+	srcRow, ok2 := around(a.E, a.W, a.SrcX)
+	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
+	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
+	if a.E < 16 || !ok1 || !ok2 || !ok3 || !ok4 || dst > len(a.Dst) || src > len(a.Src) {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
 	f.call(a)
 }
+
+// reach is how many bytes from its start an access reaches on one side: n,
+// those of one row's, inside the loops of rows and groups.
+func reach(n, rows, rowStride, groups, groupStride int) (int, bool) {
+	n, ok1 := around(n, rows, rowStride)
+	n, ok2 := around(n, groups, groupStride)
+	return n, ok1 && ok2
+}
+
+// furthestLane is the largest start of the b lanes of a lane kernel,
+// (j/split)*laneI + (j%split)*lane for j < b: with non-negative strides,
+// that of the last lane, or of the last of the full run of split lanes
+// before it. ok is false for b or split below 1, a negative stride, or a
+// start that overflows.
+func furthestLane(b, split, lane, laneI int) (start int, ok bool) {
+	if b < 1 || b > MaxBlock || split < 1 || split > MaxBlock {
+		return 0, false
+	}
+	q, r := lastLane[b][split][0], lastLane[b][split][1]
+	start, ok1 := around(0, r+1, lane)
+	start, ok2 := around(start, q+1, laneI)
+	if q > 0 {
+		before, ok3 := around(0, split, lane)
+		before, ok4 := around(before, q, laneI)
+		start, ok1 = max(start, before), ok1 && ok3 && ok4
+	}
+	return start, ok1 && ok2
+}
+
+// lastLane[b][split] is where the last of b lanes sits in runs of split:
+// run (b-1)/split, place (b-1)%split. Two divisions per kernel call would
+// cost more than the rest of the check.
+var lastLane = func() (t [MaxBlock + 1][MaxBlock + 1][2]int) {
+	for b := 1; b <= MaxBlock; b++ {
+		for split := 1; split <= MaxBlock; split++ {
+			t[b][split] = [2]int{(b - 1) / split, (b - 1) % split}
+		}
+	}
+	return t
+}()
 
 // dryRun reports the name of kernel f if report is set, and says so.
 func dryRun(f any, report func(kernel string)) bool {
@@ -74,27 +113,15 @@ func dryRun(f any, report func(kernel string)) bool {
 	return true
 }
 
-// extent is how many bytes from its start a kernel's loops reach on one
-// side: last, the bytes of the innermost item, plus (count-1)*stride for
-// each (count, stride) pair of loops around it. ok is false if a count is
-// below 1, a stride or last negative, or the sum does not fit in an int.
-func extent(last int, loops ...int) (n int, ok bool) {
-	if last < 0 {
-		return 0, false
-	}
-	n = last
-	for i := 0; i < len(loops); i += 2 {
-		count, stride := loops[i], loops[i+1]
-		if count < 1 || stride < 0 {
-			return 0, false
-		}
-		hi, lo := bits.Mul64(uint64(count-1), uint64(stride))
-		if hi != 0 || lo > uint64(math.MaxInt-n) {
-			return 0, false
-		}
-		n += int(lo)
-	}
-	return n, true
+// around is how many bytes from its start a kernel's access reaches on one
+// side once a loop of count iterations, stride bytes apart, goes around
+// what reaches n bytes: n + (count-1)*stride. ok is false if count is
+// below 1, stride or n negative, or the sum does not fit in an int. It has
+// no branch and inlines, since every kernel call goes through it.
+func around(n, count, stride int) (int, bool) {
+	hi, lo := bits.Mul64(uint64(count-1), uint64(stride))
+	sum, carry := bits.Add64(lo, uint64(n), 0)
+	return int(sum), hi|carry|sum>>63 == 0 && n|(count-1)|stride >= 0
 }
 
 // outside is the message of a call that would reach outside its slices.
