@@ -46,10 +46,13 @@
 // # Tiers
 //
 // At start-up the package picks the fastest kernel tier the CPU supports;
-// Tier names it. The environment variable BLOCKSHUFFLE_TIER lowers the
-// choice (for example BLOCKSHUFFLE_TIER=generic), and the purego build tag
-// leaves out all assembly. Element types that hold pointers, such as string,
-// go through package generic, which moves them with ordinary Go assignments.
+// Tier names it, and Describe tells which kernel serves a given call. The
+// environment variable BLOCKSHUFFLE_TIER chooses another available tier
+// (for example BLOCKSHUFFLE_TIER=generic); a value that cannot be honoured
+// fails no call, and dispatch.EnvVarError says why. The purego build tag
+// leaves out all assembly. Element types that hold pointers, such as
+// string, go through package generic, which moves them with ordinary Go
+// assignments.
 //
 // # Concurrency
 //
