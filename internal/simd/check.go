@@ -121,7 +121,7 @@ func dryRun(f any, report func(kernel string)) bool {
 func around(n, count, stride int) (int, bool) {
 	hi, lo := bits.Mul64(uint64(count-1), uint64(stride))
 	sum, carry := bits.Add64(lo, uint64(n), 0)
-	return int(sum), hi|carry|sum>>63 == 0 && n|(count-1)|stride >= 0
+	return int(sum), hi|carry == 0 && sum <= math.MaxInt && n|(count-1)|stride >= 0
 }
 
 // outside is the message of a call that would reach outside its slices.
