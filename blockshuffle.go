@@ -94,10 +94,6 @@ func typed[T Element](op shape.Op, dst, src []T, p Params) error {
 		return err
 	}
 	g.Elem = int(unsafe.Sizeof(*new(T)))
-	engine.Active().Exec(&g, asBytes(dst), asBytes(src))
+	engine.Active().Exec(&g, engine.Bytes(dst), engine.Bytes(src))
 	return nil
-}
-
-func asBytes[T Element](s []T) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
 }

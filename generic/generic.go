@@ -17,8 +17,6 @@
 package generic
 
 import (
-	"unsafe"
-
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -72,8 +70,3 @@ var tier = &engine.Impl{
 }
 
 func init() { engine.Register(tier) }
-
-// asBytes views a slice of words as its bytes.
-func asBytes[T engine.Word](s []T) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
-}

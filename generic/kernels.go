@@ -144,7 +144,7 @@ func (wordKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a eng
 		return true
 	}
 	forGroups(space, depth, &a, func(space, depth []T) {
-		wordRuns(op == shape.DepthToSpace, asBytes(space), asBytes(depth), &a, size)
+		wordRuns(op == shape.DepthToSpace, engine.Bytes(space), engine.Bytes(depth), &a, size)
 	})
 	return true
 }

@@ -124,6 +124,13 @@ func aligned(dst, src []byte, es int) bool {
 	return (uintptr(unsafe.Pointer(unsafe.SliceData(dst)))|uintptr(unsafe.Pointer(unsafe.SliceData(src))))&mask == 0
 }
 
+// Bytes views a slice of pointer-free elements as its bytes: the typed
+// entry points hand the kernels bytes, and Word slices go back to bytes
+// where the kernels count in them. cast is its inverse.
+func Bytes[T any](s []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
+}
+
 // cast views b as elements of type U; len(b) is a multiple of U's size.
 func cast[U any](b []byte) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(U)))

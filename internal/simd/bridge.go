@@ -18,7 +18,7 @@ func (k kernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engin
 		return false
 	}
 	w := int(unsafe.Sizeof(*new(T)))
-	s, d := asBytes(space), asBytes(depth)
+	s, d := engine.Bytes(space), engine.Bytes(depth)
 	switch kind {
 	case engine.Interleave:
 		return k.t.interleave(key{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.B}, &LaneArgs{
@@ -88,9 +88,4 @@ func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, 
 		LaneI: a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 		Report: a.Report,
 	})
-}
-
-// asBytes views a slice of words as its bytes.
-func asBytes[T engine.Word](s []T) []byte {
-	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
 }
