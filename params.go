@@ -11,7 +11,8 @@ import "github.com/blockshuffle/blockshuffle/internal/shape"
 // the call would report.
 type Params = shape.Params
 
-// Op is one of the two operators, for Describe.
+// Op is one of the two operators, as MatchTranspose finds them and Describe
+// and ONNXParams take them.
 type Op = shape.Op
 
 // The two operators.
@@ -92,4 +93,8 @@ var (
 	ErrElemSize = shape.ErrElemSize
 	// ErrWorkers: Workers < 0.
 	ErrWorkers = shape.ErrWorkers
+	// ErrOp: an Op other than OpDepthToSpace and OpSpaceToDepth.
+	ErrOp = shape.ErrOp
+	// ErrRank: ONNXParams was given dims of a tensor that is not 4-D.
+	ErrRank = shape.ErrRank
 )

@@ -111,7 +111,7 @@ func FuzzSpaceToDepth(f *testing.F) {
 
 var sentinels = []error{
 	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
-	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers,
+	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank,
 }
 
 // FuzzValidate calls every entry point with arbitrary parameters and slice

@@ -76,3 +76,28 @@ func RunBytes(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error 
 	Pairs(g, func(d, s int) { copy(dst[d*elemSize:(d+1)*elemSize], src[s*elemSize:]) })
 	return nil
 }
+
+// Transpose transposes src, a row-major tensor of the given shape, by perm
+// (output dim k is input dim perm[k]) into dst, one element at a time: the
+// meaning of a Transpose node, for checking MatchTranspose and the adapters.
+// shape and perm must be valid and the slices hold the element count.
+func Transpose[T any](dst, src []T, shape, perm []int) {
+	stride := make([]int, len(shape))
+	for i, st := len(shape)-1, 1; i >= 0; i-- {
+		stride[i], st = st, st*shape[i]
+	}
+	idx := make([]int, len(shape)) // output multi-index, counted in row-major order
+	for k := range dst {
+		from := 0
+		for d, i := range idx {
+			from += i * stride[perm[d]]
+		}
+		dst[k] = src[from]
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < shape[perm[d]] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+}

@@ -147,12 +147,16 @@ const (
 	SpaceToDepth           // b x b blocks of pixels into channels
 )
 
-// String returns "DepthToSpace" or "SpaceToDepth".
+// String returns "DepthToSpace" or "SpaceToDepth" (and "Op(n)" for any
+// other value).
 func (op Op) String() string {
-	if op == SpaceToDepth {
+	switch op {
+	case DepthToSpace:
+		return "DepthToSpace"
+	case SpaceToDepth:
 		return "SpaceToDepth"
 	}
-	return "DepthToSpace"
+	return fmt.Sprintf("Op(%d)", uint8(op))
 }
 
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.

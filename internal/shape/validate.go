@@ -21,6 +21,8 @@ var (
 	ErrLayout       = errors.New("unknown layout")
 	ErrElemSize     = errors.New("element size must be at least 1")
 	ErrWorkers      = errors.New("worker count must not be negative")
+	ErrOp           = errors.New("unknown operator")
+	ErrRank         = errors.New("tensor is not 4-D")
 )
 
 // Geometry is a validated call, described from the depth side: the tensor
@@ -86,6 +88,8 @@ func Check(op Op, p Params, elem int) (Geometry, error) {
 		return Geometry{}, fmt.Errorf("blockshuffle: %v: %s: %w", op, fmt.Sprintf(format, args...), err)
 	}
 	switch {
+	case op > SpaceToDepth:
+		return fail(ErrOp, "want OpDepthToSpace or OpSpaceToDepth")
 	case b < 1:
 		return fail(ErrBlockSize, "BlockSize = %d", b)
 	case p.Order > CRD:

@@ -1,0 +1,95 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"slices"
+	"testing"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+)
+
+// FuzzTranspose gives TransposeBytes an arbitrary shape (up to 8 dims of up
+// to 7, 4096 elements) and perm: a handled call equals the naive transpose,
+// an unhandled one writes nothing, and an invalid perm is never handled.
+func FuzzTranspose(f *testing.F) {
+	f.Add([]byte{1, 4, 4, 3, 5, 7}, []byte{0, 3, 4, 1, 5, 2}, uint8(2))
+	f.Add([]byte{3, 5, 4, 7, 4}, []byte{0, 2, 4, 1, 3}, uint8(1))
+	f.Add([]byte{2, 5, 2, 3, 2, 3}, []byte{0, 1, 3, 2, 4, 5}, uint8(4))
+	f.Add([]byte{2, 1, 3, 3, 1, 2, 1}, []byte{6, 0, 2, 1, 4, 3, 5}, uint8(3))
+	f.Fuzz(func(t *testing.T, dims, order []byte, es uint8) {
+		if len(dims) > 8 {
+			dims = dims[:8]
+		}
+		shape := make([]int, len(dims))
+		n := 1
+		for k, d := range dims {
+			if shape[k] = int(d % 8); n*shape[k] > 4096 {
+				shape[k] = 1
+			}
+			n *= shape[k]
+		}
+		perm := make([]int, len(order))
+		for k, d := range order {
+			perm[k] = int(d % 9)
+		}
+		size := int(es%9) + 1
+		src := fill(dims, n*size)
+		dst := make([]byte, n*size)
+		handled, err := bs.TransposeBytes(dst, src, size, shape, perm)
+		valid := len(perm) == len(shape)
+		for k := range perm {
+			valid = valid && perm[k] < len(perm) && !slices.Contains(perm[:k], perm[k])
+		}
+		switch {
+		case err != nil:
+			t.Fatalf("shape %v perm %v: %v", shape, perm, err)
+		case !handled && !bytes.Equal(dst, make([]byte, len(dst))):
+			t.Fatalf("shape %v perm %v: not handled, but dst was written", shape, perm)
+		case handled && !valid:
+			t.Fatalf("shape %v perm %v: an invalid perm was handled", shape, perm)
+		case handled:
+			want := make([][]byte, n)
+			elems := make([][]byte, n)
+			for i := range elems {
+				elems[i] = src[i*size : (i+1)*size]
+			}
+			ref.Transpose(want, elems, shape, perm)
+			if !bytes.Equal(dst, bytes.Join(want, nil)) {
+				op, p, _ := bs.MatchTranspose(shape, perm)
+				t.Fatalf("shape %v perm %v: handled as %v %+v, which differs from the transpose", shape, perm, op, p)
+			}
+		}
+	})
+}
+
+// FuzzONNXParams: any attributes either give Params the op accepts or an
+// error wrapping exactly one sentinel.
+func FuzzONNXParams(f *testing.F) {
+	f.Add(int64(1), int64(12), int64(270), int64(480), int64(2), "CRD", true)
+	f.Add(int64(1), int64(3), int64(224), int64(224), int64(4), "", false)
+	f.Add(int64(-1), int64(3), int64(1)<<40, int64(224), int64(-4), "dcr", false)
+	f.Fuzz(func(t *testing.T, n, c, h, w, b int64, mode string, d2s bool) {
+		op := bs.OpSpaceToDepth
+		if d2s {
+			op = bs.OpDepthToSpace
+		}
+		p, err := bs.ONNXParams(op, []int64{n, c, h, w}, b, mode)
+		if err != nil {
+			matched := 0
+			for _, s := range sentinels {
+				if errors.Is(err, s) {
+					matched++
+				}
+			}
+			if matched != 1 {
+				t.Fatalf("%v %d %d %d %d b=%d %q: error %v wraps %d sentinels", op, n, c, h, w, b, mode, err, matched)
+			}
+			return
+		}
+		if _, err := bs.Describe(op, p, 1); err != nil {
+			t.Fatalf("%v %+v: accepted by ONNXParams, rejected by the op: %v", op, p, err)
+		}
+	})
+}

@@ -1,0 +1,272 @@
+package transpose
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// naive transposes the flat indices 0..n-1 of a row-major tensor: out[k] is
+// the input index that lands at output index k.
+func naive(size, perm []int) []int32 {
+	n := 1
+	for _, s := range size {
+		n *= s
+	}
+	src, out := make([]int32, n), make([]int32, n)
+	for i := range src {
+		src[i] = int32(i)
+	}
+	ref.Transpose(out, src, size, perm)
+	return out
+}
+
+// flat is what op with p does to the flat indices 0..n-1.
+func flat(t testing.TB, op shape.Op, p shape.Params) []int32 {
+	n := p.N * p.C * p.H * p.W
+	src := make([]int32, n)
+	for i := range src {
+		src[i] = int32(i)
+	}
+	dst := make([]int32, n)
+	if err := ref.Run(op, dst, src, p); err != nil {
+		t.Fatalf("%v %+v: %v", op, p, err)
+	}
+	return dst
+}
+
+// agree fails t if Match's answer for (size, perm) moves data otherwise
+// than the transpose; it reports whether there was a match.
+func agree(t testing.TB, size, perm []int) bool {
+	t.Helper()
+	op, p, ok := Match(size, perm)
+	if !ok {
+		return false
+	}
+	if want, got := naive(size, perm), flat(t, op, p); !slices.Equal(want, got) {
+		t.Fatalf("shape %v perm %v: matched %v %+v, which moves data otherwise", size, perm, op, p)
+	}
+	return true
+}
+
+// written is form f at role sizes v as the caller writes it: rank 6, or 5
+// without the batch dim.
+func written(f *form, v [roles]int, rank int) (size, perm []int) {
+	size, perm = f.sizes(v), f.perm[:]
+	if rank == 5 {
+		size, perm = size[1:], make([]int, 5)
+		for k := range perm {
+			perm[k] = f.perm[k+1] - 1
+		}
+	}
+	return size, slices.Clone(perm)
+}
+
+// reshaped inserts a dim of size 1 at input position at, or splits input
+// dim at into two adjacent factors a*rest, which no reader of the
+// transpose can tell apart from the original.
+func reshaped(size, perm []int, at, a int) ([]int, []int) {
+	if size[at]%a != 0 {
+		a = 1
+	}
+	var s2, p2 []int
+	s2 = append(s2, size[:at]...)
+	s2 = append(s2, a, size[at]/a)
+	s2 = append(s2, size[at+1:]...)
+	if a == 1 {
+		s2[at], s2[at+1] = size[at], 1 // the unit dim goes after
+	}
+	for _, d := range perm {
+		switch {
+		case d < at:
+			p2 = append(p2, d)
+		case d == at:
+			p2 = append(p2, at, at+1)
+		default:
+			p2 = append(p2, d+1)
+		}
+	}
+	return s2, p2
+}
+
+func TestCanonicalForms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{1, 2, 3, 4, 5}
+	for i := range forms {
+		f := &forms[i]
+		for range 400 {
+			var v [roles]int
+			for r := range v {
+				v[r] = sizes[rng.IntN(len(sizes))]
+			}
+			for _, rank := range []int{6, 5} {
+				if rank == 5 {
+					v[batch] = 1
+				}
+				size, perm := written(f, v, rank)
+				name := fmt.Sprintf("%v %v %v %v", f.op, f.order, f.layout, size)
+				if !agree(t, size, perm) {
+					t.Fatalf("%s perm %v: no match", name, perm)
+				}
+				for range 3 { // unit dims and split dims anywhere
+					at := rng.IntN(len(size))
+					size, perm = reshaped(size, perm, at, sizes[rng.IntN(len(sizes))])
+					if !agree(t, size, perm) {
+						t.Fatalf("%s reshaped to %v perm %v: no match", name, size, perm)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The sizes written in a form come back as the Params.
+func TestNaturalParams(t *testing.T) {
+	for i := range forms {
+		f := &forms[i]
+		v := [roles]int{batch: 2, channel: 3, height: 5, width: 7, block: 4}
+		for _, rank := range []int{6, 5} {
+			if rank == 5 {
+				v[batch] = 1
+			}
+			size, perm := written(f, v, rank)
+			op, p, ok := Match(size, perm)
+			if want := f.params(v); !ok || op != f.op || p != want {
+				t.Errorf("%v: got %v %+v %v, want %v %+v", size, op, p, ok, f.op, want)
+			}
+		}
+	}
+}
+
+// 100,000 random transposes: every match moves data as the transpose does.
+func TestRandomNoFalsePositive(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	dims := []int{1, 1, 2, 2, 2, 3, 4, 5, 6}
+	matched := 0
+	const pairs = 100_000
+	for range pairs {
+		rank := rng.IntN(8)
+		size := make([]int, rank)
+		n := 1
+		for k := range size {
+			if size[k] = dims[rng.IntN(len(dims))]; n*size[k] > 4096 {
+				size[k] = 1
+			}
+			n *= size[k]
+		}
+		perm := rng.Perm(rank)
+		if rng.IntN(2) == 0 { // also the near misses: a form with two dims swapped
+			f := &forms[rng.IntN(len(forms))]
+			var v [roles]int
+			for r := range v {
+				v[r] = 1 + rng.IntN(4)
+			}
+			size, perm = written(f, v, 6)
+			a, b := rng.IntN(6), rng.IntN(6)
+			perm[a], perm[b] = perm[b], perm[a]
+		}
+		if agree(t, size, perm) {
+			matched++
+		}
+	}
+	t.Logf("%d of %d random transposes matched an op", matched, pairs)
+	if matched < pairs/20 {
+		t.Errorf("only %d matches: the test no longer exercises the matcher", matched)
+	}
+}
+
+// Exhaustively: a small transpose that moves data as some op does is matched.
+func TestRandomNoFalseNegative(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	dims := []int{1, 2, 2, 3, 4}
+	cases := 3000
+	if testing.Short() {
+		cases = 300
+	}
+	for range cases {
+		rank := 1 + rng.IntN(6)
+		size := make([]int, rank)
+		n := 1
+		for k := range size {
+			if size[k] = dims[rng.IntN(len(dims))]; n*size[k] > 96 {
+				size[k] = 1
+			}
+			n *= size[k]
+		}
+		perm := rng.Perm(rank)
+		want := naive(size, perm)
+		if agree(t, size, perm) {
+			continue
+		}
+		if op, p, found := anyOp(t, n, want); found {
+			t.Fatalf("shape %v perm %v is %v %+v, not matched", size, perm, op, p)
+		}
+	}
+}
+
+// anyOp searches every op, order, layout and factorization of n for one
+// that moves the flat indices as want.
+func anyOp(t *testing.T, n int, want []int32) (shape.Op, shape.Params, bool) {
+	var div []int
+	for d := 1; d <= n; d++ {
+		if n%d == 0 {
+			div = append(div, d)
+		}
+	}
+	for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+		for _, nn := range div {
+			for _, c := range div {
+				for _, h := range div {
+					if n%(nn*c*h) != 0 {
+						continue
+					}
+					for _, bs := range div[1:] { // BlockSize 1 is the identity, always matched
+						for _, o := range []shape.Order{shape.DCR, shape.CRD} {
+							for _, l := range []shape.Layout{shape.NCHW, shape.NHWC} {
+								p := shape.Params{N: nn, C: c, H: h, W: n / (nn * c * h), BlockSize: bs, Order: o, Layout: l}
+								if _, err := shape.Check(op, p, 1); err != nil {
+									continue
+								}
+								if slices.Equal(flat(t, op, p), want) {
+									return op, p, true
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return 0, shape.Params{}, false
+}
+
+func TestInvalid(t *testing.T) {
+	for _, c := range []struct{ size, perm []int }{
+		{[]int{2, 3}, []int{0}},
+		{[]int{2, 3}, []int{0, 0}},
+		{[]int{2, 3}, []int{0, 2}},
+		{[]int{2, -3}, []int{1, 0}},
+		{[]int{1 << 40, 1 << 40, 2}, []int{0, 2, 1}},
+	} {
+		if op, p, ok := Match(c.size, c.perm); ok {
+			t.Errorf("%v %v: matched %v %+v", c.size, c.perm, op, p)
+		}
+	}
+	// Empty and identity transposes match as a plain copy.
+	for _, c := range []struct{ size, perm []int }{
+		{[]int{}, []int{}},
+		{[]int{4, 0, 3}, []int{2, 0, 1}},
+		{[]int{3, 4, 5}, []int{0, 1, 2}},
+		{[]int{3, 1, 5}, []int{1, 0, 2}},
+	} {
+		op, p, ok := Match(c.size, c.perm)
+		if !ok || p.BlockSize != 1 {
+			t.Errorf("%v %v: got %v %+v %v, want a match with BlockSize 1", c.size, c.perm, op, p, ok)
+		}
+		agree(t, c.size, c.perm)
+	}
+}

@@ -1,0 +1,183 @@
+package blockshuffle_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+)
+
+// A transpose as graphs write it: the name of the idiom, the shape the
+// first Reshape gives, the perm, and what MatchTranspose must return.
+type idiom struct {
+	name        string
+	shape, perm []int
+	op          bs.Op
+	p           bs.Params
+}
+
+// idioms are the eight (op, order, layout) Transposes with N, C', H, W, b =
+// 2, 3, 5, 7, 4 (C, H', W' for SpaceToDepth), as their sources write them.
+var idioms = []idiom{
+	{"ONNX DepthToSpace DCR", []int{2, 4, 4, 3, 5, 7}, []int{0, 3, 4, 1, 5, 2},
+		bs.OpDepthToSpace, bs.Params{N: 2, C: 48, H: 5, W: 7, BlockSize: 4}},
+	{"ONNX DepthToSpace CRD, PyTorch pixel_shuffle", []int{2, 3, 4, 4, 5, 7}, []int{0, 1, 4, 2, 5, 3},
+		bs.OpDepthToSpace, bs.Params{N: 2, C: 48, H: 5, W: 7, BlockSize: 4, Order: bs.CRD}},
+	{"TensorFlow depth_to_space", []int{2, 5, 7, 4, 4, 3}, []int{0, 1, 3, 2, 4, 5},
+		bs.OpDepthToSpace, bs.Params{N: 2, C: 48, H: 5, W: 7, BlockSize: 4, Layout: bs.NHWC}},
+	{"pixel_shuffle channels-last", []int{2, 5, 7, 3, 4, 4}, []int{0, 1, 4, 2, 5, 3},
+		bs.OpDepthToSpace, bs.Params{N: 2, C: 48, H: 5, W: 7, BlockSize: 4, Order: bs.CRD, Layout: bs.NHWC}},
+	{"ONNX SpaceToDepth", []int{2, 3, 5, 4, 7, 4}, []int{0, 3, 5, 1, 2, 4},
+		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4}},
+	{"PyTorch pixel_unshuffle export", []int{2, 3, 5, 4, 7, 4}, []int{0, 1, 3, 5, 2, 4},
+		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Order: bs.CRD}},
+	{"TensorFlow space_to_depth", []int{2, 5, 4, 7, 4, 3}, []int{0, 1, 3, 2, 4, 5},
+		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Layout: bs.NHWC}},
+	{"pixel_unshuffle channels-last", []int{2, 5, 4, 7, 4, 3}, []int{0, 1, 3, 5, 2, 4},
+		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Order: bs.CRD, Layout: bs.NHWC}},
+}
+
+func TestMatchTransposeIdioms(t *testing.T) {
+	for _, c := range idioms {
+		op, p, ok := bs.MatchTranspose(c.shape, c.perm)
+		if !ok || op != c.op || p != c.p {
+			t.Errorf("%s: got %v %+v %v, want %v %+v", c.name, op, p, ok, c.op, c.p)
+		}
+		// Rank 5: N left out.
+		perm5 := make([]int, 5)
+		for k := range perm5 {
+			perm5[k] = c.perm[k+1] - 1
+		}
+		want := c.p
+		want.N = 1
+		if op, p, ok := bs.MatchTranspose(c.shape[1:], perm5); !ok || op != c.op || p != want {
+			t.Errorf("%s, rank 5: got %v %+v %v, want %v %+v", c.name, op, p, ok, c.op, want)
+		}
+		checkTranspose(t, c.name, c.shape, c.perm, true)
+	}
+}
+
+// checkTranspose runs Transpose and TransposeBytes against the naive
+// transpose, on float32 data and as 3-byte elements.
+func checkTranspose(t *testing.T, name string, shape, perm []int, wantHandled bool) {
+	t.Helper()
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	src := make([]float32, n)
+	for i := range src {
+		src[i] = float32(i) + 0.5
+	}
+	want := make([]float32, n)
+	ref.Transpose(want, src, shape, perm)
+	dst := make([]float32, n)
+	handled, err := bs.Transpose(dst, src, shape, perm)
+	if handled != wantHandled || err != nil {
+		t.Fatalf("%s: Transpose handled %v, err %v; want handled %v", name, handled, err, wantHandled)
+	}
+	if handled && !slices.Equal(dst, want) {
+		t.Fatalf("%s: Transpose differs from the naive transpose", name)
+	}
+	if !handled && slices.ContainsFunc(dst, func(v float32) bool { return v != 0 }) {
+		t.Fatalf("%s: Transpose wrote dst without handling the call", name)
+	}
+	const es = 3
+	srcB := make([]byte, n*es)
+	for i := range srcB {
+		srcB[i] = byte(i * 7)
+	}
+	wantB := make([][es]byte, n)
+	ref.Transpose(wantB, bytesAs(srcB), shape, perm)
+	dstB := make([]byte, n*es)
+	if handled, err = bs.TransposeBytes(dstB, srcB, es, shape, perm); handled != wantHandled || err != nil {
+		t.Fatalf("%s: TransposeBytes handled %v, err %v", name, handled, err)
+	}
+	if handled && !slices.Equal(bytesAs(dstB), wantB) {
+		t.Fatalf("%s: TransposeBytes differs from the naive transpose", name)
+	}
+}
+
+func bytesAs(b []byte) [][3]byte {
+	out := make([][3]byte, len(b)/3)
+	for i := range out {
+		copy(out[i][:], b[3*i:])
+	}
+	return out
+}
+
+// Random transposes through the public API, matched or not: a handled call
+// always equals the naive transpose, an unhandled one leaves dst alone.
+func TestTransposeRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	dims := []int{1, 2, 2, 3, 4}
+	count := 3000
+	if testing.Short() {
+		count = 300
+	}
+	for range count {
+		c := idioms[rng.IntN(len(idioms))]
+		shape := slices.Clone(c.shape)
+		perm := slices.Clone(c.perm)
+		for k := range shape {
+			shape[k] = dims[rng.IntN(len(dims))]
+		}
+		if rng.IntN(3) == 0 {
+			perm = rng.Perm(len(perm))
+		}
+		_, _, ok := bs.MatchTranspose(shape, perm)
+		checkTranspose(t, "random", shape, perm, ok)
+	}
+}
+
+func TestTransposeErrors(t *testing.T) {
+	shape, perm := []int{1, 2, 2, 3, 1, 1}, []int{0, 3, 4, 1, 5, 2}
+	dst, src := make([]float32, 11), make([]float32, 12)
+	if handled, err := bs.Transpose(dst, src, shape, perm); !handled || !errors.Is(err, bs.ErrLength) {
+		t.Errorf("short dst: handled %v, err %v; want ErrLength", handled, err)
+	}
+	if handled, err := bs.TransposeBytes(make([]byte, 12), make([]byte, 12), 0, shape, perm); !handled || !errors.Is(err, bs.ErrElemSize) {
+		t.Errorf("elemSize 0: handled %v, err %v; want ErrElemSize", handled, err)
+	}
+	if handled, err := bs.Transpose(dst, src, shape, []int{0, 1}); handled || err != nil {
+		t.Errorf("bad perm: handled %v, err %v; want not handled", handled, err)
+	}
+}
+
+func TestONNXParams(t *testing.T) {
+	p, err := bs.ONNXParams(bs.OpDepthToSpace, []int64{1, 12, 270, 480}, 2, "CRD")
+	if want := (bs.Params{N: 1, C: 12, H: 270, W: 480, BlockSize: 2, Order: bs.CRD}); err != nil || p != want {
+		t.Errorf("got %+v, %v; want %+v", p, err, want)
+	}
+	p, err = bs.ONNXParams(bs.OpSpaceToDepth, []int64{1, 3, 224, 224}, 4, "")
+	if want := (bs.Params{N: 1, C: 3, H: 224, W: 224, BlockSize: 4}); err != nil || p != want {
+		t.Errorf("got %+v, %v; want %+v", p, err, want)
+	}
+	for _, c := range []struct {
+		op    bs.Op
+		dims  []int64
+		b     int64
+		mode  string
+		want  error
+		names string
+	}{
+		{bs.OpDepthToSpace, []int64{1, 12, 2}, 2, "", bs.ErrRank, "[1 12 2]"},
+		{bs.OpDepthToSpace, []int64{1, -12, 2, 2}, 2, "", bs.ErrNegativeDim, "-12"},
+		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 0, "", bs.ErrBlockSize, "BlockSize = 0"},
+		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 1 << 62, "", bs.ErrNotDivisible, "C = 12"},
+		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 2, "RCD", bs.ErrOrder, `"RCD"`},
+		{bs.OpDepthToSpace, []int64{1, 10, 2, 2}, 2, "DCR", bs.ErrNotDivisible, "C = 10"},
+		{bs.OpSpaceToDepth, []int64{1, 3, 4, 4}, 2, "CRD", bs.ErrOrder, `"CRD"`},
+		{bs.OpSpaceToDepth, []int64{1, 3, 5, 4}, 2, "", bs.ErrNotDivisible, "H = 5"},
+		{bs.Op(2), []int64{1, 3, 4, 4}, 2, "", bs.ErrOp, "Op(2)"},
+	} {
+		_, err := bs.ONNXParams(c.op, c.dims, c.b, c.mode)
+		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.names) {
+			t.Errorf("%v %v b=%d mode %q: err %v, want %v naming %s", c.op, c.dims, c.b, c.mode, err, c.want, c.names)
+		}
+	}
+}
