@@ -1,0 +1,167 @@
+package gonnx
+
+import (
+	"fmt"
+
+	"github.com/advancedclimatesystems/gonnx"
+	"github.com/advancedclimatesystems/gonnx/onnx"
+	"github.com/advancedclimatesystems/gonnx/ops"
+	"gorgonia.org/tensor"
+
+	"github.com/blockshuffle/blockshuffle"
+	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
+)
+
+// Install makes m run DepthToSpace and SpaceToDepth nodes, and send the
+// Transpose nodes that blockshuffle.MatchTranspose recognizes to the SIMD
+// kernels. gonnx v1.1.0 loads opset 13 models only, so the opset 13
+// operators are installed. Calling it twice is harmless.
+func Install(m *gonnx.Model) {
+	m.GetOperator = Getter(13, m.GetOperator)
+}
+
+// Getter returns an operator getter that serves DepthToSpace and
+// SpaceToDepth as the given opset defines them, wraps next's Transpose
+// with the fast path, and asks next for everything else.
+func Getter(opset int64, next gonnx.OpGetter) gonnx.OpGetter {
+	return func(name string) (ops.Operator, error) {
+		switch name {
+		case "DepthToSpace":
+			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13)}, nil
+		case "SpaceToDepth":
+			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13)}, nil
+		}
+		o, err := next(name)
+		if err != nil || name != "Transpose" {
+			return o, err
+		}
+		if t, ok := o.(*transposeOp); ok { // Install called twice
+			return t, nil
+		}
+		return &transposeOp{Operator: o}, nil
+	}
+}
+
+// version is the newest of an operator's versions at or before opset, or 0
+// if the operator did not exist yet.
+func version(opset int64, versions ...int64) int64 {
+	v := int64(0)
+	for _, w := range versions {
+		if w <= opset {
+			v = w
+		}
+	}
+	return v
+}
+
+// depthSpace is ONNX's DepthToSpace or SpaceToDepth.
+type depthSpace struct {
+	op        blockshuffle.Op
+	version   int64
+	blocksize int64
+	mode      string
+}
+
+func (d *depthSpace) String() string { return fmt.Sprintf("%v-%d operator", d.op, d.version) }
+
+// Init reads the attributes: blocksize, and mode for DepthToSpace from
+// version 11.
+func (d *depthSpace) Init(n *onnx.NodeProto) error {
+	if d.version == 0 {
+		return fmt.Errorf("%v: not defined in this opset", d.op)
+	}
+	found := false
+	for _, a := range n.GetAttribute() {
+		switch {
+		case a.GetName() == "blocksize" && a.GetType() == onnx.AttributeProto_INT:
+			d.blocksize, found = a.GetI(), true
+		case a.GetName() == "mode" && a.GetType() == onnx.AttributeProto_STRING &&
+			d.op == blockshuffle.OpDepthToSpace && d.version >= 11:
+			d.mode = string(a.GetS())
+		default:
+			return ops.ErrInvalidAttribute(a.GetName(), d)
+		}
+	}
+	if !found {
+		return fmt.Errorf("%v: the blocksize attribute is required", d)
+	}
+	return nil
+}
+
+// Apply runs the operator on a 4-D NCHW input.
+func (d *depthSpace) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
+	x, ok := in[0].(*tensor.Dense)
+	if !ok {
+		return nil, fmt.Errorf("%v: input is a %T, want *tensor.Dense", d, in[0])
+	}
+	dims := make([]int64, len(x.Shape()))
+	for i, s := range x.Shape() {
+		dims[i] = int64(s)
+	}
+	p, err := blockshuffle.ONNXParams(d.op, dims, d.blocksize, d.mode)
+	if err != nil {
+		return nil, err
+	}
+	o := bsg.Options{BlockSize: p.BlockSize, Order: p.Order}
+	f := bsg.DepthToSpace
+	if d.op == blockshuffle.OpSpaceToDepth {
+		f = bsg.SpaceToDepth
+	}
+	y, err := f(x, o)
+	if err != nil {
+		return nil, err
+	}
+	return []tensor.Tensor{y}, nil
+}
+
+func (d *depthSpace) ValidateInputs(in []tensor.Tensor) ([]tensor.Tensor, error) {
+	return ops.ValidateInputs(d, in)
+}
+
+func (d *depthSpace) GetMinInputs() int { return 1 }
+func (d *depthSpace) GetMaxInputs() int { return 1 }
+
+// GetInputTypeConstraints is every type: ONNX allows all tensor types, and
+// gonnx has no bfloat16 for version 13 to add.
+func (d *depthSpace) GetInputTypeConstraints() [][]tensor.Dtype {
+	return [][]tensor.Dtype{ops.AllTypes}
+}
+
+// transposeOp is gonnx's Transpose with a fast path for block shuffles.
+type transposeOp struct {
+	ops.Operator
+	perm []int
+}
+
+// Init lets gonnx's Transpose read the node, and keeps perm for Apply.
+func (t *transposeOp) Init(n *onnx.NodeProto) error {
+	if err := t.Operator.Init(n); err != nil {
+		return err
+	}
+	t.perm = t.perm[:0]
+	for _, a := range n.GetAttribute() {
+		if a.GetName() == "perm" {
+			for _, v := range a.GetInts() {
+				t.perm = append(t.perm, int(v))
+			}
+		}
+	}
+	return nil
+}
+
+// Apply moves the data with blockshuffle when the transpose is a block
+// shuffle, else leaves it to gonnx.
+func (t *transposeOp) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
+	x, ok := in[0].(*tensor.Dense)
+	if !ok {
+		return t.Operator.Apply(in)
+	}
+	if _, _, match := blockshuffle.MatchTranspose(x.Shape(), t.perm); !match {
+		return t.Operator.Apply(in)
+	}
+	y, err := bsg.Transpose(x, t.perm...)
+	if err != nil {
+		return nil, err
+	}
+	return []tensor.Tensor{y}, nil
+}

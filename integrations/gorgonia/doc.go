@@ -1,0 +1,27 @@
+// Package gorgonia runs blockshuffle's DepthToSpace and SpaceToDepth on
+// gorgonia.org/tensor's *tensor.Dense, and gives tensor.Transpose a fast
+// path for the transposes that are one of them.
+//
+// It reads a tensor as its logical, row-major elements whatever gorgonia
+// does underneath. A *tensor.Dense can hold its data otherwise: a view
+// (Slice), a pending transpose (T is lazy: after x.T(0, 1, 3, 2), IsView
+// is false and Data still holds the untransposed storage), column-major
+// storage (AsFortran), or a mask. Where RequiresIterator, IsMaterializable
+// or the data order say so, the elements and the mask are gathered in
+// logical order first (gorgonia's own Materialize leaves a mask in storage
+// order, so the adapter does not use it); a plain tensor goes straight to
+// the SIMD kernels. The result is always a plain row-major tensor, masked
+// when the input is, with the mask moved like the data.
+//
+// Every dtype gorgonia defines works: the fixed-size ones through the
+// SIMD path, String and UnsafePointer through blockshuffle/generic.
+//
+// The Into forms write into a tensor the caller keeps from call to call.
+// Allocating the result costs more than the shuffle on small tensors (see
+// the module's README for figures), so a model run in a loop should reuse
+// its outputs.
+//
+// gorgonia.org/tensor v0.9.24 imports go4.org/unsafe/assume-no-moving-gc,
+// whose versions before v0.0.0-20231121144256-b99613f794b6 panic at start-up
+// under Go 1.22 and later; this module requires that version.
+package gorgonia

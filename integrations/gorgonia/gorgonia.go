@@ -1,0 +1,125 @@
+package gorgonia
+
+import (
+	"fmt"
+
+	"gorgonia.org/tensor"
+
+	"github.com/blockshuffle/blockshuffle"
+)
+
+// Options are the parameters of a shuffle apart from the dims, which come
+// from the tensor's shape: [N, C, H, W] for NCHW, [N, H, W, C] for NHWC.
+type Options struct {
+	BlockSize int
+	Order     blockshuffle.Order  // DCR (the zero value, ONNX's default) or CRD
+	Layout    blockshuffle.Layout // NCHW (the zero value) or NHWC
+	Workers   int                 // as blockshuffle.Params.Workers
+}
+
+// DepthToSpace returns blockshuffle.DepthToSpace of x in a new tensor.
+func DepthToSpace(x *tensor.Dense, o Options) (*tensor.Dense, error) {
+	return shuffle(blockshuffle.OpDepthToSpace, nil, x, o)
+}
+
+// SpaceToDepth returns blockshuffle.SpaceToDepth of x in a new tensor.
+func SpaceToDepth(x *tensor.Dense, o Options) (*tensor.Dense, error) {
+	return shuffle(blockshuffle.OpSpaceToDepth, nil, x, o)
+}
+
+// DepthToSpaceInto writes DepthToSpace of x into out and reshapes out to
+// the result's shape. out must be a plain tensor (not a view, a pending
+// transpose or column-major) of x's dtype and element count, distinct
+// from x; on error it is untouched.
+func DepthToSpaceInto(out, x *tensor.Dense, o Options) error {
+	return into(blockshuffle.OpDepthToSpace, out, x, o)
+}
+
+// SpaceToDepthInto is DepthToSpaceInto for SpaceToDepth.
+func SpaceToDepthInto(out, x *tensor.Dense, o Options) error {
+	return into(blockshuffle.OpSpaceToDepth, out, x, o)
+}
+
+func into(op blockshuffle.Op, out, x *tensor.Dense, o Options) error {
+	if out == nil {
+		return fmt.Errorf("blockshuffle/gorgonia: %v: out is nil", op)
+	}
+	_, err := shuffle(op, out, x, o)
+	return err
+}
+
+// shuffle runs op on x into out, or into a new tensor if out is nil.
+func shuffle(op blockshuffle.Op, out, x *tensor.Dense, o Options) (*tensor.Dense, error) {
+	if x == nil {
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is nil", op)
+	}
+	s := x.Shape()
+	if len(s) != 4 {
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x has shape %v, want 4 dims: %w", op, s, blockshuffle.ErrRank)
+	}
+	p := blockshuffle.Params{N: s[0], C: s[1], H: s[2], W: s[3], BlockSize: o.BlockSize, Order: o.Order, Layout: o.Layout, Workers: o.Workers}
+	if o.Layout == blockshuffle.NHWC {
+		p.H, p.W, p.C = s[1], s[2], s[3]
+	}
+	dims, err := p.DepthToSpaceDims()
+	if op == blockshuffle.OpSpaceToDepth {
+		dims, err = p.SpaceToDepthDims()
+	}
+	if err != nil {
+		return nil, err
+	}
+	shape := dims.Shape(p.Layout)
+	return run(out, x, shape[:], func(e elems, dst, src any) error { return e.move(op, dst, src, p) })
+}
+
+// run gives move x's logical elements and mask and a destination of the
+// same length, then makes that destination a tensor of the given shape:
+// out, which must be usable, or a new tensor if out is nil.
+func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) error) (*tensor.Dense, error) {
+	e, err := elemsOf(x)
+	if err != nil {
+		return nil, err
+	}
+	var dst any
+	if out != nil {
+		if err := usable(out, x); err != nil {
+			return nil, err
+		}
+		dst = out.Data()
+	} else {
+		dst = e.make(x.Size())
+	}
+	if err := move(e, dst, e.logical(x)); err != nil {
+		return nil, err
+	}
+	var mask []bool
+	if m := logicalMask(x); m != nil {
+		mask = make([]bool, len(m))
+		if err := move(simd[bool]{}, mask, m); err != nil {
+			return nil, err // unreachable: the data moved with the same parameters
+		}
+	}
+	t := out
+	if t != nil {
+		if err := t.Reshape(shape...); err != nil {
+			return nil, err // unreachable: usable checked the element count
+		}
+	} else {
+		t = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(dst))
+	}
+	t.SetMask(mask)
+	return t, nil
+}
+
+// usable checks out before anything is written to it.
+func usable(out, x *tensor.Dense) error {
+	switch {
+	case out.Dtype() != x.Dtype():
+		return fmt.Errorf("blockshuffle/gorgonia: out has dtype %v, x %v", out.Dtype(), x.Dtype())
+	case out.IsScalar() || out.IsMaterializable() || out.DataOrder().IsColMajor():
+		return fmt.Errorf("blockshuffle/gorgonia: out is a scalar, a view, a pending transpose or column-major: pass a plain tensor")
+	case out.Size() != x.Size() || out.DataSize() != x.Size():
+		return fmt.Errorf("blockshuffle/gorgonia: out holds %d elements, x %d: %w", out.DataSize(), x.Size(), blockshuffle.ErrLength)
+	}
+	return nil
+}

@@ -1,0 +1,315 @@
+package gorgonia_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"gorgonia.org/tensor"
+
+	"github.com/blockshuffle/blockshuffle"
+	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+)
+
+// The case of the issue: after a lazy x.T(0, 1, 3, 2) gorgonia reports no
+// view and row-major-looking strides, and Data still holds the old storage.
+func TestPendingTranspose(t *testing.T) {
+	x := tensor.New(tensor.WithShape(1, 4, 2, 2), tensor.WithBacking([]float32{
+		1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}))
+	if err := x.T(0, 1, 3, 2); err != nil {
+		t.Fatal(err)
+	}
+	y, err := bsg.DepthToSpace(x, bsg.Options{BlockSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float32{1, 5, 3, 7, 9, 13, 11, 15, 2, 6, 4, 8, 10, 14, 12, 16}
+	if got := y.Data().([]float32); !slices.Equal(got, want) || !slices.Equal(y.Shape(), tensor.Shape{1, 1, 4, 4}) {
+		t.Errorf("got %v shape %v, want %v shape (1, 1, 4, 4)", got, y.Shape(), want)
+	}
+}
+
+// dtypes is every dtype gorgonia defines, with a way to fill a slice of it.
+var dtypes = []tensor.Dtype{
+	tensor.Bool, tensor.Int, tensor.Int8, tensor.Int16, tensor.Int32, tensor.Int64,
+	tensor.Uint, tensor.Uint8, tensor.Uint16, tensor.Uint32, tensor.Uint64, tensor.Uintptr,
+	tensor.Float32, tensor.Float64, tensor.Complex64, tensor.Complex128,
+	tensor.String, tensor.UnsafePointer,
+}
+
+// backing returns n distinct-looking values of dtype dt.
+func backing(dt tensor.Dtype, n int, rng *rand.Rand) any {
+	s := reflect.MakeSlice(reflect.SliceOf(dt.Type), n, n)
+	for i := range n {
+		v, r := s.Index(i), rng.Uint64()
+		switch v.Kind() {
+		case reflect.Bool:
+			v.SetBool(r&1 == 1)
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			v.SetInt(int64(r))
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			v.SetUint(r)
+		case reflect.Float32, reflect.Float64:
+			v.SetFloat(float64(r%1000) - 499.5)
+		case reflect.Complex64, reflect.Complex128:
+			v.SetComplex(complex(float64(r%1000), float64(i)))
+		case reflect.String:
+			v.SetString(fmt.Sprint(r % 1000))
+		case reflect.UnsafePointer:
+			v.SetPointer(unsafe.Pointer(new(int)))
+		}
+	}
+	return s.Interface()
+}
+
+// storage is how a test tensor holds its logical shape.
+type storage int
+
+const (
+	plain   storage = iota
+	view            // a slice of a larger tensor along dim 1
+	pending         // a lazy transpose of other storage
+	fortran         // column-major
+	storages
+)
+
+func (s storage) String() string { return [...]string{"plain", "view", "pending", "fortran"}[s] }
+
+// build makes a tensor of logical shape s held as st, masked or not.
+func build(t *testing.T, dt tensor.Dtype, s []int, st storage, masked bool, rng *rand.Rand) *tensor.Dense {
+	t.Helper()
+	n := 1
+	for _, d := range s {
+		n *= d
+	}
+	opts := func(shape []int, size int) []tensor.ConsOpt {
+		o := []tensor.ConsOpt{tensor.WithShape(shape...), tensor.WithBacking(backing(dt, size, rng))}
+		if masked {
+			m := make([]bool, size)
+			for i := range m {
+				m[i] = rng.IntN(3) == 0
+			}
+			o = append(o, tensor.WithMask(m))
+		}
+		if st == fortran {
+			o = append(o, tensor.AsFortran(nil))
+		}
+		return o
+	}
+	switch st {
+	case view:
+		big := slices.Clone(s)
+		big[1] += 2
+		x := tensor.New(opts(big, n/s[1]*big[1])...)
+		v, err := x.Slice(nil, tensor.S(1, s[1]+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v.(*tensor.Dense)
+	case pending:
+		stored := []int{s[0], s[3], s[1], s[2]} // lazily transposed back to s
+
+		x := tensor.New(opts(stored, n)...)
+		if err := x.T(0, 2, 3, 1); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	return tensor.New(opts(s, n)...)
+}
+
+// logical reads x element by element through At and MaskAt, the slowest
+// and most obviously right way gorgonia offers.
+func logical(t *testing.T, x *tensor.Dense) (vals []any, mask []bool) {
+	t.Helper()
+	s := x.Shape()
+	idx := make([]int, len(s))
+	for range x.Size() {
+		v, err := x.At(idx...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _ := x.MaskAt(idx...)
+		vals, mask = append(vals, v), append(mask, m)
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < s[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	return vals, mask
+}
+
+func TestEveryDtypeAndStorage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, dt := range dtypes {
+		for st := range storages {
+			for _, masked := range []bool{false, true} {
+				for _, o := range []bsg.Options{
+					{BlockSize: 2}, {BlockSize: 2, Order: blockshuffle.CRD},
+					{BlockSize: 3, Layout: blockshuffle.NHWC}, {BlockSize: 2, Order: blockshuffle.CRD, Layout: blockshuffle.NHWC},
+				} {
+					name := fmt.Sprintf("%v/%v/masked=%v/%+v", dt, st, masked, o)
+					b := o.BlockSize
+					d2sIn := []int{2, 3 * b * b, 5, 7}
+					s2dIn := []int{2, 3, 5 * b, 7 * b}
+					if o.Layout == blockshuffle.NHWC {
+						d2sIn = []int{2, 5, 7, 3 * b * b}
+						s2dIn = []int{2, 5 * b, 7 * b, 3}
+					}
+					check(t, name+"/DepthToSpace", blockshuffle.OpDepthToSpace, build(t, dt, d2sIn, st, masked, rng), o)
+					check(t, name+"/SpaceToDepth", blockshuffle.OpSpaceToDepth, build(t, dt, s2dIn, st, masked, rng), o)
+				}
+			}
+		}
+	}
+}
+
+// check runs op on x, allocating and into a reused tensor, against
+// internal/ref on x's logical elements and mask.
+func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg.Options) {
+	t.Helper()
+	vals, mask := logical(t, x)
+	s := x.Shape()
+	p := blockshuffle.Params{N: s[0], C: s[1], H: s[2], W: s[3], BlockSize: o.BlockSize, Order: o.Order, Layout: o.Layout}
+	if o.Layout == blockshuffle.NHWC {
+		p.H, p.W, p.C = s[1], s[2], s[3]
+	}
+	wantVals, wantMask := make([]any, len(vals)), make([]bool, len(mask))
+	if err := ref.Run(op, wantVals, vals, p); err != nil {
+		t.Fatal(err)
+	}
+	if err := ref.Run(op, wantMask, mask, p); err != nil {
+		t.Fatal(err)
+	}
+	f, into := bsg.DepthToSpace, bsg.DepthToSpaceInto
+	if op == blockshuffle.OpSpaceToDepth {
+		f, into = bsg.SpaceToDepth, bsg.SpaceToDepthInto
+	}
+	y, err := f(x, o)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	same(t, name, y, wantVals, wantMask, x.IsMasked())
+	out := tensor.New(tensor.WithShape(x.Size()), tensor.Of(x.Dtype()))
+	if err := into(out, x, o); err != nil {
+		t.Fatalf("%s into: %v", name, err)
+	}
+	if !slices.Equal(out.Shape(), y.Shape()) {
+		t.Fatalf("%s into: shape %v, want %v", name, out.Shape(), y.Shape())
+	}
+	same(t, name+" into", out, wantVals, wantMask, x.IsMasked())
+}
+
+func same(t *testing.T, name string, y *tensor.Dense, vals []any, mask []bool, masked bool) {
+	t.Helper()
+	if y.RequiresIterator() && !masked || y.IsMaterializable() {
+		t.Fatalf("%s: result is not plain", name)
+	}
+	got := reflect.ValueOf(y.Data())
+	for i, v := range vals {
+		if g := got.Index(i).Interface(); g != v {
+			t.Fatalf("%s: element %d is %v, want %v", name, i, g, v)
+		}
+	}
+	if y.IsMasked() != masked || masked && !slices.Equal(y.Mask(), mask) {
+		t.Fatalf("%s: mask %v (masked %v), want %v", name, y.Mask(), y.IsMasked(), mask)
+	}
+}
+
+func TestIntoErrors(t *testing.T) {
+	x := tensor.New(tensor.WithShape(1, 4, 2, 2), tensor.WithBacking(backing(tensor.Float32, 16, rand.New(rand.NewPCG(5, 6)))))
+	o := bsg.Options{BlockSize: 2}
+	for _, c := range []struct {
+		name string
+		out  *tensor.Dense
+		want string
+	}{
+		{"other dtype", tensor.New(tensor.WithShape(16), tensor.Of(tensor.Float64)), "dtype"},
+		{"too small", tensor.New(tensor.WithShape(15), tensor.Of(tensor.Float32)), "holds 15 elements"},
+		{"x itself", x, "share memory"},
+		{"a view", func() *tensor.Dense {
+			big := tensor.New(tensor.WithShape(4, 8), tensor.Of(tensor.Float32))
+			v, _ := big.Slice(nil, tensor.S(0, 4))
+			return v.(*tensor.Dense)
+		}(), "plain tensor"},
+	} {
+		before := fmt.Sprint(c.out.Data(), c.out.Shape())
+		err := bsg.DepthToSpaceInto(c.out, x, o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err %v, want one saying %q", c.name, err, c.want)
+		}
+		if before != fmt.Sprint(c.out.Data(), c.out.Shape()) {
+			t.Errorf("%s: out changed on error", c.name)
+		}
+	}
+	if err := bsg.DepthToSpaceInto(nil, x, o); err == nil {
+		t.Error("nil out: no error")
+	}
+	if _, err := bsg.DepthToSpace(x, bsg.Options{BlockSize: 3}); !errors.Is(err, blockshuffle.ErrNotDivisible) {
+		t.Errorf("b=3 on C=4: %v, want ErrNotDivisible", err)
+	}
+	if _, err := bsg.DepthToSpace(tensor.New(tensor.WithShape(4, 4), tensor.Of(tensor.Float32)), o); !errors.Is(err, blockshuffle.ErrRank) {
+		t.Errorf("2-D x: %v, want ErrRank", err)
+	}
+}
+
+// Transpose agrees with tensor.Transpose on the eight block-shuffle forms
+// and on random perms, fast path or not, for plain, lazy and masked input.
+func TestTranspose(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	forms := [][]int{
+		{0, 3, 4, 1, 5, 2}, {0, 1, 4, 2, 5, 3}, {0, 1, 3, 2, 4, 5}, {0, 3, 5, 1, 2, 4}, {0, 1, 3, 5, 2, 4},
+	}
+	for i := range 300 {
+		shape := []int{1 + rng.IntN(2), 2, 2, 1 + rng.IntN(3), 1 + rng.IntN(3), 2}
+		perm := forms[i%len(forms)]
+		if i%4 == 3 {
+			perm = rng.Perm(6)
+		}
+		dt := dtypes[i%len(dtypes)]
+		x := build6(dt, shape, i%2 == 1, rng)
+		want, err := tensor.Transpose(x.Clone().(*tensor.Dense), perm...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, _ := logical(t, want.(*tensor.Dense))
+		_, mask := logical(t, x) // gorgonia's own Transpose leaves the mask in place: transpose it here
+		wantMask := make([]bool, len(mask))
+		ref.Transpose(wantMask, mask, shape, perm)
+		name := fmt.Sprintf("%v %v perm %v", dt, shape, perm)
+		y, err := bsg.Transpose(x, perm...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		same(t, name, y, vals, wantMask, x.IsMasked())
+		out := tensor.New(tensor.WithShape(x.Size()), tensor.Of(dt))
+		if err := bsg.TransposeInto(out, x, perm...); err != nil {
+			t.Fatalf("%s into: %v", name, err)
+		}
+		same(t, name+" into", out, vals, wantMask, x.IsMasked())
+	}
+}
+
+func build6(dt tensor.Dtype, shape []int, masked bool, rng *rand.Rand) *tensor.Dense {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	o := []tensor.ConsOpt{tensor.WithShape(shape...), tensor.WithBacking(backing(dt, n, rng))}
+	if masked {
+		m := make([]bool, n)
+		for i := range m {
+			m[i] = rng.IntN(2) == 0
+		}
+		o = append(o, tensor.WithMask(m))
+	}
+	return tensor.New(o...)
+}
