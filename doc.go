@@ -35,13 +35,13 @@
 //
 // # Using it from a tensor library
 //
-// The package examples show the three usual integrations: a gorgonia-style
-// tensor with Data() interface{} (a type switch and a check that a view is
-// contiguous), a generic Dense[T] with Data() []T (a constraint that is a
-// subset of Element calls the typed functions directly), and an ONNX
-// interpreter's DepthToSpace and SpaceToDepth nodes (the mode and blocksize
-// attributes, a switch on the data type including float16, bfloat16 and
-// string).
+// Graphs without these ops write them as Reshape, Transpose, Reshape.
+// MatchTranspose recognizes the Transpose, and Transpose and TransposeBytes
+// give a host's Transpose kernel a fast path; ONNXParams maps an ONNX
+// node's attributes to Params. The modules under integrations/ adapt
+// gorgonia.org/tensor's *tensor.Dense (including the views, lazy
+// transposes and masks whose Data is not their elements in row-major
+// order) and gonnx models; README.md shows them with measured gains.
 //
 // # Tiers
 //
