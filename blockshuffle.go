@@ -80,7 +80,7 @@ func Tier() string { return dispatch.Active().String() }
 // gives way to its ordinary twin. Parameters the call would reject get the
 // call's error. The kernels package documents the route a call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
-	g, err := shape.Check(op, p, elemSize)
+	g, err := shape.Check(shape.Op(op), p, elemSize)
 	if err != nil {
 		return "", err
 	}

@@ -176,7 +176,7 @@ func TestWorkersRace(t *testing.T) {
 		src := cases.Fill(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
-			route, err := bs.Describe(c.Op, c.P, 4)
+			route, err := bs.Describe(bs.Op(c.Op), c.P, 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}

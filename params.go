@@ -13,13 +13,18 @@ type Params = shape.Params
 
 // Op is one of the two operators, as MatchTranspose finds them and Describe
 // and ONNXParams take them.
-type Op = shape.Op
+type Op uint8
 
-// The two operators.
+// The two operators, numbered as internal/shape numbers them (a test
+// checks it).
 const (
-	OpDepthToSpace = shape.DepthToSpace
-	OpSpaceToDepth = shape.SpaceToDepth
+	OpDepthToSpace Op = iota
+	OpSpaceToDepth
 )
+
+// String returns "DepthToSpace" or "SpaceToDepth" (and "Op(n)" for any
+// other value).
+func (op Op) String() string { return shape.Op(op).String() }
 
 // Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
 // Dims.Shape returns them in memory order.
@@ -98,3 +103,6 @@ var (
 	// ErrRank: ONNXParams was given dims of a tensor that is not 4-D.
 	ErrRank = shape.ErrRank
 )
+
+// internal is op as the packages under internal/ name it.
+func (op Op) internal() shape.Op { return shape.Op(op) }

@@ -26,7 +26,8 @@ import (
 // permutation of 0..len(shape)-1, a negative dim, more elements than an int
 // counts) does not match. p.Workers is 0.
 func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
-	return transpose.Match(shape, perm)
+	o, p, ok := transpose.Match(shape, perm)
+	return Op(o), p, ok
 }
 
 // Transpose transposes src, a row-major tensor of the given shape, by perm
@@ -48,7 +49,7 @@ func Transpose[T Element](dst, src []T, shape, perm []int) (handled bool, err er
 	if !ok {
 		return false, nil
 	}
-	return true, typed(op, dst, src, p)
+	return true, typed(op.internal(), dst, src, p)
 }
 
 // TransposeBytes is Transpose on raw elements of elemSize bytes: dst and src
@@ -58,7 +59,7 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	if !ok {
 		return false, nil
 	}
-	return true, engine.Active().Do(op, dst, src, elemSize, p)
+	return true, engine.Active().Do(op.internal(), dst, src, elemSize, p)
 }
 
 // ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds into
@@ -71,5 +72,5 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 // ErrOrder, ErrNotDivisible or ErrOp. The output tensor's dims are
 // p.DepthToSpaceDims() or p.SpaceToDepthDims().
 func ONNXParams(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
-	return shape.ONNX(op, dims, blocksize, mode)
+	return shape.ONNX(shape.Op(op), dims, blocksize, mode)
 }

@@ -9,6 +9,7 @@ import (
 
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // A transpose as graphs write it: the name of the idiom, the shape the
@@ -39,6 +40,15 @@ var idioms = []idiom{
 		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Layout: bs.NHWC}},
 	{"pixel_unshuffle channels-last", []int{2, 5, 4, 7, 4, 3}, []int{0, 1, 3, 5, 2, 4},
 		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Order: bs.CRD, Layout: bs.NHWC}},
+}
+
+func TestOpNumbers(t *testing.T) {
+	if shape.Op(bs.OpDepthToSpace) != shape.DepthToSpace || shape.Op(bs.OpSpaceToDepth) != shape.SpaceToDepth {
+		t.Fatal("Op and internal/shape number the operators differently")
+	}
+	if bs.OpSpaceToDepth.String() != "SpaceToDepth" || bs.Op(7).String() != "Op(7)" {
+		t.Errorf("Op.String: %v, %v", bs.OpSpaceToDepth, bs.Op(7))
+	}
 }
 
 func TestMatchTransposeIdioms(t *testing.T) {

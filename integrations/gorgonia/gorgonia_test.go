@@ -15,6 +15,7 @@ import (
 	"github.com/blockshuffle/blockshuffle"
 	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
 // The case of the issue: after a lazy x.T(0, 1, 3, 2) gorgonia reports no
@@ -183,10 +184,10 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 		p.H, p.W, p.C = s[1], s[2], s[3]
 	}
 	wantVals, wantMask := make([]any, len(vals)), make([]bool, len(mask))
-	if err := ref.Run(op, wantVals, vals, p); err != nil {
+	if err := ref.Run(shape.Op(op), wantVals, vals, p); err != nil {
 		t.Fatal(err)
 	}
-	if err := ref.Run(op, wantMask, mask, p); err != nil {
+	if err := ref.Run(shape.Op(op), wantMask, mask, p); err != nil {
 		t.Fatal(err)
 	}
 	f, into := bsg.DepthToSpace, bsg.DepthToSpaceInto
