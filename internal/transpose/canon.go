@@ -11,76 +11,75 @@
 // alone decides: no false positive can come from the solving.
 package transpose
 
+// maxRank bounds the transposes Match reads; nothing longer is a block
+// shuffle in any real graph, and fixed arrays keep Match free of garbage.
+const maxRank = 16
+
 // canonical is a transpose with no dim of size 1 and no two input dims that
 // could merge.
 type canonical struct {
-	dims []int // sizes, in input order
-	perm []int // output dim k is input dim perm[k]
-	// parts lists, per canonical dim, the original input dims it merges (in
-	// input order, those of size > 1 only): a form's structure, and the
-	// caller's own dims, which solving prefers when it splits a product.
-	parts [][]int
+	n    int          // canonical dims
+	dims [maxRank]int // sizes, in input order
+	perm [maxRank]int // output dim k is input dim perm[k]
+	kept [maxRank]int // the original dims of size other than 1, in input order
+	// Canonical dim j merges kept[start[j] : start[j]+length[j]]: a form's
+	// structure, and the caller's own dims, which solving prefers when it
+	// splits a product.
+	start, length [maxRank]int
 }
 
+// part returns the original input dims merged into canonical dim j.
+func (c *canonical) part(j int) []int { return c.kept[c.start[j] : c.start[j]+c.length[j]] }
+
 // canon reduces a valid transpose; size and perm must be checked by the
-// caller (a permutation of 0..len-1, no size < 1).
-func canon(size, perm []int) canonical {
+// caller (a permutation of 0..len-1, len at most maxRank, no size < 1, a
+// product that fits in int).
+func canon(size, perm []int) (c canonical) {
 	// rank[i] is input dim i's position among the dims kept.
-	rank := make([]int, len(size))
-	kept := 0
+	var rank [maxRank]int
+	k := 0
 	for i, s := range size {
 		rank[i] = -1
 		if s != 1 {
-			rank[i] = kept
-			kept++
+			rank[i], c.kept[k] = k, i
+			k++
 		}
 	}
-	// Output order of the kept dims, cut into runs adjacent in the input.
-	var runs [][]int
+	// The kept dims in output order, cut into runs adjacent in the input.
+	var runStart, runLen [maxRank]int
 	prev := -2
 	for _, i := range perm {
-		if rank[i] < 0 {
+		r := rank[i]
+		if r < 0 {
 			continue
 		}
-		if rank[i] == prev+1 && len(runs) > 0 {
-			runs[len(runs)-1] = append(runs[len(runs)-1], i)
+		if r == prev+1 && c.n > 0 {
+			runLen[c.n-1]++
 		} else {
-			runs = append(runs, []int{i})
+			runStart[c.n], runLen[c.n] = r, 1
+			c.n++
 		}
-		prev = rank[i]
+		prev = r
 	}
-	// Canonical input order sorts the runs by where they start.
-	order := make([]int, len(runs)) // order[j]: run at canonical input dim j
-	for k := range runs {
-		order[k] = k
-	}
-	for a := 1; a < len(order); a++ { // insertion sort: at most a handful of runs
-		for b := a; b > 0 && runs[order[b]][0] < runs[order[b-1]][0]; b-- {
-			order[b], order[b-1] = order[b-1], order[b]
+	// A run's canonical input position is the number of runs starting
+	// before it in the input.
+	for a := range c.n {
+		j := 0
+		for b := range c.n {
+			if runStart[b] < runStart[a] {
+				j++
+			}
 		}
-	}
-	c := canonical{dims: make([]int, len(runs)), perm: make([]int, len(runs)), parts: make([][]int, len(runs))}
-	for j, k := range order {
-		c.perm[k] = j
-		prod := 1
-		for _, i := range runs[k] {
-			prod *= size[i]
+		c.perm[a], c.start[j], c.length[j] = j, runStart[a], runLen[a]
+		c.dims[j] = 1
+		for _, d := range c.part(j) {
+			c.dims[j] *= size[d]
 		}
-		c.dims[j] = prod
-		c.parts[j] = runs[k]
 	}
 	return c
 }
 
 // same reports whether two canonical forms move data alike.
-func (c canonical) same(d canonical) bool {
-	if len(c.dims) != len(d.dims) {
-		return false
-	}
-	for j := range c.dims {
-		if c.dims[j] != d.dims[j] || c.perm[j] != d.perm[j] {
-			return false
-		}
-	}
-	return true
+func (c *canonical) same(d *canonical) bool {
+	return c.n == d.n && c.dims == d.dims && c.perm == d.perm
 }

@@ -47,8 +47,7 @@ var forms = [...]form{
 }
 
 // sizes is a form's input shape for the given size of every role.
-func (f *form) sizes(v [roles]int) []int {
-	s := make([]int, 6)
+func (f *form) sizes(v [roles]int) (s [6]int) {
 	for i, r := range f.in {
 		s[i] = v[r]
 	}
@@ -104,9 +103,11 @@ var structures = sync.OnceValue(func() (all [len(forms)][]structure) {
 					v[r] = 2
 				}
 			}
-			cf := canon(f.sizes(v), f.perm[:])
-			s.perm = cf.perm
-			for _, part := range cf.parts {
+			size := f.sizes(v)
+			cf := canon(size[:], f.perm[:])
+			s.perm = cf.perm[:cf.n]
+			for j := range cf.n {
+				part := cf.part(j)
 				g := make([]role, len(part))
 				for k, d := range part {
 					g[k] = f.in[d]

@@ -19,19 +19,19 @@ func Match(size, perm []int) (shape.Op, shape.Params, bool) {
 	if !ok {
 		return 0, shape.Params{}, false
 	}
-	if op, p, ok := direct(size, perm); ok {
+	in := canon(size, perm)
+	if op, p, ok := direct(size, perm, &in); ok {
 		return op, p, true
 	}
 	if total == 0 { // nothing moves: every op with zero dims does the same
 		return shape.DepthToSpace, shape.Params{BlockSize: 1}, true
 	}
-	in := canon(size, perm)
+	all := structures()
 	for i := range forms {
 		f := &forms[i]
-		all := structures()
 		for k := range all[i] {
-			for _, v := range solve(&all[i][k], in, size) {
-				if p, ok := f.check(v, in); ok {
+			for _, v := range solve(&all[i][k], &in, size) {
+				if p, ok := f.check(v, &in); ok {
 					return f.op, p, true
 				}
 			}
@@ -43,7 +43,7 @@ func Match(size, perm []int) (shape.Op, shape.Params, bool) {
 // valid checks that perm is a permutation of size's dims and that the
 // element count fits in int; it returns that count.
 func valid(size, perm []int) (int, bool) {
-	if len(size) != len(perm) {
+	if len(size) != len(perm) || len(size) > maxRank {
 		return 0, false
 	}
 	seen := make([]bool, len(perm))
@@ -78,12 +78,13 @@ const maxInt = int(^uint(0) >> 1)
 // check returns the Params of form f at role sizes v, if the op they
 // describe is valid and moves data as the transpose whose canonical form is
 // in: the only test that decides a match.
-func (f *form) check(v [roles]int, in canonical) (shape.Params, bool) {
+func (f *form) check(v [roles]int, in *canonical) (shape.Params, bool) {
 	p := f.params(v)
 	if _, err := shape.Check(f.op, p, 1); err != nil {
 		return shape.Params{}, false
 	}
-	if !canon(f.sizes(v), f.perm[:]).same(in) {
+	size := f.sizes(v)
+	if c := canon(size[:], f.perm[:]); !c.same(in) {
 		return shape.Params{}, false
 	}
 	return p, true
@@ -91,7 +92,7 @@ func (f *form) check(v [roles]int, in canonical) (shape.Params, bool) {
 
 // direct matches a transpose written exactly as a form, at rank 6 or with
 // the batch dim left out at rank 5, taking every size as written.
-func direct(size, perm []int) (shape.Op, shape.Params, bool) {
+func direct(size, perm []int, in *canonical) (shape.Op, shape.Params, bool) {
 	skip := 6 - len(size) // 1 when N is left out
 	if skip != 0 && skip != 1 {
 		return 0, shape.Params{}, false
@@ -109,7 +110,6 @@ func direct(size, perm []int) (shape.Op, shape.Params, bool) {
 		if !same {
 			continue
 		}
-		in := canon(size, perm)
 		if p, ok := f.check(v, in); ok {
 			return f.op, p, true
 		}
@@ -122,8 +122,8 @@ func direct(size, perm []int) (shape.Op, shape.Params, bool) {
 // roles. A dim holding several roles can be split many ways, all moving
 // data alike; the split along the caller's own dims is preferred, then
 // the first role takes all. It returns the candidates to check.
-func solve(s *structure, in canonical, size []int) [][roles]int {
-	if len(s.groups) != len(in.dims) {
+func solve(s *structure, in *canonical, size []int) [][roles]int {
+	if len(s.groups) != in.n {
 		return nil
 	}
 	for j := range s.perm {
@@ -136,7 +136,7 @@ func solve(s *structure, in canonical, size []int) [][roles]int {
 		v := [roles]int{1, 1, 1, 1, bs}
 		ok := true
 		for j, g := range s.groups {
-			if ok = assign(&v, g, in.dims[j], sizesOf(in.parts[j], size)); !ok {
+			if ok = assign(&v, g, in.dims[j], sizesOf(in.part(j), size)); !ok {
 				break
 			}
 		}
@@ -150,7 +150,7 @@ func solve(s *structure, in canonical, size []int) [][roles]int {
 // blockSizes lists the block sizes worth trying for structure s: 1 if the
 // block is absent, else the root of a canonical dim made of blocks alone,
 // else the block a split along the caller's dims gives.
-func blockSizes(s *structure, in canonical, size []int) []int {
+func blockSizes(s *structure, in *canonical, size []int) []int {
 	if !s.present[block] {
 		return []int{1}
 	}
@@ -165,7 +165,7 @@ func blockSizes(s *structure, in canonical, size []int) []int {
 	}
 	var bs []int
 	for j, g := range s.groups {
-		if split := natural(g, sizesOf(in.parts[j], size), 0); split != nil {
+		if split := natural(g, sizesOf(in.part(j), size), 0); split != nil {
 			for k, r := range g {
 				if r == block {
 					bs = append(bs, split[k])

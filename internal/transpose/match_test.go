@@ -57,7 +57,8 @@ func agree(t testing.TB, size, perm []int) bool {
 // written is form f at role sizes v as the caller writes it: rank 6, or 5
 // without the batch dim.
 func written(f *form, v [roles]int, rank int) (size, perm []int) {
-	size, perm = f.sizes(v), f.perm[:]
+	s6 := f.sizes(v)
+	size, perm = s6[:], f.perm[:]
 	if rank == 5 {
 		size, perm = size[1:], make([]int, 5)
 		for k := range perm {
