@@ -2,8 +2,10 @@ package blockshuffle_test
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -158,6 +160,15 @@ func TestTransposeErrors(t *testing.T) {
 	}
 }
 
+// overflowOr is ErrOverflow where int has 32 bits (an int64 that does not
+// fit), else err.
+func overflowOr(err error) error {
+	if strconv.IntSize == 32 {
+		return bs.ErrOverflow
+	}
+	return err
+}
+
 func TestONNXParams(t *testing.T) {
 	p, err := bs.ONNXParams(bs.OpDepthToSpace, []int64{1, 12, 270, 480}, 2, "CRD")
 	if want := (bs.Params{N: 1, C: 12, H: 270, W: 480, BlockSize: 2, Order: bs.CRD}); err != nil || p != want {
@@ -178,12 +189,14 @@ func TestONNXParams(t *testing.T) {
 		{bs.OpDepthToSpace, []int64{1, 12, 2}, 2, "", bs.ErrRank, "[1 12 2]"},
 		{bs.OpDepthToSpace, []int64{1, -12, 2, 2}, 2, "", bs.ErrNegativeDim, "-12"},
 		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 0, "", bs.ErrBlockSize, "BlockSize = 0"},
-		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 1 << 62, "", bs.ErrNotDivisible, "C = 12"},
+		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 1 << 20, "", bs.ErrNotDivisible, "C = 12"}, // b*b overflows a 32-bit int
 		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 2, "RCD", bs.ErrOrder, `"RCD"`},
 		{bs.OpDepthToSpace, []int64{1, 10, 2, 2}, 2, "DCR", bs.ErrNotDivisible, "C = 10"},
 		{bs.OpSpaceToDepth, []int64{1, 3, 4, 4}, 2, "CRD", bs.ErrOrder, `"CRD"`},
 		{bs.OpSpaceToDepth, []int64{1, 3, 5, 4}, 2, "", bs.ErrNotDivisible, "H = 5"},
 		{bs.Op(2), []int64{1, 3, 4, 4}, 2, "", bs.ErrOp, "Op(2)"},
+		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, math.MaxInt64, "", overflowOr(bs.ErrNotDivisible), "9223372036854775807"},
+		{bs.OpDepthToSpace, []int64{1, math.MaxInt64 - 3, 2, 2}, 2, "", bs.ErrOverflow, ""}, // a multiple of 4, but N*C*H*W overflows
 	} {
 		_, err := bs.ONNXParams(c.op, c.dims, c.b, c.mode)
 		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.names) {
