@@ -1,14 +1,10 @@
 package shape
 
-import (
-	"fmt"
-)
-
 // ONNX builds the Params of an ONNX DepthToSpace or SpaceToDepth node from
 // its input dims and attributes, validating them as Check does.
 func ONNX(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
 	fail := func(err error, format string, args ...any) (Params, error) {
-		return Params{}, fmt.Errorf("blockshuffle: %v: %s: %w", op, fmt.Sprintf(format, args...), err)
+		return Params{}, invalid(op, err, format, args...)
 	}
 	if op > SpaceToDepth {
 		return fail(ErrOp, "want OpDepthToSpace or OpSpaceToDepth")

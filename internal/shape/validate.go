@@ -79,13 +79,19 @@ func describe(p Params, elem int) string {
 	return s
 }
 
+// invalid is every validation error: the op, what is wrong with which
+// value, and the sentinel it wraps.
+func invalid(op Op, err error, format string, args ...any) error {
+	return fmt.Errorf("blockshuffle: %v: %s: %w", op, fmt.Sprintf(format, args...), err)
+}
+
 // Check validates everything but the slices: a call's parameters, for
 // elements of elem units.
 func Check(op Op, p Params, elem int) (Geometry, error) {
 	b := p.BlockSize
 	g := Geometry{Op: op, Order: p.Order, Layout: p.Layout, B: b, Elem: elem, Workers: p.Workers}
 	fail := func(err error, format string, args ...any) (Geometry, error) {
-		return Geometry{}, fmt.Errorf("blockshuffle: %v: %s: %w", op, fmt.Sprintf(format, args...), err)
+		return Geometry{}, invalid(op, err, format, args...)
 	}
 	switch {
 	case op > SpaceToDepth:
@@ -138,7 +144,7 @@ func Check(op Op, p Params, elem int) (Geometry, error) {
 		g.Depth = Dims{p.N, c, p.H / b, p.W / b}
 		g.Space = p.Dims()
 	}
-	n, ok := count(p.N, p.C, p.H, p.W)
+	n, ok := Count(p.N, p.C, p.H, p.W)
 	if ok {
 		_, ok = mul(n, elem)
 	}
@@ -148,8 +154,9 @@ func Check(op Op, p Params, elem int) (Geometry, error) {
 	return g, nil
 }
 
-// count is N*C*H*W, which is 0 (not an overflow) when any dim is 0.
-func count(dims ...int) (int, bool) {
+// Count is the product of non-negative dims, which is 0 (not an overflow)
+// when any dim is 0; ok is false if it does not fit in int.
+func Count(dims ...int) (int, bool) {
 	for _, d := range dims {
 		if d == 0 {
 			return 0, true

@@ -53,27 +53,13 @@ func valid(size, perm []int) (int, bool) {
 		}
 		seen[d] = true
 	}
-	total := 1
-	zero := false
 	for _, s := range size {
-		switch {
-		case s < 0:
+		if s < 0 {
 			return 0, false
-		case s == 0:
-			zero = true
-		case total > maxInt/s:
-			return 0, false
-		default:
-			total *= s
 		}
 	}
-	if zero {
-		return 0, true
-	}
-	return total, true
+	return shape.Count(size...)
 }
-
-const maxInt = int(^uint(0) >> 1)
 
 // check returns the Params of form f at role sizes v, if the op they
 // describe is valid and moves data as the transpose whose canonical form is
@@ -102,10 +88,10 @@ func direct(size, perm []int, in *canonical) (shape.Op, shape.Params, bool) {
 		v := [roles]int{1, 1, 1, 1, 0}
 		same := true
 		for k := skip; k < 6 && same; k++ {
-			in := f.in[k]
+			r := f.in[k]
 			same = perm[k-skip] == f.perm[k]-skip &&
-				(in != block || v[block] == 0 || v[block] == size[k-skip])
-			v[in] = size[k-skip]
+				(r != block || v[block] == 0 || v[block] == size[k-skip])
+			v[r] = size[k-skip]
 		}
 		if !same {
 			continue

@@ -144,6 +144,20 @@ func TestNaturalParams(t *testing.T) {
 	}
 }
 
+// randomShape draws rank dims from dims, turning to 1 any that would take
+// the element count, which it returns too, past limit.
+func randomShape(rng *rand.Rand, rank int, dims []int, limit int) ([]int, int) {
+	size := make([]int, rank)
+	n := 1
+	for k := range size {
+		if size[k] = dims[rng.IntN(len(dims))]; n*size[k] > limit {
+			size[k] = 1
+		}
+		n *= size[k]
+	}
+	return size, n
+}
+
 // 100,000 random transposes: every match moves data as the transpose does.
 func TestRandomNoFalsePositive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -152,14 +166,7 @@ func TestRandomNoFalsePositive(t *testing.T) {
 	const pairs = 100_000
 	for range pairs {
 		rank := rng.IntN(8)
-		size := make([]int, rank)
-		n := 1
-		for k := range size {
-			if size[k] = dims[rng.IntN(len(dims))]; n*size[k] > 4096 {
-				size[k] = 1
-			}
-			n *= size[k]
-		}
+		size, _ := randomShape(rng, rank, dims, 4096)
 		perm := rng.Perm(rank)
 		if rng.IntN(2) == 0 { // also the near misses: a form with two dims swapped
 			f := &forms[rng.IntN(len(forms))]
@@ -191,14 +198,7 @@ func TestRandomNoFalseNegative(t *testing.T) {
 	}
 	for range cases {
 		rank := 1 + rng.IntN(6)
-		size := make([]int, rank)
-		n := 1
-		for k := range size {
-			if size[k] = dims[rng.IntN(len(dims))]; n*size[k] > 96 {
-				size[k] = 1
-			}
-			n *= size[k]
-		}
+		size, n := randomShape(rng, rank, dims, 96)
 		perm := rng.Perm(rank)
 		want := naive(size, perm)
 		if agree(t, size, perm) {
