@@ -114,6 +114,17 @@ var sentinels = []error{
 	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank,
 }
 
+// wrapped counts the sentinels err wraps: every error wraps exactly one.
+func wrapped(err error) int {
+	n := 0
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			n++
+		}
+	}
+	return n
+}
+
 // FuzzValidate calls every entry point with arbitrary parameters and slice
 // lengths: each either returns an error wrapping exactly one sentinel and
 // leaves memory untouched, or returns the reference's result. Nothing panics.
@@ -146,13 +157,7 @@ func FuzzValidate(f *testing.F) {
 			before := bytes.Clone(mem)
 			err := call(api, op, dst, src, es, p)
 			if err != nil {
-				matched := 0
-				for _, s := range sentinels {
-					if errors.Is(err, s) {
-						matched++
-					}
-				}
-				if matched != 1 {
+				if matched := wrapped(err); matched != 1 {
 					t.Fatalf("%s %+v: error %v wraps %d sentinels", api, p, err, matched)
 				}
 				if !bytes.Equal(mem, before) {

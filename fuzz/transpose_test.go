@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"bytes"
-	"errors"
 	"slices"
 	"testing"
 
@@ -77,13 +76,7 @@ func FuzzONNXParams(f *testing.F) {
 		}
 		p, err := bs.ONNXParams(op, []int64{n, c, h, w}, b, mode)
 		if err != nil {
-			matched := 0
-			for _, s := range sentinels {
-				if errors.Is(err, s) {
-					matched++
-				}
-			}
-			if matched != 1 {
+			if matched := wrapped(err); matched != 1 {
 				t.Fatalf("%v %d %d %d %d b=%d %q: error %v wraps %d sentinels", op, n, c, h, w, b, mode, err, matched)
 			}
 			return

@@ -23,52 +23,51 @@ type elems interface {
 	make(n int) any
 }
 
-// simd moves fixed-size elements with blockshuffle's kernels.
-type simd[T blockshuffle.Element] struct{}
+// slice is elems for []T, moved by the given DepthToSpace and SpaceToDepth.
+type slice[T any] struct {
+	d2s, s2d func(dst, src []T, p blockshuffle.Params) error
+}
 
-func (simd[T]) logical(x *tensor.Dense) any { return logical[T](x) }
-func (simd[T]) make(n int) any              { return make([]T, n) }
-func (simd[T]) copy(dst, src any) error     { copy(dst.([]T), src.([]T)); return nil }
-func (simd[T]) move(op blockshuffle.Op, dst, src any, p blockshuffle.Params) error {
-	if op == blockshuffle.OpDepthToSpace {
-		return blockshuffle.DepthToSpace(dst.([]T), src.([]T), p)
-	}
-	return blockshuffle.SpaceToDepth(dst.([]T), src.([]T), p)
+// simd moves fixed-size elements with blockshuffle's kernels.
+func simd[T blockshuffle.Element]() elems {
+	return slice[T]{blockshuffle.DepthToSpace[T], blockshuffle.SpaceToDepth[T]}
 }
 
 // assign moves elements that hold pointers with Go assignments.
-type assign[T any] struct{}
+func assign[T any]() elems {
+	return slice[T]{generic.DepthToSpace[T], generic.SpaceToDepth[T]}
+}
 
-func (assign[T]) logical(x *tensor.Dense) any { return logical[T](x) }
-func (assign[T]) make(n int) any              { return make([]T, n) }
-func (assign[T]) copy(dst, src any) error     { copy(dst.([]T), src.([]T)); return nil }
-func (assign[T]) move(op blockshuffle.Op, dst, src any, p blockshuffle.Params) error {
+func (slice[T]) logical(x *tensor.Dense) any { return logical[T](x) }
+func (slice[T]) make(n int) any              { return make([]T, n) }
+func (slice[T]) copy(dst, src any) error     { copy(dst.([]T), src.([]T)); return nil }
+func (e slice[T]) move(op blockshuffle.Op, dst, src any, p blockshuffle.Params) error {
 	if op == blockshuffle.OpDepthToSpace {
-		return generic.DepthToSpace(dst.([]T), src.([]T), p)
+		return e.d2s(dst.([]T), src.([]T), p)
 	}
-	return generic.SpaceToDepth(dst.([]T), src.([]T), p)
+	return e.s2d(dst.([]T), src.([]T), p)
 }
 
 // dtypes covers every dtype gorgonia.org/tensor defines.
 var dtypes = map[tensor.Dtype]elems{
-	tensor.Bool:          simd[bool]{},
-	tensor.Int:           simd[int]{},
-	tensor.Int8:          simd[int8]{},
-	tensor.Int16:         simd[int16]{},
-	tensor.Int32:         simd[int32]{},
-	tensor.Int64:         simd[int64]{},
-	tensor.Uint:          simd[uint]{},
-	tensor.Uint8:         simd[uint8]{},
-	tensor.Uint16:        simd[uint16]{},
-	tensor.Uint32:        simd[uint32]{},
-	tensor.Uint64:        simd[uint64]{},
-	tensor.Uintptr:       simd[uintptr]{},
-	tensor.Float32:       simd[float32]{},
-	tensor.Float64:       simd[float64]{},
-	tensor.Complex64:     simd[complex64]{},
-	tensor.Complex128:    simd[complex128]{},
-	tensor.String:        assign[string]{},
-	tensor.UnsafePointer: assign[unsafe.Pointer]{},
+	tensor.Bool:          simd[bool](),
+	tensor.Int:           simd[int](),
+	tensor.Int8:          simd[int8](),
+	tensor.Int16:         simd[int16](),
+	tensor.Int32:         simd[int32](),
+	tensor.Int64:         simd[int64](),
+	tensor.Uint:          simd[uint](),
+	tensor.Uint8:         simd[uint8](),
+	tensor.Uint16:        simd[uint16](),
+	tensor.Uint32:        simd[uint32](),
+	tensor.Uint64:        simd[uint64](),
+	tensor.Uintptr:       simd[uintptr](),
+	tensor.Float32:       simd[float32](),
+	tensor.Float64:       simd[float64](),
+	tensor.Complex64:     simd[complex64](),
+	tensor.Complex128:    simd[complex128](),
+	tensor.String:        assign[string](),
+	tensor.UnsafePointer: assign[unsafe.Pointer](),
 }
 
 func elemsOf(x *tensor.Dense) (elems, error) {

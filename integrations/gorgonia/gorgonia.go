@@ -61,10 +61,11 @@ func shuffle(op blockshuffle.Op, out, x *tensor.Dense, o Options) (*tensor.Dense
 	if o.Layout == blockshuffle.NHWC {
 		p.H, p.W, p.C = s[1], s[2], s[3]
 	}
-	dims, err := p.DepthToSpaceDims()
+	outDims := p.DepthToSpaceDims
 	if op == blockshuffle.OpSpaceToDepth {
-		dims, err = p.SpaceToDepthDims()
+		outDims = p.SpaceToDepthDims
 	}
+	dims, err := outDims()
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +96,7 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 	var mask []bool
 	if m := logicalMask(x); m != nil {
 		mask = make([]bool, len(m))
-		if err := move(simd[bool]{}, mask, m); err != nil {
+		if err := move(dtypes[tensor.Bool], mask, m); err != nil {
 			return nil, err // unreachable: the data moved with the same parameters
 		}
 	}
