@@ -23,6 +23,9 @@ func (r *Report) print(w io.Writer) {
 		r.caseTable().print(w)
 		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured.\n\n")
 		r.summary().print(w)
+		fmt.Fprintf(w, "\nFloor: per tier, over every case, the median and the lowest ratio to copy(), and how many\n"+
+			"cases fall under %.1f.\n\n", floorTarget)
+		r.floor().print(w)
 	}
 	if len(r.Scaling) > 0 {
 		fmt.Fprintf(w, "\nParallel scaling: the tier in use with Params.Workers = n; auto is Workers = 0, which splits\n"+
@@ -80,6 +83,44 @@ func (r *Report) summary() *table {
 		fs = append(fs, func(c *Case) float64 { return c.ratio(n, "typical") })
 	}
 	return ranges(groups(r.Cases), "shape, layout", cols, fs)
+}
+
+// floorTarget is the ratio to copy() every case should reach.
+const floorTarget = 0.5
+
+// floor gives, per tier and for generic, the median and the lowest ratio
+// to copy over all cases, the case with the lowest, and the number of
+// cases under floorTarget: a user judges the library by their own shape.
+func (r *Report) floor() *table {
+	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", fmt.Sprintf("under %.1f", floorTarget)}}
+	for _, n := range r.Runners {
+		if n == "copy" || n == "typical" {
+			continue
+		}
+		ratios := make([]float64, len(r.Cases))
+		low, under := 0, 0
+		for i := range r.Cases {
+			ratios[i] = r.Cases[i].ratio(n, "copy")
+			if ratios[i] < ratios[low] {
+				low = i
+			}
+			if ratios[i] < floorTarget {
+				under++
+			}
+		}
+		lowest := ratios[low]
+		slices.Sort(ratios)
+		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), ratioString(lowest), r.Cases[low].Name,
+			fmt.Sprintf("%d of %d", under, len(ratios))})
+	}
+	return t
+}
+
+// median is the middle of sorted values (the mean of the two middle ones
+// for an even count).
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	return (sorted[(n-1)/2] + sorted[n/2]) / 2
 }
 
 func (r *Report) scalingTable() *table {

@@ -149,3 +149,18 @@ func TestRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestFloor checks the floor table on made-up figures: the lowest ratio,
+// its case, the median and the count under the target.
+func TestFloor(t *testing.T) {
+	fig := func(v float64) Figure { return Figure{Median: v, Min: v, Max: v} }
+	r := Report{Runners: []string{"avx2", "typical", "copy"}}
+	for i, v := range []float64{8, 3, 6, 4} { // ratios 0.8, 0.3, 0.6, 0.4
+		r.Cases = append(r.Cases, Case{Name: string(rune('a' + i)), GBps: map[string]Figure{"avx2": fig(v), "typical": fig(1), "copy": fig(10)}})
+	}
+	got := r.floor().rows
+	want := [][]string{{"avx2", "0.50", "0.30", "b", "2 of 4"}}
+	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
+		t.Fatalf("floor rows %q, want %q", got, want)
+	}
+}

@@ -32,6 +32,7 @@ var Shapes = []Shape{
 	{1, 27, 224, 224, 3}, // ESPCN x3, RGB
 	{1, 48, 128, 128, 4}, // ESPCN x4, RGB
 	{1, 64, 64, 64, 8},   // 8x8 patchify
+	{1, 16, 64, 64, 2},   // a small feature map whose two tensors fit in L2 together
 }
 
 // LargeShapes are the tensors that outgrow the caches, where splitting a
