@@ -69,7 +69,8 @@ func (k kernels[T]) runs(op shape.Op, space, depth []byte, a *engine.Args, w int
 // bytes or more per pixel and block row, every depth pixel is an unzip
 // (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j are 4
 // interleaved lanes of C' elements, lane (i, j) going to space row i at
-// j*C', and each pixel is one kernel row.
+// j*C', and each pixel is one kernel row. Pixels too large for a
+// transposing kernel go to zipsByChannel.
 func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, w int) bool {
 	if a.Rows != a.B || a.B > MaxBlock {
 		return false
@@ -83,9 +84,36 @@ func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, 
 	}) {
 		return true
 	}
-	return a.B == 2 && k.t.lanes(key{unzip: d2s, stream: a.Streaming, w: w, b: 4}, &LaneArgs{
+	if a.B == 2 && k.t.lanes(key{unzip: d2s, stream: a.Streaming, w: w, b: 4}, &LaneArgs{
 		Space: depth, Depth: space, N: cpw, Rows: a.W, SpaceStride: a.XS * w, DepthStride: 2 * cpw, Lane: cpw,
 		LaneI: a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 		Report: a.Report,
-	})
+	}) {
+		return true
+	}
+	return k.zipsByChannel(op, space, depth, a, w)
+}
+
+// zipsByChannel runs a Transpose call as zips by C': in block row i, a
+// pixel's space elements (j, c) interleave C' lanes, lane c holding the b
+// depth elements (c, i, j), j < b, which lie together. Each pixel is a
+// kernel row of b elements per lane, one kernel call per block row. It
+// serves the pixels that outgrow the transposing kernels, such as b = 4,
+// C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes fill a
+// register.
+func (k kernels[T]) zipsByChannel(op shape.Op, space, depth []byte, a *engine.Args, w int) bool {
+	if a.Cp > MaxBlock {
+		return false
+	}
+	for i := range a.B {
+		ok := k.t.interleave(key{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.Cp}, &LaneArgs{
+			Space: space[i*a.SpaceStride*w:], Depth: depth[i*a.DepthStride*w:], N: a.B * w, Rows: a.W,
+			SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w,
+			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w, Report: a.Report,
+		})
+		if !ok || a.Report != nil { // the same kernel serves every i, or none does
+			return ok
+		}
+	}
+	return true
 }
