@@ -1,0 +1,41 @@
+package isa
+
+import "sync"
+
+// Per-CPU choice of kernels. An ISA says what a CPU can run, not what runs
+// fastest on it: AMD's Zen 4 and Zen 5 (family 19h and later) execute
+// AVX-512, but their two-table permutes (VPERMT2B/W/D/Q) cost more than on
+// Intel, so the AVX-512 zips that build each output register from more than
+// one of them run slower than AVX2's unpacks. BenchmarkLaneKernels
+// (internal/simd) on a Zen 5 (family 1Ah), median of 6 runs, AVX-512 speed
+// over AVX2's: zips by 8 of 1- to 8-byte elements 0.87-0.93 (0.80-0.93 for
+// AVX-512BW), zips by 2 of 4- and 8-byte elements on rows of 256 bytes
+// 0.86-0.92; every unzip, and zips by 3, 5, 6 and 7, were 1.0-4.0x faster
+// in AVX-512. As Go's runtime uses REP MOVSB only on Intel and glibc and
+// Highway have targets for Zen 4 of their own, the AVX-512 tiers hand those
+// zips to their base ISA, AVX2, on such CPUs. BLOCKSHUFFLE_TIER still picks
+// the tier; this only chooses within it.
+
+// BaseZip reports whether, on this CPU, an ISA with Base AVX2 should leave
+// its zips of b lanes of w-byte elements to AVX2. The answer is fixed for
+// the life of the process.
+func BaseZip(b, w int) bool {
+	return slowTwoTablePermutes() && (b == 8 || b == 2 && (w == 4 || w == 8))
+}
+
+// slowTwoTablePermutes reports whether this is an AMD CPU of family 19h or
+// later.
+var slowTwoTablePermutes = sync.OnceValue(func() bool {
+	vendor, family := x86Model()
+	return vendor == "AuthenticAMD" && family >= 0x19
+})
+
+// displayFamily decodes the family from CPUID leaf 1's EAX: the base
+// family, plus the extended family where the base is 0Fh.
+func displayFamily(eax uint32) int {
+	family := int(eax>>8) & 0xF
+	if family == 0xF {
+		family += int(eax>>20) & 0xFF
+	}
+	return family
+}
