@@ -33,7 +33,8 @@ func TestFurthestLane(t *testing.T) {
 // TestChosen checks that the table calls use leaves to the base exactly the
 // zips isa.BaseZip names on this CPU, and that Lookup keeps every kernel.
 func TestChosen(t *testing.T) {
-	f := LaneFunc(func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) {})
+	f := LaneFunc(func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) {
+	})
 	own, base := &Table{}, &Table{}
 	for b := range own.Zip {
 		for w := range own.Zip[b] {
