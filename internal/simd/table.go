@@ -192,8 +192,18 @@ func (t *Table) copyRuns(stream bool, a *CopyArgs) {
 			return
 		}
 	}
+	for t.Base != nil && a.E < baseRunMax {
+		t = t.Base
+	}
 	t.CopyRuns.Run(a)
 }
+
+// baseRunMax is the run length below which a table with a base copies
+// runs with the base's copier: AVX-512's copier moves runs shorter than a
+// 64-byte register with the same 16- and 32-byte moves as AVX2's, yet ran
+// slower on a Zen 5 (runs of 24 and 32 bytes: 0.37-0.40 of copy() against
+// AVX2's 0.50-0.55, in two runs of the report), and never faster.
+const baseRunMax = 64
 
 // try runs the kernel if there is one and a.N is long enough for it, and
 // reports whether it did.
