@@ -8,27 +8,32 @@ import "sync"
 // Intel, so the AVX-512 zips that build each output register from more than
 // one of them run slower than AVX2's unpacks. BenchmarkLaneKernels
 // (internal/simd) on a Zen 5 (family 1Ah), median of 6 runs, AVX-512 speed
-// over AVX2's: zips by 8 of 1- to 8-byte elements 0.87-0.93 (0.80-0.93 for
-// AVX-512BW), zips by 2 of 4- and 8-byte elements on rows of 256 bytes
-// 0.86-0.92; every unzip, and zips by 3, 5, 6 and 7, were 1.0-4.0x faster
-// in AVX-512. As Go's runtime uses REP MOVSB only on Intel and glibc and
-// Highway have targets for Zen 4 of their own, the AVX-512 tiers hand those
-// zips to their base ISA, AVX2, on such CPUs. BLOCKSHUFFLE_TIER still picks
-// the tier; this only chooses within it.
+// over AVX2's: zips by 8 of 1- to 8-byte elements 0.80-0.93 (one case,
+// 4-byte elements on 4096-byte rows with VBMI, at 1.06); zips by 2 of 4-
+// and 8-byte elements 0.86-0.96 on rows of 256 bytes and 0.90-1.00 on rows
+// of 4096; zips by 3, 5, 6 and 7 1.5-3.0x and unzips 0.89-4.0x (all but
+// two at 0.98 or more). As Go's runtime uses REP MOVSB only on Intel and
+// glibc and Highway have targets for Zen 4 of their own, the AVX-512 tiers
+// hand those zips to their base ISA, AVX2, on such CPUs. BLOCKSHUFFLE_TIER
+// still picks the tier; this only chooses within it.
 
 // BaseZip reports whether, on this CPU, an ISA with Base AVX2 should leave
 // its zips of b lanes of w-byte elements to AVX2. The answer is fixed for
 // the life of the process.
-func BaseZip(b, w int) bool {
-	return slowTwoTablePermutes() && (b == 8 || b == 2 && (w == 4 || w == 8))
-}
+func BaseZip(b, w int) bool { return slowTwoTablePermutes() && twoTableZip(b, w) }
 
-// slowTwoTablePermutes reports whether this is an AMD CPU of family 19h or
-// later.
-var slowTwoTablePermutes = sync.OnceValue(func() bool {
-	vendor, family := x86Model()
+// twoTableZip reports whether the rule above moves the zips of b lanes of
+// w-byte elements.
+func twoTableZip(b, w int) bool { return b == 8 || b == 2 && (w == 4 || w == 8) }
+
+// slowTwoTablePermutes reports whether this CPU is one the rule is for.
+var slowTwoTablePermutes = sync.OnceValue(func() bool { return slowPermutes(x86Model()) })
+
+// slowPermutes reports whether a CPU of this vendor and display family
+// is an AMD one of family 19h or later.
+func slowPermutes(vendor string, family int) bool {
 	return vendor == "AuthenticAMD" && family >= 0x19
-})
+}
 
 // displayFamily decodes the family from CPUID leaf 1's EAX: the base
 // family, plus the extended family where the base is 0Fh.

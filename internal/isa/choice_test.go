@@ -19,18 +19,38 @@ func TestDisplayFamily(t *testing.T) {
 	}
 }
 
-// TestBaseZip checks the rule's shape: nothing moves off AVX-512 unless the
-// CPU is AMD family 19h or later, and then only zips by 8 and the 4- and
-// 8-byte zips by 2.
+func TestSlowPermutes(t *testing.T) {
+	for _, c := range []struct {
+		vendor string
+		family int
+		want   bool
+	}{
+		{"AuthenticAMD", 0x19, true},  // Zen 4
+		{"AuthenticAMD", 0x1A, true},  // Zen 5
+		{"AuthenticAMD", 0x17, false}, // Zen 2, no AVX-512
+		{"GenuineIntel", 6, false},
+		{"GenuineIntel", 0x19, false},
+		{"", 0, false}, // no CPUID
+	} {
+		if got := slowPermutes(c.vendor, c.family); got != c.want {
+			t.Errorf("slowPermutes(%q, %#x) = %v, want %v", c.vendor, c.family, got, c.want)
+		}
+	}
+}
+
+// TestBaseZip checks which zips the rule moves, and that BaseZip moves
+// them exactly on the CPUs the rule is for.
 func TestBaseZip(t *testing.T) {
+	moved := map[[2]int]bool{{8, 1}: true, {8, 2}: true, {8, 4}: true, {8, 8}: true, {8, 16}: true, {2, 4}: true, {2, 8}: true}
 	vendor, family := x86Model()
-	amd := vendor == "AuthenticAMD" && family >= 0x19
 	t.Logf("CPU vendor %q, family %#x", vendor, family)
 	for b := 1; b <= 8; b++ {
 		for _, w := range []int{1, 2, 4, 8, 16} {
-			want := amd && (b == 8 || b == 2 && (w == 4 || w == 8))
-			if got := BaseZip(b, w); got != want {
-				t.Errorf("BaseZip(%d, %d) = %v on %q family %#x", b, w, got, vendor, family)
+			if got := twoTableZip(b, w); got != moved[[2]int{b, w}] {
+				t.Errorf("twoTableZip(%d, %d) = %v", b, w, got)
+			}
+			if got, want := BaseZip(b, w), moved[[2]int{b, w}] && slowPermutes(vendor, family); got != want {
+				t.Errorf("BaseZip(%d, %d) = %v on %q family %#x, want %v", b, w, got, vendor, family, want)
 			}
 		}
 	}

@@ -20,19 +20,22 @@ func BenchmarkLaneKernels(b *testing.B) {
 		if t == nil || t.Base == nil || !d.Supported() {
 			continue
 		}
-		for _, unzip := range []bool{false, true} {
+		for _, kind := range []string{"zip", "unzip"} {
 			for blk := 2; blk <= simd.MaxBlock; blk++ {
 				for _, w := range []int{1, 2, 4, 8} {
 					for _, n := range []int{256, 4096} {
-						for role, s := range map[string]*simd.Table{"own": t, "base": t.Base} {
+						for _, s := range []*simd.Table{t, t.Base} {
 							k := s.Zip[blk][w]
-							if unzip {
+							if kind == "unzip" {
 								k = s.Unzip[blk][w]
 							}
 							if k.F == nil || n < k.MinN {
 								continue
 							}
-							kind := map[bool]string{false: "zip", true: "unzip"}[unzip]
+							role := "own"
+							if s != t {
+								role = "base"
+							}
 							name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%s", d.Name, kind, blk, w, n, role)
 							rows := max(1, 32<<10/(n*blk))
 							space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)

@@ -199,10 +199,11 @@ func (t *Table) copyRuns(stream bool, a *CopyArgs) {
 }
 
 // baseRunMax is the run length below which a table with a base copies
-// runs with the base's copier: AVX-512's copier moves runs shorter than a
-// 64-byte register with the same 16- and 32-byte moves as AVX2's, yet ran
-// slower on a Zen 5 (runs of 24 and 32 bytes: 0.37-0.40 of copy() against
-// AVX2's 0.50-0.55, in two runs of the report), and never faster.
+// runs with the base's copier: below a 64-byte register AVX-512's copier
+// has only AVX2's 16- and 32-byte moves, and it moves a run of exactly 32
+// bytes twice (its head and its overlapping tail), where AVX2's moves it
+// once. On a Zen 5, 1x16x64x64 NHWC DCR of 4-byte elements (runs of 32
+// bytes) ran at 0.39-0.40 of copy() with it and 0.48-0.50 with AVX2's.
 const baseRunMax = 64
 
 // try runs the kernel if there is one and a.N is long enough for it, and
