@@ -844,6 +844,21 @@ func unzip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// gather1AVX512VBMI writes each output vector of a gather program from 1 group(s) of 4 window(s) of 32 bytes.
+//
+//go:noescape
+func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+
+// gather2AVX512VBMI writes each output vector of a gather program from 2 group(s) of 4 window(s) of 32 bytes.
+//
+//go:noescape
+func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+
+// gather3AVX512VBMI writes each output vector of a gather program from 3 group(s) of 4 window(s) of 32 bytes.
+//
+//go:noescape
+func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+
 // copyRunsAVX512VBMI copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //
 //go:noescape

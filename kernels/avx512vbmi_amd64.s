@@ -22351,6 +22351,152 @@ rowdone796:
 	VZEROUPPER
 	RET
 
+// func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ reps+40(FP), DX
+
+tile797:
+	MOVQ offs+16(FP), BX
+	MOVQ idx+24(FP), SI
+	MOVQ steps+32(FP), DI
+
+vector798:
+	MOVLQSX      (BX), R8
+	MOVLQSX      4(BX), R9
+	VMOVDQU      (CX)(R9*1), Y0
+	MOVLQSX      8(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
+	MOVLQSX      12(BX), R9
+	VMOVDQU      (CX)(R9*1), Y1
+	MOVLQSX      16(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
+	VMOVDQU64    (SI), Z2
+	VPERMI2B     Z1, Z0, Z2
+	VMOVDQU64    Z2, (AX)(R8*1)
+	ADDQ         $+20, BX
+	ADDQ         $+64, SI
+	DECQ         DI
+	JNZ          vector798
+	ADDQ         srcRep+48(FP), CX
+	ADDQ         dstRep+56(FP), AX
+	DECQ         DX
+	JNZ          tile797
+	VZEROUPPER
+	RET
+
+// func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ reps+40(FP), DX
+
+tile799:
+	MOVQ offs+16(FP), BX
+	MOVQ idx+24(FP), SI
+	MOVQ steps+32(FP), DI
+
+vector800:
+	MOVLQSX      (BX), R8
+	MOVLQSX      4(BX), R9
+	VMOVDQU      (CX)(R9*1), Y0
+	MOVLQSX      8(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
+	MOVLQSX      12(BX), R9
+	VMOVDQU      (CX)(R9*1), Y1
+	MOVLQSX      16(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
+	VMOVDQU64    (SI), Z2
+	VPMOVB2M     Z2, K1
+	VPERMI2B.Z   Z1, Z0, K1, Z2
+	MOVLQSX      20(BX), R9
+	VMOVDQU      (CX)(R9*1), Y3
+	MOVLQSX      24(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3
+	MOVLQSX      28(BX), R9
+	VMOVDQU      (CX)(R9*1), Y4
+	MOVLQSX      32(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4
+	VMOVDQU64    64(SI), Z5
+	VPMOVB2M     Z5, K1
+	VPERMI2B.Z   Z4, Z3, K1, Z5
+	VPORQ        Z5, Z2, Z2
+	VMOVDQU64    Z2, (AX)(R8*1)
+	ADDQ         $+36, BX
+	ADDQ         $+128, SI
+	DECQ         DI
+	JNZ          vector800
+	ADDQ         srcRep+48(FP), CX
+	ADDQ         dstRep+56(FP), AX
+	DECQ         DX
+	JNZ          tile799
+	VZEROUPPER
+	RET
+
+// func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ reps+40(FP), DX
+
+tile801:
+	MOVQ offs+16(FP), BX
+	MOVQ idx+24(FP), SI
+	MOVQ steps+32(FP), DI
+
+vector802:
+	MOVLQSX      (BX), R8
+	MOVLQSX      4(BX), R9
+	VMOVDQU      (CX)(R9*1), Y0
+	MOVLQSX      8(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
+	MOVLQSX      12(BX), R9
+	VMOVDQU      (CX)(R9*1), Y1
+	MOVLQSX      16(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
+	VMOVDQU64    (SI), Z2
+	VPMOVB2M     Z2, K1
+	VPERMI2B.Z   Z1, Z0, K1, Z2
+	MOVLQSX      20(BX), R9
+	VMOVDQU      (CX)(R9*1), Y3
+	MOVLQSX      24(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3
+	MOVLQSX      28(BX), R9
+	VMOVDQU      (CX)(R9*1), Y4
+	MOVLQSX      32(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4
+	VMOVDQU64    64(SI), Z5
+	VPMOVB2M     Z5, K1
+	VPERMI2B.Z   Z4, Z3, K1, Z5
+	VPORQ        Z5, Z2, Z2
+	MOVLQSX      36(BX), R9
+	VMOVDQU      (CX)(R9*1), Y6
+	MOVLQSX      40(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z6, Z6
+	MOVLQSX      44(BX), R9
+	VMOVDQU      (CX)(R9*1), Y7
+	MOVLQSX      48(BX), R9
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z7, Z7
+	VMOVDQU64    128(SI), Z5
+	VPMOVB2M     Z5, K1
+	VPERMI2B.Z   Z7, Z6, K1, Z5
+	VPORQ        Z5, Z2, Z2
+	VMOVDQU64    Z2, (AX)(R8*1)
+	ADDQ         $+52, BX
+	ADDQ         $+192, SI
+	DECQ         DI
+	JNZ          vector802
+	ADDQ         srcRep+48(FP), CX
+	ADDQ         dstRep+56(FP), AX
+	DECQ         DX
+	JNZ          tile801
+	VZEROUPPER
+	RET
+
 // func copyRunsAVX512VBMI(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX, AVX512F
 TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
@@ -22370,61 +22516,61 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JB    runs797
+	JB    runs803
 	SUBQ  $+64, SI
 
-group799:
+group805:
 	MOVQ rows+48(FP), DX
 
-row800:
+row806:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run801:
+run807:
 	XORQ R10, R10
 
-pieces802:
+pieces808:
 	VMOVDQU64 (R9)(R10*1), Z0
 	VMOVDQU64 Z0, (R8)(R10*1)
 	CMPQ      R10, SI
-	JEQ       piecesdone803
+	JEQ       piecesdone809
 	ADDQ      $+64, R10
 	CMPQ      R10, SI
-	JLE       pieces802
+	JLE       pieces808
 	MOVQ      SI, R10
-	JMP       pieces802
+	JMP       pieces808
 
-piecesdone803:
+piecesdone809:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run801
+	JNZ  run807
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row800
+	JNZ  row806
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group799
+	JNZ  group805
 	VZEROUPPER
 	RET
 
-runs797:
+runs803:
 	CMPQ DX, $+32
-	JB   runs798
+	JB   runs804
 	SUBQ $+32, SI
 
-group804:
+group810:
 	MOVQ rows+48(FP), DX
 
-row805:
+row811:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run806:
+run812:
 	VMOVDQU (R9), Y0
 	VMOVDQU (R9)(SI*1), Y1
 	VMOVDQU Y0, (R8)
@@ -22432,30 +22578,30 @@ run806:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run806
+	JNZ     run812
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row805
+	JNZ     row811
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group804
+	JNZ     group810
 	VZEROUPPER
 	RET
 
-runs798:
+runs804:
 	SUBQ $+16, SI
 
-group807:
+group813:
 	MOVQ rows+48(FP), DX
 
-row808:
+row814:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run809:
+run815:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -22463,14 +22609,14 @@ run809:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run809
+	JNZ     run815
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row808
+	JNZ     row814
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group807
+	JNZ     group813
 	VZEROUPPER
 	RET

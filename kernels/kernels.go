@@ -16,6 +16,12 @@
 // route below for any call, and go run ./bench/cmd/report -routes for
 // every case of the report.
 //
+//  0. Gather (internal/gather). On tiers with gather kernels (AVX-512
+//     VBMI), NCHW DepthToSpace whose output rows are shorter than a vector
+//     runs as one pass over the output: each output vector is shuffled
+//     from a few source windows by per-shape index tables (a plan, cached),
+//     with gather<g><ISA>. Everything else takes the steps below.
+//
 //  1. Plan kind (internal/engine). The call is split into calls of row
 //     kernels, of one of three kinds, by layout and order:
 //

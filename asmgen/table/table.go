@@ -43,6 +43,10 @@ func (i ISA) desc() *isa.ISA {
 	return d
 }
 
+// Windows is how the ISA's gather kernels read their sources; MaxGroups
+// is 0 for an ISA without them.
+func (i ISA) Windows() isa.Windows { return i.desc().Windows }
+
 // streams reports whether an ISA's kernels have streaming twins.
 func (i ISA) streams() bool { return i.desc().Streaming }
 
@@ -50,9 +54,10 @@ func (i ISA) streams() bool { return i.desc().Streaming }
 type Kind uint8
 
 const (
-	Zip   Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
-	Unzip             // split one row into b lanes (NCHW SpaceToDepth)
-	Copy              // copy runs of 16 bytes or more between strided places (NHWC)
+	Zip    Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
+	Unzip              // split one row into b lanes (NCHW SpaceToDepth)
+	Copy               // copy runs of 16 bytes or more between strided places (NHWC)
+	Gather             // write output vectors shuffled from source windows (rows shorter than a vector)
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -75,6 +80,10 @@ var (
 		"the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart",
 		[]string{"space", "depth"},
 		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "groups", "groupSpace", "groupDepth", "b"}}
+	GatherSig = Signature{"Gather",
+		"the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather)",
+		[]string{"dst", "src", "offs", "idx"},
+		[]string{"steps", "reps", "srcRep", "dstRep"}}
 	CopySig = Signature{"Copy",
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
@@ -94,6 +103,8 @@ func (k Kernel) Signature() Signature {
 	switch {
 	case k.Kind == Copy:
 		return CopySig
+	case k.Kind == Gather:
+		return GatherSig
 	case k.B == 0:
 		return AnyBSig
 	}
@@ -116,6 +127,7 @@ type Kernel struct {
 	Width     int
 	Cp        int
 	Streaming bool
+	Groups    int // of a gather kernel: groups of windows per output vector
 }
 
 // Name is the function's name, e.g. zip3x2AVX2: zip 3 rows of 2-byte elements.
@@ -125,6 +137,9 @@ func (k Kernel) Name() string {
 	}
 	if k.Kind == Copy {
 		return "copyRuns" + string(k.ISA)
+	}
+	if k.Kind == Gather { // e.g. gather4AVX2: 4 groups of windows per vector
+		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
 	}
 	kind := "zip"
 	if k.Kind == Unzip {
@@ -275,11 +290,24 @@ func Kernels(i ISA) []Kernel {
 			out = append(out, Kernel{ISA: i, Kind: kind, Width: 16})
 		}
 	}
+	for g := 1; g <= i.Windows().MaxGroups; g++ {
+		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
+	}
 	out = append(out, Kernel{ISA: i, Kind: Copy})
 	if i.streams() {
 		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true})
 	}
 	return out
+}
+
+// MaxGroups is the most groups of windows a gather kernel of any ISA
+// takes.
+func MaxGroups() int {
+	n := 0
+	for _, i := range ISAs() {
+		n = max(n, i.Windows.MaxGroups)
+	}
+	return n
 }
 
 // Limits are the largest block size, element size and C' of the

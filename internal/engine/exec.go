@@ -39,6 +39,14 @@ type Impl struct {
 	W8    Kernels[uint64]
 	W16   Kernels[[2]uint64]
 	Units Kernels[byte] // the generic tier's only
+
+	// Gather, if not nil, runs a whole call in one pass over the output
+	// where its rows are too short for row kernels, or reports false;
+	// with r set it only describes the call into r. It takes calls of
+	// one goroutine without streaming stores, on tensors in cache. It
+	// takes g by value: through a func value a pointer would escape, and
+	// every call would allocate its geometry.
+	Gather func(g shape.Geometry, dst, src []byte, r *Route) bool
 }
 
 var (
@@ -86,6 +94,9 @@ func (m *Impl) Exec(g *shape.Geometry, dst, src []byte) { m.byWidth(g, dst, src,
 // set, describes into r how it would.
 func (m *Impl) byWidth(g *shape.Geometry, dst, src []byte, r *Route) {
 	fb, n := generic, g.Len()*g.Elem
+	if m.Gather != nil && n > 0 && n < streamMin && workers(g.Workers, n, n) == 1 && m.Gather(*g, dst, src, r) {
+		return
+	}
 	switch es := g.Elem; {
 	case es == 1:
 		execute(m.W1, fb.W1, g, 1, dst, src, n, r)

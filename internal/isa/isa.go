@@ -38,6 +38,9 @@ type ISA struct {
 	Streaming bool
 	// CPUs says where the tier runs, for the documentation.
 	CPUs string
+	// Windows is how the ISA's gather kernels build an output vector;
+	// the zero value means it has none (its base's serve).
+	Windows Windows
 	// has reports whether this CPU and OS can run the kernels. x/sys/cpu
 	// checks that the OS saves the wide registers (XCR0) and honours
 	// GODEBUG=cpu.avx2=off and the like.
@@ -70,7 +73,12 @@ var All = []ISA{
 	{
 		Name: "AVX512VBMI", Tier: "avx512vbmi", GOARCH: "amd64", Base: "AVX2",
 		CPUs: "amd64 with AVX-512 F, BW, VL, DQ and VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later)",
-		has:  func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
+		// VPERMI2B picks from four 32-byte windows, two per table (bits
+		// 0-6 of the index); with several groups, index bit 7 marks the
+		// group's bytes (VPMOVB2M) and the others are zeroed, then VPORQ
+		// merges.
+		Windows: Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Used: 0x80},
+		has:     func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
 	{
 		Name: "NEON", Tier: "neon", GOARCH: "arm64",
@@ -80,6 +88,18 @@ var All = []ISA{
 }
 
 func always() bool { return true }
+
+// Windows describes an ISA's gather kernels, which write each output
+// vector of a call with rows too short for the row kernels by shuffling
+// bytes from a few source windows (see internal/gather). A kernel of g
+// groups loads g*PerGroup windows of Window bytes per Vector output bytes,
+// and shuffles each group of PerGroup windows with one index vector, whose
+// byte is Used | (k*Window + offset) for byte offset of the group's window
+// k and None for a byte another group supplies.
+type Windows struct {
+	Vector, Window, PerGroup, MaxGroups int
+	Used, None                          byte
+}
 
 // avx512 is what both AVX-512 tiers need: F, BW, VL and DQ, with AVX2 for
 // their base and BMI2, with which the kernels count their masks (every

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
 // The kernels trust their arguments: a wrong stride makes them read or
@@ -59,6 +62,38 @@ func (f CopyFunc) Run(a *CopyArgs) {
 	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
 	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
 	if a.E < 16 || !ok1 || !ok2 || !ok3 || !ok4 || dst > len(a.Dst) || src > len(a.Src) {
+		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+	}
+	f.call(a)
+}
+
+// Run calls a gather kernel of groups groups of windows w after checking
+// the call: every vector and window offset of the program is read, so
+// that the check does not trust whoever built it. With a.Report set it
+// names the kernel instead.
+func (f GatherFunc) Run(a *GatherArgs, w isa.Windows, groups int) {
+	if dryRun(f, a.Report) {
+		return
+	}
+	per := 1 + groups*w.PerGroup
+	ok := a.Steps >= 1 && a.Steps <= math.MaxInt32/per && groups >= 1 && groups <= MaxGroups &&
+		len(a.Offs)/4 >= a.Steps*per && len(a.Idx)/w.Vector >= a.Steps*groups && a.SrcRep|a.DstRep >= 0
+	dstEnd, srcEnd := 0, 0
+	if ok {
+		offs := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(a.Offs))), a.Steps*per)
+		for s := range a.Steps {
+			o := offs[s*per : (s+1)*per]
+			ok = ok && o[0] >= 0
+			dstEnd = max(dstEnd, int(o[0])+w.Vector)
+			for _, x := range o[1:] {
+				ok = ok && x >= 0
+				srcEnd = max(srcEnd, int(x)+w.Window)
+			}
+		}
+	}
+	dst, ok1 := around(dstEnd, a.Reps, a.DstRep)
+	src, ok2 := around(srcEnd, a.Reps, a.SrcRep)
+	if !ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
 	f.call(a)

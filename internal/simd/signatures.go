@@ -6,9 +6,10 @@ import "unsafe"
 
 // The limits of the kernel table.
 const (
-	MaxBlock = 8  // the largest block size with kernels of its own
-	MaxWidth = 16 // the largest element size, in bytes
-	MaxCp    = 4  // the largest C' of a transposing kernel
+	MaxBlock  = 8  // the largest block size with kernels of its own
+	MaxWidth  = 16 // the largest element size, in bytes
+	MaxCp     = 4  // the largest C' of a transposing kernel
+	MaxGroups = 3  // the most groups of windows of a gather kernel
 )
 
 // LaneFunc is the signature of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups.
@@ -60,6 +61,23 @@ type CopyArgs struct {
 // call calls f with a's arguments.
 func (f CopyFunc) call(a *CopyArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+}
+
+// GatherFunc is the signature of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather).
+type GatherFunc func(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int)
+
+// GatherArgs are the arguments of a GatherFunc, with the slices its pointers point into.
+type GatherArgs struct {
+	Dst, Src, Offs, Idx         []byte
+	Steps, Reps, SrcRep, DstRep int
+
+	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
+	Report func(kernel string)
+}
+
+// call calls f with a's arguments.
+func (f GatherFunc) call(a *GatherArgs) {
+	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
 }
 
 // LaneKernels are lane kernels by block size and element width.

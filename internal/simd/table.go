@@ -42,6 +42,12 @@ type Table struct {
 	CopyRunsNT     CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
 	Split          [MaxBlock + 1]int
 
+	// Gather[g] is the gather kernel of g groups of windows per vector,
+	// which read their windows as the ISA's isa.Windows says (windows,
+	// set by Register).
+	Gather  [MaxGroups + 1]GatherFunc
+	windows isa.Windows
+
 	// Base, if not nil, runs what this table has no kernel for, and rows
 	// too short for its kernels.
 	Base *Table
@@ -60,14 +66,16 @@ var tables = map[string]*Table{}
 // kernels call it at init.
 func Register(name string, t *Table) {
 	tables[name] = t
+	t.windows = isa.Lookup(name).Windows
 	c := chosen(t)
 	engine.Register(&engine.Impl{
-		Tier: isa.Lookup(name).Tier,
-		W1:   kernels[uint8]{c},
-		W2:   kernels[uint16]{c},
-		W4:   kernels[uint32]{c},
-		W8:   kernels[uint64]{c},
-		W16:  kernels[[2]uint64]{c},
+		Tier:   isa.Lookup(name).Tier,
+		Gather: c.gather,
+		W1:     kernels[uint8]{c},
+		W2:     kernels[uint16]{c},
+		W4:     kernels[uint32]{c},
+		W8:     kernels[uint64]{c},
+		W16:    kernels[[2]uint64]{c},
 	})
 }
 

@@ -119,3 +119,26 @@ var structures = sync.OnceValue(func() (all [len(forms)][]structure) {
 	}
 	return all
 })
+
+// OutputDims returns, for valid Params of op, the output's six dims from
+// the outermost in, and the stride of each in the input, in elements: the
+// call is the loop nest over them that copies one element per iteration.
+func OutputDims(op shape.Op, p shape.Params) (size, stride [6]int) {
+	for i := range forms {
+		f := &forms[i]
+		if f.op != op || f.order != p.Order || f.layout != p.Layout {
+			continue
+		}
+		in := f.sizes(f.roleSizes(p))
+		var inStride [6]int
+		s := 1
+		for k := 5; k >= 0; k-- {
+			inStride[k], s = s, s*in[k]
+		}
+		for k, d := range f.perm {
+			size[k], stride[k] = in[d], inStride[d]
+		}
+		return size, stride
+	}
+	panic("transpose: no form for " + op.String())
+}

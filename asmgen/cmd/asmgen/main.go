@@ -210,6 +210,13 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
 		}
 	}
+	if n := table.ISA(i.Name).Windows().MaxGroups; n > 0 {
+		b.WriteString("Gather: [simd.MaxGroups + 1]simd.GatherFunc{")
+		for g := 1; g <= n; g++ {
+			fmt.Fprintf(&b, "%d: %s, ", g, table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}.Name())
+		}
+		b.WriteString("},\n")
+	}
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
 	if i.Streaming {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
@@ -244,9 +251,10 @@ const (
 	MaxBlock = %d // the largest block size with kernels of its own
 	MaxWidth = %d // the largest element size, in bytes
 	MaxCp    = %d // the largest C' of a transposing kernel
+	MaxGroups = %d // the most groups of windows of a gather kernel
 )
-`, cfg.GeneratedWarning(), block, width, cp)
-	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig} {
+`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups())
+	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig} {
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {

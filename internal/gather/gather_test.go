@@ -1,0 +1,104 @@
+package gather_test
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/gather"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// machines are the windows of every ISA with gather kernels.
+func machines() map[string]isa.Windows {
+	out := map[string]isa.Windows{}
+	for _, i := range isa.All {
+		if i.Windows.Vector > 0 {
+			out[i.Name] = i.Windows
+		}
+	}
+	return out
+}
+
+// emulate is a Kernel that does what the assembly does, window by window,
+// and fails the test if a window or a vector leaves its slice.
+func emulate(t *testing.T, w isa.Windows) gather.Kernel {
+	return func(p *gather.Prog, dst, src []byte, reps, srcRep, dstRep int) {
+		stride := 1 + p.Groups*w.PerGroup
+		for r := range reps {
+			s, d := src[r*srcRep:], dst[r*dstRep:]
+			for st := range p.Steps {
+				at := int(p.Offs[st*stride])
+				if at < 0 || at+w.Vector > len(d) || at+w.Vector > p.Tile {
+					t.Fatalf("vector %d at %d of a tile of %d leaves dst (%d bytes)", st, at, p.Tile, len(d))
+				}
+				for k := range p.Groups * w.PerGroup {
+					o := int(p.Offs[st*stride+1+k])
+					if o < 0 || o+w.Window > len(s) || o+w.Window > p.Span {
+						t.Fatalf("window %d of vector %d at %d leaves src (%d bytes, span %d)", k, st, o, len(s), p.Span)
+					}
+				}
+				for l := range w.Vector {
+					d[at+l] = s[p.Bytes(w, st, l)]
+				}
+			}
+		}
+	}
+}
+
+// check runs one case with every machine's plan, if it has one, against
+// the reference, and reports how many machines planned it.
+func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) int {
+	t.Helper()
+	planned := 0
+	n := c.Len() * elem
+	src := cases.Fill(rng, n)
+	want := make([]byte, n)
+	if err := ref.RunBytes(c.Op, want, src, elem, c.P); err != nil {
+		t.Fatal(err)
+	}
+	g, err := shape.Validate(c.Op, c.P, elem, n, n, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, w := range machines() {
+		p, ok := gather.New(w, &g)
+		if !ok {
+			continue
+		}
+		planned++
+		got := make([]byte, n)
+		p.Run(emulate(t, w), got, src)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s, %d-byte elements, %s windows: wrong output (plan %+v)", c, elem, name, *p)
+		}
+	}
+	return planned
+}
+
+func TestPlans(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var all []cases.Case
+	all = append(all, cases.Edge()...)
+	for _, d := range [][5]int{{1, 64, 13, 13, 2}, {2, 3, 5, 7, 3}, {1, 16, 8, 8, 8}, {3, 2, 4, 3, 4}, {1, 4, 28, 28, 2}} {
+		all = append(all, cases.All(d[0], d[1], d[2], d[3], d[4])...)
+	}
+	all = append(all, cases.Random(rng, 300, 1<<14)...)
+	planned, total := 0, 0
+	for _, c := range all {
+		for _, elem := range []int{1, 2, 4, 8, 3} {
+			if c.Len()*elem > 1<<17 {
+				continue
+			}
+			planned += check(t, c, elem, rng)
+			total += len(machines())
+		}
+	}
+	if planned < total/4 {
+		t.Fatalf("only %d of %d (case, machine) pairs had a plan", planned, total)
+	}
+	t.Logf("%d of %d (case, machine) pairs planned", planned, total)
+}

@@ -1,0 +1,238 @@
+// Package gather plans calls whose rows are too short for the row kernels
+// (YOLO's 13x13 maps: 13-byte rows) as one pass over the output, in
+// vectors: each output vector is shuffled from a few source windows, the
+// bytes it needs wherever they lie. Row kernels pay a loop iteration and
+// partial vectors per row; here a 64-byte vector may take pieces of eight
+// rows from four planes in one shuffle.
+//
+// The shuffles repeat: the output is a loop nest over six dims (the call
+// as a transpose), and a tile of a few of its inner iterations, copied
+// again one stride further on, covers the call. A plan holds the program
+// of one tile (per output vector, where the windows start and which byte
+// of them each output byte takes) and the loops that repeat it. Plans are
+// built once per shape and ISA and cached (see Cache); the kernels that
+// run them are package kernels' gather kernels, through internal/simd.
+package gather
+
+import (
+	"fmt"
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/transpose"
+)
+
+// MaxTile bounds a tile, in bytes, and so a program's size: a tile of
+// 4 KiB takes at most 16 KiB of index vectors (6 groups of AVX2 windows
+// per 32 bytes), which stay in L1 next to the data.
+const MaxTile = 4096
+
+// A Prog is the program of one tile, for a gather kernel of Groups groups:
+// Steps output vectors, each written at Offs[s*stride] bytes into the tile
+// (stride = 1 + Groups*PerGroup), from the windows at the next
+// Groups*PerGroup offsets, relative to the tile's source base plus Origin,
+// shuffled by Groups index vectors at Idx[s*Groups*Vector:]. Every offset
+// is >= 0; the windows reach Span bytes from the base plus Origin, the
+// vectors Tile bytes from the tile's start.
+type Prog struct {
+	Steps, Groups int
+	Offs          []int32
+	Idx           []byte
+	Origin, Span  int
+	Tile          int
+}
+
+// A Plan runs a call as tiles: for each iteration of the Outer loops, Reps
+// tiles SrcRep and Tile bytes apart, then, if Rem, one more tile RemSrc and
+// RemDst bytes after the iteration's start (it overlaps the last one and
+// rewrites the same bytes). Fwd places each vector's windows upward from
+// the lowest byte it needs, Bwd downward from the highest: Fwd for tiles
+// whose windows stay before the end of the source, Bwd for the last ones.
+type Plan struct {
+	W              isa.Windows
+	Fwd, Bwd       Prog
+	Reps, SrcRep   int
+	Rem            bool
+	RemSrc, RemDst int
+	Outer          []Loop
+
+	tile []dim // the dims of one tile
+}
+
+// A Loop is n iterations, each src and dst bytes further on.
+type Loop struct{ N, Src, Dst int }
+
+// dim is one dim of the output's loop nest: n iterations, each s bytes
+// further on in the source.
+type dim struct{ n, s int }
+
+// New plans a validated, non-empty call for kernels of windows w, or
+// reports false if no tile of at most MaxTile bytes covers it with
+// MaxGroups groups per vector. Of the tiles that do, it takes the one of
+// least cost (see cost).
+func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
+	if w.Vector == 0 || g.Len()*g.Elem < w.Vector {
+		return nil, false
+	}
+	d := dims(g)
+	var best *Plan
+	bestCost := 0
+	for _, t := range tilings(d, w.Vector) {
+		p, ok := plan(w, d, t.j, t.c)
+		if !ok {
+			continue
+		}
+		if c := p.cost(w); best == nil || c < bestCost {
+			best, bestCost = p, c
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	var ok bool
+	best.Bwd, ok = program(w, sources(best.tile), true)
+	return best, ok
+}
+
+// cost estimates the work of a plan in units of one vector store: each
+// vector loads its windows (two per cycle) and shuffles each group, and
+// each kernel call costs about as much as 30 vectors.
+func (p *Plan) cost(w isa.Windows) int {
+	calls := 1
+	for _, l := range p.Outer {
+		calls *= l.N
+	}
+	tiles := calls * p.Reps
+	if p.Rem {
+		calls, tiles = 2*calls, tiles+calls
+	}
+	perVector := 2 + 2*p.Fwd.Groups + p.Fwd.Groups*w.PerGroup
+	return tiles*p.Fwd.Steps*perVector + calls*60
+}
+
+// plan builds the plan whose tile is c iterations of dim j, with its
+// forward program only.
+func plan(w isa.Windows, d []dim, j, c int) (*Plan, bool) {
+	p := &Plan{W: w, tile: append([]dim{{c, d[j].s}}, d[j+1:]...)}
+	src := sources(p.tile)
+	var ok bool
+	if p.Fwd, ok = program(w, src, false); !ok {
+		return nil, false
+	}
+	q := len(src) / c // bytes per iteration of dim j
+	outer := d[:j]
+	switch {
+	case c == d[j].n && j > 0: // the tile is one iteration of dim j-1
+		p.Reps, p.SrcRep = d[j-1].n, d[j-1].s
+		outer = d[:j-1]
+	default:
+		p.Reps, p.SrcRep = d[j].n/c, c*d[j].s
+		if r := d[j].n % c; r > 0 {
+			p.Rem, p.RemSrc, p.RemDst = true, (d[j].n-c)*d[j].s, (d[j].n-c)*q
+		}
+	}
+	per := 1 // output bytes per iteration of dim i
+	p.Outer = make([]Loop, len(outer))
+	for i := len(d) - 1; i >= 0; i-- {
+		if i < len(outer) {
+			p.Outer[i] = Loop{d[i].n, d[i].s, per}
+		}
+		per *= d[i].n
+	}
+	return p, true
+}
+
+// dims is the call's loop nest in bytes: the six dims of the transpose and
+// the element's bytes, without dims of one iteration, and with each dim
+// merged into the one outside it where the two continue each other's
+// stride.
+func dims(g *shape.Geometry) []dim {
+	in := g.Depth
+	if g.Op == shape.SpaceToDepth {
+		in = g.Space
+	}
+	p := shape.Params{N: in.N, C: in.C, H: in.H, W: in.W, BlockSize: g.B, Order: g.Order, Layout: g.Layout}
+	size, stride := transpose.OutputDims(g.Op, p)
+	var out []dim
+	add := func(n, s int) {
+		if n == 1 {
+			return
+		}
+		if k := len(out) - 1; k >= 0 && out[k].s == n*s {
+			out[k] = dim{out[k].n * n, s}
+			return
+		}
+		out = append(out, dim{n, s})
+	}
+	for k := range size {
+		add(size[k], stride[k]*g.Elem)
+	}
+	add(g.Elem, 1)
+	return out
+}
+
+// tilings lists the tiles worth trying: c iterations of dim j, with
+// everything inside them, at least a vector and at most MaxTile bytes.
+// Per dim: the fewest iterations that make whole vectors (every vector of
+// every tile then whole) and the most that fit, all of the dim's where
+// they fit (so that the tiles repeat along the dim outside it).
+func tilings(d []dim, vector int) []struct{ j, c int } {
+	var out []struct{ j, c int }
+	q := 1 // bytes per iteration of dim j
+	for j := len(d) - 1; j >= 0 && q <= MaxTile; j-- {
+		n := d[j].n
+		for _, c := range []int{vector / gcd(q, vector), min(n, MaxTile/q)} {
+			if c <= n && c*q >= vector && c*q <= MaxTile {
+				out = append(out, struct{ j, c int }{j, c})
+			}
+		}
+		q *= n
+	}
+	return out
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// sources lists, for every byte of a tile of dims d, the byte of the
+// source it copies, relative to the tile's source base.
+func sources(d []dim) []int {
+	out := []int{0}
+	for _, x := range d {
+		next := make([]int, 0, len(out)*x.n)
+		for _, base := range out {
+			for i := range x.n {
+				next = append(next, base+i*x.s)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// String describes the plan, as Describe reports it.
+func (p *Plan) String() string {
+	calls := 1
+	for _, l := range p.Outer {
+		calls *= l.N
+	}
+	tiles := calls * p.Reps
+	if p.Rem {
+		tiles += calls
+	}
+	return fmt.Sprintf("gather, %d tiles of %d vectors from %d groups of windows", tiles, p.Fwd.Steps, p.Fwd.Groups)
+}
+
+// Short reports whether a gather plan beats the row kernels on a call,
+// for kernels of windows w: NCHW DepthToSpace whose output rows are
+// shorter than a vector. The report on a Zen 5 with AVX-512 VBMI, row
+// kernels -> gather, ratio to copy(): YOLO's 1x256x13x13 b = 2 with 1- and
+// 2-byte elements (rows of 26 and 52 bytes) DCR 0.26 -> 0.45 and
+// 0.39 -> 0.42, CRD 0.17 -> 0.34 and 0.29 -> 0.35. Longer rows, and every
+// SpaceToDepth but YOLO's CRD 1-byte one (0.14 -> 0.20), ran slower.
+func Short(g *shape.Geometry, w isa.Windows) bool {
+	return g.Op == shape.DepthToSpace && g.Layout == shape.NCHW && g.B > 1 && g.Space.W*g.Elem < w.Vector
+}

@@ -1,0 +1,122 @@
+package gather
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// A Kernel runs reps tiles of program p, srcRep and dstRep bytes apart:
+// src starts at the first tile's source base plus p.Origin, dst at its
+// output. It must check that the tiles stay inside the slices.
+type Kernel func(p *Prog, dst, src []byte, reps, srcRep, dstRep int)
+
+// Run performs the planned call on whole tensors dst and src with kernel
+// k; tiles whose windows would reach outside src go to Interpret.
+func (pl *Plan) Run(k Kernel, dst, src []byte) {
+	total := 1
+	for _, l := range pl.Outer {
+		total *= l.N
+	}
+	for o := range total {
+		sb, db := 0, 0
+		for i := len(pl.Outer) - 1; i >= 0; i-- {
+			l := pl.Outer[i]
+			q := o % l.N
+			o /= l.N
+			sb += q * l.Src
+			db += q * l.Dst
+		}
+		pl.tiles(k, dst, src, sb, db, pl.Reps, pl.SrcRep)
+		if pl.Rem {
+			pl.tiles(k, dst, src, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
+		}
+	}
+}
+
+// tiles runs reps tiles from source base sb and output offset db: Fwd for
+// those whose windows end inside src, Bwd for the rest (its windows end at
+// the last byte a vector needs) where they start inside it.
+func (pl *Plan) tiles(k Kernel, dst, src []byte, sb, db, reps, srcRep int) {
+	f, b, dstRep := &pl.Fwd, &pl.Bwd, pl.Fwd.Tile
+	nf := 0
+	if end := sb + f.Origin + f.Span; end <= len(src) {
+		nf = reps
+		if srcRep > 0 {
+			nf = min(reps, (len(src)-end)/srcRep+1)
+		}
+		k(f, dst[db:], src[sb+f.Origin:], nf, srcRep, dstRep)
+	}
+	for r := nf; r < reps; r++ {
+		s, d := sb+r*srcRep, db+r*dstRep
+		if s+b.Origin >= 0 {
+			k(b, dst[d:], src[s+b.Origin:], reps-r, srcRep, dstRep)
+			return
+		}
+		pl.Interpret(b, dst[d:], src, s)
+	}
+}
+
+// Interpret writes one tile of program p as the kernels would, reading only
+// the bytes it copies: src is the whole source, base the tile's source
+// base.
+func (pl *Plan) Interpret(p *Prog, dst, src []byte, base int) {
+	stride := 1 + p.Groups*pl.W.PerGroup
+	for s := range p.Steps {
+		at := int(p.Offs[s*stride])
+		for l := range pl.W.Vector {
+			dst[at+l] = src[base+p.Origin+p.Bytes(pl.W, s, l)]
+		}
+	}
+}
+
+// key is what a plan depends on.
+type key struct {
+	w       isa.Windows
+	op      shape.Op
+	order   shape.Order
+	layout  shape.Layout
+	b, elem int
+	depth   shape.Dims
+}
+
+// maxCached bounds the cache; when it is full it starts again empty.
+const maxCached = 256
+
+var (
+	cache atomic.Pointer[map[key]*Plan] // nil until the first plan
+	mu    sync.Mutex                    // serializes writers, which copy the map
+)
+
+// Cached returns the plan of a validated, non-empty call for kernels of
+// windows w, building it on first use, or nil if the call has none. A
+// cached plan costs a map lookup and no allocation.
+func Cached(w isa.Windows, g *shape.Geometry) *Plan {
+	k := key{w, g.Op, g.Order, g.Layout, g.B, g.Elem, g.Depth}
+	if m := cache.Load(); m != nil {
+		if p, ok := (*m)[k]; ok {
+			return p
+		}
+	}
+	p, ok := New(w, g)
+	if !ok {
+		p = nil
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var old map[key]*Plan
+	if m := cache.Load(); m != nil {
+		old = *m
+	}
+	next := make(map[key]*Plan, len(old)+1)
+	if len(old) < maxCached {
+		for k, v := range old {
+			next[k] = v
+		}
+	}
+	next[k] = p
+	cache.Store(&next)
+	return p
+}

@@ -1,0 +1,108 @@
+package kernels
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
+)
+
+// gatherCases are calls for the gather kernels: every op, order and layout
+// at block sizes 2, 3, 4 and 8 on small maps whose rows are shorter than a
+// vector (where the plans are used), YOLO's, and a few with N > 1, H or
+// W = 1 and odd widths.
+func gatherCases() []shape.Params {
+	var out []shape.Params
+	for _, d := range [][5]int{ // n, C', h, w, b on the depth side
+		{1, 64, 13, 13, 2}, {2, 3, 5, 7, 2}, {1, 4, 1, 9, 3}, {1, 2, 6, 1, 4}, {3, 2, 3, 5, 4},
+		{1, 8, 4, 4, 8}, {1, 1, 2, 3, 8}, {2, 5, 3, 3, 3}, {1, 16, 28, 28, 2}, {1, 3, 1, 1, 2},
+	} {
+		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
+			for _, layout := range []shape.Layout{shape.NCHW, shape.NHWC} {
+				n, cp, h, w, b := d[0], d[1], d[2], d[3], d[4]
+				out = append(out,
+					shape.Params{N: n, C: cp * b * b, H: h, W: w, BlockSize: b, Order: order, Layout: layout},
+					shape.Params{N: n, C: cp, H: h * b, W: w * b, BlockSize: b, Order: order, Layout: layout})
+			}
+		}
+	}
+	return out
+}
+
+// eachGatherPlan calls run with every gather plan of every case, element
+// width and table under test, and the output the reference writes.
+func eachGatherPlan(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, want, src []byte)) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	planned := 0
+	for name, set := range tablesUnderTest() {
+		for _, p := range gatherCases() {
+			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+				for _, elem := range []int{1, 2, 4, 8, 3} {
+					n := p.N * p.C * p.H * p.W * elem
+					g, err := shape.Validate(op, p, elem, n, n, false)
+					if err != nil { // C < b*b for DepthToSpace
+						continue
+					}
+					src := make([]byte, n)
+					for i := range src {
+						src[i] = byte(rng.Uint32())
+					}
+					want := make([]byte, n)
+					if err := ref.RunBytes(op, want, src, elem, p); err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := set.GatherPlan(&g); ok {
+						planned++
+						run(name, set, &g, want, src)
+					}
+				}
+			}
+		}
+	}
+	for _, set := range tablesUnderTest() {
+		if set.Gather[1] != nil && planned == 0 {
+			t.Fatal("no case had a gather plan")
+		}
+	}
+	t.Logf("%d plans run", planned)
+}
+
+// TestGather runs every gather plan of the cases with the kernels against
+// the reference, into outputs with random bytes around them, which must
+// stay.
+func TestGather(t *testing.T) {
+	eachGatherPlan(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+		p, _ := set.GatherPlan(g)
+		pad := bytes.Repeat([]byte{0xa5}, 64)
+		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
+		set.RunPlan(p, buf[64:64+len(want)], src)
+		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
+			t.Fatalf("%s: %s: wrong output with plan %v", name, describeGeometry(g), p)
+		}
+	})
+}
+
+// TestGatherGuardPages runs every gather plan with both tensors right
+// against inaccessible pages, before and after: a window or a vector that
+// reached a byte outside them would fault.
+func TestGatherGuardPages(t *testing.T) {
+	eachGatherPlan(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+		p, _ := set.GatherPlan(g)
+		inGuards(t, len(want), len(src), func(dst, s []byte) {
+			copy(s, src)
+			clear(dst)
+			set.RunPlan(p, dst, s)
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
+			}
+		})
+	})
+}
+
+func describeGeometry(g *shape.Geometry) string {
+	return fmt.Sprintf("%v %v %v b=%d depth %+v elem %d", g.Op, g.Order, g.Layout, g.B, g.Depth, g.Elem)
+}
