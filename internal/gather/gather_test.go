@@ -102,3 +102,50 @@ func TestPlans(t *testing.T) {
 	}
 	t.Logf("%d of %d (case, machine) pairs planned", planned, total)
 }
+
+// TestCached: a plan is built once and then shared; a call without one is
+// remembered as such.
+func TestCached(t *testing.T) {
+	w := machines()["AVX512VBMI"]
+	p := shape.Params{N: 1, C: 256, H: 13, W: 13, BlockSize: 2}
+	g, err := shape.Validate(shape.DepthToSpace, p, 1, 256*169, 256*169, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := gather.Cached(w, &g), gather.Cached(w, &g)
+	if a == nil || a != b {
+		t.Fatalf("Cached: %p then %p, want the same plan", a, b)
+	}
+	if n := testing.AllocsPerRun(10, func() { gather.Cached(w, &g) }); n != 0 {
+		t.Errorf("a cached plan costs %v allocations", n)
+	}
+	tiny, _ := shape.Validate(shape.DepthToSpace, shape.Params{N: 1, C: 4, H: 1, W: 1, BlockSize: 2}, 1, 4, 4, false)
+	if p := gather.Cached(w, &tiny); p != nil {
+		t.Errorf("a 4-byte call has plan %v, want none (less than a vector)", p)
+	}
+}
+
+// TestShort: only NCHW DepthToSpace with output rows shorter than a vector.
+func TestShort(t *testing.T) {
+	w := isa.Windows{Vector: 64}
+	for _, c := range []struct {
+		op     shape.Op
+		layout shape.Layout
+		w, b   int // depth-side width, block size
+		elem   int
+		want   bool
+	}{
+		{shape.DepthToSpace, shape.NCHW, 13, 2, 1, true},  // 26-byte rows
+		{shape.DepthToSpace, shape.NCHW, 13, 2, 2, true},  // 52
+		{shape.DepthToSpace, shape.NCHW, 16, 2, 2, false}, // 64
+		{shape.DepthToSpace, shape.NHWC, 13, 2, 1, false}, // NHWC
+		{shape.SpaceToDepth, shape.NCHW, 13, 2, 1, false}, // SpaceToDepth
+		{shape.DepthToSpace, shape.NCHW, 13, 1, 1, false}, // b = 1, a copy
+	} {
+		g := shape.Geometry{Op: c.op, Layout: c.layout, B: c.b, Elem: c.elem,
+			Depth: shape.Dims{N: 1, C: c.b * c.b, H: 2, W: c.w}, Space: shape.Dims{N: 1, C: 1, H: 2 * c.b, W: c.w * c.b}}
+		if got := gather.Short(&g, w); got != c.want {
+			t.Errorf("%+v: Short = %v, want %v", c, got, c.want)
+		}
+	}
+}
