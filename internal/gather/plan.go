@@ -10,20 +10,21 @@
 // again one stride further on, covers the call. A plan holds the program
 // of one tile (per output vector, where the windows start and which byte
 // of them each output byte takes) and the loops that repeat it. Plans are
-// built once per shape and ISA and cached (see Cache); the kernels that
+// built once per shape and ISA and cached (see Cached); the kernels that
 // run them are package kernels' gather kernels, through internal/simd.
 package gather
 
 import (
 	"fmt"
+
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/transpose"
 )
 
 // MaxTile bounds a tile, in bytes, and so a program's size: a tile of
-// 4 KiB takes at most 16 KiB of index vectors (6 groups of AVX2 windows
-// per 32 bytes), which stay in L1 next to the data.
+// 4 KiB takes at most 12 KiB of index vectors (3 groups of AVX-512 VBMI
+// windows per 64 bytes), which stay in L1 next to the data.
 const MaxTile = 4096
 
 // A Prog is the program of one tile, for a gather kernel of Groups groups:
@@ -93,20 +94,32 @@ func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
 	return best, ok
 }
 
-// cost estimates the work of a plan in units of one vector store: each
-// vector loads its windows (two per cycle) and shuffles each group, and
-// each kernel call costs about as much as 30 vectors.
+// cost estimates the work of a plan in units of about one instruction: a
+// vector costs its offset load and store, an index load and a shuffle per
+// group, and a load per window; a kernel call, with its Go loop and check,
+// costs 60.
 func (p *Plan) cost(w isa.Windows) int {
-	calls := 1
-	for _, l := range p.Outer {
-		calls *= l.N
-	}
-	tiles := calls * p.Reps
+	iterations, tiles := p.counts()
+	calls := iterations
 	if p.Rem {
-		calls, tiles = 2*calls, tiles+calls
+		calls *= 2
 	}
 	perVector := 2 + 2*p.Fwd.Groups + p.Fwd.Groups*w.PerGroup
 	return tiles*p.Fwd.Steps*perVector + calls*60
+}
+
+// counts returns the iterations of the Outer loops and the tiles of the
+// whole call.
+func (p *Plan) counts() (iterations, tiles int) {
+	iterations = 1
+	for _, l := range p.Outer {
+		iterations *= l.N
+	}
+	tiles = iterations * p.Reps
+	if p.Rem {
+		tiles += iterations
+	}
+	return iterations, tiles
 }
 
 // plan builds the plan whose tile is c iterations of dim j, with its
@@ -215,14 +228,7 @@ func sources(d []dim) []int {
 
 // String describes the plan, as Describe reports it.
 func (p *Plan) String() string {
-	calls := 1
-	for _, l := range p.Outer {
-		calls *= l.N
-	}
-	tiles := calls * p.Reps
-	if p.Rem {
-		tiles += calls
-	}
+	_, tiles := p.counts()
 	return fmt.Sprintf("gather, %d tiles of %d vectors from %d groups of windows", tiles, p.Fwd.Steps, p.Fwd.Groups)
 }
 

@@ -16,11 +16,8 @@ type Kernel func(p *Prog, dst, src []byte, reps, srcRep, dstRep int)
 // Run performs the planned call on whole tensors dst and src with kernel
 // k; tiles whose windows would reach outside src go to Interpret.
 func (pl *Plan) Run(k Kernel, dst, src []byte) {
-	total := 1
-	for _, l := range pl.Outer {
-		total *= l.N
-	}
-	for o := range total {
+	iterations, _ := pl.counts()
+	for o := range iterations {
 		sb, db := 0, 0
 		for i := len(pl.Outer) - 1; i >= 0; i-- {
 			l := pl.Outer[i]

@@ -13,9 +13,7 @@ import (
 // and a plan exists, and reports whether it did. With r set it only
 // describes the call into r.
 func (t *Table) gather(g shape.Geometry, dst, src []byte, r *engine.Route) bool {
-	for t != nil && t.Gather[1] == nil {
-		t = t.Base
-	}
+	t = t.gatherer()
 	if t == nil || !gather.Short(&g, t.windows) {
 		return false
 	}
@@ -51,9 +49,7 @@ func (t *Table) runProg(p *gather.Prog, dst, src []byte, reps, srcRep, dstRep in
 // reports false if they have none or the call has no plan: for the kernel
 // tests, which run every plan.
 func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, bool) {
-	for t != nil && t.Gather[1] == nil {
-		t = t.Base
-	}
+	t = t.gatherer()
 	if t == nil {
 		return nil, false
 	}
@@ -62,8 +58,14 @@ func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, bool) {
 
 // RunPlan runs a plan of GatherPlan with the table's gather kernels.
 func (t *Table) RunPlan(p *gather.Plan, dst, src []byte) {
-	for t.Gather[1] == nil {
+	p.Run(t.gatherer().runProg, dst, src)
+}
+
+// gatherer is the table whose gather kernels t uses: t, its base, or nil
+// for none.
+func (t *Table) gatherer() *Table {
+	for t != nil && t.Gather[1] == nil {
 		t = t.Base
 	}
-	p.Run(t.runProg, dst, src)
+	return t
 }
