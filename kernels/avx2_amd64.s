@@ -36928,60 +36928,65 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	SUBQ  DI, SI
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
-	CMPQ  DX, $0x20
-	JB    short1833
-	SUBQ  $0x20, SI
+	CMPQ  DX, $+32
+	JAE   runs1833
+	CMPQ  DX, $+16
+	JAE   runs1834
+	RET
 
-group18341:
+runs1833:
+	SUBQ $+32, SI
+
+group1835:
 	MOVQ rows+48(FP), DX
 
-row1835:
+row1836:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1836:
+run1837:
 	XORQ R10, R10
 
-pieces1837:
+pieces1838:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone1838
-	ADDQ    $0x20, R10
+	JEQ     piecesdone1839
+	ADDQ    $+32, R10
 	CMPQ    R10, SI
-	JLE     pieces1837
+	JLE     pieces1838
 	MOVQ    SI, R10
-	JMP     pieces1837
+	JMP     pieces1838
 
-piecesdone1838:
+piecesdone1839:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1836
+	JNZ  run1837
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1835
+	JNZ  row1836
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group18341
+	JNZ  group1835
 	VZEROUPPER
 	RET
 
-short1833:
-	SUBQ $0x10, SI
+runs1834:
+	SUBQ $+16, SI
 
-group18340:
+group1840:
 	MOVQ rows+48(FP), DX
 
-row1839:
+row1841:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1840:
+run1842:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -36989,15 +36994,15 @@ run1840:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run1840
+	JNZ     run1842
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row1839
+	JNZ     row1841
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group18340
+	JNZ     group1840
 	VZEROUPPER
 	RET
 
@@ -37019,48 +37024,48 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	SUBQ  DI, SI
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
-	CMPQ  DX, $0x20
-	JB    short1841
-	SUBQ  $0x20, SI
+	CMPQ  DX, $+32
+	JAE   runs1843
+	RET
 
-group18421:
+runs1843:
+	SUBQ $+32, SI
+
+group1844:
 	MOVQ rows+48(FP), DX
 
-row1843:
+row1845:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1844:
+run1846:
 	XORQ R10, R10
 
-pieces1845:
+pieces1847:
 	VMOVDQU  (R9)(R10*1), Y0
 	VMOVNTDQ Y0, (R8)(R10*1)
 	CMPQ     R10, SI
-	JEQ      piecesdone1846
-	ADDQ     $0x20, R10
+	JEQ      piecesdone1848
+	ADDQ     $+32, R10
 	CMPQ     R10, SI
-	JLE      pieces1845
+	JLE      pieces1847
 	MOVQ     SI, R10
-	JMP      pieces1845
+	JMP      pieces1847
 
-piecesdone1846:
+piecesdone1848:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1844
+	JNZ  run1846
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1843
+	JNZ  row1845
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group18421
+	JNZ  group1844
 	SFENCE
 	VZEROUPPER
-	RET
-
-short1841:
 	RET

@@ -16976,61 +16976,66 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JB    runs589
-	SUBQ  $+64, SI
-
-group591:
-	MOVQ rows+48(FP), DX
-
-row592:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
-
-run593:
-	XORQ R10, R10
-
-pieces594:
-	VMOVDQU64 (R9)(R10*1), Z0
-	VMOVDQU64 Z0, (R8)(R10*1)
-	CMPQ      R10, SI
-	JEQ       piecesdone595
-	ADDQ      $+64, R10
-	CMPQ      R10, SI
-	JLE       pieces594
-	MOVQ      SI, R10
-	JMP       pieces594
-
-piecesdone595:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
-	JNZ  run593
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
-	JNZ  row592
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group591
-	VZEROUPPER
+	JAE   runs589
+	CMPQ  DX, $+32
+	JAE   runs590
+	CMPQ  DX, $+16
+	JAE   runs591
 	RET
 
 runs589:
-	CMPQ DX, $+32
-	JB   runs590
-	SUBQ $+32, SI
+	SUBQ $+64, SI
 
-group596:
+group592:
 	MOVQ rows+48(FP), DX
 
-row597:
+row593:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run598:
+run594:
+	XORQ R10, R10
+
+pieces595:
+	VMOVDQU64 (R9)(R10*1), Z0
+	VMOVDQU64 Z0, (R8)(R10*1)
+	CMPQ      R10, SI
+	JEQ       piecesdone596
+	ADDQ      $+64, R10
+	CMPQ      R10, SI
+	JLE       pieces595
+	MOVQ      SI, R10
+	JMP       pieces595
+
+piecesdone596:
+	ADDQ dstX+32(FP), R8
+	ADDQ srcX+40(FP), R9
+	DECQ DI
+	JNZ  run594
+	ADDQ dstRow+56(FP), AX
+	ADDQ srcRow+64(FP), CX
+	DECQ DX
+	JNZ  row593
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group592
+	VZEROUPPER
+	RET
+
+runs590:
+	SUBQ $+32, SI
+
+group597:
+	MOVQ rows+48(FP), DX
+
+row598:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run599:
 	VMOVDQU (R9), Y0
 	VMOVDQU (R9)(SI*1), Y1
 	VMOVDQU Y0, (R8)
@@ -17038,30 +17043,30 @@ run598:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run598
+	JNZ     run599
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row597
+	JNZ     row598
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group596
+	JNZ     group597
 	VZEROUPPER
 	RET
 
-runs590:
+runs591:
 	SUBQ $+16, SI
 
-group599:
+group600:
 	MOVQ rows+48(FP), DX
 
-row600:
+row601:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run601:
+run602:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -17069,14 +17074,14 @@ run601:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run601
+	JNZ     run602
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row600
+	JNZ     row601
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group599
+	JNZ     group600
 	VZEROUPPER
 	RET

@@ -22516,61 +22516,66 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JB    runs803
-	SUBQ  $+64, SI
-
-group805:
-	MOVQ rows+48(FP), DX
-
-row806:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
-
-run807:
-	XORQ R10, R10
-
-pieces808:
-	VMOVDQU64 (R9)(R10*1), Z0
-	VMOVDQU64 Z0, (R8)(R10*1)
-	CMPQ      R10, SI
-	JEQ       piecesdone809
-	ADDQ      $+64, R10
-	CMPQ      R10, SI
-	JLE       pieces808
-	MOVQ      SI, R10
-	JMP       pieces808
-
-piecesdone809:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
-	JNZ  run807
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
-	JNZ  row806
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group805
-	VZEROUPPER
+	JAE   runs803
+	CMPQ  DX, $+32
+	JAE   runs804
+	CMPQ  DX, $+16
+	JAE   runs805
 	RET
 
 runs803:
-	CMPQ DX, $+32
-	JB   runs804
-	SUBQ $+32, SI
+	SUBQ $+64, SI
 
-group810:
+group806:
 	MOVQ rows+48(FP), DX
 
-row811:
+row807:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run812:
+run808:
+	XORQ R10, R10
+
+pieces809:
+	VMOVDQU64 (R9)(R10*1), Z0
+	VMOVDQU64 Z0, (R8)(R10*1)
+	CMPQ      R10, SI
+	JEQ       piecesdone810
+	ADDQ      $+64, R10
+	CMPQ      R10, SI
+	JLE       pieces809
+	MOVQ      SI, R10
+	JMP       pieces809
+
+piecesdone810:
+	ADDQ dstX+32(FP), R8
+	ADDQ srcX+40(FP), R9
+	DECQ DI
+	JNZ  run808
+	ADDQ dstRow+56(FP), AX
+	ADDQ srcRow+64(FP), CX
+	DECQ DX
+	JNZ  row807
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group806
+	VZEROUPPER
+	RET
+
+runs804:
+	SUBQ $+32, SI
+
+group811:
+	MOVQ rows+48(FP), DX
+
+row812:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run813:
 	VMOVDQU (R9), Y0
 	VMOVDQU (R9)(SI*1), Y1
 	VMOVDQU Y0, (R8)
@@ -22578,30 +22583,30 @@ run812:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run812
+	JNZ     run813
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row811
+	JNZ     row812
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group810
+	JNZ     group811
 	VZEROUPPER
 	RET
 
-runs804:
+runs805:
 	SUBQ $+16, SI
 
-group813:
+group814:
 	MOVQ rows+48(FP), DX
 
-row814:
+row815:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run815:
+run816:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -22609,14 +22614,14 @@ run815:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run815
+	JNZ     run816
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row814
+	JNZ     row815
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group813
+	JNZ     group814
 	VZEROUPPER
 	RET

@@ -352,50 +352,22 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.end(loops{[2]reg.GPVirtual{rowS, rowD}, [2]string{"spaceStride", "depthStride"}, rows, groups, rowLoop, groupLoop, next}, false)
 }
 
-// copyRuns writes the kernel that copies runs of e >= 16 bytes, x-th run of
-// a row from src + x*srcX to dst + x*dstX: 32 bytes at a time with the last
-// piece ending at the run's end, or two overlapping 16-byte moves for runs
-// shorter than 32 bytes.
+// copyRuns writes the AVX2 run copier: runs of 32 bytes and more move 32
+// bytes at a time, the last piece ending at the run's end; shorter runs are
+// two overlapping 16-byte moves. (Runs of 32 to 63 bytes as two
+// overlapping 32-byte moves, as AVX-512's copier has them, measured 0.40 of
+// copy() against 0.53 on runs of exactly 32 bytes, which move twice.)
 func (g *Generator) copyRuns(k table.Kernel) {
 	c := g.c
 	var doc []string
 	if k.Streaming {
 		doc = append(doc, "It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.")
 	}
-	// last becomes the offset of the last 32- or 16-byte piece of a run.
-	dst, src, e, groups, last, steps := g.runCopier(k, doc...)
 	g.stream = k.Streaming
 	defer func() { g.stream = false }()
-	short, groupLoop := g.label("short"), g.label("group")
-	c.CMPQ(e, operand.Imm(32))
-	c.JB(operand.LabelRef(short))
-	c.SUBQ(operand.Imm(32), last)
-	// One loop nest per path: long runs move 32 bytes at a time. A
-	// streaming kernel only has runs of multiples of 32 bytes.
-	paths := []bool{true, false}
-	if k.Streaming {
-		paths = paths[:1]
-	}
-	for _, long := range paths {
-		if !long {
-			c.Label(short)
-			c.SUBQ(operand.Imm(16), last)
-		}
-		gl := groupLoop + fmt.Sprint(b2i(long))
-		g.eachRun(dst, src, groups, gl, steps, k.Streaming, func(d, s reg.GPVirtual) {
-			if long {
-				y := c.YMM()
-				g.copyPieces(s, d, last, operand.Imm(32), func(from, to operand.Mem) {
-					c.VMOVDQU(from, y)
-					g.store(32, y, 0, 32, to)
-				})
-			} else {
-				g.copyHeadTail(s, d, last, c.XMM(), c.XMM())
-			}
-		})
-	}
-	if k.Streaming {
-		c.Label(short) // not taken: runs are at least 32 bytes
-		c.RET()
-	}
+	g.copyRunPaths(k, doc, 32, 32, func(from, to operand.Mem) {
+		y := c.YMM()
+		c.VMOVDQU(from, y)
+		g.store(32, y, 0, 32, to)
+	})
 }

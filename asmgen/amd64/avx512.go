@@ -637,36 +637,8 @@ func (g *Generator) store512(v reg.VecPhysical, size int, mem operand.Mem, k reg
 // measured faster than one masked move.
 func (g *Generator) copyRuns512(k table.Kernel) {
 	c := g.c
-	// last becomes the offset of a run's last piece.
-	dst, src, e, groups, last, steps := g.runCopier(k)
-	paths := []int{64, 32, 16} // piece size of each path
-	labels := map[int]string{}
-	for _, piece := range paths[1:] {
-		labels[piece] = g.label("runs")
-	}
-	c.CMPQ(e, operand.I32(64))
-	c.JB(operand.LabelRef(labels[32]))
-	for _, piece := range paths {
-		if piece < 64 {
-			c.Label(labels[piece])
-			if piece == 32 {
-				c.CMPQ(e, operand.I32(32))
-				c.JB(operand.LabelRef(labels[16]))
-			}
-		}
-		c.SUBQ(operand.I32(piece), last)
-		g.eachRun(dst, src, groups, g.label("group"), steps, false, func(d, s reg.GPVirtual) {
-			switch piece {
-			case 64:
-				g.copyPieces(s, d, last, operand.I32(64), func(from, to operand.Mem) {
-					c.VMOVDQU64(from, zmm(0))
-					c.VMOVDQU64(zmm(0), to)
-				})
-			case 32:
-				g.copyHeadTail(s, d, last, zmm(0).AsY(), zmm(1).AsY())
-			default:
-				g.copyHeadTail(s, d, last, zmm(0).AsX(), zmm(1).AsX())
-			}
-		})
-	}
+	g.copyRunPaths(k, nil, 64, 64, func(from, to operand.Mem) {
+		c.VMOVDQU64(from, zmm(0))
+		c.VMOVDQU64(zmm(0), to)
+	})
 }

@@ -298,6 +298,45 @@ func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, group
 	return dst, src, e, groups, last, steps
 }
 
+// copyRunPaths writes the body of a run copier: one loop nest per run
+// length class, chosen once per call. Runs of loopMin bytes and more move
+// piece bytes at a time by move, the last piece ending at the run's end;
+// shorter ones are a head and a tail of 32 bytes (runs of 32 and more) or
+// 16 bytes, overlapping, with no loop over pieces.
+func (g *Generator) copyRunPaths(k table.Kernel, doc []string, piece, loopMin int, move func(from, to operand.Mem)) {
+	c := g.c
+	// last becomes the offset of a run's last piece.
+	dst, src, e, groups, last, steps := g.runCopier(k, doc...)
+	type path struct{ min, piece int }
+	paths := []path{{loopMin, piece}}
+	for _, head := range []int{32, 16} {
+		if head < loopMin && !k.Streaming { // streaming runs are whole pieces
+			paths = append(paths, path{head, head})
+		}
+	}
+	labels := make([]string, len(paths))
+	for i, p := range paths {
+		labels[i] = g.label("runs")
+		c.CMPQ(e, operand.I32(p.min))
+		c.JAE(operand.LabelRef(labels[i]))
+	}
+	c.RET() // runs shorter than 16 bytes: the caller does not send them
+	for i, p := range paths {
+		c.Label(labels[i])
+		c.SUBQ(operand.I32(p.piece), last)
+		g.eachRun(dst, src, groups, g.label("group"), steps, g.stream, func(d, s reg.GPVirtual) {
+			switch {
+			case i == 0:
+				g.copyPieces(s, d, last, operand.I32(p.piece), move)
+			case p.piece == 32: // physical registers: VEX moves, on either ISA
+				g.copyHeadTail(s, d, last, ymm[0], ymm[1])
+			default:
+				g.copyHeadTail(s, d, last, ymm[0].AsX(), ymm[1].AsX())
+			}
+		})
+	}
+}
+
 // copyPieces copies one run from s to d in pieces of size bytes, the last
 // piece at offset last (run length - size), overlapping the one before it
 // where the run is not a whole number of pieces. move copies one piece.
