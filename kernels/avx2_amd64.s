@@ -1427,7 +1427,7 @@ rowdone130:
 	RET
 
 // func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -1460,36 +1460,24 @@ row134:
 	XORQ DI, DI
 
 chunks135:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle25<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle26<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle25<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle26<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle25<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle26<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle27<>+0(SB), X0, X0
-	VPSHUFB shuffle28<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone136
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks135
-	MOVQ    BX, DI
-	JMP     chunks135
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(DX*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VPSHUFB    shuffle25<>+0(SB), Y0, Y0
+	VMOVDQU    Y0, (AX)(DI*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VPSHUFB    shuffle25<>+0(SB), Y1, Y1
+	VMOVDQU    Y1, 32(AX)(DI*2)
+	CMPQ       DI, BX
+	JEQ        rowdone136
+	ADDQ       $0x20, DI
+	CMPQ       DI, BX
+	JLE        chunks135
+	MOVQ       BX, DI
+	JMP        chunks135
 
 rowdone136:
 	ADDQ spaceStride+32(FP), AX
@@ -1513,24 +1501,22 @@ row138:
 	XORQ DI, DI
 
 chunks139:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle25<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle26<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle27<>+0(SB), X0, X0
-	VPSHUFB shuffle28<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone140
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks139
-	MOVQ    BX, DI
-	JMP     chunks139
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPSHUFB    shuffle26<>+0(SB), X2, X2
+	VMOVDQU    X2, (AX)(DI*2)
+	VPUNPCKHDQ X1, X0, X1
+	VPSHUFB    shuffle26<>+0(SB), X1, X1
+	VMOVDQU    X1, 16(AX)(DI*2)
+	CMPQ       DI, BX
+	JEQ        rowdone140
+	ADDQ       $0x10, DI
+	CMPQ       DI, BX
+	JLE        chunks139
+	MOVQ       BX, DI
+	JMP        chunks139
 
 rowdone140:
 	ADDQ spaceStride+32(FP), AX
@@ -1544,24 +1530,18 @@ rowdone140:
 	VZEROUPPER
 	RET
 
-DATA shuffle25<>+0(SB)/8, $0xffff0301ffff0200
-DATA shuffle25<>+8(SB)/8, $0xffff0705ffff0604
-GLOBL shuffle25<>(SB), RODATA|NOPTR, $16
+DATA shuffle25<>+0(SB)/8, $0x0705030106040200
+DATA shuffle25<>+8(SB)/8, $0x0f0d0b090e0c0a08
+DATA shuffle25<>+16(SB)/8, $0x0705030106040200
+DATA shuffle25<>+24(SB)/8, $0x0f0d0b090e0c0a08
+GLOBL shuffle25<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle26<>+0(SB)/8, $0x0301ffff0200ffff
-DATA shuffle26<>+8(SB)/8, $0x0705ffff0604ffff
+DATA shuffle26<>+0(SB)/8, $0x0705030106040200
+DATA shuffle26<>+8(SB)/8, $0x0f0d0b090e0c0a08
 GLOBL shuffle26<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle27<>+0(SB)/8, $0xffff0b09ffff0a08
-DATA shuffle27<>+8(SB)/8, $0xffff0f0dffff0e0c
-GLOBL shuffle27<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle28<>+0(SB)/8, $0x0b09ffff0a08ffff
-DATA shuffle28<>+8(SB)/8, $0x0f0dffff0e0cffff
-GLOBL shuffle28<>(SB), RODATA|NOPTR, $16
-
 // func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -1594,36 +1574,24 @@ row144:
 	XORQ DI, DI
 
 chunks145:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle30<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle30<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle30<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPSHUFB shuffle32<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone146
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks145
-	MOVQ    BX, DI
-	JMP     chunks145
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(DX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VPSHUFB     shuffle27<>+0(SB), Y0, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VPSHUFB     shuffle27<>+0(SB), Y1, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone146
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks145
+	MOVQ        BX, DI
+	JMP         chunks145
 
 rowdone146:
 	ADDQ spaceStride+32(FP), AX
@@ -1647,24 +1615,22 @@ row148:
 	XORQ DI, DI
 
 chunks149:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle30<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPSHUFB shuffle32<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone150
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks149
-	MOVQ    BX, DI
-	JMP     chunks149
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPSHUFB     shuffle28<>+0(SB), X2, X2
+	VMOVDQU     X2, (AX)(DI*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VPSHUFB     shuffle28<>+0(SB), X1, X1
+	VMOVDQU     X1, 16(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone150
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks149
+	MOVQ        BX, DI
+	JMP         chunks149
 
 rowdone150:
 	ADDQ spaceStride+32(FP), AX
@@ -1678,21 +1644,15 @@ rowdone150:
 	VZEROUPPER
 	RET
 
-DATA shuffle29<>+0(SB)/8, $0xffffffff05040100
-DATA shuffle29<>+8(SB)/8, $0xffffffff07060302
-GLOBL shuffle29<>(SB), RODATA|NOPTR, $16
+DATA shuffle27<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle27<>+8(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle27<>+16(SB)/8, $0x0d0c090805040100
+DATA shuffle27<>+24(SB)/8, $0x0f0e0b0a07060302
+GLOBL shuffle27<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle30<>+0(SB)/8, $0x05040100ffffffff
-DATA shuffle30<>+8(SB)/8, $0x07060302ffffffff
-GLOBL shuffle30<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle31<>+0(SB)/8, $0xffffffff0d0c0908
-DATA shuffle31<>+8(SB)/8, $0xffffffff0f0e0b0a
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle32<>+0(SB)/8, $0x0d0c0908ffffffff
-DATA shuffle32<>+8(SB)/8, $0x0f0e0b0affffffff
-GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
+DATA shuffle28<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle28<>+8(SB)/8, $0x0f0e0b0a07060302
+GLOBL shuffle28<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1730,25 +1690,25 @@ row154:
 chunks155:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPSHUFB shuffle30<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle29<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPSHUFB shuffle30<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VPSHUFB shuffle29<>+0(SB), X0, X1
 	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPSHUFB shuffle30<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle35<>+0(SB), X0, X0
-	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1783,13 +1743,13 @@ row158:
 chunks159:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X1
+	VPSHUFB shuffle29<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X3
+	VPSHUFB shuffle30<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle35<>+0(SB), X0, X0
-	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1812,21 +1772,21 @@ rowdone160:
 	VZEROUPPER
 	RET
 
-DATA shuffle33<>+0(SB)/8, $0x0b0a090803020100
-DATA shuffle33<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
+DATA shuffle29<>+0(SB)/8, $0x0b0a090803020100
+DATA shuffle29<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle29<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle34<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle34<>+8(SB)/8, $0x0b0a090803020100
-GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
+DATA shuffle30<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle30<>+8(SB)/8, $0x0b0a090803020100
+GLOBL shuffle30<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle35<>+0(SB)/8, $0x0f0e0d0c07060504
-DATA shuffle35<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
+DATA shuffle31<>+0(SB)/8, $0x0f0e0d0c07060504
+DATA shuffle31<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle36<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle36<>+8(SB)/8, $0x0f0e0d0c07060504
-GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
+DATA shuffle32<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle32<>+8(SB)/8, $0x0f0e0d0c07060504
+GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1875,12 +1835,12 @@ chunks164:
 	VMOVDQU X3, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1903,9 +1863,9 @@ rowdone165:
 	VZEROUPPER
 	RET
 
-DATA shuffle37<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle37<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
+DATA shuffle33<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle33<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1943,31 +1903,31 @@ row169:
 chunks170:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPSHUFB shuffle35<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VPSHUFB shuffle36<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle41<>+0(SB), X0, X0
+	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle42<>+0(SB), X0, X0
+	VPSHUFB shuffle38<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle43<>+0(SB), X1, X1
+	VPSHUFB shuffle39<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle44<>+0(SB), X1, X0
+	VPSHUFB shuffle40<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle45<>+0(SB), X2, X3
+	VPSHUFB shuffle41<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle46<>+0(SB), X1, X1
-	VPSHUFB shuffle47<>+0(SB), X2, X2
+	VPSHUFB shuffle42<>+0(SB), X1, X1
+	VPSHUFB shuffle43<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2002,21 +1962,21 @@ row173:
 chunks174:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPSHUFB shuffle35<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VPSHUFB shuffle36<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle41<>+0(SB), X0, X0
+	VPSHUFB shuffle37<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle48<>+0(SB), X0, X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle49<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2039,53 +1999,53 @@ rowdone175:
 	VZEROUPPER
 	RET
 
-DATA shuffle38<>+0(SB)/8, $0xffff0401ffff0300
-DATA shuffle38<>+8(SB)/8, $0xffff0906ffff0502
+DATA shuffle34<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle34<>+8(SB)/8, $0xffff0906ffff0502
+GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle35<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle35<>+8(SB)/8, $0x0906ffff0502ffff
+GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle36<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle36<>+8(SB)/8, $0xffff0906ffff0805
+GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle37<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle37<>+8(SB)/8, $0x0906ffff0805ffff
+GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle38<>+0(SB)/8, $0xffff0704ffff0300
+DATA shuffle38<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle39<>+0(SB)/8, $0x0401ffff0300ffff
-DATA shuffle39<>+8(SB)/8, $0x0906ffff0502ffff
+DATA shuffle39<>+0(SB)/8, $0x0704ffff0300ffff
+DATA shuffle39<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL shuffle39<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle40<>+0(SB)/8, $0xffff0401ffff0300
-DATA shuffle40<>+8(SB)/8, $0xffff0906ffff0805
+DATA shuffle40<>+0(SB)/8, $0xffff0805ffff0704
+DATA shuffle40<>+8(SB)/8, $0xffff0d0affff0906
 GLOBL shuffle40<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle41<>+0(SB)/8, $0x0401ffff0300ffff
-DATA shuffle41<>+8(SB)/8, $0x0906ffff0805ffff
+DATA shuffle41<>+0(SB)/8, $0x0805ffff0704ffff
+DATA shuffle41<>+8(SB)/8, $0x0d0affff0906ffff
 GLOBL shuffle41<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle42<>+0(SB)/8, $0xffff0704ffff0300
-DATA shuffle42<>+8(SB)/8, $0xffff0906ffff0805
+DATA shuffle42<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle42<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle43<>+0(SB)/8, $0x0704ffff0300ffff
-DATA shuffle43<>+8(SB)/8, $0x0906ffff0805ffff
+DATA shuffle43<>+0(SB)/8, $0x0f0cffff0e0bffff
+DATA shuffle43<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle44<>+0(SB)/8, $0xffff0805ffff0704
-DATA shuffle44<>+8(SB)/8, $0xffff0d0affff0906
+DATA shuffle44<>+0(SB)/8, $0xffff0d0affff0906
+DATA shuffle44<>+8(SB)/8, $0xffff0f0cffff0e0b
 GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle45<>+0(SB)/8, $0x0805ffff0704ffff
-DATA shuffle45<>+8(SB)/8, $0x0d0affff0906ffff
+DATA shuffle45<>+0(SB)/8, $0x0d0affff0906ffff
+DATA shuffle45<>+8(SB)/8, $0x0f0cffff0e0bffff
 GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle46<>+0(SB)/8, $0xffff0f0cffff0e0b
-DATA shuffle46<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle47<>+0(SB)/8, $0x0f0cffff0e0bffff
-DATA shuffle47<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle47<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle48<>+0(SB)/8, $0xffff0d0affff0906
-DATA shuffle48<>+8(SB)/8, $0xffff0f0cffff0e0b
-GLOBL shuffle48<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle49<>+0(SB)/8, $0x0d0affff0906ffff
-DATA shuffle49<>+8(SB)/8, $0x0f0cffff0e0bffff
-GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2123,31 +2083,31 @@ row179:
 chunks180:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPSHUFB shuffle47<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle52<>+0(SB), X1, X1
+	VPSHUFB shuffle48<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VPSHUFB shuffle49<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPSHUFB shuffle47<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X0
+	VPSHUFB shuffle50<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle55<>+0(SB), X2, X3
+	VPSHUFB shuffle51<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle56<>+0(SB), X1, X1
-	VPSHUFB shuffle57<>+0(SB), X2, X2
+	VPSHUFB shuffle52<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2182,21 +2142,21 @@ row183:
 chunks184:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle50<>+0(SB), X0, X0
+	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle51<>+0(SB), X1, X1
+	VPSHUFB shuffle47<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle52<>+0(SB), X1, X1
+	VPSHUFB shuffle48<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VPSHUFB shuffle49<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle58<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle59<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2219,45 +2179,45 @@ rowdone185:
 	VZEROUPPER
 	RET
 
-DATA shuffle50<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle50<>+8(SB)/8, $0xffffffff09080302
+DATA shuffle46<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle46<>+8(SB)/8, $0xffffffff09080302
+GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle47<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle47<>+8(SB)/8, $0x09080302ffffffff
+GLOBL shuffle47<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle48<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle48<>+8(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle48<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle49<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle49<>+8(SB)/8, $0x0f0e0908ffffffff
+GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle50<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle50<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL shuffle50<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle51<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle51<>+8(SB)/8, $0x09080302ffffffff
+DATA shuffle51<>+0(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle51<>+8(SB)/8, $0x0d0c0706ffffffff
 GLOBL shuffle51<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle52<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle52<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle52<>+0(SB)/8, $0xffffffff0f0e0908
+DATA shuffle52<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle52<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle53<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle53<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle53<>+0(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle53<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle53<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle54<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle54<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle54<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle54<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle55<>+0(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle55<>+8(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle55<>+0(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle55<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle55<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle56<>+0(SB)/8, $0xffffffff0f0e0908
-DATA shuffle56<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle57<>+0(SB)/8, $0x0f0e0908ffffffff
-DATA shuffle57<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle58<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle58<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle59<>+0(SB)/8, $0x0d0c0706ffffffff
-DATA shuffle59<>+8(SB)/8, $0x0f0e0908ffffffff
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2295,39 +2255,39 @@ row189:
 chunks190:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	VMOVDQU 28(R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 32(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2362,21 +2322,21 @@ row193:
 chunks194:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2399,13 +2359,13 @@ rowdone195:
 	VZEROUPPER
 	RET
 
-DATA shuffle60<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle60<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
+DATA shuffle56<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle56<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle61<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle61<>+8(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
+DATA shuffle57<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle57<>+8(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2466,12 +2426,12 @@ chunks199:
 	VMOVDQU X3, 48(AX)(DI*2)
 	VMOVDQU 16(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2495,7 +2455,7 @@ rowdone200:
 	RET
 
 // func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -2528,36 +2488,24 @@ row204:
 	XORQ DI, DI
 
 chunks205:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle62<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle63<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle62<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle63<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle62<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle63<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle64<>+0(SB), X0, X0
-	VPSHUFB shuffle65<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone206
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks205
-	MOVQ    BX, DI
-	JMP     chunks205
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(DX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VPSHUFB     shuffle58<>+0(SB), Y1, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone206
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks205
+	MOVQ        BX, DI
+	JMP         chunks205
 
 rowdone206:
 	ADDQ spaceStride+32(FP), AX
@@ -2581,24 +2529,22 @@ row208:
 	XORQ DI, DI
 
 chunks209:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle62<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle63<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle64<>+0(SB), X0, X0
-	VPSHUFB shuffle65<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone210
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks209
-	MOVQ    BX, DI
-	JMP     chunks209
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPSHUFB     shuffle59<>+0(SB), X2, X2
+	VMOVDQU     X2, (AX)(DI*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VPSHUFB     shuffle59<>+0(SB), X1, X1
+	VMOVDQU     X1, 16(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone210
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks209
+	MOVQ        BX, DI
+	JMP         chunks209
 
 rowdone210:
 	ADDQ spaceStride+32(FP), AX
@@ -2612,21 +2558,15 @@ rowdone210:
 	VZEROUPPER
 	RET
 
-DATA shuffle62<>+0(SB)/8, $0xffff0501ffff0400
-DATA shuffle62<>+8(SB)/8, $0xffff0703ffff0602
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
+DATA shuffle58<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle58<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA shuffle58<>+16(SB)/8, $0x0d0905010c080400
+DATA shuffle58<>+24(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle63<>+0(SB)/8, $0x0501ffff0400ffff
-DATA shuffle63<>+8(SB)/8, $0x0703ffff0602ffff
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle64<>+0(SB)/8, $0xffff0d09ffff0c08
-DATA shuffle64<>+8(SB)/8, $0xffff0f0bffff0e0a
-GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle65<>+0(SB)/8, $0x0d09ffff0c08ffff
-DATA shuffle65<>+8(SB)/8, $0x0f0bffff0e0affff
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
+DATA shuffle59<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle59<>+8(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2664,25 +2604,25 @@ row214:
 chunks215:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle67<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X1
+	VPSHUFB shuffle60<>+0(SB), X0, X1
 	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPSHUFB shuffle61<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle68<>+0(SB), X0, X0
-	VPSHUFB shuffle69<>+0(SB), X2, X2
+	VPSHUFB shuffle62<>+0(SB), X0, X0
+	VPSHUFB shuffle63<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2717,13 +2657,13 @@ row218:
 chunks219:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X1
+	VPSHUFB shuffle60<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPSHUFB shuffle61<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle68<>+0(SB), X0, X0
-	VPSHUFB shuffle69<>+0(SB), X2, X2
+	VPSHUFB shuffle62<>+0(SB), X0, X0
+	VPSHUFB shuffle63<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2746,21 +2686,21 @@ rowdone220:
 	VZEROUPPER
 	RET
 
-DATA shuffle66<>+0(SB)/8, $0xffffffff09080100
-DATA shuffle66<>+8(SB)/8, $0xffffffff0b0a0302
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
+DATA shuffle60<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle60<>+8(SB)/8, $0xffffffff0b0a0302
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle67<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle67<>+8(SB)/8, $0x0b0a0302ffffffff
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
+DATA shuffle61<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle61<>+8(SB)/8, $0x0b0a0302ffffffff
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle68<>+0(SB)/8, $0xffffffff0d0c0504
-DATA shuffle68<>+8(SB)/8, $0xffffffff0f0e0706
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $16
+DATA shuffle62<>+0(SB)/8, $0xffffffff0d0c0504
+DATA shuffle62<>+8(SB)/8, $0xffffffff0f0e0706
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle69<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle69<>+8(SB)/8, $0x0f0e0706ffffffff
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
+DATA shuffle63<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle63<>+8(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2798,10 +2738,10 @@ chunks224:
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPSHUFB shuffle64<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X3
@@ -2809,32 +2749,32 @@ chunks224:
 	VMOVDQU X3, (AX)(DI*2)
 	VMOVDQU 4(R9), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle72<>+0(SB), X1, X0
+	VPSHUFB shuffle66<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 4(R9)(DX*1), X3
-	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle20<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VPSHUFB shuffle73<>+0(SB), X1, X3
+	VPSHUFB shuffle67<>+0(SB), X1, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
-	VPSHUFB shuffle74<>+0(SB), X2, X3
+	VPSHUFB shuffle68<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 32(AX)(DI*2)
 	VMOVDQU 12(R9), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPSHUFB shuffle69<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 12(R9)(DX*1), X3
-	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2857,33 +2797,33 @@ rowdone225:
 	VZEROUPPER
 	RET
 
-DATA shuffle70<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle70<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle64<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle64<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle65<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle65<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle66<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle66<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle67<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle67<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle68<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle68<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle69<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle69<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle70<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle70<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle70<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle71<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle71<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle71<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle72<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle72<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle72<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle73<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle73<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle73<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle74<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle74<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle74<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle75<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle75<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle76<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle76<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2956,12 +2896,12 @@ chunks229:
 	VMOVDQU X3, 80(AX)(DI*2)
 	VMOVDQU 24(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 96(AX)(DI*2)
 	VMOVDQU 24(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(DI*2)
 	CMPQ    DI, BX
@@ -3026,30 +2966,30 @@ chunks237:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle71<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle72<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle74<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle75<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle76<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3086,24 +3026,24 @@ chunks241:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle86<>+0(SB), X0, X1
+	VPSHUFB shuffle80<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle87<>+0(SB), X2, X3
+	VPSHUFB shuffle81<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle88<>+0(SB), X1, X4
+	VPSHUFB shuffle82<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle89<>+0(SB), X0, X4
-	VPSHUFB shuffle90<>+0(SB), X2, X3
+	VPSHUFB shuffle83<>+0(SB), X0, X4
+	VPSHUFB shuffle84<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle91<>+0(SB), X1, X4
+	VPSHUFB shuffle85<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VPSHUFB shuffle93<>+0(SB), X2, X2
+	VPSHUFB shuffle86<>+0(SB), X0, X0
+	VPSHUFB shuffle87<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle94<>+0(SB), X1, X1
+	VPSHUFB shuffle88<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3140,18 +3080,18 @@ chunks245:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle86<>+0(SB), X0, X1
+	VPSHUFB shuffle80<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle87<>+0(SB), X2, X3
+	VPSHUFB shuffle81<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle88<>+0(SB), X1, X4
+	VPSHUFB shuffle82<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle95<>+0(SB), X0, X0
-	VPSHUFB shuffle96<>+0(SB), X2, X2
+	VPSHUFB shuffle89<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle97<>+0(SB), X1, X1
+	VPSHUFB shuffle91<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
@@ -3188,12 +3128,12 @@ chunks249:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3217,119 +3157,119 @@ rowdone250:
 	VZEROUPPER
 	RET
 
-DATA shuffle77<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle77<>+8(SB)/8, $0x05ffff04ffff03ff
-DATA shuffle77<>+16(SB)/8, $0xffff07ffff06ffff
-DATA shuffle77<>+24(SB)/8, $0xff0affff09ffff08
+DATA shuffle71<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle71<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle71<>+16(SB)/8, $0xffff07ffff06ffff
+DATA shuffle71<>+24(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle71<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle72<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle72<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle72<>+16(SB)/8, $0xff07ffff06ffff05
+DATA shuffle72<>+24(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle72<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle73<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle73<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle73<>+16(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle73<>+24(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle73<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle74<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle74<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle74<>+16(SB)/8, $0xff02ffff01ffff00
+DATA shuffle74<>+24(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle74<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle75<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle75<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle75<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle75<>+24(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle76<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle76<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle76<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle76<>+24(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle77<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle77<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle77<>+16(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle77<>+24(SB)/8, $0xffff0fffff0effff
 GLOBL shuffle77<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle78<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle78<>+8(SB)/8, $0xffff04ffff03ffff
-DATA shuffle78<>+16(SB)/8, $0xff07ffff06ffff05
-DATA shuffle78<>+24(SB)/8, $0x0affff09ffff08ff
+DATA shuffle78<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle78<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle78<>+16(SB)/8, $0xffff0cffff0bffff
+DATA shuffle78<>+24(SB)/8, $0xff0fffff0effff0d
 GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle79<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle79<>+8(SB)/8, $0xff04ffff03ffff02
-DATA shuffle79<>+16(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle79<>+24(SB)/8, $0xffff09ffff08ffff
+DATA shuffle79<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle79<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle79<>+16(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle79<>+24(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle79<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle80<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle80<>+8(SB)/8, $0xffff0fffff0effff
-DATA shuffle80<>+16(SB)/8, $0xff02ffff01ffff00
-DATA shuffle80<>+24(SB)/8, $0x05ffff04ffff03ff
-GLOBL shuffle80<>(SB), RODATA|NOPTR, $32
+DATA shuffle80<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle80<>+8(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle80<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle81<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle81<>+8(SB)/8, $0xff0fffff0effff0d
-DATA shuffle81<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle81<>+24(SB)/8, $0xffff04ffff03ffff
-GLOBL shuffle81<>(SB), RODATA|NOPTR, $32
+DATA shuffle81<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle81<>+8(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle81<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle82<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle82<>+8(SB)/8, $0x0fffff0effff0dff
-DATA shuffle82<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle82<>+24(SB)/8, $0xff04ffff03ffff02
-GLOBL shuffle82<>(SB), RODATA|NOPTR, $32
+DATA shuffle82<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle82<>+8(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle82<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle83<>+0(SB)/8, $0xffff07ffff06ffff
 DATA shuffle83<>+8(SB)/8, $0xff0affff09ffff08
-DATA shuffle83<>+16(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle83<>+24(SB)/8, $0xffff0fffff0effff
-GLOBL shuffle83<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle83<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle84<>+0(SB)/8, $0xff07ffff06ffff05
 DATA shuffle84<>+8(SB)/8, $0x0affff09ffff08ff
-DATA shuffle84<>+16(SB)/8, $0xffff0cffff0bffff
-DATA shuffle84<>+24(SB)/8, $0xff0fffff0effff0d
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle85<>+0(SB)/8, $0x07ffff06ffff05ff
 DATA shuffle85<>+8(SB)/8, $0xffff09ffff08ffff
-DATA shuffle85<>+16(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle85<>+24(SB)/8, $0x0fffff0effff0dff
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle86<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle86<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle86<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle86<>+8(SB)/8, $0xffff0fffff0effff
 GLOBL shuffle86<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle87<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle87<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle87<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle87<>+8(SB)/8, $0xff0fffff0effff0d
 GLOBL shuffle87<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle88<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle88<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle88<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle88<>+8(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle88<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle89<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle89<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle89<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle89<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle90<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle90<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle90<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle90<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle91<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle91<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle91<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle91<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle92<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle92<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle92<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle92<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL shuffle92<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle93<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle93<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle93<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle93<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL shuffle93<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle94<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle94<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle94<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle94<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle94<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle95<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle95<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle96<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle96<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle97<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle97<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle97<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle98<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle98<>+8(SB)/8, $0xffffffffffff03ff
-GLOBL shuffle98<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle99<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle99<>+8(SB)/8, $0xffffffffff03ffff
-GLOBL shuffle99<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle100<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle100<>+8(SB)/8, $0xffffffff03ffff02
-GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
 
 // func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3373,30 +3313,30 @@ chunks257:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle95<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle96<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle98<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle99<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle100<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3433,24 +3373,24 @@ chunks261:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X1
+	VPSHUFB shuffle104<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle111<>+0(SB), X2, X3
+	VPSHUFB shuffle105<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle112<>+0(SB), X1, X4
+	VPSHUFB shuffle106<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle113<>+0(SB), X0, X4
-	VPSHUFB shuffle114<>+0(SB), X2, X3
+	VPSHUFB shuffle107<>+0(SB), X0, X4
+	VPSHUFB shuffle108<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle115<>+0(SB), X1, X4
+	VPSHUFB shuffle109<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle116<>+0(SB), X0, X0
-	VPSHUFB shuffle117<>+0(SB), X2, X2
+	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle111<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle118<>+0(SB), X1, X1
+	VPSHUFB shuffle112<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3487,18 +3427,18 @@ chunks265:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X1
+	VPSHUFB shuffle104<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle111<>+0(SB), X2, X3
+	VPSHUFB shuffle105<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle112<>+0(SB), X1, X4
+	VPSHUFB shuffle106<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle119<>+0(SB), X0, X0
-	VPSHUFB shuffle120<>+0(SB), X2, X2
+	VPSHUFB shuffle113<>+0(SB), X0, X0
+	VPSHUFB shuffle114<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle121<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
@@ -3535,12 +3475,12 @@ chunks269:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3564,115 +3504,115 @@ rowdone270:
 	VZEROUPPER
 	RET
 
-DATA shuffle101<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle101<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle101<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle101<>+24(SB)/8, $0x0b0affffffff0908
+DATA shuffle95<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle95<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle95<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle95<>+24(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle96<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle96<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle96<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle96<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle97<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle97<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle97<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle97<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle97<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle98<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle98<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle98<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle98<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle98<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle99<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle99<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle99<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle99<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle99<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle100<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle100<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle100<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle100<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle100<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle101<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle101<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle101<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle101<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle101<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle102<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle102<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle102<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle102<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle102<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle102<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle102<>+16(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle102<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle102<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle103<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle103<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle103<>+16(SB)/8, $0x0706ffffffff0504
-DATA shuffle103<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle103<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle103<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle103<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle103<>+24(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle103<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle104<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle104<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle104<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle104<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle104<>(SB), RODATA|NOPTR, $32
+DATA shuffle104<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle104<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle104<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle105<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle105<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle105<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle105<>+24(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle105<>(SB), RODATA|NOPTR, $32
+DATA shuffle105<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle105<>+8(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle106<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle106<>+8(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle106<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle106<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
+DATA shuffle106<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle106<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle106<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle107<>+0(SB)/8, $0xffffffff0706ffff
 DATA shuffle107<>+8(SB)/8, $0x0b0affffffff0908
-DATA shuffle107<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle107<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle107<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle107<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle108<>+0(SB)/8, $0xffff0706ffffffff
 DATA shuffle108<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle108<>+16(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle108<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle108<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle108<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle109<>+0(SB)/8, $0x0706ffffffff0504
 DATA shuffle109<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle109<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle109<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle109<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle109<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle110<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle110<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle110<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle110<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle110<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle111<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle111<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle111<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle111<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle111<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle112<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle112<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle112<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle112<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle112<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle113<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle113<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle113<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle113<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle114<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle114<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle114<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle114<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle115<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle115<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle115<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle115<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle116<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle116<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle116<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle116<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle116<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle117<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle117<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle117<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle117<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle117<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle118<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle118<>+8(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle118<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle119<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle119<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle119<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle120<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle120<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle121<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle121<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle122<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle122<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle123<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle123<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
 
 // func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3716,30 +3656,30 @@ chunks277:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle119<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle121<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle122<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle123<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3776,24 +3716,24 @@ chunks281:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X1
+	VPSHUFB shuffle127<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPSHUFB shuffle65<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle134<>+0(SB), X0, X4
-	VPSHUFB shuffle135<>+0(SB), X2, X3
+	VPSHUFB shuffle128<>+0(SB), X0, X4
+	VPSHUFB shuffle129<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle72<>+0(SB), X1, X4
+	VPSHUFB shuffle66<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle75<>+0(SB), X0, X0
-	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle130<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle137<>+0(SB), X1, X1
+	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3830,16 +3770,16 @@ chunks285:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVQ   (R9)(DX*1), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPSHUFB shuffle64<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   (R9)(DX*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X3
+	VPSHUFB shuffle65<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle138<>+0(SB), X1, X1
-	VPSHUFB shuffle72<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	CMPQ    DI, BX
@@ -3878,10 +3818,10 @@ chunks289:
 	VMOVD   (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3905,83 +3845,83 @@ rowdone290:
 	VZEROUPPER
 	RET
 
-DATA shuffle124<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle124<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle124<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle124<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle118<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle118<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle118<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle118<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle118<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle119<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle119<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle119<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle119<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle119<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle120<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle120<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle120<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle120<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle121<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle121<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle121<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle121<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle122<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle122<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle122<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle122<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle123<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle123<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle123<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle123<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle124<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle124<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle124<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle124<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle124<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle125<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle125<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle125<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle125<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle125<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle125<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle125<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle125<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle125<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle126<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle126<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle126<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle126<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle126<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle126<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle126<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle127<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle127<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle127<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle127<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle127<>(SB), RODATA|NOPTR, $32
+DATA shuffle127<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle127<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle127<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle128<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle128<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle128<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle128<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle128<>(SB), RODATA|NOPTR, $32
+DATA shuffle128<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle128<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle129<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle129<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle129<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle129<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $32
+DATA shuffle129<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle129<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle130<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle130<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle130<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle130<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $32
+DATA shuffle130<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle131<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle131<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle131<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle131<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $32
+DATA shuffle131<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle131<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle132<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle132<>+0(SB)/8, $0xffffffff07060504
 DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle132<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle132<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle133<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle133<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle133<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+8(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle134<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle135<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle135<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle135<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle136<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle136<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle137<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle137<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle138<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $16
 
 // func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4023,28 +3963,28 @@ chunks296:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle135<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle135<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle136<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 32(R10)
-	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
 	CMPQ           DI, BX
@@ -4086,13 +4026,13 @@ chunks300:
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	CMPQ    DI, BX
@@ -4157,41 +4097,41 @@ rowdone305:
 	VZEROUPPER
 	RET
 
-DATA shuffle139<>+0(SB)/8, $0x0706050403020100
-DATA shuffle139<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle139<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle139<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $32
+DATA shuffle133<>+0(SB)/8, $0x0706050403020100
+DATA shuffle133<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle133<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle133<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle133<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle140<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle140<>+8(SB)/8, $0x0706050403020100
-DATA shuffle140<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle140<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle140<>(SB), RODATA|NOPTR, $32
+DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle134<>+8(SB)/8, $0x0706050403020100
+DATA shuffle134<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle134<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle134<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle141<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle141<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle141<>+16(SB)/8, $0x0706050403020100
-DATA shuffle141<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle141<>(SB), RODATA|NOPTR, $32
+DATA shuffle135<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle135<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle135<>+16(SB)/8, $0x0706050403020100
+DATA shuffle135<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle135<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle142<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle142<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle142<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle142<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle142<>(SB), RODATA|NOPTR, $32
+DATA shuffle136<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle136<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle136<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle136<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle143<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle143<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle143<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle143<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle143<>(SB), RODATA|NOPTR, $32
+DATA shuffle137<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle137<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle137<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle137<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle144<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle144<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle144<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle144<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle144<>(SB), RODATA|NOPTR, $32
+DATA shuffle138<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle138<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle138<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $32
 
 // func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4336,60 +4276,60 @@ chunks320:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle145<>+0(SB), X0, X0
+	VPSHUFB shuffle139<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle146<>+0(SB), X1, X1
+	VPSHUFB shuffle140<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle147<>+0(SB), X0, X0
+	VPSHUFB shuffle141<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPSHUFB shuffle142<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle149<>+0(SB), X1, X1
+	VPSHUFB shuffle143<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle150<>+0(SB), X0, X0
+	VPSHUFB shuffle144<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle152<>+0(SB), X1, X1
+	VPSHUFB shuffle146<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle153<>+0(SB), X0, X0
+	VPSHUFB shuffle147<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 15(R9)(DX*1), X0
-	VPSHUFB shuffle145<>+0(SB), X0, X0
+	VPSHUFB shuffle139<>+0(SB), X0, X0
 	VMOVDQU 15(R9)(DX*2), X1
-	VPSHUFB shuffle146<>+0(SB), X1, X1
+	VPSHUFB shuffle140<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle147<>+0(SB), X0, X0
+	VPSHUFB shuffle141<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle154<>+0(SB), X0, X1
+	VPSHUFB shuffle148<>+0(SB), X0, X1
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle155<>+0(SB), X2, X3
+	VPSHUFB shuffle149<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle156<>+0(SB), X1, X4
+	VPSHUFB shuffle150<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle157<>+0(SB), X1, X4
-	VPSHUFB shuffle158<>+0(SB), X0, X3
+	VPSHUFB shuffle151<>+0(SB), X1, X4
+	VPSHUFB shuffle152<>+0(SB), X0, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle159<>+0(SB), X2, X4
+	VPSHUFB shuffle153<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle160<>+0(SB), X1, X1
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle154<>+0(SB), X1, X1
+	VPSHUFB shuffle155<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle162<>+0(SB), X2, X2
+	VPSHUFB shuffle156<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4427,42 +4367,42 @@ chunks324:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle145<>+0(SB), X0, X0
+	VPSHUFB shuffle139<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle146<>+0(SB), X1, X1
+	VPSHUFB shuffle140<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle147<>+0(SB), X0, X0
+	VPSHUFB shuffle141<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X0
+	VPSHUFB shuffle142<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle149<>+0(SB), X1, X1
+	VPSHUFB shuffle143<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle150<>+0(SB), X0, X0
+	VPSHUFB shuffle144<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle163<>+0(SB), X0, X1
+	VPSHUFB shuffle157<>+0(SB), X0, X1
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle164<>+0(SB), X2, X3
+	VPSHUFB shuffle158<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle165<>+0(SB), X1, X4
+	VPSHUFB shuffle159<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle166<>+0(SB), X0, X4
-	VPSHUFB shuffle167<>+0(SB), X2, X3
+	VPSHUFB shuffle160<>+0(SB), X0, X4
+	VPSHUFB shuffle161<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle168<>+0(SB), X1, X4
+	VPSHUFB shuffle162<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
-	VPSHUFB shuffle169<>+0(SB), X0, X0
+	VPSHUFB shuffle163<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle170<>+0(SB), X2, X2
+	VPSHUFB shuffle164<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
@@ -4485,109 +4425,109 @@ rowdone325:
 	VZEROUPPER
 	RET
 
-DATA shuffle145<>+0(SB)/8, $0xffffffffff020100
-DATA shuffle145<>+8(SB)/8, $0xffffffff050403ff
+DATA shuffle139<>+0(SB)/8, $0xffffffffff020100
+DATA shuffle139<>+8(SB)/8, $0xffffffff050403ff
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle140<>+0(SB)/8, $0xffff020100ffffff
+DATA shuffle140<>+8(SB)/8, $0xff050403ffffffff
+GLOBL shuffle140<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle141<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle141<>+8(SB)/8, $0x03ffffffffffff02
+GLOBL shuffle141<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle142<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle142<>+8(SB)/8, $0xffffffffff040302
+GLOBL shuffle142<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle143<>+0(SB)/8, $0xffffff020100ffff
+DATA shuffle143<>+8(SB)/8, $0xffff050403ffffff
+GLOBL shuffle143<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle144<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle144<>+8(SB)/8, $0x0403ffffffffffff
+GLOBL shuffle144<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle145<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle145<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle145<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle146<>+0(SB)/8, $0xffff020100ffffff
-DATA shuffle146<>+8(SB)/8, $0xff050403ffffffff
+DATA shuffle146<>+0(SB)/8, $0xffffffff020100ff
+DATA shuffle146<>+8(SB)/8, $0xffffff050403ffff
 GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle147<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle147<>+8(SB)/8, $0x03ffffffffffff02
+DATA shuffle147<>+0(SB)/8, $0xff020100ffffffff
+DATA shuffle147<>+8(SB)/8, $0x050403ffffffffff
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle148<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle148<>+8(SB)/8, $0xffffffffff040302
+DATA shuffle148<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle148<>+8(SB)/8, $0xffffffffff060504
 GLOBL shuffle148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle149<>+0(SB)/8, $0xffffff020100ffff
-DATA shuffle149<>+8(SB)/8, $0xffff050403ffffff
+DATA shuffle149<>+0(SB)/8, $0xffffff030201ffff
+DATA shuffle149<>+8(SB)/8, $0xffff060504ffffff
 GLOBL shuffle149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle150<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle150<>+8(SB)/8, $0x0403ffffffffffff
+DATA shuffle150<>+0(SB)/8, $0x030201ffffffffff
+DATA shuffle150<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle151<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle151<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle151<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle151<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle152<>+0(SB)/8, $0xffffffff020100ff
-DATA shuffle152<>+8(SB)/8, $0xffffff050403ffff
+DATA shuffle152<>+0(SB)/8, $0xffffffff090807ff
+DATA shuffle152<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL shuffle152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle153<>+0(SB)/8, $0xff020100ffffffff
-DATA shuffle153<>+8(SB)/8, $0x050403ffffffffff
+DATA shuffle153<>+0(SB)/8, $0xff090807ffffffff
+DATA shuffle153<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL shuffle153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle154<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle154<>+8(SB)/8, $0xffffffffff060504
+DATA shuffle154<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA shuffle154<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL shuffle154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle155<>+0(SB)/8, $0xffffff030201ffff
-DATA shuffle155<>+8(SB)/8, $0xffff060504ffffff
+DATA shuffle155<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA shuffle155<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle156<>+0(SB)/8, $0x030201ffffffffff
-DATA shuffle156<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle156<>+0(SB)/8, $0x0e0dffffffffffff
+DATA shuffle156<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle157<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle157<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle157<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle157<>+8(SB)/8, $0xffffffffffff0605
 GLOBL shuffle157<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle158<>+0(SB)/8, $0xffffffff090807ff
-DATA shuffle158<>+8(SB)/8, $0xffffff0c0b0affff
+DATA shuffle158<>+0(SB)/8, $0xffffffff030201ff
+DATA shuffle158<>+8(SB)/8, $0xffffff060504ffff
 GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle159<>+0(SB)/8, $0xff090807ffffffff
-DATA shuffle159<>+8(SB)/8, $0x0c0b0affffffffff
+DATA shuffle159<>+0(SB)/8, $0xff060504ffffffff
+DATA shuffle159<>+8(SB)/8, $0x090807ffffffffff
 GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle160<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA shuffle160<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA shuffle160<>+0(SB)/8, $0xffffffffff090807
+DATA shuffle160<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle161<>+0(SB)/8, $0xffff0f0e0dffffff
-DATA shuffle161<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle161<>+0(SB)/8, $0xffff090807ffffff
+DATA shuffle161<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle162<>+0(SB)/8, $0x0e0dffffffffffff
-DATA shuffle162<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle162<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle162<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle163<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle163<>+8(SB)/8, $0xffffffffffff0605
+DATA shuffle163<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle163<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle164<>+0(SB)/8, $0xffffffff030201ff
-DATA shuffle164<>+8(SB)/8, $0xffffff060504ffff
+DATA shuffle164<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle164<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle165<>+0(SB)/8, $0xff060504ffffffff
-DATA shuffle165<>+8(SB)/8, $0x090807ffffffffff
-GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle166<>+0(SB)/8, $0xffffffffff090807
-DATA shuffle166<>+8(SB)/8, $0xffffffff0c0b0aff
-GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle167<>+0(SB)/8, $0xffff090807ffffff
-DATA shuffle167<>+8(SB)/8, $0xff0c0b0affffffff
-GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle168<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle168<>+8(SB)/8, $0x0dffffffffffff0c
-GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle169<>+0(SB)/8, $0xffffff0f0e0dffff
-DATA shuffle169<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle170<>+0(SB)/8, $0x0f0e0dffffffffff
-DATA shuffle170<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
 
 // func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4627,7 +4567,7 @@ chunks330:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4636,12 +4576,12 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle166<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle173<>+0(SB), X1, X1
+	VPSHUFB shuffle167<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle174<>+0(SB), X0, X0
+	VPSHUFB shuffle168<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
@@ -4650,11 +4590,11 @@ chunks330:
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle169<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4663,23 +4603,23 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle176<>+0(SB), X0, X1
+	VPSHUFB shuffle170<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle173<>+0(SB), X2, X2
+	VPSHUFB shuffle167<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle177<>+0(SB), X1, X3
+	VPSHUFB shuffle171<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle178<>+0(SB), X0, X3
+	VPSHUFB shuffle172<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle179<>+0(SB), X2, X4
+	VPSHUFB shuffle173<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle180<>+0(SB), X1, X1
+	VPSHUFB shuffle174<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle181<>+0(SB), X0, X0
-	VPSHUFB shuffle182<>+0(SB), X2, X2
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VPSHUFB shuffle176<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4717,7 +4657,7 @@ chunks334:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4726,27 +4666,27 @@ chunks334:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle166<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle173<>+0(SB), X1, X1
+	VPSHUFB shuffle167<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle174<>+0(SB), X0, X0
+	VPSHUFB shuffle168<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle179<>+0(SB), X2, X3
+	VPSHUFB shuffle173<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle183<>+0(SB), X1, X4
+	VPSHUFB shuffle177<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle184<>+0(SB), X0, X4
-	VPSHUFB shuffle182<>+0(SB), X2, X2
+	VPSHUFB shuffle178<>+0(SB), X0, X4
+	VPSHUFB shuffle176<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VPSHUFB shuffle185<>+0(SB), X1, X4
+	VPSHUFB shuffle179<>+0(SB), X1, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
@@ -4773,65 +4713,65 @@ rowdone335:
 	VZEROUPPER
 	RET
 
-DATA shuffle171<>+0(SB)/8, $0xffff050403020100
-DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle165<>+0(SB)/8, $0xffff050403020100
+DATA shuffle165<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle166<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle166<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle167<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle167<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle168<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle168<>+8(SB)/8, $0xffff050403020100
+GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle169<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle169<>+8(SB)/8, $0x050403020100ffff
+GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle170<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle170<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle171<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle171<>+8(SB)/8, $0xffff090807060504
 GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle172<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle172<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle172<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle172<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle172<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle173<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle173<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle173<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle173<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle174<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle174<>+8(SB)/8, $0xffff050403020100
+DATA shuffle174<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle175<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle175<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle175<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle175<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle176<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle176<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle176<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle176<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle177<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle177<>+8(SB)/8, $0xffff090807060504
+DATA shuffle177<>+8(SB)/8, $0x090807060504ffff
 GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle178<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle178<>+0(SB)/8, $0xffff090807060504
 DATA shuffle178<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle179<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle179<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle179<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle179<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle180<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle180<>+8(SB)/8, $0x0f0e0d0c0b0affff
-GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle181<>+0(SB)/8, $0xffff0f0e0d0c0b0a
-DATA shuffle181<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle182<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle182<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle183<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle183<>+8(SB)/8, $0x090807060504ffff
-GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle184<>+0(SB)/8, $0xffff090807060504
-DATA shuffle184<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle185<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle185<>+8(SB)/8, $0x0d0c0b0affffffff
-GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
 
 // func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4869,36 +4809,36 @@ chunks339:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle186<>+0(SB), X0, X0
+	VPSHUFB shuffle180<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VPSHUFB shuffle181<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 7(R9)(DX*1), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle183<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9), X1
-	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPSHUFB shuffle184<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 9(R9)(DX*1), X0
-	VPSHUFB shuffle191<>+0(SB), X0, X0
+	VPSHUFB shuffle185<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle192<>+0(SB), X1, X1
+	VPSHUFB shuffle186<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle171<>+0(SB), X1, X1
+	VPSHUFB shuffle165<>+0(SB), X1, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle193<>+0(SB), X0, X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R9)(DX*1), X1
-	VPSHUFB shuffle194<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9)(DX*1), X1
@@ -4908,16 +4848,16 @@ chunks339:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle195<>+0(SB), X0, X1
+	VPSHUFB shuffle189<>+0(SB), X0, X1
 	VMOVDQU 20(R9), X2
-	VPSHUFB shuffle196<>+0(SB), X2, X2
+	VPSHUFB shuffle190<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle197<>+0(SB), X1, X3
+	VPSHUFB shuffle191<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
-	VPSHUFB shuffle198<>+0(SB), X1, X1
-	VPSHUFB shuffle199<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X1, X1
+	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
@@ -4941,61 +4881,61 @@ rowdone340:
 	VZEROUPPER
 	RET
 
-DATA shuffle186<>+0(SB)/8, $0x0706050403020100
-DATA shuffle186<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle180<>+0(SB)/8, $0x0706050403020100
+DATA shuffle180<>+8(SB)/8, $0xffffffffffffff08
+GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle181<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle181<>+8(SB)/8, $0x06050403020100ff
+GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle182<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle182<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle183<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle183<>+8(SB)/8, $0xffffffffff080706
+GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle184<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle184<>+8(SB)/8, $0x0403020100ffffff
+GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle185<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle185<>+8(SB)/8, $0xffffff0807060504
+GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle186<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle186<>+8(SB)/8, $0x020100ffffffffff
 GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle187<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle187<>+8(SB)/8, $0x06050403020100ff
+DATA shuffle187<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle187<>+8(SB)/8, $0xff08070605040302
 GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle188<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle188<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle188<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle188<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle189<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle189<>+8(SB)/8, $0xffffffffff080706
+DATA shuffle189<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle189<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle190<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle190<>+8(SB)/8, $0x0403020100ffffff
+DATA shuffle190<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle190<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle191<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle191<>+8(SB)/8, $0xffffff0807060504
+DATA shuffle191<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle191<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle192<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle192<>+8(SB)/8, $0x020100ffffffffff
+DATA shuffle192<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle192<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle193<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle193<>+8(SB)/8, $0xff08070605040302
+DATA shuffle193<>+0(SB)/8, $0x0b0a090807ffffff
+DATA shuffle193<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle194<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle194<>+8(SB)/8, $0x00ffffffffffffff
-GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle195<>+0(SB)/8, $0xffffffffffffff06
-DATA shuffle195<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle196<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA shuffle196<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle197<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle197<>+8(SB)/8, $0x0c0b0a090807ffff
-GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle198<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA shuffle198<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle199<>+0(SB)/8, $0x0b0a090807ffffff
-DATA shuffle199<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
 
 // func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5187,30 +5127,30 @@ chunks354:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle71<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle72<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle80<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle74<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle81<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle75<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle82<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle76<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5270,30 +5210,30 @@ chunks359:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle95<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle96<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle104<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle98<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle105<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle99<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle100<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle107<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle108<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5353,30 +5293,30 @@ chunks364:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle119<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle127<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle121<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle128<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle122<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle123<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle131<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle132<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5436,28 +5376,28 @@ chunks369:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle139<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle140<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle141<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle135<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle141<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle135<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle142<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle136<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVNTDQ       Y0, 32(R10)
-	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle139<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R10)
 	CMPQ           DI, BX
@@ -5584,62 +5524,62 @@ chunks380:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPSHUFB shuffle194<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle201<>+0(SB), X1, X1
+	VPSHUFB shuffle195<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle202<>+0(SB), X0, X0
+	VPSHUFB shuffle196<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle197<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle204<>+0(SB), X1, X1
+	VPSHUFB shuffle198<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle205<>+0(SB), X0, X0
+	VPSHUFB shuffle199<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle206<>+0(SB), X0, X0
+	VPSHUFB shuffle200<>+0(SB), X0, X0
 	VMOVDQU 7(R9)(DX*2), X1
-	VPSHUFB shuffle207<>+0(SB), X1, X1
+	VPSHUFB shuffle201<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle208<>+0(SB), X0, X0
+	VPSHUFB shuffle202<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X0
-	VPSHUFB shuffle209<>+0(SB), X0, X0
+	VPSHUFB shuffle203<>+0(SB), X0, X0
 	VMOVDQU 13(R9)(DX*2), X1
-	VPSHUFB shuffle210<>+0(SB), X1, X1
+	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle202<>+0(SB), X0, X0
+	VPSHUFB shuffle196<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle211<>+0(SB), X0, X1
+	VPSHUFB shuffle205<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle212<>+0(SB), X2, X2
+	VPSHUFB shuffle206<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle213<>+0(SB), X1, X1
+	VPSHUFB shuffle207<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle214<>+0(SB), X1, X2
-	VPSHUFB shuffle215<>+0(SB), X0, X3
+	VPSHUFB shuffle208<>+0(SB), X1, X2
+	VPSHUFB shuffle209<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle216<>+0(SB), X2, X4
+	VPSHUFB shuffle210<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle217<>+0(SB), X1, X1
-	VPSHUFB shuffle218<>+0(SB), X0, X0
+	VPSHUFB shuffle211<>+0(SB), X1, X1
+	VPSHUFB shuffle212<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle219<>+0(SB), X2, X2
+	VPSHUFB shuffle213<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5677,43 +5617,43 @@ chunks384:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPSHUFB shuffle194<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle201<>+0(SB), X1, X1
+	VPSHUFB shuffle195<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle202<>+0(SB), X0, X0
+	VPSHUFB shuffle196<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle197<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle204<>+0(SB), X1, X1
+	VPSHUFB shuffle198<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle205<>+0(SB), X0, X0
+	VPSHUFB shuffle199<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle220<>+0(SB), X0, X1
+	VPSHUFB shuffle214<>+0(SB), X0, X1
 	VMOVDQU 7(R9)(DX*2), X2
-	VPSHUFB shuffle207<>+0(SB), X2, X2
+	VPSHUFB shuffle201<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle221<>+0(SB), X1, X3
+	VPSHUFB shuffle215<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VPSHUFB shuffle222<>+0(SB), X0, X3
+	VPSHUFB shuffle216<>+0(SB), X0, X3
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle223<>+0(SB), X2, X4
+	VPSHUFB shuffle217<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle224<>+0(SB), X1, X3
+	VPSHUFB shuffle218<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 48(R10)
-	VPSHUFB shuffle225<>+0(SB), X1, X1
-	VPSHUFB shuffle226<>+0(SB), X0, X0
+	VPSHUFB shuffle219<>+0(SB), X1, X1
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle227<>+0(SB), X2, X2
+	VPSHUFB shuffle221<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
@@ -5736,117 +5676,117 @@ rowdone385:
 	VZEROUPPER
 	RET
 
-DATA shuffle200<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle200<>+8(SB)/8, $0xffffffff050301ff
+DATA shuffle194<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle194<>+8(SB)/8, $0xffffffff050301ff
+GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle195<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle195<>+8(SB)/8, $0xff050301ffffffff
+GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle196<>+0(SB)/8, $0x0200ffffffffffff
+DATA shuffle196<>+8(SB)/8, $0x01ffffffffffff04
+GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle197<>+0(SB)/8, $0xffffffffffff0200
+DATA shuffle197<>+8(SB)/8, $0xffffffffff070503
+GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle198<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle198<>+8(SB)/8, $0xffff050301ffffff
+GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle199<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle199<>+8(SB)/8, $0x0301ffffffffffff
+GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle200<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle200<>+8(SB)/8, $0xffffffffffff0503
 GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle201<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle201<>+8(SB)/8, $0xff050301ffffffff
+DATA shuffle201<>+0(SB)/8, $0xffffffff040200ff
+DATA shuffle201<>+8(SB)/8, $0xffffff090705ffff
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle202<>+0(SB)/8, $0x0200ffffffffffff
-DATA shuffle202<>+8(SB)/8, $0x01ffffffffffff04
+DATA shuffle202<>+0(SB)/8, $0xff040200ffffffff
+DATA shuffle202<>+8(SB)/8, $0x050301ffffffffff
 GLOBL shuffle202<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle203<>+0(SB)/8, $0xffffffffffff0200
-DATA shuffle203<>+8(SB)/8, $0xffffffffff070503
+DATA shuffle203<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle203<>+8(SB)/8, $0xffffffff090705ff
 GLOBL shuffle203<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle204<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle204<>+8(SB)/8, $0xffff050301ffffff
+DATA shuffle204<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle204<>+8(SB)/8, $0xff090705ffffffff
 GLOBL shuffle204<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle205<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle205<>+8(SB)/8, $0x0301ffffffffffff
+DATA shuffle205<>+0(SB)/8, $0xffffffffffff0301
+DATA shuffle205<>+8(SB)/8, $0xffffffffff080604
 GLOBL shuffle205<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle206<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle206<>+8(SB)/8, $0xffffffffffff0503
+DATA shuffle206<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle206<>+8(SB)/8, $0xffff090705ffffff
 GLOBL shuffle206<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle207<>+0(SB)/8, $0xffffffff040200ff
-DATA shuffle207<>+8(SB)/8, $0xffffff090705ffff
+DATA shuffle207<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle207<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL shuffle207<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle208<>+0(SB)/8, $0xff040200ffffffff
-DATA shuffle208<>+8(SB)/8, $0x050301ffffffffff
+DATA shuffle208<>+0(SB)/8, $0x05ffffffffffff08
+DATA shuffle208<>+8(SB)/8, $0xffffffffffff0907
 GLOBL shuffle208<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle209<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle209<>+8(SB)/8, $0xffffffff090705ff
+DATA shuffle209<>+0(SB)/8, $0xffffffff090705ff
+DATA shuffle209<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL shuffle209<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle210<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle210<>+8(SB)/8, $0xff090705ffffffff
+DATA shuffle210<>+0(SB)/8, $0xff090705ffffffff
+DATA shuffle210<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL shuffle210<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle211<>+0(SB)/8, $0xffffffffffff0301
-DATA shuffle211<>+8(SB)/8, $0xffffffffff080604
+DATA shuffle211<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA shuffle211<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL shuffle211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle212<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle212<>+8(SB)/8, $0xffff090705ffffff
+DATA shuffle212<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA shuffle212<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle212<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle213<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle213<>+8(SB)/8, $0x0705ffffffffffff
+DATA shuffle213<>+0(SB)/8, $0x0d0bffffffffffff
+DATA shuffle213<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle214<>+0(SB)/8, $0x05ffffffffffff08
-DATA shuffle214<>+8(SB)/8, $0xffffffffffff0907
+DATA shuffle214<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle214<>+8(SB)/8, $0xffffffffffff0806
 GLOBL shuffle214<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle215<>+0(SB)/8, $0xffffffff090705ff
-DATA shuffle215<>+8(SB)/8, $0xffffff0e0c0affff
+DATA shuffle215<>+0(SB)/8, $0xff080604ffffffff
+DATA shuffle215<>+8(SB)/8, $0x090705ffffffffff
 GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle216<>+0(SB)/8, $0xff090705ffffffff
-DATA shuffle216<>+8(SB)/8, $0x0e0c0affffffffff
+DATA shuffle216<>+0(SB)/8, $0xffffffffff090705
+DATA shuffle216<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle217<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA shuffle217<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA shuffle217<>+0(SB)/8, $0xffff090705ffffff
+DATA shuffle217<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle218<>+0(SB)/8, $0xffff0f0d0bffffff
-DATA shuffle218<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle218<>+0(SB)/8, $0x0c0affffffffffff
+DATA shuffle218<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle219<>+0(SB)/8, $0x0d0bffffffffffff
-DATA shuffle219<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle219<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle219<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle220<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle220<>+8(SB)/8, $0xffffffffffff0806
+DATA shuffle220<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA shuffle220<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle221<>+0(SB)/8, $0xff080604ffffffff
-DATA shuffle221<>+8(SB)/8, $0x090705ffffffffff
+DATA shuffle221<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA shuffle221<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle222<>+0(SB)/8, $0xffffffffff090705
-DATA shuffle222<>+8(SB)/8, $0xffffffff0e0c0aff
-GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle223<>+0(SB)/8, $0xffff090705ffffff
-DATA shuffle223<>+8(SB)/8, $0xff0e0c0affffffff
-GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle224<>+0(SB)/8, $0x0c0affffffffffff
-DATA shuffle224<>+8(SB)/8, $0x0bffffffffffff0e
-GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle225<>+0(SB)/8, $0xffffffffffff0f0d
-DATA shuffle225<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle226<>+0(SB)/8, $0xffffff0f0d0bffff
-DATA shuffle226<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle227<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA shuffle227<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5886,59 +5826,59 @@ chunks390:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle222<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle229<>+0(SB), X1, X1
+	VPSHUFB shuffle223<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle230<>+0(SB), X0, X0
+	VPSHUFB shuffle224<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle225<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle232<>+0(SB), X1, X1
+	VPSHUFB shuffle226<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle233<>+0(SB), X0, X0
+	VPSHUFB shuffle227<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle235<>+0(SB), X1, X1
+	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle236<>+0(SB), X0, X0
+	VPSHUFB shuffle230<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle222<>+0(SB), X0, X0
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle229<>+0(SB), X1, X1
+	VPSHUFB shuffle223<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R9)(DX*1), X0
-	VPSHUFB shuffle230<>+0(SB), X0, X0
+	VPSHUFB shuffle224<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle176<>+0(SB), X0, X1
+	VPSHUFB shuffle170<>+0(SB), X0, X1
 	VMOVDQU 14(R9)(DX*2), X2
-	VPSHUFB shuffle232<>+0(SB), X2, X2
+	VPSHUFB shuffle226<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle237<>+0(SB), X1, X3
+	VPSHUFB shuffle231<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle238<>+0(SB), X0, X3
+	VPSHUFB shuffle232<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle239<>+0(SB), X2, X4
+	VPSHUFB shuffle233<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle240<>+0(SB), X1, X1
+	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle241<>+0(SB), X0, X0
-	VPSHUFB shuffle242<>+0(SB), X2, X2
+	VPSHUFB shuffle235<>+0(SB), X0, X0
+	VPSHUFB shuffle236<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5976,41 +5916,41 @@ chunks394:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle222<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle229<>+0(SB), X1, X1
+	VPSHUFB shuffle223<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle230<>+0(SB), X0, X0
+	VPSHUFB shuffle224<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle225<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle232<>+0(SB), X1, X1
+	VPSHUFB shuffle226<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle233<>+0(SB), X0, X0
+	VPSHUFB shuffle227<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle239<>+0(SB), X1, X2
+	VPSHUFB shuffle233<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle243<>+0(SB), X0, X3
+	VPSHUFB shuffle237<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle244<>+0(SB), X3, X2
-	VPSHUFB shuffle242<>+0(SB), X1, X1
+	VPSHUFB shuffle238<>+0(SB), X3, X2
+	VPSHUFB shuffle236<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle245<>+0(SB), X0, X2
+	VPSHUFB shuffle239<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X0, X0
-	VPSHUFB shuffle246<>+0(SB), X3, X3
+	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
@@ -6033,81 +5973,81 @@ rowdone395:
 	VZEROUPPER
 	RET
 
-DATA shuffle228<>+0(SB)/8, $0xffff090805040100
+DATA shuffle222<>+0(SB)/8, $0xffff090805040100
+DATA shuffle222<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle223<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle223<>+8(SB)/8, $0xffffffff09080504
+GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle224<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle224<>+8(SB)/8, $0x05040100ffffffff
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle225<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle225<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle226<>+0(SB)/8, $0x090805040100ffff
+DATA shuffle226<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle227<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle227<>+8(SB)/8, $0xffff090805040100
+GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle228<>+0(SB)/8, $0xffffffff05040100
 DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle229<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle229<>+8(SB)/8, $0xffffffff09080504
+DATA shuffle229<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle229<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle229<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle230<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle230<>+8(SB)/8, $0x05040100ffffffff
+DATA shuffle230<>+8(SB)/8, $0x090805040100ffff
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle231<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle231<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle231<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle231<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL shuffle231<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle232<>+0(SB)/8, $0x090805040100ffff
+DATA shuffle232<>+0(SB)/8, $0xffffffff0d0c0908
 DATA shuffle232<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle232<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle233<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle233<>+8(SB)/8, $0xffff090805040100
+DATA shuffle233<>+0(SB)/8, $0x09080504ffffffff
+DATA shuffle233<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle234<>+0(SB)/8, $0xffffffff05040100
-DATA shuffle234<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle234<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle234<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle235<>+0(SB)/8, $0x05040100ffffffff
-DATA shuffle235<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle235<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA shuffle235<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle236<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle236<>+8(SB)/8, $0x090805040100ffff
+DATA shuffle236<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle236<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle237<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle237<>+8(SB)/8, $0xffff0d0c09080504
+DATA shuffle237<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle238<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle238<>+0(SB)/8, $0xffff0d0c09080504
 DATA shuffle238<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle239<>+0(SB)/8, $0x09080504ffffffff
-DATA shuffle239<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle239<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle239<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle240<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle240<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle240<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle240<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle241<>+0(SB)/8, $0xffff0f0e0b0a0706
-DATA shuffle241<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle242<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle242<>+8(SB)/8, $0xffffffff0f0e0b0a
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle243<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle243<>+8(SB)/8, $0x0d0c09080504ffff
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle244<>+0(SB)/8, $0xffff0d0c09080504
-DATA shuffle244<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle245<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle245<>+8(SB)/8, $0x0b0a0706ffffffff
-GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle246<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA shuffle246<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6147,72 +6087,72 @@ chunks400:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPSHUFB shuffle30<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 16(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 4(R9), X0
-	VPSHUFB shuffle247<>+0(SB), X0, X0
+	VPSHUFB shuffle241<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle29<>+0(SB), X1, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle29<>+0(SB), X1, X1
 	VMOVDQU 24(R9), X0
-	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPSHUFB shuffle30<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle248<>+0(SB), X0, X1
+	VPSHUFB shuffle242<>+0(SB), X0, X1
 	VMOVDQU 24(R9)(DX*1), X2
-	VPSHUFB shuffle247<>+0(SB), X2, X2
+	VPSHUFB shuffle241<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 32(R9)(DX*1), X1
-	VPSHUFB shuffle74<>+0(SB), X1, X3
+	VPSHUFB shuffle68<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle29<>+0(SB), X3, X3
 	VMOVDQU 32(R9)(DX*2), X2
-	VPSHUFB shuffle134<>+0(SB), X2, X4
+	VPSHUFB shuffle128<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 96(R10)
-	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle34<>+0(SB), X3, X3
+	VPSHUFB shuffle30<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle247<>+0(SB), X3, X3
+	VPSHUFB shuffle241<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
@@ -6249,37 +6189,37 @@ chunks404:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle134<>+0(SB), X1, X2
+	VPSHUFB shuffle128<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X2
+	VPSHUFB shuffle29<>+0(SB), X0, X2
 	VMOVDQU (R9)(DX*2), X3
-	VPSHUFB shuffle34<>+0(SB), X3, X3
+	VPSHUFB shuffle30<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle248<>+0(SB), X3, X2
+	VPSHUFB shuffle242<>+0(SB), X3, X2
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle247<>+0(SB), X4, X4
+	VPSHUFB shuffle241<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VPSHUFB shuffle136<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X1, X1
+	VPSHUFB shuffle130<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
-	VPSHUFB shuffle35<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
 	JEQ     rowdone405
@@ -6301,13 +6241,13 @@ rowdone405:
 	VZEROUPPER
 	RET
 
-DATA shuffle247<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle247<>+8(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
+DATA shuffle241<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle241<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle248<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle248<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
+DATA shuffle242<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle242<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6376,7 +6316,7 @@ chunks409:
 	VMOVDQU X4, 64(R10)
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*1), X1
@@ -6392,7 +6332,7 @@ chunks409:
 	VMOVDQU X4, 112(R10)
 	VMOVDQU 24(R9)(DX*2), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
@@ -6451,62 +6391,62 @@ chunks414:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle243<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle250<>+0(SB), X1, X1
+	VPSHUFB shuffle244<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle251<>+0(SB), X0, X0
+	VPSHUFB shuffle245<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPSHUFB shuffle246<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle253<>+0(SB), X1, X1
+	VPSHUFB shuffle247<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle254<>+0(SB), X0, X0
+	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(DX*1), X0
-	VPSHUFB shuffle255<>+0(SB), X0, X0
+	VPSHUFB shuffle249<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle256<>+0(SB), X1, X1
+	VPSHUFB shuffle250<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 10(R9), X0
-	VPSHUFB shuffle257<>+0(SB), X0, X0
+	VPSHUFB shuffle251<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle258<>+0(SB), X0, X0
+	VPSHUFB shuffle252<>+0(SB), X0, X0
 	VMOVDQU 11(R9)(DX*2), X1
-	VPSHUFB shuffle259<>+0(SB), X1, X1
+	VPSHUFB shuffle253<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle251<>+0(SB), X0, X0
+	VPSHUFB shuffle245<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle252<>+0(SB), X0, X1
+	VPSHUFB shuffle246<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle260<>+0(SB), X2, X2
+	VPSHUFB shuffle254<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPSHUFB shuffle255<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X2
-	VPSHUFB shuffle263<>+0(SB), X0, X3
+	VPSHUFB shuffle256<>+0(SB), X1, X2
+	VPSHUFB shuffle257<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle264<>+0(SB), X2, X4
+	VPSHUFB shuffle258<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle265<>+0(SB), X1, X1
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle259<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle267<>+0(SB), X2, X2
+	VPSHUFB shuffle261<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6530,81 +6470,81 @@ rowdone415:
 	VZEROUPPER
 	RET
 
-DATA shuffle249<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle249<>+8(SB)/8, $0xffffffff070401ff
+DATA shuffle243<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle243<>+8(SB)/8, $0xffffffff070401ff
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle244<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle244<>+8(SB)/8, $0xff070401ffffffff
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle245<>+0(SB)/8, $0x0300ffffffffffff
+DATA shuffle245<>+8(SB)/8, $0x01ffffffffffff06
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle246<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle246<>+8(SB)/8, $0xffffffffff060300
+GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle247<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle247<>+8(SB)/8, $0xffff0d0a07ffffff
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle248<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle248<>+8(SB)/8, $0x0a07ffffffffffff
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle249<>+0(SB)/8, $0x00ffffffffffff05
+DATA shuffle249<>+8(SB)/8, $0xffffffffffff0603
 GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle250<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle250<>+8(SB)/8, $0xff070401ffffffff
+DATA shuffle250<>+0(SB)/8, $0xffffffff060300ff
+DATA shuffle250<>+8(SB)/8, $0xffffff070401ffff
 GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle251<>+0(SB)/8, $0x0300ffffffffffff
-DATA shuffle251<>+8(SB)/8, $0x01ffffffffffff06
+DATA shuffle251<>+0(SB)/8, $0xff060300ffffffff
+DATA shuffle251<>+8(SB)/8, $0x070401ffffffffff
 GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle252<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle252<>+8(SB)/8, $0xffffffffff060300
+DATA shuffle252<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle252<>+8(SB)/8, $0xffffffff0d0a07ff
 GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle253<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle253<>+8(SB)/8, $0xffff0d0a07ffffff
+DATA shuffle253<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle253<>+8(SB)/8, $0xff0d0a07ffffffff
 GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle254<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle254<>+8(SB)/8, $0x0a07ffffffffffff
+DATA shuffle254<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle254<>+8(SB)/8, $0xffff070401ffffff
 GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle255<>+0(SB)/8, $0x00ffffffffffff05
-DATA shuffle255<>+8(SB)/8, $0xffffffffffff0603
+DATA shuffle255<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle255<>+8(SB)/8, $0x0401ffffffffffff
 GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle256<>+0(SB)/8, $0xffffffff060300ff
-DATA shuffle256<>+8(SB)/8, $0xffffff070401ffff
+DATA shuffle256<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle256<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle257<>+0(SB)/8, $0xff060300ffffffff
-DATA shuffle257<>+8(SB)/8, $0x070401ffffffffff
+DATA shuffle257<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle257<>+8(SB)/8, $0xffffff0e0b08ffff
 GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle258<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle258<>+8(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle258<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle258<>+8(SB)/8, $0x0e0b08ffffffffff
 GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle259<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle259<>+8(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle259<>+0(SB)/8, $0xffffffffff0e0b08
+DATA shuffle259<>+8(SB)/8, $0xffffffff0f0c09ff
 GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle260<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle260<>+8(SB)/8, $0xffff070401ffffff
+DATA shuffle260<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA shuffle260<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle261<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle261<>+8(SB)/8, $0x0401ffffffffffff
+DATA shuffle261<>+0(SB)/8, $0x0c09ffffffffffff
+DATA shuffle261<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle262<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle262<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle263<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA shuffle263<>+8(SB)/8, $0xffffff0e0b08ffff
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle264<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA shuffle264<>+8(SB)/8, $0x0e0b08ffffffffff
-GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle265<>+0(SB)/8, $0xffffffffff0e0b08
-DATA shuffle265<>+8(SB)/8, $0xffffffff0f0c09ff
-GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle266<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA shuffle266<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle267<>+0(SB)/8, $0x0c09ffffffffffff
-DATA shuffle267<>+8(SB)/8, $0xffffffffffffff0f
-GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6642,59 +6582,59 @@ chunks419:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle263<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle270<>+0(SB), X0, X0
+	VPSHUFB shuffle264<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle272<>+0(SB), X1, X1
+	VPSHUFB shuffle266<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle275<>+0(SB), X1, X1
+	VPSHUFB shuffle269<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle276<>+0(SB), X0, X0
+	VPSHUFB shuffle270<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle263<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle270<>+0(SB), X0, X0
+	VPSHUFB shuffle264<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle271<>+0(SB), X0, X1
+	VPSHUFB shuffle265<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle272<>+0(SB), X2, X2
+	VPSHUFB shuffle266<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle273<>+0(SB), X1, X3
+	VPSHUFB shuffle267<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle277<>+0(SB), X0, X3
+	VPSHUFB shuffle271<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle275<>+0(SB), X2, X4
+	VPSHUFB shuffle269<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle278<>+0(SB), X1, X1
+	VPSHUFB shuffle272<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle279<>+0(SB), X0, X0
-	VPSHUFB shuffle280<>+0(SB), X2, X2
+	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle274<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6718,57 +6658,57 @@ rowdone420:
 	VZEROUPPER
 	RET
 
-DATA shuffle268<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle262<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle262<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle263<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle263<>+8(SB)/8, $0xffffffff0d0c0706
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle264<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle264<>+8(SB)/8, $0x07060100ffffffff
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle265<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle265<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle266<>+0(SB)/8, $0x0d0c07060100ffff
+DATA shuffle266<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle267<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle267<>+8(SB)/8, $0xffff0d0c07060100
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle268<>+0(SB)/8, $0xffffffff07060100
 DATA shuffle268<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle269<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle269<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle269<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle269<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle270<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle270<>+8(SB)/8, $0x07060100ffffffff
+DATA shuffle270<>+8(SB)/8, $0x0d0c07060100ffff
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle271<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle271<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle271<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle271<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle272<>+0(SB)/8, $0x0d0c07060100ffff
-DATA shuffle272<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle272<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle272<>+8(SB)/8, $0x0f0e09080302ffff
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle273<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle273<>+8(SB)/8, $0xffff0d0c07060100
+DATA shuffle273<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle273<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle274<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle274<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle274<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle274<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle275<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle275<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle276<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle276<>+8(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle277<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle277<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle278<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle278<>+8(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle279<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle279<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle280<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle280<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6806,53 +6746,53 @@ chunks424:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle281<>+0(SB), X1, X2
+	VPSHUFB shuffle275<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle57<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle138<>+0(SB), X2, X0
+	VPSHUFB shuffle132<>+0(SB), X2, X0
 	VMOVDQU 4(R9), X3
-	VPSHUFB shuffle282<>+0(SB), X3, X3
+	VPSHUFB shuffle276<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle74<>+0(SB), X1, X0
+	VPSHUFB shuffle68<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(DX*1), X3
-	VPSHUFB shuffle134<>+0(SB), X3, X4
+	VPSHUFB shuffle128<>+0(SB), X3, X4
 	VPOR    X4, X0, X4
 	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 16(R9)(DX*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle57<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU X4, 64(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 8(R9)(DX*1), X4
-	VPSHUFB shuffle282<>+0(SB), X4, X4
+	VPSHUFB shuffle276<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPSHUFB shuffle70<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 80(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle60<>+0(SB), X3, X3
-	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPSHUFB shuffle56<>+0(SB), X3, X3
+	VPSHUFB shuffle130<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6876,13 +6816,13 @@ rowdone425:
 	VZEROUPPER
 	RET
 
-DATA shuffle281<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle281<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
+DATA shuffle275<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle275<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle282<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle282<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
+DATA shuffle276<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle276<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6986,7 +6926,7 @@ chunks429:
 	VMOVDQU X3, 160(R10)
 	VMOVDQU 40(R9)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 176(R10)
 	VMOVDQU 16(R9)(DX*2), X1
@@ -7055,67 +6995,67 @@ chunks435:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle283<>+0(SB), X0, X0
+	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle284<>+0(SB), X1, X1
+	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle285<>+0(SB), X0, X0
+	VPSHUFB shuffle279<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle287<>+0(SB), X1, X1
+	VPSHUFB shuffle281<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle288<>+0(SB), X0, X0
+	VPSHUFB shuffle282<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle289<>+0(SB), X0, X0
+	VPSHUFB shuffle283<>+0(SB), X0, X0
 	VMOVDQU 3(R9)(DX*2), X1
-	VPSHUFB shuffle290<>+0(SB), X1, X1
+	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle291<>+0(SB), X0, X2
+	VPSHUFB shuffle285<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle292<>+0(SB), X1, X1
+	VPSHUFB shuffle286<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X1
-	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPSHUFB shuffle277<>+0(SB), X1, X1
 	VMOVDQU 13(R9)(DX*2), X2
-	VPSHUFB shuffle284<>+0(SB), X2, X2
+	VPSHUFB shuffle278<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPSHUFB shuffle279<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9), X1
-	VPSHUFB shuffle293<>+0(SB), X1, X1
+	VPSHUFB shuffle287<>+0(SB), X1, X1
 	VMOVDQU 15(R9)(DX*1), X2
-	VPSHUFB shuffle294<>+0(SB), X2, X2
+	VPSHUFB shuffle288<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle295<>+0(SB), X1, X3
+	VPSHUFB shuffle289<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 15(R9)(DX*2), X2
-	VPSHUFB shuffle296<>+0(SB), X2, X2
+	VPSHUFB shuffle290<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 64(R10)
-	VPSHUFB shuffle297<>+0(SB), X0, X2
+	VPSHUFB shuffle291<>+0(SB), X0, X2
 	VMOVDQU 20(R9), X3
-	VPSHUFB shuffle298<>+0(SB), X3, X4
+	VPSHUFB shuffle292<>+0(SB), X3, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle299<>+0(SB), X1, X2
+	VPSHUFB shuffle293<>+0(SB), X1, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 80(R10)
-	VPSHUFB shuffle300<>+0(SB), X0, X0
-	VPSHUFB shuffle301<>+0(SB), X3, X3
+	VPSHUFB shuffle294<>+0(SB), X0, X0
+	VPSHUFB shuffle295<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle302<>+0(SB), X1, X1
+	VPSHUFB shuffle296<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
@@ -7153,45 +7093,45 @@ chunks439:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle283<>+0(SB), X0, X0
+	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle284<>+0(SB), X1, X1
+	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle285<>+0(SB), X0, X0
+	VPSHUFB shuffle279<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle286<>+0(SB), X0, X0
+	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle287<>+0(SB), X1, X1
+	VPSHUFB shuffle281<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle288<>+0(SB), X0, X0
+	VPSHUFB shuffle282<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle303<>+0(SB), X0, X1
+	VPSHUFB shuffle297<>+0(SB), X0, X1
 	VMOVDQU 3(R9)(DX*2), X2
-	VPSHUFB shuffle290<>+0(SB), X2, X2
+	VPSHUFB shuffle284<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9)(DX*2), X1
-	VPSHUFB shuffle304<>+0(SB), X1, X3
+	VPSHUFB shuffle298<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle305<>+0(SB), X2, X4
+	VPSHUFB shuffle299<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle306<>+0(SB), X0, X4
-	VPSHUFB shuffle307<>+0(SB), X1, X3
+	VPSHUFB shuffle300<>+0(SB), X0, X4
+	VPSHUFB shuffle301<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle308<>+0(SB), X2, X4
+	VPSHUFB shuffle302<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
-	VPSHUFB shuffle309<>+0(SB), X2, X2
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle303<>+0(SB), X2, X2
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle311<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
 	CMPQ    DI, BX
@@ -7214,121 +7154,121 @@ rowdone440:
 	VZEROUPPER
 	RET
 
-DATA shuffle283<>+0(SB)/8, $0xffffffffff080400
-DATA shuffle283<>+8(SB)/8, $0xffffffff090501ff
+DATA shuffle277<>+0(SB)/8, $0xffffffffff080400
+DATA shuffle277<>+8(SB)/8, $0xffffffff090501ff
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle278<>+0(SB)/8, $0xffff080400ffffff
+DATA shuffle278<>+8(SB)/8, $0xff090501ffffffff
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle279<>+0(SB)/8, $0x0400ffffffffffff
+DATA shuffle279<>+8(SB)/8, $0x01ffffffffffff08
+GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle280<>+0(SB)/8, $0xffffffffffff0703
+DATA shuffle280<>+8(SB)/8, $0xffffffffff080400
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle281<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle281<>+8(SB)/8, $0xffff090501ffffff
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle282<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle282<>+8(SB)/8, $0x0501ffffffffffff
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle283<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle283<>+8(SB)/8, $0xffffffffffff0905
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle284<>+0(SB)/8, $0xffff080400ffffff
-DATA shuffle284<>+8(SB)/8, $0xff090501ffffffff
+DATA shuffle284<>+0(SB)/8, $0xffffffff080400ff
+DATA shuffle284<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle285<>+0(SB)/8, $0x0400ffffffffffff
-DATA shuffle285<>+8(SB)/8, $0x01ffffffffffff08
+DATA shuffle285<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle285<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle286<>+0(SB)/8, $0xffffffffffff0703
-DATA shuffle286<>+8(SB)/8, $0xffffffffff080400
+DATA shuffle286<>+0(SB)/8, $0xff080400ffffffff
+DATA shuffle286<>+8(SB)/8, $0x090501ffffffffff
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle287<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle287<>+8(SB)/8, $0xffff090501ffffff
+DATA shuffle287<>+0(SB)/8, $0xffffffffffff0400
+DATA shuffle287<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle288<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle288<>+8(SB)/8, $0x0501ffffffffffff
+DATA shuffle288<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle288<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL shuffle288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle289<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle289<>+8(SB)/8, $0xffffffffffff0905
+DATA shuffle289<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle289<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle290<>+0(SB)/8, $0xffffffff080400ff
-DATA shuffle290<>+8(SB)/8, $0xffffffff0d09ffff
+DATA shuffle290<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle290<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle291<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle291<>+8(SB)/8, $0xffffff00ffffffff
+DATA shuffle291<>+0(SB)/8, $0x05ffffffffffff0c
+DATA shuffle291<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle292<>+0(SB)/8, $0xff080400ffffffff
-DATA shuffle292<>+8(SB)/8, $0x090501ffffffffff
+DATA shuffle292<>+0(SB)/8, $0xffffffff0d0905ff
+DATA shuffle292<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL shuffle292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle293<>+0(SB)/8, $0xffffffffffff0400
-DATA shuffle293<>+8(SB)/8, $0xffffffffff0d0905
+DATA shuffle293<>+0(SB)/8, $0xff0d0905ffffffff
+DATA shuffle293<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL shuffle293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle294<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle294<>+8(SB)/8, $0xffffff0d09ffffff
+DATA shuffle294<>+0(SB)/8, $0xffffffffff0e0a06
+DATA shuffle294<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL shuffle294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle295<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle295<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle295<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA shuffle295<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle296<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle296<>+8(SB)/8, $0x0d09ffffffffffff
+DATA shuffle296<>+0(SB)/8, $0x0b07ffffffffffff
+DATA shuffle296<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle297<>+0(SB)/8, $0x05ffffffffffff0c
-DATA shuffle297<>+8(SB)/8, $0xffffffffffff0d09
+DATA shuffle297<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle297<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL shuffle297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle298<>+0(SB)/8, $0xffffffff0d0905ff
-DATA shuffle298<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA shuffle298<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle298<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle299<>+0(SB)/8, $0xff0d0905ffffffff
-DATA shuffle299<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA shuffle299<>+0(SB)/8, $0xff0c0804ffffffff
+DATA shuffle299<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL shuffle299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle300<>+0(SB)/8, $0xffffffffff0e0a06
-DATA shuffle300<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA shuffle300<>+0(SB)/8, $0xffffffffff0d0905
+DATA shuffle300<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle301<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA shuffle301<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle301<>+0(SB)/8, $0xffff0d0905ffffff
+DATA shuffle301<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL shuffle301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle302<>+0(SB)/8, $0x0b07ffffffffffff
-DATA shuffle302<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle302<>+0(SB)/8, $0x0a06ffffffffffff
+DATA shuffle302<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL shuffle302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle303<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle303<>+8(SB)/8, $0xffffffffffff0c08
+DATA shuffle303<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle303<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle304<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle304<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle304<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA shuffle304<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle305<>+0(SB)/8, $0xff0c0804ffffffff
-DATA shuffle305<>+8(SB)/8, $0x0d0905ffffffffff
+DATA shuffle305<>+0(SB)/8, $0x0f0b07ffffffffff
+DATA shuffle305<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle306<>+0(SB)/8, $0xffffffffff0d0905
-DATA shuffle306<>+8(SB)/8, $0xffffffff0e0a06ff
-GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle307<>+0(SB)/8, $0xffff0d0905ffffff
-DATA shuffle307<>+8(SB)/8, $0xff0e0a06ffffffff
-GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle308<>+0(SB)/8, $0x0a06ffffffffffff
-DATA shuffle308<>+8(SB)/8, $0x07ffffffffffff0e
-GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle309<>+0(SB)/8, $0xffffffffffff0f0b
-DATA shuffle309<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle310<>+0(SB)/8, $0xffffff0f0b07ffff
-DATA shuffle310<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle311<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA shuffle311<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7368,130 +7308,130 @@ chunks445:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 16(R9)(DX*1), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R9)(DX*1), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(DX*2), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle322<>+0(SB), X1, X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle323<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle324<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R9), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 22(R9)(DX*1), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X0
+	VPSHUFB shuffle166<>+0(SB), X0, X0
 	VMOVDQU 6(R9)(DX*2), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R9)(DX*2), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X2
+	VPSHUFB shuffle320<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 64(R10)
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle312<>+0(SB), X2, X1
+	VPSHUFB shuffle306<>+0(SB), X2, X1
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle322<>+0(SB), X3, X3
+	VPSHUFB shuffle316<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R9)(DX*2), X1
-	VPSHUFB shuffle327<>+0(SB), X1, X4
+	VPSHUFB shuffle321<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 26(R9), X3
-	VPSHUFB shuffle324<>+0(SB), X3, X3
+	VPSHUFB shuffle318<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle328<>+0(SB), X0, X4
+	VPSHUFB shuffle322<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
 	VMOVDQU 26(R9)(DX*1), X4
-	VPSHUFB shuffle312<>+0(SB), X4, X4
-	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPSHUFB shuffle306<>+0(SB), X4, X4
+	VPSHUFB shuffle323<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 26(R9)(DX*2), X4
-	VPSHUFB shuffle314<>+0(SB), X4, X4
+	VPSHUFB shuffle308<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle330<>+0(SB), X1, X3
+	VPSHUFB shuffle324<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 28(R9), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X4
+	VPSHUFB shuffle310<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 30(R9), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X4
+	VPSHUFB shuffle311<>+0(SB), X4, X4
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle318<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle331<>+0(SB), X2, X4
+	VPSHUFB shuffle325<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle332<>+0(SB), X1, X4
+	VPSHUFB shuffle326<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(R10)
-	VPSHUFB shuffle333<>+0(SB), X0, X0
+	VPSHUFB shuffle327<>+0(SB), X0, X0
 	VMOVDQU 30(R9)(DX*1), X4
-	VPSHUFB shuffle322<>+0(SB), X4, X4
+	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VPSHUFB shuffle334<>+0(SB), X2, X2
+	VPSHUFB shuffle328<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU 30(R9)(DX*2), X4
-	VPSHUFB shuffle324<>+0(SB), X4, X4
+	VPSHUFB shuffle318<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle335<>+0(SB), X1, X1
+	VPSHUFB shuffle329<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
 	CMPQ    DI, BX
@@ -7528,64 +7468,64 @@ chunks449:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle336<>+0(SB), X1, X2
+	VPSHUFB shuffle330<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R9)(DX*1), X2
-	VPSHUFB shuffle337<>+0(SB), X2, X3
+	VPSHUFB shuffle331<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X3
-	VPSHUFB shuffle318<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle338<>+0(SB), X1, X0
+	VPSHUFB shuffle332<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 2(R9)(DX*1), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle339<>+0(SB), X2, X0
+	VPSHUFB shuffle333<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X3
+	VPSHUFB shuffle334<>+0(SB), X0, X3
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle322<>+0(SB), X4, X4
+	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle341<>+0(SB), X1, X3
+	VPSHUFB shuffle335<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 4(R9)(DX*1), X4
-	VPSHUFB shuffle324<>+0(SB), X4, X4
+	VPSHUFB shuffle318<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle342<>+0(SB), X2, X3
+	VPSHUFB shuffle336<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
-	VPSHUFB shuffle343<>+0(SB), X0, X4
+	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle337<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 6(R9), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle308<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle344<>+0(SB), X1, X1
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 6(R9)(DX*1), X3
-	VPSHUFB shuffle316<>+0(SB), X3, X3
+	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
 	VMOVDQU 6(R9)(DX*2), X3
-	VPSHUFB shuffle318<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, BX
@@ -7608,141 +7548,141 @@ rowdone450:
 	VZEROUPPER
 	RET
 
-DATA shuffle312<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle306<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle306<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle307<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle307<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle308<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle308<>+8(SB)/8, $0xffffffffffff0908
+GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle309<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle309<>+8(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle310<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle310<>+8(SB)/8, $0x09080100ffffffff
+GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle311<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle311<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle312<>+0(SB)/8, $0xffff09080100ffff
 DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle313<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle313<>+0(SB)/8, $0x0100ffffffffffff
 DATA shuffle313<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle314<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle314<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle314<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle314<>+8(SB)/8, $0xffffffff09080100
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle315<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle315<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle315<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle316<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle316<>+8(SB)/8, $0x09080100ffffffff
+DATA shuffle316<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle316<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle317<>+0(SB)/8, $0xffffffffffff0f0e
-DATA shuffle317<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle317<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle317<>+8(SB)/8, $0xffffffffffff0100
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle318<>+0(SB)/8, $0xffff09080100ffff
-DATA shuffle318<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle318<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle318<>+8(SB)/8, $0xffff09080100ffff
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle319<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle319<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle319<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle319<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle320<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle320<>+8(SB)/8, $0xffffffff09080100
+DATA shuffle320<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle321<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle321<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle321<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle322<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle322<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle322<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle322<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle322<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle323<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle323<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle323<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle323<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle323<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle324<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle324<>+8(SB)/8, $0xffff09080100ffff
+DATA shuffle324<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle324<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle325<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle325<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle325<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle325<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle326<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle326<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle326<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle327<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle327<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle327<>+0(SB)/8, $0xffffffff0f0e0706
+DATA shuffle327<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle327<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle328<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle328<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle329<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle329<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle329<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle329<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle330<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle330<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle330<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle330<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle330<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle331<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle331<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle331<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle331<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle332<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle332<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle332<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle332<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle333<>+0(SB)/8, $0xffffffff0f0e0706
-DATA shuffle333<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle333<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle333<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle334<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle334<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle334<>+0(SB)/8, $0xffffffff0b0a0302
+DATA shuffle334<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle334<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle335<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle335<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle335<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle335<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle336<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle336<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle336<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle336<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle336<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle337<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle337<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle337<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle337<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle337<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle338<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle338<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle338<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle338<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle339<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle339<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle339<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle340<>+0(SB)/8, $0xffffffff0b0a0302
-DATA shuffle340<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle341<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle341<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle342<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle343<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle343<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle344<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle344<>+8(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle345<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle345<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7782,10 +7722,10 @@ chunks454:
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPSHUFB shuffle65<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7794,10 +7734,10 @@ chunks454:
 	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 16(R9)(DX*2), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
@@ -7806,10 +7746,10 @@ chunks454:
 	VMOVDQU 32(R9)(DX*2), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X1
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle20<>+0(SB), X0, X4
 	VPOR    X4, X1, X4
@@ -7817,9 +7757,9 @@ chunks454:
 	VMOVDQU 4(R9)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VPSHUFB shuffle281<>+0(SB), X2, X4
+	VPSHUFB shuffle275<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7827,31 +7767,31 @@ chunks454:
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle72<>+0(SB), X3, X4
+	VPSHUFB shuffle66<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle248<>+0(SB), X0, X4
+	VPSHUFB shuffle242<>+0(SB), X0, X4
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle74<>+0(SB), X2, X1
+	VPSHUFB shuffle68<>+0(SB), X2, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*2), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle134<>+0(SB), X3, X1
+	VPSHUFB shuffle128<>+0(SB), X3, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 12(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
@@ -7859,10 +7799,10 @@ chunks454:
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 28(R9), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU 12(R9)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU 28(R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -7870,12 +7810,12 @@ chunks454:
 	VMOVDQU X0, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R9)(DX*2), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPSHUFB shuffle70<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R10)
 	CMPQ    DI, BX
@@ -9392,87 +9332,87 @@ chunks580:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPSHUFB shuffle342<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPSHUFB shuffle343<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPSHUFB shuffle342<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPSHUFB shuffle343<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle346<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle347<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle348<>+0(SB), X0, X0
+	VPSHUFB shuffle342<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle349<>+0(SB), X1, X1
+	VPSHUFB shuffle343<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle346<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VMOVDQU 9(R10)(DX*1), X0
-	VPSHUFB shuffle347<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R11), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X1
+	VPSHUFB shuffle342<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 9(R11)(DX*1), X0
-	VPSHUFB shuffle349<>+0(SB), X0, X0
+	VPSHUFB shuffle343<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle346<>+0(SB), X0, X1
+	VPSHUFB shuffle340<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle347<>+0(SB), X2, X3
+	VPSHUFB shuffle341<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X4
+	VPSHUFB shuffle342<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle349<>+0(SB), X3, X5
+	VPSHUFB shuffle343<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle350<>+0(SB), X0, X5
-	VPSHUFB shuffle351<>+0(SB), X2, X4
+	VPSHUFB shuffle344<>+0(SB), X0, X5
+	VPSHUFB shuffle345<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle352<>+0(SB), X1, X5
+	VPSHUFB shuffle346<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle353<>+0(SB), X3, X4
+	VPSHUFB shuffle347<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle354<>+0(SB), X0, X4
-	VPSHUFB shuffle355<>+0(SB), X2, X5
+	VPSHUFB shuffle348<>+0(SB), X0, X4
+	VPSHUFB shuffle349<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle356<>+0(SB), X1, X4
+	VPSHUFB shuffle350<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle357<>+0(SB), X3, X5
+	VPSHUFB shuffle351<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X0, X0
-	VPSHUFB shuffle359<>+0(SB), X2, X2
+	VPSHUFB shuffle352<>+0(SB), X0, X0
+	VPSHUFB shuffle353<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle354<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle361<>+0(SB), X3, X3
+	VPSHUFB shuffle355<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9508,39 +9448,39 @@ chunks584:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle346<>+0(SB), X0, X1
+	VPSHUFB shuffle340<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle347<>+0(SB), X2, X3
+	VPSHUFB shuffle341<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle348<>+0(SB), X1, X4
+	VPSHUFB shuffle342<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle349<>+0(SB), X3, X5
+	VPSHUFB shuffle343<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle350<>+0(SB), X0, X5
-	VPSHUFB shuffle351<>+0(SB), X2, X4
+	VPSHUFB shuffle344<>+0(SB), X0, X5
+	VPSHUFB shuffle345<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle352<>+0(SB), X1, X5
+	VPSHUFB shuffle346<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle353<>+0(SB), X3, X4
+	VPSHUFB shuffle347<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle354<>+0(SB), X0, X4
-	VPSHUFB shuffle355<>+0(SB), X2, X5
+	VPSHUFB shuffle348<>+0(SB), X0, X4
+	VPSHUFB shuffle349<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle356<>+0(SB), X1, X4
+	VPSHUFB shuffle350<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle357<>+0(SB), X3, X5
+	VPSHUFB shuffle351<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X0, X0
-	VPSHUFB shuffle359<>+0(SB), X2, X2
+	VPSHUFB shuffle352<>+0(SB), X0, X0
+	VPSHUFB shuffle353<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle354<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle361<>+0(SB), X3, X3
+	VPSHUFB shuffle355<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9563,69 +9503,69 @@ rowdone585:
 	VZEROUPPER
 	RET
 
-DATA shuffle346<>+0(SB)/8, $0xffffffff06040200
-DATA shuffle346<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle340<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle340<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle341<>+0(SB)/8, $0x06040200ffffffff
+DATA shuffle341<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle342<>+8(SB)/8, $0xffffffff06040200
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle343<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle343<>+8(SB)/8, $0x06040200ffffffff
+GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle344<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle344<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle345<>+0(SB)/8, $0x07050301ffffffff
+DATA shuffle345<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle346<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle346<>+8(SB)/8, $0xffffffff07050301
 GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle347<>+0(SB)/8, $0x06040200ffffffff
-DATA shuffle347<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle347<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle347<>+8(SB)/8, $0x07050301ffffffff
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle348<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle348<>+8(SB)/8, $0xffffffff06040200
+DATA shuffle348<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle348<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle349<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle349<>+8(SB)/8, $0x06040200ffffffff
+DATA shuffle349<>+0(SB)/8, $0x0e0c0a08ffffffff
+DATA shuffle349<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle350<>+0(SB)/8, $0xffffffff07050301
-DATA shuffle350<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle350<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle350<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL shuffle350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle351<>+0(SB)/8, $0x07050301ffffffff
-DATA shuffle351<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle351<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle351<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL shuffle351<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle352<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle352<>+8(SB)/8, $0xffffffff07050301
+DATA shuffle352<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle353<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle353<>+8(SB)/8, $0x07050301ffffffff
+DATA shuffle353<>+0(SB)/8, $0x0f0d0b09ffffffff
+DATA shuffle353<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle353<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle354<>+0(SB)/8, $0xffffffff0e0c0a08
-DATA shuffle354<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle354<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle354<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle355<>+0(SB)/8, $0x0e0c0a08ffffffff
-DATA shuffle355<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle355<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle355<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle356<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle356<>+8(SB)/8, $0xffffffff0e0c0a08
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle357<>+8(SB)/8, $0x0e0c0a08ffffffff
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle358<>+0(SB)/8, $0xffffffff0f0d0b09
-DATA shuffle358<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle359<>+0(SB)/8, $0x0f0d0b09ffffffff
-DATA shuffle359<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle360<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle360<>+8(SB)/8, $0xffffffff0f0d0b09
-GLOBL shuffle360<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle361<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle361<>+8(SB)/8, $0x0f0d0b09ffffffff
-GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9665,47 +9605,47 @@ chunks590:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle357<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle356<>+0(SB), X1, X1
 	VMOVDQU (R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle357<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle357<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle356<>+0(SB), X1, X1
 	VMOVDQU 2(R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle357<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X1
+	VPSHUFB shuffle356<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle363<>+0(SB), X2, X3
+	VPSHUFB shuffle357<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 16(R11), X3
-	VPSHUFB shuffle362<>+0(SB), X3, X1
+	VPSHUFB shuffle356<>+0(SB), X3, X1
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle363<>+0(SB), X4, X5
+	VPSHUFB shuffle357<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 80(AX)(R8*4)
-	VPSHUFB shuffle364<>+0(SB), X0, X0
-	VPSHUFB shuffle365<>+0(SB), X2, X2
+	VPSHUFB shuffle358<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
-	VPSHUFB shuffle364<>+0(SB), X3, X3
-	VPSHUFB shuffle365<>+0(SB), X4, X4
+	VPSHUFB shuffle358<>+0(SB), X3, X3
+	VPSHUFB shuffle359<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9741,23 +9681,23 @@ chunks594:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X1
+	VPSHUFB shuffle356<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle363<>+0(SB), X2, X3
+	VPSHUFB shuffle357<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle362<>+0(SB), X3, X1
+	VPSHUFB shuffle356<>+0(SB), X3, X1
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle363<>+0(SB), X4, X5
+	VPSHUFB shuffle357<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(AX)(R8*4)
-	VPSHUFB shuffle364<>+0(SB), X0, X0
-	VPSHUFB shuffle365<>+0(SB), X2, X2
+	VPSHUFB shuffle358<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(R8*4)
-	VPSHUFB shuffle364<>+0(SB), X3, X3
-	VPSHUFB shuffle365<>+0(SB), X4, X4
+	VPSHUFB shuffle358<>+0(SB), X3, X3
+	VPSHUFB shuffle359<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9780,21 +9720,21 @@ rowdone595:
 	VZEROUPPER
 	RET
 
-DATA shuffle362<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle362<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
+DATA shuffle356<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle356<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle363<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle363<>+8(SB)/8, $0x0d0c090805040100
-GLOBL shuffle363<>(SB), RODATA|NOPTR, $16
+DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle357<>+8(SB)/8, $0x0d0c090805040100
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle364<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle364<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle364<>(SB), RODATA|NOPTR, $16
+DATA shuffle358<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle358<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle365<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle365<>+8(SB)/8, $0x0f0e0b0a07060302
-GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
+DATA shuffle359<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle359<>+8(SB)/8, $0x0f0e0b0a07060302
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9832,47 +9772,47 @@ chunks599:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle34<>+0(SB), X1, X2
+	VPSHUFB shuffle30<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle29<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle34<>+0(SB), X0, X3
+	VPSHUFB shuffle30<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle29<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle34<>+0(SB), X2, X4
+	VPSHUFB shuffle30<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle33<>+0(SB), X4, X4
+	VPSHUFB shuffle29<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle34<>+0(SB), X3, X5
+	VPSHUFB shuffle30<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle33<>+0(SB), X5, X5
-	VPSHUFB shuffle36<>+0(SB), X1, X1
+	VPSHUFB shuffle29<>+0(SB), X5, X5
+	VPSHUFB shuffle32<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VPSHUFB shuffle36<>+0(SB), X0, X0
+	VPSHUFB shuffle29<>+0(SB), X1, X1
+	VPSHUFB shuffle32<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle33<>+0(SB), X0, X0
-	VPSHUFB shuffle36<>+0(SB), X2, X2
+	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle33<>+0(SB), X2, X2
-	VPSHUFB shuffle36<>+0(SB), X3, X3
+	VPSHUFB shuffle29<>+0(SB), X2, X2
+	VPSHUFB shuffle32<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9986,7 +9926,7 @@ chunks604:
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X0
@@ -9997,7 +9937,7 @@ chunks604:
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 40(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 176(AX)(R8*4)
 	VMOVDQU 8(R11), X2
@@ -10008,7 +9948,7 @@ chunks604:
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 40(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 208(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X3
@@ -10019,7 +9959,7 @@ chunks604:
 	VMOVDQU X1, 224(AX)(R8*4)
 	VMOVDQU 40(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X4, X4
+	VPSHUFB shuffle33<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 240(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10080,103 +10020,103 @@ chunks610:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle366<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle366<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VMOVDQU 12(R10)(DX*1), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 12(R11), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R11)(DX*1), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 13(R10), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VMOVDQU 13(R10)(DX*1), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 13(R11), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 13(R11)(DX*1), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 14(R10), X1
-	VPSHUFB shuffle366<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VMOVDQU 14(R10)(DX*1), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 14(R11), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R11)(DX*1), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle370<>+0(SB), X0, X1
+	VPSHUFB shuffle364<>+0(SB), X0, X1
 	VMOVDQU 20(R10)(DX*1), X2
-	VPSHUFB shuffle371<>+0(SB), X2, X3
+	VPSHUFB shuffle365<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R11), X1
-	VPSHUFB shuffle372<>+0(SB), X1, X4
+	VPSHUFB shuffle366<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 20(R11)(DX*1), X3
-	VPSHUFB shuffle373<>+0(SB), X3, X5
+	VPSHUFB shuffle367<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle374<>+0(SB), X0, X5
-	VPSHUFB shuffle375<>+0(SB), X2, X4
+	VPSHUFB shuffle368<>+0(SB), X0, X5
+	VPSHUFB shuffle369<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle376<>+0(SB), X1, X5
+	VPSHUFB shuffle370<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle377<>+0(SB), X3, X4
+	VPSHUFB shuffle371<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 112(AX)(R8*4)
-	VPSHUFB shuffle378<>+0(SB), X0, X0
-	VPSHUFB shuffle379<>+0(SB), X2, X2
+	VPSHUFB shuffle372<>+0(SB), X0, X0
+	VPSHUFB shuffle373<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle380<>+0(SB), X1, X1
+	VPSHUFB shuffle374<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle381<>+0(SB), X3, X3
+	VPSHUFB shuffle375<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10212,67 +10152,67 @@ chunks614:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle366<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle367<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle368<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle369<>+0(SB), X0, X0
+	VPSHUFB shuffle363<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle367<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle368<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle369<>+0(SB), X1, X1
+	VPSHUFB shuffle363<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle370<>+0(SB), X1, X0
+	VPSHUFB shuffle364<>+0(SB), X1, X0
 	VMOVDQU 8(R10)(DX*1), X2
-	VPSHUFB shuffle371<>+0(SB), X2, X3
+	VPSHUFB shuffle365<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle372<>+0(SB), X0, X4
+	VPSHUFB shuffle366<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 8(R11)(DX*1), X3
-	VPSHUFB shuffle373<>+0(SB), X3, X5
+	VPSHUFB shuffle367<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
-	VPSHUFB shuffle374<>+0(SB), X1, X5
-	VPSHUFB shuffle375<>+0(SB), X2, X4
+	VPSHUFB shuffle368<>+0(SB), X1, X5
+	VPSHUFB shuffle369<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle376<>+0(SB), X0, X5
+	VPSHUFB shuffle370<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle377<>+0(SB), X3, X4
+	VPSHUFB shuffle371<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 64(AX)(R8*4)
-	VPSHUFB shuffle378<>+0(SB), X1, X1
-	VPSHUFB shuffle379<>+0(SB), X2, X2
+	VPSHUFB shuffle372<>+0(SB), X1, X1
+	VPSHUFB shuffle373<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle380<>+0(SB), X0, X0
+	VPSHUFB shuffle374<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle381<>+0(SB), X3, X3
+	VPSHUFB shuffle375<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10295,69 +10235,69 @@ rowdone615:
 	VZEROUPPER
 	RET
 
-DATA shuffle366<>+0(SB)/8, $0xffffffff09060300
-DATA shuffle366<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle360<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle360<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle361<>+0(SB)/8, $0x09060300ffffffff
+DATA shuffle361<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle362<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle362<>+8(SB)/8, $0xffffffff09060300
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle363<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle363<>+8(SB)/8, $0x09060300ffffffff
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle364<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle364<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle365<>+0(SB)/8, $0x0d0a0704ffffffff
+DATA shuffle365<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle366<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle366<>+8(SB)/8, $0xffffffff0d0a0704
 GLOBL shuffle366<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle367<>+0(SB)/8, $0x09060300ffffffff
-DATA shuffle367<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle367<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle367<>+8(SB)/8, $0x0d0a0704ffffffff
 GLOBL shuffle367<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle368<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle368<>+8(SB)/8, $0xffffffff09060300
+DATA shuffle368<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle368<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle368<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle369<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle369<>+8(SB)/8, $0x09060300ffffffff
+DATA shuffle369<>+0(SB)/8, $0x0e0b0805ffffffff
+DATA shuffle369<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle369<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle370<>+0(SB)/8, $0xffffffff0d0a0704
-DATA shuffle370<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle370<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle370<>+8(SB)/8, $0xffffffff0e0b0805
 GLOBL shuffle370<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle371<>+0(SB)/8, $0x0d0a0704ffffffff
-DATA shuffle371<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle371<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle371<>+8(SB)/8, $0x0e0b0805ffffffff
 GLOBL shuffle371<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle372<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle372<>+8(SB)/8, $0xffffffff0d0a0704
+DATA shuffle372<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle372<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle372<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle373<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle373<>+8(SB)/8, $0x0d0a0704ffffffff
+DATA shuffle373<>+0(SB)/8, $0x0f0c0906ffffffff
+DATA shuffle373<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle374<>+0(SB)/8, $0xffffffff0e0b0805
-DATA shuffle374<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle374<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle374<>+8(SB)/8, $0xffffffff0f0c0906
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle375<>+0(SB)/8, $0x0e0b0805ffffffff
-DATA shuffle375<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle375<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle375<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL shuffle375<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle376<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle376<>+8(SB)/8, $0xffffffff0e0b0805
-GLOBL shuffle376<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle377<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle377<>+8(SB)/8, $0x0e0b0805ffffffff
-GLOBL shuffle377<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle378<>+0(SB)/8, $0xffffffff0f0c0906
-DATA shuffle378<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle378<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle379<>+0(SB)/8, $0x0f0c0906ffffffff
-DATA shuffle379<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle379<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle380<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle380<>+8(SB)/8, $0xffffffff0f0c0906
-GLOBL shuffle380<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle381<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle381<>+8(SB)/8, $0x0f0c0906ffffffff
-GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -10397,139 +10337,139 @@ chunks620:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R10)(DX*1), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle268<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
 	VMOVDQU 18(R11), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle273<>+0(SB), X1, X1
+	VPSHUFB shuffle267<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R11)(DX*1), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 20(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R10)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R10)(DX*1), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle268<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
 	VMOVDQU 20(R11), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle273<>+0(SB), X1, X1
+	VPSHUFB shuffle267<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R11)(DX*1), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 22(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R10)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R10)(DX*1), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X1
-	VPSHUFB shuffle268<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
 	VMOVDQU 22(R11), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle273<>+0(SB), X1, X1
+	VPSHUFB shuffle267<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R11)(DX*1), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle338<>+0(SB), X1, X2
+	VPSHUFB shuffle332<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle328<>+0(SB), X2, X3
+	VPSHUFB shuffle322<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 96(AX)(R8*4)
 	VMOVDQU 24(R11), X3
-	VPSHUFB shuffle268<>+0(SB), X3, X3
+	VPSHUFB shuffle262<>+0(SB), X3, X3
 	VMOVDQU 32(R11), X0
-	VPSHUFB shuffle338<>+0(SB), X0, X4
+	VPSHUFB shuffle332<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 24(R11)(DX*1), X3
-	VPSHUFB shuffle273<>+0(SB), X3, X3
+	VPSHUFB shuffle267<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle328<>+0(SB), X4, X5
+	VPSHUFB shuffle322<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 112(AX)(R8*4)
 	VMOVDQU 26(R10), X5
-	VPSHUFB shuffle268<>+0(SB), X5, X5
-	VPSHUFB shuffle331<>+0(SB), X1, X3
+	VPSHUFB shuffle262<>+0(SB), X5, X5
+	VPSHUFB shuffle325<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 26(R10)(DX*1), X5
-	VPSHUFB shuffle273<>+0(SB), X5, X5
+	VPSHUFB shuffle267<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle342<>+0(SB), X2, X3
+	VPSHUFB shuffle336<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	VMOVDQU 26(R11), X3
-	VPSHUFB shuffle268<>+0(SB), X3, X3
-	VPSHUFB shuffle331<>+0(SB), X0, X5
+	VPSHUFB shuffle262<>+0(SB), X3, X3
+	VPSHUFB shuffle325<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 26(R11)(DX*1), X3
-	VPSHUFB shuffle273<>+0(SB), X3, X3
+	VPSHUFB shuffle267<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle342<>+0(SB), X4, X5
+	VPSHUFB shuffle336<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 28(R10), X5
-	VPSHUFB shuffle268<>+0(SB), X5, X5
-	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X5, X5
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle273<>+0(SB), X5, X5
+	VPSHUFB shuffle267<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle335<>+0(SB), X2, X2
+	VPSHUFB shuffle329<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 160(AX)(R8*4)
 	VMOVDQU 28(R11), X2
-	VPSHUFB shuffle268<>+0(SB), X2, X2
-	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X2, X2
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R11)(DX*1), X2
-	VPSHUFB shuffle273<>+0(SB), X2, X2
+	VPSHUFB shuffle267<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle335<>+0(SB), X4, X4
+	VPSHUFB shuffle329<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10565,67 +10505,67 @@ chunks624:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle338<>+0(SB), X1, X2
+	VPSHUFB shuffle332<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle273<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R10)(DX*1), X2
-	VPSHUFB shuffle328<>+0(SB), X2, X3
+	VPSHUFB shuffle322<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle268<>+0(SB), X3, X3
+	VPSHUFB shuffle262<>+0(SB), X3, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle338<>+0(SB), X0, X4
+	VPSHUFB shuffle332<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle273<>+0(SB), X3, X3
+	VPSHUFB shuffle267<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 8(R11)(DX*1), X4
-	VPSHUFB shuffle328<>+0(SB), X4, X5
+	VPSHUFB shuffle322<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle268<>+0(SB), X5, X5
-	VPSHUFB shuffle331<>+0(SB), X1, X3
+	VPSHUFB shuffle262<>+0(SB), X5, X5
+	VPSHUFB shuffle325<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle273<>+0(SB), X5, X5
+	VPSHUFB shuffle267<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle342<>+0(SB), X2, X3
+	VPSHUFB shuffle336<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle268<>+0(SB), X3, X3
-	VPSHUFB shuffle331<>+0(SB), X0, X5
+	VPSHUFB shuffle262<>+0(SB), X3, X3
+	VPSHUFB shuffle325<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle273<>+0(SB), X3, X3
+	VPSHUFB shuffle267<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle342<>+0(SB), X4, X5
+	VPSHUFB shuffle336<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle268<>+0(SB), X5, X5
-	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X5, X5
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle273<>+0(SB), X5, X5
+	VPSHUFB shuffle267<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle335<>+0(SB), X2, X2
+	VPSHUFB shuffle329<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X2
-	VPSHUFB shuffle268<>+0(SB), X2, X2
-	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle262<>+0(SB), X2, X2
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle273<>+0(SB), X2, X2
+	VPSHUFB shuffle267<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle335<>+0(SB), X4, X4
+	VPSHUFB shuffle329<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10684,75 +10624,75 @@ chunks629:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 24(R11), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 24(R11)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 28(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 32(R10)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVDQU 32(R11), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle56<>+0(SB), X1, X1
 	VMOVDQU 32(R11)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle57<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10813,87 +10753,87 @@ chunks635:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle382<>+0(SB), X0, X0
+	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPSHUFB shuffle379<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle382<>+0(SB), X1, X1
+	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPSHUFB shuffle379<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle382<>+0(SB), X0, X0
+	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle383<>+0(SB), X1, X1
+	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle384<>+0(SB), X0, X0
+	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle385<>+0(SB), X1, X1
+	VPSHUFB shuffle379<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle382<>+0(SB), X1, X1
+	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VMOVDQU 3(R10)(DX*1), X0
-	VPSHUFB shuffle383<>+0(SB), X0, X0
+	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 3(R11), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X1
+	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 3(R11)(DX*1), X0
-	VPSHUFB shuffle385<>+0(SB), X0, X0
+	VPSHUFB shuffle379<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle382<>+0(SB), X0, X1
+	VPSHUFB shuffle376<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle383<>+0(SB), X2, X3
+	VPSHUFB shuffle377<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X4
+	VPSHUFB shuffle378<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle385<>+0(SB), X3, X5
+	VPSHUFB shuffle379<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle386<>+0(SB), X0, X5
-	VPSHUFB shuffle387<>+0(SB), X2, X4
+	VPSHUFB shuffle380<>+0(SB), X0, X5
+	VPSHUFB shuffle381<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle388<>+0(SB), X1, X5
+	VPSHUFB shuffle382<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle389<>+0(SB), X3, X4
+	VPSHUFB shuffle383<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle390<>+0(SB), X0, X4
-	VPSHUFB shuffle391<>+0(SB), X2, X5
+	VPSHUFB shuffle384<>+0(SB), X0, X4
+	VPSHUFB shuffle385<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle392<>+0(SB), X1, X4
+	VPSHUFB shuffle386<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle393<>+0(SB), X3, X5
+	VPSHUFB shuffle387<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle394<>+0(SB), X0, X0
-	VPSHUFB shuffle395<>+0(SB), X2, X2
+	VPSHUFB shuffle388<>+0(SB), X0, X0
+	VPSHUFB shuffle389<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle396<>+0(SB), X1, X1
+	VPSHUFB shuffle390<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle397<>+0(SB), X3, X3
+	VPSHUFB shuffle391<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10929,39 +10869,39 @@ chunks639:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle382<>+0(SB), X0, X1
+	VPSHUFB shuffle376<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle383<>+0(SB), X2, X3
+	VPSHUFB shuffle377<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle384<>+0(SB), X1, X4
+	VPSHUFB shuffle378<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle385<>+0(SB), X3, X5
+	VPSHUFB shuffle379<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle386<>+0(SB), X0, X5
-	VPSHUFB shuffle387<>+0(SB), X2, X4
+	VPSHUFB shuffle380<>+0(SB), X0, X5
+	VPSHUFB shuffle381<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle388<>+0(SB), X1, X5
+	VPSHUFB shuffle382<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle389<>+0(SB), X3, X4
+	VPSHUFB shuffle383<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle390<>+0(SB), X0, X4
-	VPSHUFB shuffle391<>+0(SB), X2, X5
+	VPSHUFB shuffle384<>+0(SB), X0, X4
+	VPSHUFB shuffle385<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle392<>+0(SB), X1, X4
+	VPSHUFB shuffle386<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle393<>+0(SB), X3, X5
+	VPSHUFB shuffle387<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle394<>+0(SB), X0, X0
-	VPSHUFB shuffle395<>+0(SB), X2, X2
+	VPSHUFB shuffle388<>+0(SB), X0, X0
+	VPSHUFB shuffle389<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle396<>+0(SB), X1, X1
+	VPSHUFB shuffle390<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle397<>+0(SB), X3, X3
+	VPSHUFB shuffle391<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10984,69 +10924,69 @@ rowdone640:
 	VZEROUPPER
 	RET
 
-DATA shuffle382<>+0(SB)/8, $0xffffffff0c080400
-DATA shuffle382<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle376<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle376<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle376<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle377<>+0(SB)/8, $0x0c080400ffffffff
+DATA shuffle377<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle378<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle378<>+8(SB)/8, $0xffffffff0c080400
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle379<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle379<>+8(SB)/8, $0x0c080400ffffffff
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle380<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle380<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle381<>+0(SB)/8, $0x0d090501ffffffff
+DATA shuffle381<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle382<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle382<>+8(SB)/8, $0xffffffff0d090501
 GLOBL shuffle382<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle383<>+0(SB)/8, $0x0c080400ffffffff
-DATA shuffle383<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle383<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle383<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL shuffle383<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle384<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle384<>+8(SB)/8, $0xffffffff0c080400
+DATA shuffle384<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle384<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle384<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle385<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle385<>+8(SB)/8, $0x0c080400ffffffff
+DATA shuffle385<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA shuffle385<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle385<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle386<>+0(SB)/8, $0xffffffff0d090501
-DATA shuffle386<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle386<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle386<>+8(SB)/8, $0xffffffff0e0a0602
 GLOBL shuffle386<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle387<>+0(SB)/8, $0x0d090501ffffffff
-DATA shuffle387<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle387<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle387<>+8(SB)/8, $0x0e0a0602ffffffff
 GLOBL shuffle387<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle388<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle388<>+8(SB)/8, $0xffffffff0d090501
+DATA shuffle388<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle388<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle388<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle389<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle389<>+8(SB)/8, $0x0d090501ffffffff
+DATA shuffle389<>+0(SB)/8, $0x0f0b0703ffffffff
+DATA shuffle389<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle390<>+0(SB)/8, $0xffffffff0e0a0602
-DATA shuffle390<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle390<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle390<>+8(SB)/8, $0xffffffff0f0b0703
 GLOBL shuffle390<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle391<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA shuffle391<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle391<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle391<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle391<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle392<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle392<>+8(SB)/8, $0xffffffff0e0a0602
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle393<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle393<>+8(SB)/8, $0x0e0a0602ffffffff
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle394<>+0(SB)/8, $0xffffffff0f0b0703
-DATA shuffle394<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle394<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle395<>+0(SB)/8, $0x0f0b0703ffffffff
-DATA shuffle395<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle395<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle396<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle396<>+8(SB)/8, $0xffffffff0f0b0703
-GLOBL shuffle396<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle397<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle397<>+8(SB)/8, $0x0f0b0703ffffffff
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -11084,87 +11024,87 @@ chunks644:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle322<>+0(SB), X1, X2
+	VPSHUFB shuffle316<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle316<>+0(SB), X2, X3
+	VPSHUFB shuffle310<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle306<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X0
-	VPSHUFB shuffle322<>+0(SB), X0, X4
+	VPSHUFB shuffle316<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X5
+	VPSHUFB shuffle310<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle312<>+0(SB), X5, X5
-	VPSHUFB shuffle398<>+0(SB), X1, X3
+	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle392<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle320<>+0(SB), X5, X5
+	VPSHUFB shuffle314<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle399<>+0(SB), X2, X3
+	VPSHUFB shuffle393<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
-	VPSHUFB shuffle398<>+0(SB), X0, X5
+	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle392<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle399<>+0(SB), X4, X5
+	VPSHUFB shuffle393<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle312<>+0(SB), X5, X5
-	VPSHUFB shuffle400<>+0(SB), X1, X3
+	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle394<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle320<>+0(SB), X5, X5
+	VPSHUFB shuffle314<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle401<>+0(SB), X2, X3
+	VPSHUFB shuffle395<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
-	VPSHUFB shuffle400<>+0(SB), X0, X5
+	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle394<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 4(R11)(DX*1), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle401<>+0(SB), X4, X5
+	VPSHUFB shuffle395<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 80(AX)(R8*4)
 	VMOVDQU 6(R10), X5
-	VPSHUFB shuffle312<>+0(SB), X5, X5
-	VPSHUFB shuffle402<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle396<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 6(R10)(DX*1), X5
-	VPSHUFB shuffle320<>+0(SB), X5, X5
+	VPSHUFB shuffle314<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle403<>+0(SB), X2, X2
+	VPSHUFB shuffle397<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 6(R11), X2
-	VPSHUFB shuffle312<>+0(SB), X2, X2
-	VPSHUFB shuffle402<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X2, X2
+	VPSHUFB shuffle396<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 6(R11)(DX*1), X2
-	VPSHUFB shuffle320<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle403<>+0(SB), X4, X4
+	VPSHUFB shuffle397<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -11187,29 +11127,29 @@ rowdone645:
 	VZEROUPPER
 	RET
 
-DATA shuffle398<>+0(SB)/8, $0x0b0a0302ffffffff
-DATA shuffle398<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $16
+DATA shuffle392<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle392<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle399<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle399<>+8(SB)/8, $0x0b0a0302ffffffff
-GLOBL shuffle399<>(SB), RODATA|NOPTR, $16
+DATA shuffle393<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle393<>+8(SB)/8, $0x0b0a0302ffffffff
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle400<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle400<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle400<>(SB), RODATA|NOPTR, $16
+DATA shuffle394<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle394<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle401<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle401<>+8(SB)/8, $0x0d0c0504ffffffff
-GLOBL shuffle401<>(SB), RODATA|NOPTR, $16
+DATA shuffle395<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle395<>+8(SB)/8, $0x0d0c0504ffffffff
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle402<>+0(SB)/8, $0x0f0e0706ffffffff
-DATA shuffle402<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle402<>(SB), RODATA|NOPTR, $16
+DATA shuffle396<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA shuffle396<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle403<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle403<>+8(SB)/8, $0x0f0e0706ffffffff
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $16
+DATA shuffle397<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle397<>+8(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -11249,10 +11189,10 @@ chunks649:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -11261,10 +11201,10 @@ chunks649:
 	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X3
@@ -11273,10 +11213,10 @@ chunks649:
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU 32(R11), X3
-	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 48(R11), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X4
@@ -11285,10 +11225,10 @@ chunks649:
 	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle70<>+0(SB), X3, X3
+	VPSHUFB shuffle64<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R11)(DX*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -11297,10 +11237,10 @@ chunks649:
 	VMOVDQU 4(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R10), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R10), X5
-	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
@@ -11308,10 +11248,10 @@ chunks649:
 	VMOVDQU 4(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R10)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle64<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R10)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
@@ -11319,10 +11259,10 @@ chunks649:
 	VMOVDQU 4(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R11), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R11), X5
-	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -11330,10 +11270,10 @@ chunks649:
 	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R11)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle64<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R11)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
@@ -11341,89 +11281,89 @@ chunks649:
 	VMOVDQU 8(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R10), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R10), X5
-	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle74<>+0(SB), X1, X4
+	VPSHUFB shuffle68<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R10)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle64<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R10)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle74<>+0(SB), X0, X5
+	VPSHUFB shuffle68<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R11), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R11), X5
-	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle74<>+0(SB), X2, X4
+	VPSHUFB shuffle68<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R11)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle64<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R11)(DX*1), X4
-	VPSHUFB shuffle71<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle74<>+0(SB), X3, X5
+	VPSHUFB shuffle68<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 176(AX)(R8*4)
 	VMOVDQU 12(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 28(R10), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle64<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 44(R10), X5
-	VPSHUFB shuffle71<>+0(SB), X5, X5
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 12(R10)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle64<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VMOVDQU 44(R10)(DX*1), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 208(AX)(R8*4)
 	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 44(R11), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 224(AX)(R8*4)
 	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(R11)(DX*1), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle76<>+0(SB), X3, X3
+	VPSHUFB shuffle70<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 240(AX)(R8*4)
 	CMPQ    R8, BX
@@ -11487,68 +11427,68 @@ chunks655:
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle404<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle398<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle405<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle399<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle406<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle400<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle407<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle401<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle408<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle402<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle409<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle410<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle403<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle404<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle411<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle405<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle412<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle406<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle413<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle407<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
-	VPSHUFB        shuffle414<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle408<>+0(SB), Y4, Y4
 	VMOVDQU        (R11)(DX*1), Y3
-	VPSHUFB        shuffle415<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle409<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R11)(DX*2), Y4
-	VPSHUFB        shuffle416<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle410<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
-	VPSHUFB        shuffle417<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle411<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R12), Y4
-	VPSHUFB        shuffle418<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle412<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
-	VPSHUFB        shuffle419<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle413<>+0(SB), Y4, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
-	VPSHUFB        shuffle420<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle414<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle421<>+0(SB), Y3, Y0
+	VPSHUFB        shuffle415<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle422<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle416<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle423<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle417<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle424<>+0(SB), Y4, Y4
-	VPSHUFB        shuffle425<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle418<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle419<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle426<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle420<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle427<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle421<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle428<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle422<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
@@ -11586,58 +11526,58 @@ chunks659:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle429<>+0(SB), X0, X1
+	VPSHUFB shuffle423<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle430<>+0(SB), X2, X3
+	VPSHUFB shuffle424<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle431<>+0(SB), X1, X4
+	VPSHUFB shuffle425<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle432<>+0(SB), X3, X5
+	VPSHUFB shuffle426<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle433<>+0(SB), X4, X6
+	VPSHUFB shuffle427<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle434<>+0(SB), X0, X6
-	VPSHUFB shuffle435<>+0(SB), X2, X5
+	VPSHUFB shuffle428<>+0(SB), X0, X6
+	VPSHUFB shuffle429<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle436<>+0(SB), X1, X6
+	VPSHUFB shuffle430<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle437<>+0(SB), X3, X5
+	VPSHUFB shuffle431<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle438<>+0(SB), X4, X6
+	VPSHUFB shuffle432<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle439<>+0(SB), X0, X6
-	VPSHUFB shuffle440<>+0(SB), X2, X5
+	VPSHUFB shuffle433<>+0(SB), X0, X6
+	VPSHUFB shuffle434<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle441<>+0(SB), X1, X6
+	VPSHUFB shuffle435<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle442<>+0(SB), X3, X5
+	VPSHUFB shuffle436<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle443<>+0(SB), X4, X6
+	VPSHUFB shuffle437<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 32(R13)
-	VPSHUFB shuffle444<>+0(SB), X0, X6
-	VPSHUFB shuffle445<>+0(SB), X2, X5
+	VPSHUFB shuffle438<>+0(SB), X0, X6
+	VPSHUFB shuffle439<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle446<>+0(SB), X1, X6
+	VPSHUFB shuffle440<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle447<>+0(SB), X3, X5
+	VPSHUFB shuffle441<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle448<>+0(SB), X4, X6
+	VPSHUFB shuffle442<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 48(R13)
-	VPSHUFB shuffle449<>+0(SB), X0, X0
-	VPSHUFB shuffle450<>+0(SB), X2, X2
+	VPSHUFB shuffle443<>+0(SB), X0, X0
+	VPSHUFB shuffle444<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle451<>+0(SB), X1, X1
+	VPSHUFB shuffle445<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle452<>+0(SB), X3, X3
+	VPSHUFB shuffle446<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle453<>+0(SB), X4, X4
+	VPSHUFB shuffle447<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
@@ -11660,255 +11600,255 @@ rowdone660:
 	VZEROUPPER
 	RET
 
-DATA shuffle404<>+0(SB)/8, $0xffff01ffffffff00
-DATA shuffle404<>+8(SB)/8, $0x03ffffffff02ffff
-DATA shuffle404<>+16(SB)/8, $0xffffff04ffffffff
-DATA shuffle404<>+24(SB)/8, $0xff06ffffffff05ff
+DATA shuffle398<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle398<>+8(SB)/8, $0x03ffffffff02ffff
+DATA shuffle398<>+16(SB)/8, $0xffffff04ffffffff
+DATA shuffle398<>+24(SB)/8, $0xff06ffffffff05ff
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle399<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle399<>+8(SB)/8, $0xffffffff02ffffff
+DATA shuffle399<>+16(SB)/8, $0xffff04ffffffff03
+DATA shuffle399<>+24(SB)/8, $0x06ffffffff05ffff
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle400<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle400<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle400<>+16(SB)/8, $0xff04ffffffff03ff
+DATA shuffle400<>+24(SB)/8, $0xffffffff05ffffff
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle401<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle401<>+8(SB)/8, $0xffff02ffffffff01
+DATA shuffle401<>+16(SB)/8, $0x04ffffffff03ffff
+DATA shuffle401<>+24(SB)/8, $0xffffff05ffffffff
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle402<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle402<>+8(SB)/8, $0xff02ffffffff01ff
+DATA shuffle402<>+16(SB)/8, $0xffffffff03ffffff
+DATA shuffle402<>+24(SB)/8, $0xffff05ffffffff04
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle403<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle403<>+8(SB)/8, $0xffff09ffffffff08
+DATA shuffle403<>+16(SB)/8, $0x0bffffffff0affff
+DATA shuffle403<>+24(SB)/8, $0xffffff0cffffffff
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle404<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle404<>+8(SB)/8, $0xff09ffffffff08ff
+DATA shuffle404<>+16(SB)/8, $0xffffffff0affffff
+DATA shuffle404<>+24(SB)/8, $0xffff0cffffffff0b
 GLOBL shuffle404<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle405<>+0(SB)/8, $0xff01ffffffff00ff
-DATA shuffle405<>+8(SB)/8, $0xffffffff02ffffff
-DATA shuffle405<>+16(SB)/8, $0xffff04ffffffff03
-DATA shuffle405<>+24(SB)/8, $0x06ffffffff05ffff
+DATA shuffle405<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle405<>+8(SB)/8, $0x09ffffffff08ffff
+DATA shuffle405<>+16(SB)/8, $0xffffff0affffffff
+DATA shuffle405<>+24(SB)/8, $0xff0cffffffff0bff
 GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle406<>+0(SB)/8, $0x01ffffffff00ffff
-DATA shuffle406<>+8(SB)/8, $0xffffff02ffffffff
-DATA shuffle406<>+16(SB)/8, $0xff04ffffffff03ff
-DATA shuffle406<>+24(SB)/8, $0xffffffff05ffffff
+DATA shuffle406<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle406<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle406<>+16(SB)/8, $0xffff0affffffff09
+DATA shuffle406<>+24(SB)/8, $0x0cffffffff0bffff
 GLOBL shuffle406<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle407<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle407<>+8(SB)/8, $0xffff02ffffffff01
-DATA shuffle407<>+16(SB)/8, $0x04ffffffff03ffff
-DATA shuffle407<>+24(SB)/8, $0xffffff05ffffffff
+DATA shuffle407<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle407<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle407<>+16(SB)/8, $0xff0affffffff09ff
+DATA shuffle407<>+24(SB)/8, $0xffffffff0bffffff
 GLOBL shuffle407<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle408<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle408<>+8(SB)/8, $0xff02ffffffff01ff
-DATA shuffle408<>+16(SB)/8, $0xffffffff03ffffff
-DATA shuffle408<>+24(SB)/8, $0xffff05ffffffff04
+DATA shuffle408<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle408<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle408<>+16(SB)/8, $0xffff01ffffffff00
+DATA shuffle408<>+24(SB)/8, $0x03ffffffff02ffff
 GLOBL shuffle408<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle409<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle409<>+8(SB)/8, $0xffff09ffffffff08
-DATA shuffle409<>+16(SB)/8, $0x0bffffffff0affff
-DATA shuffle409<>+24(SB)/8, $0xffffff0cffffffff
+DATA shuffle409<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle409<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle409<>+16(SB)/8, $0xff01ffffffff00ff
+DATA shuffle409<>+24(SB)/8, $0xffffffff02ffffff
 GLOBL shuffle409<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle410<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle410<>+8(SB)/8, $0xff09ffffffff08ff
-DATA shuffle410<>+16(SB)/8, $0xffffffff0affffff
-DATA shuffle410<>+24(SB)/8, $0xffff0cffffffff0b
+DATA shuffle410<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle410<>+8(SB)/8, $0xffff0fffffffff0e
+DATA shuffle410<>+16(SB)/8, $0x01ffffffff00ffff
+DATA shuffle410<>+24(SB)/8, $0xffffff02ffffffff
 GLOBL shuffle410<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle411<>+0(SB)/8, $0xffff07ffffffff06
-DATA shuffle411<>+8(SB)/8, $0x09ffffffff08ffff
-DATA shuffle411<>+16(SB)/8, $0xffffff0affffffff
-DATA shuffle411<>+24(SB)/8, $0xff0cffffffff0bff
+DATA shuffle411<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle411<>+8(SB)/8, $0xff0fffffffff0eff
+DATA shuffle411<>+16(SB)/8, $0xffffffff00ffffff
+DATA shuffle411<>+24(SB)/8, $0xffff02ffffffff01
 GLOBL shuffle411<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle412<>+0(SB)/8, $0xff07ffffffff06ff
-DATA shuffle412<>+8(SB)/8, $0xffffffff08ffffff
-DATA shuffle412<>+16(SB)/8, $0xffff0affffffff09
-DATA shuffle412<>+24(SB)/8, $0x0cffffffff0bffff
+DATA shuffle412<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle412<>+8(SB)/8, $0x0fffffffff0effff
+DATA shuffle412<>+16(SB)/8, $0xffffff00ffffffff
+DATA shuffle412<>+24(SB)/8, $0xff02ffffffff01ff
 GLOBL shuffle412<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle413<>+0(SB)/8, $0x07ffffffff06ffff
-DATA shuffle413<>+8(SB)/8, $0xffffff08ffffffff
-DATA shuffle413<>+16(SB)/8, $0xff0affffffff09ff
-DATA shuffle413<>+24(SB)/8, $0xffffffff0bffffff
+DATA shuffle413<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle413<>+8(SB)/8, $0xff06ffffffff05ff
+DATA shuffle413<>+16(SB)/8, $0xffffffff07ffffff
+DATA shuffle413<>+24(SB)/8, $0xffff09ffffffff08
 GLOBL shuffle413<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle414<>+0(SB)/8, $0xff0effffffff0dff
-DATA shuffle414<>+8(SB)/8, $0xffffffff0fffffff
-DATA shuffle414<>+16(SB)/8, $0xffff01ffffffff00
-DATA shuffle414<>+24(SB)/8, $0x03ffffffff02ffff
+DATA shuffle414<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle414<>+8(SB)/8, $0x06ffffffff05ffff
+DATA shuffle414<>+16(SB)/8, $0xffffff07ffffffff
+DATA shuffle414<>+24(SB)/8, $0xff09ffffffff08ff
 GLOBL shuffle414<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle415<>+0(SB)/8, $0x0effffffff0dffff
-DATA shuffle415<>+8(SB)/8, $0xffffff0fffffffff
-DATA shuffle415<>+16(SB)/8, $0xff01ffffffff00ff
-DATA shuffle415<>+24(SB)/8, $0xffffffff02ffffff
+DATA shuffle415<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle415<>+8(SB)/8, $0xffffffff05ffffff
+DATA shuffle415<>+16(SB)/8, $0xffff07ffffffff06
+DATA shuffle415<>+24(SB)/8, $0x09ffffffff08ffff
 GLOBL shuffle415<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle416<>+0(SB)/8, $0xffffffff0dffffff
-DATA shuffle416<>+8(SB)/8, $0xffff0fffffffff0e
-DATA shuffle416<>+16(SB)/8, $0x01ffffffff00ffff
-DATA shuffle416<>+24(SB)/8, $0xffffff02ffffffff
+DATA shuffle416<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle416<>+8(SB)/8, $0xffffff05ffffffff
+DATA shuffle416<>+16(SB)/8, $0xff07ffffffff06ff
+DATA shuffle416<>+24(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle416<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle417<>+0(SB)/8, $0xffffff0dffffffff
-DATA shuffle417<>+8(SB)/8, $0xff0fffffffff0eff
-DATA shuffle417<>+16(SB)/8, $0xffffffff00ffffff
-DATA shuffle417<>+24(SB)/8, $0xffff02ffffffff01
+DATA shuffle417<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle417<>+8(SB)/8, $0xffff05ffffffff04
+DATA shuffle417<>+16(SB)/8, $0x07ffffffff06ffff
+DATA shuffle417<>+24(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle417<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle418<>+0(SB)/8, $0xffff0dffffffff0c
-DATA shuffle418<>+8(SB)/8, $0x0fffffffff0effff
-DATA shuffle418<>+16(SB)/8, $0xffffff00ffffffff
-DATA shuffle418<>+24(SB)/8, $0xff02ffffffff01ff
+DATA shuffle418<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle418<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle418<>+16(SB)/8, $0xff0effffffff0dff
+DATA shuffle418<>+24(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle418<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle419<>+0(SB)/8, $0xffffff04ffffffff
-DATA shuffle419<>+8(SB)/8, $0xff06ffffffff05ff
-DATA shuffle419<>+16(SB)/8, $0xffffffff07ffffff
-DATA shuffle419<>+24(SB)/8, $0xffff09ffffffff08
+DATA shuffle419<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle419<>+8(SB)/8, $0xffff0cffffffff0b
+DATA shuffle419<>+16(SB)/8, $0x0effffffff0dffff
+DATA shuffle419<>+24(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle419<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle420<>+0(SB)/8, $0xffff04ffffffff03
-DATA shuffle420<>+8(SB)/8, $0x06ffffffff05ffff
-DATA shuffle420<>+16(SB)/8, $0xffffff07ffffffff
-DATA shuffle420<>+24(SB)/8, $0xff09ffffffff08ff
+DATA shuffle420<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle420<>+8(SB)/8, $0xff0cffffffff0bff
+DATA shuffle420<>+16(SB)/8, $0xffffffff0dffffff
+DATA shuffle420<>+24(SB)/8, $0xffff0fffffffff0e
 GLOBL shuffle420<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle421<>+0(SB)/8, $0xff04ffffffff03ff
-DATA shuffle421<>+8(SB)/8, $0xffffffff05ffffff
-DATA shuffle421<>+16(SB)/8, $0xffff07ffffffff06
-DATA shuffle421<>+24(SB)/8, $0x09ffffffff08ffff
+DATA shuffle421<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle421<>+8(SB)/8, $0x0cffffffff0bffff
+DATA shuffle421<>+16(SB)/8, $0xffffff0dffffffff
+DATA shuffle421<>+24(SB)/8, $0xff0fffffffff0eff
 GLOBL shuffle421<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle422<>+0(SB)/8, $0x04ffffffff03ffff
-DATA shuffle422<>+8(SB)/8, $0xffffff05ffffffff
-DATA shuffle422<>+16(SB)/8, $0xff07ffffffff06ff
-DATA shuffle422<>+24(SB)/8, $0xffffffff08ffffff
+DATA shuffle422<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle422<>+8(SB)/8, $0xffffffff0bffffff
+DATA shuffle422<>+16(SB)/8, $0xffff0dffffffff0c
+DATA shuffle422<>+24(SB)/8, $0x0fffffffff0effff
 GLOBL shuffle422<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle423<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle423<>+8(SB)/8, $0xffff05ffffffff04
-DATA shuffle423<>+16(SB)/8, $0x07ffffffff06ffff
-DATA shuffle423<>+24(SB)/8, $0xffffff08ffffffff
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $32
+DATA shuffle423<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle423<>+8(SB)/8, $0x03ffffffff02ffff
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle424<>+0(SB)/8, $0x0bffffffff0affff
-DATA shuffle424<>+8(SB)/8, $0xffffff0cffffffff
-DATA shuffle424<>+16(SB)/8, $0xff0effffffff0dff
-DATA shuffle424<>+24(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $32
+DATA shuffle424<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle424<>+8(SB)/8, $0xffffffff02ffffff
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle425<>+0(SB)/8, $0xffffffff0affffff
-DATA shuffle425<>+8(SB)/8, $0xffff0cffffffff0b
-DATA shuffle425<>+16(SB)/8, $0x0effffffff0dffff
-DATA shuffle425<>+24(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $32
+DATA shuffle425<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle425<>+8(SB)/8, $0xffffff02ffffffff
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle426<>+0(SB)/8, $0xffffff0affffffff
-DATA shuffle426<>+8(SB)/8, $0xff0cffffffff0bff
-DATA shuffle426<>+16(SB)/8, $0xffffffff0dffffff
-DATA shuffle426<>+24(SB)/8, $0xffff0fffffffff0e
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $32
+DATA shuffle426<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle426<>+8(SB)/8, $0xffff02ffffffff01
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle427<>+0(SB)/8, $0xffff0affffffff09
-DATA shuffle427<>+8(SB)/8, $0x0cffffffff0bffff
-DATA shuffle427<>+16(SB)/8, $0xffffff0dffffffff
-DATA shuffle427<>+24(SB)/8, $0xff0fffffffff0eff
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $32
+DATA shuffle427<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle427<>+8(SB)/8, $0xff02ffffffff01ff
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle428<>+0(SB)/8, $0xff0affffffff09ff
-DATA shuffle428<>+8(SB)/8, $0xffffffff0bffffff
-DATA shuffle428<>+16(SB)/8, $0xffff0dffffffff0c
-DATA shuffle428<>+24(SB)/8, $0x0fffffffff0effff
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $32
+DATA shuffle428<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle428<>+8(SB)/8, $0xff06ffffffff05ff
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle429<>+0(SB)/8, $0xffff01ffffffff00
-DATA shuffle429<>+8(SB)/8, $0x03ffffffff02ffff
+DATA shuffle429<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle429<>+8(SB)/8, $0x06ffffffff05ffff
 GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle430<>+0(SB)/8, $0xff01ffffffff00ff
-DATA shuffle430<>+8(SB)/8, $0xffffffff02ffffff
+DATA shuffle430<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle430<>+8(SB)/8, $0xffffffff05ffffff
 GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle431<>+0(SB)/8, $0x01ffffffff00ffff
-DATA shuffle431<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle431<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle431<>+8(SB)/8, $0xffffff05ffffffff
 GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle432<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle432<>+8(SB)/8, $0xffff02ffffffff01
+DATA shuffle432<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle432<>+8(SB)/8, $0xffff05ffffffff04
 GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle433<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle433<>+8(SB)/8, $0xff02ffffffff01ff
+DATA shuffle433<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle433<>+8(SB)/8, $0xffff09ffffffff08
 GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle434<>+0(SB)/8, $0xffffff04ffffffff
-DATA shuffle434<>+8(SB)/8, $0xff06ffffffff05ff
+DATA shuffle434<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle434<>+8(SB)/8, $0xff09ffffffff08ff
 GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle435<>+0(SB)/8, $0xffff04ffffffff03
-DATA shuffle435<>+8(SB)/8, $0x06ffffffff05ffff
+DATA shuffle435<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle435<>+8(SB)/8, $0x09ffffffff08ffff
 GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle436<>+0(SB)/8, $0xff04ffffffff03ff
-DATA shuffle436<>+8(SB)/8, $0xffffffff05ffffff
+DATA shuffle436<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle436<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle437<>+0(SB)/8, $0x04ffffffff03ffff
-DATA shuffle437<>+8(SB)/8, $0xffffff05ffffffff
+DATA shuffle437<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle437<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle438<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle438<>+8(SB)/8, $0xffff05ffffffff04
+DATA shuffle438<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle438<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle439<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle439<>+8(SB)/8, $0xffff09ffffffff08
+DATA shuffle439<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle439<>+8(SB)/8, $0xffff0cffffffff0b
 GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle440<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle440<>+8(SB)/8, $0xff09ffffffff08ff
+DATA shuffle440<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle440<>+8(SB)/8, $0xff0cffffffff0bff
 GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle441<>+0(SB)/8, $0xffff07ffffffff06
-DATA shuffle441<>+8(SB)/8, $0x09ffffffff08ffff
+DATA shuffle441<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle441<>+8(SB)/8, $0x0cffffffff0bffff
 GLOBL shuffle441<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle442<>+0(SB)/8, $0xff07ffffffff06ff
-DATA shuffle442<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle442<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle442<>+8(SB)/8, $0xffffffff0bffffff
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle443<>+0(SB)/8, $0x07ffffffff06ffff
-DATA shuffle443<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle443<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle443<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle443<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle444<>+0(SB)/8, $0x0bffffffff0affff
-DATA shuffle444<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle444<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle444<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle444<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle445<>+0(SB)/8, $0xffffffff0affffff
-DATA shuffle445<>+8(SB)/8, $0xffff0cffffffff0b
+DATA shuffle445<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle445<>+8(SB)/8, $0xffff0fffffffff0e
 GLOBL shuffle445<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle446<>+0(SB)/8, $0xffffff0affffffff
-DATA shuffle446<>+8(SB)/8, $0xff0cffffffff0bff
+DATA shuffle446<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle446<>+8(SB)/8, $0xff0fffffffff0eff
 GLOBL shuffle446<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle447<>+0(SB)/8, $0xffff0affffffff09
-DATA shuffle447<>+8(SB)/8, $0x0cffffffff0bffff
+DATA shuffle447<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle447<>+8(SB)/8, $0x0fffffffff0effff
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle448<>+0(SB)/8, $0xff0affffffff09ff
-DATA shuffle448<>+8(SB)/8, $0xffffffff0bffffff
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle449<>+0(SB)/8, $0xff0effffffff0dff
-DATA shuffle449<>+8(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle450<>+0(SB)/8, $0x0effffffff0dffff
-DATA shuffle450<>+8(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle451<>+0(SB)/8, $0xffffffff0dffffff
-DATA shuffle451<>+8(SB)/8, $0xffff0fffffffff0e
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle452<>+0(SB)/8, $0xffffff0dffffffff
-DATA shuffle452<>+8(SB)/8, $0xff0fffffffff0eff
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle453<>+0(SB)/8, $0xffff0dffffffff0c
-DATA shuffle453<>+8(SB)/8, $0x0fffffffff0effff
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $16
 
 // func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -11951,68 +11891,68 @@ chunks665:
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle454<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle448<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle455<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle449<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle456<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle450<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle457<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle451<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle458<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle452<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle459<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle460<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle453<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle454<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle461<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle455<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle462<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle456<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle463<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle457<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
-	VPSHUFB        shuffle464<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle458<>+0(SB), Y4, Y4
 	VMOVDQU        (R11)(DX*1), Y3
-	VPSHUFB        shuffle465<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle459<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R11)(DX*2), Y4
-	VPSHUFB        shuffle466<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle460<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
-	VPSHUFB        shuffle467<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle461<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R12), Y4
-	VPSHUFB        shuffle468<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle462<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
-	VPSHUFB        shuffle469<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle463<>+0(SB), Y4, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
-	VPSHUFB        shuffle470<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle464<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle471<>+0(SB), Y3, Y0
+	VPSHUFB        shuffle465<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle472<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle466<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle473<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle467<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle474<>+0(SB), Y4, Y4
-	VPSHUFB        shuffle475<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle468<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle469<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle476<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle470<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle477<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle471<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle478<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle472<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
@@ -12050,58 +11990,58 @@ chunks669:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle479<>+0(SB), X0, X1
+	VPSHUFB shuffle473<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle480<>+0(SB), X2, X3
+	VPSHUFB shuffle474<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle481<>+0(SB), X1, X4
+	VPSHUFB shuffle475<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPSHUFB shuffle313<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPSHUFB shuffle317<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle482<>+0(SB), X0, X6
-	VPSHUFB shuffle483<>+0(SB), X2, X5
+	VPSHUFB shuffle476<>+0(SB), X0, X6
+	VPSHUFB shuffle477<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle484<>+0(SB), X1, X6
+	VPSHUFB shuffle478<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle485<>+0(SB), X3, X5
+	VPSHUFB shuffle479<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle486<>+0(SB), X4, X6
+	VPSHUFB shuffle480<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle327<>+0(SB), X0, X6
-	VPSHUFB shuffle487<>+0(SB), X2, X5
+	VPSHUFB shuffle321<>+0(SB), X0, X6
+	VPSHUFB shuffle481<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle488<>+0(SB), X1, X6
+	VPSHUFB shuffle482<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle489<>+0(SB), X3, X5
+	VPSHUFB shuffle483<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle490<>+0(SB), X4, X6
+	VPSHUFB shuffle484<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 32(R13)
-	VPSHUFB shuffle491<>+0(SB), X0, X6
-	VPSHUFB shuffle492<>+0(SB), X2, X5
+	VPSHUFB shuffle485<>+0(SB), X0, X6
+	VPSHUFB shuffle486<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle338<>+0(SB), X1, X6
+	VPSHUFB shuffle332<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle493<>+0(SB), X3, X5
+	VPSHUFB shuffle487<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle494<>+0(SB), X4, X6
+	VPSHUFB shuffle488<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 48(R13)
-	VPSHUFB shuffle345<>+0(SB), X0, X0
-	VPSHUFB shuffle334<>+0(SB), X2, X2
+	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle328<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle495<>+0(SB), X1, X1
+	VPSHUFB shuffle489<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle496<>+0(SB), X3, X3
+	VPSHUFB shuffle490<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle497<>+0(SB), X4, X4
+	VPSHUFB shuffle491<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
@@ -12124,231 +12064,231 @@ rowdone670:
 	VZEROUPPER
 	RET
 
-DATA shuffle454<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle454<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle454<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle454<>+24(SB)/8, $0x0706ffffffffffff
+DATA shuffle448<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle448<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle448<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle448<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle449<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle449<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle449<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle449<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle450<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle450<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle450<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle450<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle451<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle451<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle451<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle451<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle452<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle452<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle452<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle452<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle453<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle453<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle453<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle453<>+24(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle454<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle454<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle454<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle454<>+24(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle454<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle455<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle455<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle455<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle455<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle455<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle455<>+16(SB)/8, $0x0b0affffffffffff
 DATA shuffle455<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle455<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle456<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle456<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle456<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle456<>+8(SB)/8, $0x0908ffffffffffff
 DATA shuffle456<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle456<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle456<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle456<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle457<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle457<>+0(SB)/8, $0x0706ffffffffffff
 DATA shuffle457<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle457<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle457<>+24(SB)/8, $0xffffffff0504ffff
+DATA shuffle457<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle457<>+24(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle457<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle458<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle458<>+8(SB)/8, $0xffffffffffff0100
-DATA shuffle458<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle458<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle458<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle458<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle458<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle458<>+24(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle458<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle459<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle459<>+8(SB)/8, $0xffffffffffff0908
-DATA shuffle459<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle459<>+24(SB)/8, $0xffff0d0cffffffff
+DATA shuffle459<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle459<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle459<>+24(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle459<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle460<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle460<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle460<>+16(SB)/8, $0xffff0b0affffffff
-DATA shuffle460<>+24(SB)/8, $0x0d0cffffffffffff
+DATA shuffle460<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle460<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle460<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle460<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle460<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle461<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle461<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle461<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle461<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle461<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle461<>+16(SB)/8, $0x0100ffffffffffff
 DATA shuffle461<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle461<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle462<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle462<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle462<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle462<>+8(SB)/8, $0x0f0effffffffffff
 DATA shuffle462<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle462<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle462<>+24(SB)/8, $0xffffffffffff0100
 GLOBL shuffle462<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle463<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle463<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle463<>+24(SB)/8, $0xffffffff0b0affff
+DATA shuffle463<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle463<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle463<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle463<>+24(SB)/8, $0xffffffffffff0908
 GLOBL shuffle463<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle464<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle464<>+0(SB)/8, $0x0504ffffffffffff
 DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle464<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle464<>+24(SB)/8, $0xffffffff0302ffff
+DATA shuffle464<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle464<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle464<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle465<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle465<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle465<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle465<>+24(SB)/8, $0xffff0302ffffffff
+DATA shuffle465<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle465<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle465<>+24(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle465<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle466<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle466<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle466<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle466<>+24(SB)/8, $0x0302ffffffffffff
+DATA shuffle466<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle466<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle466<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle466<>+24(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle466<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle467<>+0(SB)/8, $0xffffffff0d0cffff
-DATA shuffle467<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle467<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle467<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle467<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle467<>+16(SB)/8, $0x0706ffffffffffff
 DATA shuffle467<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle467<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle468<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle468<>+8(SB)/8, $0x0f0effffffffffff
-DATA shuffle468<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle468<>+24(SB)/8, $0xffffffffffff0100
+DATA shuffle468<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle468<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle468<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle468<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle468<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle469<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle469<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle469<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle469<>+8(SB)/8, $0x0d0cffffffffffff
 DATA shuffle469<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle469<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle469<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle470<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle470<>+0(SB)/8, $0x0b0affffffffffff
 DATA shuffle470<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle470<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle470<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle470<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle470<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle471<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle471<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle471<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle471<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle471<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle471<>+16(SB)/8, $0xffffffff0d0cffff
+DATA shuffle471<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle472<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle472<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle472<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle472<>+24(SB)/8, $0x0908ffffffffffff
+DATA shuffle472<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle472<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle472<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle472<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle473<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle473<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle473<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle473<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $32
+DATA shuffle473<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle473<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle474<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle474<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle474<>+16(SB)/8, $0x0f0effffffffffff
-DATA shuffle474<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $32
+DATA shuffle474<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle474<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle475<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle475<>+8(SB)/8, $0x0d0cffffffffffff
-DATA shuffle475<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle475<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $32
+DATA shuffle475<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle475<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle476<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle476<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle476<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle476<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $32
+DATA shuffle476<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle476<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle477<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle477<>+16(SB)/8, $0xffffffff0d0cffff
-DATA shuffle477<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $32
+DATA shuffle477<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle477<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle478<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle478<>+8(SB)/8, $0xffffffff0b0affff
-DATA shuffle478<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle478<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $32
+DATA shuffle478<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle478<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle479<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle479<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle479<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle479<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle480<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle480<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle480<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle480<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle481<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle481<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle481<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle481<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle482<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle482<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle482<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle482<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle483<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle483<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle483<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle483<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle484<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle484<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle484<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle484<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle484<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle485<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle485<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle485<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle485<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle485<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle486<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle486<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle486<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle486<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle486<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle487<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle487<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle487<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle487<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle487<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle488<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle488<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle488<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle488<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle488<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle489<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle489<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle489<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle489<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle489<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle490<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle490<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle490<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle490<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle490<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle491<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle491<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle491<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle491<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle491<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle492<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle492<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle493<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle493<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle494<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle494<>+8(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle495<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle495<>+8(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle496<>+0(SB)/8, $0xffffffff0d0cffff
-DATA shuffle496<>+8(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle497<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle497<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle497<>(SB), RODATA|NOPTR, $16
 
 // func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -12391,66 +12331,66 @@ chunks675:
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle498<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle492<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle499<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle493<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle500<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle494<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle503<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle497<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle498<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle505<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle499<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle506<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle500<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle507<>+0(SB), Y4, Y1
+	VPSHUFB        shuffle501<>+0(SB), Y4, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 32(R13)
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
+	VPSHUFB        shuffle496<>+0(SB), Y1, Y3
 	VMOVDQU        (R11)(DX*1), Y2
-	VPSHUFB        shuffle508<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle502<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        (R11)(DX*2), Y3
-	VPSHUFB        shuffle509<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle503<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        (R11)(DI*1), Y2
-	VPSHUFB        shuffle510<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle511<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle505<>+0(SB), Y4, Y4
 	VPOR           Y4, Y2, Y4
 	VMOVDQU        Y4, 64(R13)
-	VPSHUFB        shuffle507<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle501<>+0(SB), Y1, Y4
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle506<>+0(SB), Y2, Y3
 	VPOR           Y3, Y4, Y3
 	VBROADCASTI128 16(R11)(DX*2), Y4
-	VPSHUFB        shuffle513<>+0(SB), Y4, Y0
+	VPSHUFB        shuffle507<>+0(SB), Y4, Y0
 	VPOR           Y0, Y3, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y3
-	VPSHUFB        shuffle514<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle508<>+0(SB), Y3, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle498<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle492<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle511<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle505<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle509<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle516<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle510<>+0(SB), Y4, Y4
 	VPOR           Y4, Y2, Y4
-	VPSHUFB        shuffle517<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VPSHUFB        shuffle503<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle497<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
@@ -12490,17 +12430,17 @@ chunks679:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPSHUFB shuffle65<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)
-	VPSHUFB shuffle72<>+0(SB), X0, X5
-	VPSHUFB shuffle281<>+0(SB), X2, X4
+	VPSHUFB shuffle66<>+0(SB), X0, X5
+	VPSHUFB shuffle275<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
@@ -12508,28 +12448,28 @@ chunks679:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle134<>+0(SB), X0, X6
-	VPSHUFB shuffle74<>+0(SB), X2, X5
+	VPSHUFB shuffle128<>+0(SB), X0, X6
+	VPSHUFB shuffle68<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle138<>+0(SB), X3, X6
+	VPSHUFB shuffle132<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle72<>+0(SB), X4, X5
+	VPSHUFB shuffle66<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, 32(R13)
-	VPSHUFB shuffle76<>+0(SB), X0, X0
-	VPSHUFB shuffle248<>+0(SB), X1, X5
+	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle242<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle73<>+0(SB), X3, X0
+	VPSHUFB shuffle67<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle134<>+0(SB), X4, X5
+	VPSHUFB shuffle128<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, 48(R13)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
-	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPSHUFB shuffle69<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle136<>+0(SB), X3, X3
+	VPSHUFB shuffle130<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
@@ -12552,125 +12492,125 @@ rowdone680:
 	VZEROUPPER
 	RET
 
-DATA shuffle498<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle498<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle498<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle492<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle492<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle492<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle493<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle493<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle494<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle494<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle494<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle494<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle495<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle495<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle496<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle496<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle497<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle497<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle497<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle497<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle497<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle498<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle498<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle498<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle498<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle499<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle499<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle499<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle499<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle499<>+24(SB)/8, $0xffffffff07060504
+DATA shuffle499<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle499<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle499<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle500<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle500<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle500<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle500<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle500<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle500<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle500<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle500<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle501<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle501<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle501<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle501<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle501<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle501<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle501<>+24(SB)/8, $0xffffffff0b0a0908
 GLOBL shuffle501<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle502<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+0(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle502<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle502<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle502<>+16(SB)/8, $0x03020100ffffffff
 DATA shuffle502<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle502<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle503<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle503<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle503<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle503<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle503<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle503<>+24(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle503<>+24(SB)/8, $0xffffffff03020100
 GLOBL shuffle503<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle504<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle504<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle504<>+8(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle504<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle504<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle504<>+24(SB)/8, $0x03020100ffffffff
 GLOBL shuffle504<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle505<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle505<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle505<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle505<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle505<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle505<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle505<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle506<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle506<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle506<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle506<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle506<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle506<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle506<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle506<>+24(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle506<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle507<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+8(SB)/8, $0x07060504ffffffff
 DATA shuffle507<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle507<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle507<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle507<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle508<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle508<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle508<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle508<>+16(SB)/8, $0xffffffff07060504
 DATA shuffle508<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle508<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle509<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle509<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle509<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle509<>+24(SB)/8, $0xffffffff03020100
+DATA shuffle509<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle509<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle509<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle510<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle510<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle510<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle510<>+24(SB)/8, $0x03020100ffffffff
+DATA shuffle510<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle510<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle510<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle510<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle511<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle511<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle511<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle511<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle511<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle511<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle512<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle512<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle512<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle512<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle513<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle513<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle513<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle513<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle514<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle514<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle514<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle514<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle515<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle515<>+16(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle515<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle516<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle516<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle516<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle516<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle517<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle517<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle517<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle517<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $32
 
 // func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -12713,53 +12653,53 @@ chunks685:
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R13)
-	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle520<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VBROADCASTI128 (R12), Y2
-	VPSHUFB        shuffle518<>+0(SB), Y2, Y0
+	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R13)
 	VBROADCASTI128 16(R11), Y0
-	VPSHUFB        shuffle141<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle135<>+0(SB), Y0, Y1
 	VBROADCASTI128 16(R11)(DX*1), Y5
-	VPSHUFB        shuffle519<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle513<>+0(SB), Y5, Y4
 	VPOR           Y4, Y1, Y4
-	VPSHUFB        shuffle521<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle515<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        Y2, 64(R13)
-	VPSHUFB        shuffle520<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R11)(DX*2), Y2
-	VPSHUFB        shuffle518<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R11)(DI*1), Y0
-	VPSHUFB        shuffle140<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 16(R12), Y3
-	VPSHUFB        shuffle141<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle135<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VMOVDQU        Y1, 96(R13)
-	VPSHUFB        shuffle521<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle143<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
 	VPOR           Y2, Y5, Y2
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
 	VMOVDQU        Y3, 128(R13)
 	CMPQ           R9, BX
@@ -12808,17 +12748,17 @@ chunks689:
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(R13)
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VMOVDQU (R12), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle37<>+0(SB), X5, X5
+	VPSHUFB shuffle33<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(R13)
 	CMPQ    R9, BX
@@ -12841,29 +12781,29 @@ rowdone690:
 	VZEROUPPER
 	RET
 
-DATA shuffle518<>+0(SB)/8, $0x0706050403020100
-DATA shuffle518<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle518<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle518<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $32
+DATA shuffle512<>+0(SB)/8, $0x0706050403020100
+DATA shuffle512<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle512<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle512<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle519<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle519<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle519<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle519<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $32
+DATA shuffle513<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle520<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle520<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle520<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle520<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle520<>(SB), RODATA|NOPTR, $32
+DATA shuffle514<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle521<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle521<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle521<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle521<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle521<>(SB), RODATA|NOPTR, $32
+DATA shuffle515<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $32
 
 // func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -13024,87 +12964,87 @@ chunks705:
 	IMUL3Q         $0x06, R8, R12
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
-	VPSHUFB        shuffle522<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle516<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle523<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle517<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle524<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle518<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
-	VPSHUFB        shuffle525<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R11)(DX*1), Y4
-	VPSHUFB        shuffle526<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle520<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R11)(DX*2), Y5
-	VPSHUFB        shuffle527<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle521<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
-	VPSHUFB        shuffle528<>+0(SB), Y0, Y7
-	VPSHUFB        shuffle529<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle522<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle523<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle530<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle524<>+0(SB), Y1, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle531<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle525<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle532<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle526<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle533<>+0(SB), Y5, Y6
+	VPSHUFB        shuffle527<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 32(R12)
-	VPSHUFB        shuffle534<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle535<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle528<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle529<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle536<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle530<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle537<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle531<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle538<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle532<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle539<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle533<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
-	VPSHUFB        shuffle522<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle516<>+0(SB), Y5, Y4
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle523<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle517<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y4
-	VPSHUFB        shuffle524<>+0(SB), Y4, Y2
+	VPSHUFB        shuffle518<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle525<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle519<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle526<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle520<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R11)(DX*2), Y0
-	VPSHUFB        shuffle527<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle521<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
-	VPSHUFB        shuffle528<>+0(SB), Y5, Y7
-	VPSHUFB        shuffle529<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle522<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle523<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle530<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle524<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle531<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle525<>+0(SB), Y1, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle532<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle526<>+0(SB), Y2, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle533<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle527<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R12)
-	VPSHUFB        shuffle534<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle535<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle528<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle529<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle536<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle530<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle531<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle538<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle532<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle539<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle533<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
@@ -13142,81 +13082,81 @@ chunks709:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle540<>+0(SB), X0, X1
+	VPSHUFB shuffle534<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle541<>+0(SB), X2, X3
+	VPSHUFB shuffle535<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle542<>+0(SB), X1, X4
+	VPSHUFB shuffle536<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle543<>+0(SB), X3, X5
+	VPSHUFB shuffle537<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle544<>+0(SB), X4, X6
+	VPSHUFB shuffle538<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R11)(DX*2), X5
-	VPSHUFB shuffle545<>+0(SB), X5, X7
+	VPSHUFB shuffle539<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
-	VPSHUFB shuffle546<>+0(SB), X0, X7
-	VPSHUFB shuffle547<>+0(SB), X2, X6
+	VPSHUFB shuffle540<>+0(SB), X0, X7
+	VPSHUFB shuffle541<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle548<>+0(SB), X1, X7
+	VPSHUFB shuffle542<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle549<>+0(SB), X3, X6
+	VPSHUFB shuffle543<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle550<>+0(SB), X4, X7
+	VPSHUFB shuffle544<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle551<>+0(SB), X5, X6
+	VPSHUFB shuffle545<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 16(R12)
-	VPSHUFB shuffle552<>+0(SB), X0, X6
-	VPSHUFB shuffle553<>+0(SB), X2, X7
+	VPSHUFB shuffle546<>+0(SB), X0, X6
+	VPSHUFB shuffle547<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle554<>+0(SB), X1, X6
+	VPSHUFB shuffle548<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle555<>+0(SB), X3, X7
+	VPSHUFB shuffle549<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle556<>+0(SB), X4, X6
+	VPSHUFB shuffle550<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle557<>+0(SB), X5, X7
+	VPSHUFB shuffle551<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 32(R12)
-	VPSHUFB shuffle558<>+0(SB), X0, X7
-	VPSHUFB shuffle559<>+0(SB), X2, X6
+	VPSHUFB shuffle552<>+0(SB), X0, X7
+	VPSHUFB shuffle553<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle560<>+0(SB), X1, X7
+	VPSHUFB shuffle554<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle561<>+0(SB), X3, X6
+	VPSHUFB shuffle555<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle562<>+0(SB), X4, X7
+	VPSHUFB shuffle556<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle563<>+0(SB), X5, X6
+	VPSHUFB shuffle557<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 48(R12)
-	VPSHUFB shuffle564<>+0(SB), X0, X6
-	VPSHUFB shuffle565<>+0(SB), X2, X7
+	VPSHUFB shuffle558<>+0(SB), X0, X6
+	VPSHUFB shuffle559<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle566<>+0(SB), X1, X6
+	VPSHUFB shuffle560<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle567<>+0(SB), X3, X7
+	VPSHUFB shuffle561<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle568<>+0(SB), X4, X6
+	VPSHUFB shuffle562<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle569<>+0(SB), X5, X7
+	VPSHUFB shuffle563<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 64(R12)
-	VPSHUFB shuffle570<>+0(SB), X0, X0
-	VPSHUFB shuffle571<>+0(SB), X2, X2
+	VPSHUFB shuffle564<>+0(SB), X0, X0
+	VPSHUFB shuffle565<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle572<>+0(SB), X1, X1
+	VPSHUFB shuffle566<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle573<>+0(SB), X3, X3
+	VPSHUFB shuffle567<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle574<>+0(SB), X4, X4
+	VPSHUFB shuffle568<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle575<>+0(SB), X5, X5
+	VPSHUFB shuffle569<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
 	CMPQ    R8, BX
@@ -13239,257 +13179,257 @@ rowdone710:
 	VZEROUPPER
 	RET
 
-DATA shuffle522<>+0(SB)/8, $0xff01ffffffffff00
-DATA shuffle522<>+8(SB)/8, $0xffffff02ffffffff
-DATA shuffle522<>+16(SB)/8, $0xffffffffff03ffff
-DATA shuffle522<>+24(SB)/8, $0xff05ffffffffff04
+DATA shuffle516<>+0(SB)/8, $0xff01ffffffffff00
+DATA shuffle516<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle516<>+16(SB)/8, $0xffffffffff03ffff
+DATA shuffle516<>+24(SB)/8, $0xff05ffffffffff04
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle517<>+0(SB)/8, $0x01ffffffffff00ff
+DATA shuffle517<>+8(SB)/8, $0xffff02ffffffffff
+DATA shuffle517<>+16(SB)/8, $0xffffffff03ffffff
+DATA shuffle517<>+24(SB)/8, $0x05ffffffffff04ff
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle518<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle518<>+8(SB)/8, $0xff02ffffffffff01
+DATA shuffle518<>+16(SB)/8, $0xffffff03ffffffff
+DATA shuffle518<>+24(SB)/8, $0xffffffffff04ffff
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle519<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle519<>+8(SB)/8, $0x02ffffffffff01ff
+DATA shuffle519<>+16(SB)/8, $0xffff03ffffffffff
+DATA shuffle519<>+24(SB)/8, $0xffffffff04ffffff
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle520<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle520<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle520<>+16(SB)/8, $0xff03ffffffffff02
+DATA shuffle520<>+24(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle521<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle521<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle521<>+16(SB)/8, $0x03ffffffffff02ff
+DATA shuffle521<>+24(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle522<>+0(SB)/8, $0xffffff06ffffffff
+DATA shuffle522<>+8(SB)/8, $0xffffffffff07ffff
+DATA shuffle522<>+16(SB)/8, $0xff09ffffffffff08
+DATA shuffle522<>+24(SB)/8, $0xffffff0affffffff
 GLOBL shuffle522<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle523<>+0(SB)/8, $0x01ffffffffff00ff
-DATA shuffle523<>+8(SB)/8, $0xffff02ffffffffff
-DATA shuffle523<>+16(SB)/8, $0xffffffff03ffffff
-DATA shuffle523<>+24(SB)/8, $0x05ffffffffff04ff
+DATA shuffle523<>+0(SB)/8, $0xffff06ffffffffff
+DATA shuffle523<>+8(SB)/8, $0xffffffff07ffffff
+DATA shuffle523<>+16(SB)/8, $0x09ffffffffff08ff
+DATA shuffle523<>+24(SB)/8, $0xffff0affffffffff
 GLOBL shuffle523<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle524<>+0(SB)/8, $0xffffffffff00ffff
-DATA shuffle524<>+8(SB)/8, $0xff02ffffffffff01
-DATA shuffle524<>+16(SB)/8, $0xffffff03ffffffff
-DATA shuffle524<>+24(SB)/8, $0xffffffffff04ffff
+DATA shuffle524<>+0(SB)/8, $0xff06ffffffffff05
+DATA shuffle524<>+8(SB)/8, $0xffffff07ffffffff
+DATA shuffle524<>+16(SB)/8, $0xffffffffff08ffff
+DATA shuffle524<>+24(SB)/8, $0xff0affffffffff09
 GLOBL shuffle524<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle525<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle525<>+8(SB)/8, $0x02ffffffffff01ff
-DATA shuffle525<>+16(SB)/8, $0xffff03ffffffffff
-DATA shuffle525<>+24(SB)/8, $0xffffffff04ffffff
+DATA shuffle525<>+0(SB)/8, $0x06ffffffffff05ff
+DATA shuffle525<>+8(SB)/8, $0xffff07ffffffffff
+DATA shuffle525<>+16(SB)/8, $0xffffffff08ffffff
+DATA shuffle525<>+24(SB)/8, $0x0affffffffff09ff
 GLOBL shuffle525<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle526<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle526<>+8(SB)/8, $0xffffffffff01ffff
-DATA shuffle526<>+16(SB)/8, $0xff03ffffffffff02
-DATA shuffle526<>+24(SB)/8, $0xffffff04ffffffff
+DATA shuffle526<>+0(SB)/8, $0xffffffffff05ffff
+DATA shuffle526<>+8(SB)/8, $0xff07ffffffffff06
+DATA shuffle526<>+16(SB)/8, $0xffffff08ffffffff
+DATA shuffle526<>+24(SB)/8, $0xffffffffff09ffff
 GLOBL shuffle526<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle527<>+0(SB)/8, $0xffff00ffffffffff
-DATA shuffle527<>+8(SB)/8, $0xffffffff01ffffff
-DATA shuffle527<>+16(SB)/8, $0x03ffffffffff02ff
-DATA shuffle527<>+24(SB)/8, $0xffff04ffffffffff
+DATA shuffle527<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle527<>+8(SB)/8, $0x07ffffffffff06ff
+DATA shuffle527<>+16(SB)/8, $0xffff08ffffffffff
+DATA shuffle527<>+24(SB)/8, $0xffffffff09ffffff
 GLOBL shuffle527<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle528<>+0(SB)/8, $0xffffff06ffffffff
-DATA shuffle528<>+8(SB)/8, $0xffffffffff07ffff
-DATA shuffle528<>+16(SB)/8, $0xff09ffffffffff08
-DATA shuffle528<>+24(SB)/8, $0xffffff0affffffff
+DATA shuffle528<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle528<>+8(SB)/8, $0xff0dffffffffff0c
+DATA shuffle528<>+16(SB)/8, $0xffffff0effffffff
+DATA shuffle528<>+24(SB)/8, $0xffffffffff0fffff
 GLOBL shuffle528<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle529<>+0(SB)/8, $0xffff06ffffffffff
-DATA shuffle529<>+8(SB)/8, $0xffffffff07ffffff
-DATA shuffle529<>+16(SB)/8, $0x09ffffffffff08ff
-DATA shuffle529<>+24(SB)/8, $0xffff0affffffffff
+DATA shuffle529<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle529<>+8(SB)/8, $0x0dffffffffff0cff
+DATA shuffle529<>+16(SB)/8, $0xffff0effffffffff
+DATA shuffle529<>+24(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle529<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle530<>+0(SB)/8, $0xff06ffffffffff05
-DATA shuffle530<>+8(SB)/8, $0xffffff07ffffffff
-DATA shuffle530<>+16(SB)/8, $0xffffffffff08ffff
-DATA shuffle530<>+24(SB)/8, $0xff0affffffffff09
+DATA shuffle530<>+0(SB)/8, $0xffffff0bffffffff
+DATA shuffle530<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle530<>+16(SB)/8, $0xff0effffffffff0d
+DATA shuffle530<>+24(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle530<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle531<>+0(SB)/8, $0x06ffffffffff05ff
-DATA shuffle531<>+8(SB)/8, $0xffff07ffffffffff
-DATA shuffle531<>+16(SB)/8, $0xffffffff08ffffff
-DATA shuffle531<>+24(SB)/8, $0x0affffffffff09ff
+DATA shuffle531<>+0(SB)/8, $0xffff0bffffffffff
+DATA shuffle531<>+8(SB)/8, $0xffffffff0cffffff
+DATA shuffle531<>+16(SB)/8, $0x0effffffffff0dff
+DATA shuffle531<>+24(SB)/8, $0xffff0fffffffffff
 GLOBL shuffle531<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle532<>+0(SB)/8, $0xffffffffff05ffff
-DATA shuffle532<>+8(SB)/8, $0xff07ffffffffff06
-DATA shuffle532<>+16(SB)/8, $0xffffff08ffffffff
-DATA shuffle532<>+24(SB)/8, $0xffffffffff09ffff
+DATA shuffle532<>+0(SB)/8, $0xff0bffffffffff0a
+DATA shuffle532<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle532<>+16(SB)/8, $0xffffffffff0dffff
+DATA shuffle532<>+24(SB)/8, $0xff0fffffffffff0e
 GLOBL shuffle532<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle533<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle533<>+8(SB)/8, $0x07ffffffffff06ff
-DATA shuffle533<>+16(SB)/8, $0xffff08ffffffffff
-DATA shuffle533<>+24(SB)/8, $0xffffffff09ffffff
+DATA shuffle533<>+0(SB)/8, $0x0bffffffffff0aff
+DATA shuffle533<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle533<>+16(SB)/8, $0xffffffff0dffffff
+DATA shuffle533<>+24(SB)/8, $0x0fffffffffff0eff
 GLOBL shuffle533<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle534<>+0(SB)/8, $0xffffffffff0bffff
-DATA shuffle534<>+8(SB)/8, $0xff0dffffffffff0c
-DATA shuffle534<>+16(SB)/8, $0xffffff0effffffff
-DATA shuffle534<>+24(SB)/8, $0xffffffffff0fffff
-GLOBL shuffle534<>(SB), RODATA|NOPTR, $32
+DATA shuffle534<>+0(SB)/8, $0xff01ffffffffff00
+DATA shuffle534<>+8(SB)/8, $0xffffff02ffffffff
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle535<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle535<>+8(SB)/8, $0x0dffffffffff0cff
-DATA shuffle535<>+16(SB)/8, $0xffff0effffffffff
-DATA shuffle535<>+24(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle535<>(SB), RODATA|NOPTR, $32
+DATA shuffle535<>+0(SB)/8, $0x01ffffffffff00ff
+DATA shuffle535<>+8(SB)/8, $0xffff02ffffffffff
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle536<>+0(SB)/8, $0xffffff0bffffffff
-DATA shuffle536<>+8(SB)/8, $0xffffffffff0cffff
-DATA shuffle536<>+16(SB)/8, $0xff0effffffffff0d
-DATA shuffle536<>+24(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $32
+DATA shuffle536<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle536<>+8(SB)/8, $0xff02ffffffffff01
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle537<>+0(SB)/8, $0xffff0bffffffffff
-DATA shuffle537<>+8(SB)/8, $0xffffffff0cffffff
-DATA shuffle537<>+16(SB)/8, $0x0effffffffff0dff
-DATA shuffle537<>+24(SB)/8, $0xffff0fffffffffff
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $32
+DATA shuffle537<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle537<>+8(SB)/8, $0x02ffffffffff01ff
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle538<>+0(SB)/8, $0xff0bffffffffff0a
-DATA shuffle538<>+8(SB)/8, $0xffffff0cffffffff
-DATA shuffle538<>+16(SB)/8, $0xffffffffff0dffff
-DATA shuffle538<>+24(SB)/8, $0xff0fffffffffff0e
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $32
+DATA shuffle538<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle538<>+8(SB)/8, $0xffffffffff01ffff
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle539<>+0(SB)/8, $0x0bffffffffff0aff
-DATA shuffle539<>+8(SB)/8, $0xffff0cffffffffff
-DATA shuffle539<>+16(SB)/8, $0xffffffff0dffffff
-DATA shuffle539<>+24(SB)/8, $0x0fffffffffff0eff
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $32
+DATA shuffle539<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle539<>+8(SB)/8, $0xffffffff01ffffff
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle540<>+0(SB)/8, $0xff01ffffffffff00
-DATA shuffle540<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle540<>+0(SB)/8, $0xffffffffff03ffff
+DATA shuffle540<>+8(SB)/8, $0xff05ffffffffff04
 GLOBL shuffle540<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle541<>+0(SB)/8, $0x01ffffffffff00ff
-DATA shuffle541<>+8(SB)/8, $0xffff02ffffffffff
+DATA shuffle541<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle541<>+8(SB)/8, $0x05ffffffffff04ff
 GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle542<>+0(SB)/8, $0xffffffffff00ffff
-DATA shuffle542<>+8(SB)/8, $0xff02ffffffffff01
+DATA shuffle542<>+0(SB)/8, $0xffffff03ffffffff
+DATA shuffle542<>+8(SB)/8, $0xffffffffff04ffff
 GLOBL shuffle542<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle543<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle543<>+8(SB)/8, $0x02ffffffffff01ff
+DATA shuffle543<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle543<>+8(SB)/8, $0xffffffff04ffffff
 GLOBL shuffle543<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle544<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle544<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle544<>+0(SB)/8, $0xff03ffffffffff02
+DATA shuffle544<>+8(SB)/8, $0xffffff04ffffffff
 GLOBL shuffle544<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle545<>+0(SB)/8, $0xffff00ffffffffff
-DATA shuffle545<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle545<>+0(SB)/8, $0x03ffffffffff02ff
+DATA shuffle545<>+8(SB)/8, $0xffff04ffffffffff
 GLOBL shuffle545<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle546<>+0(SB)/8, $0xffffffffff03ffff
-DATA shuffle546<>+8(SB)/8, $0xff05ffffffffff04
+DATA shuffle546<>+0(SB)/8, $0xffffff06ffffffff
+DATA shuffle546<>+8(SB)/8, $0xffffffffff07ffff
 GLOBL shuffle546<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle547<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle547<>+8(SB)/8, $0x05ffffffffff04ff
+DATA shuffle547<>+0(SB)/8, $0xffff06ffffffffff
+DATA shuffle547<>+8(SB)/8, $0xffffffff07ffffff
 GLOBL shuffle547<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle548<>+0(SB)/8, $0xffffff03ffffffff
-DATA shuffle548<>+8(SB)/8, $0xffffffffff04ffff
+DATA shuffle548<>+0(SB)/8, $0xff06ffffffffff05
+DATA shuffle548<>+8(SB)/8, $0xffffff07ffffffff
 GLOBL shuffle548<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle549<>+0(SB)/8, $0xffff03ffffffffff
-DATA shuffle549<>+8(SB)/8, $0xffffffff04ffffff
+DATA shuffle549<>+0(SB)/8, $0x06ffffffffff05ff
+DATA shuffle549<>+8(SB)/8, $0xffff07ffffffffff
 GLOBL shuffle549<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle550<>+0(SB)/8, $0xff03ffffffffff02
-DATA shuffle550<>+8(SB)/8, $0xffffff04ffffffff
+DATA shuffle550<>+0(SB)/8, $0xffffffffff05ffff
+DATA shuffle550<>+8(SB)/8, $0xff07ffffffffff06
 GLOBL shuffle550<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle551<>+0(SB)/8, $0x03ffffffffff02ff
-DATA shuffle551<>+8(SB)/8, $0xffff04ffffffffff
+DATA shuffle551<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle551<>+8(SB)/8, $0x07ffffffffff06ff
 GLOBL shuffle551<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle552<>+0(SB)/8, $0xffffff06ffffffff
-DATA shuffle552<>+8(SB)/8, $0xffffffffff07ffff
+DATA shuffle552<>+0(SB)/8, $0xff09ffffffffff08
+DATA shuffle552<>+8(SB)/8, $0xffffff0affffffff
 GLOBL shuffle552<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle553<>+0(SB)/8, $0xffff06ffffffffff
-DATA shuffle553<>+8(SB)/8, $0xffffffff07ffffff
+DATA shuffle553<>+0(SB)/8, $0x09ffffffffff08ff
+DATA shuffle553<>+8(SB)/8, $0xffff0affffffffff
 GLOBL shuffle553<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle554<>+0(SB)/8, $0xff06ffffffffff05
-DATA shuffle554<>+8(SB)/8, $0xffffff07ffffffff
+DATA shuffle554<>+0(SB)/8, $0xffffffffff08ffff
+DATA shuffle554<>+8(SB)/8, $0xff0affffffffff09
 GLOBL shuffle554<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle555<>+0(SB)/8, $0x06ffffffffff05ff
-DATA shuffle555<>+8(SB)/8, $0xffff07ffffffffff
+DATA shuffle555<>+0(SB)/8, $0xffffffff08ffffff
+DATA shuffle555<>+8(SB)/8, $0x0affffffffff09ff
 GLOBL shuffle555<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle556<>+0(SB)/8, $0xffffffffff05ffff
-DATA shuffle556<>+8(SB)/8, $0xff07ffffffffff06
+DATA shuffle556<>+0(SB)/8, $0xffffff08ffffffff
+DATA shuffle556<>+8(SB)/8, $0xffffffffff09ffff
 GLOBL shuffle556<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle557<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle557<>+8(SB)/8, $0x07ffffffffff06ff
+DATA shuffle557<>+0(SB)/8, $0xffff08ffffffffff
+DATA shuffle557<>+8(SB)/8, $0xffffffff09ffffff
 GLOBL shuffle557<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle558<>+0(SB)/8, $0xff09ffffffffff08
-DATA shuffle558<>+8(SB)/8, $0xffffff0affffffff
+DATA shuffle558<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle558<>+8(SB)/8, $0xff0dffffffffff0c
 GLOBL shuffle558<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle559<>+0(SB)/8, $0x09ffffffffff08ff
-DATA shuffle559<>+8(SB)/8, $0xffff0affffffffff
+DATA shuffle559<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle559<>+8(SB)/8, $0x0dffffffffff0cff
 GLOBL shuffle559<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle560<>+0(SB)/8, $0xffffffffff08ffff
-DATA shuffle560<>+8(SB)/8, $0xff0affffffffff09
+DATA shuffle560<>+0(SB)/8, $0xffffff0bffffffff
+DATA shuffle560<>+8(SB)/8, $0xffffffffff0cffff
 GLOBL shuffle560<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle561<>+0(SB)/8, $0xffffffff08ffffff
-DATA shuffle561<>+8(SB)/8, $0x0affffffffff09ff
+DATA shuffle561<>+0(SB)/8, $0xffff0bffffffffff
+DATA shuffle561<>+8(SB)/8, $0xffffffff0cffffff
 GLOBL shuffle561<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle562<>+0(SB)/8, $0xffffff08ffffffff
-DATA shuffle562<>+8(SB)/8, $0xffffffffff09ffff
+DATA shuffle562<>+0(SB)/8, $0xff0bffffffffff0a
+DATA shuffle562<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle562<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle563<>+0(SB)/8, $0xffff08ffffffffff
-DATA shuffle563<>+8(SB)/8, $0xffffffff09ffffff
+DATA shuffle563<>+0(SB)/8, $0x0bffffffffff0aff
+DATA shuffle563<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL shuffle563<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle564<>+0(SB)/8, $0xffffffffff0bffff
-DATA shuffle564<>+8(SB)/8, $0xff0dffffffffff0c
+DATA shuffle564<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle564<>+8(SB)/8, $0xffffffffff0fffff
 GLOBL shuffle564<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle565<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle565<>+8(SB)/8, $0x0dffffffffff0cff
+DATA shuffle565<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle565<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle565<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle566<>+0(SB)/8, $0xffffff0bffffffff
-DATA shuffle566<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle566<>+0(SB)/8, $0xff0effffffffff0d
+DATA shuffle566<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle566<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle567<>+0(SB)/8, $0xffff0bffffffffff
-DATA shuffle567<>+8(SB)/8, $0xffffffff0cffffff
+DATA shuffle567<>+0(SB)/8, $0x0effffffffff0dff
+DATA shuffle567<>+8(SB)/8, $0xffff0fffffffffff
 GLOBL shuffle567<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle568<>+0(SB)/8, $0xff0bffffffffff0a
-DATA shuffle568<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle568<>+0(SB)/8, $0xffffffffff0dffff
+DATA shuffle568<>+8(SB)/8, $0xff0fffffffffff0e
 GLOBL shuffle568<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle569<>+0(SB)/8, $0x0bffffffffff0aff
-DATA shuffle569<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle569<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle569<>+8(SB)/8, $0x0fffffffffff0eff
 GLOBL shuffle569<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle570<>+0(SB)/8, $0xffffff0effffffff
-DATA shuffle570<>+8(SB)/8, $0xffffffffff0fffff
-GLOBL shuffle570<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle571<>+0(SB)/8, $0xffff0effffffffff
-DATA shuffle571<>+8(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle571<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle572<>+0(SB)/8, $0xff0effffffffff0d
-DATA shuffle572<>+8(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle572<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle573<>+0(SB)/8, $0x0effffffffff0dff
-DATA shuffle573<>+8(SB)/8, $0xffff0fffffffffff
-GLOBL shuffle573<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle574<>+0(SB)/8, $0xffffffffff0dffff
-DATA shuffle574<>+8(SB)/8, $0xff0fffffffffff0e
-GLOBL shuffle574<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle575<>+0(SB)/8, $0xffffffff0dffffff
-DATA shuffle575<>+8(SB)/8, $0x0fffffffffff0eff
-GLOBL shuffle575<>(SB), RODATA|NOPTR, $16
 
 // func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -13531,87 +13471,87 @@ chunks715:
 	IMUL3Q         $0x06, R8, R12
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
-	VPSHUFB        shuffle576<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle570<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle577<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle571<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle578<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle572<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
-	VPSHUFB        shuffle579<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle573<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R11)(DX*1), Y4
-	VPSHUFB        shuffle580<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle574<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R11)(DX*2), Y5
-	VPSHUFB        shuffle581<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle575<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
-	VPSHUFB        shuffle582<>+0(SB), Y0, Y7
-	VPSHUFB        shuffle583<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle576<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle577<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle584<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle578<>+0(SB), Y1, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle585<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle579<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle586<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle580<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle587<>+0(SB), Y5, Y6
+	VPSHUFB        shuffle581<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 32(R12)
-	VPSHUFB        shuffle588<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle589<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle582<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle583<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle590<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle584<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle591<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle585<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle592<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle586<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle593<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle587<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
-	VPSHUFB        shuffle576<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle570<>+0(SB), Y5, Y4
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle577<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle571<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y4
-	VPSHUFB        shuffle578<>+0(SB), Y4, Y2
+	VPSHUFB        shuffle572<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle579<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle573<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle580<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle574<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R11)(DX*2), Y0
-	VPSHUFB        shuffle581<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle575<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
-	VPSHUFB        shuffle582<>+0(SB), Y5, Y7
-	VPSHUFB        shuffle583<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle576<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle577<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle584<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle578<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle585<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle579<>+0(SB), Y1, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle586<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle580<>+0(SB), Y2, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle587<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle581<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R12)
-	VPSHUFB        shuffle588<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle589<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle582<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle583<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle590<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle584<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle591<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle585<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle592<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle586<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle593<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle587<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
@@ -13649,81 +13589,81 @@ chunks719:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle594<>+0(SB), X0, X1
+	VPSHUFB shuffle588<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle595<>+0(SB), X2, X3
+	VPSHUFB shuffle589<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X4
+	VPSHUFB shuffle307<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPSHUFB shuffle313<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPSHUFB shuffle317<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R11)(DX*2), X5
-	VPSHUFB shuffle315<>+0(SB), X5, X7
+	VPSHUFB shuffle309<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
-	VPSHUFB shuffle484<>+0(SB), X0, X7
-	VPSHUFB shuffle596<>+0(SB), X2, X6
+	VPSHUFB shuffle478<>+0(SB), X0, X7
+	VPSHUFB shuffle590<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle597<>+0(SB), X1, X7
+	VPSHUFB shuffle591<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle598<>+0(SB), X3, X6
+	VPSHUFB shuffle592<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle599<>+0(SB), X4, X7
+	VPSHUFB shuffle593<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle600<>+0(SB), X5, X6
+	VPSHUFB shuffle594<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 16(R12)
-	VPSHUFB shuffle120<>+0(SB), X0, X6
-	VPSHUFB shuffle490<>+0(SB), X2, X7
+	VPSHUFB shuffle114<>+0(SB), X0, X6
+	VPSHUFB shuffle484<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle601<>+0(SB), X1, X6
+	VPSHUFB shuffle595<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle602<>+0(SB), X3, X7
+	VPSHUFB shuffle596<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle603<>+0(SB), X4, X6
+	VPSHUFB shuffle597<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle604<>+0(SB), X5, X7
+	VPSHUFB shuffle598<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 32(R12)
-	VPSHUFB shuffle605<>+0(SB), X0, X7
-	VPSHUFB shuffle606<>+0(SB), X2, X6
+	VPSHUFB shuffle599<>+0(SB), X0, X7
+	VPSHUFB shuffle600<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle336<>+0(SB), X1, X7
+	VPSHUFB shuffle330<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle607<>+0(SB), X3, X6
+	VPSHUFB shuffle601<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle327<>+0(SB), X4, X7
+	VPSHUFB shuffle321<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle337<>+0(SB), X5, X6
+	VPSHUFB shuffle331<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 48(R12)
-	VPSHUFB shuffle341<>+0(SB), X0, X6
-	VPSHUFB shuffle608<>+0(SB), X2, X7
+	VPSHUFB shuffle335<>+0(SB), X0, X6
+	VPSHUFB shuffle602<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle609<>+0(SB), X1, X6
+	VPSHUFB shuffle603<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle610<>+0(SB), X3, X7
+	VPSHUFB shuffle604<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle329<>+0(SB), X4, X6
+	VPSHUFB shuffle323<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle338<>+0(SB), X5, X7
+	VPSHUFB shuffle332<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 64(R12)
-	VPSHUFB shuffle611<>+0(SB), X0, X0
-	VPSHUFB shuffle345<>+0(SB), X2, X2
+	VPSHUFB shuffle605<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle334<>+0(SB), X1, X1
+	VPSHUFB shuffle328<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle344<>+0(SB), X3, X3
+	VPSHUFB shuffle338<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle612<>+0(SB), X4, X4
+	VPSHUFB shuffle606<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle613<>+0(SB), X5, X5
+	VPSHUFB shuffle607<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
 	CMPQ    R8, BX
@@ -13746,193 +13686,193 @@ rowdone720:
 	VZEROUPPER
 	RET
 
-DATA shuffle576<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle576<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle576<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle576<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle570<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle570<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle570<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle570<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle571<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle571<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle571<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle571<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle572<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle572<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle572<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle572<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle572<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle573<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle573<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle573<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle573<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle573<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle574<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle574<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle574<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle574<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle574<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle575<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle575<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle575<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle575<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle575<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle576<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle576<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle576<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle576<>+24(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle576<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle577<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle577<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle577<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle577<>+24(SB)/8, $0xffffffff0504ffff
+DATA shuffle577<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle577<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle577<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle577<>+24(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle577<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle578<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle578<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle578<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle578<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle578<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle578<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle578<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle578<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle578<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle579<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle579<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle579<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle579<>+24(SB)/8, $0x0504ffffffffffff
+DATA shuffle579<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle579<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle579<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle579<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle579<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle580<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle580<>+8(SB)/8, $0xffffffffffff0100
-DATA shuffle580<>+16(SB)/8, $0xffff0302ffffffff
-DATA shuffle580<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle580<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle580<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle580<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle580<>+24(SB)/8, $0xffffffffffff0908
 GLOBL shuffle580<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle581<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle581<>+8(SB)/8, $0xffffffff0100ffff
-DATA shuffle581<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle581<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle581<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle581<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle581<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle581<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle581<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle582<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle582<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle582<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle582<>+24(SB)/8, $0xffff0b0affffffff
+DATA shuffle582<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle582<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle582<>+16(SB)/8, $0xffff0f0effffffff
+DATA shuffle582<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle582<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle583<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle583<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle583<>+16(SB)/8, $0xffffffff0908ffff
-DATA shuffle583<>+24(SB)/8, $0x0b0affffffffffff
+DATA shuffle583<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle583<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle583<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle583<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle583<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle584<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle584<>+8(SB)/8, $0xffffffffffff0706
-DATA shuffle584<>+16(SB)/8, $0xffff0908ffffffff
-DATA shuffle584<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle584<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle584<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle584<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle584<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle584<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle585<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle585<>+8(SB)/8, $0xffffffff0706ffff
-DATA shuffle585<>+16(SB)/8, $0x0908ffffffffffff
-DATA shuffle585<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle585<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle585<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle585<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle585<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle585<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle586<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle586<>+8(SB)/8, $0xffff0706ffffffff
-DATA shuffle586<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle586<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle586<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle586<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle586<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle586<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle586<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle587<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle587<>+8(SB)/8, $0x0706ffffffffffff
-DATA shuffle587<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle587<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle587<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle587<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle587<>+16(SB)/8, $0xffffffff0d0cffff
+DATA shuffle587<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle587<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle588<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle588<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle588<>+16(SB)/8, $0xffff0f0effffffff
-DATA shuffle588<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle588<>(SB), RODATA|NOPTR, $32
+DATA shuffle588<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle588<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle589<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle589<>+8(SB)/8, $0xffffffff0d0cffff
-DATA shuffle589<>+16(SB)/8, $0x0f0effffffffffff
-DATA shuffle589<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle589<>(SB), RODATA|NOPTR, $32
+DATA shuffle589<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle589<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle589<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle590<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle590<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle590<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle590<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle590<>(SB), RODATA|NOPTR, $32
+DATA shuffle590<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle590<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle590<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle591<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle591<>+8(SB)/8, $0x0d0cffffffffffff
-DATA shuffle591<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle591<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle591<>(SB), RODATA|NOPTR, $32
+DATA shuffle591<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle591<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle592<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle592<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle592<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle592<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle592<>(SB), RODATA|NOPTR, $32
+DATA shuffle592<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle592<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle592<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle593<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle593<>+0(SB)/8, $0xffff0302ffffffff
 DATA shuffle593<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle593<>+16(SB)/8, $0xffffffff0d0cffff
-DATA shuffle593<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle593<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle593<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle594<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle594<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle594<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle595<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle595<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle595<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle595<>+8(SB)/8, $0xffffffffffff0706
 GLOBL shuffle595<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle596<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle596<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle596<>+8(SB)/8, $0xffffffff0706ffff
 GLOBL shuffle596<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle597<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle597<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle597<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle597<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL shuffle597<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle598<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle598<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle598<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle598<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle598<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle599<>+0(SB)/8, $0xffff0302ffffffff
-DATA shuffle599<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle599<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle599<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle599<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle600<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle600<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle600<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle600<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle600<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle601<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle601<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle601<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle601<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle601<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle602<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle602<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle602<>+8(SB)/8, $0xffffffff0d0cffff
 GLOBL shuffle602<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle603<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle603<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle603<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle603<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle603<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle604<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle604<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle604<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle604<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle604<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle605<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle605<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle605<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle605<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle605<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle606<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle606<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle606<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle606<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle606<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle607<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle607<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle607<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle607<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle607<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle608<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle608<>+8(SB)/8, $0xffffffff0d0cffff
-GLOBL shuffle608<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle609<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle609<>+8(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle609<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle610<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle610<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle610<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle611<>+0(SB)/8, $0xffff0f0effffffff
-DATA shuffle611<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle612<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle612<>+8(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle612<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle613<>+0(SB)/8, $0xffffffff0d0cffff
-DATA shuffle613<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle613<>(SB), RODATA|NOPTR, $16
 
 // func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -13974,87 +13914,87 @@ chunks725:
 	IMUL3Q         $0x06, R8, R12
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
-	VPSHUFB        shuffle614<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle608<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle615<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle609<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
-	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R11)(DX*1), Y4
-	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R11)(DX*2), Y5
-	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
-	VPSHUFB        shuffle505<>+0(SB), Y0, Y7
-	VPSHUFB        shuffle618<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle499<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle612<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle619<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle613<>+0(SB), Y1, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle620<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle614<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle621<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle615<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle513<>+0(SB), Y5, Y6
+	VPSHUFB        shuffle507<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 32(R12)
-	VPSHUFB        shuffle622<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle511<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle616<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle505<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle509<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle623<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle617<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle624<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle618<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle625<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle619<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 64(R12)
 	VBROADCASTI128 16(R10), Y5
-	VPSHUFB        shuffle614<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle608<>+0(SB), Y5, Y4
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle615<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle609<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y4
-	VPSHUFB        shuffle616<>+0(SB), Y4, Y2
+	VPSHUFB        shuffle610<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle501<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle495<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle502<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle496<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R11)(DX*2), Y0
-	VPSHUFB        shuffle617<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle611<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
-	VPSHUFB        shuffle505<>+0(SB), Y5, Y7
-	VPSHUFB        shuffle618<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle499<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle612<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle619<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle613<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle620<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle614<>+0(SB), Y1, Y6
 	VPOR           Y6, Y7, Y6
-	VPSHUFB        shuffle621<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle615<>+0(SB), Y2, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle513<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle507<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R12)
-	VPSHUFB        shuffle622<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle616<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle505<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle515<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle509<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle623<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle617<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle624<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle618<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle625<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle619<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
@@ -14094,55 +14034,55 @@ chunks729:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPSHUFB shuffle65<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R12)
-	VPSHUFB shuffle281<>+0(SB), X0, X5
+	VPSHUFB shuffle275<>+0(SB), X0, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU (R11)(DX*1), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
 	VMOVDQU (R11)(DX*2), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X7
+	VPSHUFB shuffle64<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 16(R12)
-	VPSHUFB shuffle138<>+0(SB), X1, X7
-	VPSHUFB shuffle72<>+0(SB), X3, X6
+	VPSHUFB shuffle132<>+0(SB), X1, X7
+	VPSHUFB shuffle66<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle281<>+0(SB), X5, X7
+	VPSHUFB shuffle275<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle20<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 32(R12)
-	VPSHUFB shuffle248<>+0(SB), X0, X6
-	VPSHUFB shuffle73<>+0(SB), X2, X7
+	VPSHUFB shuffle242<>+0(SB), X0, X6
+	VPSHUFB shuffle67<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle134<>+0(SB), X1, X6
+	VPSHUFB shuffle128<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle74<>+0(SB), X3, X7
+	VPSHUFB shuffle68<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 48(R12)
-	VPSHUFB shuffle136<>+0(SB), X0, X0
-	VPSHUFB shuffle76<>+0(SB), X2, X2
+	VPSHUFB shuffle130<>+0(SB), X0, X0
+	VPSHUFB shuffle70<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle248<>+0(SB), X5, X0
+	VPSHUFB shuffle242<>+0(SB), X5, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle73<>+0(SB), X4, X2
+	VPSHUFB shuffle67<>+0(SB), X4, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 64(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VPSHUFB shuffle75<>+0(SB), X3, X3
+	VPSHUFB shuffle69<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle136<>+0(SB), X5, X5
+	VPSHUFB shuffle130<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(R12)
 	CMPQ    R8, BX
@@ -14165,77 +14105,77 @@ rowdone730:
 	VZEROUPPER
 	RET
 
-DATA shuffle614<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle608<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle608<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle608<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle608<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle608<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle609<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle609<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle609<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle609<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle610<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle610<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle610<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle610<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle611<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle611<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle611<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle611<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle612<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle612<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle612<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle612<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle613<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle613<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle613<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle613<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle614<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle614<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle614<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle614<>+24(SB)/8, $0xffffffff07060504
+DATA shuffle614<>+24(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle614<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle615<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle615<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle615<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle615<>+8(SB)/8, $0xffffffff07060504
 DATA shuffle615<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle615<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle615<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle615<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle616<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle616<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle616<>+8(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle616<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle616<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle616<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle617<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle617<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle617<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle617<>+16(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle617<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle617<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle618<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle618<>+0(SB)/8, $0xffffffff0b0a0908
 DATA shuffle618<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle618<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle618<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle618<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle618<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle618<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle619<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle619<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle619<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle619<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle619<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle619<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle619<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle620<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle620<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle620<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle620<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle620<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle621<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle621<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle621<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle621<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle622<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle622<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle622<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle622<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle622<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle623<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle623<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle623<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle623<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle623<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle624<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle624<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle624<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle624<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle624<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle625<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle625<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle625<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle625<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle625<>(SB), RODATA|NOPTR, $32
 
 // func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -14277,63 +14217,63 @@ chunks735:
 	IMUL3Q         $0x06, R8, R12
 	ADDQ           AX, R12
 	VBROADCASTI128 (R10), Y0
-	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
-	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R12)
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle520<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VBROADCASTI128 (R11)(DX*1), Y0
-	VPSHUFB        shuffle518<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle512<>+0(SB), Y0, Y5
 	VPOR           Y5, Y2, Y5
 	VBROADCASTI128 (R11)(DX*2), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y4
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 32(R12)
-	VPSHUFB        shuffle521<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle143<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle137<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle144<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
-	VPSHUFB        shuffle520<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R12)
 	VBROADCASTI128 16(R10), Y2
-	VPSHUFB        shuffle518<>+0(SB), Y2, Y0
+	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle140<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle134<>+0(SB), Y3, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y0
-	VPSHUFB        shuffle141<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle135<>+0(SB), Y0, Y4
 	VPOR           Y4, Y1, Y4
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle519<>+0(SB), Y1, Y5
+	VPSHUFB        shuffle513<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 96(R12)
-	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle518<>+0(SB), Y2, Y5
+	VPSHUFB        shuffle512<>+0(SB), Y2, Y5
 	VPOR           Y5, Y3, Y5
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle140<>+0(SB), Y3, Y4
+	VPSHUFB        shuffle134<>+0(SB), Y3, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 128(R12)
-	VPSHUFB        shuffle521<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle143<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle137<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VPSHUFB        shuffle144<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle520<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        Y3, 160(R12)
 	CMPQ           R8, BX
@@ -14389,15 +14329,15 @@ chunks739:
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(R12)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X4, X4
+	VPSHUFB shuffle33<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle21<>+0(SB), X5, X5
-	VPSHUFB shuffle37<>+0(SB), X6, X6
+	VPSHUFB shuffle33<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 80(R12)
 	CMPQ    R8, BX
@@ -14584,122 +14524,122 @@ chunks755:
 	IMUL3Q         $0x07, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle626<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle620<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle627<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle621<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle628<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle622<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle629<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle623<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle630<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle624<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R12)(DX*1), Y5
-	VPSHUFB        shuffle631<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle625<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VBROADCASTI128 (R12)(DX*2), Y6
-	VPSHUFB        shuffle632<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle626<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
-	VPSHUFB        shuffle633<>+0(SB), Y0, Y8
-	VPSHUFB        shuffle634<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle627<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle628<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle635<>+0(SB), Y1, Y8
+	VPSHUFB        shuffle629<>+0(SB), Y1, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle636<>+0(SB), Y3, Y7
+	VPSHUFB        shuffle630<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle637<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle631<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle638<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle632<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle639<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle633<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, 32(R13)
-	VPSHUFB        shuffle640<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle641<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle634<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle635<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle642<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle636<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle643<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle637<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle644<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle638<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle645<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle639<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle646<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle640<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 64(R13)
 	VMOVDQU        (R11), Y6
-	VPSHUFB        shuffle647<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle641<>+0(SB), Y6, Y6
 	VMOVDQU        (R11)(DX*1), Y5
-	VPSHUFB        shuffle648<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle642<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R11)(DX*2), Y6
-	VPSHUFB        shuffle649<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle643<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R11)(DI*1), Y5
-	VPSHUFB        shuffle650<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle644<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R12), Y6
-	VPSHUFB        shuffle651<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle645<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R12)(DX*1), Y5
-	VPSHUFB        shuffle652<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle646<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R12)(DX*2), Y6
-	VPSHUFB        shuffle653<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle647<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
 	VBROADCASTI128 16(R11), Y6
-	VPSHUFB        shuffle654<>+0(SB), Y6, Y5
+	VPSHUFB        shuffle648<>+0(SB), Y6, Y5
 	VBROADCASTI128 16(R11)(DX*1), Y4
-	VPSHUFB        shuffle655<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle649<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
 	VBROADCASTI128 16(R11)(DX*2), Y5
-	VPSHUFB        shuffle656<>+0(SB), Y5, Y1
+	VPSHUFB        shuffle650<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
 	VBROADCASTI128 16(R11)(DI*1), Y3
-	VPSHUFB        shuffle657<>+0(SB), Y3, Y2
+	VPSHUFB        shuffle651<>+0(SB), Y3, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R12), Y1
-	VPSHUFB        shuffle658<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle652<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R12)(DX*1), Y2
-	VPSHUFB        shuffle659<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle653<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
 	VBROADCASTI128 16(R12)(DX*2), Y0
-	VPSHUFB        shuffle660<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle654<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
-	VPSHUFB        shuffle661<>+0(SB), Y6, Y7
-	VPSHUFB        shuffle662<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle655<>+0(SB), Y6, Y7
+	VPSHUFB        shuffle656<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle663<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle657<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle664<>+0(SB), Y3, Y8
+	VPSHUFB        shuffle658<>+0(SB), Y3, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle665<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle659<>+0(SB), Y1, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle666<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle660<>+0(SB), Y2, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle667<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle661<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 160(R13)
-	VPSHUFB        shuffle668<>+0(SB), Y6, Y6
-	VPSHUFB        shuffle669<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle662<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle663<>+0(SB), Y4, Y4
 	VPOR           Y4, Y6, Y4
-	VPSHUFB        shuffle670<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle664<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle671<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle665<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle672<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle666<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
-	VPSHUFB        shuffle673<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle667<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle674<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle668<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
@@ -14737,108 +14677,108 @@ chunks759:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle675<>+0(SB), X0, X1
+	VPSHUFB shuffle669<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle676<>+0(SB), X2, X3
+	VPSHUFB shuffle670<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle677<>+0(SB), X1, X4
+	VPSHUFB shuffle671<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle678<>+0(SB), X3, X5
+	VPSHUFB shuffle672<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle679<>+0(SB), X4, X6
+	VPSHUFB shuffle673<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle680<>+0(SB), X5, X7
+	VPSHUFB shuffle674<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle681<>+0(SB), X6, X8
+	VPSHUFB shuffle675<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
-	VPSHUFB shuffle682<>+0(SB), X0, X8
-	VPSHUFB shuffle683<>+0(SB), X2, X7
+	VPSHUFB shuffle676<>+0(SB), X0, X8
+	VPSHUFB shuffle677<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle684<>+0(SB), X1, X8
+	VPSHUFB shuffle678<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle685<>+0(SB), X3, X7
+	VPSHUFB shuffle679<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle686<>+0(SB), X4, X8
+	VPSHUFB shuffle680<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle687<>+0(SB), X5, X7
+	VPSHUFB shuffle681<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle688<>+0(SB), X6, X8
+	VPSHUFB shuffle682<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
-	VPSHUFB shuffle689<>+0(SB), X0, X8
-	VPSHUFB shuffle690<>+0(SB), X2, X7
+	VPSHUFB shuffle683<>+0(SB), X0, X8
+	VPSHUFB shuffle684<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle691<>+0(SB), X1, X8
+	VPSHUFB shuffle685<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle692<>+0(SB), X3, X7
+	VPSHUFB shuffle686<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle693<>+0(SB), X4, X8
+	VPSHUFB shuffle687<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle694<>+0(SB), X5, X7
+	VPSHUFB shuffle688<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle695<>+0(SB), X6, X8
+	VPSHUFB shuffle689<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 32(R13)
-	VPSHUFB shuffle696<>+0(SB), X0, X8
-	VPSHUFB shuffle697<>+0(SB), X2, X7
+	VPSHUFB shuffle690<>+0(SB), X0, X8
+	VPSHUFB shuffle691<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle698<>+0(SB), X1, X8
+	VPSHUFB shuffle692<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle699<>+0(SB), X3, X7
+	VPSHUFB shuffle693<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle700<>+0(SB), X4, X8
+	VPSHUFB shuffle694<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle701<>+0(SB), X5, X7
+	VPSHUFB shuffle695<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle702<>+0(SB), X6, X8
+	VPSHUFB shuffle696<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle703<>+0(SB), X0, X8
-	VPSHUFB shuffle704<>+0(SB), X2, X7
+	VPSHUFB shuffle697<>+0(SB), X0, X8
+	VPSHUFB shuffle698<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle705<>+0(SB), X1, X8
+	VPSHUFB shuffle699<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle706<>+0(SB), X3, X7
+	VPSHUFB shuffle700<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle707<>+0(SB), X4, X8
+	VPSHUFB shuffle701<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle708<>+0(SB), X5, X7
+	VPSHUFB shuffle702<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle709<>+0(SB), X6, X8
+	VPSHUFB shuffle703<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 64(R13)
-	VPSHUFB shuffle710<>+0(SB), X0, X8
-	VPSHUFB shuffle711<>+0(SB), X2, X7
+	VPSHUFB shuffle704<>+0(SB), X0, X8
+	VPSHUFB shuffle705<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle712<>+0(SB), X1, X8
+	VPSHUFB shuffle706<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle713<>+0(SB), X3, X7
+	VPSHUFB shuffle707<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle714<>+0(SB), X4, X8
+	VPSHUFB shuffle708<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle715<>+0(SB), X5, X7
+	VPSHUFB shuffle709<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle716<>+0(SB), X6, X8
+	VPSHUFB shuffle710<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 80(R13)
-	VPSHUFB shuffle717<>+0(SB), X0, X0
-	VPSHUFB shuffle718<>+0(SB), X2, X2
+	VPSHUFB shuffle711<>+0(SB), X0, X0
+	VPSHUFB shuffle712<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle719<>+0(SB), X1, X1
+	VPSHUFB shuffle713<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle720<>+0(SB), X3, X3
+	VPSHUFB shuffle714<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle721<>+0(SB), X4, X4
+	VPSHUFB shuffle715<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle722<>+0(SB), X5, X5
+	VPSHUFB shuffle716<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle723<>+0(SB), X6, X6
+	VPSHUFB shuffle717<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
@@ -14861,495 +14801,495 @@ rowdone760:
 	VZEROUPPER
 	RET
 
-DATA shuffle626<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle626<>+8(SB)/8, $0xff02ffffffffffff
-DATA shuffle626<>+16(SB)/8, $0xffff03ffffffffff
-DATA shuffle626<>+24(SB)/8, $0xffffff04ffffffff
+DATA shuffle620<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle620<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle620<>+16(SB)/8, $0xffff03ffffffffff
+DATA shuffle620<>+24(SB)/8, $0xffffff04ffffffff
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle621<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle621<>+8(SB)/8, $0x02ffffffffffff01
+DATA shuffle621<>+16(SB)/8, $0xff03ffffffffffff
+DATA shuffle621<>+24(SB)/8, $0xffff04ffffffffff
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle622<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle622<>+8(SB)/8, $0xffffffffffff01ff
+DATA shuffle622<>+16(SB)/8, $0x03ffffffffffff02
+DATA shuffle622<>+24(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle623<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle623<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle623<>+16(SB)/8, $0xffffffffffff02ff
+DATA shuffle623<>+24(SB)/8, $0x04ffffffffffff03
+GLOBL shuffle623<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle624<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle624<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle624<>+16(SB)/8, $0xffffffffff02ffff
+DATA shuffle624<>+24(SB)/8, $0xffffffffffff03ff
+GLOBL shuffle624<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle625<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle625<>+8(SB)/8, $0xffffff01ffffffff
+DATA shuffle625<>+16(SB)/8, $0xffffffff02ffffff
+DATA shuffle625<>+24(SB)/8, $0xffffffffff03ffff
+GLOBL shuffle625<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle626<>+0(SB)/8, $0xff00ffffffffffff
+DATA shuffle626<>+8(SB)/8, $0xffff01ffffffffff
+DATA shuffle626<>+16(SB)/8, $0xffffff02ffffffff
+DATA shuffle626<>+24(SB)/8, $0xffffffff03ffffff
 GLOBL shuffle626<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle627<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle627<>+8(SB)/8, $0x02ffffffffffff01
-DATA shuffle627<>+16(SB)/8, $0xff03ffffffffffff
-DATA shuffle627<>+24(SB)/8, $0xffff04ffffffffff
+DATA shuffle627<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle627<>+8(SB)/8, $0xffffffffff06ffff
+DATA shuffle627<>+16(SB)/8, $0xffffffffffff07ff
+DATA shuffle627<>+24(SB)/8, $0x09ffffffffffff08
 GLOBL shuffle627<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle628<>+0(SB)/8, $0xffffffffff00ffff
-DATA shuffle628<>+8(SB)/8, $0xffffffffffff01ff
-DATA shuffle628<>+16(SB)/8, $0x03ffffffffffff02
-DATA shuffle628<>+24(SB)/8, $0xff04ffffffffffff
+DATA shuffle628<>+0(SB)/8, $0xffffff05ffffffff
+DATA shuffle628<>+8(SB)/8, $0xffffffff06ffffff
+DATA shuffle628<>+16(SB)/8, $0xffffffffff07ffff
+DATA shuffle628<>+24(SB)/8, $0xffffffffffff08ff
 GLOBL shuffle628<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle629<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle629<>+8(SB)/8, $0xffffffffff01ffff
-DATA shuffle629<>+16(SB)/8, $0xffffffffffff02ff
-DATA shuffle629<>+24(SB)/8, $0x04ffffffffffff03
+DATA shuffle629<>+0(SB)/8, $0xffff05ffffffffff
+DATA shuffle629<>+8(SB)/8, $0xffffff06ffffffff
+DATA shuffle629<>+16(SB)/8, $0xffffffff07ffffff
+DATA shuffle629<>+24(SB)/8, $0xffffffffff08ffff
 GLOBL shuffle629<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle630<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle630<>+8(SB)/8, $0xffffffff01ffffff
-DATA shuffle630<>+16(SB)/8, $0xffffffffff02ffff
-DATA shuffle630<>+24(SB)/8, $0xffffffffffff03ff
+DATA shuffle630<>+0(SB)/8, $0xff05ffffffffffff
+DATA shuffle630<>+8(SB)/8, $0xffff06ffffffffff
+DATA shuffle630<>+16(SB)/8, $0xffffff07ffffffff
+DATA shuffle630<>+24(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle630<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle631<>+0(SB)/8, $0xffff00ffffffffff
-DATA shuffle631<>+8(SB)/8, $0xffffff01ffffffff
-DATA shuffle631<>+16(SB)/8, $0xffffffff02ffffff
-DATA shuffle631<>+24(SB)/8, $0xffffffffff03ffff
+DATA shuffle631<>+0(SB)/8, $0x05ffffffffffff04
+DATA shuffle631<>+8(SB)/8, $0xff06ffffffffffff
+DATA shuffle631<>+16(SB)/8, $0xffff07ffffffffff
+DATA shuffle631<>+24(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle631<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle632<>+0(SB)/8, $0xff00ffffffffffff
-DATA shuffle632<>+8(SB)/8, $0xffff01ffffffffff
-DATA shuffle632<>+16(SB)/8, $0xffffff02ffffffff
-DATA shuffle632<>+24(SB)/8, $0xffffffff03ffffff
+DATA shuffle632<>+0(SB)/8, $0xffffffffffff04ff
+DATA shuffle632<>+8(SB)/8, $0x06ffffffffffff05
+DATA shuffle632<>+16(SB)/8, $0xff07ffffffffffff
+DATA shuffle632<>+24(SB)/8, $0xffff08ffffffffff
 GLOBL shuffle632<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle633<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle633<>+8(SB)/8, $0xffffffffff06ffff
-DATA shuffle633<>+16(SB)/8, $0xffffffffffff07ff
-DATA shuffle633<>+24(SB)/8, $0x09ffffffffffff08
+DATA shuffle633<>+0(SB)/8, $0xffffffffff04ffff
+DATA shuffle633<>+8(SB)/8, $0xffffffffffff05ff
+DATA shuffle633<>+16(SB)/8, $0x07ffffffffffff06
+DATA shuffle633<>+24(SB)/8, $0xff08ffffffffffff
 GLOBL shuffle633<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle634<>+0(SB)/8, $0xffffff05ffffffff
-DATA shuffle634<>+8(SB)/8, $0xffffffff06ffffff
-DATA shuffle634<>+16(SB)/8, $0xffffffffff07ffff
-DATA shuffle634<>+24(SB)/8, $0xffffffffffff08ff
+DATA shuffle634<>+0(SB)/8, $0xff0affffffffffff
+DATA shuffle634<>+8(SB)/8, $0xffff0bffffffffff
+DATA shuffle634<>+16(SB)/8, $0xffffff0cffffffff
+DATA shuffle634<>+24(SB)/8, $0xffffffff0dffffff
 GLOBL shuffle634<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle635<>+0(SB)/8, $0xffff05ffffffffff
-DATA shuffle635<>+8(SB)/8, $0xffffff06ffffffff
-DATA shuffle635<>+16(SB)/8, $0xffffffff07ffffff
-DATA shuffle635<>+24(SB)/8, $0xffffffffff08ffff
+DATA shuffle635<>+0(SB)/8, $0x0affffffffffff09
+DATA shuffle635<>+8(SB)/8, $0xff0bffffffffffff
+DATA shuffle635<>+16(SB)/8, $0xffff0cffffffffff
+DATA shuffle635<>+24(SB)/8, $0xffffff0dffffffff
 GLOBL shuffle635<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle636<>+0(SB)/8, $0xff05ffffffffffff
-DATA shuffle636<>+8(SB)/8, $0xffff06ffffffffff
-DATA shuffle636<>+16(SB)/8, $0xffffff07ffffffff
-DATA shuffle636<>+24(SB)/8, $0xffffffff08ffffff
+DATA shuffle636<>+0(SB)/8, $0xffffffffffff09ff
+DATA shuffle636<>+8(SB)/8, $0x0bffffffffffff0a
+DATA shuffle636<>+16(SB)/8, $0xff0cffffffffffff
+DATA shuffle636<>+24(SB)/8, $0xffff0dffffffffff
 GLOBL shuffle636<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle637<>+0(SB)/8, $0x05ffffffffffff04
-DATA shuffle637<>+8(SB)/8, $0xff06ffffffffffff
-DATA shuffle637<>+16(SB)/8, $0xffff07ffffffffff
-DATA shuffle637<>+24(SB)/8, $0xffffff08ffffffff
+DATA shuffle637<>+0(SB)/8, $0xffffffffff09ffff
+DATA shuffle637<>+8(SB)/8, $0xffffffffffff0aff
+DATA shuffle637<>+16(SB)/8, $0x0cffffffffffff0b
+DATA shuffle637<>+24(SB)/8, $0xff0dffffffffffff
 GLOBL shuffle637<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle638<>+0(SB)/8, $0xffffffffffff04ff
-DATA shuffle638<>+8(SB)/8, $0x06ffffffffffff05
-DATA shuffle638<>+16(SB)/8, $0xff07ffffffffffff
-DATA shuffle638<>+24(SB)/8, $0xffff08ffffffffff
+DATA shuffle638<>+0(SB)/8, $0xffffffff09ffffff
+DATA shuffle638<>+8(SB)/8, $0xffffffffff0affff
+DATA shuffle638<>+16(SB)/8, $0xffffffffffff0bff
+DATA shuffle638<>+24(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle638<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle639<>+0(SB)/8, $0xffffffffff04ffff
-DATA shuffle639<>+8(SB)/8, $0xffffffffffff05ff
-DATA shuffle639<>+16(SB)/8, $0x07ffffffffffff06
-DATA shuffle639<>+24(SB)/8, $0xff08ffffffffffff
+DATA shuffle639<>+0(SB)/8, $0xffffff09ffffffff
+DATA shuffle639<>+8(SB)/8, $0xffffffff0affffff
+DATA shuffle639<>+16(SB)/8, $0xffffffffff0bffff
+DATA shuffle639<>+24(SB)/8, $0xffffffffffff0cff
 GLOBL shuffle639<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle640<>+0(SB)/8, $0xff0affffffffffff
-DATA shuffle640<>+8(SB)/8, $0xffff0bffffffffff
-DATA shuffle640<>+16(SB)/8, $0xffffff0cffffffff
-DATA shuffle640<>+24(SB)/8, $0xffffffff0dffffff
+DATA shuffle640<>+0(SB)/8, $0xffff09ffffffffff
+DATA shuffle640<>+8(SB)/8, $0xffffff0affffffff
+DATA shuffle640<>+16(SB)/8, $0xffffffff0bffffff
+DATA shuffle640<>+24(SB)/8, $0xffffffffff0cffff
 GLOBL shuffle640<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle641<>+0(SB)/8, $0x0affffffffffff09
-DATA shuffle641<>+8(SB)/8, $0xff0bffffffffffff
-DATA shuffle641<>+16(SB)/8, $0xffff0cffffffffff
-DATA shuffle641<>+24(SB)/8, $0xffffff0dffffffff
+DATA shuffle641<>+0(SB)/8, $0xffffffffff0effff
+DATA shuffle641<>+8(SB)/8, $0xffffffffffff0fff
+DATA shuffle641<>+16(SB)/8, $0x01ffffffffffff00
+DATA shuffle641<>+24(SB)/8, $0xff02ffffffffffff
 GLOBL shuffle641<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle642<>+0(SB)/8, $0xffffffffffff09ff
-DATA shuffle642<>+8(SB)/8, $0x0bffffffffffff0a
-DATA shuffle642<>+16(SB)/8, $0xff0cffffffffffff
-DATA shuffle642<>+24(SB)/8, $0xffff0dffffffffff
+DATA shuffle642<>+0(SB)/8, $0xffffffff0effffff
+DATA shuffle642<>+8(SB)/8, $0xffffffffff0fffff
+DATA shuffle642<>+16(SB)/8, $0xffffffffffff00ff
+DATA shuffle642<>+24(SB)/8, $0x02ffffffffffff01
 GLOBL shuffle642<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle643<>+0(SB)/8, $0xffffffffff09ffff
-DATA shuffle643<>+8(SB)/8, $0xffffffffffff0aff
-DATA shuffle643<>+16(SB)/8, $0x0cffffffffffff0b
-DATA shuffle643<>+24(SB)/8, $0xff0dffffffffffff
+DATA shuffle643<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle643<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle643<>+16(SB)/8, $0xffffffffff00ffff
+DATA shuffle643<>+24(SB)/8, $0xffffffffffff01ff
 GLOBL shuffle643<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle644<>+0(SB)/8, $0xffffffff09ffffff
-DATA shuffle644<>+8(SB)/8, $0xffffffffff0affff
-DATA shuffle644<>+16(SB)/8, $0xffffffffffff0bff
-DATA shuffle644<>+24(SB)/8, $0x0dffffffffffff0c
+DATA shuffle644<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle644<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle644<>+16(SB)/8, $0xffffffff00ffffff
+DATA shuffle644<>+24(SB)/8, $0xffffffffff01ffff
 GLOBL shuffle644<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle645<>+0(SB)/8, $0xffffff09ffffffff
-DATA shuffle645<>+8(SB)/8, $0xffffffff0affffff
-DATA shuffle645<>+16(SB)/8, $0xffffffffff0bffff
-DATA shuffle645<>+24(SB)/8, $0xffffffffffff0cff
+DATA shuffle645<>+0(SB)/8, $0xff0effffffffffff
+DATA shuffle645<>+8(SB)/8, $0xffff0fffffffffff
+DATA shuffle645<>+16(SB)/8, $0xffffff00ffffffff
+DATA shuffle645<>+24(SB)/8, $0xffffffff01ffffff
 GLOBL shuffle645<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle646<>+0(SB)/8, $0xffff09ffffffffff
-DATA shuffle646<>+8(SB)/8, $0xffffff0affffffff
-DATA shuffle646<>+16(SB)/8, $0xffffffff0bffffff
-DATA shuffle646<>+24(SB)/8, $0xffffffffff0cffff
+DATA shuffle646<>+0(SB)/8, $0x0effffffffffff0d
+DATA shuffle646<>+8(SB)/8, $0xff0fffffffffffff
+DATA shuffle646<>+16(SB)/8, $0xffff00ffffffffff
+DATA shuffle646<>+24(SB)/8, $0xffffff01ffffffff
 GLOBL shuffle646<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle647<>+0(SB)/8, $0xffffffffff0effff
-DATA shuffle647<>+8(SB)/8, $0xffffffffffff0fff
-DATA shuffle647<>+16(SB)/8, $0x01ffffffffffff00
-DATA shuffle647<>+24(SB)/8, $0xff02ffffffffffff
+DATA shuffle647<>+0(SB)/8, $0xffffffffffff0dff
+DATA shuffle647<>+8(SB)/8, $0x0fffffffffffff0e
+DATA shuffle647<>+16(SB)/8, $0xff00ffffffffffff
+DATA shuffle647<>+24(SB)/8, $0xffff01ffffffffff
 GLOBL shuffle647<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle648<>+0(SB)/8, $0xffffffff0effffff
-DATA shuffle648<>+8(SB)/8, $0xffffffffff0fffff
-DATA shuffle648<>+16(SB)/8, $0xffffffffffff00ff
-DATA shuffle648<>+24(SB)/8, $0x02ffffffffffff01
+DATA shuffle648<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle648<>+8(SB)/8, $0xffffff04ffffffff
+DATA shuffle648<>+16(SB)/8, $0xffffffff05ffffff
+DATA shuffle648<>+24(SB)/8, $0xffffffffff06ffff
 GLOBL shuffle648<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle649<>+0(SB)/8, $0xffffff0effffffff
-DATA shuffle649<>+8(SB)/8, $0xffffffff0fffffff
-DATA shuffle649<>+16(SB)/8, $0xffffffffff00ffff
-DATA shuffle649<>+24(SB)/8, $0xffffffffffff01ff
+DATA shuffle649<>+0(SB)/8, $0xff03ffffffffffff
+DATA shuffle649<>+8(SB)/8, $0xffff04ffffffffff
+DATA shuffle649<>+16(SB)/8, $0xffffff05ffffffff
+DATA shuffle649<>+24(SB)/8, $0xffffffff06ffffff
 GLOBL shuffle649<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle650<>+0(SB)/8, $0xffff0effffffffff
-DATA shuffle650<>+8(SB)/8, $0xffffff0fffffffff
-DATA shuffle650<>+16(SB)/8, $0xffffffff00ffffff
-DATA shuffle650<>+24(SB)/8, $0xffffffffff01ffff
+DATA shuffle650<>+0(SB)/8, $0x03ffffffffffff02
+DATA shuffle650<>+8(SB)/8, $0xff04ffffffffffff
+DATA shuffle650<>+16(SB)/8, $0xffff05ffffffffff
+DATA shuffle650<>+24(SB)/8, $0xffffff06ffffffff
 GLOBL shuffle650<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle651<>+0(SB)/8, $0xff0effffffffffff
-DATA shuffle651<>+8(SB)/8, $0xffff0fffffffffff
-DATA shuffle651<>+16(SB)/8, $0xffffff00ffffffff
-DATA shuffle651<>+24(SB)/8, $0xffffffff01ffffff
+DATA shuffle651<>+0(SB)/8, $0xffffffffffff02ff
+DATA shuffle651<>+8(SB)/8, $0x04ffffffffffff03
+DATA shuffle651<>+16(SB)/8, $0xff05ffffffffffff
+DATA shuffle651<>+24(SB)/8, $0xffff06ffffffffff
 GLOBL shuffle651<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle652<>+0(SB)/8, $0x0effffffffffff0d
-DATA shuffle652<>+8(SB)/8, $0xff0fffffffffffff
-DATA shuffle652<>+16(SB)/8, $0xffff00ffffffffff
-DATA shuffle652<>+24(SB)/8, $0xffffff01ffffffff
+DATA shuffle652<>+0(SB)/8, $0xffffffffff02ffff
+DATA shuffle652<>+8(SB)/8, $0xffffffffffff03ff
+DATA shuffle652<>+16(SB)/8, $0x05ffffffffffff04
+DATA shuffle652<>+24(SB)/8, $0xff06ffffffffffff
 GLOBL shuffle652<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle653<>+0(SB)/8, $0xffffffffffff0dff
-DATA shuffle653<>+8(SB)/8, $0x0fffffffffffff0e
-DATA shuffle653<>+16(SB)/8, $0xff00ffffffffffff
-DATA shuffle653<>+24(SB)/8, $0xffff01ffffffffff
+DATA shuffle653<>+0(SB)/8, $0xffffffff02ffffff
+DATA shuffle653<>+8(SB)/8, $0xffffffffff03ffff
+DATA shuffle653<>+16(SB)/8, $0xffffffffffff04ff
+DATA shuffle653<>+24(SB)/8, $0x06ffffffffffff05
 GLOBL shuffle653<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle654<>+0(SB)/8, $0xffff03ffffffffff
-DATA shuffle654<>+8(SB)/8, $0xffffff04ffffffff
-DATA shuffle654<>+16(SB)/8, $0xffffffff05ffffff
-DATA shuffle654<>+24(SB)/8, $0xffffffffff06ffff
+DATA shuffle654<>+0(SB)/8, $0xffffff02ffffffff
+DATA shuffle654<>+8(SB)/8, $0xffffffff03ffffff
+DATA shuffle654<>+16(SB)/8, $0xffffffffff04ffff
+DATA shuffle654<>+24(SB)/8, $0xffffffffffff05ff
 GLOBL shuffle654<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle655<>+0(SB)/8, $0xff03ffffffffffff
-DATA shuffle655<>+8(SB)/8, $0xffff04ffffffffff
-DATA shuffle655<>+16(SB)/8, $0xffffff05ffffffff
-DATA shuffle655<>+24(SB)/8, $0xffffffff06ffffff
+DATA shuffle655<>+0(SB)/8, $0xffffffffffff07ff
+DATA shuffle655<>+8(SB)/8, $0x09ffffffffffff08
+DATA shuffle655<>+16(SB)/8, $0xff0affffffffffff
+DATA shuffle655<>+24(SB)/8, $0xffff0bffffffffff
 GLOBL shuffle655<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle656<>+0(SB)/8, $0x03ffffffffffff02
-DATA shuffle656<>+8(SB)/8, $0xff04ffffffffffff
-DATA shuffle656<>+16(SB)/8, $0xffff05ffffffffff
-DATA shuffle656<>+24(SB)/8, $0xffffff06ffffffff
+DATA shuffle656<>+0(SB)/8, $0xffffffffff07ffff
+DATA shuffle656<>+8(SB)/8, $0xffffffffffff08ff
+DATA shuffle656<>+16(SB)/8, $0x0affffffffffff09
+DATA shuffle656<>+24(SB)/8, $0xff0bffffffffffff
 GLOBL shuffle656<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle657<>+0(SB)/8, $0xffffffffffff02ff
-DATA shuffle657<>+8(SB)/8, $0x04ffffffffffff03
-DATA shuffle657<>+16(SB)/8, $0xff05ffffffffffff
-DATA shuffle657<>+24(SB)/8, $0xffff06ffffffffff
+DATA shuffle657<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle657<>+8(SB)/8, $0xffffffffff08ffff
+DATA shuffle657<>+16(SB)/8, $0xffffffffffff09ff
+DATA shuffle657<>+24(SB)/8, $0x0bffffffffffff0a
 GLOBL shuffle657<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle658<>+0(SB)/8, $0xffffffffff02ffff
-DATA shuffle658<>+8(SB)/8, $0xffffffffffff03ff
-DATA shuffle658<>+16(SB)/8, $0x05ffffffffffff04
-DATA shuffle658<>+24(SB)/8, $0xff06ffffffffffff
+DATA shuffle658<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle658<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle658<>+16(SB)/8, $0xffffffffff09ffff
+DATA shuffle658<>+24(SB)/8, $0xffffffffffff0aff
 GLOBL shuffle658<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle659<>+0(SB)/8, $0xffffffff02ffffff
-DATA shuffle659<>+8(SB)/8, $0xffffffffff03ffff
-DATA shuffle659<>+16(SB)/8, $0xffffffffffff04ff
-DATA shuffle659<>+24(SB)/8, $0x06ffffffffffff05
+DATA shuffle659<>+0(SB)/8, $0xffff07ffffffffff
+DATA shuffle659<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle659<>+16(SB)/8, $0xffffffff09ffffff
+DATA shuffle659<>+24(SB)/8, $0xffffffffff0affff
 GLOBL shuffle659<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle660<>+0(SB)/8, $0xffffff02ffffffff
-DATA shuffle660<>+8(SB)/8, $0xffffffff03ffffff
-DATA shuffle660<>+16(SB)/8, $0xffffffffff04ffff
-DATA shuffle660<>+24(SB)/8, $0xffffffffffff05ff
+DATA shuffle660<>+0(SB)/8, $0xff07ffffffffffff
+DATA shuffle660<>+8(SB)/8, $0xffff08ffffffffff
+DATA shuffle660<>+16(SB)/8, $0xffffff09ffffffff
+DATA shuffle660<>+24(SB)/8, $0xffffffff0affffff
 GLOBL shuffle660<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle661<>+0(SB)/8, $0xffffffffffff07ff
-DATA shuffle661<>+8(SB)/8, $0x09ffffffffffff08
-DATA shuffle661<>+16(SB)/8, $0xff0affffffffffff
-DATA shuffle661<>+24(SB)/8, $0xffff0bffffffffff
+DATA shuffle661<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle661<>+8(SB)/8, $0xff08ffffffffffff
+DATA shuffle661<>+16(SB)/8, $0xffff09ffffffffff
+DATA shuffle661<>+24(SB)/8, $0xffffff0affffffff
 GLOBL shuffle661<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle662<>+0(SB)/8, $0xffffffffff07ffff
-DATA shuffle662<>+8(SB)/8, $0xffffffffffff08ff
-DATA shuffle662<>+16(SB)/8, $0x0affffffffffff09
-DATA shuffle662<>+24(SB)/8, $0xff0bffffffffffff
+DATA shuffle662<>+0(SB)/8, $0xffffff0cffffffff
+DATA shuffle662<>+8(SB)/8, $0xffffffff0dffffff
+DATA shuffle662<>+16(SB)/8, $0xffffffffff0effff
+DATA shuffle662<>+24(SB)/8, $0xffffffffffff0fff
 GLOBL shuffle662<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle663<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle663<>+8(SB)/8, $0xffffffffff08ffff
-DATA shuffle663<>+16(SB)/8, $0xffffffffffff09ff
-DATA shuffle663<>+24(SB)/8, $0x0bffffffffffff0a
+DATA shuffle663<>+0(SB)/8, $0xffff0cffffffffff
+DATA shuffle663<>+8(SB)/8, $0xffffff0dffffffff
+DATA shuffle663<>+16(SB)/8, $0xffffffff0effffff
+DATA shuffle663<>+24(SB)/8, $0xffffffffff0fffff
 GLOBL shuffle663<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle664<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle664<>+8(SB)/8, $0xffffffff08ffffff
-DATA shuffle664<>+16(SB)/8, $0xffffffffff09ffff
-DATA shuffle664<>+24(SB)/8, $0xffffffffffff0aff
+DATA shuffle664<>+0(SB)/8, $0xff0cffffffffffff
+DATA shuffle664<>+8(SB)/8, $0xffff0dffffffffff
+DATA shuffle664<>+16(SB)/8, $0xffffff0effffffff
+DATA shuffle664<>+24(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle664<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle665<>+0(SB)/8, $0xffff07ffffffffff
-DATA shuffle665<>+8(SB)/8, $0xffffff08ffffffff
-DATA shuffle665<>+16(SB)/8, $0xffffffff09ffffff
-DATA shuffle665<>+24(SB)/8, $0xffffffffff0affff
+DATA shuffle665<>+0(SB)/8, $0x0cffffffffffff0b
+DATA shuffle665<>+8(SB)/8, $0xff0dffffffffffff
+DATA shuffle665<>+16(SB)/8, $0xffff0effffffffff
+DATA shuffle665<>+24(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle665<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle666<>+0(SB)/8, $0xff07ffffffffffff
-DATA shuffle666<>+8(SB)/8, $0xffff08ffffffffff
-DATA shuffle666<>+16(SB)/8, $0xffffff09ffffffff
-DATA shuffle666<>+24(SB)/8, $0xffffffff0affffff
+DATA shuffle666<>+0(SB)/8, $0xffffffffffff0bff
+DATA shuffle666<>+8(SB)/8, $0x0dffffffffffff0c
+DATA shuffle666<>+16(SB)/8, $0xff0effffffffffff
+DATA shuffle666<>+24(SB)/8, $0xffff0fffffffffff
 GLOBL shuffle666<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle667<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle667<>+8(SB)/8, $0xff08ffffffffffff
-DATA shuffle667<>+16(SB)/8, $0xffff09ffffffffff
-DATA shuffle667<>+24(SB)/8, $0xffffff0affffffff
+DATA shuffle667<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle667<>+8(SB)/8, $0xffffffffffff0cff
+DATA shuffle667<>+16(SB)/8, $0x0effffffffffff0d
+DATA shuffle667<>+24(SB)/8, $0xff0fffffffffffff
 GLOBL shuffle667<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle668<>+0(SB)/8, $0xffffff0cffffffff
-DATA shuffle668<>+8(SB)/8, $0xffffffff0dffffff
-DATA shuffle668<>+16(SB)/8, $0xffffffffff0effff
-DATA shuffle668<>+24(SB)/8, $0xffffffffffff0fff
+DATA shuffle668<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle668<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle668<>+16(SB)/8, $0xffffffffffff0dff
+DATA shuffle668<>+24(SB)/8, $0x0fffffffffffff0e
 GLOBL shuffle668<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle669<>+0(SB)/8, $0xffff0cffffffffff
-DATA shuffle669<>+8(SB)/8, $0xffffff0dffffffff
-DATA shuffle669<>+16(SB)/8, $0xffffffff0effffff
-DATA shuffle669<>+24(SB)/8, $0xffffffffff0fffff
-GLOBL shuffle669<>(SB), RODATA|NOPTR, $32
+DATA shuffle669<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle669<>+8(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle670<>+0(SB)/8, $0xff0cffffffffffff
-DATA shuffle670<>+8(SB)/8, $0xffff0dffffffffff
-DATA shuffle670<>+16(SB)/8, $0xffffff0effffffff
-DATA shuffle670<>+24(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle670<>(SB), RODATA|NOPTR, $32
+DATA shuffle670<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle670<>+8(SB)/8, $0x02ffffffffffff01
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle671<>+0(SB)/8, $0x0cffffffffffff0b
-DATA shuffle671<>+8(SB)/8, $0xff0dffffffffffff
-DATA shuffle671<>+16(SB)/8, $0xffff0effffffffff
-DATA shuffle671<>+24(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle671<>(SB), RODATA|NOPTR, $32
+DATA shuffle671<>+0(SB)/8, $0xffffffffff00ffff
+DATA shuffle671<>+8(SB)/8, $0xffffffffffff01ff
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle672<>+0(SB)/8, $0xffffffffffff0bff
-DATA shuffle672<>+8(SB)/8, $0x0dffffffffffff0c
-DATA shuffle672<>+16(SB)/8, $0xff0effffffffffff
-DATA shuffle672<>+24(SB)/8, $0xffff0fffffffffff
-GLOBL shuffle672<>(SB), RODATA|NOPTR, $32
+DATA shuffle672<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle672<>+8(SB)/8, $0xffffffffff01ffff
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle673<>+0(SB)/8, $0xffffffffff0bffff
-DATA shuffle673<>+8(SB)/8, $0xffffffffffff0cff
-DATA shuffle673<>+16(SB)/8, $0x0effffffffffff0d
-DATA shuffle673<>+24(SB)/8, $0xff0fffffffffffff
-GLOBL shuffle673<>(SB), RODATA|NOPTR, $32
+DATA shuffle673<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle673<>+8(SB)/8, $0xffffffff01ffffff
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle674<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle674<>+8(SB)/8, $0xffffffffff0cffff
-DATA shuffle674<>+16(SB)/8, $0xffffffffffff0dff
-DATA shuffle674<>+24(SB)/8, $0x0fffffffffffff0e
-GLOBL shuffle674<>(SB), RODATA|NOPTR, $32
+DATA shuffle674<>+0(SB)/8, $0xffff00ffffffffff
+DATA shuffle674<>+8(SB)/8, $0xffffff01ffffffff
+GLOBL shuffle674<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle675<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle675<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle675<>+0(SB)/8, $0xff00ffffffffffff
+DATA shuffle675<>+8(SB)/8, $0xffff01ffffffffff
 GLOBL shuffle675<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle676<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle676<>+8(SB)/8, $0x02ffffffffffff01
+DATA shuffle676<>+0(SB)/8, $0xffff03ffffffffff
+DATA shuffle676<>+8(SB)/8, $0xffffff04ffffffff
 GLOBL shuffle676<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle677<>+0(SB)/8, $0xffffffffff00ffff
-DATA shuffle677<>+8(SB)/8, $0xffffffffffff01ff
+DATA shuffle677<>+0(SB)/8, $0xff03ffffffffffff
+DATA shuffle677<>+8(SB)/8, $0xffff04ffffffffff
 GLOBL shuffle677<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle678<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle678<>+8(SB)/8, $0xffffffffff01ffff
+DATA shuffle678<>+0(SB)/8, $0x03ffffffffffff02
+DATA shuffle678<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL shuffle678<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle679<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle679<>+8(SB)/8, $0xffffffff01ffffff
+DATA shuffle679<>+0(SB)/8, $0xffffffffffff02ff
+DATA shuffle679<>+8(SB)/8, $0x04ffffffffffff03
 GLOBL shuffle679<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle680<>+0(SB)/8, $0xffff00ffffffffff
-DATA shuffle680<>+8(SB)/8, $0xffffff01ffffffff
+DATA shuffle680<>+0(SB)/8, $0xffffffffff02ffff
+DATA shuffle680<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL shuffle680<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle681<>+0(SB)/8, $0xff00ffffffffffff
-DATA shuffle681<>+8(SB)/8, $0xffff01ffffffffff
+DATA shuffle681<>+0(SB)/8, $0xffffffff02ffffff
+DATA shuffle681<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL shuffle681<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle682<>+0(SB)/8, $0xffff03ffffffffff
-DATA shuffle682<>+8(SB)/8, $0xffffff04ffffffff
+DATA shuffle682<>+0(SB)/8, $0xffffff02ffffffff
+DATA shuffle682<>+8(SB)/8, $0xffffffff03ffffff
 GLOBL shuffle682<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle683<>+0(SB)/8, $0xff03ffffffffffff
-DATA shuffle683<>+8(SB)/8, $0xffff04ffffffffff
+DATA shuffle683<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle683<>+8(SB)/8, $0xffffffffff06ffff
 GLOBL shuffle683<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle684<>+0(SB)/8, $0x03ffffffffffff02
-DATA shuffle684<>+8(SB)/8, $0xff04ffffffffffff
+DATA shuffle684<>+0(SB)/8, $0xffffff05ffffffff
+DATA shuffle684<>+8(SB)/8, $0xffffffff06ffffff
 GLOBL shuffle684<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle685<>+0(SB)/8, $0xffffffffffff02ff
-DATA shuffle685<>+8(SB)/8, $0x04ffffffffffff03
+DATA shuffle685<>+0(SB)/8, $0xffff05ffffffffff
+DATA shuffle685<>+8(SB)/8, $0xffffff06ffffffff
 GLOBL shuffle685<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle686<>+0(SB)/8, $0xffffffffff02ffff
-DATA shuffle686<>+8(SB)/8, $0xffffffffffff03ff
+DATA shuffle686<>+0(SB)/8, $0xff05ffffffffffff
+DATA shuffle686<>+8(SB)/8, $0xffff06ffffffffff
 GLOBL shuffle686<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle687<>+0(SB)/8, $0xffffffff02ffffff
-DATA shuffle687<>+8(SB)/8, $0xffffffffff03ffff
+DATA shuffle687<>+0(SB)/8, $0x05ffffffffffff04
+DATA shuffle687<>+8(SB)/8, $0xff06ffffffffffff
 GLOBL shuffle687<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle688<>+0(SB)/8, $0xffffff02ffffffff
-DATA shuffle688<>+8(SB)/8, $0xffffffff03ffffff
+DATA shuffle688<>+0(SB)/8, $0xffffffffffff04ff
+DATA shuffle688<>+8(SB)/8, $0x06ffffffffffff05
 GLOBL shuffle688<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle689<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle689<>+8(SB)/8, $0xffffffffff06ffff
+DATA shuffle689<>+0(SB)/8, $0xffffffffff04ffff
+DATA shuffle689<>+8(SB)/8, $0xffffffffffff05ff
 GLOBL shuffle689<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle690<>+0(SB)/8, $0xffffff05ffffffff
-DATA shuffle690<>+8(SB)/8, $0xffffffff06ffffff
+DATA shuffle690<>+0(SB)/8, $0xffffffffffff07ff
+DATA shuffle690<>+8(SB)/8, $0x09ffffffffffff08
 GLOBL shuffle690<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle691<>+0(SB)/8, $0xffff05ffffffffff
-DATA shuffle691<>+8(SB)/8, $0xffffff06ffffffff
+DATA shuffle691<>+0(SB)/8, $0xffffffffff07ffff
+DATA shuffle691<>+8(SB)/8, $0xffffffffffff08ff
 GLOBL shuffle691<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle692<>+0(SB)/8, $0xff05ffffffffffff
-DATA shuffle692<>+8(SB)/8, $0xffff06ffffffffff
+DATA shuffle692<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle692<>+8(SB)/8, $0xffffffffff08ffff
 GLOBL shuffle692<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle693<>+0(SB)/8, $0x05ffffffffffff04
-DATA shuffle693<>+8(SB)/8, $0xff06ffffffffffff
+DATA shuffle693<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle693<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle693<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle694<>+0(SB)/8, $0xffffffffffff04ff
-DATA shuffle694<>+8(SB)/8, $0x06ffffffffffff05
+DATA shuffle694<>+0(SB)/8, $0xffff07ffffffffff
+DATA shuffle694<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle694<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle695<>+0(SB)/8, $0xffffffffff04ffff
-DATA shuffle695<>+8(SB)/8, $0xffffffffffff05ff
+DATA shuffle695<>+0(SB)/8, $0xff07ffffffffffff
+DATA shuffle695<>+8(SB)/8, $0xffff08ffffffffff
 GLOBL shuffle695<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle696<>+0(SB)/8, $0xffffffffffff07ff
-DATA shuffle696<>+8(SB)/8, $0x09ffffffffffff08
+DATA shuffle696<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle696<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL shuffle696<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle697<>+0(SB)/8, $0xffffffffff07ffff
-DATA shuffle697<>+8(SB)/8, $0xffffffffffff08ff
+DATA shuffle697<>+0(SB)/8, $0xff0affffffffffff
+DATA shuffle697<>+8(SB)/8, $0xffff0bffffffffff
 GLOBL shuffle697<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle698<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle698<>+8(SB)/8, $0xffffffffff08ffff
+DATA shuffle698<>+0(SB)/8, $0x0affffffffffff09
+DATA shuffle698<>+8(SB)/8, $0xff0bffffffffffff
 GLOBL shuffle698<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle699<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle699<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle699<>+0(SB)/8, $0xffffffffffff09ff
+DATA shuffle699<>+8(SB)/8, $0x0bffffffffffff0a
 GLOBL shuffle699<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle700<>+0(SB)/8, $0xffff07ffffffffff
-DATA shuffle700<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle700<>+0(SB)/8, $0xffffffffff09ffff
+DATA shuffle700<>+8(SB)/8, $0xffffffffffff0aff
 GLOBL shuffle700<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle701<>+0(SB)/8, $0xff07ffffffffffff
-DATA shuffle701<>+8(SB)/8, $0xffff08ffffffffff
+DATA shuffle701<>+0(SB)/8, $0xffffffff09ffffff
+DATA shuffle701<>+8(SB)/8, $0xffffffffff0affff
 GLOBL shuffle701<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle702<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle702<>+8(SB)/8, $0xff08ffffffffffff
+DATA shuffle702<>+0(SB)/8, $0xffffff09ffffffff
+DATA shuffle702<>+8(SB)/8, $0xffffffff0affffff
 GLOBL shuffle702<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle703<>+0(SB)/8, $0xff0affffffffffff
-DATA shuffle703<>+8(SB)/8, $0xffff0bffffffffff
+DATA shuffle703<>+0(SB)/8, $0xffff09ffffffffff
+DATA shuffle703<>+8(SB)/8, $0xffffff0affffffff
 GLOBL shuffle703<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle704<>+0(SB)/8, $0x0affffffffffff09
-DATA shuffle704<>+8(SB)/8, $0xff0bffffffffffff
+DATA shuffle704<>+0(SB)/8, $0xffffff0cffffffff
+DATA shuffle704<>+8(SB)/8, $0xffffffff0dffffff
 GLOBL shuffle704<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle705<>+0(SB)/8, $0xffffffffffff09ff
-DATA shuffle705<>+8(SB)/8, $0x0bffffffffffff0a
+DATA shuffle705<>+0(SB)/8, $0xffff0cffffffffff
+DATA shuffle705<>+8(SB)/8, $0xffffff0dffffffff
 GLOBL shuffle705<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle706<>+0(SB)/8, $0xffffffffff09ffff
-DATA shuffle706<>+8(SB)/8, $0xffffffffffff0aff
+DATA shuffle706<>+0(SB)/8, $0xff0cffffffffffff
+DATA shuffle706<>+8(SB)/8, $0xffff0dffffffffff
 GLOBL shuffle706<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle707<>+0(SB)/8, $0xffffffff09ffffff
-DATA shuffle707<>+8(SB)/8, $0xffffffffff0affff
+DATA shuffle707<>+0(SB)/8, $0x0cffffffffffff0b
+DATA shuffle707<>+8(SB)/8, $0xff0dffffffffffff
 GLOBL shuffle707<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle708<>+0(SB)/8, $0xffffff09ffffffff
-DATA shuffle708<>+8(SB)/8, $0xffffffff0affffff
+DATA shuffle708<>+0(SB)/8, $0xffffffffffff0bff
+DATA shuffle708<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle708<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle709<>+0(SB)/8, $0xffff09ffffffffff
-DATA shuffle709<>+8(SB)/8, $0xffffff0affffffff
+DATA shuffle709<>+0(SB)/8, $0xffffffffff0bffff
+DATA shuffle709<>+8(SB)/8, $0xffffffffffff0cff
 GLOBL shuffle709<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle710<>+0(SB)/8, $0xffffff0cffffffff
-DATA shuffle710<>+8(SB)/8, $0xffffffff0dffffff
+DATA shuffle710<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle710<>+8(SB)/8, $0xffffffffff0cffff
 GLOBL shuffle710<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle711<>+0(SB)/8, $0xffff0cffffffffff
-DATA shuffle711<>+8(SB)/8, $0xffffff0dffffffff
+DATA shuffle711<>+0(SB)/8, $0xffffffffff0effff
+DATA shuffle711<>+8(SB)/8, $0xffffffffffff0fff
 GLOBL shuffle711<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle712<>+0(SB)/8, $0xff0cffffffffffff
-DATA shuffle712<>+8(SB)/8, $0xffff0dffffffffff
+DATA shuffle712<>+0(SB)/8, $0xffffffff0effffff
+DATA shuffle712<>+8(SB)/8, $0xffffffffff0fffff
 GLOBL shuffle712<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle713<>+0(SB)/8, $0x0cffffffffffff0b
-DATA shuffle713<>+8(SB)/8, $0xff0dffffffffffff
+DATA shuffle713<>+0(SB)/8, $0xffffff0effffffff
+DATA shuffle713<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle713<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle714<>+0(SB)/8, $0xffffffffffff0bff
-DATA shuffle714<>+8(SB)/8, $0x0dffffffffffff0c
+DATA shuffle714<>+0(SB)/8, $0xffff0effffffffff
+DATA shuffle714<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle714<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle715<>+0(SB)/8, $0xffffffffff0bffff
-DATA shuffle715<>+8(SB)/8, $0xffffffffffff0cff
+DATA shuffle715<>+0(SB)/8, $0xff0effffffffffff
+DATA shuffle715<>+8(SB)/8, $0xffff0fffffffffff
 GLOBL shuffle715<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle716<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle716<>+8(SB)/8, $0xffffffffff0cffff
+DATA shuffle716<>+0(SB)/8, $0x0effffffffffff0d
+DATA shuffle716<>+8(SB)/8, $0xff0fffffffffffff
 GLOBL shuffle716<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle717<>+0(SB)/8, $0xffffffffff0effff
-DATA shuffle717<>+8(SB)/8, $0xffffffffffff0fff
+DATA shuffle717<>+0(SB)/8, $0xffffffffffff0dff
+DATA shuffle717<>+8(SB)/8, $0x0fffffffffffff0e
 GLOBL shuffle717<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle718<>+0(SB)/8, $0xffffffff0effffff
-DATA shuffle718<>+8(SB)/8, $0xffffffffff0fffff
-GLOBL shuffle718<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle719<>+0(SB)/8, $0xffffff0effffffff
-DATA shuffle719<>+8(SB)/8, $0xffffffff0fffffff
-GLOBL shuffle719<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle720<>+0(SB)/8, $0xffff0effffffffff
-DATA shuffle720<>+8(SB)/8, $0xffffff0fffffffff
-GLOBL shuffle720<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle721<>+0(SB)/8, $0xff0effffffffffff
-DATA shuffle721<>+8(SB)/8, $0xffff0fffffffffff
-GLOBL shuffle721<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle722<>+0(SB)/8, $0x0effffffffffff0d
-DATA shuffle722<>+8(SB)/8, $0xff0fffffffffffff
-GLOBL shuffle722<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle723<>+0(SB)/8, $0xffffffffffff0dff
-DATA shuffle723<>+8(SB)/8, $0x0fffffffffffff0e
-GLOBL shuffle723<>(SB), RODATA|NOPTR, $16
 
 // func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -15392,122 +15332,122 @@ chunks765:
 	IMUL3Q         $0x07, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle724<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle718<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle725<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle719<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle726<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle720<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle727<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle721<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle728<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle722<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R12)(DX*1), Y5
-	VPSHUFB        shuffle729<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle723<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VBROADCASTI128 (R12)(DX*2), Y6
-	VPSHUFB        shuffle730<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle724<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
-	VPSHUFB        shuffle731<>+0(SB), Y0, Y8
-	VPSHUFB        shuffle732<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle725<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle726<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle733<>+0(SB), Y1, Y8
+	VPSHUFB        shuffle727<>+0(SB), Y1, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle734<>+0(SB), Y3, Y7
+	VPSHUFB        shuffle728<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle735<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle729<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle736<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle730<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle737<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle731<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, 32(R13)
-	VPSHUFB        shuffle738<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle739<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle732<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle733<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle740<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle734<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle741<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle735<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle742<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle736<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VPSHUFB        shuffle743<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle737<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle744<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle738<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 64(R13)
 	VMOVDQU        (R11), Y6
-	VPSHUFB        shuffle745<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle739<>+0(SB), Y6, Y6
 	VMOVDQU        (R11)(DX*1), Y5
-	VPSHUFB        shuffle746<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle740<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R11)(DX*2), Y6
-	VPSHUFB        shuffle747<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle741<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R11)(DI*1), Y5
-	VPSHUFB        shuffle748<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle742<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R12), Y6
-	VPSHUFB        shuffle749<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle743<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        (R12)(DX*1), Y5
-	VPSHUFB        shuffle750<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle744<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        (R12)(DX*2), Y6
-	VPSHUFB        shuffle751<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle745<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
 	VBROADCASTI128 16(R11), Y6
-	VPSHUFB        shuffle752<>+0(SB), Y6, Y5
+	VPSHUFB        shuffle746<>+0(SB), Y6, Y5
 	VBROADCASTI128 16(R11)(DX*1), Y4
-	VPSHUFB        shuffle753<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle747<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
 	VBROADCASTI128 16(R11)(DX*2), Y5
-	VPSHUFB        shuffle754<>+0(SB), Y5, Y1
+	VPSHUFB        shuffle748<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
 	VBROADCASTI128 16(R11)(DI*1), Y3
-	VPSHUFB        shuffle755<>+0(SB), Y3, Y2
+	VPSHUFB        shuffle749<>+0(SB), Y3, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R12), Y1
-	VPSHUFB        shuffle756<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle750<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R12)(DX*1), Y2
-	VPSHUFB        shuffle757<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle751<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
 	VBROADCASTI128 16(R12)(DX*2), Y0
-	VPSHUFB        shuffle758<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle752<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
-	VPSHUFB        shuffle759<>+0(SB), Y6, Y7
-	VPSHUFB        shuffle760<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle753<>+0(SB), Y6, Y7
+	VPSHUFB        shuffle754<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle761<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle755<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle762<>+0(SB), Y3, Y8
+	VPSHUFB        shuffle756<>+0(SB), Y3, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle763<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle757<>+0(SB), Y1, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle764<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle758<>+0(SB), Y2, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle765<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle759<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 160(R13)
-	VPSHUFB        shuffle766<>+0(SB), Y6, Y6
-	VPSHUFB        shuffle767<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle760<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle761<>+0(SB), Y4, Y4
 	VPOR           Y4, Y6, Y4
-	VPSHUFB        shuffle768<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle762<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle769<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle763<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle770<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle764<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
-	VPSHUFB        shuffle771<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle765<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle772<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle766<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
@@ -15545,108 +15485,108 @@ chunks769:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X1
+	VPSHUFB shuffle166<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X3
+	VPSHUFB shuffle767<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X4
+	VPSHUFB shuffle307<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle319<>+0(SB), X3, X5
+	VPSHUFB shuffle313<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPSHUFB shuffle317<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle315<>+0(SB), X5, X7
+	VPSHUFB shuffle309<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle321<>+0(SB), X6, X8
+	VPSHUFB shuffle315<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
-	VPSHUFB shuffle774<>+0(SB), X0, X8
-	VPSHUFB shuffle176<>+0(SB), X2, X7
+	VPSHUFB shuffle768<>+0(SB), X0, X8
+	VPSHUFB shuffle170<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle775<>+0(SB), X1, X8
+	VPSHUFB shuffle769<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle599<>+0(SB), X3, X7
+	VPSHUFB shuffle593<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle600<>+0(SB), X4, X8
+	VPSHUFB shuffle594<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle776<>+0(SB), X5, X7
+	VPSHUFB shuffle770<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle777<>+0(SB), X6, X8
+	VPSHUFB shuffle771<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
-	VPSHUFB shuffle602<>+0(SB), X0, X8
-	VPSHUFB shuffle778<>+0(SB), X2, X7
+	VPSHUFB shuffle596<>+0(SB), X0, X8
+	VPSHUFB shuffle772<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle779<>+0(SB), X1, X8
+	VPSHUFB shuffle773<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle780<>+0(SB), X3, X7
+	VPSHUFB shuffle774<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle781<>+0(SB), X4, X8
+	VPSHUFB shuffle775<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle483<>+0(SB), X5, X7
+	VPSHUFB shuffle477<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle478<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, 32(R13)
+	VPSHUFB shuffle321<>+0(SB), X0, X8
+	VPSHUFB shuffle331<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle320<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle776<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle113<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle114<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle484<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 32(R13)
-	VPSHUFB shuffle327<>+0(SB), X0, X8
-	VPSHUFB shuffle337<>+0(SB), X2, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle326<>+0(SB), X1, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle782<>+0(SB), X3, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle119<>+0(SB), X4, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle120<>+0(SB), X5, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle490<>+0(SB), X6, X8
-	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle338<>+0(SB), X0, X8
-	VPSHUFB shuffle493<>+0(SB), X2, X7
+	VPSHUFB shuffle332<>+0(SB), X0, X8
+	VPSHUFB shuffle487<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle330<>+0(SB), X1, X8
+	VPSHUFB shuffle324<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle339<>+0(SB), X3, X7
+	VPSHUFB shuffle333<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle783<>+0(SB), X4, X8
+	VPSHUFB shuffle777<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle784<>+0(SB), X5, X7
+	VPSHUFB shuffle778<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle336<>+0(SB), X6, X8
+	VPSHUFB shuffle330<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 64(R13)
-	VPSHUFB shuffle343<>+0(SB), X0, X8
-	VPSHUFB shuffle331<>+0(SB), X2, X7
+	VPSHUFB shuffle337<>+0(SB), X0, X8
+	VPSHUFB shuffle325<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle341<>+0(SB), X1, X8
+	VPSHUFB shuffle335<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle608<>+0(SB), X3, X7
+	VPSHUFB shuffle602<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle332<>+0(SB), X4, X8
+	VPSHUFB shuffle326<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle785<>+0(SB), X5, X7
+	VPSHUFB shuffle779<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle786<>+0(SB), X6, X8
+	VPSHUFB shuffle780<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 80(R13)
-	VPSHUFB shuffle787<>+0(SB), X0, X0
-	VPSHUFB shuffle611<>+0(SB), X2, X2
+	VPSHUFB shuffle781<>+0(SB), X0, X0
+	VPSHUFB shuffle605<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle345<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle334<>+0(SB), X3, X3
+	VPSHUFB shuffle328<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle344<>+0(SB), X4, X4
+	VPSHUFB shuffle338<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle788<>+0(SB), X5, X5
+	VPSHUFB shuffle782<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle789<>+0(SB), X6, X6
+	VPSHUFB shuffle783<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
@@ -15669,367 +15609,367 @@ rowdone770:
 	VZEROUPPER
 	RET
 
-DATA shuffle724<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle724<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle718<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle718<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle718<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle718<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle718<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle719<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle719<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle719<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle719<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle719<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle720<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle720<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle720<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle720<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle720<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle721<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle721<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle721<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle721<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle721<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle722<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle722<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle722<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle722<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle722<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle723<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle723<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle723<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle723<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle723<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle724<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle724<>+8(SB)/8, $0xffff0100ffffffff
 DATA shuffle724<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle724<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle724<>+24(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle724<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle725<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle725<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle725<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle725<>+24(SB)/8, $0x0504ffffffffffff
+DATA shuffle725<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle725<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle725<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle725<>+24(SB)/8, $0xffffffffffff0908
 GLOBL shuffle725<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle726<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle726<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle726<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle726<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle726<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle726<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle726<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle726<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle726<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle727<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle727<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle727<>+16(SB)/8, $0xffff0302ffffffff
-DATA shuffle727<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle727<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle727<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle727<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle727<>+24(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle727<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle728<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle728<>+8(SB)/8, $0xffffffffffff0100
-DATA shuffle728<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle728<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle728<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle728<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle728<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle728<>+24(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle728<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle729<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle729<>+8(SB)/8, $0xffffffff0100ffff
-DATA shuffle729<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle729<>+24(SB)/8, $0xffffffffffff0302
+DATA shuffle729<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle729<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle729<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle729<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle729<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle730<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle730<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle730<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle730<>+24(SB)/8, $0xffffffff0302ffff
+DATA shuffle730<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle730<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle730<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle730<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle730<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle731<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle731<>+8(SB)/8, $0xffffffff0706ffff
-DATA shuffle731<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle731<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle731<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle731<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle731<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle731<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle732<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle732<>+8(SB)/8, $0xffff0706ffffffff
-DATA shuffle732<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle732<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle732<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle732<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle732<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle732<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle732<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle733<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle733<>+8(SB)/8, $0x0706ffffffffffff
-DATA shuffle733<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle733<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle733<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle733<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle733<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle733<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle733<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle734<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle734<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle734<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle734<>+24(SB)/8, $0x0908ffffffffffff
+DATA shuffle734<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle734<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle734<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle734<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle734<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle735<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle735<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle735<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle735<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle735<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle735<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle735<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle735<>+24(SB)/8, $0xffffffff0d0cffff
 GLOBL shuffle735<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle736<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle736<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle736<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle736<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle736<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle736<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle736<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle736<>+24(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle736<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle737<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle737<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle737<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle737<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle737<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle737<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle737<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle737<>+24(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle737<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle738<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle738<>+0(SB)/8, $0xffff0908ffffffff
 DATA shuffle738<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle738<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle738<>+16(SB)/8, $0xffffffff0b0affff
 DATA shuffle738<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle738<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle739<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle739<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle739<>+16(SB)/8, $0x0d0cffffffffffff
-DATA shuffle739<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle739<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle739<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle739<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle739<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle739<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle740<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle740<>+8(SB)/8, $0xffffffff0b0affff
-DATA shuffle740<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle740<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle740<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle740<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle740<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle740<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle740<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle741<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle741<>+8(SB)/8, $0xffff0b0affffffff
-DATA shuffle741<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle741<>+24(SB)/8, $0xffffffff0d0cffff
+DATA shuffle741<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle741<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle741<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle741<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle741<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle742<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle742<>+8(SB)/8, $0x0b0affffffffffff
-DATA shuffle742<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle742<>+24(SB)/8, $0xffff0d0cffffffff
+DATA shuffle742<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle742<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle742<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle742<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle742<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle743<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle743<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle743<>+16(SB)/8, $0xffffffffffff0b0a
-DATA shuffle743<>+24(SB)/8, $0x0d0cffffffffffff
+DATA shuffle743<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle743<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle743<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle743<>+24(SB)/8, $0xffffffffffff0100
 GLOBL shuffle743<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle744<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle744<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle744<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle744<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle744<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle744<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle744<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle744<>+24(SB)/8, $0xffffffff0100ffff
 GLOBL shuffle744<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle745<>+0(SB)/8, $0xffffffff0f0effff
-DATA shuffle745<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle745<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle745<>+24(SB)/8, $0x0302ffffffffffff
+DATA shuffle745<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle745<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle745<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle745<>+24(SB)/8, $0xffff0100ffffffff
 GLOBL shuffle745<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle746<>+0(SB)/8, $0xffff0f0effffffff
-DATA shuffle746<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle746<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle746<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle746<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle746<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle746<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle746<>+24(SB)/8, $0xffffffff0706ffff
 GLOBL shuffle746<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle747<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle747<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle747<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle747<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle747<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle747<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle747<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle747<>+24(SB)/8, $0xffff0706ffffffff
 GLOBL shuffle747<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle748<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle748<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle748<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle748<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle748<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle748<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle748<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle748<>+24(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle748<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle749<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle749<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle749<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle749<>+24(SB)/8, $0xffffffffffff0100
+DATA shuffle749<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle749<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle749<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle749<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle749<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle750<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle750<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle750<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle750<>+24(SB)/8, $0xffffffff0100ffff
+DATA shuffle750<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle750<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle750<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle750<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle750<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle751<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle751<>+8(SB)/8, $0x0f0effffffffffff
-DATA shuffle751<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle751<>+24(SB)/8, $0xffff0100ffffffff
+DATA shuffle751<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle751<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle751<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle751<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle751<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle752<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle752<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle752<>+8(SB)/8, $0xffffffff0302ffff
 DATA shuffle752<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle752<>+24(SB)/8, $0xffffffff0706ffff
+DATA shuffle752<>+24(SB)/8, $0xffffffffffff0504
 GLOBL shuffle752<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle753<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle753<>+8(SB)/8, $0x0504ffffffffffff
-DATA shuffle753<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle753<>+24(SB)/8, $0xffff0706ffffffff
+DATA shuffle753<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle753<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle753<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle753<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle753<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle754<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle754<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle754<>+16(SB)/8, $0xffffffffffff0504
-DATA shuffle754<>+24(SB)/8, $0x0706ffffffffffff
+DATA shuffle754<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle754<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle754<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle754<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle754<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle755<>+0(SB)/8, $0xffff0302ffffffff
-DATA shuffle755<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle755<>+16(SB)/8, $0xffffffff0504ffff
-DATA shuffle755<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle755<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle755<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle755<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle755<>+24(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle755<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle756<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle756<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle756<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle756<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle756<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle756<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle756<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle756<>+24(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle756<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle757<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle757<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle757<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle757<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle757<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle757<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle757<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle757<>+24(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle757<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle758<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle758<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle758<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle758<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle758<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle758<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle758<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle758<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle758<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle759<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle759<>+8(SB)/8, $0xffffffffffff0908
-DATA shuffle759<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle759<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle759<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle759<>+16(SB)/8, $0xffff0908ffffffff
 DATA shuffle759<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle759<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle760<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle760<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle760<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle760<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle760<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle760<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle760<>+16(SB)/8, $0xffffffff0f0effff
+DATA shuffle760<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle760<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle761<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle761<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle761<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle761<>+24(SB)/8, $0xffffffff0b0affff
+DATA shuffle761<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle761<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle761<>+16(SB)/8, $0xffff0f0effffffff
+DATA shuffle761<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle761<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle762<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle762<>+8(SB)/8, $0x0908ffffffffffff
-DATA shuffle762<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle762<>+24(SB)/8, $0xffff0b0affffffff
+DATA shuffle762<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle762<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle762<>+16(SB)/8, $0x0f0effffffffffff
+DATA shuffle762<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle762<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle763<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle763<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle763<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle763<>+24(SB)/8, $0x0b0affffffffffff
+DATA shuffle763<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle763<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle763<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle763<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle763<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle764<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle764<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle764<>+16(SB)/8, $0xffffffff0908ffff
-DATA shuffle764<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle764<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle764<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle764<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle764<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle764<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle765<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle765<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle765<>+16(SB)/8, $0xffff0908ffffffff
-DATA shuffle765<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle765<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle765<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle765<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle765<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle765<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle766<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle766<>+0(SB)/8, $0xffffffff0b0affff
 DATA shuffle766<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle766<>+16(SB)/8, $0xffffffff0f0effff
-DATA shuffle766<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle766<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle766<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle766<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle767<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle767<>+0(SB)/8, $0xffffffff0100ffff
 DATA shuffle767<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle767<>+16(SB)/8, $0xffff0f0effffffff
-DATA shuffle767<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle767<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle767<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle768<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle768<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle768<>+16(SB)/8, $0x0f0effffffffffff
-DATA shuffle768<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle768<>(SB), RODATA|NOPTR, $32
+DATA shuffle768<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle768<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle769<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle769<>+8(SB)/8, $0xffffffff0d0cffff
-DATA shuffle769<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle769<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle769<>(SB), RODATA|NOPTR, $32
+DATA shuffle769<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle769<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle769<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle770<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle770<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle770<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle770<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle770<>(SB), RODATA|NOPTR, $32
+DATA shuffle770<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle770<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle771<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle771<>+8(SB)/8, $0x0d0cffffffffffff
-DATA shuffle771<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle771<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle771<>(SB), RODATA|NOPTR, $32
+DATA shuffle771<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle771<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle771<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle772<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle772<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle772<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle772<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle772<>(SB), RODATA|NOPTR, $32
+DATA shuffle772<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle772<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle772<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle773<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle773<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle773<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle773<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle773<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle774<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle774<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle774<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle774<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle774<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle775<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle775<>+0(SB)/8, $0xffff0504ffffffff
 DATA shuffle775<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle775<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle776<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle776<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle776<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle776<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle776<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle777<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle777<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle777<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle777<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle777<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle778<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle778<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle778<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle778<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle778<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle779<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle779<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle779<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle779<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle779<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle780<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle780<>+0(SB)/8, $0xffffffff0b0affff
 DATA shuffle780<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle780<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle781<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle781<>+0(SB)/8, $0xffffffff0f0effff
 DATA shuffle781<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle781<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle782<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle782<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle782<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle782<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle782<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle783<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle783<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle783<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle783<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle783<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle784<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle784<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle784<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle785<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle785<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle785<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle786<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle786<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle786<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle787<>+0(SB)/8, $0xffffffff0f0effff
-DATA shuffle787<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle787<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle788<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle788<>+8(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle788<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle789<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle789<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle789<>(SB), RODATA|NOPTR, $16
 
 // func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -16072,116 +16012,116 @@ chunks775:
 	IMUL3Q         $0x07, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle790<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle784<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle791<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle785<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle616<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle501<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle502<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R12)(DX*1), Y5
-	VPSHUFB        shuffle617<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VBROADCASTI128 (R12)(DX*2), Y6
-	VPSHUFB        shuffle792<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle786<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, (R13)
-	VPSHUFB        shuffle793<>+0(SB), Y0, Y8
-	VPSHUFB        shuffle794<>+0(SB), Y2, Y7
+	VPSHUFB        shuffle787<>+0(SB), Y0, Y8
+	VPSHUFB        shuffle788<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle795<>+0(SB), Y1, Y8
+	VPSHUFB        shuffle789<>+0(SB), Y1, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle621<>+0(SB), Y3, Y7
+	VPSHUFB        shuffle615<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle513<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle507<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle514<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle508<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle796<>+0(SB), Y6, Y8
+	VPSHUFB        shuffle790<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
 	VMOVDQU        Y8, 32(R13)
-	VPSHUFB        shuffle623<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle797<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle617<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle791<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle798<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle792<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle799<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle793<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle800<>+0(SB), Y4, Y1
+	VPSHUFB        shuffle794<>+0(SB), Y4, Y1
 	VPOR           Y1, Y3, Y1
-	VPSHUFB        shuffle504<>+0(SB), Y5, Y3
+	VPSHUFB        shuffle498<>+0(SB), Y5, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle505<>+0(SB), Y6, Y1
+	VPSHUFB        shuffle499<>+0(SB), Y6, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 64(R13)
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle502<>+0(SB), Y1, Y3
+	VPSHUFB        shuffle496<>+0(SB), Y1, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle617<>+0(SB), Y2, Y0
+	VPSHUFB        shuffle611<>+0(SB), Y2, Y0
 	VPOR           Y0, Y3, Y0
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle792<>+0(SB), Y3, Y8
+	VPSHUFB        shuffle786<>+0(SB), Y3, Y8
 	VPOR           Y8, Y0, Y8
 	VMOVDQU        (R11)(DI*1), Y0
-	VPSHUFB        shuffle801<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle795<>+0(SB), Y0, Y0
 	VPOR           Y0, Y8, Y0
-	VPSHUFB        shuffle802<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle796<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
-	VPSHUFB        shuffle622<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle616<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle511<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle505<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
-	VPSHUFB        shuffle513<>+0(SB), Y1, Y6
-	VPSHUFB        shuffle514<>+0(SB), Y2, Y5
+	VPSHUFB        shuffle507<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle508<>+0(SB), Y2, Y5
 	VPOR           Y5, Y6, Y5
-	VPSHUFB        shuffle796<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle790<>+0(SB), Y3, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 16(R11)(DI*1), Y5
-	VPSHUFB        shuffle803<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle797<>+0(SB), Y5, Y4
 	VPOR           Y4, Y6, Y4
 	VBROADCASTI128 16(R12), Y6
-	VPSHUFB        shuffle790<>+0(SB), Y6, Y0
+	VPSHUFB        shuffle784<>+0(SB), Y6, Y0
 	VPOR           Y0, Y4, Y0
 	VBROADCASTI128 16(R12)(DX*1), Y4
-	VPSHUFB        shuffle791<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle785<>+0(SB), Y4, Y8
 	VPOR           Y8, Y0, Y8
 	VBROADCASTI128 16(R12)(DX*2), Y0
-	VPSHUFB        shuffle616<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle610<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
-	VPSHUFB        shuffle800<>+0(SB), Y1, Y7
-	VPSHUFB        shuffle504<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle794<>+0(SB), Y1, Y7
+	VPSHUFB        shuffle498<>+0(SB), Y2, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle505<>+0(SB), Y3, Y7
+	VPSHUFB        shuffle499<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle618<>+0(SB), Y5, Y8
+	VPSHUFB        shuffle612<>+0(SB), Y5, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle793<>+0(SB), Y6, Y7
+	VPSHUFB        shuffle787<>+0(SB), Y6, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle794<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle788<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle795<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle789<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 160(R13)
-	VPSHUFB        shuffle802<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle622<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle796<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle616<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle505<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle509<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
-	VPSHUFB        shuffle623<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle617<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VPSHUFB        shuffle797<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle791<>+0(SB), Y4, Y4
 	VPOR           Y4, Y6, Y4
-	VPSHUFB        shuffle798<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle792<>+0(SB), Y0, Y0
 	VPOR           Y0, Y4, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
@@ -16221,10 +16161,10 @@ chunks779:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPSHUFB shuffle65<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -16235,50 +16175,50 @@ chunks779:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X7
+	VPSHUFB shuffle64<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle71<>+0(SB), X6, X8
+	VPSHUFB shuffle65<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
-	VPSHUFB shuffle138<>+0(SB), X2, X8
-	VPSHUFB shuffle72<>+0(SB), X1, X7
+	VPSHUFB shuffle132<>+0(SB), X2, X8
+	VPSHUFB shuffle66<>+0(SB), X1, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle281<>+0(SB), X3, X8
+	VPSHUFB shuffle275<>+0(SB), X3, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle20<>+0(SB), X4, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle134<>+0(SB), X0, X7
-	VPSHUFB shuffle74<>+0(SB), X2, X8
+	VPSHUFB shuffle128<>+0(SB), X0, X7
+	VPSHUFB shuffle68<>+0(SB), X2, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle138<>+0(SB), X5, X7
+	VPSHUFB shuffle132<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle72<>+0(SB), X6, X8
+	VPSHUFB shuffle66<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle248<>+0(SB), X1, X8
-	VPSHUFB shuffle73<>+0(SB), X3, X7
+	VPSHUFB shuffle242<>+0(SB), X1, X8
+	VPSHUFB shuffle67<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle134<>+0(SB), X4, X8
+	VPSHUFB shuffle128<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle74<>+0(SB), X5, X7
+	VPSHUFB shuffle68<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 64(R13)
-	VPSHUFB shuffle75<>+0(SB), X0, X0
-	VPSHUFB shuffle136<>+0(SB), X2, X2
+	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle130<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle248<>+0(SB), X6, X2
+	VPSHUFB shuffle242<>+0(SB), X6, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 80(R13)
 	VPSHUFB shuffle23<>+0(SB), X3, X3
-	VPSHUFB shuffle75<>+0(SB), X4, X4
+	VPSHUFB shuffle69<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle136<>+0(SB), X5, X5
+	VPSHUFB shuffle130<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle76<>+0(SB), X6, X6
+	VPSHUFB shuffle70<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
@@ -16301,89 +16241,89 @@ rowdone780:
 	VZEROUPPER
 	RET
 
-DATA shuffle790<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle784<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle784<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle784<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle784<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle784<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle785<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle785<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle785<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle785<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle785<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle786<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle786<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle786<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle786<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle786<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle787<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle787<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle787<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle787<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle787<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle788<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle788<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle788<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle788<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle788<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle789<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle789<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle789<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle789<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle789<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle790<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle790<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle790<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle790<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle790<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle790<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle790<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle791<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle791<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle791<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle791<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle791<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle791<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle791<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle792<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle792<>+0(SB)/8, $0xffffffff0b0a0908
 DATA shuffle792<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle792<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle792<>+24(SB)/8, $0xffffffff03020100
+DATA shuffle792<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle792<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle793<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle793<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle793<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle793<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle793<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle793<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle793<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle794<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle794<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle794<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle794<>+8(SB)/8, $0xffffffff0b0a0908
 DATA shuffle794<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle794<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle794<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle794<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle795<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle795<>+0(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle795<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle795<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle795<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle795<>+24(SB)/8, $0x03020100ffffffff
 GLOBL shuffle795<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle796<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle796<>+0(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle796<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle796<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle796<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle796<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle796<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle797<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle797<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle797<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle797<>+24(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle797<>+24(SB)/8, $0xffffffff07060504
 GLOBL shuffle797<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle798<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle798<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle798<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle798<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle798<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle799<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle799<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle799<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle799<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle799<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle800<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle800<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle800<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle800<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle800<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle801<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle801<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle801<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle801<>+24(SB)/8, $0x03020100ffffffff
-GLOBL shuffle801<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle802<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle802<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle802<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle802<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle802<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle803<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle803<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle803<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle803<>+24(SB)/8, $0xffffffff07060504
-GLOBL shuffle803<>(SB), RODATA|NOPTR, $32
 
 // func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -16426,73 +16366,73 @@ chunks785:
 	IMUL3Q         $0x07, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle518<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle141<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R13)
-	VPSHUFB        shuffle520<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R12), Y5
-	VPSHUFB        shuffle518<>+0(SB), Y5, Y4
+	VPSHUFB        shuffle512<>+0(SB), Y5, Y4
 	VPOR           Y4, Y0, Y4
 	VBROADCASTI128 (R12)(DX*1), Y0
-	VPSHUFB        shuffle140<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y6
 	VPOR           Y6, Y4, Y6
 	VBROADCASTI128 (R12)(DX*2), Y4
-	VPSHUFB        shuffle141<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle135<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 32(R13)
-	VPSHUFB        shuffle521<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle143<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle144<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle138<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle520<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle514<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
 	VMOVDQU        Y5, 64(R13)
 	VBROADCASTI128 16(R11), Y5
-	VPSHUFB        shuffle141<>+0(SB), Y5, Y3
+	VPSHUFB        shuffle135<>+0(SB), Y5, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
-	VPSHUFB        shuffle519<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle513<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle521<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle143<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle137<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
 	VMOVDQU        Y4, 96(R13)
 	VBROADCASTI128 16(R11)(DX*2), Y4
-	VPSHUFB        shuffle518<>+0(SB), Y4, Y0
+	VPSHUFB        shuffle512<>+0(SB), Y4, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle140<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle141<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle135<>+0(SB), Y0, Y7
 	VPOR           Y7, Y3, Y7
 	VBROADCASTI128 16(R12)(DX*1), Y3
-	VPSHUFB        shuffle519<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle513<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R13)
-	VPSHUFB        shuffle143<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle144<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle137<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle138<>+0(SB), Y1, Y1
 	VPOR           Y1, Y5, Y1
-	VPSHUFB        shuffle520<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle514<>+0(SB), Y4, Y4
 	VPOR           Y4, Y1, Y4
 	VBROADCASTI128 16(R12)(DX*2), Y1
-	VPSHUFB        shuffle518<>+0(SB), Y1, Y5
+	VPSHUFB        shuffle512<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 160(R13)
-	VPSHUFB        shuffle521<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle143<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle144<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle138<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
-	VPSHUFB        shuffle520<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 192(R13)
 	CMPQ           R9, BX
@@ -16547,21 +16487,21 @@ chunks789:
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VMOVDQU (R12)(DX*2), X7
 	VPSHUFB shuffle15<>+0(SB), X7, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle37<>+0(SB), X5, X5
+	VPSHUFB shuffle33<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R13)
 	VPSHUFB shuffle21<>+0(SB), X6, X6
-	VPSHUFB shuffle37<>+0(SB), X7, X7
+	VPSHUFB shuffle33<>+0(SB), X7, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 96(R13)
 	CMPQ    R9, BX
@@ -18556,8 +18496,8 @@ chunks923:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -18597,8 +18537,8 @@ chunks927:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLW    $0x08, X0, X3
@@ -18637,8 +18577,8 @@ row930:
 chunks931:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle804<>+0(SB), X0, X1
-	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X0, X1
+	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -18677,8 +18617,8 @@ row934:
 chunks935:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle804<>+0(SB), X0, X1
-	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X0, X1
+	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLW    $0x08, X0, X2
@@ -18705,11 +18645,11 @@ rowdone936:
 	VZEROUPPER
 	RET
 
-DATA shuffle804<>+0(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle804<>+8(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle804<>+16(SB)/8, $0x00ff00ff00ff00ff
-DATA shuffle804<>+24(SB)/8, $0x00ff00ff00ff00ff
-GLOBL shuffle804<>(SB), RODATA|NOPTR, $32
+DATA shuffle798<>+0(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle798<>+8(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle798<>+16(SB)/8, $0x00ff00ff00ff00ff
+DATA shuffle798<>+24(SB)/8, $0x00ff00ff00ff00ff
+GLOBL shuffle798<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -18754,8 +18694,8 @@ chunks943:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
@@ -18795,8 +18735,8 @@ chunks947:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VMOVDQU   X3, (R9)
 	VPSRLD    $0x10, X0, X3
@@ -18835,8 +18775,8 @@ row950:
 chunks951:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
-	VPAND     shuffle805<>+0(SB), X0, X1
-	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X0, X1
+	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVQ     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -18875,8 +18815,8 @@ row954:
 chunks955:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
-	VPAND     shuffle805<>+0(SB), X0, X1
-	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X0, X1
+	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VMOVD     X2, (R9)
 	VPSRLD    $0x10, X0, X2
@@ -18903,11 +18843,11 @@ rowdone956:
 	VZEROUPPER
 	RET
 
-DATA shuffle805<>+0(SB)/8, $0x0000ffff0000ffff
-DATA shuffle805<>+8(SB)/8, $0x0000ffff0000ffff
-DATA shuffle805<>+16(SB)/8, $0x0000ffff0000ffff
-DATA shuffle805<>+24(SB)/8, $0x0000ffff0000ffff
-GLOBL shuffle805<>(SB), RODATA|NOPTR, $32
+DATA shuffle799<>+0(SB)/8, $0x0000ffff0000ffff
+DATA shuffle799<>+8(SB)/8, $0x0000ffff0000ffff
+DATA shuffle799<>+16(SB)/8, $0x0000ffff0000ffff
+DATA shuffle799<>+24(SB)/8, $0x0000ffff0000ffff
+GLOBL shuffle799<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -19355,30 +19295,30 @@ row1005:
 chunks1006:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle806<>+0(SB), X0, X0
+	VPSHUFB shuffle800<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle807<>+0(SB), X1, X1
+	VPSHUFB shuffle801<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle808<>+0(SB), X1, X1
+	VPSHUFB shuffle802<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle803<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle178<>+0(SB), X0, X1
+	VPSHUFB shuffle172<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle806<>+0(SB), X1, X1
+	VPSHUFB shuffle800<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X2
-	VPSHUFB shuffle807<>+0(SB), X2, X2
+	VPSHUFB shuffle801<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle808<>+0(SB), X2, X2
+	VPSHUFB shuffle802<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(DI*2), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle803<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -19415,22 +19355,22 @@ row1009:
 chunks1010:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle806<>+0(SB), X0, X0
+	VPSHUFB shuffle800<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle807<>+0(SB), X1, X1
+	VPSHUFB shuffle801<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 28(AX)(DI*2), X1
-	VPSHUFB shuffle808<>+0(SB), X1, X1
+	VPSHUFB shuffle802<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 6(AX)(DI*2), X1
-	VPSHUFB shuffle806<>+0(SB), X1, X1
+	VPSHUFB shuffle800<>+0(SB), X1, X1
 	VMOVDQU 22(AX)(DI*2), X0
-	VPSHUFB shuffle807<>+0(SB), X0, X0
+	VPSHUFB shuffle801<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle804<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1011
@@ -19452,25 +19392,25 @@ rowdone1011:
 	VZEROUPPER
 	RET
 
-DATA shuffle806<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle806<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle806<>(SB), RODATA|NOPTR, $16
+DATA shuffle800<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle800<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle800<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle807<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle807<>+8(SB)/8, $0x0b0a09080100ffff
-GLOBL shuffle807<>(SB), RODATA|NOPTR, $16
+DATA shuffle801<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle801<>+8(SB)/8, $0x0b0a09080100ffff
+GLOBL shuffle801<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle808<>+0(SB)/8, $0x0d0c0b0a09080100
-DATA shuffle808<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle808<>(SB), RODATA|NOPTR, $16
+DATA shuffle802<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA shuffle802<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle802<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle809<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle809<>+8(SB)/8, $0x0d0c050403020100
-GLOBL shuffle809<>(SB), RODATA|NOPTR, $16
+DATA shuffle803<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle803<>+8(SB)/8, $0x0d0c050403020100
+GLOBL shuffle803<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle810<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA shuffle810<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle810<>(SB), RODATA|NOPTR, $16
+DATA shuffle804<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA shuffle804<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle804<>(SB), RODATA|NOPTR, $16
 
 // func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -19640,8 +19580,8 @@ chunks1025:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)
 	VPSRLW      $0x08, Y0, Y3
@@ -19706,8 +19646,8 @@ chunks1030:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)
 	VPSRLD      $0x10, Y0, Y3
@@ -19920,7 +19860,7 @@ rowdone1046:
 	RET
 
 // func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -19953,37 +19893,24 @@ row1050:
 	XORQ DI, DI
 
 chunks1051:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle811<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle812<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle811<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle812<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
-	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle811<>+0(SB), X2, X2
-	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle812<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle811<>+0(SB), X1, X1
-	VPSHUFB shuffle813<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1052
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1051
-	MOVQ    BX, DI
-	JMP     chunks1051
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VPSHUFB     shuffle805<>+0(SB), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPSHUFB     shuffle805<>+0(SB), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1052
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1051
+	MOVQ        BX, DI
+	JMP         chunks1051
 
 rowdone1052:
 	ADDQ spaceStride+32(FP), AX
@@ -20009,15 +19936,12 @@ row1054:
 chunks1055:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle811<>+0(SB), X0, X0
+	VPSHUFB shuffle806<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle812<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
+	VPSHUFB shuffle806<>+0(SB), X1, X1
+	VSHUFPS $0x88, X1, X0, X2
 	VMOVDQU X2, (R9)
-	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle811<>+0(SB), X2, X2
-	VPSHUFB shuffle813<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
+	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1056
@@ -20039,20 +19963,18 @@ rowdone1056:
 	VZEROUPPER
 	RET
 
-DATA shuffle811<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle811<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle811<>(SB), RODATA|NOPTR, $16
+DATA shuffle805<>+0(SB)/8, $0x0703060205010400
+DATA shuffle805<>+8(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle805<>+16(SB)/8, $0x0703060205010400
+DATA shuffle805<>+24(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle805<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle812<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle812<>+8(SB)/8, $0x0d090c0805010400
-GLOBL shuffle812<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle813<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle813<>+8(SB)/8, $0x0f0b0e0a07030602
-GLOBL shuffle813<>(SB), RODATA|NOPTR, $16
+DATA shuffle806<>+0(SB)/8, $0x0703060205010400
+DATA shuffle806<>+8(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle806<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -20085,37 +20007,24 @@ row1060:
 	XORQ DI, DI
 
 chunks1061:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle815<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle814<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle815<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
-	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle814<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle815<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle814<>+0(SB), X1, X1
-	VPSHUFB shuffle816<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1062
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1061
-	MOVQ    BX, DI
-	JMP     chunks1061
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VPSHUFB     shuffle807<>+0(SB), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPSHUFB     shuffle807<>+0(SB), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1062
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1061
+	MOVQ        BX, DI
+	JMP         chunks1061
 
 rowdone1062:
 	ADDQ spaceStride+32(FP), AX
@@ -20139,25 +20048,22 @@ row1064:
 	XORQ DI, DI
 
 chunks1065:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle815<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle814<>+0(SB), X2, X2
-	VPSHUFB shuffle816<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1066
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks1065
-	MOVQ    BX, DI
-	JMP     chunks1065
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VPSHUFB     shuffle808<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(DI*2), X1
+	VPSHUFB     shuffle808<>+0(SB), X1, X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1066
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks1065
+	MOVQ        BX, DI
+	JMP         chunks1065
 
 rowdone1066:
 	ADDQ spaceStride+32(FP), AX
@@ -20171,17 +20077,15 @@ rowdone1066:
 	VZEROUPPER
 	RET
 
-DATA shuffle814<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle814<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle814<>(SB), RODATA|NOPTR, $16
+DATA shuffle807<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle807<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA shuffle807<>+16(SB)/8, $0x0b0a030209080100
+DATA shuffle807<>+24(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle807<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle815<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle815<>+8(SB)/8, $0x0b0a030209080100
-GLOBL shuffle815<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle816<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle816<>+8(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle816<>(SB), RODATA|NOPTR, $16
+DATA shuffle808<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle808<>+8(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle808<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20219,26 +20123,26 @@ row1070:
 chunks1071:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X2
+	VPSHUFB shuffle810<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle817<>+0(SB), X2, X2
+	VPSHUFB shuffle809<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 40(AX)(DI*2), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
-	VPSHUFB shuffle819<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20273,14 +20177,14 @@ row1074:
 chunks1075:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X2
+	VPSHUFB shuffle810<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle817<>+0(SB), X2, X2
-	VPSHUFB shuffle819<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X2, X2
+	VPSHUFB shuffle811<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	CMPQ    DI, BX
@@ -20303,17 +20207,17 @@ rowdone1076:
 	VZEROUPPER
 	RET
 
-DATA shuffle817<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle817<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle817<>(SB), RODATA|NOPTR, $16
+DATA shuffle809<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle809<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle818<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle818<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle818<>(SB), RODATA|NOPTR, $16
+DATA shuffle810<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle810<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle819<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle819<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle819<>(SB), RODATA|NOPTR, $16
+DATA shuffle811<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle811<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20368,7 +20272,7 @@ chunks1080:
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 24(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20427,43 +20331,43 @@ row1085:
 chunks1086:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle820<>+0(SB), X0, X0
+	VPSHUFB shuffle812<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle821<>+0(SB), X1, X1
+	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle822<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 29(AX)(DI*2), X0
-	VPSHUFB shuffle823<>+0(SB), X0, X0
+	VPSHUFB shuffle815<>+0(SB), X0, X0
 	VMOVDQU 45(AX)(DI*2), X1
-	VPSHUFB shuffle824<>+0(SB), X1, X1
+	VPSHUFB shuffle816<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle825<>+0(SB), X0, X2
+	VPSHUFB shuffle817<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle826<>+0(SB), X0, X2
+	VPSHUFB shuffle818<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle820<>+0(SB), X2, X2
+	VPSHUFB shuffle812<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle821<>+0(SB), X1, X1
+	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle822<>+0(SB), X2, X2
+	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X2
-	VPSHUFB shuffle823<>+0(SB), X2, X2
+	VPSHUFB shuffle815<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(DI*2), X1
-	VPSHUFB shuffle824<>+0(SB), X1, X1
+	VPSHUFB shuffle816<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle827<>+0(SB), X0, X2
+	VPSHUFB shuffle819<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle828<>+0(SB), X0, X0
+	VPSHUFB shuffle820<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1087
@@ -20497,30 +20401,30 @@ row1089:
 chunks1090:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle820<>+0(SB), X0, X0
+	VPSHUFB shuffle812<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle821<>+0(SB), X1, X1
+	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle822<>+0(SB), X0, X2
+	VPSHUFB shuffle814<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 29(AX)(DI*2), X2
-	VPSHUFB shuffle823<>+0(SB), X2, X2
-	VPSHUFB shuffle829<>+0(SB), X0, X1
+	VPSHUFB shuffle815<>+0(SB), X2, X2
+	VPSHUFB shuffle821<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X1
-	VPSHUFB shuffle820<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VMOVDQU 18(AX)(DI*2), X2
-	VPSHUFB shuffle821<>+0(SB), X2, X2
+	VPSHUFB shuffle813<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle830<>+0(SB), X0, X1
+	VPSHUFB shuffle822<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X1
-	VPSHUFB shuffle823<>+0(SB), X1, X1
-	VPSHUFB shuffle831<>+0(SB), X0, X0
+	VPSHUFB shuffle815<>+0(SB), X1, X1
+	VPSHUFB shuffle823<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20543,53 +20447,53 @@ rowdone1091:
 	VZEROUPPER
 	RET
 
-DATA shuffle820<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle820<>+8(SB)/8, $0xffffffffffff0dff
+DATA shuffle812<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle812<>+8(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle812<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle813<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle813<>+8(SB)/8, $0x09ff0c080501ff04
+GLOBL shuffle813<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle814<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle814<>+8(SB)/8, $0xff00ffffffffffff
+GLOBL shuffle814<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle815<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle815<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle815<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle816<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle816<>+8(SB)/8, $0xff0f0c08040b0703
+GLOBL shuffle816<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle817<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle817<>+8(SB)/8, $0x08ffffffffffffff
+GLOBL shuffle817<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle818<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle818<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle818<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle819<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle819<>+8(SB)/8, $0x0affffffffffffff
+GLOBL shuffle819<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle820<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle820<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle820<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle821<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle821<>+8(SB)/8, $0x09ff0c080501ff04
+DATA shuffle821<>+0(SB)/8, $0x0dffffffffffffff
+DATA shuffle821<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle821<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle822<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle822<>+8(SB)/8, $0xff00ffffffffffff
+DATA shuffle822<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL shuffle822<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle823<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle823<>+0(SB)/8, $0x0fffffffffffffff
 DATA shuffle823<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle823<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle824<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle824<>+8(SB)/8, $0xff0f0c08040b0703
-GLOBL shuffle824<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle825<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle825<>+8(SB)/8, $0x08ffffffffffffff
-GLOBL shuffle825<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle826<>+0(SB)/8, $0xffffffff0d09050c
-DATA shuffle826<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle826<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle827<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle827<>+8(SB)/8, $0x0affffffffffffff
-GLOBL shuffle827<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle828<>+0(SB)/8, $0xffffffff0f0b070e
-DATA shuffle828<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle829<>+0(SB)/8, $0x0dffffffffffffff
-DATA shuffle829<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle829<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle830<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle830<>+8(SB)/8, $0xff02ffffffffffff
-GLOBL shuffle830<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle831<>+0(SB)/8, $0x0fffffffffffffff
-DATA shuffle831<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle831<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20627,43 +20531,43 @@ row1095:
 chunks1096:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle832<>+0(SB), X0, X0
+	VPSHUFB shuffle824<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle833<>+0(SB), X1, X1
+	VPSHUFB shuffle825<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 26(AX)(DI*2), X0
-	VPSHUFB shuffle834<>+0(SB), X0, X0
+	VPSHUFB shuffle826<>+0(SB), X0, X0
 	VMOVDQU 42(AX)(DI*2), X1
-	VPSHUFB shuffle835<>+0(SB), X1, X1
+	VPSHUFB shuffle827<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle326<>+0(SB), X0, X2
+	VPSHUFB shuffle320<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle340<>+0(SB), X0, X2
+	VPSHUFB shuffle334<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle832<>+0(SB), X2, X2
+	VPSHUFB shuffle824<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle833<>+0(SB), X1, X1
+	VPSHUFB shuffle825<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle325<>+0(SB), X2, X2
+	VPSHUFB shuffle319<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X2
-	VPSHUFB shuffle834<>+0(SB), X2, X2
+	VPSHUFB shuffle826<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(DI*2), X1
-	VPSHUFB shuffle835<>+0(SB), X1, X1
+	VPSHUFB shuffle827<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle332<>+0(SB), X0, X2
+	VPSHUFB shuffle326<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle333<>+0(SB), X0, X0
+	VPSHUFB shuffle327<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1097
@@ -20697,30 +20601,30 @@ row1099:
 chunks1100:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle832<>+0(SB), X0, X0
+	VPSHUFB shuffle824<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle833<>+0(SB), X1, X1
+	VPSHUFB shuffle825<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X2
+	VPSHUFB shuffle319<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 26(AX)(DI*2), X2
-	VPSHUFB shuffle834<>+0(SB), X2, X2
-	VPSHUFB shuffle338<>+0(SB), X0, X1
+	VPSHUFB shuffle826<>+0(SB), X2, X2
+	VPSHUFB shuffle332<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X1
-	VPSHUFB shuffle832<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VMOVDQU 20(AX)(DI*2), X2
-	VPSHUFB shuffle833<>+0(SB), X2, X2
+	VPSHUFB shuffle825<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle836<>+0(SB), X0, X1
+	VPSHUFB shuffle828<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X1
-	VPSHUFB shuffle834<>+0(SB), X1, X1
-	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle826<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20743,25 +20647,25 @@ rowdone1101:
 	VZEROUPPER
 	RET
 
-DATA shuffle832<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle832<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle832<>(SB), RODATA|NOPTR, $16
+DATA shuffle824<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle824<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle824<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle833<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle833<>+8(SB)/8, $0xffff09080302ffff
-GLOBL shuffle833<>(SB), RODATA|NOPTR, $16
+DATA shuffle825<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle825<>+8(SB)/8, $0xffff09080302ffff
+GLOBL shuffle825<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle834<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle834<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle834<>(SB), RODATA|NOPTR, $16
+DATA shuffle826<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle826<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle826<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle835<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle835<>+8(SB)/8, $0x0908ffff0f0e0706
-GLOBL shuffle835<>(SB), RODATA|NOPTR, $16
+DATA shuffle827<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle827<>+8(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle827<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle836<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle836<>+8(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle836<>(SB), RODATA|NOPTR, $16
+DATA shuffle828<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle828<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20799,56 +20703,56 @@ row1105:
 chunks1106:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 20(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle282<>+0(SB), X1, X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(DI*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 52(AX)(DI*2), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(DI*2), X1
-	VPSHUFB shuffle837<>+0(SB), X1, X1
+	VPSHUFB shuffle829<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(DI*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle133<>+0(SB), X2, X2
+	VPSHUFB shuffle127<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(DI*2), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 44(AX)(DI*2), X1
-	VPSHUFB shuffle282<>+0(SB), X1, X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 72(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 60(AX)(DI*2), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
-	VPSHUFB shuffle837<>+0(SB), X1, X1
+	VPSHUFB shuffle829<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20883,30 +20787,30 @@ row1109:
 chunks1110:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPSHUFB shuffle65<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 20(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle72<>+0(SB), X0, X1
+	VPSHUFB shuffle66<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle134<>+0(SB), X0, X1
+	VPSHUFB shuffle128<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20929,9 +20833,9 @@ rowdone1111:
 	VZEROUPPER
 	RET
 
-DATA shuffle837<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle837<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle837<>(SB), RODATA|NOPTR, $16
+DATA shuffle829<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle829<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle829<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20998,7 +20902,7 @@ chunks1115:
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 56(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21022,7 +20926,7 @@ rowdone1116:
 	RET
 
 // func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -21055,37 +20959,24 @@ row1120:
 	XORQ DI, DI
 
 chunks1121:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle838<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle839<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle838<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle839<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
-	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle838<>+0(SB), X2, X2
-	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle839<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 34(AX)(DI*2), X1
-	VPSHUFB shuffle838<>+0(SB), X1, X1
-	VPSHUFB shuffle840<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1122
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1121
-	MOVQ    BX, DI
-	JMP     chunks1121
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPSHUFB     shuffle58<>+0(SB), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1122
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1121
+	MOVQ        BX, DI
+	JMP         chunks1121
 
 rowdone1122:
 	ADDQ spaceStride+32(FP), AX
@@ -21109,25 +21000,22 @@ row1124:
 	XORQ DI, DI
 
 chunks1125:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle838<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle839<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle838<>+0(SB), X2, X2
-	VPSHUFB shuffle840<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1126
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks1125
-	MOVQ    BX, DI
-	JMP     chunks1125
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VPSHUFB     shuffle59<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(DI*2), X1
+	VPSHUFB     shuffle59<>+0(SB), X1, X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1126
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks1125
+	MOVQ        BX, DI
+	JMP         chunks1125
 
 rowdone1126:
 	ADDQ spaceStride+32(FP), AX
@@ -21140,18 +21028,6 @@ rowdone1126:
 	JNZ  group1123
 	VZEROUPPER
 	RET
-
-DATA shuffle838<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle838<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle838<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle839<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle839<>+8(SB)/8, $0x0d0905010c080400
-GLOBL shuffle839<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle840<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle840<>+8(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle840<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -21189,26 +21065,26 @@ row1130:
 chunks1131:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle67<>+0(SB), X0, X2
+	VPSHUFB shuffle61<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle67<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle66<>+0(SB), X1, X1
-	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle63<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21243,14 +21119,14 @@ row1134:
 chunks1135:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle67<>+0(SB), X1, X2
+	VPSHUFB shuffle61<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle66<>+0(SB), X2, X2
-	VPSHUFB shuffle69<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle63<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	CMPQ    DI, BX
@@ -21309,10 +21185,10 @@ chunks1140:
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(DI*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -21321,10 +21197,10 @@ chunks1140:
 	VMOVDQU 4(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
@@ -21332,23 +21208,23 @@ chunks1140:
 	VMOVDQU 8(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(DI*2), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle74<>+0(SB), X1, X2
+	VPSHUFB shuffle68<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 12(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(DI*2), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(DI*2), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21448,7 +21324,7 @@ chunks1145:
 	VMOVDQU X1, 32(R9)(DX*1)
 	VMOVDQU 88(AX)(DI*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21514,26 +21390,26 @@ chunks1153:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle841<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle830<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle842<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle831<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle843<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle832<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle844<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle845<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle833<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle834<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle835<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle836<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle837<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle838<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -21570,24 +21446,24 @@ chunks1157:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle850<>+0(SB), X0, X1
+	VPSHUFB shuffle839<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle851<>+0(SB), X2, X3
+	VPSHUFB shuffle840<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle852<>+0(SB), X1, X4
+	VPSHUFB shuffle841<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle853<>+0(SB), X0, X4
-	VPSHUFB shuffle854<>+0(SB), X2, X3
+	VPSHUFB shuffle842<>+0(SB), X0, X4
+	VPSHUFB shuffle843<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle855<>+0(SB), X1, X4
+	VPSHUFB shuffle844<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle856<>+0(SB), X0, X0
-	VPSHUFB shuffle857<>+0(SB), X2, X2
+	VPSHUFB shuffle845<>+0(SB), X0, X0
+	VPSHUFB shuffle846<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle858<>+0(SB), X1, X1
+	VPSHUFB shuffle847<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21624,17 +21500,17 @@ chunks1161:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle850<>+0(SB), X0, X1
+	VPSHUFB shuffle839<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle859<>+0(SB), X2, X3
+	VPSHUFB shuffle848<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle853<>+0(SB), X0, X3
-	VPSHUFB shuffle860<>+0(SB), X2, X1
+	VPSHUFB shuffle842<>+0(SB), X0, X3
+	VPSHUFB shuffle849<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(DX*1)
-	VPSHUFB shuffle856<>+0(SB), X0, X0
-	VPSHUFB shuffle861<>+0(SB), X2, X2
+	VPSHUFB shuffle845<>+0(SB), X0, X0
+	VPSHUFB shuffle850<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21671,17 +21547,17 @@ chunks1165:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle862<>+0(SB), X0, X1
+	VPSHUFB shuffle851<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle863<>+0(SB), X2, X3
+	VPSHUFB shuffle852<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)
-	VPSHUFB shuffle864<>+0(SB), X0, X3
-	VPSHUFB shuffle865<>+0(SB), X2, X1
+	VPSHUFB shuffle853<>+0(SB), X0, X3
+	VPSHUFB shuffle854<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R9)(DX*1)
-	VPSHUFB shuffle866<>+0(SB), X0, X0
-	VPSHUFB shuffle867<>+0(SB), X2, X2
+	VPSHUFB shuffle855<>+0(SB), X0, X0
+	VPSHUFB shuffle856<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21704,131 +21580,131 @@ rowdone1166:
 	VZEROUPPER
 	RET
 
-DATA shuffle841<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle841<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle841<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle841<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle841<>(SB), RODATA|NOPTR, $32
+DATA shuffle830<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle830<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle830<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle830<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle830<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle842<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle842<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle842<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle842<>+24(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle842<>(SB), RODATA|NOPTR, $32
+DATA shuffle831<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle831<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle831<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle831<>+24(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle831<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle843<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle843<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle843<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle843<>+24(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle843<>(SB), RODATA|NOPTR, $32
+DATA shuffle832<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle832<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle832<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle832<>+24(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle832<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle844<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle844<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle844<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle844<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle844<>(SB), RODATA|NOPTR, $32
+DATA shuffle833<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle833<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle833<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle833<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle833<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle845<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle845<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle845<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle845<>+24(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle845<>(SB), RODATA|NOPTR, $32
+DATA shuffle834<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle834<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle834<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle834<>+24(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle834<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle846<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle846<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle846<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle846<>+24(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle846<>(SB), RODATA|NOPTR, $32
+DATA shuffle835<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle835<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle835<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle835<>+24(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle835<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle847<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle847<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle847<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle847<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle847<>(SB), RODATA|NOPTR, $32
+DATA shuffle836<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle836<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle836<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle836<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle836<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle848<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle848<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle848<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle848<>+24(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle848<>(SB), RODATA|NOPTR, $32
+DATA shuffle837<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle837<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle837<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle837<>+24(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle837<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle849<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle849<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle849<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle849<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle849<>(SB), RODATA|NOPTR, $32
+DATA shuffle838<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle838<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle838<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle838<>+24(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle838<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle850<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle839<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle839<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle839<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle840<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle840<>+8(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle840<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle841<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle841<>+8(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle841<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle842<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle842<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle842<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle843<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle843<>+8(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle843<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle844<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle844<>+8(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle844<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle845<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle845<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle845<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle846<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle846<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle846<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle847<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle847<>+8(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle847<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle848<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle848<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle848<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle849<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle849<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle849<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle850<>+0(SB)/8, $0x0f0c09ffffffffff
 DATA shuffle850<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle850<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle851<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle851<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle851<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle851<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle851<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle852<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle852<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle852<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle852<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle852<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle853<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle853<>+0(SB)/8, $0xffffffffff070401
 DATA shuffle853<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle853<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle854<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle854<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle854<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle854<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle854<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle855<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle855<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle855<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle855<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle855<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle856<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle856<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle856<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle856<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle857<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle857<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle857<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle858<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle858<>+8(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle858<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle859<>+0(SB)/8, $0x0d0affffffffffff
-DATA shuffle859<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle859<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle860<>+0(SB)/8, $0x0e0b08ffffffffff
-DATA shuffle860<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle860<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle861<>+0(SB)/8, $0x0f0c09ffffffffff
-DATA shuffle861<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle861<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle862<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle862<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle862<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle863<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle863<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle863<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle864<>+0(SB)/8, $0xffffffffff070401
-DATA shuffle864<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle864<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle865<>+0(SB)/8, $0xffffffff06ffffff
-DATA shuffle865<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle865<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle866<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle866<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle866<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle867<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle867<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -21873,26 +21749,26 @@ chunks1173:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle868<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle857<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle869<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle858<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle870<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle859<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle871<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle860<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle861<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle862<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle863<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle864<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle865<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -21929,24 +21805,24 @@ chunks1177:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X1
+	VPSHUFB shuffle262<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle280<>+0(SB), X2, X3
+	VPSHUFB shuffle274<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle877<>+0(SB), X1, X4
+	VPSHUFB shuffle866<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle279<>+0(SB), X0, X4
-	VPSHUFB shuffle878<>+0(SB), X2, X3
+	VPSHUFB shuffle273<>+0(SB), X0, X4
+	VPSHUFB shuffle867<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle276<>+0(SB), X1, X4
+	VPSHUFB shuffle270<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle879<>+0(SB), X0, X0
-	VPSHUFB shuffle275<>+0(SB), X2, X2
+	VPSHUFB shuffle868<>+0(SB), X0, X0
+	VPSHUFB shuffle269<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle278<>+0(SB), X1, X1
+	VPSHUFB shuffle272<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21983,17 +21859,17 @@ chunks1181:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X1
+	VPSHUFB shuffle262<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle338<>+0(SB), X2, X3
+	VPSHUFB shuffle332<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle279<>+0(SB), X0, X3
-	VPSHUFB shuffle331<>+0(SB), X2, X1
+	VPSHUFB shuffle273<>+0(SB), X0, X3
+	VPSHUFB shuffle325<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(DX*1)
-	VPSHUFB shuffle879<>+0(SB), X0, X0
-	VPSHUFB shuffle57<>+0(SB), X2, X2
+	VPSHUFB shuffle868<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22030,15 +21906,15 @@ chunks1185:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle274<>+0(SB), X0, X1
+	VPSHUFB shuffle268<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle880<>+0(SB), X0, X1
+	VPSHUFB shuffle869<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle780<>+0(SB), X2, X3
+	VPSHUFB shuffle774<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)(DX*1)
-	VPSHUFB shuffle881<>+0(SB), X0, X0
-	VPSHUFB shuffle119<>+0(SB), X2, X2
+	VPSHUFB shuffle870<>+0(SB), X0, X0
+	VPSHUFB shuffle113<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22061,79 +21937,79 @@ rowdone1186:
 	VZEROUPPER
 	RET
 
-DATA shuffle868<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle857<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle857<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle857<>+16(SB)/8, $0xffff0d0c07060100
+DATA shuffle857<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle857<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle858<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle858<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle858<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle858<>+24(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle858<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle859<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle859<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle859<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle859<>+24(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle859<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle860<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle860<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle860<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle860<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle860<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle861<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle861<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle861<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle861<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle861<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle862<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle862<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle862<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle862<>+24(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle862<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle863<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle863<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle863<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle863<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle863<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle864<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle864<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle864<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle864<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle864<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle865<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle865<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle865<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle865<>+24(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle865<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle866<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle866<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle866<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle867<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle867<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle868<>+0(SB)/8, $0xffffffff0b0a0504
 DATA shuffle868<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle868<>+16(SB)/8, $0xffff0d0c07060100
-DATA shuffle868<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle868<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle868<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle869<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle869<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle869<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle869<>+24(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle869<>(SB), RODATA|NOPTR, $32
+DATA shuffle869<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle869<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle869<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle870<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle870<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle870<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle870<>+24(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle870<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle871<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle871<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle871<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle871<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle871<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle872<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle872<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle872<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle872<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle872<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle873<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle873<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle873<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle873<>+24(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle873<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle874<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle874<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle874<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle874<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle874<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle875<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle875<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle875<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle875<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle875<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle876<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle876<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle876<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle876<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle876<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle877<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle877<>+8(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle877<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle878<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle878<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle878<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle879<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle879<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle879<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle880<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle880<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle880<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle881<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle881<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle881<>(SB), RODATA|NOPTR, $16
+DATA shuffle870<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle870<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle870<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22178,26 +22054,26 @@ chunks1193:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle871<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle884<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle885<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle886<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle875<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle876<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle877<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle878<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -22234,24 +22110,24 @@ chunks1197:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X1
+	VPSHUFB shuffle56<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle134<>+0(SB), X2, X3
+	VPSHUFB shuffle128<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle138<>+0(SB), X0, X4
-	VPSHUFB shuffle282<>+0(SB), X2, X3
+	VPSHUFB shuffle132<>+0(SB), X0, X4
+	VPSHUFB shuffle276<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle74<>+0(SB), X1, X4
+	VPSHUFB shuffle68<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X0, X0
-	VPSHUFB shuffle72<>+0(SB), X2, X2
+	VPSHUFB shuffle242<>+0(SB), X0, X0
+	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle57<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22288,15 +22164,15 @@ chunks1201:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X1
+	VPSHUFB shuffle56<>+0(SB), X0, X1
 	VMOVQ   X1, (R9)
-	VPSHUFB shuffle138<>+0(SB), X0, X1
+	VPSHUFB shuffle132<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle73<>+0(SB), X2, X3
+	VPSHUFB shuffle67<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X0, X0
-	VPSHUFB shuffle75<>+0(SB), X2, X2
+	VPSHUFB shuffle242<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22335,10 +22211,10 @@ chunks1205:
 	VMOVQ   (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*1)
 	VMOVQ   4(R10), X0
-	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1206
@@ -22360,59 +22236,59 @@ rowdone1206:
 	VZEROUPPER
 	RET
 
-DATA shuffle882<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle882<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle882<>+16(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle882<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle882<>(SB), RODATA|NOPTR, $32
+DATA shuffle871<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle871<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle871<>+16(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle871<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle871<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle883<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle883<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle883<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle883<>+24(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle883<>(SB), RODATA|NOPTR, $32
+DATA shuffle872<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle872<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle872<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle872<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle872<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle884<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle884<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle884<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle884<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle884<>(SB), RODATA|NOPTR, $32
+DATA shuffle873<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle873<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle873<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle873<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle873<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle885<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle885<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle885<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle885<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle885<>(SB), RODATA|NOPTR, $32
+DATA shuffle874<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle874<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle874<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle874<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle874<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle886<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle886<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle886<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle886<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle886<>(SB), RODATA|NOPTR, $32
+DATA shuffle875<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle875<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle875<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle875<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle875<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle887<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle887<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle887<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle887<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle887<>(SB), RODATA|NOPTR, $32
+DATA shuffle876<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle876<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle876<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle876<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle876<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle888<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle888<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle888<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle888<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle888<>(SB), RODATA|NOPTR, $32
+DATA shuffle877<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle877<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle877<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle877<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle877<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle889<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle889<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle889<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle889<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle889<>(SB), RODATA|NOPTR, $32
+DATA shuffle878<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle878<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle878<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle878<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle878<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle890<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle890<>+8(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle890<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle890<>+24(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle890<>(SB), RODATA|NOPTR, $32
+DATA shuffle879<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle879<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle879<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle879<>+24(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle879<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22455,20 +22331,20 @@ chunks1212:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R9)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
-	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -22507,7 +22383,7 @@ chunks1216:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPSHUFB shuffle33<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R9)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -22516,7 +22392,7 @@ chunks1216:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22580,29 +22456,29 @@ rowdone1221:
 	VZEROUPPER
 	RET
 
-DATA shuffle891<>+0(SB)/8, $0x0706050403020100
-DATA shuffle891<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle891<>+16(SB)/8, $0x0706050403020100
-DATA shuffle891<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle891<>(SB), RODATA|NOPTR, $32
+DATA shuffle880<>+0(SB)/8, $0x0706050403020100
+DATA shuffle880<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle880<>+16(SB)/8, $0x0706050403020100
+DATA shuffle880<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle880<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle892<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle892<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle892<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle892<>+24(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle892<>(SB), RODATA|NOPTR, $32
+DATA shuffle881<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle881<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle881<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle881<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle881<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle893<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle893<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle893<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle893<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle893<>(SB), RODATA|NOPTR, $32
+DATA shuffle882<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle882<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle882<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle882<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle882<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle894<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle894<>+8(SB)/8, $0x0706050403020100
-DATA shuffle894<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle894<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle894<>(SB), RODATA|NOPTR, $32
+DATA shuffle883<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle883<>+8(SB)/8, $0x0706050403020100
+DATA shuffle883<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle883<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle883<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22747,65 +22623,65 @@ chunks1236:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle884<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle896<>+0(SB), X1, X1
+	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle897<>+0(SB), X0, X0
+	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle898<>+0(SB), X0, X0
+	VPSHUFB shuffle887<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle899<>+0(SB), X1, X1
+	VPSHUFB shuffle888<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 81(R10), X0
-	VPSHUFB shuffle900<>+0(SB), X0, X0
+	VPSHUFB shuffle889<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle901<>+0(SB), X0, X1
+	VPSHUFB shuffle890<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle895<>+0(SB), X1, X1
+	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X2
-	VPSHUFB shuffle896<>+0(SB), X2, X2
+	VPSHUFB shuffle885<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle897<>+0(SB), X1, X1
+	VPSHUFB shuffle886<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 49(R10), X1
-	VPSHUFB shuffle898<>+0(SB), X1, X1
+	VPSHUFB shuffle887<>+0(SB), X1, X1
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle899<>+0(SB), X2, X2
+	VPSHUFB shuffle888<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle889<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
-	VPSHUFB shuffle902<>+0(SB), X0, X1
+	VPSHUFB shuffle891<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X1
-	VPSHUFB shuffle895<>+0(SB), X1, X1
+	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle896<>+0(SB), X2, X2
+	VPSHUFB shuffle885<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 42(R10), X1
-	VPSHUFB shuffle897<>+0(SB), X1, X1
+	VPSHUFB shuffle886<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle898<>+0(SB), X1, X1
+	VPSHUFB shuffle887<>+0(SB), X1, X1
 	VMOVDQU 69(R10), X2
-	VPSHUFB shuffle899<>+0(SB), X2, X2
+	VPSHUFB shuffle888<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 87(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle889<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
-	VPSHUFB shuffle903<>+0(SB), X0, X0
+	VPSHUFB shuffle892<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1237
@@ -22841,46 +22717,46 @@ chunks1240:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle884<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle896<>+0(SB), X1, X1
+	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle897<>+0(SB), X0, X0
+	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle898<>+0(SB), X0, X0
+	VPSHUFB shuffle887<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle904<>+0(SB), X1, X2
+	VPSHUFB shuffle893<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle895<>+0(SB), X2, X2
+	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle896<>+0(SB), X0, X0
+	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle897<>+0(SB), X2, X2
+	VPSHUFB shuffle886<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 49(R10), X2
-	VPSHUFB shuffle898<>+0(SB), X2, X2
-	VPSHUFB shuffle905<>+0(SB), X1, X0
+	VPSHUFB shuffle887<>+0(SB), X2, X2
+	VPSHUFB shuffle894<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle884<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle896<>+0(SB), X2, X2
+	VPSHUFB shuffle885<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle897<>+0(SB), X0, X0
+	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle898<>+0(SB), X0, X0
-	VPSHUFB shuffle170<>+0(SB), X1, X1
+	VPSHUFB shuffle887<>+0(SB), X0, X0
+	VPSHUFB shuffle164<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -22903,49 +22779,49 @@ rowdone1241:
 	VZEROUPPER
 	RET
 
-DATA shuffle895<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle895<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle895<>(SB), RODATA|NOPTR, $16
+DATA shuffle884<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle884<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle884<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle896<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle896<>+8(SB)/8, $0xffffffff0b0a0902
-GLOBL shuffle896<>(SB), RODATA|NOPTR, $16
+DATA shuffle885<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle885<>+8(SB)/8, $0xffffffff0b0a0902
+GLOBL shuffle885<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle897<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle897<>+8(SB)/8, $0x09020100ffffffff
-GLOBL shuffle897<>(SB), RODATA|NOPTR, $16
+DATA shuffle886<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle886<>+8(SB)/8, $0x09020100ffffffff
+GLOBL shuffle886<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle898<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle898<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle898<>(SB), RODATA|NOPTR, $16
+DATA shuffle887<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle887<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle887<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle899<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle899<>+8(SB)/8, $0xffffffffff0b0a09
-GLOBL shuffle899<>(SB), RODATA|NOPTR, $16
+DATA shuffle888<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle888<>+8(SB)/8, $0xffffffffff0b0a09
+GLOBL shuffle888<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle900<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle900<>+8(SB)/8, $0x0a09020100ffffff
-GLOBL shuffle900<>(SB), RODATA|NOPTR, $16
+DATA shuffle889<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle889<>+8(SB)/8, $0x0a09020100ffffff
+GLOBL shuffle889<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle901<>+0(SB)/8, $0xffffffff09080700
-DATA shuffle901<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle901<>(SB), RODATA|NOPTR, $16
+DATA shuffle890<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle890<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle890<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle902<>+0(SB)/8, $0xffffffff0c0b0a03
-DATA shuffle902<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle902<>(SB), RODATA|NOPTR, $16
+DATA shuffle891<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle891<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle891<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle903<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA shuffle903<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle903<>(SB), RODATA|NOPTR, $16
+DATA shuffle892<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle892<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle892<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle904<>+0(SB)/8, $0x090807ffffffffff
-DATA shuffle904<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle904<>(SB), RODATA|NOPTR, $16
+DATA shuffle893<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle893<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle893<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle905<>+0(SB)/8, $0x0c0b0affffffffff
-DATA shuffle905<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle905<>(SB), RODATA|NOPTR, $16
+DATA shuffle894<>+0(SB)/8, $0x0c0b0affffffffff
+DATA shuffle894<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle894<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -22985,7 +22861,7 @@ chunks1246:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -22994,22 +22870,22 @@ chunks1246:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle174<>+0(SB), X0, X0
+	VPSHUFB shuffle168<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -23018,20 +22894,20 @@ chunks1246:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle174<>+0(SB), X0, X0
+	VPSHUFB shuffle168<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle836<>+0(SB), X1, X2
+	VPSHUFB shuffle828<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle178<>+0(SB), X1, X2
+	VPSHUFB shuffle172<>+0(SB), X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle171<>+0(SB), X2, X2
+	VPSHUFB shuffle165<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -23040,14 +22916,14 @@ chunks1246:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle906<>+0(SB), X2, X2
+	VPSHUFB shuffle895<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle174<>+0(SB), X2, X2
+	VPSHUFB shuffle168<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle328<>+0(SB), X1, X0
+	VPSHUFB shuffle322<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
@@ -23086,7 +22962,7 @@ chunks1250:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -23095,13 +22971,13 @@ chunks1250:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X2
+	VPSHUFB shuffle64<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle171<>+0(SB), X2, X2
+	VPSHUFB shuffle165<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -23110,12 +22986,12 @@ chunks1250:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle906<>+0(SB), X2, X2
-	VPSHUFB shuffle907<>+0(SB), X1, X0
+	VPSHUFB shuffle895<>+0(SB), X2, X2
+	VPSHUFB shuffle896<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -23124,8 +23000,8 @@ chunks1250:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X0
-	VPSHUFB shuffle75<>+0(SB), X1, X1
+	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -23148,13 +23024,13 @@ rowdone1251:
 	VZEROUPPER
 	RET
 
-DATA shuffle906<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle906<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle906<>(SB), RODATA|NOPTR, $16
+DATA shuffle895<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle895<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle895<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle907<>+0(SB)/8, $0x09080706ffffffff
-DATA shuffle907<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle907<>(SB), RODATA|NOPTR, $16
+DATA shuffle896<>+0(SB)/8, $0x09080706ffffffff
+DATA shuffle896<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle896<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23192,53 +23068,53 @@ chunks1255:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle186<>+0(SB), X0, X0
+	VPSHUFB shuffle180<>+0(SB), X0, X0
 	VMOVDQU 27(R10), X1
-	VPSHUFB shuffle187<>+0(SB), X1, X1
+	VPSHUFB shuffle181<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 34(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 54(R10), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle183<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 81(R10), X1
-	VPSHUFB shuffle190<>+0(SB), X1, X1
+	VPSHUFB shuffle184<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle186<>+0(SB), X1, X1
+	VPSHUFB shuffle180<>+0(SB), X1, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPSHUFB shuffle181<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 43(R10), X0
-	VPSHUFB shuffle188<>+0(SB), X0, X0
+	VPSHUFB shuffle182<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle183<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPSHUFB shuffle184<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle908<>+0(SB), X0, X1
+	VPSHUFB shuffle897<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle186<>+0(SB), X1, X1
+	VPSHUFB shuffle180<>+0(SB), X1, X1
 	VMOVDQU 45(R10), X2
-	VPSHUFB shuffle187<>+0(SB), X2, X2
+	VPSHUFB shuffle181<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle188<>+0(SB), X2, X2
+	VPSHUFB shuffle182<>+0(SB), X2, X2
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle189<>+0(SB), X1, X1
+	VPSHUFB shuffle183<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle909<>+0(SB), X0, X2
+	VPSHUFB shuffle898<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -23263,13 +23139,13 @@ rowdone1256:
 	VZEROUPPER
 	RET
 
-DATA shuffle908<>+0(SB)/8, $0xffffffff06050403
-DATA shuffle908<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle908<>(SB), RODATA|NOPTR, $16
+DATA shuffle897<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle897<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle897<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle909<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle909<>+8(SB)/8, $0x0b0a090807ffffff
-GLOBL shuffle909<>(SB), RODATA|NOPTR, $16
+DATA shuffle898<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle898<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle898<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23467,26 +23343,26 @@ chunks1270:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle841<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle830<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle842<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle831<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle843<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle832<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle844<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle845<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle833<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle834<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle846<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle835<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle847<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle848<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle836<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle837<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle849<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle838<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23547,26 +23423,26 @@ chunks1275:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle868<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle857<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle869<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle858<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle870<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle859<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle871<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle860<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle861<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle862<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle875<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle863<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle864<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle876<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle865<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23627,26 +23503,26 @@ chunks1280:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle871<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle884<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle885<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle886<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle875<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle887<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle876<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle889<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle877<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle878<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle890<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23707,20 +23583,20 @@ chunks1285:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R9)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(DX*1)
-	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23847,73 +23723,73 @@ chunks1296:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle910<>+0(SB), X0, X0
+	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle911<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle912<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle903<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle915<>+0(SB), X0, X0
+	VPSHUFB shuffle904<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle916<>+0(SB), X1, X1
+	VPSHUFB shuffle905<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 91(R10), X1
-	VPSHUFB shuffle917<>+0(SB), X1, X1
+	VPSHUFB shuffle906<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle910<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle911<>+0(SB), X0, X0
+	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle912<>+0(SB), X1, X1
+	VPSHUFB shuffle901<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle913<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle914<>+0(SB), X0, X0
+	VPSHUFB shuffle903<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 75(R10), X1
-	VPSHUFB shuffle915<>+0(SB), X1, X1
+	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle918<>+0(SB), X0, X2
+	VPSHUFB shuffle907<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle919<>+0(SB), X0, X2
+	VPSHUFB shuffle908<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle910<>+0(SB), X2, X2
+	VPSHUFB shuffle899<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle911<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle912<>+0(SB), X2, X2
+	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle902<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle903<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle915<>+0(SB), X2, X2
+	VPSHUFB shuffle904<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle920<>+0(SB), X0, X1
+	VPSHUFB shuffle909<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
-	VPSHUFB shuffle921<>+0(SB), X0, X0
+	VPSHUFB shuffle910<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1297
@@ -23949,47 +23825,47 @@ chunks1300:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle910<>+0(SB), X0, X0
+	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle911<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle912<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle903<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle910<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle911<>+0(SB), X0, X0
+	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle912<>+0(SB), X1, X1
+	VPSHUFB shuffle901<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle913<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle922<>+0(SB), X0, X2
+	VPSHUFB shuffle911<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle910<>+0(SB), X2, X2
+	VPSHUFB shuffle899<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle911<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle912<>+0(SB), X2, X2
+	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
-	VPSHUFB shuffle923<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24012,61 +23888,61 @@ rowdone1301:
 	VZEROUPPER
 	RET
 
-DATA shuffle910<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle899<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle899<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle899<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle900<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle900<>+8(SB)/8, $0xffffffff0b020a01
+GLOBL shuffle900<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle901<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle901<>+8(SB)/8, $0x0a010900ffffffff
+GLOBL shuffle901<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle902<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle902<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle902<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle903<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle903<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle903<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle904<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle904<>+8(SB)/8, $0xffff0b020a010900
+GLOBL shuffle904<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle905<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle905<>+8(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle905<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle906<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle906<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle906<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle907<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle907<>+8(SB)/8, $0x0a01ffffffffffff
+GLOBL shuffle907<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle908<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle908<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle908<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle909<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle909<>+8(SB)/8, $0x0d04ffffffffffff
+GLOBL shuffle909<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle910<>+0(SB)/8, $0xffffffff0f060e05
 DATA shuffle910<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle910<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle911<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle911<>+8(SB)/8, $0xffffffff0b020a01
+DATA shuffle911<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle911<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle911<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle912<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle912<>+8(SB)/8, $0x0a010900ffffffff
+DATA shuffle912<>+0(SB)/8, $0x0f060e050d04ffff
+DATA shuffle912<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle912<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle913<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle913<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle913<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle914<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle914<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle914<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle915<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle915<>+8(SB)/8, $0xffff0b020a010900
-GLOBL shuffle915<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle916<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle916<>+8(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle916<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle917<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle917<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle917<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle918<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle918<>+8(SB)/8, $0x0a01ffffffffffff
-GLOBL shuffle918<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle919<>+0(SB)/8, $0xffffffff0c030b02
-DATA shuffle919<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle919<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle920<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle920<>+8(SB)/8, $0x0d04ffffffffffff
-GLOBL shuffle920<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle921<>+0(SB)/8, $0xffffffff0f060e05
-DATA shuffle921<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle921<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle922<>+0(SB)/8, $0x0c030b020a01ffff
-DATA shuffle922<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle922<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle923<>+0(SB)/8, $0x0f060e050d04ffff
-DATA shuffle923<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle923<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24106,89 +23982,89 @@ chunks1306:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle924<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle926<>+0(SB), X1, X1
+	VPSHUFB shuffle915<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle927<>+0(SB), X0, X0
+	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle928<>+0(SB), X1, X1
+	VPSHUFB shuffle917<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle929<>+0(SB), X0, X0
+	VPSHUFB shuffle918<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle188<>+0(SB), X0, X0
+	VPSHUFB shuffle182<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle775<>+0(SB), X1, X2
+	VPSHUFB shuffle769<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle924<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle925<>+0(SB), X0, X0
+	VPSHUFB shuffle914<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(R10), X0
-	VPSHUFB shuffle325<>+0(SB), X0, X0
+	VPSHUFB shuffle319<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle926<>+0(SB), X0, X0
+	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle927<>+0(SB), X2, X2
+	VPSHUFB shuffle916<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle928<>+0(SB), X0, X0
+	VPSHUFB shuffle917<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle930<>+0(SB), X1, X2
+	VPSHUFB shuffle919<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X2
-	VPSHUFB shuffle188<>+0(SB), X2, X2
-	VPSHUFB shuffle784<>+0(SB), X1, X0
+	VPSHUFB shuffle182<>+0(SB), X2, X2
+	VPSHUFB shuffle778<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle924<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
-	VPSHUFB shuffle925<>+0(SB), X2, X2
+	VPSHUFB shuffle914<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle325<>+0(SB), X2, X2
+	VPSHUFB shuffle319<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 50(R10), X2
-	VPSHUFB shuffle926<>+0(SB), X2, X2
+	VPSHUFB shuffle915<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle927<>+0(SB), X0, X0
+	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle928<>+0(SB), X2, X2
+	VPSHUFB shuffle917<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle931<>+0(SB), X1, X0
+	VPSHUFB shuffle920<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle188<>+0(SB), X0, X0
-	VPSHUFB shuffle787<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X0, X0
+	VPSHUFB shuffle781<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24225,53 +24101,53 @@ chunks1310:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle924<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle926<>+0(SB), X1, X1
+	VPSHUFB shuffle915<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle927<>+0(SB), X0, X2
+	VPSHUFB shuffle916<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle924<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle836<>+0(SB), X0, X1
+	VPSHUFB shuffle828<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle926<>+0(SB), X1, X1
-	VPSHUFB shuffle932<>+0(SB), X0, X2
+	VPSHUFB shuffle915<>+0(SB), X1, X1
+	VPSHUFB shuffle921<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle924<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle328<>+0(SB), X0, X1
+	VPSHUFB shuffle322<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 50(R10), X1
-	VPSHUFB shuffle926<>+0(SB), X1, X1
-	VPSHUFB shuffle933<>+0(SB), X0, X0
+	VPSHUFB shuffle915<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24294,45 +24170,45 @@ rowdone1311:
 	VZEROUPPER
 	RET
 
-DATA shuffle924<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle924<>+8(SB)/8, $0xffffffffffff0504
-GLOBL shuffle924<>(SB), RODATA|NOPTR, $16
+DATA shuffle913<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle913<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle913<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle925<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle925<>+8(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle925<>(SB), RODATA|NOPTR, $16
+DATA shuffle914<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle914<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle914<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle926<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle926<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle926<>(SB), RODATA|NOPTR, $16
+DATA shuffle915<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle915<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle915<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle927<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle927<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle927<>(SB), RODATA|NOPTR, $16
+DATA shuffle916<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle916<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle916<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle928<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle928<>+8(SB)/8, $0xffff0302ffff0100
-GLOBL shuffle928<>(SB), RODATA|NOPTR, $16
+DATA shuffle917<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle917<>+8(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle917<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle929<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle929<>+8(SB)/8, $0x0302ffff0100ffff
-GLOBL shuffle929<>(SB), RODATA|NOPTR, $16
+DATA shuffle918<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle918<>+8(SB)/8, $0x0302ffff0100ffff
+GLOBL shuffle918<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle930<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle930<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle930<>(SB), RODATA|NOPTR, $16
+DATA shuffle919<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle919<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle919<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle931<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle931<>+8(SB)/8, $0x0d0cffff0b0affff
-GLOBL shuffle931<>(SB), RODATA|NOPTR, $16
+DATA shuffle920<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle920<>+8(SB)/8, $0x0d0cffff0b0affff
+GLOBL shuffle920<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle932<>+0(SB)/8, $0x0908ffff0706ffff
-DATA shuffle932<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle932<>(SB), RODATA|NOPTR, $16
+DATA shuffle921<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle921<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle921<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle933<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA shuffle933<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle933<>(SB), RODATA|NOPTR, $16
+DATA shuffle922<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle922<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle922<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24372,74 +24248,74 @@ chunks1316:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 112(R10), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R9)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 124(R10), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 100(R10), X2
-	VPSHUFB shuffle817<>+0(SB), X2, X2
-	VPSHUFB shuffle819<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X2, X2
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24476,37 +24352,37 @@ chunks1320:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X2
+	VPSHUFB shuffle64<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle817<>+0(SB), X2, X2
-	VPSHUFB shuffle934<>+0(SB), X0, X1
+	VPSHUFB shuffle809<>+0(SB), X2, X2
+	VPSHUFB shuffle923<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle75<>+0(SB), X0, X0
+	VPSHUFB shuffle69<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24529,9 +24405,9 @@ rowdone1321:
 	VZEROUPPER
 	RET
 
-DATA shuffle934<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle934<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle934<>(SB), RODATA|NOPTR, $16
+DATA shuffle923<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle923<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle923<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24618,7 +24494,7 @@ chunks1325:
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle33<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24677,80 +24553,80 @@ chunks1330:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle935<>+0(SB), X0, X0
+	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle937<>+0(SB), X0, X0
+	VPSHUFB shuffle926<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle938<>+0(SB), X1, X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle939<>+0(SB), X0, X0
+	VPSHUFB shuffle928<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle940<>+0(SB), X1, X1
+	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 83(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle930<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X2
+	VPSHUFB shuffle931<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle935<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle937<>+0(SB), X2, X2
+	VPSHUFB shuffle926<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 41(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle902<>+0(SB), X2, X2
 	VMOVDQU 57(R10), X1
-	VPSHUFB shuffle938<>+0(SB), X1, X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 75(R10), X2
-	VPSHUFB shuffle939<>+0(SB), X2, X2
+	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle943<>+0(SB), X0, X1
+	VPSHUFB shuffle932<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
-	VPSHUFB shuffle944<>+0(SB), X0, X2
+	VPSHUFB shuffle930<>+0(SB), X1, X1
+	VPSHUFB shuffle933<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle935<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle925<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle937<>+0(SB), X2, X2
+	VPSHUFB shuffle926<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle902<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle938<>+0(SB), X1, X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle939<>+0(SB), X2, X2
+	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle945<>+0(SB), X0, X1
+	VPSHUFB shuffle934<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 89(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
-	VPSHUFB shuffle946<>+0(SB), X0, X0
+	VPSHUFB shuffle930<>+0(SB), X1, X1
+	VPSHUFB shuffle935<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24773,53 +24649,53 @@ rowdone1331:
 	VZEROUPPER
 	RET
 
-DATA shuffle935<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle924<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle924<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle924<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle925<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle925<>+8(SB)/8, $0x0bffff0affff0902
+GLOBL shuffle925<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle926<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle926<>+8(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle926<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle927<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle927<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle927<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle928<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle928<>+8(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle928<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle929<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle929<>+8(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle929<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle930<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle930<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle930<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle931<>+0(SB)/8, $0xffffffff09ffff08
+DATA shuffle931<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle931<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle932<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle932<>+8(SB)/8, $0x02ff0a01ffffffff
+GLOBL shuffle932<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle933<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle933<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle933<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle934<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle934<>+8(SB)/8, $0x05ff0d04ffffffff
+GLOBL shuffle934<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle935<>+0(SB)/8, $0xffffffff0fffff0e
 DATA shuffle935<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle935<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle936<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle936<>+8(SB)/8, $0x0bffff0affff0902
-GLOBL shuffle936<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle937<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle937<>+8(SB)/8, $0xff0a01ff0900ffff
-GLOBL shuffle937<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle938<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle938<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle938<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle939<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle939<>+8(SB)/8, $0xff0affff0902ffff
-GLOBL shuffle939<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle940<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle940<>+8(SB)/8, $0x01ff0900ffffffff
-GLOBL shuffle940<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle941<>+0(SB)/8, $0xffffffffff0900ff
-DATA shuffle941<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle941<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle942<>+0(SB)/8, $0xffffffff09ffff08
-DATA shuffle942<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle942<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle943<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle943<>+8(SB)/8, $0x02ff0a01ffffffff
-GLOBL shuffle943<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle944<>+0(SB)/8, $0xffffffff0cffff0b
-DATA shuffle944<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle944<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle945<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle945<>+8(SB)/8, $0x05ff0d04ffffffff
-GLOBL shuffle945<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle946<>+0(SB)/8, $0xffffffff0fffff0e
-DATA shuffle946<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle946<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24857,80 +24733,80 @@ chunks1335:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X0
+	VPSHUFB shuffle895<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle948<>+0(SB), X1, X1
+	VPSHUFB shuffle937<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle775<>+0(SB), X0, X2
+	VPSHUFB shuffle769<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle906<>+0(SB), X2, X2
+	VPSHUFB shuffle895<>+0(SB), X2, X2
 	VMOVDQU 62(R10), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle949<>+0(SB), X0, X1
+	VPSHUFB shuffle938<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VPSHUFB shuffle784<>+0(SB), X0, X2
+	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle778<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle906<>+0(SB), X2, X2
+	VPSHUFB shuffle895<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle950<>+0(SB), X0, X1
+	VPSHUFB shuffle939<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VPSHUFB shuffle787<>+0(SB), X0, X0
+	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24953,21 +24829,21 @@ rowdone1336:
 	VZEROUPPER
 	RET
 
-DATA shuffle947<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle947<>+8(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle947<>(SB), RODATA|NOPTR, $16
+DATA shuffle936<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle936<>+8(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle936<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle948<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle948<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle948<>(SB), RODATA|NOPTR, $16
+DATA shuffle937<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle937<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle937<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle949<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle949<>+8(SB)/8, $0xffff0706ffffffff
-GLOBL shuffle949<>(SB), RODATA|NOPTR, $16
+DATA shuffle938<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle938<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle938<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle950<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle950<>+8(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle950<>(SB), RODATA|NOPTR, $16
+DATA shuffle939<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle939<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle939<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -25005,61 +24881,61 @@ chunks1340:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 80(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle281<>+0(SB), X0, X1
+	VPSHUFB shuffle275<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle133<>+0(SB), X2, X2
+	VPSHUFB shuffle127<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle73<>+0(SB), X0, X1
+	VPSHUFB shuffle67<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -25257,89 +25133,89 @@ chunks1351:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle951<>+0(SB), X0, X0
+	VPSHUFB shuffle940<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle952<>+0(SB), X1, X1
+	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle953<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle916<>+0(SB), X1, X1
+	VPSHUFB shuffle905<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle945<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle957<>+0(SB), X0, X0
+	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 74(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle958<>+0(SB), X1, X2
+	VPSHUFB shuffle947<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle951<>+0(SB), X2, X2
+	VPSHUFB shuffle940<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle952<>+0(SB), X0, X0
+	VPSHUFB shuffle941<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle953<>+0(SB), X2, X2
+	VPSHUFB shuffle942<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle916<>+0(SB), X0, X0
+	VPSHUFB shuffle905<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle943<>+0(SB), X0, X0
 	VMOVDQU 58(R10), X2
-	VPSHUFB shuffle955<>+0(SB), X2, X2
+	VPSHUFB shuffle944<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 75(R10), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle945<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle959<>+0(SB), X1, X2
+	VPSHUFB shuffle948<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 77(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
-	VPSHUFB shuffle960<>+0(SB), X1, X0
+	VPSHUFB shuffle902<>+0(SB), X2, X2
+	VPSHUFB shuffle949<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle951<>+0(SB), X0, X0
+	VPSHUFB shuffle940<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle952<>+0(SB), X2, X2
+	VPSHUFB shuffle941<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle953<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle916<>+0(SB), X2, X2
+	VPSHUFB shuffle905<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle943<>+0(SB), X2, X2
 	VMOVDQU 61(R10), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle945<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle961<>+0(SB), X1, X0
+	VPSHUFB shuffle950<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
-	VPSHUFB shuffle962<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X0, X0
+	VPSHUFB shuffle951<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25376,54 +25252,54 @@ chunks1355:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle951<>+0(SB), X0, X0
+	VPSHUFB shuffle940<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle952<>+0(SB), X1, X1
+	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle953<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle916<>+0(SB), X1, X1
+	VPSHUFB shuffle905<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 3(R10), X0
-	VPSHUFB shuffle951<>+0(SB), X0, X0
+	VPSHUFB shuffle940<>+0(SB), X0, X0
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle952<>+0(SB), X1, X1
+	VPSHUFB shuffle941<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 39(R10), X0
-	VPSHUFB shuffle953<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle918<>+0(SB), X1, X2
+	VPSHUFB shuffle907<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 40(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
-	VPSHUFB shuffle963<>+0(SB), X1, X0
+	VPSHUFB shuffle943<>+0(SB), X2, X2
+	VPSHUFB shuffle952<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle951<>+0(SB), X0, X0
+	VPSHUFB shuffle940<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle952<>+0(SB), X2, X2
+	VPSHUFB shuffle941<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle953<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle920<>+0(SB), X1, X2
+	VPSHUFB shuffle909<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X2, X2
+	VPSHUFB shuffle953<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25446,61 +25322,61 @@ rowdone1356:
 	VZEROUPPER
 	RET
 
-DATA shuffle951<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle951<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle940<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle940<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle940<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle941<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle941<>+8(SB)/8, $0xffffffff0b02ffff
+GLOBL shuffle941<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle942<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle942<>+8(SB)/8, $0xffff0900ffffffff
+GLOBL shuffle942<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle943<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle943<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle943<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle944<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle944<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle944<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle945<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle945<>+8(SB)/8, $0xffff0a01ffff0900
+GLOBL shuffle945<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle946<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle946<>+8(SB)/8, $0x0a01ffff0900ffff
+GLOBL shuffle946<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle947<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle947<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle947<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle948<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle948<>+8(SB)/8, $0x0b02ffff0a01ffff
+GLOBL shuffle948<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle949<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle949<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle949<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle950<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle950<>+8(SB)/8, $0x0e05ffff0d04ffff
+GLOBL shuffle950<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle951<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle951<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle951<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle952<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle952<>+8(SB)/8, $0xffffffff0b02ffff
+DATA shuffle952<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle952<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle952<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle953<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle953<>+8(SB)/8, $0xffff0900ffffffff
+DATA shuffle953<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle953<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle953<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle954<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle954<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle954<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle955<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle955<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle955<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle956<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle956<>+8(SB)/8, $0xffff0a01ffff0900
-GLOBL shuffle956<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle957<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle957<>+8(SB)/8, $0x0a01ffff0900ffff
-GLOBL shuffle957<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle958<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle958<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle958<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle959<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle959<>+8(SB)/8, $0x0b02ffff0a01ffff
-GLOBL shuffle959<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle960<>+0(SB)/8, $0xffffffff0c03ffff
-DATA shuffle960<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle960<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle961<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle961<>+8(SB)/8, $0x0e05ffff0d04ffff
-GLOBL shuffle961<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle962<>+0(SB)/8, $0xffffffff0f06ffff
-DATA shuffle962<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle962<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle963<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA shuffle963<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle963<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle964<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA shuffle964<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -25540,134 +25416,134 @@ chunks1361:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R10), X0
-	VPSHUFB shuffle969<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 126(R10), X1
-	VPSHUFB shuffle325<>+0(SB), X1, X1
+	VPSHUFB shuffle319<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 74(R10), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 110(R10), X1
-	VPSHUFB shuffle967<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
-	VPSHUFB shuffle968<>+0(SB), X0, X2
+	VPSHUFB shuffle957<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle969<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 114(R10), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle836<>+0(SB), X0, X1
+	VPSHUFB shuffle828<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 80(R10), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 98(R10), X2
-	VPSHUFB shuffle966<>+0(SB), X2, X2
+	VPSHUFB shuffle955<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 116(R10), X1
-	VPSHUFB shuffle967<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle970<>+0(SB), X0, X2
+	VPSHUFB shuffle959<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 66(R10), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R10), X2
-	VPSHUFB shuffle969<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R10), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 120(R10), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X2
+	VPSHUFB shuffle315<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle328<>+0(SB), X0, X1
+	VPSHUFB shuffle322<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle966<>+0(SB), X2, X2
+	VPSHUFB shuffle955<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 122(R10), X1
-	VPSHUFB shuffle967<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle971<>+0(SB), X0, X0
+	VPSHUFB shuffle960<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25704,71 +25580,71 @@ chunks1365:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle600<>+0(SB), X0, X2
+	VPSHUFB shuffle594<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle972<>+0(SB), X0, X1
+	VPSHUFB shuffle961<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle607<>+0(SB), X0, X2
+	VPSHUFB shuffle601<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle973<>+0(SB), X0, X1
+	VPSHUFB shuffle962<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle345<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25791,41 +25667,41 @@ rowdone1366:
 	VZEROUPPER
 	RET
 
-DATA shuffle965<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle965<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle965<>(SB), RODATA|NOPTR, $16
+DATA shuffle954<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle954<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle954<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle966<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle966<>+8(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle966<>(SB), RODATA|NOPTR, $16
+DATA shuffle955<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle955<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle955<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle967<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle967<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle967<>(SB), RODATA|NOPTR, $16
+DATA shuffle956<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle956<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle956<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle968<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle968<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle968<>(SB), RODATA|NOPTR, $16
+DATA shuffle957<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle957<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle957<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle969<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle969<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle969<>(SB), RODATA|NOPTR, $16
+DATA shuffle958<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle958<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle958<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle970<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle970<>+8(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle970<>(SB), RODATA|NOPTR, $16
+DATA shuffle959<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle959<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle959<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle971<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle971<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle971<>(SB), RODATA|NOPTR, $16
+DATA shuffle960<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle960<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle960<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle972<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle972<>+8(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle972<>(SB), RODATA|NOPTR, $16
+DATA shuffle961<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle961<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle961<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle973<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle973<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
+DATA shuffle962<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle962<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle962<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -25865,10 +25741,10 @@ chunks1370:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 108(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25877,10 +25753,10 @@ chunks1370:
 	VMOVDQU 4(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25889,10 +25765,10 @@ chunks1370:
 	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 116(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25901,10 +25777,10 @@ chunks1370:
 	VMOVDQU 12(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 120(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25913,10 +25789,10 @@ chunks1370:
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 124(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25925,10 +25801,10 @@ chunks1370:
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X2
@@ -25937,10 +25813,10 @@ chunks1370:
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 96(R10), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
@@ -25948,23 +25824,23 @@ chunks1370:
 	VMOVDQU 28(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(R10), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle74<>+0(SB), X0, X2
+	VPSHUFB shuffle68<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 32(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle76<>+0(SB), X0, X0
+	VPSHUFB shuffle70<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -26032,8 +25908,8 @@ chunks1378:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -26042,22 +25918,22 @@ chunks1378:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y4, Y5
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle804<>+0(SB), Y3, Y0
-	VPAND       shuffle804<>+0(SB), Y5, Y6
+	VPAND       shuffle798<>+0(SB), Y3, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle804<>+0(SB), Y1, Y5
-	VPAND       shuffle804<>+0(SB), Y4, Y3
+	VPAND       shuffle798<>+0(SB), Y1, Y5
+	VPAND       shuffle798<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -26098,30 +25974,30 @@ chunks1382:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X4, X5
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X5, X6
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle804<>+0(SB), X1, X5
-	VPAND     shuffle804<>+0(SB), X4, X3
+	VPAND     shuffle798<>+0(SB), X1, X5
+	VPAND     shuffle798<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
 	VMOVDQU   X3, (R10)(DX*1)
 	VPSRLW    $0x08, X1, X3
@@ -26162,22 +26038,22 @@ chunks1386:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X3, X4
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle804<>+0(SB), X1, X3
-	VPAND     shuffle804<>+0(SB), X1, X0
+	VPAND     shuffle798<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVQ     X0, (R10)(DX*1)
 	VPSRLW    $0x08, X1, X0
@@ -26217,22 +26093,22 @@ chunks1390:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle804<>+0(SB), X0, X1
-	VPAND     shuffle804<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X0, X1
+	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
 	VPSRLW    $0x08, X0, X1
 	VPSRLW    $0x08, X0, X3
 	VPACKUSWB X3, X1, X0
-	VPAND     shuffle804<>+0(SB), X2, X3
-	VPAND     shuffle804<>+0(SB), X2, X1
+	VPAND     shuffle798<>+0(SB), X2, X3
+	VPAND     shuffle798<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X0, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
 	VMOVD     X3, (R10)(DX*1)
 	VPSRLW    $0x08, X0, X3
@@ -26304,8 +26180,8 @@ chunks1398:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -26314,22 +26190,22 @@ chunks1398:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y4, Y5
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle805<>+0(SB), Y3, Y0
-	VPAND       shuffle805<>+0(SB), Y5, Y6
+	VPAND       shuffle799<>+0(SB), Y3, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
 	VMOVDQU     Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
 	VMOVDQU     Y5, (R11)
-	VPAND       shuffle805<>+0(SB), Y1, Y5
-	VPAND       shuffle805<>+0(SB), Y4, Y3
+	VPAND       shuffle799<>+0(SB), Y1, Y5
+	VPAND       shuffle799<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
 	VMOVDQU     Y3, (R10)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
@@ -26370,30 +26246,30 @@ chunks1402:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R8*4), X0
 	VMOVDQU   48(AX)(R8*4), X4
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X4, X5
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X5, X6
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VMOVDQU   X6, (R10)
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
 	VMOVDQU   X5, (R11)
-	VPAND     shuffle805<>+0(SB), X1, X5
-	VPAND     shuffle805<>+0(SB), X4, X3
+	VPAND     shuffle799<>+0(SB), X1, X5
+	VPAND     shuffle799<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
 	VMOVDQU   X3, (R10)(DX*1)
 	VPSRLD    $0x10, X1, X3
@@ -26434,22 +26310,22 @@ chunks1406:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
 	VMOVDQU   16(AX)(R8*4), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X3, X4
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVQ     X4, (R10)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVQ     X3, (R11)
-	VPAND     shuffle805<>+0(SB), X1, X3
-	VPAND     shuffle805<>+0(SB), X1, X0
+	VPAND     shuffle799<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVQ     X0, (R10)(DX*1)
 	VPSRLD    $0x10, X1, X0
@@ -26489,22 +26365,22 @@ chunks1410:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
-	VPAND     shuffle805<>+0(SB), X0, X1
-	VPAND     shuffle805<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X0, X1
+	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
 	VPSRLD    $0x10, X0, X1
 	VPSRLD    $0x10, X0, X3
 	VPACKUSDW X3, X1, X0
-	VPAND     shuffle805<>+0(SB), X2, X3
-	VPAND     shuffle805<>+0(SB), X2, X1
+	VPAND     shuffle799<>+0(SB), X2, X3
+	VPAND     shuffle799<>+0(SB), X2, X1
 	VPACKUSDW X1, X3, X1
 	VMOVD     X1, (R10)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
 	VMOVD     X2, (R11)
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X0, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
 	VMOVD     X3, (R10)(DX*1)
 	VPSRLD    $0x10, X0, X3
@@ -27248,8 +27124,8 @@ chunks1470:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -27258,22 +27134,22 @@ chunks1470:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y4, Y5
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VPAND       shuffle804<>+0(SB), Y3, Y0
-	VPAND       shuffle804<>+0(SB), Y5, Y6
+	VPAND       shuffle798<>+0(SB), Y3, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
 	VMOVNTDQ    Y6, (R10)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
 	VMOVNTDQ    Y5, (R11)
-	VPAND       shuffle804<>+0(SB), Y1, Y5
-	VPAND       shuffle804<>+0(SB), Y4, Y3
+	VPAND       shuffle798<>+0(SB), Y1, Y5
+	VPAND       shuffle798<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
 	VMOVNTDQ    Y3, (R10)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
@@ -27340,8 +27216,8 @@ chunks1475:
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
 	VMOVDQU     16(AX)(R8*4), X1
 	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -27350,22 +27226,22 @@ chunks1475:
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
 	VMOVDQU     48(AX)(R8*4), X4
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y4, Y5
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VPAND       shuffle805<>+0(SB), Y3, Y0
-	VPAND       shuffle805<>+0(SB), Y5, Y6
+	VPAND       shuffle799<>+0(SB), Y3, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
 	VMOVNTDQ    Y6, (R10)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
 	VMOVNTDQ    Y5, (R11)
-	VPAND       shuffle805<>+0(SB), Y1, Y5
-	VPAND       shuffle805<>+0(SB), Y4, Y3
+	VPAND       shuffle799<>+0(SB), Y1, Y5
+	VPAND       shuffle799<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
 	VMOVNTDQ    Y3, (R10)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
@@ -27651,96 +27527,96 @@ chunks1496:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle963<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle977<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle974<>+0(SB), X1, X1
+	VPSHUFB shuffle963<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
+	VPSHUFB shuffle964<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle976<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle977<>+0(SB), X0, X2
+	VPSHUFB shuffle966<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle977<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle974<>+0(SB), X1, X1
+	VPSHUFB shuffle963<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle964<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle976<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle978<>+0(SB), X0, X2
+	VPSHUFB shuffle967<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle977<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle974<>+0(SB), X1, X1
+	VPSHUFB shuffle963<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle964<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle976<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle979<>+0(SB), X0, X2
+	VPSHUFB shuffle968<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle977<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle974<>+0(SB), X1, X1
+	VPSHUFB shuffle963<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle964<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle976<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle980<>+0(SB), X0, X0
+	VPSHUFB shuffle969<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -27776,48 +27652,48 @@ chunks1500:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle963<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
+	VPSHUFB shuffle964<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle977<>+0(SB), X1, X2
+	VPSHUFB shuffle966<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
+	VPSHUFB shuffle964<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle978<>+0(SB), X1, X0
+	VPSHUFB shuffle967<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle963<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle964<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle979<>+0(SB), X1, X2
+	VPSHUFB shuffle968<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle963<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
+	VPSHUFB shuffle964<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle980<>+0(SB), X1, X1
+	VPSHUFB shuffle969<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -27840,33 +27716,33 @@ rowdone1501:
 	VZEROUPPER
 	RET
 
-DATA shuffle974<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle974<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle974<>(SB), RODATA|NOPTR, $16
+DATA shuffle963<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle963<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle963<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle975<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle975<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle975<>(SB), RODATA|NOPTR, $16
+DATA shuffle964<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle964<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle976<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle976<>+8(SB)/8, $0xff03ff02ff01ff00
-GLOBL shuffle976<>(SB), RODATA|NOPTR, $16
+DATA shuffle965<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle965<>+8(SB)/8, $0xff03ff02ff01ff00
+GLOBL shuffle965<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle977<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle977<>+8(SB)/8, $0x03ff02ff01ff00ff
-GLOBL shuffle977<>(SB), RODATA|NOPTR, $16
+DATA shuffle966<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle966<>+8(SB)/8, $0x03ff02ff01ff00ff
+GLOBL shuffle966<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle978<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle978<>+8(SB)/8, $0x07ff06ff05ff04ff
-GLOBL shuffle978<>(SB), RODATA|NOPTR, $16
+DATA shuffle967<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle967<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL shuffle967<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle979<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle979<>+8(SB)/8, $0x0bff0aff09ff08ff
-GLOBL shuffle979<>(SB), RODATA|NOPTR, $16
+DATA shuffle968<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle968<>+8(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle968<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle980<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle980<>+8(SB)/8, $0x0fff0eff0dff0cff
-GLOBL shuffle980<>(SB), RODATA|NOPTR, $16
+DATA shuffle969<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle969<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle969<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -27906,50 +27782,50 @@ chunks1506:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle981<>+0(SB), X1, X1
+	VPSHUFB shuffle970<>+0(SB), X1, X1
 	VMOVDQU 96(AX)(R8*4), X0
-	VPSHUFB shuffle982<>+0(SB), X0, X0
+	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle981<>+0(SB), X1, X1
+	VPSHUFB shuffle970<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle982<>+0(SB), X0, X0
+	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle981<>+0(SB), X1, X1
+	VPSHUFB shuffle970<>+0(SB), X1, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle982<>+0(SB), X0, X2
+	VPSHUFB shuffle971<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle981<>+0(SB), X2, X2
+	VPSHUFB shuffle970<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle981<>+0(SB), X1, X1
-	VPSHUFB shuffle983<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -27985,26 +27861,26 @@ chunks1510:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle981<>+0(SB), X1, X1
+	VPSHUFB shuffle970<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle982<>+0(SB), X0, X0
+	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle970<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X2
+	VPSHUFB shuffle971<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle981<>+0(SB), X2, X2
-	VPSHUFB shuffle983<>+0(SB), X1, X1
+	VPSHUFB shuffle970<>+0(SB), X2, X2
+	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -28027,17 +27903,17 @@ rowdone1511:
 	VZEROUPPER
 	RET
 
-DATA shuffle981<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle981<>+8(SB)/8, $0xffff0706ffff0504
-GLOBL shuffle981<>(SB), RODATA|NOPTR, $16
+DATA shuffle970<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle970<>+8(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle970<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle982<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle982<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle982<>(SB), RODATA|NOPTR, $16
+DATA shuffle971<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle971<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle971<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle983<>+0(SB)/8, $0x0b0affff0908ffff
-DATA shuffle983<>+8(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle983<>(SB), RODATA|NOPTR, $16
+DATA shuffle972<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle972<>+8(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle972<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -28075,50 +27951,50 @@ chunks1515:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X1
+	VPSHUFB shuffle810<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle817<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle818<>+0(SB), X0, X0
+	VPSHUFB shuffle810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X0
+	VPSHUFB shuffle809<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle818<>+0(SB), X1, X2
+	VPSHUFB shuffle810<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle817<>+0(SB), X2, X2
-	VPSHUFB shuffle819<>+0(SB), X1, X1
+	VPSHUFB shuffle809<>+0(SB), X2, X2
+	VPSHUFB shuffle811<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28268,7 +28144,7 @@ chunks1520:
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 120(AX)(R8*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28329,168 +28205,168 @@ chunks1526:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle984<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle985<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle822<>+0(SB), X1, X1
+	VPSHUFB shuffle814<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 50(AX)(R8*4), X1
-	VPSHUFB shuffle986<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle987<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 82(AX)(R8*4), X1
-	VPSHUFB shuffle988<>+0(SB), X1, X1
+	VPSHUFB shuffle977<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 98(AX)(R8*4), X0
-	VPSHUFB shuffle989<>+0(SB), X0, X0
+	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 114(AX)(R8*4), X1
-	VPSHUFB shuffle990<>+0(SB), X1, X1
+	VPSHUFB shuffle979<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 99(AX)(R8*4), X1
-	VPSHUFB shuffle991<>+0(SB), X1, X1
+	VPSHUFB shuffle980<>+0(SB), X1, X1
 	VMOVDQU 115(AX)(R8*4), X0
-	VPSHUFB shuffle992<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 128(AX)(R8*4), X1
-	VPSHUFB shuffle993<>+0(SB), X1, X2
+	VPSHUFB shuffle982<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle984<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle985<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle822<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle986<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle987<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 86(AX)(R8*4), X0
-	VPSHUFB shuffle988<>+0(SB), X0, X0
+	VPSHUFB shuffle977<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 102(AX)(R8*4), X2
-	VPSHUFB shuffle989<>+0(SB), X2, X2
+	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 118(AX)(R8*4), X0
-	VPSHUFB shuffle990<>+0(SB), X0, X0
+	VPSHUFB shuffle979<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 103(AX)(R8*4), X0
-	VPSHUFB shuffle991<>+0(SB), X0, X0
+	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R8*4), X2
-	VPSHUFB shuffle992<>+0(SB), X2, X2
+	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle994<>+0(SB), X1, X0
+	VPSHUFB shuffle983<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle99<>+0(SB), X2, X2
+	VPSHUFB shuffle93<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle984<>+0(SB), X2, X2
+	VPSHUFB shuffle973<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle985<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle822<>+0(SB), X2, X2
+	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle986<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle987<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 90(AX)(R8*4), X2
-	VPSHUFB shuffle988<>+0(SB), X2, X2
+	VPSHUFB shuffle977<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 106(AX)(R8*4), X0
-	VPSHUFB shuffle989<>+0(SB), X0, X0
+	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 122(AX)(R8*4), X2
-	VPSHUFB shuffle990<>+0(SB), X2, X2
+	VPSHUFB shuffle979<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 107(AX)(R8*4), X2
-	VPSHUFB shuffle991<>+0(SB), X2, X2
+	VPSHUFB shuffle980<>+0(SB), X2, X2
 	VMOVDQU 123(AX)(R8*4), X0
-	VPSHUFB shuffle992<>+0(SB), X0, X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle995<>+0(SB), X1, X2
+	VPSHUFB shuffle984<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle984<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle985<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle822<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle986<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle987<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 94(AX)(R8*4), X0
-	VPSHUFB shuffle988<>+0(SB), X0, X0
+	VPSHUFB shuffle977<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 110(AX)(R8*4), X2
-	VPSHUFB shuffle989<>+0(SB), X2, X2
+	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 126(AX)(R8*4), X0
-	VPSHUFB shuffle990<>+0(SB), X0, X0
+	VPSHUFB shuffle979<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 111(AX)(R8*4), X0
-	VPSHUFB shuffle991<>+0(SB), X0, X0
+	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R8*4), X2
-	VPSHUFB shuffle992<>+0(SB), X2, X2
+	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle996<>+0(SB), X1, X1
+	VPSHUFB shuffle985<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28526,104 +28402,104 @@ chunks1530:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle99<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle984<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle985<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle822<>+0(SB), X1, X2
+	VPSHUFB shuffle814<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 50(AX)(R8*4), X2
-	VPSHUFB shuffle986<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle987<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle997<>+0(SB), X1, X2
+	VPSHUFB shuffle986<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle984<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle985<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle998<>+0(SB), X1, X0
+	VPSHUFB shuffle987<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle986<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle987<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle999<>+0(SB), X1, X0
+	VPSHUFB shuffle988<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle99<>+0(SB), X2, X2
+	VPSHUFB shuffle93<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle984<>+0(SB), X2, X2
+	VPSHUFB shuffle973<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle985<>+0(SB), X0, X0
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1000<>+0(SB), X1, X2
+	VPSHUFB shuffle989<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle986<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle987<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1001<>+0(SB), X1, X2
+	VPSHUFB shuffle990<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle98<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle99<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle984<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle985<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1002<>+0(SB), X1, X0
+	VPSHUFB shuffle991<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle986<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle987<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1003<>+0(SB), X1, X1
+	VPSHUFB shuffle992<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28646,85 +28522,85 @@ rowdone1531:
 	VZEROUPPER
 	RET
 
-DATA shuffle984<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle984<>+8(SB)/8, $0x01ffff00ffffffff
+DATA shuffle973<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle973<>+8(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle974<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle974<>+8(SB)/8, $0xffff00ffffffffff
+GLOBL shuffle974<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle975<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle975<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle975<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle976<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle976<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle976<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle977<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle977<>+8(SB)/8, $0xffffffff0fffff0e
+GLOBL shuffle977<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle978<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle978<>+8(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle978<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle979<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle979<>+8(SB)/8, $0x00ff0fffff0effff
+GLOBL shuffle979<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle980<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle980<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle980<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle981<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle981<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle981<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle982<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle982<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle982<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle983<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle983<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle983<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle984<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle984<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle984<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle985<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle985<>+8(SB)/8, $0xffff00ffffffffff
+DATA shuffle985<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle985<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle985<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle986<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle986<>+0(SB)/8, $0x03ffff02ffffffff
 DATA shuffle986<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle986<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle987<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle987<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle987<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle987<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL shuffle987<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle988<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle988<>+8(SB)/8, $0xffffffff0fffff0e
+DATA shuffle988<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle988<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle988<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle989<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle989<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA shuffle989<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL shuffle989<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle990<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle990<>+8(SB)/8, $0x00ff0fffff0effff
+DATA shuffle990<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle990<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle990<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle991<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle991<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle991<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle991<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL shuffle991<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle992<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle992<>+0(SB)/8, $0x0fffff0effffffff
 DATA shuffle992<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle992<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle993<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle993<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle993<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle994<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle994<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle994<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle995<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle995<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle995<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle996<>+0(SB)/8, $0xffffffff0fffffff
-DATA shuffle996<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle996<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle997<>+0(SB)/8, $0x03ffff02ffffffff
-DATA shuffle997<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle997<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle998<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle998<>+8(SB)/8, $0xff04ffffffffffff
-GLOBL shuffle998<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle999<>+0(SB)/8, $0x07ffff06ffffffff
-DATA shuffle999<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle999<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1000<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1000<>+8(SB)/8, $0xff08ffffffffffff
-GLOBL shuffle1000<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1001<>+0(SB)/8, $0x0bffff0affffffff
-DATA shuffle1001<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1001<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1002<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1002<>+8(SB)/8, $0xff0cffffffffffff
-GLOBL shuffle1002<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1003<>+0(SB)/8, $0x0fffff0effffffff
-DATA shuffle1003<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -28764,144 +28640,144 @@ chunks1536:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 160(AX)(R8*4), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPSHUFB shuffle106<>+0(SB), X1, X1
 	VMOVDQU 130(AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 162(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle110<>+0(SB), X1, X1
+	VPSHUFB shuffle104<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPSHUFB shuffle105<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPSHUFB shuffle106<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X1
-	VPSHUFB shuffle773<>+0(SB), X1, X1
+	VPSHUFB shuffle767<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle122<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle947<>+0(SB), X0, X0
+	VPSHUFB shuffle936<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R8*4), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle309<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle321<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VMOVDQU 138(AX)(R8*4), X1
-	VPSHUFB shuffle110<>+0(SB), X1, X1
+	VPSHUFB shuffle104<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 170(AX)(R8*4), X0
-	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPSHUFB shuffle105<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 22(AX)(R8*4), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X1
+	VPSHUFB shuffle936<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 176(AX)(R8*4), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X2
+	VPSHUFB shuffle315<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 116(AX)(R8*4), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VMOVDQU 146(AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1004<>+0(SB), X1, X2
+	VPSHUFB shuffle993<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X0
-	VPSHUFB shuffle111<>+0(SB), X0, X0
+	VPSHUFB shuffle105<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle122<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R8*4), X0
-	VPSHUFB shuffle947<>+0(SB), X0, X0
+	VPSHUFB shuffle936<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R8*4), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle309<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle326<>+0(SB), X1, X0
+	VPSHUFB shuffle320<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VMOVDQU 154(AX)(R8*4), X2
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle118<>+0(SB), X1, X1
+	VPSHUFB shuffle112<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28937,72 +28813,72 @@ chunks1540:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle106<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X0
-	VPSHUFB shuffle773<>+0(SB), X0, X0
+	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle110<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X2
+	VPSHUFB shuffle106<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 22(AX)(R8*4), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle121<>+0(SB), X0, X2
+	VPSHUFB shuffle115<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1005<>+0(SB), X0, X2
+	VPSHUFB shuffle994<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
-	VPSHUFB shuffle773<>+0(SB), X2, X2
+	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1006<>+0(SB), X0, X0
+	VPSHUFB shuffle995<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29025,17 +28901,17 @@ rowdone1541:
 	VZEROUPPER
 	RET
 
-DATA shuffle1004<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle1004<>+8(SB)/8, $0x0706ffffffff0504
-GLOBL shuffle1004<>(SB), RODATA|NOPTR, $16
+DATA shuffle993<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle993<>+8(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle993<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1005<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle1005<>+8(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle1005<>(SB), RODATA|NOPTR, $16
+DATA shuffle994<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle994<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle994<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1006<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle1006<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1006<>(SB), RODATA|NOPTR, $16
+DATA shuffle995<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle995<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle995<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -29073,109 +28949,109 @@ chunks1545:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 132(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 12(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VMOVDQU 84(AX)(R8*4), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 148(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VMOVDQU 92(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 164(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle133<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X2
+	VPSHUFB shuffle65<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X1
-	VPSHUFB shuffle133<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle72<>+0(SB), X0, X2
+	VPSHUFB shuffle66<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle137<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29236,96 +29112,96 @@ chunks1551:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle1007<>+0(SB), X0, X0
+	VPSHUFB shuffle996<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle1008<>+0(SB), X1, X1
+	VPSHUFB shuffle997<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle1009<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle1010<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle1007<>+0(SB), X1, X1
+	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle1008<>+0(SB), X0, X0
+	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle1009<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle1010<>+0(SB), X0, X2
+	VPSHUFB shuffle999<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle1007<>+0(SB), X2, X2
+	VPSHUFB shuffle996<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle1008<>+0(SB), X1, X1
+	VPSHUFB shuffle997<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle1009<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle1010<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle1007<>+0(SB), X1, X1
+	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle1008<>+0(SB), X2, X2
+	VPSHUFB shuffle997<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle1009<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1011<>+0(SB), X0, X2
+	VPSHUFB shuffle1000<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle1007<>+0(SB), X2, X2
+	VPSHUFB shuffle996<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle1008<>+0(SB), X1, X1
+	VPSHUFB shuffle997<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle1009<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle1010<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle1007<>+0(SB), X1, X1
+	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle1008<>+0(SB), X2, X2
+	VPSHUFB shuffle997<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle1009<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1012<>+0(SB), X0, X2
+	VPSHUFB shuffle1001<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle1007<>+0(SB), X2, X2
+	VPSHUFB shuffle996<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle1008<>+0(SB), X1, X1
+	VPSHUFB shuffle997<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle1009<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle1010<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle1007<>+0(SB), X1, X1
+	VPSHUFB shuffle996<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle1008<>+0(SB), X2, X2
+	VPSHUFB shuffle997<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle1009<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1013<>+0(SB), X0, X0
+	VPSHUFB shuffle1002<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29361,48 +29237,48 @@ chunks1555:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle1007<>+0(SB), X0, X0
+	VPSHUFB shuffle996<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle1008<>+0(SB), X1, X1
+	VPSHUFB shuffle997<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle1009<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle1010<>+0(SB), X1, X2
+	VPSHUFB shuffle999<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle1007<>+0(SB), X2, X2
+	VPSHUFB shuffle996<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle1008<>+0(SB), X0, X0
+	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle1009<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1011<>+0(SB), X1, X0
+	VPSHUFB shuffle1000<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle1007<>+0(SB), X0, X0
+	VPSHUFB shuffle996<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle1008<>+0(SB), X2, X2
+	VPSHUFB shuffle997<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle1009<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1012<>+0(SB), X1, X2
+	VPSHUFB shuffle1001<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle1007<>+0(SB), X2, X2
+	VPSHUFB shuffle996<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle1008<>+0(SB), X0, X0
+	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle1009<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1013<>+0(SB), X1, X1
+	VPSHUFB shuffle1002<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -29425,33 +29301,33 @@ rowdone1556:
 	VZEROUPPER
 	RET
 
-DATA shuffle1007<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle1007<>+8(SB)/8, $0xffffff03ffffff02
-GLOBL shuffle1007<>(SB), RODATA|NOPTR, $16
+DATA shuffle996<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle996<>+8(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle996<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1008<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle1008<>+8(SB)/8, $0xffff03ffffff02ff
-GLOBL shuffle1008<>(SB), RODATA|NOPTR, $16
+DATA shuffle997<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle997<>+8(SB)/8, $0xffff03ffffff02ff
+GLOBL shuffle997<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1009<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle1009<>+8(SB)/8, $0xff03ffffff02ffff
-GLOBL shuffle1009<>(SB), RODATA|NOPTR, $16
+DATA shuffle998<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle998<>+8(SB)/8, $0xff03ffffff02ffff
+GLOBL shuffle998<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1010<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1010<>+8(SB)/8, $0x03ffffff02ffffff
-GLOBL shuffle1010<>(SB), RODATA|NOPTR, $16
+DATA shuffle999<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle999<>+8(SB)/8, $0x03ffffff02ffffff
+GLOBL shuffle999<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1011<>+0(SB)/8, $0x05ffffff04ffffff
-DATA shuffle1011<>+8(SB)/8, $0x07ffffff06ffffff
-GLOBL shuffle1011<>(SB), RODATA|NOPTR, $16
+DATA shuffle1000<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle1000<>+8(SB)/8, $0x07ffffff06ffffff
+GLOBL shuffle1000<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1012<>+0(SB)/8, $0x09ffffff08ffffff
-DATA shuffle1012<>+8(SB)/8, $0x0bffffff0affffff
-GLOBL shuffle1012<>(SB), RODATA|NOPTR, $16
+DATA shuffle1001<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle1001<>+8(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle1001<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1013<>+0(SB)/8, $0x0dffffff0cffffff
-DATA shuffle1013<>+8(SB)/8, $0x0fffffff0effffff
-GLOBL shuffle1013<>(SB), RODATA|NOPTR, $16
+DATA shuffle1002<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle1002<>+8(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle1002<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -29489,96 +29365,96 @@ chunks1560:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 4(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 36(AX)(R8*4), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle967<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle968<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 12(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle954<>+0(SB), X1, X1
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle967<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle968<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle968<>+0(SB), X1, X2
+	VPSHUFB shuffle957<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 20(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle972<>+0(SB), X1, X0
+	VPSHUFB shuffle961<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle954<>+0(SB), X0, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle966<>+0(SB), X2, X2
+	VPSHUFB shuffle955<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle967<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1014<>+0(SB), X1, X2
+	VPSHUFB shuffle1003<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X2, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X0
+	VPSHUFB shuffle955<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle967<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle960<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29601,9 +29477,9 @@ rowdone1561:
 	VZEROUPPER
 	RET
 
-DATA shuffle1014<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle1014<>+8(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle1014<>(SB), RODATA|NOPTR, $16
+DATA shuffle1003<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1003<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -29643,10 +29519,10 @@ chunks1565:
 	VMOVDQU (AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 192(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29655,10 +29531,10 @@ chunks1565:
 	VMOVDQU 4(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 132(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 196(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29667,10 +29543,10 @@ chunks1565:
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 200(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29679,10 +29555,10 @@ chunks1565:
 	VMOVDQU 12(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 140(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 204(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29691,10 +29567,10 @@ chunks1565:
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 208(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29703,10 +29579,10 @@ chunks1565:
 	VMOVDQU 20(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 148(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 212(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29715,10 +29591,10 @@ chunks1565:
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 216(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29727,10 +29603,10 @@ chunks1565:
 	VMOVDQU 28(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 156(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 220(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29739,10 +29615,10 @@ chunks1565:
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 224(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29751,10 +29627,10 @@ chunks1565:
 	VMOVDQU 36(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 164(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 228(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29763,10 +29639,10 @@ chunks1565:
 	VMOVDQU 40(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 232(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29775,10 +29651,10 @@ chunks1565:
 	VMOVDQU 44(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 172(AX)(R8*4), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 236(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29787,10 +29663,10 @@ chunks1565:
 	VMOVDQU 48(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle64<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 240(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -29799,10 +29675,10 @@ chunks1565:
 	VMOVDQU 52(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 180(AX)(R8*4), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
@@ -29810,23 +29686,23 @@ chunks1565:
 	VMOVDQU 56(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 120(AX)(R8*4), X2
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle64<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 184(AX)(R8*4), X0
-	VPSHUFB shuffle71<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle74<>+0(SB), X1, X2
+	VPSHUFB shuffle68<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle64<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 188(AX)(R8*4), X2
-	VPSHUFB shuffle71<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle76<>+0(SB), X1, X1
+	VPSHUFB shuffle70<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29891,62 +29767,62 @@ chunks1571:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1015<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1004<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle1016<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1005<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle1017<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1006<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1018<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1007<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1019<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1008<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1020<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1021<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1009<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1010<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1022<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1011<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1023<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1012<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1024<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1013<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle1025<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1026<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1014<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1015<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1027<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1016<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1028<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1017<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1029<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1018<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
-	VPSHUFB     shuffle1030<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1031<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1019<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1020<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1032<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1021<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1033<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1022<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1034<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1023<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DI*1)
-	VPSHUFB     shuffle1035<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1036<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1024<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1025<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1037<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1026<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1038<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1027<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1039<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1028<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -29984,58 +29860,58 @@ chunks1575:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1040<>+0(SB), X0, X1
+	VPSHUFB shuffle1029<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1041<>+0(SB), X2, X3
+	VPSHUFB shuffle1030<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle1042<>+0(SB), X1, X4
+	VPSHUFB shuffle1031<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1043<>+0(SB), X3, X5
+	VPSHUFB shuffle1032<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1044<>+0(SB), X4, X6
+	VPSHUFB shuffle1033<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1045<>+0(SB), X0, X6
-	VPSHUFB shuffle1046<>+0(SB), X2, X5
+	VPSHUFB shuffle1034<>+0(SB), X0, X6
+	VPSHUFB shuffle1035<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1047<>+0(SB), X1, X6
+	VPSHUFB shuffle1036<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1048<>+0(SB), X3, X5
+	VPSHUFB shuffle1037<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1049<>+0(SB), X4, X6
+	VPSHUFB shuffle1038<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle1050<>+0(SB), X0, X6
-	VPSHUFB shuffle1051<>+0(SB), X2, X5
+	VPSHUFB shuffle1039<>+0(SB), X0, X6
+	VPSHUFB shuffle1040<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1052<>+0(SB), X1, X6
+	VPSHUFB shuffle1041<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1053<>+0(SB), X3, X5
+	VPSHUFB shuffle1042<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1054<>+0(SB), X4, X6
+	VPSHUFB shuffle1043<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*2)
-	VPSHUFB shuffle1055<>+0(SB), X0, X6
-	VPSHUFB shuffle1056<>+0(SB), X2, X5
+	VPSHUFB shuffle1044<>+0(SB), X0, X6
+	VPSHUFB shuffle1045<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1057<>+0(SB), X1, X6
+	VPSHUFB shuffle1046<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1058<>+0(SB), X3, X5
+	VPSHUFB shuffle1047<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1059<>+0(SB), X4, X6
+	VPSHUFB shuffle1048<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DI*1)
-	VPSHUFB shuffle1060<>+0(SB), X0, X0
-	VPSHUFB shuffle1061<>+0(SB), X2, X2
+	VPSHUFB shuffle1049<>+0(SB), X0, X0
+	VPSHUFB shuffle1050<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1062<>+0(SB), X1, X1
+	VPSHUFB shuffle1051<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1063<>+0(SB), X3, X3
+	VPSHUFB shuffle1052<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1064<>+0(SB), X4, X4
+	VPSHUFB shuffle1053<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -30058,255 +29934,255 @@ rowdone1576:
 	VZEROUPPER
 	RET
 
-DATA shuffle1015<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1004<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1004<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1004<>+16(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1004<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1004<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1005<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1005<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1005<>+16(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1005<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1005<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1006<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1006<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1006<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1006<>+24(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1006<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1007<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1007<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1007<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1007<>+24(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1007<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1008<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1008<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1008<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1008<>+24(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1008<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1009<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1009<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1009<>+16(SB)/8, $0xffffffffff0b0601
+DATA shuffle1009<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1009<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1010<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1010<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1010<>+16(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1010<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1010<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1011<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1011<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1011<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1011<>+24(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1011<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1012<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1012<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1012<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1012<>+24(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1012<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1013<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1013<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1013<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1013<>+24(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1013<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1014<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1014<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1014<>+16(SB)/8, $0xffffffffff0c0702
+DATA shuffle1014<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1014<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1015<>+0(SB)/8, $0xffff0b0601ffffff
 DATA shuffle1015<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1015<>+16(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1015<>+16(SB)/8, $0xffff0b0601ffffff
 DATA shuffle1015<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1015<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1016<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1016<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1016<>+16(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1016<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1016<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1016<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1016<>+16(SB)/8, $0x0500ffffffffffff
+DATA shuffle1016<>+24(SB)/8, $0xffffffffffff0f0a
 GLOBL shuffle1016<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1017<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1017<>+8(SB)/8, $0xffffffffffff0d08
-DATA shuffle1017<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1017<>+24(SB)/8, $0xffffffffffff0d08
+DATA shuffle1017<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1017<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1017<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1017<>+24(SB)/8, $0xffffff0e0904ffff
 GLOBL shuffle1017<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1018<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1018<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1018<>+8(SB)/8, $0x0d0803ffffffffff
 DATA shuffle1018<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1018<>+24(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1018<>+24(SB)/8, $0x0d0803ffffffffff
 GLOBL shuffle1018<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1019<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1019<>+8(SB)/8, $0x0b0601ffffffffff
-DATA shuffle1019<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1019<>+24(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1019<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1019<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+16(SB)/8, $0xffffffffff0d0803
+DATA shuffle1019<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1019<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1020<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1020<>+0(SB)/8, $0xffff0c0702ffffff
 DATA shuffle1020<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1020<>+16(SB)/8, $0xffffffffff0b0601
+DATA shuffle1020<>+16(SB)/8, $0xffff0c0702ffffff
 DATA shuffle1020<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1020<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1021<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1021<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1021<>+16(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1021<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1021<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1021<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1021<>+16(SB)/8, $0x0601ffffffffffff
+DATA shuffle1021<>+24(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1021<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1022<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1022<>+8(SB)/8, $0xffffffffffff0e09
-DATA shuffle1022<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1022<>+24(SB)/8, $0xffffffffffff0e09
+DATA shuffle1022<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1022<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1022<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1022<>+24(SB)/8, $0xffffff0f0a0500ff
 GLOBL shuffle1022<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1023<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1023<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1023<>+8(SB)/8, $0x0e0904ffffffffff
 DATA shuffle1023<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1023<>+24(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1023<>+24(SB)/8, $0x0e0904ffffffffff
 GLOBL shuffle1023<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1024<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1024<>+8(SB)/8, $0x0c0702ffffffffff
-DATA shuffle1024<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1024<>+24(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1024<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1024<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+16(SB)/8, $0xffffffffff0e0904
+DATA shuffle1024<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1024<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1025<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1025<>+0(SB)/8, $0xffff0d0803ffffff
 DATA shuffle1025<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1025<>+16(SB)/8, $0xffffffffff0c0702
+DATA shuffle1025<>+16(SB)/8, $0xffff0d0803ffffff
 DATA shuffle1025<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1025<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1026<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1026<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1026<>+16(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1026<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1026<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1026<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1026<>+16(SB)/8, $0x0702ffffffffffff
+DATA shuffle1026<>+24(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1026<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1027<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1027<>+8(SB)/8, $0xffffffffffff0f0a
-DATA shuffle1027<>+16(SB)/8, $0x0500ffffffffffff
-DATA shuffle1027<>+24(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1027<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1027<>+8(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1027<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1027<>+24(SB)/8, $0xffffffff0b0601ff
 GLOBL shuffle1027<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1028<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1028<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1028<>+8(SB)/8, $0x0f0a0500ffffffff
 DATA shuffle1028<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1028<>+24(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1028<>+24(SB)/8, $0x0f0a0500ffffffff
 GLOBL shuffle1028<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1029<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1029<>+8(SB)/8, $0x0d0803ffffffffff
-DATA shuffle1029<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1029<>+24(SB)/8, $0x0d0803ffffffffff
-GLOBL shuffle1029<>(SB), RODATA|NOPTR, $32
+DATA shuffle1029<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1029<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1029<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1030<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1030<>+0(SB)/8, $0xff0e0904ffffffff
 DATA shuffle1030<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1030<>+16(SB)/8, $0xffffffffff0d0803
-DATA shuffle1030<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1030<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1030<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1031<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1031<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1031<>+16(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1031<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1031<>(SB), RODATA|NOPTR, $32
+DATA shuffle1031<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1031<>+8(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1031<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1032<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1032<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1032<>+16(SB)/8, $0x0601ffffffffffff
-DATA shuffle1032<>+24(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1032<>(SB), RODATA|NOPTR, $32
+DATA shuffle1032<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1032<>+8(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1032<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1033<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1033<>+8(SB)/8, $0xffffff0f0a0500ff
-DATA shuffle1033<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1033<>+24(SB)/8, $0xffffff0f0a0500ff
-GLOBL shuffle1033<>(SB), RODATA|NOPTR, $32
+DATA shuffle1033<>+8(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1033<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1034<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1034<>+8(SB)/8, $0x0e0904ffffffffff
-DATA shuffle1034<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1034<>+24(SB)/8, $0x0e0904ffffffffff
-GLOBL shuffle1034<>(SB), RODATA|NOPTR, $32
+DATA shuffle1034<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1034<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1034<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1035<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1035<>+0(SB)/8, $0xff0f0a0500ffffff
 DATA shuffle1035<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1035<>+16(SB)/8, $0xffffffffff0e0904
-DATA shuffle1035<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1035<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1035<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1036<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1036<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1036<>+16(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1036<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1036<>(SB), RODATA|NOPTR, $32
+DATA shuffle1036<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1036<>+8(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1036<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1037<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1037<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1037<>+16(SB)/8, $0x0702ffffffffffff
-DATA shuffle1037<>+24(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1037<>(SB), RODATA|NOPTR, $32
+DATA shuffle1037<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1037<>+8(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1037<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1038<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1038<>+8(SB)/8, $0xffffffff0b0601ff
-DATA shuffle1038<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1038<>+24(SB)/8, $0xffffffff0b0601ff
-GLOBL shuffle1038<>(SB), RODATA|NOPTR, $32
+DATA shuffle1038<>+8(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1038<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1039<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1039<>+8(SB)/8, $0x0f0a0500ffffffff
-DATA shuffle1039<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1039<>+24(SB)/8, $0x0f0a0500ffffffff
-GLOBL shuffle1039<>(SB), RODATA|NOPTR, $32
+DATA shuffle1039<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1039<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1039<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1040<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1040<>+0(SB)/8, $0xffff0b0601ffffff
 DATA shuffle1040<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1040<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1041<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1041<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1041<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1041<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL shuffle1041<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1042<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1042<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1042<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1042<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL shuffle1042<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1043<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1043<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1043<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL shuffle1043<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1044<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1044<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1044<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1044<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1044<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1045<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1045<>+0(SB)/8, $0xffff0c0702ffffff
 DATA shuffle1045<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1045<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1046<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1046<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1046<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1046<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1046<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1047<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1047<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1047<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1047<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL shuffle1047<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1048<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1048<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1048<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL shuffle1048<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1049<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1049<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1049<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1049<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1049<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1050<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1050<>+0(SB)/8, $0xffff0d0803ffffff
 DATA shuffle1050<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1050<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1051<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1051<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1051<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1051<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1051<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1052<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1052<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1052<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1052<>+8(SB)/8, $0xffffffff0b0601ff
 GLOBL shuffle1052<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1053<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1053<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1053<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL shuffle1053<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1054<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1054<>+8(SB)/8, $0x0d0803ffffffffff
-GLOBL shuffle1054<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1055<>+0(SB)/8, $0xffffffffff0d0803
-DATA shuffle1055<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1055<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1056<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1056<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1056<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1057<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1057<>+8(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1057<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1058<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1058<>+8(SB)/8, $0xffffff0f0a0500ff
-GLOBL shuffle1058<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1059<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1059<>+8(SB)/8, $0x0e0904ffffffffff
-GLOBL shuffle1059<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1060<>+0(SB)/8, $0xffffffffff0e0904
-DATA shuffle1060<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1060<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1061<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1061<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1061<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1062<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1062<>+8(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1062<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1063<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1063<>+8(SB)/8, $0xffffffff0b0601ff
-GLOBL shuffle1063<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1064<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1064<>+8(SB)/8, $0x0f0a0500ffffffff
-GLOBL shuffle1064<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30350,62 +30226,62 @@ chunks1581:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1065<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1054<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle1066<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1055<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle1067<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1056<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1068<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1057<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1069<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1058<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1070<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1071<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1059<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1060<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1072<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1061<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1073<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1062<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1074<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1063<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle1075<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1076<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1064<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1065<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1077<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1066<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1078<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1067<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1079<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1068<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
-	VPSHUFB     shuffle1080<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1081<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1069<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1070<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1082<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1071<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1083<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1072<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1084<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1073<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DI*1)
-	VPSHUFB     shuffle1085<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1086<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1074<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1075<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1087<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1076<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1088<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1077<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1089<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1078<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -30443,58 +30319,58 @@ chunks1585:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1090<>+0(SB), X0, X1
+	VPSHUFB shuffle1079<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1091<>+0(SB), X2, X3
+	VPSHUFB shuffle1080<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle327<>+0(SB), X1, X4
+	VPSHUFB shuffle321<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1092<>+0(SB), X3, X5
+	VPSHUFB shuffle1081<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1093<>+0(SB), X4, X6
+	VPSHUFB shuffle1082<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1094<>+0(SB), X0, X6
-	VPSHUFB shuffle120<>+0(SB), X2, X5
+	VPSHUFB shuffle1083<>+0(SB), X0, X6
+	VPSHUFB shuffle114<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1095<>+0(SB), X1, X6
+	VPSHUFB shuffle1084<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1096<>+0(SB), X3, X5
+	VPSHUFB shuffle1085<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1097<>+0(SB), X4, X6
+	VPSHUFB shuffle1086<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle1098<>+0(SB), X0, X6
-	VPSHUFB shuffle336<>+0(SB), X2, X5
+	VPSHUFB shuffle1087<>+0(SB), X0, X6
+	VPSHUFB shuffle330<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1099<>+0(SB), X1, X6
+	VPSHUFB shuffle1088<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle602<>+0(SB), X3, X5
+	VPSHUFB shuffle596<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1100<>+0(SB), X4, X6
+	VPSHUFB shuffle1089<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*2)
-	VPSHUFB shuffle1101<>+0(SB), X0, X6
-	VPSHUFB shuffle1102<>+0(SB), X2, X5
+	VPSHUFB shuffle1090<>+0(SB), X0, X6
+	VPSHUFB shuffle1091<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1103<>+0(SB), X1, X6
+	VPSHUFB shuffle1092<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle337<>+0(SB), X3, X5
+	VPSHUFB shuffle331<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1104<>+0(SB), X4, X6
+	VPSHUFB shuffle1093<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DI*1)
-	VPSHUFB shuffle1105<>+0(SB), X0, X0
-	VPSHUFB shuffle1106<>+0(SB), X2, X2
+	VPSHUFB shuffle1094<>+0(SB), X0, X0
+	VPSHUFB shuffle1095<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle490<>+0(SB), X1, X1
+	VPSHUFB shuffle484<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1107<>+0(SB), X3, X3
+	VPSHUFB shuffle1096<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1108<>+0(SB), X4, X4
+	VPSHUFB shuffle1097<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -30517,231 +30393,231 @@ rowdone1586:
 	VZEROUPPER
 	RET
 
-DATA shuffle1065<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1054<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1054<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1054<>+16(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1054<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1054<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1055<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1055<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1055<>+16(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1055<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1055<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1056<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1056<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle1056<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1056<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle1056<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1057<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1057<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1057<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1057<>+24(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle1057<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1058<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1058<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1058<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1058<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1058<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1059<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1059<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1059<>+16(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1059<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1059<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1060<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle1060<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1060<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle1060<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1060<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1061<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1061<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1061<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1061<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1061<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1062<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1062<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1062<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1062<>+24(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle1062<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1063<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1063<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1063<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1063<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1063<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1064<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1064<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1064<>+16(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1064<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1064<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1065<>+0(SB)/8, $0xffff0908ffffffff
 DATA shuffle1065<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1065<>+16(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1065<>+16(SB)/8, $0xffff0908ffffffff
 DATA shuffle1065<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1065<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1066<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1066<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1066<>+16(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1066<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1066<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1066<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1066<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1066<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle1066<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1067<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1067<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle1067<>+8(SB)/8, $0xffffffff0706ffff
 DATA shuffle1067<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1067<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle1067<>+24(SB)/8, $0xffffffff0706ffff
 GLOBL shuffle1067<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1068<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1068<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1068<>+8(SB)/8, $0x0b0a0100ffffffff
 DATA shuffle1068<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1068<>+24(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1068<>+24(SB)/8, $0x0b0a0100ffffffff
 GLOBL shuffle1068<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1069<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1069<>+8(SB)/8, $0x0706ffffffffffff
-DATA shuffle1069<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1069<>+24(SB)/8, $0x0706ffffffffffff
+DATA shuffle1069<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1069<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle1069<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1069<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1070<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1070<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA shuffle1070<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1070<>+16(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1070<>+16(SB)/8, $0xffff0b0a0100ffff
 DATA shuffle1070<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1070<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1071<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle1071<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1071<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle1071<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1071<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1071<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1071<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1071<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1071<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1072<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1072<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1072<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1072<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1072<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1072<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle1072<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1072<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle1072<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1073<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1073<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1073<>+8(SB)/8, $0x0d0c0302ffffffff
 DATA shuffle1073<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1073<>+24(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1073<>+24(SB)/8, $0x0d0c0302ffffffff
 GLOBL shuffle1073<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1074<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1074<>+8(SB)/8, $0x0908ffffffffffff
-DATA shuffle1074<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1074<>+24(SB)/8, $0x0908ffffffffffff
+DATA shuffle1074<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle1074<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle1074<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1074<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1075<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1075<>+0(SB)/8, $0xffff0d0c0302ffff
 DATA shuffle1075<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1075<>+16(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1075<>+16(SB)/8, $0xffff0d0c0302ffff
 DATA shuffle1075<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1075<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1076<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1076<>+0(SB)/8, $0x0706ffffffffffff
 DATA shuffle1076<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1076<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle1076<>+16(SB)/8, $0x0706ffffffffffff
 DATA shuffle1076<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1076<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1077<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1077<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1077<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1077<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1077<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1077<>+8(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1077<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1077<>+24(SB)/8, $0xffffffff0b0a0100
 GLOBL shuffle1077<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1078<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1078<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1078<>+8(SB)/8, $0x0f0e0504ffffffff
 DATA shuffle1078<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1078<>+24(SB)/8, $0xffffffff0706ffff
+DATA shuffle1078<>+24(SB)/8, $0x0f0e0504ffffffff
 GLOBL shuffle1078<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1079<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1079<>+8(SB)/8, $0x0b0a0100ffffffff
-DATA shuffle1079<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1079<>+24(SB)/8, $0x0b0a0100ffffffff
-GLOBL shuffle1079<>(SB), RODATA|NOPTR, $32
+DATA shuffle1079<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1079<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1079<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1080<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1080<>+0(SB)/8, $0x0f0e0504ffffffff
 DATA shuffle1080<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1080<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle1080<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1080<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1080<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1081<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1081<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1081<>+16(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1081<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1081<>(SB), RODATA|NOPTR, $32
+DATA shuffle1081<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1081<>+8(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle1081<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1082<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1082<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1082<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1082<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1082<>(SB), RODATA|NOPTR, $32
+DATA shuffle1082<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1082<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1082<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1083<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1083<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle1083<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1083<>+24(SB)/8, $0xffffffff0908ffff
-GLOBL shuffle1083<>(SB), RODATA|NOPTR, $32
+DATA shuffle1083<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1083<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1083<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1084<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1084<>+8(SB)/8, $0x0d0c0302ffffffff
-DATA shuffle1084<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1084<>+24(SB)/8, $0x0d0c0302ffffffff
-GLOBL shuffle1084<>(SB), RODATA|NOPTR, $32
+DATA shuffle1084<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1084<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1084<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1085<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1085<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1085<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle1085<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1085<>(SB), RODATA|NOPTR, $32
+DATA shuffle1085<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1085<>+8(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle1085<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1086<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1086<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1086<>+16(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1086<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1086<>(SB), RODATA|NOPTR, $32
+DATA shuffle1086<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1086<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1086<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1087<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1087<>+0(SB)/8, $0xffffffff0f0e0504
 DATA shuffle1087<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1087<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle1087<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1087<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1087<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1088<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1088<>+8(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1088<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1088<>+24(SB)/8, $0xffffffff0b0a0100
-GLOBL shuffle1088<>(SB), RODATA|NOPTR, $32
+DATA shuffle1088<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1088<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1088<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1089<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1089<>+8(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1089<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1089<>+24(SB)/8, $0x0f0e0504ffffffff
-GLOBL shuffle1089<>(SB), RODATA|NOPTR, $32
+DATA shuffle1089<>+8(SB)/8, $0x0b0a0100ffffffff
+GLOBL shuffle1089<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1090<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1090<>+0(SB)/8, $0xffffffffffff0706
 DATA shuffle1090<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1090<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1091<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1091<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA shuffle1091<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1091<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1092<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1092<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1092<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1092<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1092<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1093<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1093<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1093<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL shuffle1093<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1094<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1094<>+0(SB)/8, $0xffffffffffff0908
 DATA shuffle1094<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1094<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1095<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1095<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1095<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1095<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1095<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1096<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1096<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1096<>+8(SB)/8, $0xffffffff0b0a0100
 GLOBL shuffle1096<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1097<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1097<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1097<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL shuffle1097<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1098<>+0(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1098<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1098<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1099<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1099<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle1099<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1100<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1100<>+8(SB)/8, $0x0b0a0100ffffffff
-GLOBL shuffle1100<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1101<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle1101<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1101<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1102<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1102<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1102<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1103<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1103<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1103<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1104<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1104<>+8(SB)/8, $0x0d0c0302ffffffff
-GLOBL shuffle1104<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1105<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1105<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1105<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1106<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1106<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1106<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1107<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1107<>+8(SB)/8, $0xffffffff0b0a0100
-GLOBL shuffle1107<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1108<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1108<>+8(SB)/8, $0x0f0e0504ffffffff
-GLOBL shuffle1108<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30785,52 +30661,52 @@ chunks1591:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle889<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle878<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1110<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1099<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)
-	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1111<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1100<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1112<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1101<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1113<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1102<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1114<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle877<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1103<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1115<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1104<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle884<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle873<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
-	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1117<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1106<>+0(SB), Y1, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1118<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle1107<>+0(SB), Y3, Y0
 	VPOR        Y0, Y5, Y0
-	VPSHUFB     shuffle887<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle876<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
-	VPSHUFB     shuffle1109<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle889<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1098<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle872<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1110<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1099<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -30870,46 +30746,46 @@ chunks1595:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle72<>+0(SB), X2, X3
+	VPSHUFB shuffle66<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPSHUFB shuffle128<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle76<>+0(SB), X3, X5
+	VPSHUFB shuffle70<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle138<>+0(SB), X0, X5
-	VPSHUFB shuffle73<>+0(SB), X2, X4
+	VPSHUFB shuffle132<>+0(SB), X0, X5
+	VPSHUFB shuffle67<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle136<>+0(SB), X1, X5
+	VPSHUFB shuffle130<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X0, X6
-	VPSHUFB shuffle75<>+0(SB), X2, X5
+	VPSHUFB shuffle242<>+0(SB), X0, X6
+	VPSHUFB shuffle69<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle71<>+0(SB), X3, X6
+	VPSHUFB shuffle65<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle20<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle70<>+0(SB), X1, X5
+	VPSHUFB shuffle64<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle281<>+0(SB), X3, X0
+	VPSHUFB shuffle275<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle74<>+0(SB), X4, X5
+	VPSHUFB shuffle68<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle72<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle134<>+0(SB), X3, X3
+	VPSHUFB shuffle128<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle76<>+0(SB), X4, X4
+	VPSHUFB shuffle70<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -30932,65 +30808,65 @@ rowdone1596:
 	VZEROUPPER
 	RET
 
-DATA shuffle1109<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1109<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1109<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1109<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1109<>(SB), RODATA|NOPTR, $32
+DATA shuffle1098<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1098<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1098<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1098<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1098<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1110<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1110<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1110<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1110<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1110<>(SB), RODATA|NOPTR, $32
+DATA shuffle1099<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1099<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1099<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1099<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1099<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1111<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1111<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1111<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1111<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1111<>(SB), RODATA|NOPTR, $32
+DATA shuffle1100<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1100<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1100<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1100<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1100<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1112<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1112<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1112<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1112<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle1112<>(SB), RODATA|NOPTR, $32
+DATA shuffle1101<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1101<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1101<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1101<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1101<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1113<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1113<>+8(SB)/8, $0x03020100ffffffff
-DATA shuffle1113<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1113<>+24(SB)/8, $0x03020100ffffffff
-GLOBL shuffle1113<>(SB), RODATA|NOPTR, $32
+DATA shuffle1102<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1102<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle1102<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1102<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle1102<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1114<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1114<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1114<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1114<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1114<>(SB), RODATA|NOPTR, $32
+DATA shuffle1103<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1103<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1103<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1103<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1103<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1115<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1115<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1115<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1115<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1115<>(SB), RODATA|NOPTR, $32
+DATA shuffle1104<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1104<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1104<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1104<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1104<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1116<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1116<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1116<>+16(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1116<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1116<>(SB), RODATA|NOPTR, $32
+DATA shuffle1105<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1105<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1105<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1105<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1105<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1117<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1117<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1117<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1117<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1117<>(SB), RODATA|NOPTR, $32
+DATA shuffle1106<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1106<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1106<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1106<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1106<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1118<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1118<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1118<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1118<>+24(SB)/8, $0xffffffff07060504
-GLOBL shuffle1118<>(SB), RODATA|NOPTR, $32
+DATA shuffle1107<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1107<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1107<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1107<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1107<>(SB), RODATA|NOPTR, $32
 
 // func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -31034,32 +30910,32 @@ chunks1601:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
 	VMOVDQU     32(R13), X2
 	VINSERTI128 $0x01, 112(R13), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 96(R13), Y1, Y1
-	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R11)(DX*2)
-	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y1, Y1
 	VMOVDQU     64(R13), X3
 	VINSERTI128 $0x01, 144(R13), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
-	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)
 	CMPQ        R9, BX
@@ -31099,7 +30975,7 @@ chunks1605:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 32(R13), X2
-	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPSHUFB shuffle33<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -31109,7 +30985,7 @@ chunks1605:
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
@@ -31118,7 +30994,7 @@ chunks1605:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)(DI*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R12)
 	CMPQ    R9, BX
@@ -31301,86 +31177,86 @@ chunks1621:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1119<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1108<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1120<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1109<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 128(R12), Y1, Y1
-	VPSHUFB     shuffle1121<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1110<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R12), X3
 	VINSERTI128 $0x01, 144(R12), Y3, Y3
-	VPSHUFB     shuffle1122<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1111<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R12), X4
 	VINSERTI128 $0x01, 160(R12), Y4, Y4
-	VPSHUFB     shuffle1123<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1112<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R12), X5
 	VINSERTI128 $0x01, 176(R12), Y5, Y5
-	VPSHUFB     shuffle1124<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1113<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)
-	VPSHUFB     shuffle1125<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1126<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1114<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1115<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1127<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1116<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1128<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1117<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1129<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1118<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1130<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1119<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R10)(DX*1)
-	VPSHUFB     shuffle1131<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1132<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1120<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1121<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1133<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1122<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1134<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1123<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1135<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1124<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1136<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1125<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1137<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1138<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1126<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1127<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1139<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1128<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1140<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1129<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1141<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1130<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1142<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1131<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1143<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1144<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1132<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1133<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1145<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1134<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1146<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1135<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1147<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1136<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1148<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1137<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)(DX*1)
-	VPSHUFB     shuffle1149<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1150<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1138<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1139<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1151<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1140<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1152<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1141<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1153<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1142<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1154<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1143<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -31418,81 +31294,81 @@ chunks1625:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1155<>+0(SB), X0, X1
+	VPSHUFB shuffle1144<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle1156<>+0(SB), X2, X3
+	VPSHUFB shuffle1145<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle1157<>+0(SB), X1, X4
+	VPSHUFB shuffle1146<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R12), X3
-	VPSHUFB shuffle1158<>+0(SB), X3, X5
+	VPSHUFB shuffle1147<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R12), X4
-	VPSHUFB shuffle1159<>+0(SB), X4, X6
+	VPSHUFB shuffle1148<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R12), X5
-	VPSHUFB shuffle1160<>+0(SB), X5, X7
+	VPSHUFB shuffle1149<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)
-	VPSHUFB shuffle1161<>+0(SB), X0, X7
-	VPSHUFB shuffle1162<>+0(SB), X2, X6
+	VPSHUFB shuffle1150<>+0(SB), X0, X7
+	VPSHUFB shuffle1151<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1163<>+0(SB), X1, X7
+	VPSHUFB shuffle1152<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1164<>+0(SB), X3, X6
+	VPSHUFB shuffle1153<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1165<>+0(SB), X4, X7
+	VPSHUFB shuffle1154<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1166<>+0(SB), X5, X6
+	VPSHUFB shuffle1155<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R10)(DX*1)
-	VPSHUFB shuffle1167<>+0(SB), X0, X6
-	VPSHUFB shuffle1168<>+0(SB), X2, X7
+	VPSHUFB shuffle1156<>+0(SB), X0, X6
+	VPSHUFB shuffle1157<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1169<>+0(SB), X1, X6
+	VPSHUFB shuffle1158<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1170<>+0(SB), X3, X7
+	VPSHUFB shuffle1159<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1171<>+0(SB), X4, X6
+	VPSHUFB shuffle1160<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1172<>+0(SB), X5, X7
+	VPSHUFB shuffle1161<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)(DX*2)
-	VPSHUFB shuffle1173<>+0(SB), X0, X7
-	VPSHUFB shuffle1174<>+0(SB), X2, X6
+	VPSHUFB shuffle1162<>+0(SB), X0, X7
+	VPSHUFB shuffle1163<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1175<>+0(SB), X1, X7
+	VPSHUFB shuffle1164<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1176<>+0(SB), X3, X6
+	VPSHUFB shuffle1165<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1177<>+0(SB), X4, X7
+	VPSHUFB shuffle1166<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1178<>+0(SB), X5, X6
+	VPSHUFB shuffle1167<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1179<>+0(SB), X0, X6
-	VPSHUFB shuffle1180<>+0(SB), X2, X7
+	VPSHUFB shuffle1168<>+0(SB), X0, X6
+	VPSHUFB shuffle1169<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1181<>+0(SB), X1, X6
+	VPSHUFB shuffle1170<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1182<>+0(SB), X3, X7
+	VPSHUFB shuffle1171<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1183<>+0(SB), X4, X6
+	VPSHUFB shuffle1172<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1184<>+0(SB), X5, X7
+	VPSHUFB shuffle1173<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R11)(DX*1)
-	VPSHUFB shuffle1185<>+0(SB), X0, X0
-	VPSHUFB shuffle1186<>+0(SB), X2, X2
+	VPSHUFB shuffle1174<>+0(SB), X0, X0
+	VPSHUFB shuffle1175<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1187<>+0(SB), X1, X1
+	VPSHUFB shuffle1176<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1188<>+0(SB), X3, X3
+	VPSHUFB shuffle1177<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1189<>+0(SB), X4, X4
+	VPSHUFB shuffle1178<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1190<>+0(SB), X5, X5
+	VPSHUFB shuffle1179<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -31515,365 +31391,365 @@ rowdone1626:
 	VZEROUPPER
 	RET
 
-DATA shuffle1119<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1119<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1119<>+16(SB)/8, $0xffffffffff0c0600
-DATA shuffle1119<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1108<>+0(SB)/8, $0xffffffffff0c0600
+DATA shuffle1108<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1108<>+16(SB)/8, $0xffffffffff0c0600
+DATA shuffle1108<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1108<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1109<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1109<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1109<>+16(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1109<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1109<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1110<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1110<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1110<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1110<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1110<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1111<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1111<>+8(SB)/8, $0xffffffffff0c0600
+DATA shuffle1111<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1111<>+24(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle1111<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1112<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1112<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1112<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1112<>+24(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle1112<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1113<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1113<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1113<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1113<>+24(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle1113<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1114<>+0(SB)/8, $0xffffffffff0d0701
+DATA shuffle1114<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1114<>+16(SB)/8, $0xffffffffff0d0701
+DATA shuffle1114<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1114<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1115<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1115<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+16(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1115<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1115<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1116<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1116<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1116<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1116<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1116<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1117<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1117<>+8(SB)/8, $0xffffffffff0d0701
+DATA shuffle1117<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1117<>+24(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle1117<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1118<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1118<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1118<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1118<>+24(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle1118<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1119<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1119<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1119<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1119<>+24(SB)/8, $0x0b05ffffffffffff
 GLOBL shuffle1119<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1120<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1120<>+0(SB)/8, $0xffffffffff0e0802
 DATA shuffle1120<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1120<>+16(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1120<>+16(SB)/8, $0xffffffffff0e0802
 DATA shuffle1120<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1120<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1121<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1121<>+0(SB)/8, $0xffffff0a04ffffff
 DATA shuffle1121<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1121<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1121<>+16(SB)/8, $0xffffff0a04ffffff
 DATA shuffle1121<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1121<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1122<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1122<>+8(SB)/8, $0xffffffffff0c0600
-DATA shuffle1122<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1122<>+24(SB)/8, $0xffffffffff0c0600
+DATA shuffle1122<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1122<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1122<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1122<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1122<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1123<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1123<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1123<>+8(SB)/8, $0xffffffffff0e0802
 DATA shuffle1123<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1123<>+24(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1123<>+24(SB)/8, $0xffffffffff0e0802
 GLOBL shuffle1123<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1124<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1124<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1124<>+8(SB)/8, $0xffffff0a04ffffff
 DATA shuffle1124<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1124<>+24(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1124<>+24(SB)/8, $0xffffff0a04ffffff
 GLOBL shuffle1124<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1125<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1125<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1125<>+16(SB)/8, $0xffffffffff0d0701
-DATA shuffle1125<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1125<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1125<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1125<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1125<>+24(SB)/8, $0x0c0600ffffffffff
 GLOBL shuffle1125<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1126<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1126<>+0(SB)/8, $0xffffffffff0f0903
 DATA shuffle1126<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1126<>+16(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1126<>+16(SB)/8, $0xffffffffff0f0903
 DATA shuffle1126<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1126<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1127<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1127<>+0(SB)/8, $0xffffff0b05ffffff
 DATA shuffle1127<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1127<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1127<>+16(SB)/8, $0xffffff0b05ffffff
 DATA shuffle1127<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1127<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1128<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1128<>+8(SB)/8, $0xffffffffff0d0701
-DATA shuffle1128<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1128<>+24(SB)/8, $0xffffffffff0d0701
+DATA shuffle1128<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1128<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1128<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1128<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1128<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1129<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1129<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1129<>+8(SB)/8, $0xffffffffff0f0903
 DATA shuffle1129<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1129<>+24(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1129<>+24(SB)/8, $0xffffffffff0f0903
 GLOBL shuffle1129<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1130<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1130<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1130<>+8(SB)/8, $0xffffff0b05ffffff
 DATA shuffle1130<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1130<>+24(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1130<>+24(SB)/8, $0xffffff0b05ffffff
 GLOBL shuffle1130<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1131<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1131<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1131<>+16(SB)/8, $0xffffffffff0e0802
-DATA shuffle1131<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1131<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1131<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1131<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1131<>+24(SB)/8, $0x0d0701ffffffffff
 GLOBL shuffle1131<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1132<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1132<>+0(SB)/8, $0xffffffffffff0a04
 DATA shuffle1132<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1132<>+16(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1132<>+16(SB)/8, $0xffffffffffff0a04
 DATA shuffle1132<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1132<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1133<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1133<>+0(SB)/8, $0xffffff0c0600ffff
 DATA shuffle1133<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1133<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1133<>+16(SB)/8, $0xffffff0c0600ffff
 DATA shuffle1133<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1133<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1134<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1134<>+8(SB)/8, $0xffffffffff0e0802
-DATA shuffle1134<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1134<>+24(SB)/8, $0xffffffffff0e0802
+DATA shuffle1134<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1134<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1134<>+16(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1134<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1134<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1135<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1135<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1135<>+8(SB)/8, $0xffffffffffff0a04
 DATA shuffle1135<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1135<>+24(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1135<>+24(SB)/8, $0xffffffffffff0a04
 GLOBL shuffle1135<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1136<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1136<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1136<>+8(SB)/8, $0xffffff0c0600ffff
 DATA shuffle1136<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1136<>+24(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1136<>+24(SB)/8, $0xffffff0c0600ffff
 GLOBL shuffle1136<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1137<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1137<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1137<>+16(SB)/8, $0xffffffffff0f0903
-DATA shuffle1137<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1137<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1137<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1137<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1137<>+24(SB)/8, $0x0e0802ffffffffff
 GLOBL shuffle1137<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1138<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1138<>+0(SB)/8, $0xffffffffffff0b05
 DATA shuffle1138<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1138<>+16(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1138<>+16(SB)/8, $0xffffffffffff0b05
 DATA shuffle1138<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1138<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1139<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1139<>+0(SB)/8, $0xffffff0d0701ffff
 DATA shuffle1139<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1139<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1139<>+16(SB)/8, $0xffffff0d0701ffff
 DATA shuffle1139<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1139<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1140<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1140<>+8(SB)/8, $0xffffffffff0f0903
-DATA shuffle1140<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1140<>+24(SB)/8, $0xffffffffff0f0903
+DATA shuffle1140<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1140<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1140<>+16(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1140<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1140<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1141<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1141<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1141<>+8(SB)/8, $0xffffffffffff0b05
 DATA shuffle1141<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1141<>+24(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1141<>+24(SB)/8, $0xffffffffffff0b05
 GLOBL shuffle1141<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1142<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1142<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1142<>+8(SB)/8, $0xffffff0d0701ffff
 DATA shuffle1142<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1142<>+24(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1142<>+24(SB)/8, $0xffffff0d0701ffff
 GLOBL shuffle1142<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1143<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1143<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1143<>+16(SB)/8, $0xffffffffffff0a04
-DATA shuffle1143<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1143<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1143<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1143<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1143<>+24(SB)/8, $0x0f0903ffffffffff
 GLOBL shuffle1143<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1144<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1144<>+0(SB)/8, $0xffffffffff0c0600
 DATA shuffle1144<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1144<>+16(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1144<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1144<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1144<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1145<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1145<>+0(SB)/8, $0xffff0e0802ffffff
 DATA shuffle1145<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1145<>+16(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1145<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1145<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1145<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1146<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1146<>+8(SB)/8, $0xffffffffffff0a04
-DATA shuffle1146<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1146<>+24(SB)/8, $0xffffffffffff0a04
-GLOBL shuffle1146<>(SB), RODATA|NOPTR, $32
+DATA shuffle1146<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1146<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1146<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1147<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1147<>+8(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1147<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1147<>+24(SB)/8, $0xffffff0c0600ffff
-GLOBL shuffle1147<>(SB), RODATA|NOPTR, $32
+DATA shuffle1147<>+8(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle1147<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1148<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1148<>+8(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1148<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1148<>+24(SB)/8, $0x0e0802ffffffffff
-GLOBL shuffle1148<>(SB), RODATA|NOPTR, $32
+DATA shuffle1148<>+8(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle1148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1149<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1149<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1149<>+16(SB)/8, $0xffffffffffff0b05
-DATA shuffle1149<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1149<>(SB), RODATA|NOPTR, $32
+DATA shuffle1149<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1149<>+8(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle1149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1150<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1150<>+0(SB)/8, $0xffffffffff0d0701
 DATA shuffle1150<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1150<>+16(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1150<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1150<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1151<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1151<>+0(SB)/8, $0xffff0f0903ffffff
 DATA shuffle1151<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1151<>+16(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1151<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1151<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1152<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1152<>+8(SB)/8, $0xffffffffffff0b05
-DATA shuffle1152<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1152<>+24(SB)/8, $0xffffffffffff0b05
-GLOBL shuffle1152<>(SB), RODATA|NOPTR, $32
+DATA shuffle1152<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1152<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1152<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1153<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1153<>+8(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1153<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1153<>+24(SB)/8, $0xffffff0d0701ffff
-GLOBL shuffle1153<>(SB), RODATA|NOPTR, $32
+DATA shuffle1153<>+8(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle1153<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1154<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1154<>+8(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1154<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1154<>+24(SB)/8, $0x0f0903ffffffffff
-GLOBL shuffle1154<>(SB), RODATA|NOPTR, $32
+DATA shuffle1154<>+8(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle1154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1155<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1155<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1155<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1155<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL shuffle1155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1156<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1156<>+0(SB)/8, $0xffffffffff0e0802
 DATA shuffle1156<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1157<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1157<>+0(SB)/8, $0xffffff0a04ffffff
 DATA shuffle1157<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1157<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1158<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1158<>+8(SB)/8, $0xffffffffff0c0600
+DATA shuffle1158<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1158<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1158<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1159<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1159<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1159<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL shuffle1159<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1160<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1160<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1160<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL shuffle1160<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1161<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1161<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1161<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1161<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL shuffle1161<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1162<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1162<>+0(SB)/8, $0xffffffffff0f0903
 DATA shuffle1162<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1162<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1163<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1163<>+0(SB)/8, $0xffffff0b05ffffff
 DATA shuffle1163<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1163<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1164<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1164<>+8(SB)/8, $0xffffffffff0d0701
+DATA shuffle1164<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1164<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1164<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1165<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1165<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1165<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL shuffle1165<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1166<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1166<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1166<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL shuffle1166<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1167<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1167<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1167<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1167<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL shuffle1167<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1168<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1168<>+0(SB)/8, $0xffffffffffff0a04
 DATA shuffle1168<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1168<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1169<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1169<>+0(SB)/8, $0xffffff0c0600ffff
 DATA shuffle1169<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1169<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1170<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1170<>+8(SB)/8, $0xffffffffff0e0802
+DATA shuffle1170<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1170<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1170<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1171<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1171<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1171<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL shuffle1171<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1172<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1172<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1172<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL shuffle1172<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1173<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1173<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1173<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1173<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL shuffle1173<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1174<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1174<>+0(SB)/8, $0xffffffffffff0b05
 DATA shuffle1174<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1174<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1175<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1175<>+0(SB)/8, $0xffffff0d0701ffff
 DATA shuffle1175<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1175<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1176<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1176<>+8(SB)/8, $0xffffffffff0f0903
+DATA shuffle1176<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1176<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1176<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1177<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1177<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1177<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL shuffle1177<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1178<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1178<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1178<>+8(SB)/8, $0xffffff0d0701ffff
 GLOBL shuffle1178<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1179<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1179<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1179<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1179<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL shuffle1179<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1180<>+0(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1180<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1180<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1181<>+0(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1181<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1181<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1182<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1182<>+8(SB)/8, $0xffffffffffff0a04
-GLOBL shuffle1182<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1183<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1183<>+8(SB)/8, $0xffffff0c0600ffff
-GLOBL shuffle1183<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1184<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1184<>+8(SB)/8, $0x0e0802ffffffffff
-GLOBL shuffle1184<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1185<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1185<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1185<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1186<>+0(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1186<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1186<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1187<>+0(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1187<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1187<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1188<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1188<>+8(SB)/8, $0xffffffffffff0b05
-GLOBL shuffle1188<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1189<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1189<>+8(SB)/8, $0xffffff0d0701ffff
-GLOBL shuffle1189<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1190<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1190<>+8(SB)/8, $0x0f0903ffffffffff
-GLOBL shuffle1190<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -31916,86 +31792,86 @@ chunks1631:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1191<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1180<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1076<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1065<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 128(R12), Y1, Y1
-	VPSHUFB     shuffle1192<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1181<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R12), X3
 	VINSERTI128 $0x01, 144(R12), Y3, Y3
-	VPSHUFB     shuffle1193<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1182<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R12), X4
 	VINSERTI128 $0x01, 160(R12), Y4, Y4
-	VPSHUFB     shuffle1194<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1183<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R12), X5
 	VINSERTI128 $0x01, 176(R12), Y5, Y5
-	VPSHUFB     shuffle1195<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1184<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)
-	VPSHUFB     shuffle1196<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1197<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1185<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1186<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1087<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1076<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1198<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1187<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1199<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1188<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1069<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1058<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R10)(DX*1)
-	VPSHUFB     shuffle1200<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1189<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1190<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1202<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1191<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1203<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1192<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1204<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1193<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1074<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1063<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1080<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1205<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1069<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1194<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1206<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1195<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1207<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1196<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1208<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1197<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1209<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1198<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1085<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1210<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1074<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1199<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1211<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1200<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1067<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1056<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1212<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1201<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1213<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1202<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)(DX*1)
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1215<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1203<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1204<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1216<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1205<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1217<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1206<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1078<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1067<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1218<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1207<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -32033,81 +31909,81 @@ chunks1635:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1219<>+0(SB), X0, X1
+	VPSHUFB shuffle1208<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPSHUFB shuffle330<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle483<>+0(SB), X1, X4
+	VPSHUFB shuffle477<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R12), X3
-	VPSHUFB shuffle1220<>+0(SB), X3, X5
+	VPSHUFB shuffle1209<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R12), X4
-	VPSHUFB shuffle326<>+0(SB), X4, X6
+	VPSHUFB shuffle320<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R12), X5
-	VPSHUFB shuffle836<>+0(SB), X5, X7
+	VPSHUFB shuffle828<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)
-	VPSHUFB shuffle1221<>+0(SB), X0, X7
-	VPSHUFB shuffle329<>+0(SB), X2, X6
+	VPSHUFB shuffle1210<>+0(SB), X0, X7
+	VPSHUFB shuffle323<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle490<>+0(SB), X1, X7
+	VPSHUFB shuffle484<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1222<>+0(SB), X3, X6
+	VPSHUFB shuffle1211<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle339<>+0(SB), X4, X7
+	VPSHUFB shuffle333<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1093<>+0(SB), X5, X6
+	VPSHUFB shuffle1082<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R10)(DX*1)
-	VPSHUFB shuffle881<>+0(SB), X0, X6
-	VPSHUFB shuffle1223<>+0(SB), X2, X7
+	VPSHUFB shuffle870<>+0(SB), X0, X6
+	VPSHUFB shuffle1212<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle607<>+0(SB), X1, X6
+	VPSHUFB shuffle601<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle484<>+0(SB), X3, X7
+	VPSHUFB shuffle478<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1224<>+0(SB), X4, X6
+	VPSHUFB shuffle1213<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1097<>+0(SB), X5, X7
+	VPSHUFB shuffle1086<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)(DX*2)
-	VPSHUFB shuffle1101<>+0(SB), X0, X7
-	VPSHUFB shuffle1225<>+0(SB), X2, X6
+	VPSHUFB shuffle1090<>+0(SB), X0, X7
+	VPSHUFB shuffle1214<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle338<>+0(SB), X1, X7
+	VPSHUFB shuffle332<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle601<>+0(SB), X3, X6
+	VPSHUFB shuffle595<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1226<>+0(SB), X4, X7
+	VPSHUFB shuffle1215<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle328<>+0(SB), X5, X6
+	VPSHUFB shuffle322<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1105<>+0(SB), X0, X6
-	VPSHUFB shuffle780<>+0(SB), X2, X7
+	VPSHUFB shuffle1094<>+0(SB), X0, X6
+	VPSHUFB shuffle774<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1227<>+0(SB), X1, X6
+	VPSHUFB shuffle1216<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle327<>+0(SB), X3, X7
+	VPSHUFB shuffle321<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle596<>+0(SB), X4, X6
+	VPSHUFB shuffle590<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1228<>+0(SB), X5, X7
+	VPSHUFB shuffle1217<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R11)(DX*1)
-	VPSHUFB shuffle1229<>+0(SB), X0, X0
-	VPSHUFB shuffle119<>+0(SB), X2, X2
+	VPSHUFB shuffle1218<>+0(SB), X0, X0
+	VPSHUFB shuffle113<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1230<>+0(SB), X1, X1
+	VPSHUFB shuffle1219<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle493<>+0(SB), X3, X3
+	VPSHUFB shuffle487<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle602<>+0(SB), X4, X4
+	VPSHUFB shuffle596<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1231<>+0(SB), X5, X5
+	VPSHUFB shuffle1220<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32130,225 +32006,225 @@ rowdone1636:
 	VZEROUPPER
 	RET
 
-DATA shuffle1191<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1180<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1180<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1180<>+16(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1180<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1180<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1181<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1181<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1181<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1181<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1181<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1182<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+8(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1182<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+24(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle1182<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1183<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1183<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle1183<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1183<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle1183<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1184<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1184<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle1184<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1184<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle1184<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1185<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1185<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1185<>+16(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1185<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1185<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1186<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle1186<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1186<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle1186<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1186<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1187<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1187<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1187<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1187<>+24(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle1187<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1188<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1188<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle1188<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1188<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle1188<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1189<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle1189<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1189<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle1189<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1189<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1190<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1190<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1190<>+16(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1190<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1190<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1191<>+0(SB)/8, $0x0908ffffffffffff
 DATA shuffle1191<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1191<>+16(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1191<>+16(SB)/8, $0x0908ffffffffffff
 DATA shuffle1191<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1191<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1192<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1192<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1192<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1192<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle1192<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+24(SB)/8, $0xffffffffffff0504
 GLOBL shuffle1192<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1193<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1193<>+8(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1193<>+8(SB)/8, $0xffff0d0c0100ffff
 DATA shuffle1193<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1193<>+24(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1193<>+24(SB)/8, $0xffff0d0c0100ffff
 GLOBL shuffle1193<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1194<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1194<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle1194<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1194<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle1194<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1194<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+16(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1194<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1194<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1195<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1195<>+8(SB)/8, $0x0504ffffffffffff
-DATA shuffle1195<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1195<>+24(SB)/8, $0x0504ffffffffffff
+DATA shuffle1195<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1195<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1195<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1195<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1196<>+0(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1196<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1196<>+16(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1196<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1196<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1196<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle1196<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1196<>+24(SB)/8, $0xffffffffffff0706
 GLOBL shuffle1196<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1197<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle1197<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1197<>+16(SB)/8, $0xffff0b0affffffff
-DATA shuffle1197<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1197<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+24(SB)/8, $0xffff0f0e0302ffff
 GLOBL shuffle1197<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1198<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1198<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1198<>+8(SB)/8, $0x0b0affffffffffff
 DATA shuffle1198<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1198<>+24(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1198<>+24(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle1198<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1199<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1199<>+8(SB)/8, $0xffff0b0affffffff
-DATA shuffle1199<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1199<>+24(SB)/8, $0xffff0b0affffffff
+DATA shuffle1199<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle1199<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1199<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1199<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1200<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle1200<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA shuffle1200<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1200<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle1200<>+16(SB)/8, $0x0d0c0100ffffffff
 DATA shuffle1200<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1200<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1201<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1201<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1201<>+16(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1201<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1201<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1201<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle1201<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1201<>+24(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle1201<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1202<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle1202<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1202<>+16(SB)/8, $0x0908ffffffffffff
-DATA shuffle1202<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1202<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+24(SB)/8, $0x0d0c0100ffffffff
 GLOBL shuffle1202<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1203<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1203<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle1203<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1203<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle1203<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1203<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1203<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1203<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1204<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1204<>+8(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1204<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1204<>+24(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1204<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle1204<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle1204<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1204<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1205<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1205<>+0(SB)/8, $0x0f0e0302ffffffff
 DATA shuffle1205<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1205<>+16(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1205<>+16(SB)/8, $0x0f0e0302ffffffff
 DATA shuffle1205<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1205<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1206<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle1206<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1206<>+16(SB)/8, $0x0b0affffffffffff
-DATA shuffle1206<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1206<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1206<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1206<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1206<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle1206<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1207<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1207<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle1207<>+8(SB)/8, $0x0f0e0302ffffffff
 DATA shuffle1207<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1207<>+24(SB)/8, $0xffffffffffff0706
+DATA shuffle1207<>+24(SB)/8, $0x0f0e0302ffffffff
 GLOBL shuffle1207<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1208<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1208<>+8(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1208<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1208<>+24(SB)/8, $0xffff0f0e0302ffff
-GLOBL shuffle1208<>(SB), RODATA|NOPTR, $32
+DATA shuffle1208<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1208<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1208<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1209<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1209<>+8(SB)/8, $0x0b0affffffffffff
-DATA shuffle1209<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1209<>+24(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle1209<>(SB), RODATA|NOPTR, $32
+DATA shuffle1209<>+8(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle1209<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1210<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle1210<>+0(SB)/8, $0xffffffff0f0e0302
 DATA shuffle1210<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1210<>+16(SB)/8, $0xffffffff0504ffff
-DATA shuffle1210<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1210<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1210<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1211<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1211<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1211<>+16(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1211<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1211<>(SB), RODATA|NOPTR, $32
+DATA shuffle1211<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1211<>+8(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle1211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1212<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1212<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle1212<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1212<>+24(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle1212<>(SB), RODATA|NOPTR, $32
+DATA shuffle1212<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1212<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1212<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1213<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1213<>+8(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1213<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1213<>+24(SB)/8, $0x0d0c0100ffffffff
-GLOBL shuffle1213<>(SB), RODATA|NOPTR, $32
+DATA shuffle1213<>+8(SB)/8, $0xffff0d0c0100ffff
+GLOBL shuffle1213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1214<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1214<>+0(SB)/8, $0xffff0f0e0302ffff
 DATA shuffle1214<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1214<>+16(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1214<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1214<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1214<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1215<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle1215<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1215<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle1215<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1215<>(SB), RODATA|NOPTR, $32
+DATA shuffle1215<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1215<>+8(SB)/8, $0xffff0f0e0302ffff
+GLOBL shuffle1215<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1216<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1216<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA shuffle1216<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1216<>+16(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1216<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1216<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle1216<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1217<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1217<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1217<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1217<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1217<>(SB), RODATA|NOPTR, $32
+DATA shuffle1217<>+8(SB)/8, $0x0d0c0100ffffffff
+GLOBL shuffle1217<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1218<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1218<>+8(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1218<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1218<>+24(SB)/8, $0x0f0e0302ffffffff
-GLOBL shuffle1218<>(SB), RODATA|NOPTR, $32
+DATA shuffle1218<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1218<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1218<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1219<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1219<>+0(SB)/8, $0x0f0e0302ffffffff
 DATA shuffle1219<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1219<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1220<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1220<>+8(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1220<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL shuffle1220<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1221<>+0(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1221<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1222<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1222<>+8(SB)/8, $0xffffffff0f0e0302
-GLOBL shuffle1222<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1223<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1223<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1223<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1224<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1224<>+8(SB)/8, $0xffff0d0c0100ffff
-GLOBL shuffle1224<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1225<>+0(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1225<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1225<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1226<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1226<>+8(SB)/8, $0xffff0f0e0302ffff
-GLOBL shuffle1226<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1227<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1227<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1227<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1228<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1228<>+8(SB)/8, $0x0d0c0100ffffffff
-GLOBL shuffle1228<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1229<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1229<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1229<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1230<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1230<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1230<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1231<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1231<>+8(SB)/8, $0x0f0e0302ffffffff
-GLOBL shuffle1231<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -32391,62 +32267,62 @@ chunks1641:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1111<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1100<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R12), X1
 	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1115<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1104<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     64(R12), X3
 	VINSERTI128 $0x01, 160(R12), Y3, Y3
-	VPSHUFB     shuffle887<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle876<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R10)
-	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1114<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1103<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1118<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1107<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1110<>+0(SB), Y3, Y4
+	VPSHUFB     shuffle1099<>+0(SB), Y3, Y4
 	VPOR        Y4, Y5, Y4
 	VMOVDQU     Y4, (R10)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle877<>+0(SB), Y0, Y4
 	VMOVDQU     32(R12), X5
 	VINSERTI128 $0x01, 128(R12), Y5, Y5
-	VPSHUFB     shuffle1117<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1106<>+0(SB), Y5, Y6
 	VPOR        Y6, Y4, Y6
-	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y6, Y4
 	VMOVDQU     80(R12), X6
 	VINSERTI128 $0x01, 176(R12), Y6, Y6
-	VPSHUFB     shuffle1113<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle1102<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle889<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle878<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
-	VPSHUFB     shuffle1112<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1101<>+0(SB), Y1, Y1
 	VPOR        Y1, Y7, Y1
-	VPSHUFB     shuffle884<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle873<>+0(SB), Y6, Y7
 	VPOR        Y7, Y1, Y7
 	VMOVDQU     Y7, (R11)
-	VPSHUFB     shuffle1109<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1111<>+0(SB), Y5, Y1
+	VPSHUFB     shuffle1098<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1100<>+0(SB), Y5, Y1
 	VPOR        Y1, Y7, Y1
-	VPSHUFB     shuffle1115<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1104<>+0(SB), Y3, Y7
 	VPOR        Y7, Y1, Y7
-	VPSHUFB     shuffle887<>+0(SB), Y6, Y1
+	VPSHUFB     shuffle876<>+0(SB), Y6, Y1
 	VPOR        Y1, Y7, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
-	VPSHUFB     shuffle885<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle1114<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle874<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1103<>+0(SB), Y5, Y5
 	VPOR        Y5, Y2, Y5
-	VPSHUFB     shuffle1118<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1107<>+0(SB), Y3, Y3
 	VPOR        Y3, Y5, Y3
-	VPSHUFB     shuffle1110<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1099<>+0(SB), Y6, Y6
 	VPOR        Y6, Y3, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -32486,55 +32362,55 @@ chunks1645:
 	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle73<>+0(SB), X2, X3
+	VPSHUFB shuffle67<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R12), X1
-	VPSHUFB shuffle71<>+0(SB), X1, X4
+	VPSHUFB shuffle65<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 64(R12), X3
-	VPSHUFB shuffle74<>+0(SB), X3, X5
+	VPSHUFB shuffle68<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R10)
-	VPSHUFB shuffle138<>+0(SB), X0, X5
-	VPSHUFB shuffle75<>+0(SB), X2, X4
+	VPSHUFB shuffle132<>+0(SB), X0, X5
+	VPSHUFB shuffle69<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle281<>+0(SB), X1, X5
+	VPSHUFB shuffle275<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle76<>+0(SB), X3, X4
+	VPSHUFB shuffle70<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, (R10)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X0, X4
+	VPSHUFB shuffle242<>+0(SB), X0, X4
 	VMOVDQU 32(R12), X5
-	VPSHUFB shuffle70<>+0(SB), X5, X6
+	VPSHUFB shuffle64<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
-	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPSHUFB shuffle128<>+0(SB), X1, X4
 	VPOR    X4, X6, X4
 	VMOVDQU 80(R12), X6
 	VPSHUFB shuffle14<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle72<>+0(SB), X5, X7
+	VPSHUFB shuffle66<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
-	VPSHUFB shuffle136<>+0(SB), X1, X1
+	VPSHUFB shuffle130<>+0(SB), X1, X1
 	VPOR    X1, X7, X1
 	VPSHUFB shuffle20<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, (R11)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle73<>+0(SB), X5, X1
+	VPSHUFB shuffle67<>+0(SB), X5, X1
 	VPOR    X1, X7, X1
-	VPSHUFB shuffle71<>+0(SB), X3, X7
+	VPSHUFB shuffle65<>+0(SB), X3, X7
 	VPOR    X7, X1, X7
-	VPSHUFB shuffle74<>+0(SB), X6, X1
+	VPSHUFB shuffle68<>+0(SB), X6, X1
 	VPOR    X1, X7, X1
 	VMOVDQU X1, (R11)(DX*1)
-	VPSHUFB shuffle138<>+0(SB), X2, X2
-	VPSHUFB shuffle75<>+0(SB), X5, X5
+	VPSHUFB shuffle132<>+0(SB), X2, X2
+	VPSHUFB shuffle69<>+0(SB), X5, X5
 	VPOR    X5, X2, X5
-	VPSHUFB shuffle281<>+0(SB), X3, X3
+	VPSHUFB shuffle275<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle76<>+0(SB), X6, X6
+	VPSHUFB shuffle70<>+0(SB), X6, X6
 	VPOR    X6, X3, X6
 	VMOVDQU X6, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32598,38 +32474,38 @@ chunks1651:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
 	VMOVDQU     48(R12), X2
 	VINSERTI128 $0x01, 144(R12), Y2, Y2
-	VPSHUFB     shuffle894<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R10)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle892<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VMOVDQU     Y2, (R10)(DX*1)
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle891<>+0(SB), Y2, Y0
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y0
 	VMOVDQU     64(R12), X3
 	VINSERTI128 $0x01, 160(R12), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R10)(DX*2)
-	VPSHUFB     shuffle893<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle882<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R11)
 	VMOVDQU     32(R12), X3
 	VINSERTI128 $0x01, 128(R12), Y3, Y3
-	VPSHUFB     shuffle891<>+0(SB), Y3, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y2
 	VMOVDQU     80(R12), X1
 	VINSERTI128 $0x01, 176(R12), Y1, Y1
-	VPSHUFB     shuffle894<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle883<>+0(SB), Y1, Y0
 	VPOR        Y0, Y2, Y0
 	VMOVDQU     Y0, (R11)(DX*1)
-	VPSHUFB     shuffle893<>+0(SB), Y3, Y3
-	VPSHUFB     shuffle892<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -32673,7 +32549,7 @@ chunks1655:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle37<>+0(SB), X2, X2
+	VPSHUFB shuffle33<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)(DX*1)
 	VMOVDQU 16(R12), X2
@@ -32683,7 +32559,7 @@ chunks1655:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R11)
 	VMOVDQU 32(R12), X3
@@ -32693,7 +32569,7 @@ chunks1655:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32881,114 +32757,114 @@ chunks1671:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1232<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1221<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1233<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1222<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 144(R13), Y1, Y1
-	VPSHUFB     shuffle1234<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1223<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 160(R13), Y3, Y3
-	VPSHUFB     shuffle1235<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1224<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 176(R13), Y4, Y4
-	VPSHUFB     shuffle1236<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1225<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R13), X5
 	VINSERTI128 $0x01, 192(R13), Y5, Y5
-	VPSHUFB     shuffle1237<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1226<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R13), X6
 	VINSERTI128 $0x01, 208(R13), Y6, Y6
-	VPSHUFB     shuffle1238<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1227<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)
-	VPSHUFB     shuffle1239<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1240<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1228<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1229<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1241<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1230<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1242<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1231<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1243<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1232<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1244<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1233<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1245<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1234<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*1)
-	VPSHUFB     shuffle1246<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1247<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1235<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1236<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1248<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1237<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1249<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1238<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1250<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1239<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1251<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1240<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1252<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1241<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*2)
-	VPSHUFB     shuffle1253<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1254<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1242<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1243<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1255<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1244<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1256<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1245<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1257<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1246<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1258<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1247<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1259<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1248<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DI*1)
-	VPSHUFB     shuffle1260<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1261<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1249<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1250<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1262<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1251<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1263<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1252<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1264<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1253<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1265<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1254<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1266<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1255<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)
-	VPSHUFB     shuffle1267<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1268<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1256<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1257<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1269<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1258<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1270<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1259<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1271<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1260<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1272<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1261<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1273<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1262<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)(DX*1)
-	VPSHUFB     shuffle1274<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1275<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1263<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1264<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1276<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1265<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1277<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1266<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1278<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1267<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1279<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1268<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1280<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1269<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -33026,108 +32902,108 @@ chunks1675:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1281<>+0(SB), X0, X1
+	VPSHUFB shuffle1270<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1282<>+0(SB), X2, X3
+	VPSHUFB shuffle1271<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle1283<>+0(SB), X1, X4
+	VPSHUFB shuffle1272<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1284<>+0(SB), X3, X5
+	VPSHUFB shuffle1273<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1285<>+0(SB), X4, X6
+	VPSHUFB shuffle1274<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R13), X5
-	VPSHUFB shuffle1286<>+0(SB), X5, X7
+	VPSHUFB shuffle1275<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R13), X6
-	VPSHUFB shuffle1287<>+0(SB), X6, X8
+	VPSHUFB shuffle1276<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)
-	VPSHUFB shuffle1288<>+0(SB), X0, X8
-	VPSHUFB shuffle1289<>+0(SB), X2, X7
+	VPSHUFB shuffle1277<>+0(SB), X0, X8
+	VPSHUFB shuffle1278<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1290<>+0(SB), X1, X8
+	VPSHUFB shuffle1279<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1291<>+0(SB), X3, X7
+	VPSHUFB shuffle1280<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1292<>+0(SB), X4, X8
+	VPSHUFB shuffle1281<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1293<>+0(SB), X5, X7
+	VPSHUFB shuffle1282<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1294<>+0(SB), X6, X8
+	VPSHUFB shuffle1283<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*1)
-	VPSHUFB shuffle1295<>+0(SB), X0, X8
-	VPSHUFB shuffle1296<>+0(SB), X2, X7
+	VPSHUFB shuffle1284<>+0(SB), X0, X8
+	VPSHUFB shuffle1285<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1297<>+0(SB), X1, X8
+	VPSHUFB shuffle1286<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1298<>+0(SB), X3, X7
+	VPSHUFB shuffle1287<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1299<>+0(SB), X4, X8
+	VPSHUFB shuffle1288<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1300<>+0(SB), X5, X7
+	VPSHUFB shuffle1289<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1301<>+0(SB), X6, X8
+	VPSHUFB shuffle1290<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*2)
-	VPSHUFB shuffle1302<>+0(SB), X0, X8
-	VPSHUFB shuffle1303<>+0(SB), X2, X7
+	VPSHUFB shuffle1291<>+0(SB), X0, X8
+	VPSHUFB shuffle1292<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1304<>+0(SB), X1, X8
+	VPSHUFB shuffle1293<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1305<>+0(SB), X3, X7
+	VPSHUFB shuffle1294<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1306<>+0(SB), X4, X8
+	VPSHUFB shuffle1295<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1307<>+0(SB), X5, X7
+	VPSHUFB shuffle1296<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1308<>+0(SB), X6, X8
+	VPSHUFB shuffle1297<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DI*1)
-	VPSHUFB shuffle1309<>+0(SB), X0, X8
-	VPSHUFB shuffle1310<>+0(SB), X2, X7
+	VPSHUFB shuffle1298<>+0(SB), X0, X8
+	VPSHUFB shuffle1299<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1311<>+0(SB), X1, X8
+	VPSHUFB shuffle1300<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1312<>+0(SB), X3, X7
+	VPSHUFB shuffle1301<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1313<>+0(SB), X4, X8
+	VPSHUFB shuffle1302<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1314<>+0(SB), X5, X7
+	VPSHUFB shuffle1303<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1315<>+0(SB), X6, X8
+	VPSHUFB shuffle1304<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)
-	VPSHUFB shuffle1316<>+0(SB), X0, X8
-	VPSHUFB shuffle1317<>+0(SB), X2, X7
+	VPSHUFB shuffle1305<>+0(SB), X0, X8
+	VPSHUFB shuffle1306<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1318<>+0(SB), X1, X8
+	VPSHUFB shuffle1307<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1319<>+0(SB), X3, X7
+	VPSHUFB shuffle1308<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1320<>+0(SB), X4, X8
+	VPSHUFB shuffle1309<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1321<>+0(SB), X5, X7
+	VPSHUFB shuffle1310<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1322<>+0(SB), X6, X8
+	VPSHUFB shuffle1311<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)(DX*1)
-	VPSHUFB shuffle1323<>+0(SB), X0, X0
-	VPSHUFB shuffle1324<>+0(SB), X2, X2
+	VPSHUFB shuffle1312<>+0(SB), X0, X0
+	VPSHUFB shuffle1313<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1325<>+0(SB), X1, X1
+	VPSHUFB shuffle1314<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1326<>+0(SB), X3, X3
+	VPSHUFB shuffle1315<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1327<>+0(SB), X4, X4
+	VPSHUFB shuffle1316<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1328<>+0(SB), X5, X5
+	VPSHUFB shuffle1317<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle1329<>+0(SB), X6, X6
+	VPSHUFB shuffle1318<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -33150,495 +33026,495 @@ rowdone1676:
 	VZEROUPPER
 	RET
 
-DATA shuffle1232<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1232<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1232<>+16(SB)/8, $0xffffffffff0e0700
-DATA shuffle1232<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1221<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1221<>+16(SB)/8, $0xffffffffff0e0700
+DATA shuffle1221<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1221<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1222<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1222<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1222<>+16(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1222<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1222<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1223<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1223<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1223<>+16(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1223<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1223<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1224<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1224<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle1224<>+16(SB)/8, $0x01ffffffffffffff
+DATA shuffle1224<>+24(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle1224<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1225<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1225<>+8(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1225<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1225<>+24(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle1225<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1226<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1226<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1226<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1226<>+24(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle1226<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1227<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1227<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1227<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1227<>+24(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle1227<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1228<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle1228<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1228<>+16(SB)/8, $0xffffffffff0f0801
+DATA shuffle1228<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1228<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1229<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1229<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1229<>+16(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1229<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1229<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1230<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1230<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1230<>+16(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1230<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1230<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1231<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1231<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle1231<>+16(SB)/8, $0x02ffffffffffffff
+DATA shuffle1231<>+24(SB)/8, $0xffffffffffffff09
+GLOBL shuffle1231<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1232<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1232<>+8(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1232<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1232<>+24(SB)/8, $0xffffffff0e0700ff
 GLOBL shuffle1232<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1233<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1233<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1233<>+16(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1233<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1233<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1233<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1233<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1233<>+24(SB)/8, $0xffff0c05ffffffff
 GLOBL shuffle1233<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1234<>+0(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1234<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1234<>+16(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1234<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1234<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1234<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1234<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1234<>+24(SB)/8, $0x0a03ffffffffffff
 GLOBL shuffle1234<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1235<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1235<>+8(SB)/8, $0xffffffffffff0f08
-DATA shuffle1235<>+16(SB)/8, $0x01ffffffffffffff
-DATA shuffle1235<>+24(SB)/8, $0xffffffffffff0f08
+DATA shuffle1235<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle1235<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1235<>+16(SB)/8, $0xffffffffffff0902
+DATA shuffle1235<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1235<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1236<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1236<>+8(SB)/8, $0xffffffff0d06ffff
-DATA shuffle1236<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1236<>+24(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1236<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1236<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+16(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1236<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1236<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1237<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1237<>+8(SB)/8, $0xffff0b04ffffffff
-DATA shuffle1237<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1237<>+24(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1237<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1237<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1237<>+16(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1237<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1237<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1238<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1238<>+8(SB)/8, $0x0902ffffffffffff
-DATA shuffle1238<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1238<>+24(SB)/8, $0x0902ffffffffffff
+DATA shuffle1238<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1238<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle1238<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1238<>+24(SB)/8, $0xffffffffffffff0a
 GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1239<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1239<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1239<>+16(SB)/8, $0xffffffffff0f0801
-DATA shuffle1239<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+8(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1239<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+24(SB)/8, $0xffffffff0f0801ff
 GLOBL shuffle1239<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1240<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1240<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1240<>+16(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1240<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1240<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1240<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1240<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1240<>+24(SB)/8, $0xffff0d06ffffffff
 GLOBL shuffle1240<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1241<>+0(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1241<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1241<>+16(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1241<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1241<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1241<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1241<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1241<>+24(SB)/8, $0x0b04ffffffffffff
 GLOBL shuffle1241<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1242<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1242<>+8(SB)/8, $0xffffffffffffff09
-DATA shuffle1242<>+16(SB)/8, $0x02ffffffffffffff
-DATA shuffle1242<>+24(SB)/8, $0xffffffffffffff09
+DATA shuffle1242<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle1242<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+16(SB)/8, $0xffffffffffff0a03
+DATA shuffle1242<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1242<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1243<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1243<>+8(SB)/8, $0xffffffff0e0700ff
-DATA shuffle1243<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1243<>+24(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1243<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1243<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+16(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1243<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1243<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1244<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1244<>+8(SB)/8, $0xffff0c05ffffffff
-DATA shuffle1244<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1244<>+24(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1244<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1244<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1244<>+16(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1244<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1244<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1245<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1245<>+8(SB)/8, $0x0a03ffffffffffff
-DATA shuffle1245<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1245<>+24(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1245<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1245<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1245<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1245<>+24(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1245<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1246<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1246<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1246<>+16(SB)/8, $0xffffffffffff0902
-DATA shuffle1246<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+8(SB)/8, $0xffffffffff0902ff
+DATA shuffle1246<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+24(SB)/8, $0xffffffffff0902ff
 GLOBL shuffle1246<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1247<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1247<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1247<>+16(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1247<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1247<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1247<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1247<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1247<>+24(SB)/8, $0xffff0e0700ffffff
 GLOBL shuffle1247<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1248<>+0(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1248<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1248<>+16(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1248<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1248<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1248<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1248<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1248<>+24(SB)/8, $0x0c05ffffffffffff
 GLOBL shuffle1248<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1249<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1249<>+8(SB)/8, $0xffffffffffffff0a
-DATA shuffle1249<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1249<>+24(SB)/8, $0xffffffffffffff0a
+DATA shuffle1249<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle1249<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+16(SB)/8, $0xffffffffffff0b04
+DATA shuffle1249<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1249<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1250<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1250<>+8(SB)/8, $0xffffffff0f0801ff
-DATA shuffle1250<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1250<>+24(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1250<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1250<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+16(SB)/8, $0xffffffff0902ffff
+DATA shuffle1250<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1250<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1251<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1251<>+8(SB)/8, $0xffff0d06ffffffff
-DATA shuffle1251<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1251<>+24(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1251<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1251<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1251<>+16(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1251<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1251<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1252<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1252<>+8(SB)/8, $0x0b04ffffffffffff
-DATA shuffle1252<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1252<>+24(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1252<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1252<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1252<>+16(SB)/8, $0x05ffffffffffffff
+DATA shuffle1252<>+24(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1252<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1253<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1253<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1253<>+16(SB)/8, $0xffffffffffff0a03
-DATA shuffle1253<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+8(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1253<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+24(SB)/8, $0xffffffffff0a03ff
 GLOBL shuffle1253<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1254<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1254<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1254<>+16(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1254<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1254<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1254<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1254<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1254<>+24(SB)/8, $0xffff0f0801ffffff
 GLOBL shuffle1254<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1255<>+0(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1255<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1255<>+16(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1255<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1255<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1255<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1255<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1255<>+24(SB)/8, $0x0d06ffffffffffff
 GLOBL shuffle1255<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1256<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1256<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1256<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1256<>+24(SB)/8, $0xffffffffffffff0b
+DATA shuffle1256<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle1256<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+16(SB)/8, $0xffffffffffff0c05
+DATA shuffle1256<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1256<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1257<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1257<>+8(SB)/8, $0xffffffffff0902ff
-DATA shuffle1257<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1257<>+24(SB)/8, $0xffffffffff0902ff
+DATA shuffle1257<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1257<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+16(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1257<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1257<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1258<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1258<>+8(SB)/8, $0xffff0e0700ffffff
-DATA shuffle1258<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1258<>+24(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1258<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1258<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1258<>+16(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1258<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1258<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1259<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1259<>+8(SB)/8, $0x0c05ffffffffffff
-DATA shuffle1259<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1259<>+24(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1259<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1259<>+8(SB)/8, $0xffffffffffffff0d
+DATA shuffle1259<>+16(SB)/8, $0x06ffffffffffffff
+DATA shuffle1259<>+24(SB)/8, $0xffffffffffffff0d
 GLOBL shuffle1259<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1260<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1260<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1260<>+16(SB)/8, $0xffffffffffff0b04
-DATA shuffle1260<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+8(SB)/8, $0xffffffffff0b04ff
+DATA shuffle1260<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+24(SB)/8, $0xffffffffff0b04ff
 GLOBL shuffle1260<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1261<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1261<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1261<>+16(SB)/8, $0xffffffff0902ffff
-DATA shuffle1261<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+8(SB)/8, $0xffffff0902ffffff
+DATA shuffle1261<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+24(SB)/8, $0xffffff0902ffffff
 GLOBL shuffle1261<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1262<>+0(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1262<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1262<>+16(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1262<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1262<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1262<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1262<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1262<>+24(SB)/8, $0x0e0700ffffffffff
 GLOBL shuffle1262<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1263<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1263<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1263<>+16(SB)/8, $0x05ffffffffffffff
-DATA shuffle1263<>+24(SB)/8, $0xffffffffffffff0c
+DATA shuffle1263<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle1263<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1263<>+16(SB)/8, $0xffffffffffff0d06
+DATA shuffle1263<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1263<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1264<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1264<>+8(SB)/8, $0xffffffffff0a03ff
-DATA shuffle1264<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1264<>+24(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1264<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1264<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+16(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1264<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1264<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1265<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1265<>+8(SB)/8, $0xffff0f0801ffffff
-DATA shuffle1265<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1265<>+24(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1265<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1265<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1265<>+16(SB)/8, $0xffff0902ffffffff
+DATA shuffle1265<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1265<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1266<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1266<>+8(SB)/8, $0x0d06ffffffffffff
-DATA shuffle1266<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1266<>+24(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1266<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1266<>+8(SB)/8, $0xffffffffffffff0e
+DATA shuffle1266<>+16(SB)/8, $0x0700ffffffffffff
+DATA shuffle1266<>+24(SB)/8, $0xffffffffffffff0e
 GLOBL shuffle1266<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1267<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1267<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1267<>+16(SB)/8, $0xffffffffffff0c05
-DATA shuffle1267<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1267<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1267<>+8(SB)/8, $0xffffffffff0c05ff
+DATA shuffle1267<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1267<>+24(SB)/8, $0xffffffffff0c05ff
 GLOBL shuffle1267<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1268<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1268<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1268<>+16(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1268<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1268<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1268<>+8(SB)/8, $0xffffff0a03ffffff
+DATA shuffle1268<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1268<>+24(SB)/8, $0xffffff0a03ffffff
 GLOBL shuffle1268<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1269<>+0(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1269<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1269<>+16(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1269<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1269<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+24(SB)/8, $0x0f0801ffffffffff
 GLOBL shuffle1269<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1270<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1270<>+8(SB)/8, $0xffffffffffffff0d
-DATA shuffle1270<>+16(SB)/8, $0x06ffffffffffffff
-DATA shuffle1270<>+24(SB)/8, $0xffffffffffffff0d
-GLOBL shuffle1270<>(SB), RODATA|NOPTR, $32
+DATA shuffle1270<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle1270<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1270<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1271<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1271<>+8(SB)/8, $0xffffffffff0b04ff
-DATA shuffle1271<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1271<>+24(SB)/8, $0xffffffffff0b04ff
-GLOBL shuffle1271<>(SB), RODATA|NOPTR, $32
+DATA shuffle1271<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1271<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1271<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1272<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1272<>+8(SB)/8, $0xffffff0902ffffff
-DATA shuffle1272<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1272<>+24(SB)/8, $0xffffff0902ffffff
-GLOBL shuffle1272<>(SB), RODATA|NOPTR, $32
+DATA shuffle1272<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1272<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1272<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1273<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1273<>+8(SB)/8, $0x0e0700ffffffffff
-DATA shuffle1273<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1273<>+24(SB)/8, $0x0e0700ffffffffff
-GLOBL shuffle1273<>(SB), RODATA|NOPTR, $32
+DATA shuffle1273<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1273<>+8(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle1273<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1274<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1274<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1274<>+16(SB)/8, $0xffffffffffff0d06
-DATA shuffle1274<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1274<>(SB), RODATA|NOPTR, $32
+DATA shuffle1274<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1274<>+8(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle1274<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1275<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1275<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1275<>+16(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1275<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1275<>(SB), RODATA|NOPTR, $32
+DATA shuffle1275<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1275<>+8(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle1275<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1276<>+0(SB)/8, $0xffff0902ffffffff
-DATA shuffle1276<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1276<>+16(SB)/8, $0xffff0902ffffffff
-DATA shuffle1276<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1276<>(SB), RODATA|NOPTR, $32
+DATA shuffle1276<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1276<>+8(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle1276<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1277<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1277<>+8(SB)/8, $0xffffffffffffff0e
-DATA shuffle1277<>+16(SB)/8, $0x0700ffffffffffff
-DATA shuffle1277<>+24(SB)/8, $0xffffffffffffff0e
-GLOBL shuffle1277<>(SB), RODATA|NOPTR, $32
+DATA shuffle1277<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle1277<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1277<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1278<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1278<>+8(SB)/8, $0xffffffffff0c05ff
-DATA shuffle1278<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1278<>+24(SB)/8, $0xffffffffff0c05ff
-GLOBL shuffle1278<>(SB), RODATA|NOPTR, $32
+DATA shuffle1278<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1278<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1279<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1279<>+8(SB)/8, $0xffffff0a03ffffff
-DATA shuffle1279<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1279<>+24(SB)/8, $0xffffff0a03ffffff
-GLOBL shuffle1279<>(SB), RODATA|NOPTR, $32
+DATA shuffle1279<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1279<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1280<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1280<>+8(SB)/8, $0x0f0801ffffffffff
-DATA shuffle1280<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1280<>+24(SB)/8, $0x0f0801ffffffffff
-GLOBL shuffle1280<>(SB), RODATA|NOPTR, $32
+DATA shuffle1280<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1280<>+8(SB)/8, $0xffffffffffffff09
+GLOBL shuffle1280<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1281<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1281<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1281<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1281<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL shuffle1281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1282<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1282<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1282<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1282<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL shuffle1282<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1283<>+0(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1283<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1283<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1283<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL shuffle1283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1284<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1284<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle1284<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle1284<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1285<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1285<>+8(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1285<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1285<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1286<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1286<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1286<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1286<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1287<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1287<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1287<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1287<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL shuffle1287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1288<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1288<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1288<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1288<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL shuffle1288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1289<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1289<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1289<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1289<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL shuffle1289<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1290<>+0(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1290<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1290<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1290<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL shuffle1290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1291<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1291<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle1291<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle1291<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1292<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1292<>+8(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1292<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1292<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1293<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1293<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1293<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1293<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1294<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1294<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1294<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1294<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1295<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1295<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1295<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1295<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL shuffle1295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1296<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1296<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1296<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1296<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL shuffle1296<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1297<>+0(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1297<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1297<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1297<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL shuffle1297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1298<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1298<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle1298<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle1298<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1299<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1299<>+8(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1299<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1299<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1300<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1300<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1300<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1300<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1301<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1301<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1301<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1301<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1302<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1302<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1302<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1302<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL shuffle1302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1303<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1303<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1303<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1303<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL shuffle1303<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1304<>+0(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1304<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1304<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1304<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL shuffle1304<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1305<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1305<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1305<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle1305<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1305<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1306<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1306<>+8(SB)/8, $0xffffffffff0902ff
+DATA shuffle1306<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1306<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1306<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1307<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1307<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1307<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1307<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1307<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1308<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1308<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1308<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1308<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL shuffle1308<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1309<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1309<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1309<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1309<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL shuffle1309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1310<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1310<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1310<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1310<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL shuffle1310<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1311<>+0(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1311<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1311<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1311<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL shuffle1311<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1312<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1312<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1312<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle1312<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1312<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1313<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1313<>+8(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1313<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1313<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1314<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1314<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1314<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1314<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1315<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1315<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1315<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1315<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL shuffle1315<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1316<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1316<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1316<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1316<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL shuffle1316<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1317<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1317<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1317<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1317<>+8(SB)/8, $0xffffff0a03ffffff
 GLOBL shuffle1317<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1318<>+0(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1318<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1318<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1318<>+8(SB)/8, $0x0f0801ffffffffff
 GLOBL shuffle1318<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1319<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1319<>+8(SB)/8, $0xffffffffffffff0d
-GLOBL shuffle1319<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1320<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1320<>+8(SB)/8, $0xffffffffff0b04ff
-GLOBL shuffle1320<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1321<>+8(SB)/8, $0xffffff0902ffffff
-GLOBL shuffle1321<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1322<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1322<>+8(SB)/8, $0x0e0700ffffffffff
-GLOBL shuffle1322<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1323<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1323<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1324<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1324<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1325<>+0(SB)/8, $0xffff0902ffffffff
-DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1325<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1326<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1326<>+8(SB)/8, $0xffffffffffffff0e
-GLOBL shuffle1326<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1327<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1327<>+8(SB)/8, $0xffffffffff0c05ff
-GLOBL shuffle1327<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1328<>+8(SB)/8, $0xffffff0a03ffffff
-GLOBL shuffle1328<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1329<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1329<>+8(SB)/8, $0x0f0801ffffffffff
-GLOBL shuffle1329<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -33682,114 +33558,114 @@ chunks1681:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1330<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1319<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1331<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1320<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 144(R13), Y1, Y1
-	VPSHUFB     shuffle1206<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1195<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 160(R13), Y3, Y3
-	VPSHUFB     shuffle1067<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1056<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 176(R13), Y4, Y4
-	VPSHUFB     shuffle1078<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1067<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R13), X5
 	VINSERTI128 $0x01, 192(R13), Y5, Y5
-	VPSHUFB     shuffle1332<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1321<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R13), X6
 	VINSERTI128 $0x01, 208(R13), Y6, Y6
-	VPSHUFB     shuffle1333<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1322<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)
-	VPSHUFB     shuffle1334<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1335<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1323<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1324<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1336<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1325<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1217<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1206<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1083<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1072<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1326<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1184<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(DX*1)
+	VPSHUFB     shuffle1189<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1327<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1328<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1329<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1330<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1183<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1058<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(DX*2)
+	VPSHUFB     shuffle1069<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1199<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1331<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1332<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1333<>+0(SB), Y4, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1188<>+0(SB), Y5, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1063<>+0(SB), Y6, Y8
+	VPOR        Y8, Y7, Y8
+	VMOVDQU     Y8, (R11)(DI*1)
+	VPSHUFB     shuffle1074<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1204<>+0(SB), Y2, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1334<>+0(SB), Y1, Y8
+	VPOR        Y8, Y7, Y8
+	VPSHUFB     shuffle1335<>+0(SB), Y3, Y7
+	VPOR        Y7, Y8, Y7
+	VPSHUFB     shuffle1336<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
 	VPSHUFB     shuffle1337<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1195<>+0(SB), Y6, Y8
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*1)
-	VPSHUFB     shuffle1200<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1338<>+0(SB), Y2, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1339<>+0(SB), Y1, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1340<>+0(SB), Y3, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1341<>+0(SB), Y4, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1194<>+0(SB), Y5, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1069<>+0(SB), Y6, Y8
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*2)
-	VPSHUFB     shuffle1080<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1210<>+0(SB), Y2, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1342<>+0(SB), Y1, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1343<>+0(SB), Y3, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1344<>+0(SB), Y4, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1199<>+0(SB), Y5, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1074<>+0(SB), Y6, Y8
-	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
-	VPSHUFB     shuffle1085<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1215<>+0(SB), Y2, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1345<>+0(SB), Y1, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1346<>+0(SB), Y3, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1347<>+0(SB), Y4, Y8
-	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1348<>+0(SB), Y5, Y7
-	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1209<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1198<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1349<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1203<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1338<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1071<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1060<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1192<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1181<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1350<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1339<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1351<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1340<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1352<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1341<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)(DX*1)
-	VPSHUFB     shuffle1353<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1354<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1342<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1343<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1076<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1065<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1087<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1076<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1203<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1192<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1355<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1344<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1356<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1345<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -33827,108 +33703,108 @@ chunks1685:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle906<>+0(SB), X0, X1
+	VPSHUFB shuffle895<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle343<>+0(SB), X2, X3
+	VPSHUFB shuffle337<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle338<>+0(SB), X1, X4
+	VPSHUFB shuffle332<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle327<>+0(SB), X3, X5
+	VPSHUFB shuffle321<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle602<>+0(SB), X4, X6
+	VPSHUFB shuffle596<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R13), X5
-	VPSHUFB shuffle774<>+0(SB), X5, X7
+	VPSHUFB shuffle768<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R13), X6
-	VPSHUFB shuffle1357<>+0(SB), X6, X8
+	VPSHUFB shuffle1346<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)
-	VPSHUFB shuffle880<>+0(SB), X0, X8
-	VPSHUFB shuffle1358<>+0(SB), X2, X7
+	VPSHUFB shuffle869<>+0(SB), X0, X8
+	VPSHUFB shuffle1347<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle331<>+0(SB), X1, X8
+	VPSHUFB shuffle325<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle493<>+0(SB), X3, X7
+	VPSHUFB shuffle487<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle337<>+0(SB), X4, X8
+	VPSHUFB shuffle331<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle778<>+0(SB), X5, X7
+	VPSHUFB shuffle772<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle836<>+0(SB), X6, X8
+	VPSHUFB shuffle828<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*1)
-	VPSHUFB shuffle881<>+0(SB), X0, X8
-	VPSHUFB shuffle775<>+0(SB), X2, X7
+	VPSHUFB shuffle870<>+0(SB), X0, X8
+	VPSHUFB shuffle769<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1359<>+0(SB), X1, X8
+	VPSHUFB shuffle1348<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle341<>+0(SB), X3, X7
+	VPSHUFB shuffle335<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle330<>+0(SB), X4, X8
+	VPSHUFB shuffle324<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle320<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1082<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(DX*2)
+	VPSHUFB shuffle1090<>+0(SB), X0, X8
+	VPSHUFB shuffle774<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle593<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle958<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle602<>+0(SB), X4, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle333<>+0(SB), X5, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1086<>+0(SB), X6, X8
+	VPOR    X8, X7, X8
+	VMOVDQU X8, (R11)(DI*1)
+	VPSHUFB shuffle1094<>+0(SB), X0, X8
+	VPSHUFB shuffle113<>+0(SB), X2, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle775<>+0(SB), X1, X8
+	VPOR    X8, X7, X8
+	VPSHUFB shuffle594<>+0(SB), X3, X7
+	VPOR    X7, X8, X7
+	VPSHUFB shuffle1349<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle326<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1093<>+0(SB), X6, X8
-	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DX*2)
-	VPSHUFB shuffle1101<>+0(SB), X0, X8
-	VPSHUFB shuffle780<>+0(SB), X2, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle599<>+0(SB), X1, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle969<>+0(SB), X3, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle608<>+0(SB), X4, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle339<>+0(SB), X5, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle1097<>+0(SB), X6, X8
-	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DI*1)
-	VPSHUFB shuffle1105<>+0(SB), X0, X8
-	VPSHUFB shuffle119<>+0(SB), X2, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle781<>+0(SB), X1, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle600<>+0(SB), X3, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle1360<>+0(SB), X4, X8
-	VPOR    X8, X7, X8
-	VPSHUFB shuffle332<>+0(SB), X5, X7
-	VPOR    X7, X8, X7
-	VPSHUFB shuffle328<>+0(SB), X6, X8
+	VPSHUFB shuffle322<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)
-	VPSHUFB shuffle1229<>+0(SB), X0, X8
-	VPSHUFB shuffle784<>+0(SB), X2, X7
+	VPSHUFB shuffle1218<>+0(SB), X0, X8
+	VPSHUFB shuffle778<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle120<>+0(SB), X1, X8
+	VPSHUFB shuffle114<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle483<>+0(SB), X3, X7
+	VPSHUFB shuffle477<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle776<>+0(SB), X4, X8
+	VPSHUFB shuffle770<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1361<>+0(SB), X5, X7
+	VPSHUFB shuffle1350<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle342<>+0(SB), X6, X8
+	VPSHUFB shuffle336<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)(DX*1)
-	VPSHUFB shuffle1362<>+0(SB), X0, X0
-	VPSHUFB shuffle786<>+0(SB), X2, X2
+	VPSHUFB shuffle1351<>+0(SB), X0, X0
+	VPSHUFB shuffle780<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle336<>+0(SB), X1, X1
+	VPSHUFB shuffle330<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle490<>+0(SB), X3, X3
+	VPSHUFB shuffle484<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle484<>+0(SB), X4, X4
+	VPSHUFB shuffle478<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle777<>+0(SB), X5, X5
+	VPSHUFB shuffle771<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle1363<>+0(SB), X6, X6
+	VPSHUFB shuffle1352<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -33951,195 +33827,195 @@ rowdone1686:
 	VZEROUPPER
 	RET
 
-DATA shuffle1330<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1330<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1330<>+16(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1330<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1319<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1319<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1319<>+16(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1319<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1319<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1320<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1320<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1320<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1320<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1320<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1321<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1321<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1321<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1321<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1321<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1322<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1322<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1322<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1322<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1322<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1323<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1323<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle1323<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1323<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1324<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1324<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1324<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1324<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1325<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1325<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1325<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1325<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1326<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1326<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1326<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1326<>+24(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle1326<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1327<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1327<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1327<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1327<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1327<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1328<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1328<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1328<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1328<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1329<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1329<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1329<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1329<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1329<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1330<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1330<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle1330<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1330<>+24(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle1330<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1331<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1331<>+0(SB)/8, $0xffff0302ffffffff
 DATA shuffle1331<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1331<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1331<>+16(SB)/8, $0xffff0302ffffffff
 DATA shuffle1331<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1331<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1332<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1332<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1332<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1332<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle1332<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1332<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1332<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1332<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1332<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1333<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1333<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1333<>+8(SB)/8, $0xffffffff0d0cffff
 DATA shuffle1333<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1333<>+24(SB)/8, $0x0302ffffffffffff
+DATA shuffle1333<>+24(SB)/8, $0xffffffff0d0cffff
 GLOBL shuffle1333<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1334<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle1334<>+0(SB)/8, $0xffff0504ffffffff
 DATA shuffle1334<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1334<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle1334<>+16(SB)/8, $0xffff0504ffffffff
 DATA shuffle1334<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1334<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1335<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1335<>+0(SB)/8, $0x0302ffffffffffff
 DATA shuffle1335<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1335<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1335<>+16(SB)/8, $0x0302ffffffffffff
 DATA shuffle1335<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1335<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1336<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1336<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1336<>+16(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1336<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1336<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1336<>+8(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1336<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1336<>+24(SB)/8, $0xffffffff0f0e0100
 GLOBL shuffle1336<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1337<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1337<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1337<>+8(SB)/8, $0xffff0d0cffffffff
 DATA shuffle1337<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1337<>+24(SB)/8, $0xffff0706ffffffff
+DATA shuffle1337<>+24(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle1337<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1338<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1338<>+0(SB)/8, $0xffffffff0908ffff
 DATA shuffle1338<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1338<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1338<>+16(SB)/8, $0xffffffff0908ffff
 DATA shuffle1338<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1338<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1339<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1339<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1339<>+16(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1339<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1339<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1339<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1339<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1339<>+24(SB)/8, $0xffffffffffff0302
 GLOBL shuffle1339<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1340<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1340<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1340<>+8(SB)/8, $0xffff0f0e0100ffff
 DATA shuffle1340<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1340<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1340<>+24(SB)/8, $0xffff0f0e0100ffff
 GLOBL shuffle1340<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1341<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1341<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle1341<>+8(SB)/8, $0x0d0cffffffffffff
 DATA shuffle1341<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1341<>+24(SB)/8, $0xffffffff0b0affff
+DATA shuffle1341<>+24(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle1341<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1342<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle1342<>+0(SB)/8, $0xffffffffffff0d0c
 DATA shuffle1342<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1342<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle1342<>+16(SB)/8, $0xffffffffffff0d0c
 DATA shuffle1342<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1342<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1343<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1343<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1343<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1343<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1343<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1343<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1343<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1343<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1343<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1344<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1344<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1344<>+8(SB)/8, $0xffffffff0302ffff
 DATA shuffle1344<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1344<>+24(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1344<>+24(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle1344<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1345<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle1345<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1345<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle1345<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1345<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+24(SB)/8, $0x0f0e0100ffffffff
 GLOBL shuffle1345<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1346<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1346<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1346<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1346<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1346<>(SB), RODATA|NOPTR, $32
+DATA shuffle1346<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1346<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1346<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1347<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1347<>+8(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1347<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1347<>+24(SB)/8, $0xffffffff0f0e0100
-GLOBL shuffle1347<>(SB), RODATA|NOPTR, $32
+DATA shuffle1347<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1347<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1347<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1348<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1348<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1348<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1348<>+24(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle1348<>(SB), RODATA|NOPTR, $32
+DATA shuffle1348<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1348<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1348<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1349<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle1349<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1349<>+16(SB)/8, $0xffffffff0908ffff
-DATA shuffle1349<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1349<>(SB), RODATA|NOPTR, $32
+DATA shuffle1349<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1349<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL shuffle1349<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1350<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1350<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1350<>+24(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1350<>(SB), RODATA|NOPTR, $32
+DATA shuffle1350<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL shuffle1350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1351<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1351<>+8(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1351<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1351<>+24(SB)/8, $0xffff0f0e0100ffff
-GLOBL shuffle1351<>(SB), RODATA|NOPTR, $32
+DATA shuffle1351<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1351<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1351<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1352<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1352<>+8(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1352<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1352<>+24(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle1352<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1353<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1353<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1353<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1353<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1353<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1354<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle1354<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1354<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle1354<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1354<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1355<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1355<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1355<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1355<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1355<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1356<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1356<>+8(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1356<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1356<>+24(SB)/8, $0x0f0e0100ffffffff
-GLOBL shuffle1356<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1357<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1357<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1357<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1358<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1358<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1358<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1359<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1359<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1359<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1360<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1360<>+8(SB)/8, $0xffffffff0f0e0100
-GLOBL shuffle1360<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1361<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1361<>+8(SB)/8, $0xffff0f0e0100ffff
-GLOBL shuffle1361<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1362<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1362<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1362<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1363<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1363<>+8(SB)/8, $0x0f0e0100ffffffff
-GLOBL shuffle1363<>(SB), RODATA|NOPTR, $16
+DATA shuffle1352<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle1352<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -34183,72 +34059,72 @@ chunks1691:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1109<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1114<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1103<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R13), X1
 	VINSERTI128 $0x01, 160(R13), Y1, Y1
-	VPSHUFB     shuffle883<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     80(R13), X3
 	VINSERTI128 $0x01, 192(R13), Y3, Y3
-	VPSHUFB     shuffle884<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle873<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)
-	VPSHUFB     shuffle885<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
 	VMOVDQU     32(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1117<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1106<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1112<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1101<>+0(SB), Y1, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle887<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle876<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle889<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle877<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle878<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     64(R13), X6
 	VINSERTI128 $0x01, 176(R13), Y6, Y6
-	VPSHUFB     shuffle1115<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle1104<>+0(SB), Y6, Y7
 	VPOR        Y7, Y5, Y7
-	VPSHUFB     shuffle1110<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1099<>+0(SB), Y3, Y5
 	VPOR        Y5, Y7, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
-	VPSHUFB     shuffle1116<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1111<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1100<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1118<>+0(SB), Y6, Y0
+	VPSHUFB     shuffle1107<>+0(SB), Y6, Y0
 	VPOR        Y0, Y5, Y0
 	VMOVDQU     96(R13), X5
 	VINSERTI128 $0x01, 208(R13), Y5, Y5
-	VPSHUFB     shuffle1113<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1102<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
 	VMOVDQU     Y7, (R11)(DI*1)
-	VPSHUFB     shuffle1109<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1114<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1098<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1103<>+0(SB), Y4, Y4
 	VPOR        Y4, Y7, Y4
-	VPSHUFB     shuffle883<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle872<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
-	VPSHUFB     shuffle884<>+0(SB), Y5, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y5, Y4
 	VPOR        Y4, Y7, Y4
 	VMOVDQU     Y4, (R12)
-	VPSHUFB     shuffle885<>+0(SB), Y2, Y4
-	VPSHUFB     shuffle1117<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle874<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1106<>+0(SB), Y1, Y7
 	VPOR        Y7, Y4, Y7
-	VPSHUFB     shuffle1112<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1101<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle887<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle876<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)(DX*1)
-	VPSHUFB     shuffle888<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle889<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1115<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1104<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1110<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1099<>+0(SB), Y5, Y5
 	VPOR        Y5, Y3, Y5
 	VMOVDQU     Y5, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -34288,64 +34164,64 @@ chunks1695:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle75<>+0(SB), X2, X3
+	VPSHUFB shuffle69<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R13), X1
-	VPSHUFB shuffle134<>+0(SB), X1, X4
+	VPSHUFB shuffle128<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 80(R13), X3
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle138<>+0(SB), X0, X5
+	VPSHUFB shuffle132<>+0(SB), X0, X5
 	VMOVDQU 32(R13), X4
-	VPSHUFB shuffle70<>+0(SB), X4, X6
+	VPSHUFB shuffle64<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle136<>+0(SB), X1, X5
+	VPSHUFB shuffle130<>+0(SB), X1, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle74<>+0(SB), X3, X6
+	VPSHUFB shuffle68<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X0, X6
-	VPSHUFB shuffle72<>+0(SB), X4, X5
+	VPSHUFB shuffle242<>+0(SB), X0, X6
+	VPSHUFB shuffle66<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU 64(R13), X6
-	VPSHUFB shuffle71<>+0(SB), X6, X7
+	VPSHUFB shuffle65<>+0(SB), X6, X7
 	VPOR    X7, X5, X7
-	VPSHUFB shuffle76<>+0(SB), X3, X5
+	VPSHUFB shuffle70<>+0(SB), X3, X5
 	VPOR    X5, X7, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle73<>+0(SB), X4, X5
+	VPSHUFB shuffle67<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle281<>+0(SB), X6, X0
+	VPSHUFB shuffle275<>+0(SB), X6, X0
 	VPOR    X0, X5, X0
 	VMOVDQU 96(R13), X5
 	VPSHUFB shuffle14<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
 	VMOVDQU X7, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle75<>+0(SB), X4, X4
+	VPSHUFB shuffle69<>+0(SB), X4, X4
 	VPOR    X4, X7, X4
-	VPSHUFB shuffle134<>+0(SB), X6, X7
+	VPSHUFB shuffle128<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VPSHUFB shuffle20<>+0(SB), X5, X4
 	VPOR    X4, X7, X4
 	VMOVDQU X4, (R12)
-	VPSHUFB shuffle138<>+0(SB), X2, X4
-	VPSHUFB shuffle70<>+0(SB), X1, X7
+	VPSHUFB shuffle132<>+0(SB), X2, X4
+	VPSHUFB shuffle64<>+0(SB), X1, X7
 	VPOR    X7, X4, X7
-	VPSHUFB shuffle136<>+0(SB), X6, X6
+	VPSHUFB shuffle130<>+0(SB), X6, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle74<>+0(SB), X5, X7
+	VPSHUFB shuffle68<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)(DX*1)
-	VPSHUFB shuffle248<>+0(SB), X2, X2
-	VPSHUFB shuffle72<>+0(SB), X1, X1
+	VPSHUFB shuffle242<>+0(SB), X2, X2
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle71<>+0(SB), X3, X3
+	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle76<>+0(SB), X5, X5
+	VPSHUFB shuffle70<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -34410,44 +34286,44 @@ chunks1701:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
 	VMOVDQU     48(R13), X2
 	VINSERTI128 $0x01, 160(R13), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
 	VMOVDQU     64(R13), X3
 	VINSERTI128 $0x01, 176(R13), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 128(R13), Y1, Y1
-	VPSHUFB     shuffle891<>+0(SB), Y1, Y0
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R11)(DX*2)
-	VPSHUFB     shuffle893<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y1, Y1
 	VMOVDQU     80(R13), X3
 	VINSERTI128 $0x01, 192(R13), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
 	VMOVDQU     32(R13), X0
 	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VPSHUFB     shuffle891<>+0(SB), Y0, Y1
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R12)
-	VPSHUFB     shuffle893<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
 	VMOVDQU     96(R13), X3
 	VINSERTI128 $0x01, 208(R13), Y3, Y3
-	VPSHUFB     shuffle894<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(DX*1)
-	VPSHUFB     shuffle891<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle892<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -34487,7 +34363,7 @@ chunks1705:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 48(R13), X2
-	VPSHUFB shuffle37<>+0(SB), X2, X3
+	VPSHUFB shuffle33<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -34497,7 +34373,7 @@ chunks1705:
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
@@ -34507,7 +34383,7 @@ chunks1705:
 	VMOVDQU X0, (R11)(DI*1)
 	VMOVDQU 32(R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -34516,7 +34392,7 @@ chunks1705:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R12)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle37<>+0(SB), X3, X3
+	VPSHUFB shuffle33<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -34714,8 +34590,8 @@ chunks1723:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -34724,8 +34600,8 @@ chunks1723:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y4, Y5
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -34734,8 +34610,8 @@ chunks1723:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y6, Y7
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -34744,62 +34620,62 @@ chunks1723:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y8, Y9
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle804<>+0(SB), Y3, Y0
-	VPAND       shuffle804<>+0(SB), Y5, Y10
+	VPAND       shuffle798<>+0(SB), Y3, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle804<>+0(SB), Y7, Y3
-	VPAND       shuffle804<>+0(SB), Y9, Y2
+	VPAND       shuffle798<>+0(SB), Y7, Y3
+	VPAND       shuffle798<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle804<>+0(SB), Y1, Y7
-	VPAND       shuffle804<>+0(SB), Y4, Y0
+	VPAND       shuffle798<>+0(SB), Y1, Y7
+	VPAND       shuffle798<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle804<>+0(SB), Y6, Y1
-	VPAND       shuffle804<>+0(SB), Y8, Y3
+	VPAND       shuffle798<>+0(SB), Y6, Y1
+	VPAND       shuffle798<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle804<>+0(SB), Y10, Y6
-	VPAND       shuffle804<>+0(SB), Y2, Y7
+	VPAND       shuffle798<>+0(SB), Y10, Y6
+	VPAND       shuffle798<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y3, Y10
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(DX*1)
-	VPAND       shuffle804<>+0(SB), Y5, Y3
-	VPAND       shuffle804<>+0(SB), Y9, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y3
+	VPAND       shuffle798<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(DX*2)
-	VPAND       shuffle804<>+0(SB), Y4, Y9
-	VPAND       shuffle804<>+0(SB), Y8, Y5
+	VPAND       shuffle798<>+0(SB), Y4, Y9
+	VPAND       shuffle798<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -34840,86 +34716,86 @@ chunks1727:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X4, X5
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X6, X7
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X8, X9
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X8, X10
 	VPACKUSWB X10, X2, X8
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X5, X10
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X5, X10
 	VPACKUSWB X10, X0, X10
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle804<>+0(SB), X7, X3
-	VPAND     shuffle804<>+0(SB), X9, X2
+	VPAND     shuffle798<>+0(SB), X7, X3
+	VPAND     shuffle798<>+0(SB), X9, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X7, X3
 	VPSRLW    $0x08, X9, X0
 	VPACKUSWB X0, X3, X9
-	VPAND     shuffle804<>+0(SB), X1, X7
-	VPAND     shuffle804<>+0(SB), X4, X0
+	VPAND     shuffle798<>+0(SB), X1, X7
+	VPAND     shuffle798<>+0(SB), X4, X0
 	VPACKUSWB X0, X7, X0
 	VPSRLW    $0x08, X1, X7
 	VPSRLW    $0x08, X4, X3
 	VPACKUSWB X3, X7, X4
-	VPAND     shuffle804<>+0(SB), X6, X1
-	VPAND     shuffle804<>+0(SB), X8, X3
+	VPAND     shuffle798<>+0(SB), X6, X1
+	VPAND     shuffle798<>+0(SB), X8, X3
 	VPACKUSWB X3, X1, X3
 	VPSRLW    $0x08, X6, X1
 	VPSRLW    $0x08, X8, X7
 	VPACKUSWB X7, X1, X8
-	VPAND     shuffle804<>+0(SB), X10, X6
-	VPAND     shuffle804<>+0(SB), X2, X7
+	VPAND     shuffle798<>+0(SB), X10, X6
+	VPAND     shuffle798<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X3, X10
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
 	VMOVDQU   X10, (R11)(DX*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
 	VMOVDQU   X3, (R12)(DX*1)
-	VPAND     shuffle804<>+0(SB), X5, X3
-	VPAND     shuffle804<>+0(SB), X9, X0
+	VPAND     shuffle798<>+0(SB), X5, X3
+	VPAND     shuffle798<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
 	VMOVDQU   X0, (R11)(DX*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
 	VMOVDQU   X9, (R12)(DX*2)
-	VPAND     shuffle804<>+0(SB), X4, X9
-	VPAND     shuffle804<>+0(SB), X8, X5
+	VPAND     shuffle798<>+0(SB), X4, X9
+	VPAND     shuffle798<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X5
@@ -34960,58 +34836,58 @@ chunks1731:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X4, X5
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X5, X6
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X0, X5
-	VPAND     shuffle804<>+0(SB), X1, X3
-	VPAND     shuffle804<>+0(SB), X4, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X4, X2
 	VPACKUSWB X2, X3, X2
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X0
 	VPACKUSWB X0, X3, X4
-	VPAND     shuffle804<>+0(SB), X6, X1
-	VPAND     shuffle804<>+0(SB), X6, X0
+	VPAND     shuffle798<>+0(SB), X6, X1
+	VPAND     shuffle798<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle804<>+0(SB), X2, X6
-	VPAND     shuffle804<>+0(SB), X2, X1
+	VPAND     shuffle798<>+0(SB), X2, X6
+	VPAND     shuffle798<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
 	VMOVQ     X1, (R11)(DX*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
 	VMOVQ     X2, (R12)(DX*1)
-	VPAND     shuffle804<>+0(SB), X5, X2
-	VPAND     shuffle804<>+0(SB), X5, X6
+	VPAND     shuffle798<>+0(SB), X5, X2
+	VPAND     shuffle798<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
 	VMOVQ     X6, (R11)(DX*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
 	VMOVQ     X5, (R12)(DX*2)
-	VPAND     shuffle804<>+0(SB), X4, X5
-	VPAND     shuffle804<>+0(SB), X4, X2
+	VPAND     shuffle798<>+0(SB), X4, X5
+	VPAND     shuffle798<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLW    $0x08, X4, X2
@@ -35052,50 +34928,50 @@ chunks1735:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle804<>+0(SB), X0, X2
-	VPAND     shuffle804<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X0, X2
+	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X3, X4
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VPSRLW    $0x08, X3, X0
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X0, X3
-	VPAND     shuffle804<>+0(SB), X1, X2
-	VPAND     shuffle804<>+0(SB), X1, X0
+	VPAND     shuffle798<>+0(SB), X1, X2
+	VPAND     shuffle798<>+0(SB), X1, X0
 	VPACKUSWB X0, X2, X0
 	VPSRLW    $0x08, X1, X2
 	VPSRLW    $0x08, X1, X5
 	VPACKUSWB X5, X2, X1
-	VPAND     shuffle804<>+0(SB), X4, X5
-	VPAND     shuffle804<>+0(SB), X4, X2
+	VPAND     shuffle798<>+0(SB), X4, X5
+	VPAND     shuffle798<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle804<>+0(SB), X0, X4
-	VPAND     shuffle804<>+0(SB), X0, X5
+	VPAND     shuffle798<>+0(SB), X0, X4
+	VPAND     shuffle798<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
 	VMOVD     X5, (R11)(DX*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
 	VMOVD     X0, (R12)(DX*1)
-	VPAND     shuffle804<>+0(SB), X3, X0
-	VPAND     shuffle804<>+0(SB), X3, X4
+	VPAND     shuffle798<>+0(SB), X3, X0
+	VPAND     shuffle798<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
 	VMOVD     X4, (R11)(DX*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
 	VMOVD     X3, (R12)(DX*2)
-	VPAND     shuffle804<>+0(SB), X1, X3
-	VPAND     shuffle804<>+0(SB), X1, X0
+	VPAND     shuffle798<>+0(SB), X1, X3
+	VPAND     shuffle798<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLW    $0x08, X1, X0
@@ -35168,8 +35044,8 @@ chunks1743:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -35178,8 +35054,8 @@ chunks1743:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y4, Y5
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -35188,8 +35064,8 @@ chunks1743:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y6, Y7
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -35198,62 +35074,62 @@ chunks1743:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y8, Y9
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle805<>+0(SB), Y3, Y0
-	VPAND       shuffle805<>+0(SB), Y5, Y10
+	VPAND       shuffle799<>+0(SB), Y3, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle805<>+0(SB), Y7, Y3
-	VPAND       shuffle805<>+0(SB), Y9, Y2
+	VPAND       shuffle799<>+0(SB), Y7, Y3
+	VPAND       shuffle799<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle805<>+0(SB), Y1, Y7
-	VPAND       shuffle805<>+0(SB), Y4, Y0
+	VPAND       shuffle799<>+0(SB), Y1, Y7
+	VPAND       shuffle799<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle805<>+0(SB), Y6, Y1
-	VPAND       shuffle805<>+0(SB), Y8, Y3
+	VPAND       shuffle799<>+0(SB), Y6, Y1
+	VPAND       shuffle799<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle805<>+0(SB), Y10, Y6
-	VPAND       shuffle805<>+0(SB), Y2, Y7
+	VPAND       shuffle799<>+0(SB), Y10, Y6
+	VPAND       shuffle799<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVDQU     Y2, (R12)
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y3, Y10
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVDQU     Y10, (R11)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVDQU     Y3, (R12)(DX*1)
-	VPAND       shuffle805<>+0(SB), Y5, Y3
-	VPAND       shuffle805<>+0(SB), Y9, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y3
+	VPAND       shuffle799<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVDQU     Y0, (R11)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVDQU     Y9, (R12)(DX*2)
-	VPAND       shuffle805<>+0(SB), Y4, Y9
-	VPAND       shuffle805<>+0(SB), Y8, Y5
+	VPAND       shuffle799<>+0(SB), Y4, Y9
+	VPAND       shuffle799<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5
@@ -35294,86 +35170,86 @@ chunks1747:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X4, X5
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
 	VMOVDQU   64(AX)(R9*8), X0
 	VMOVDQU   80(AX)(R9*8), X6
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X6, X7
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
 	VMOVDQU   96(AX)(R9*8), X0
 	VMOVDQU   112(AX)(R9*8), X8
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X8, X9
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X8, X10
 	VPACKUSDW X10, X2, X8
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X5, X10
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X5, X10
 	VPACKUSDW X10, X0, X10
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle805<>+0(SB), X7, X3
-	VPAND     shuffle805<>+0(SB), X9, X2
+	VPAND     shuffle799<>+0(SB), X7, X3
+	VPAND     shuffle799<>+0(SB), X9, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X7, X3
 	VPSRLD    $0x10, X9, X0
 	VPACKUSDW X0, X3, X9
-	VPAND     shuffle805<>+0(SB), X1, X7
-	VPAND     shuffle805<>+0(SB), X4, X0
+	VPAND     shuffle799<>+0(SB), X1, X7
+	VPAND     shuffle799<>+0(SB), X4, X0
 	VPACKUSDW X0, X7, X0
 	VPSRLD    $0x10, X1, X7
 	VPSRLD    $0x10, X4, X3
 	VPACKUSDW X3, X7, X4
-	VPAND     shuffle805<>+0(SB), X6, X1
-	VPAND     shuffle805<>+0(SB), X8, X3
+	VPAND     shuffle799<>+0(SB), X6, X1
+	VPAND     shuffle799<>+0(SB), X8, X3
 	VPACKUSDW X3, X1, X3
 	VPSRLD    $0x10, X6, X1
 	VPSRLD    $0x10, X8, X7
 	VPACKUSDW X7, X1, X8
-	VPAND     shuffle805<>+0(SB), X10, X6
-	VPAND     shuffle805<>+0(SB), X2, X7
+	VPAND     shuffle799<>+0(SB), X10, X6
+	VPAND     shuffle799<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
 	VMOVDQU   X7, (R11)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
 	VMOVDQU   X2, (R12)
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X3, X10
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
 	VMOVDQU   X10, (R11)(DX*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
 	VMOVDQU   X3, (R12)(DX*1)
-	VPAND     shuffle805<>+0(SB), X5, X3
-	VPAND     shuffle805<>+0(SB), X9, X0
+	VPAND     shuffle799<>+0(SB), X5, X3
+	VPAND     shuffle799<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
 	VMOVDQU   X0, (R11)(DX*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
 	VMOVDQU   X9, (R12)(DX*2)
-	VPAND     shuffle805<>+0(SB), X4, X9
-	VPAND     shuffle805<>+0(SB), X8, X5
+	VPAND     shuffle799<>+0(SB), X4, X9
+	VPAND     shuffle799<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
 	VMOVDQU   X5, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X5
@@ -35414,58 +35290,58 @@ chunks1751:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
 	VMOVDQU   32(AX)(R9*8), X0
 	VMOVDQU   48(AX)(R9*8), X4
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X4, X5
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X5, X6
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X0, X5
-	VPAND     shuffle805<>+0(SB), X1, X3
-	VPAND     shuffle805<>+0(SB), X4, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X4, X2
 	VPACKUSDW X2, X3, X2
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X0
 	VPACKUSDW X0, X3, X4
-	VPAND     shuffle805<>+0(SB), X6, X1
-	VPAND     shuffle805<>+0(SB), X6, X0
+	VPAND     shuffle799<>+0(SB), X6, X1
+	VPAND     shuffle799<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
 	VMOVQ     X0, (R11)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
 	VMOVQ     X6, (R12)
-	VPAND     shuffle805<>+0(SB), X2, X6
-	VPAND     shuffle805<>+0(SB), X2, X1
+	VPAND     shuffle799<>+0(SB), X2, X6
+	VPAND     shuffle799<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
 	VMOVQ     X1, (R11)(DX*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
 	VMOVQ     X2, (R12)(DX*1)
-	VPAND     shuffle805<>+0(SB), X5, X2
-	VPAND     shuffle805<>+0(SB), X5, X6
+	VPAND     shuffle799<>+0(SB), X5, X2
+	VPAND     shuffle799<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
 	VMOVQ     X6, (R11)(DX*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
 	VMOVQ     X5, (R12)(DX*2)
-	VPAND     shuffle805<>+0(SB), X4, X5
-	VPAND     shuffle805<>+0(SB), X4, X2
+	VPAND     shuffle799<>+0(SB), X4, X5
+	VPAND     shuffle799<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVQ     X2, (R11)(DI*1)
 	VPSRLD    $0x10, X4, X2
@@ -35506,50 +35382,50 @@ chunks1755:
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
 	VMOVDQU   16(AX)(R9*8), X1
-	VPAND     shuffle805<>+0(SB), X0, X2
-	VPAND     shuffle805<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X0, X2
+	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X3, X4
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VPSRLD    $0x10, X3, X0
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X0, X3
-	VPAND     shuffle805<>+0(SB), X1, X2
-	VPAND     shuffle805<>+0(SB), X1, X0
+	VPAND     shuffle799<>+0(SB), X1, X2
+	VPAND     shuffle799<>+0(SB), X1, X0
 	VPACKUSDW X0, X2, X0
 	VPSRLD    $0x10, X1, X2
 	VPSRLD    $0x10, X1, X5
 	VPACKUSDW X5, X2, X1
-	VPAND     shuffle805<>+0(SB), X4, X5
-	VPAND     shuffle805<>+0(SB), X4, X2
+	VPAND     shuffle799<>+0(SB), X4, X5
+	VPAND     shuffle799<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
 	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
 	VMOVD     X4, (R12)
-	VPAND     shuffle805<>+0(SB), X0, X4
-	VPAND     shuffle805<>+0(SB), X0, X5
+	VPAND     shuffle799<>+0(SB), X0, X4
+	VPAND     shuffle799<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
 	VMOVD     X5, (R11)(DX*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
 	VMOVD     X0, (R12)(DX*1)
-	VPAND     shuffle805<>+0(SB), X3, X0
-	VPAND     shuffle805<>+0(SB), X3, X4
+	VPAND     shuffle799<>+0(SB), X3, X0
+	VPAND     shuffle799<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
 	VMOVD     X4, (R11)(DX*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
 	VMOVD     X3, (R12)(DX*2)
-	VPAND     shuffle805<>+0(SB), X1, X3
-	VPAND     shuffle805<>+0(SB), X1, X0
+	VPAND     shuffle799<>+0(SB), X1, X3
+	VPAND     shuffle799<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
 	VMOVD     X0, (R11)(DI*1)
 	VPSRLD    $0x10, X1, X0
@@ -36284,8 +36160,8 @@ chunks1805:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y1, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
@@ -36294,8 +36170,8 @@ chunks1805:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y4, Y5
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
@@ -36304,8 +36180,8 @@ chunks1805:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y6, Y7
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
@@ -36314,62 +36190,62 @@ chunks1805:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y8, Y9
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y8, Y10
 	VPACKUSWB   Y10, Y2, Y8
-	VPAND       shuffle804<>+0(SB), Y3, Y0
-	VPAND       shuffle804<>+0(SB), Y5, Y10
+	VPAND       shuffle798<>+0(SB), Y3, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y10
 	VPACKUSWB   Y10, Y0, Y10
 	VPSRLW      $0x08, Y3, Y0
 	VPSRLW      $0x08, Y5, Y2
 	VPACKUSWB   Y2, Y0, Y5
-	VPAND       shuffle804<>+0(SB), Y7, Y3
-	VPAND       shuffle804<>+0(SB), Y9, Y2
+	VPAND       shuffle798<>+0(SB), Y7, Y3
+	VPAND       shuffle798<>+0(SB), Y9, Y2
 	VPACKUSWB   Y2, Y3, Y2
 	VPSRLW      $0x08, Y7, Y3
 	VPSRLW      $0x08, Y9, Y0
 	VPACKUSWB   Y0, Y3, Y9
-	VPAND       shuffle804<>+0(SB), Y1, Y7
-	VPAND       shuffle804<>+0(SB), Y4, Y0
+	VPAND       shuffle798<>+0(SB), Y1, Y7
+	VPAND       shuffle798<>+0(SB), Y4, Y0
 	VPACKUSWB   Y0, Y7, Y0
 	VPSRLW      $0x08, Y1, Y7
 	VPSRLW      $0x08, Y4, Y3
 	VPACKUSWB   Y3, Y7, Y4
-	VPAND       shuffle804<>+0(SB), Y6, Y1
-	VPAND       shuffle804<>+0(SB), Y8, Y3
+	VPAND       shuffle798<>+0(SB), Y6, Y1
+	VPAND       shuffle798<>+0(SB), Y8, Y3
 	VPACKUSWB   Y3, Y1, Y3
 	VPSRLW      $0x08, Y6, Y1
 	VPSRLW      $0x08, Y8, Y7
 	VPACKUSWB   Y7, Y1, Y8
-	VPAND       shuffle804<>+0(SB), Y10, Y6
-	VPAND       shuffle804<>+0(SB), Y2, Y7
+	VPAND       shuffle798<>+0(SB), Y10, Y6
+	VPAND       shuffle798<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
 	VMOVNTDQ    Y7, (R11)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
 	VMOVNTDQ    Y2, (R12)
-	VPAND       shuffle804<>+0(SB), Y0, Y2
-	VPAND       shuffle804<>+0(SB), Y3, Y10
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
 	VMOVNTDQ    Y10, (R11)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
 	VMOVNTDQ    Y3, (R12)(DX*1)
-	VPAND       shuffle804<>+0(SB), Y5, Y3
-	VPAND       shuffle804<>+0(SB), Y9, Y0
+	VPAND       shuffle798<>+0(SB), Y5, Y3
+	VPAND       shuffle798<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (R11)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
 	VMOVNTDQ    Y9, (R12)(DX*2)
-	VPAND       shuffle804<>+0(SB), Y4, Y9
-	VPAND       shuffle804<>+0(SB), Y8, Y5
+	VPAND       shuffle798<>+0(SB), Y4, Y9
+	VPAND       shuffle798<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
 	VMOVNTDQ    Y5, (R11)(DI*1)
 	VPSRLW      $0x08, Y4, Y5
@@ -36437,8 +36313,8 @@ chunks1810:
 	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
 	VMOVDQU     16(AX)(R9*8), X1
 	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y1, Y3
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
@@ -36447,8 +36323,8 @@ chunks1810:
 	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
 	VMOVDQU     48(AX)(R9*8), X4
 	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y4, Y5
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
@@ -36457,8 +36333,8 @@ chunks1810:
 	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
 	VMOVDQU     80(AX)(R9*8), X6
 	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y6, Y7
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
@@ -36467,62 +36343,62 @@ chunks1810:
 	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
 	VMOVDQU     112(AX)(R9*8), X8
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y8, Y9
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y8, Y10
 	VPACKUSDW   Y10, Y2, Y8
-	VPAND       shuffle805<>+0(SB), Y3, Y0
-	VPAND       shuffle805<>+0(SB), Y5, Y10
+	VPAND       shuffle799<>+0(SB), Y3, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y10
 	VPACKUSDW   Y10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y0
 	VPSRLD      $0x10, Y5, Y2
 	VPACKUSDW   Y2, Y0, Y5
-	VPAND       shuffle805<>+0(SB), Y7, Y3
-	VPAND       shuffle805<>+0(SB), Y9, Y2
+	VPAND       shuffle799<>+0(SB), Y7, Y3
+	VPAND       shuffle799<>+0(SB), Y9, Y2
 	VPACKUSDW   Y2, Y3, Y2
 	VPSRLD      $0x10, Y7, Y3
 	VPSRLD      $0x10, Y9, Y0
 	VPACKUSDW   Y0, Y3, Y9
-	VPAND       shuffle805<>+0(SB), Y1, Y7
-	VPAND       shuffle805<>+0(SB), Y4, Y0
+	VPAND       shuffle799<>+0(SB), Y1, Y7
+	VPAND       shuffle799<>+0(SB), Y4, Y0
 	VPACKUSDW   Y0, Y7, Y0
 	VPSRLD      $0x10, Y1, Y7
 	VPSRLD      $0x10, Y4, Y3
 	VPACKUSDW   Y3, Y7, Y4
-	VPAND       shuffle805<>+0(SB), Y6, Y1
-	VPAND       shuffle805<>+0(SB), Y8, Y3
+	VPAND       shuffle799<>+0(SB), Y6, Y1
+	VPAND       shuffle799<>+0(SB), Y8, Y3
 	VPACKUSDW   Y3, Y1, Y3
 	VPSRLD      $0x10, Y6, Y1
 	VPSRLD      $0x10, Y8, Y7
 	VPACKUSDW   Y7, Y1, Y8
-	VPAND       shuffle805<>+0(SB), Y10, Y6
-	VPAND       shuffle805<>+0(SB), Y2, Y7
+	VPAND       shuffle799<>+0(SB), Y10, Y6
+	VPAND       shuffle799<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
 	VMOVNTDQ    Y7, (R11)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
 	VMOVNTDQ    Y2, (R12)
-	VPAND       shuffle805<>+0(SB), Y0, Y2
-	VPAND       shuffle805<>+0(SB), Y3, Y10
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
 	VMOVNTDQ    Y10, (R11)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
 	VMOVNTDQ    Y3, (R12)(DX*1)
-	VPAND       shuffle805<>+0(SB), Y5, Y3
-	VPAND       shuffle805<>+0(SB), Y9, Y0
+	VPAND       shuffle799<>+0(SB), Y5, Y3
+	VPAND       shuffle799<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
 	VMOVNTDQ    Y0, (R11)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
 	VMOVNTDQ    Y9, (R12)(DX*2)
-	VPAND       shuffle805<>+0(SB), Y4, Y9
-	VPAND       shuffle805<>+0(SB), Y8, Y5
+	VPAND       shuffle799<>+0(SB), Y4, Y9
+	VPAND       shuffle799<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
 	VMOVNTDQ    Y5, (R11)(DI*1)
 	VPSRLD      $0x10, Y4, Y5

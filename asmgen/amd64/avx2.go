@@ -19,7 +19,11 @@ import (
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
-		return vec.Bodies(k.Name(), pd.Chunks(), vectorRegs, scratch, vec.PeriodBuilder(pd, k.Kind == table.Unzip))
+		build := vec.PeriodBuilder(pd, k.Kind == table.Unzip)
+		if vec.PixelFits(pd) {
+			build = func(chunk int) (*vec.Prog, error) { return vec.PixelNetwork(pd, chunk, k.Kind == table.Unzip) }
+		}
+		return vec.Bodies(k.Name(), pd.Chunks(), vectorRegs, scratch, build)
 	}
 	build := vec.ShuffleZip
 	switch {

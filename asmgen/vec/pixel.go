@@ -1,0 +1,73 @@
+package vec
+
+import "fmt"
+
+// PixelNetwork builds a chunk of an NHWC CRD period pd whose interleaved
+// pixels lie whole in a 16-byte lane (b*E divides 16), for b and E powers
+// of two: the unpack network of b lanes of E-byte elements (UnpackZip,
+// UnpackUnzip), which moves each lane's run of a pixel as one element, with
+// every interleaved register's pixels reordered between the CRD order and
+// the lanes' order by one byte shuffle. That is one shuffle per register
+// where the windows of PeriodZip and PeriodUnzip take one per window.
+func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
+	b, e := pd.B, pd.E
+	if !PixelFits(pd) {
+		return nil, fmt.Errorf("%v: pixels of %d bytes do not fit a lane whole", pd, b*e)
+	}
+	build := UnpackZip
+	if unzip {
+		build = UnpackUnzip
+	}
+	net, err := build(b, e, chunk)
+	if err != nil {
+		return nil, err
+	}
+	// mask[q] is the byte whose place q takes: from the CRD order into the
+	// lanes' (unzip), or back (zip), pixel by pixel within each lane.
+	mask := make([]int8, net.Width)
+	pixel := b * e
+	for q := range mask {
+		base := q - q%pixel
+		for j := range b {
+			for t := range e {
+				crd, lanes := base+pd.Map(j, t), base+j*e+t
+				if unzip && q == lanes {
+					mask[q] = int8(crd % LaneBytes)
+				} else if !unzip && q == crd {
+					mask[q] = int8(lanes % LaneBytes)
+				}
+			}
+		}
+	}
+	p := NewProg(net.Width)
+	vals := make([]int, net.NumValues())
+	shuffled := map[int]int{} // stored values, by their shuffled twin
+	for _, in := range net.Instrs {
+		switch {
+		case !unzip && in.Op == Store:
+			v, ok := shuffled[vals[in.A]]
+			if !ok {
+				v = p.Shuffle(vals[in.A], mask)
+				shuffled[vals[in.A]] = v
+			}
+			p.Store(v, in.Part, in.Size, in.Mem)
+		case in.Op == Store:
+			p.Store(vals[in.A], in.Part, in.Size, in.Mem)
+		case unzip && (in.Op == Load || in.Op == LoadPair):
+			vals[in.Dst] = p.Shuffle(p.apply(in, 0, 0), mask)
+		default:
+			vals[in.Dst] = p.apply(in, vals[in.A], vals[in.B])
+		}
+	}
+	ilv, lanes := pd.want(chunk, !unzip)
+	if unzip {
+		return p.finish(inputs(1, b*chunk), lanes)
+	}
+	return p.finish(inputs(b, chunk), map[int]Value{0: ilv})
+}
+
+// PixelFits reports whether PixelNetwork builds pd's chunks.
+func PixelFits(pd Period) bool {
+	pow2 := func(n int) bool { return n&(n-1) == 0 }
+	return pow2(pd.B) && pow2(pd.E) && LaneBytes%(pd.B*pd.E) == 0
+}

@@ -1,0 +1,70 @@
+package vec
+
+import "testing"
+
+// TestPixelNetworks builds every CRD period whose pixels fit a lane, both
+// ways, for every chunk its kernels use, and checks that the network is
+// shorter than the window program it replaces.
+func TestPixelNetworks(t *testing.T) {
+	built := 0
+	for _, b := range []int{2, 3, 4, 8} {
+		for _, cp := range []int{1, 2, 3, 4} {
+			for _, w := range []int{1, 2, 4, 8} {
+				pd := CRD(b, cp, w)
+				fits := PixelFits(pd)
+				if want := b&(b-1) == 0 && cp&(cp-1) == 0 && b*b*cp*w <= LaneBytes; fits != want {
+					t.Errorf("PixelFits(%v) = %v, want %v", pd, fits, want)
+				}
+				if !fits {
+					if _, err := PixelNetwork(pd, pd.Chunks()[0], false); err == nil {
+						t.Errorf("PixelNetwork(%v) built pixels that do not fit a lane", pd)
+					}
+					continue
+				}
+				for _, c := range pd.Chunks() {
+					for _, unzip := range []bool{false, true} {
+						net, err := PixelNetwork(pd, c, unzip)
+						if err != nil {
+							t.Errorf("PixelNetwork(%v, %d, unzip %v): %v", pd, c, unzip, err)
+							continue
+						}
+						build := PeriodZip
+						if unzip {
+							build = PeriodUnzip
+						}
+						win, err := build(pd, c)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if len(net.Instrs) >= len(win.Instrs) {
+							t.Errorf("%v chunk %d unzip %v: network of %d instructions, windows %d", pd, c, unzip, len(net.Instrs), len(win.Instrs))
+						}
+						built++
+					}
+				}
+			}
+		}
+	}
+	if built == 0 {
+		t.Fatal("no period fits a lane")
+	}
+}
+
+// TestPixelNetworkChecksItsShuffle: the same network with the identity in
+// place of the pixel shuffle, a plain zip of E-byte elements, must be
+// rejected for a CRD period.
+func TestPixelNetworkChecksItsShuffle(t *testing.T) {
+	pd := CRD(2, 4, 1)
+	if _, err := PixelNetwork(pd, 32, true); err != nil {
+		t.Fatal(err)
+	}
+	plain := Runs(2, pd.E) // same b and E, DCR order: no shuffle needed
+	net, err := UnpackUnzip(plain.B, plain.E, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, lanes := pd.want(32, false)
+	if err := net.Check(lanes); err == nil {
+		t.Fatal("a zip without the pixel shuffle passed as a CRD transpose")
+	}
+}
