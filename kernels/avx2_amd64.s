@@ -1655,7 +1655,7 @@ DATA shuffle28<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle28<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -1688,36 +1688,28 @@ row154:
 	XORQ DI, DI
 
 chunks155:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle30<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle30<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle30<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPSHUFB shuffle32<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone156
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks155
-	MOVQ    BX, DI
-	JMP     chunks155
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	VMOVDQU     16(R9), X0
+	VINSERTI128 $0x01, 16(R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, 32(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone156
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks155
+	MOVQ        BX, DI
+	JMP         chunks155
 
 rowdone156:
 	ADDQ spaceStride+32(FP), AX
@@ -1741,24 +1733,21 @@ row158:
 	XORQ DI, DI
 
 chunks159:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle30<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPSHUFB shuffle32<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone160
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks159
-	MOVQ    BX, DI
-	JMP     chunks159
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone160
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks159
+	MOVQ        BX, DI
+	JMP         chunks159
 
 rowdone160:
 	ADDQ spaceStride+32(FP), AX
@@ -1774,19 +1763,15 @@ rowdone160:
 
 DATA shuffle29<>+0(SB)/8, $0x0b0a090803020100
 DATA shuffle29<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle29<>(SB), RODATA|NOPTR, $16
+DATA shuffle29<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle29<>+24(SB)/8, $0x0f0e0d0c07060504
+GLOBL shuffle29<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle30<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle30<>+8(SB)/8, $0x0b0a090803020100
-GLOBL shuffle30<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle31<>+0(SB)/8, $0x0f0e0d0c07060504
-DATA shuffle31<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle32<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle32<>+8(SB)/8, $0x0f0e0d0c07060504
-GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
+DATA shuffle30<>+16(SB)/8, $0x0f0e0d0c07060504
+DATA shuffle30<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle30<>(SB), RODATA|NOPTR, $32
 
 // func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1835,12 +1820,12 @@ chunks164:
 	VMOVDQU X3, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 8(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1863,9 +1848,9 @@ rowdone165:
 	VZEROUPPER
 	RET
 
-DATA shuffle33<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle33<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
+DATA shuffle31<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle31<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1903,31 +1888,31 @@ row169:
 chunks170:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle36<>+0(SB), X1, X1
+	VPSHUFB shuffle34<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle35<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VPSHUFB shuffle36<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPSHUFB shuffle37<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle40<>+0(SB), X1, X0
+	VPSHUFB shuffle38<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle41<>+0(SB), X2, X3
+	VPSHUFB shuffle39<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle42<>+0(SB), X1, X1
-	VPSHUFB shuffle43<>+0(SB), X2, X2
+	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VPSHUFB shuffle41<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1962,21 +1947,21 @@ row173:
 chunks174:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle34<>+0(SB), X0, X0
+	VPSHUFB shuffle32<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle35<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle36<>+0(SB), X1, X1
+	VPSHUFB shuffle34<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle37<>+0(SB), X0, X0
+	VPSHUFB shuffle35<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VPSHUFB shuffle42<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle45<>+0(SB), X1, X1
+	VPSHUFB shuffle43<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -1999,53 +1984,53 @@ rowdone175:
 	VZEROUPPER
 	RET
 
+DATA shuffle32<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle32<>+8(SB)/8, $0xffff0906ffff0502
+GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle33<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle33<>+8(SB)/8, $0x0906ffff0502ffff
+GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
+
 DATA shuffle34<>+0(SB)/8, $0xffff0401ffff0300
-DATA shuffle34<>+8(SB)/8, $0xffff0906ffff0502
+DATA shuffle34<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle35<>+0(SB)/8, $0x0401ffff0300ffff
-DATA shuffle35<>+8(SB)/8, $0x0906ffff0502ffff
+DATA shuffle35<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle36<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle36<>+0(SB)/8, $0xffff0704ffff0300
 DATA shuffle36<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle37<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle37<>+0(SB)/8, $0x0704ffff0300ffff
 DATA shuffle37<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle38<>+0(SB)/8, $0xffff0704ffff0300
-DATA shuffle38<>+8(SB)/8, $0xffff0906ffff0805
+DATA shuffle38<>+0(SB)/8, $0xffff0805ffff0704
+DATA shuffle38<>+8(SB)/8, $0xffff0d0affff0906
 GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle39<>+0(SB)/8, $0x0704ffff0300ffff
-DATA shuffle39<>+8(SB)/8, $0x0906ffff0805ffff
+DATA shuffle39<>+0(SB)/8, $0x0805ffff0704ffff
+DATA shuffle39<>+8(SB)/8, $0x0d0affff0906ffff
 GLOBL shuffle39<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle40<>+0(SB)/8, $0xffff0805ffff0704
-DATA shuffle40<>+8(SB)/8, $0xffff0d0affff0906
+DATA shuffle40<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle40<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle40<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle41<>+0(SB)/8, $0x0805ffff0704ffff
-DATA shuffle41<>+8(SB)/8, $0x0d0affff0906ffff
+DATA shuffle41<>+0(SB)/8, $0x0f0cffff0e0bffff
+DATA shuffle41<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle41<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle42<>+0(SB)/8, $0xffff0f0cffff0e0b
-DATA shuffle42<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle42<>+0(SB)/8, $0xffff0d0affff0906
+DATA shuffle42<>+8(SB)/8, $0xffff0f0cffff0e0b
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle43<>+0(SB)/8, $0x0f0cffff0e0bffff
-DATA shuffle43<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle43<>+0(SB)/8, $0x0d0affff0906ffff
+DATA shuffle43<>+8(SB)/8, $0x0f0cffff0e0bffff
 GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle44<>+0(SB)/8, $0xffff0d0affff0906
-DATA shuffle44<>+8(SB)/8, $0xffff0f0cffff0e0b
-GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle45<>+0(SB)/8, $0x0d0affff0906ffff
-DATA shuffle45<>+8(SB)/8, $0x0f0cffff0e0bffff
-GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2083,31 +2068,31 @@ row179:
 chunks180:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle46<>+0(SB), X0, X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle47<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle48<>+0(SB), X1, X1
+	VPSHUFB shuffle46<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle49<>+0(SB), X0, X0
+	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle46<>+0(SB), X0, X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle47<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle50<>+0(SB), X1, X0
+	VPSHUFB shuffle48<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle51<>+0(SB), X2, X3
+	VPSHUFB shuffle49<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle52<>+0(SB), X1, X1
-	VPSHUFB shuffle53<>+0(SB), X2, X2
+	VPSHUFB shuffle50<>+0(SB), X1, X1
+	VPSHUFB shuffle51<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2142,21 +2127,21 @@ row183:
 chunks184:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle46<>+0(SB), X0, X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle47<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle48<>+0(SB), X1, X1
+	VPSHUFB shuffle46<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle49<>+0(SB), X0, X0
+	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle52<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2179,45 +2164,45 @@ rowdone185:
 	VZEROUPPER
 	RET
 
+DATA shuffle44<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle44<>+8(SB)/8, $0xffffffff09080302
+GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle45<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle45<>+8(SB)/8, $0x09080302ffffffff
+GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
+
 DATA shuffle46<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle46<>+8(SB)/8, $0xffffffff09080302
+DATA shuffle46<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle47<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle47<>+8(SB)/8, $0x09080302ffffffff
+DATA shuffle47<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle47<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle48<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle48<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle48<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle48<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL shuffle48<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle49<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle49<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle49<>+0(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle49<>+8(SB)/8, $0x0d0c0706ffffffff
 GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle50<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle50<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle50<>+0(SB)/8, $0xffffffff0f0e0908
+DATA shuffle50<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle50<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle51<>+0(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle51<>+8(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle51<>+0(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle51<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle51<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle52<>+0(SB)/8, $0xffffffff0f0e0908
-DATA shuffle52<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle52<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle52<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle52<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle53<>+0(SB)/8, $0x0f0e0908ffffffff
-DATA shuffle53<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle53<>+0(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle53<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle53<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle54<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle54<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle55<>+0(SB)/8, $0x0d0c0706ffffffff
-DATA shuffle55<>+8(SB)/8, $0x0f0e0908ffffffff
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2255,39 +2240,39 @@ row189:
 chunks190:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	VMOVDQU 28(R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 32(R9), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2322,21 +2307,21 @@ row193:
 chunks194:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2359,13 +2344,13 @@ rowdone195:
 	VZEROUPPER
 	RET
 
-DATA shuffle56<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle56<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
+DATA shuffle54<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle54<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle57<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle57<>+8(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
+DATA shuffle55<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle55<>+8(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2426,12 +2411,12 @@ chunks199:
 	VMOVDQU X3, 48(AX)(DI*2)
 	VMOVDQU 16(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2494,10 +2479,10 @@ chunks205:
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
-	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle56<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, (AX)(DI*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
-	VPSHUFB     shuffle58<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle56<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, 32(AX)(DI*2)
 	CMPQ        DI, BX
 	JEQ         rowdone206
@@ -2533,10 +2518,10 @@ chunks209:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VPSHUFB     shuffle59<>+0(SB), X2, X2
+	VPSHUFB     shuffle57<>+0(SB), X2, X2
 	VMOVDQU     X2, (AX)(DI*2)
 	VPUNPCKHQDQ X1, X0, X1
-	VPSHUFB     shuffle59<>+0(SB), X1, X1
+	VPSHUFB     shuffle57<>+0(SB), X1, X1
 	VMOVDQU     X1, 16(AX)(DI*2)
 	CMPQ        DI, BX
 	JEQ         rowdone210
@@ -2558,18 +2543,18 @@ rowdone210:
 	VZEROUPPER
 	RET
 
-DATA shuffle58<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle58<>+8(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle58<>+16(SB)/8, $0x0d0905010c080400
-DATA shuffle58<>+24(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $32
+DATA shuffle56<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle56<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA shuffle56<>+16(SB)/8, $0x0d0905010c080400
+DATA shuffle56<>+24(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle59<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle59<>+8(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $16
+DATA shuffle57<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle57<>+8(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -2602,36 +2587,28 @@ row214:
 	XORQ DI, DI
 
 chunks215:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X1
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VPSHUFB shuffle62<>+0(SB), X0, X0
-	VPSHUFB shuffle63<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone216
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks215
-	MOVQ    BX, DI
-	JMP     chunks215
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	VMOVDQU     16(R9), X0
+	VINSERTI128 $0x01, 16(R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, 32(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone216
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks215
+	MOVQ        BX, DI
+	JMP         chunks215
 
 rowdone216:
 	ADDQ spaceStride+32(FP), AX
@@ -2655,24 +2632,21 @@ row218:
 	XORQ DI, DI
 
 chunks219:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VPSHUFB shuffle62<>+0(SB), X0, X0
-	VPSHUFB shuffle63<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone220
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks219
-	MOVQ    BX, DI
-	JMP     chunks219
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone220
+	ADDQ        $0x10, DI
+	CMPQ        DI, BX
+	JLE         chunks219
+	MOVQ        BX, DI
+	JMP         chunks219
 
 rowdone220:
 	ADDQ spaceStride+32(FP), AX
@@ -2686,21 +2660,17 @@ rowdone220:
 	VZEROUPPER
 	RET
 
-DATA shuffle60<>+0(SB)/8, $0xffffffff09080100
-DATA shuffle60<>+8(SB)/8, $0xffffffff0b0a0302
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
+DATA shuffle58<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle58<>+8(SB)/8, $0xffffffff0b0a0302
+DATA shuffle58<>+16(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle58<>+24(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle61<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle61<>+8(SB)/8, $0x0b0a0302ffffffff
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle62<>+0(SB)/8, $0xffffffff0d0c0504
-DATA shuffle62<>+8(SB)/8, $0xffffffff0f0e0706
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle63<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle63<>+8(SB)/8, $0x0f0e0706ffffffff
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
+DATA shuffle59<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle59<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle59<>+16(SB)/8, $0xffffffff0d0c0504
+DATA shuffle59<>+24(SB)/8, $0xffffffff0f0e0706
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $32
 
 // func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2738,10 +2708,10 @@ chunks224:
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X2
+	VPSHUFB shuffle60<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R9)(DX*1), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X3
@@ -2749,32 +2719,32 @@ chunks224:
 	VMOVDQU X3, (AX)(DI*2)
 	VMOVDQU 4(R9), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle66<>+0(SB), X1, X0
+	VPSHUFB shuffle62<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 4(R9)(DX*1), X3
-	VPSHUFB shuffle65<>+0(SB), X3, X3
+	VPSHUFB shuffle61<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle20<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VPSHUFB shuffle67<>+0(SB), X1, X3
+	VPSHUFB shuffle63<>+0(SB), X1, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
-	VPSHUFB shuffle68<>+0(SB), X2, X3
+	VPSHUFB shuffle64<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 32(AX)(DI*2)
 	VMOVDQU 12(R9), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle69<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 12(R9)(DX*1), X3
-	VPSHUFB shuffle65<>+0(SB), X3, X3
+	VPSHUFB shuffle61<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 48(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2797,33 +2767,33 @@ rowdone225:
 	VZEROUPPER
 	RET
 
-DATA shuffle64<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle64<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle60<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle60<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle61<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle61<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle62<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle62<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle63<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle63<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle64<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle64<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle65<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle65<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle65<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle65<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle66<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle66<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle66<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle66<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle67<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle67<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle68<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle68<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle69<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle69<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle70<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle70<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle70<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2896,12 +2866,12 @@ chunks229:
 	VMOVDQU X3, 80(AX)(DI*2)
 	VMOVDQU 24(R9), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 96(AX)(DI*2)
 	VMOVDQU 24(R9)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(DI*2)
 	CMPQ    DI, BX
@@ -2966,30 +2936,30 @@ chunks237:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle71<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle72<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle68<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle69<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle74<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle70<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle75<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle71<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle76<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle74<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle75<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3026,24 +2996,24 @@ chunks241:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle80<>+0(SB), X0, X1
+	VPSHUFB shuffle76<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle81<>+0(SB), X2, X3
+	VPSHUFB shuffle77<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle82<>+0(SB), X1, X4
+	VPSHUFB shuffle78<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle83<>+0(SB), X0, X4
-	VPSHUFB shuffle84<>+0(SB), X2, X3
+	VPSHUFB shuffle79<>+0(SB), X0, X4
+	VPSHUFB shuffle80<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle85<>+0(SB), X1, X4
+	VPSHUFB shuffle81<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle86<>+0(SB), X0, X0
-	VPSHUFB shuffle87<>+0(SB), X2, X2
+	VPSHUFB shuffle82<>+0(SB), X0, X0
+	VPSHUFB shuffle83<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle88<>+0(SB), X1, X1
+	VPSHUFB shuffle84<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3080,18 +3050,18 @@ chunks245:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle80<>+0(SB), X0, X1
+	VPSHUFB shuffle76<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle81<>+0(SB), X2, X3
+	VPSHUFB shuffle77<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle82<>+0(SB), X1, X4
+	VPSHUFB shuffle78<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle89<>+0(SB), X0, X0
-	VPSHUFB shuffle90<>+0(SB), X2, X2
+	VPSHUFB shuffle85<>+0(SB), X0, X0
+	VPSHUFB shuffle86<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle91<>+0(SB), X1, X1
+	VPSHUFB shuffle87<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
@@ -3128,12 +3098,12 @@ chunks249:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle88<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle93<>+0(SB), X1, X1
+	VPSHUFB shuffle89<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle94<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3157,119 +3127,119 @@ rowdone250:
 	VZEROUPPER
 	RET
 
-DATA shuffle71<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle71<>+8(SB)/8, $0x05ffff04ffff03ff
-DATA shuffle71<>+16(SB)/8, $0xffff07ffff06ffff
-DATA shuffle71<>+24(SB)/8, $0xff0affff09ffff08
+DATA shuffle67<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle67<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle67<>+16(SB)/8, $0xffff07ffff06ffff
+DATA shuffle67<>+24(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle68<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle68<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle68<>+16(SB)/8, $0xff07ffff06ffff05
+DATA shuffle68<>+24(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle69<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle69<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle69<>+16(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle69<>+24(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle70<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle70<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle70<>+16(SB)/8, $0xff02ffff01ffff00
+DATA shuffle70<>+24(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle70<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle71<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle71<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle71<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle71<>+24(SB)/8, $0xffff04ffff03ffff
 GLOBL shuffle71<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle72<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle72<>+8(SB)/8, $0xffff04ffff03ffff
-DATA shuffle72<>+16(SB)/8, $0xff07ffff06ffff05
-DATA shuffle72<>+24(SB)/8, $0x0affff09ffff08ff
+DATA shuffle72<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle72<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle72<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle72<>+24(SB)/8, $0xff04ffff03ffff02
 GLOBL shuffle72<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle73<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle73<>+8(SB)/8, $0xff04ffff03ffff02
-DATA shuffle73<>+16(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle73<>+24(SB)/8, $0xffff09ffff08ffff
+DATA shuffle73<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle73<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle73<>+16(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle73<>+24(SB)/8, $0xffff0fffff0effff
 GLOBL shuffle73<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle74<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle74<>+8(SB)/8, $0xffff0fffff0effff
-DATA shuffle74<>+16(SB)/8, $0xff02ffff01ffff00
-DATA shuffle74<>+24(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle74<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle74<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle74<>+16(SB)/8, $0xffff0cffff0bffff
+DATA shuffle74<>+24(SB)/8, $0xff0fffff0effff0d
 GLOBL shuffle74<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle75<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle75<>+8(SB)/8, $0xff0fffff0effff0d
-DATA shuffle75<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle75<>+24(SB)/8, $0xffff04ffff03ffff
+DATA shuffle75<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle75<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle75<>+16(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle75<>+24(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle75<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle76<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle76<>+8(SB)/8, $0x0fffff0effff0dff
-DATA shuffle76<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle76<>+24(SB)/8, $0xff04ffff03ffff02
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $32
+DATA shuffle76<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle76<>+8(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle77<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle77<>+8(SB)/8, $0xff0affff09ffff08
-DATA shuffle77<>+16(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle77<>+24(SB)/8, $0xffff0fffff0effff
-GLOBL shuffle77<>(SB), RODATA|NOPTR, $32
+DATA shuffle77<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle77<>+8(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle77<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle78<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle78<>+8(SB)/8, $0x0affff09ffff08ff
-DATA shuffle78<>+16(SB)/8, $0xffff0cffff0bffff
-DATA shuffle78<>+24(SB)/8, $0xff0fffff0effff0d
-GLOBL shuffle78<>(SB), RODATA|NOPTR, $32
+DATA shuffle78<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle78<>+8(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle78<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle79<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle79<>+8(SB)/8, $0xffff09ffff08ffff
-DATA shuffle79<>+16(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle79<>+24(SB)/8, $0x0fffff0effff0dff
-GLOBL shuffle79<>(SB), RODATA|NOPTR, $32
+DATA shuffle79<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle79<>+8(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle79<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle80<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle80<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle80<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle80<>+8(SB)/8, $0x0affff09ffff08ff
 GLOBL shuffle80<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle81<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle81<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle81<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle81<>+8(SB)/8, $0xffff09ffff08ffff
 GLOBL shuffle81<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle82<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle82<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle82<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle82<>+8(SB)/8, $0xffff0fffff0effff
 GLOBL shuffle82<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle83<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle83<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle83<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle83<>+8(SB)/8, $0xff0fffff0effff0d
 GLOBL shuffle83<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle84<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle84<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle84<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle84<>+8(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle84<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle85<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle85<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle85<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle85<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle85<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle86<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle86<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle86<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle86<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle86<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle87<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle87<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle87<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle87<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle87<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle88<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle88<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle88<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle88<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL shuffle88<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle89<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle89<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle89<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle89<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL shuffle89<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle90<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle90<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle90<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle90<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle90<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle91<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle91<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle91<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle92<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle92<>+8(SB)/8, $0xffffffffffff03ff
-GLOBL shuffle92<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle93<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle93<>+8(SB)/8, $0xffffffffff03ffff
-GLOBL shuffle93<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle94<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle94<>+8(SB)/8, $0xffffffff03ffff02
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $16
 
 // func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3313,30 +3283,30 @@ chunks257:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle95<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle96<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle92<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle93<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle98<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle94<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle99<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle95<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle100<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle96<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle98<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle99<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3373,24 +3343,24 @@ chunks261:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X1
+	VPSHUFB shuffle100<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle105<>+0(SB), X2, X3
+	VPSHUFB shuffle101<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle106<>+0(SB), X1, X4
+	VPSHUFB shuffle102<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle107<>+0(SB), X0, X4
-	VPSHUFB shuffle108<>+0(SB), X2, X3
+	VPSHUFB shuffle103<>+0(SB), X0, X4
+	VPSHUFB shuffle104<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle109<>+0(SB), X1, X4
+	VPSHUFB shuffle105<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle110<>+0(SB), X0, X0
-	VPSHUFB shuffle111<>+0(SB), X2, X2
+	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle107<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPSHUFB shuffle108<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3427,18 +3397,18 @@ chunks265:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X1
+	VPSHUFB shuffle100<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle105<>+0(SB), X2, X3
+	VPSHUFB shuffle101<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle106<>+0(SB), X1, X4
+	VPSHUFB shuffle102<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle113<>+0(SB), X0, X0
-	VPSHUFB shuffle114<>+0(SB), X2, X2
+	VPSHUFB shuffle109<>+0(SB), X0, X0
+	VPSHUFB shuffle110<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle115<>+0(SB), X1, X1
+	VPSHUFB shuffle111<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
@@ -3475,12 +3445,12 @@ chunks269:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle117<>+0(SB), X1, X1
+	VPSHUFB shuffle113<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3504,115 +3474,115 @@ rowdone270:
 	VZEROUPPER
 	RET
 
-DATA shuffle95<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle95<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle95<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle95<>+24(SB)/8, $0x0b0affffffff0908
+DATA shuffle91<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle91<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle91<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle91<>+24(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle91<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle92<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle92<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle92<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle92<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle92<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle93<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle93<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle93<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle93<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle93<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle94<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle94<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle94<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle94<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle95<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle95<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle95<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle95<>+24(SB)/8, $0x0504ffffffff0302
 GLOBL shuffle95<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle96<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle96<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle96<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle96<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle96<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle96<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle96<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle96<>+24(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle96<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle97<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle97<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle97<>+16(SB)/8, $0x0706ffffffff0504
-DATA shuffle97<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle97<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle97<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle97<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle97<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle97<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle98<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle98<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle98<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle98<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle98<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle98<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle98<>+16(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle98<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle98<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle99<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle99<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle99<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle99<>+24(SB)/8, $0x0504ffffffff0302
+DATA shuffle99<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle99<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle99<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle99<>+24(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle99<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle100<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle100<>+8(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle100<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle100<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle100<>(SB), RODATA|NOPTR, $32
+DATA shuffle100<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle100<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle101<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle101<>+8(SB)/8, $0x0b0affffffff0908
-DATA shuffle101<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle101<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle101<>(SB), RODATA|NOPTR, $32
+DATA shuffle101<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle101<>+8(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle101<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle102<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle102<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle102<>+16(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle102<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle102<>(SB), RODATA|NOPTR, $32
+DATA shuffle102<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle102<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle102<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle103<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle103<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle103<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle103<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle103<>(SB), RODATA|NOPTR, $32
+DATA shuffle103<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle103<>+8(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle103<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle104<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle104<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle104<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle104<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle104<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle105<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle105<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle105<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle105<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle106<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle106<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle106<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle106<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle106<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle107<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle107<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle107<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle107<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle107<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle108<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle108<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle108<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle108<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle108<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle109<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle109<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle109<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle109<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle109<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle110<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle110<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle110<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle110<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle110<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle111<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle111<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle111<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle111<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle111<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle112<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle112<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle112<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle112<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle112<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle113<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle113<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle113<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle113<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle113<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle114<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle114<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle114<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle115<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle115<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle115<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle116<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle116<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle116<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle117<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle117<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle117<>(SB), RODATA|NOPTR, $16
 
 // func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3656,30 +3626,30 @@ chunks277:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle119<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle115<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle121<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle117<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle122<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle123<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle119<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle122<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
@@ -3716,24 +3686,24 @@ chunks281:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X1
+	VPSHUFB shuffle123<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X3
+	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X4
+	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle128<>+0(SB), X0, X4
-	VPSHUFB shuffle129<>+0(SB), X2, X3
+	VPSHUFB shuffle124<>+0(SB), X0, X4
+	VPSHUFB shuffle125<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle66<>+0(SB), X1, X4
+	VPSHUFB shuffle62<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle69<>+0(SB), X0, X0
-	VPSHUFB shuffle130<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle126<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle131<>+0(SB), X1, X1
+	VPSHUFB shuffle127<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
@@ -3770,16 +3740,16 @@ chunks285:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVQ   (R9)(DX*1), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X2
+	VPSHUFB shuffle60<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   (R9)(DX*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X3
+	VPSHUFB shuffle61<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle132<>+0(SB), X1, X1
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle128<>+0(SB), X1, X1
+	VPSHUFB shuffle62<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	CMPQ    DI, BX
@@ -3818,10 +3788,10 @@ chunks289:
 	VMOVD   (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
@@ -3845,83 +3815,83 @@ rowdone290:
 	VZEROUPPER
 	RET
 
-DATA shuffle118<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle118<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle118<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle118<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle114<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle114<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle114<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle114<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle114<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle115<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle115<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle115<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle115<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle115<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle116<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle116<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle116<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle116<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle116<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle117<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle117<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle117<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle117<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle117<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle118<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle118<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle118<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle118<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle118<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle119<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle119<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle119<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle119<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle119<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle119<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle119<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle119<>+24(SB)/8, $0xffffffff03020100
 GLOBL shuffle119<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle120<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle120<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle120<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle120<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle120<>+16(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle120<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle120<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle121<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle121<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle121<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle121<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle121<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle121<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle121<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle121<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle121<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle122<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle122<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle122<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle122<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle122<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle122<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle122<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle122<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle122<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle123<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle123<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle123<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle123<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $32
+DATA shuffle123<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle123<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle124<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle124<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle124<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle124<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle124<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle124<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle125<>+0(SB)/8, $0xffffffff07060504
 DATA shuffle125<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle125<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle125<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle125<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle125<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle126<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle126<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle126<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle126<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle126<>(SB), RODATA|NOPTR, $32
+DATA shuffle126<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle126<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle127<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle127<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle127<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle127<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle127<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle128<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle128<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle128<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle128<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle128<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle129<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle129<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle130<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle130<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle131<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle131<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle132<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $16
 
 // func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3963,28 +3933,28 @@ chunks296:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle135<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle131<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle135<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle131<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle136<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle132<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 32(R10)
-	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
 	CMPQ           DI, BX
@@ -4026,13 +3996,13 @@ chunks300:
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	CMPQ    DI, BX
@@ -4097,41 +4067,41 @@ rowdone305:
 	VZEROUPPER
 	RET
 
-DATA shuffle133<>+0(SB)/8, $0x0706050403020100
-DATA shuffle133<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle129<>+0(SB)/8, $0x0706050403020100
+DATA shuffle129<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle129<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle129<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle130<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle130<>+8(SB)/8, $0x0706050403020100
+DATA shuffle130<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle130<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle131<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle131<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle131<>+16(SB)/8, $0x0706050403020100
+DATA shuffle131<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle132<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle132<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle132<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle133<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle133<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle133<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle133<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle133<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle133<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+8(SB)/8, $0x0706050403020100
-DATA shuffle134<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle134<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle134<>+16(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle134<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle134<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle135<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle135<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle135<>+16(SB)/8, $0x0706050403020100
-DATA shuffle135<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle135<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle136<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle136<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle136<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle136<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle137<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle137<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle137<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle137<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle138<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle138<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle138<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle138<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $32
 
 // func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4276,60 +4246,60 @@ chunks320:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VPSHUFB shuffle135<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle140<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X0
+	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle142<>+0(SB), X0, X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle143<>+0(SB), X1, X1
+	VPSHUFB shuffle139<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle144<>+0(SB), X0, X0
+	VPSHUFB shuffle140<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle145<>+0(SB), X0, X0
+	VPSHUFB shuffle141<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle146<>+0(SB), X1, X1
+	VPSHUFB shuffle142<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle147<>+0(SB), X0, X0
+	VPSHUFB shuffle143<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 15(R9)(DX*1), X0
-	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VPSHUFB shuffle135<>+0(SB), X0, X0
 	VMOVDQU 15(R9)(DX*2), X1
-	VPSHUFB shuffle140<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X0
+	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle148<>+0(SB), X0, X1
+	VPSHUFB shuffle144<>+0(SB), X0, X1
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle149<>+0(SB), X2, X3
+	VPSHUFB shuffle145<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle150<>+0(SB), X1, X4
+	VPSHUFB shuffle146<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle151<>+0(SB), X1, X4
-	VPSHUFB shuffle152<>+0(SB), X0, X3
+	VPSHUFB shuffle147<>+0(SB), X1, X4
+	VPSHUFB shuffle148<>+0(SB), X0, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle153<>+0(SB), X2, X4
+	VPSHUFB shuffle149<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle154<>+0(SB), X1, X1
-	VPSHUFB shuffle155<>+0(SB), X0, X0
+	VPSHUFB shuffle150<>+0(SB), X1, X1
+	VPSHUFB shuffle151<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle156<>+0(SB), X2, X2
+	VPSHUFB shuffle152<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4367,42 +4337,42 @@ chunks324:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle139<>+0(SB), X0, X0
+	VPSHUFB shuffle135<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle140<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X0
+	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle142<>+0(SB), X0, X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle143<>+0(SB), X1, X1
+	VPSHUFB shuffle139<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle144<>+0(SB), X0, X0
+	VPSHUFB shuffle140<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle157<>+0(SB), X0, X1
+	VPSHUFB shuffle153<>+0(SB), X0, X1
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle158<>+0(SB), X2, X3
+	VPSHUFB shuffle154<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle159<>+0(SB), X1, X4
+	VPSHUFB shuffle155<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle160<>+0(SB), X0, X4
-	VPSHUFB shuffle161<>+0(SB), X2, X3
+	VPSHUFB shuffle156<>+0(SB), X0, X4
+	VPSHUFB shuffle157<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle162<>+0(SB), X1, X4
+	VPSHUFB shuffle158<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
-	VPSHUFB shuffle163<>+0(SB), X0, X0
+	VPSHUFB shuffle159<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle164<>+0(SB), X2, X2
+	VPSHUFB shuffle160<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
@@ -4425,109 +4395,109 @@ rowdone325:
 	VZEROUPPER
 	RET
 
-DATA shuffle139<>+0(SB)/8, $0xffffffffff020100
-DATA shuffle139<>+8(SB)/8, $0xffffffff050403ff
+DATA shuffle135<>+0(SB)/8, $0xffffffffff020100
+DATA shuffle135<>+8(SB)/8, $0xffffffff050403ff
+GLOBL shuffle135<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle136<>+0(SB)/8, $0xffff020100ffffff
+DATA shuffle136<>+8(SB)/8, $0xff050403ffffffff
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle137<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle137<>+8(SB)/8, $0x03ffffffffffff02
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle138<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle138<>+8(SB)/8, $0xffffffffff040302
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle139<>+0(SB)/8, $0xffffff020100ffff
+DATA shuffle139<>+8(SB)/8, $0xffff050403ffffff
 GLOBL shuffle139<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle140<>+0(SB)/8, $0xffff020100ffffff
-DATA shuffle140<>+8(SB)/8, $0xff050403ffffffff
+DATA shuffle140<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle140<>+8(SB)/8, $0x0403ffffffffffff
 GLOBL shuffle140<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle141<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle141<>+8(SB)/8, $0x03ffffffffffff02
+DATA shuffle141<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle141<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle141<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle142<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle142<>+8(SB)/8, $0xffffffffff040302
+DATA shuffle142<>+0(SB)/8, $0xffffffff020100ff
+DATA shuffle142<>+8(SB)/8, $0xffffff050403ffff
 GLOBL shuffle142<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle143<>+0(SB)/8, $0xffffff020100ffff
-DATA shuffle143<>+8(SB)/8, $0xffff050403ffffff
+DATA shuffle143<>+0(SB)/8, $0xff020100ffffffff
+DATA shuffle143<>+8(SB)/8, $0x050403ffffffffff
 GLOBL shuffle143<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle144<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle144<>+8(SB)/8, $0x0403ffffffffffff
+DATA shuffle144<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle144<>+8(SB)/8, $0xffffffffff060504
 GLOBL shuffle144<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle145<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle145<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle145<>+0(SB)/8, $0xffffff030201ffff
+DATA shuffle145<>+8(SB)/8, $0xffff060504ffffff
 GLOBL shuffle145<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle146<>+0(SB)/8, $0xffffffff020100ff
-DATA shuffle146<>+8(SB)/8, $0xffffff050403ffff
+DATA shuffle146<>+0(SB)/8, $0x030201ffffffffff
+DATA shuffle146<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle147<>+0(SB)/8, $0xff020100ffffffff
-DATA shuffle147<>+8(SB)/8, $0x050403ffffffffff
+DATA shuffle147<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle147<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle148<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle148<>+8(SB)/8, $0xffffffffff060504
+DATA shuffle148<>+0(SB)/8, $0xffffffff090807ff
+DATA shuffle148<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL shuffle148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle149<>+0(SB)/8, $0xffffff030201ffff
-DATA shuffle149<>+8(SB)/8, $0xffff060504ffffff
+DATA shuffle149<>+0(SB)/8, $0xff090807ffffffff
+DATA shuffle149<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL shuffle149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle150<>+0(SB)/8, $0x030201ffffffffff
-DATA shuffle150<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle150<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA shuffle150<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL shuffle150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle151<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle151<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle151<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA shuffle151<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle152<>+0(SB)/8, $0xffffffff090807ff
-DATA shuffle152<>+8(SB)/8, $0xffffff0c0b0affff
+DATA shuffle152<>+0(SB)/8, $0x0e0dffffffffffff
+DATA shuffle152<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle153<>+0(SB)/8, $0xff090807ffffffff
-DATA shuffle153<>+8(SB)/8, $0x0c0b0affffffffff
+DATA shuffle153<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle153<>+8(SB)/8, $0xffffffffffff0605
 GLOBL shuffle153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle154<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA shuffle154<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA shuffle154<>+0(SB)/8, $0xffffffff030201ff
+DATA shuffle154<>+8(SB)/8, $0xffffff060504ffff
 GLOBL shuffle154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle155<>+0(SB)/8, $0xffff0f0e0dffffff
-DATA shuffle155<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle155<>+0(SB)/8, $0xff060504ffffffff
+DATA shuffle155<>+8(SB)/8, $0x090807ffffffffff
 GLOBL shuffle155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle156<>+0(SB)/8, $0x0e0dffffffffffff
-DATA shuffle156<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle156<>+0(SB)/8, $0xffffffffff090807
+DATA shuffle156<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL shuffle156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle157<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle157<>+8(SB)/8, $0xffffffffffff0605
+DATA shuffle157<>+0(SB)/8, $0xffff090807ffffff
+DATA shuffle157<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL shuffle157<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle158<>+0(SB)/8, $0xffffffff030201ff
-DATA shuffle158<>+8(SB)/8, $0xffffff060504ffff
+DATA shuffle158<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle158<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle159<>+0(SB)/8, $0xff060504ffffffff
-DATA shuffle159<>+8(SB)/8, $0x090807ffffffffff
+DATA shuffle159<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle159<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle160<>+0(SB)/8, $0xffffffffff090807
-DATA shuffle160<>+8(SB)/8, $0xffffffff0c0b0aff
+DATA shuffle160<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle160<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle161<>+0(SB)/8, $0xffff090807ffffff
-DATA shuffle161<>+8(SB)/8, $0xff0c0b0affffffff
-GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle162<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle162<>+8(SB)/8, $0x0dffffffffffff0c
-GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle163<>+0(SB)/8, $0xffffff0f0e0dffff
-DATA shuffle163<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle164<>+0(SB)/8, $0x0f0e0dffffffffff
-DATA shuffle164<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
 
 // func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4567,7 +4537,7 @@ chunks330:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4576,12 +4546,12 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X0
+	VPSHUFB shuffle162<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle167<>+0(SB), X1, X1
+	VPSHUFB shuffle163<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle168<>+0(SB), X0, X0
+	VPSHUFB shuffle164<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
@@ -4590,11 +4560,11 @@ chunks330:
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle169<>+0(SB), X0, X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4603,23 +4573,23 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle170<>+0(SB), X0, X1
+	VPSHUFB shuffle166<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle167<>+0(SB), X2, X2
+	VPSHUFB shuffle163<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle171<>+0(SB), X1, X3
+	VPSHUFB shuffle167<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle172<>+0(SB), X0, X3
+	VPSHUFB shuffle168<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle173<>+0(SB), X2, X4
+	VPSHUFB shuffle169<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle174<>+0(SB), X1, X1
+	VPSHUFB shuffle170<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle175<>+0(SB), X0, X0
-	VPSHUFB shuffle176<>+0(SB), X2, X2
+	VPSHUFB shuffle171<>+0(SB), X0, X0
+	VPSHUFB shuffle172<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -4657,7 +4627,7 @@ chunks334:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4666,27 +4636,27 @@ chunks334:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X0
+	VPSHUFB shuffle162<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle167<>+0(SB), X1, X1
+	VPSHUFB shuffle163<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle168<>+0(SB), X0, X0
+	VPSHUFB shuffle164<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle173<>+0(SB), X2, X3
+	VPSHUFB shuffle169<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle177<>+0(SB), X1, X4
+	VPSHUFB shuffle173<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle178<>+0(SB), X0, X4
-	VPSHUFB shuffle176<>+0(SB), X2, X2
+	VPSHUFB shuffle174<>+0(SB), X0, X4
+	VPSHUFB shuffle172<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VPSHUFB shuffle179<>+0(SB), X1, X4
+	VPSHUFB shuffle175<>+0(SB), X1, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
@@ -4713,65 +4683,65 @@ rowdone335:
 	VZEROUPPER
 	RET
 
-DATA shuffle165<>+0(SB)/8, $0xffff050403020100
-DATA shuffle165<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle161<>+0(SB)/8, $0xffff050403020100
+DATA shuffle161<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle162<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle162<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle163<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle163<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle164<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle164<>+8(SB)/8, $0xffff050403020100
+GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle165<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle165<>+8(SB)/8, $0x050403020100ffff
 GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle166<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle166<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle166<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle166<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle167<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle167<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle167<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle167<>+8(SB)/8, $0xffff090807060504
 GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle168<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle168<>+8(SB)/8, $0xffff050403020100
+DATA shuffle168<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle168<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle169<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle169<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle169<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle169<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle170<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle170<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle170<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle170<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle171<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle171<>+8(SB)/8, $0xffff090807060504
+DATA shuffle171<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle172<>+0(SB)/8, $0xffffffff09080706
-DATA shuffle172<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle172<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle172<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle172<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle173<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle173<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle173<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle173<>+8(SB)/8, $0x090807060504ffff
 GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle174<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle174<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle174<>+0(SB)/8, $0xffff090807060504
+DATA shuffle174<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle175<>+0(SB)/8, $0xffff0f0e0d0c0b0a
-DATA shuffle175<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle175<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle175<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle176<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle176<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle177<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle177<>+8(SB)/8, $0x090807060504ffff
-GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle178<>+0(SB)/8, $0xffff090807060504
-DATA shuffle178<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle179<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle179<>+8(SB)/8, $0x0d0c0b0affffffff
-GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
 
 // func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4809,36 +4779,36 @@ chunks339:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle180<>+0(SB), X0, X0
+	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle181<>+0(SB), X1, X1
+	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 7(R9)(DX*1), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle183<>+0(SB), X0, X0
+	VPSHUFB shuffle179<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9), X1
-	VPSHUFB shuffle184<>+0(SB), X1, X1
+	VPSHUFB shuffle180<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 9(R9)(DX*1), X0
-	VPSHUFB shuffle185<>+0(SB), X0, X0
+	VPSHUFB shuffle181<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle186<>+0(SB), X1, X1
+	VPSHUFB shuffle182<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle165<>+0(SB), X1, X1
+	VPSHUFB shuffle161<>+0(SB), X1, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPSHUFB shuffle183<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R9)(DX*1), X1
-	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle184<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9)(DX*1), X1
@@ -4848,16 +4818,16 @@ chunks339:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle189<>+0(SB), X0, X1
+	VPSHUFB shuffle185<>+0(SB), X0, X1
 	VMOVDQU 20(R9), X2
-	VPSHUFB shuffle190<>+0(SB), X2, X2
+	VPSHUFB shuffle186<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle191<>+0(SB), X1, X3
+	VPSHUFB shuffle187<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
-	VPSHUFB shuffle192<>+0(SB), X1, X1
-	VPSHUFB shuffle193<>+0(SB), X0, X0
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
@@ -4881,61 +4851,61 @@ rowdone340:
 	VZEROUPPER
 	RET
 
-DATA shuffle180<>+0(SB)/8, $0x0706050403020100
-DATA shuffle180<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle176<>+0(SB)/8, $0x0706050403020100
+DATA shuffle176<>+8(SB)/8, $0xffffffffffffff08
+GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle177<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle177<>+8(SB)/8, $0x06050403020100ff
+GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle178<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle178<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle179<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle179<>+8(SB)/8, $0xffffffffff080706
+GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle180<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle180<>+8(SB)/8, $0x0403020100ffffff
 GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle181<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle181<>+8(SB)/8, $0x06050403020100ff
+DATA shuffle181<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle181<>+8(SB)/8, $0xffffff0807060504
 GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle182<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle182<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle182<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle182<>+8(SB)/8, $0x020100ffffffffff
 GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle183<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle183<>+8(SB)/8, $0xffffffffff080706
+DATA shuffle183<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle183<>+8(SB)/8, $0xff08070605040302
 GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle184<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle184<>+8(SB)/8, $0x0403020100ffffff
+DATA shuffle184<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle185<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle185<>+8(SB)/8, $0xffffff0807060504
+DATA shuffle185<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle185<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle186<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle186<>+8(SB)/8, $0x020100ffffffffff
+DATA shuffle186<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle186<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle187<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle187<>+8(SB)/8, $0xff08070605040302
+DATA shuffle187<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle187<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle188<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle188<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle188<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle188<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle189<>+0(SB)/8, $0xffffffffffffff06
-DATA shuffle189<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle189<>+0(SB)/8, $0x0b0a090807ffffff
+DATA shuffle189<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle190<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA shuffle190<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle191<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle191<>+8(SB)/8, $0x0c0b0a090807ffff
-GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle192<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA shuffle192<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle193<>+0(SB)/8, $0x0b0a090807ffffff
-DATA shuffle193<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
 
 // func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5127,30 +5097,30 @@ chunks354:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle71<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle72<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle68<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle69<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle74<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle70<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle75<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle71<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle76<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle77<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle78<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle74<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle79<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle75<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5210,30 +5180,30 @@ chunks359:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle95<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle96<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle92<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle93<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle98<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle94<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle99<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle95<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle100<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle96<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle101<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle102<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle98<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle103<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle99<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5293,30 +5263,30 @@ chunks364:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle119<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle115<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle121<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle117<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle122<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle123<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle119<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle124<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle125<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle126<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle122<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5376,28 +5346,28 @@ chunks369:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle135<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle131<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle135<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle131<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle136<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle132<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVNTDQ       Y0, 32(R10)
-	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R10)
 	CMPQ           DI, BX
@@ -5524,62 +5494,62 @@ chunks380:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle194<>+0(SB), X0, X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle195<>+0(SB), X1, X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle196<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle197<>+0(SB), X0, X0
+	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle198<>+0(SB), X1, X1
+	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle199<>+0(SB), X0, X0
+	VPSHUFB shuffle195<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPSHUFB shuffle196<>+0(SB), X0, X0
 	VMOVDQU 7(R9)(DX*2), X1
-	VPSHUFB shuffle201<>+0(SB), X1, X1
+	VPSHUFB shuffle197<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle202<>+0(SB), X0, X0
+	VPSHUFB shuffle198<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X0
-	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPSHUFB shuffle199<>+0(SB), X0, X0
 	VMOVDQU 13(R9)(DX*2), X1
-	VPSHUFB shuffle204<>+0(SB), X1, X1
+	VPSHUFB shuffle200<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle196<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle205<>+0(SB), X0, X1
+	VPSHUFB shuffle201<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle206<>+0(SB), X2, X2
+	VPSHUFB shuffle202<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle207<>+0(SB), X1, X1
+	VPSHUFB shuffle203<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle208<>+0(SB), X1, X2
-	VPSHUFB shuffle209<>+0(SB), X0, X3
+	VPSHUFB shuffle204<>+0(SB), X1, X2
+	VPSHUFB shuffle205<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle210<>+0(SB), X2, X4
+	VPSHUFB shuffle206<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle211<>+0(SB), X1, X1
-	VPSHUFB shuffle212<>+0(SB), X0, X0
+	VPSHUFB shuffle207<>+0(SB), X1, X1
+	VPSHUFB shuffle208<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle213<>+0(SB), X2, X2
+	VPSHUFB shuffle209<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5617,43 +5587,43 @@ chunks384:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle194<>+0(SB), X0, X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle195<>+0(SB), X1, X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle196<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle197<>+0(SB), X0, X0
+	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle198<>+0(SB), X1, X1
+	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle199<>+0(SB), X0, X0
+	VPSHUFB shuffle195<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle214<>+0(SB), X0, X1
+	VPSHUFB shuffle210<>+0(SB), X0, X1
 	VMOVDQU 7(R9)(DX*2), X2
-	VPSHUFB shuffle201<>+0(SB), X2, X2
+	VPSHUFB shuffle197<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle215<>+0(SB), X1, X3
+	VPSHUFB shuffle211<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VPSHUFB shuffle216<>+0(SB), X0, X3
+	VPSHUFB shuffle212<>+0(SB), X0, X3
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle217<>+0(SB), X2, X4
+	VPSHUFB shuffle213<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle218<>+0(SB), X1, X3
+	VPSHUFB shuffle214<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 48(R10)
-	VPSHUFB shuffle219<>+0(SB), X1, X1
-	VPSHUFB shuffle220<>+0(SB), X0, X0
+	VPSHUFB shuffle215<>+0(SB), X1, X1
+	VPSHUFB shuffle216<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle221<>+0(SB), X2, X2
+	VPSHUFB shuffle217<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
@@ -5676,117 +5646,117 @@ rowdone385:
 	VZEROUPPER
 	RET
 
-DATA shuffle194<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle194<>+8(SB)/8, $0xffffffff050301ff
+DATA shuffle190<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle190<>+8(SB)/8, $0xffffffff050301ff
+GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle191<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle191<>+8(SB)/8, $0xff050301ffffffff
+GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle192<>+0(SB)/8, $0x0200ffffffffffff
+DATA shuffle192<>+8(SB)/8, $0x01ffffffffffff04
+GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle193<>+0(SB)/8, $0xffffffffffff0200
+DATA shuffle193<>+8(SB)/8, $0xffffffffff070503
+GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle194<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle194<>+8(SB)/8, $0xffff050301ffffff
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle195<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle195<>+8(SB)/8, $0xff050301ffffffff
+DATA shuffle195<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle195<>+8(SB)/8, $0x0301ffffffffffff
 GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle196<>+0(SB)/8, $0x0200ffffffffffff
-DATA shuffle196<>+8(SB)/8, $0x01ffffffffffff04
+DATA shuffle196<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle196<>+8(SB)/8, $0xffffffffffff0503
 GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle197<>+0(SB)/8, $0xffffffffffff0200
-DATA shuffle197<>+8(SB)/8, $0xffffffffff070503
+DATA shuffle197<>+0(SB)/8, $0xffffffff040200ff
+DATA shuffle197<>+8(SB)/8, $0xffffff090705ffff
 GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle198<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle198<>+8(SB)/8, $0xffff050301ffffff
+DATA shuffle198<>+0(SB)/8, $0xff040200ffffffff
+DATA shuffle198<>+8(SB)/8, $0x050301ffffffffff
 GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle199<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle199<>+8(SB)/8, $0x0301ffffffffffff
+DATA shuffle199<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle199<>+8(SB)/8, $0xffffffff090705ff
 GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle200<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle200<>+8(SB)/8, $0xffffffffffff0503
+DATA shuffle200<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle200<>+8(SB)/8, $0xff090705ffffffff
 GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle201<>+0(SB)/8, $0xffffffff040200ff
-DATA shuffle201<>+8(SB)/8, $0xffffff090705ffff
+DATA shuffle201<>+0(SB)/8, $0xffffffffffff0301
+DATA shuffle201<>+8(SB)/8, $0xffffffffff080604
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle202<>+0(SB)/8, $0xff040200ffffffff
-DATA shuffle202<>+8(SB)/8, $0x050301ffffffffff
+DATA shuffle202<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle202<>+8(SB)/8, $0xffff090705ffffff
 GLOBL shuffle202<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle203<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle203<>+8(SB)/8, $0xffffffff090705ff
+DATA shuffle203<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle203<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL shuffle203<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle204<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle204<>+8(SB)/8, $0xff090705ffffffff
+DATA shuffle204<>+0(SB)/8, $0x05ffffffffffff08
+DATA shuffle204<>+8(SB)/8, $0xffffffffffff0907
 GLOBL shuffle204<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle205<>+0(SB)/8, $0xffffffffffff0301
-DATA shuffle205<>+8(SB)/8, $0xffffffffff080604
+DATA shuffle205<>+0(SB)/8, $0xffffffff090705ff
+DATA shuffle205<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL shuffle205<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle206<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle206<>+8(SB)/8, $0xffff090705ffffff
+DATA shuffle206<>+0(SB)/8, $0xff090705ffffffff
+DATA shuffle206<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL shuffle206<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle207<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle207<>+8(SB)/8, $0x0705ffffffffffff
+DATA shuffle207<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA shuffle207<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL shuffle207<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle208<>+0(SB)/8, $0x05ffffffffffff08
-DATA shuffle208<>+8(SB)/8, $0xffffffffffff0907
+DATA shuffle208<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA shuffle208<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle208<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle209<>+0(SB)/8, $0xffffffff090705ff
-DATA shuffle209<>+8(SB)/8, $0xffffff0e0c0affff
+DATA shuffle209<>+0(SB)/8, $0x0d0bffffffffffff
+DATA shuffle209<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle209<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle210<>+0(SB)/8, $0xff090705ffffffff
-DATA shuffle210<>+8(SB)/8, $0x0e0c0affffffffff
+DATA shuffle210<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle210<>+8(SB)/8, $0xffffffffffff0806
 GLOBL shuffle210<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle211<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA shuffle211<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA shuffle211<>+0(SB)/8, $0xff080604ffffffff
+DATA shuffle211<>+8(SB)/8, $0x090705ffffffffff
 GLOBL shuffle211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle212<>+0(SB)/8, $0xffff0f0d0bffffff
-DATA shuffle212<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle212<>+0(SB)/8, $0xffffffffff090705
+DATA shuffle212<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL shuffle212<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle213<>+0(SB)/8, $0x0d0bffffffffffff
-DATA shuffle213<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle213<>+0(SB)/8, $0xffff090705ffffff
+DATA shuffle213<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle214<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle214<>+8(SB)/8, $0xffffffffffff0806
+DATA shuffle214<>+0(SB)/8, $0x0c0affffffffffff
+DATA shuffle214<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL shuffle214<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle215<>+0(SB)/8, $0xff080604ffffffff
-DATA shuffle215<>+8(SB)/8, $0x090705ffffffffff
+DATA shuffle215<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle215<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle216<>+0(SB)/8, $0xffffffffff090705
-DATA shuffle216<>+8(SB)/8, $0xffffffff0e0c0aff
+DATA shuffle216<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA shuffle216<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle217<>+0(SB)/8, $0xffff090705ffffff
-DATA shuffle217<>+8(SB)/8, $0xff0e0c0affffffff
+DATA shuffle217<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA shuffle217<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle218<>+0(SB)/8, $0x0c0affffffffffff
-DATA shuffle218<>+8(SB)/8, $0x0bffffffffffff0e
-GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle219<>+0(SB)/8, $0xffffffffffff0f0d
-DATA shuffle219<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle220<>+0(SB)/8, $0xffffff0f0d0bffff
-DATA shuffle220<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle221<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA shuffle221<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5826,59 +5796,59 @@ chunks390:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle222<>+0(SB), X0, X0
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle223<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle224<>+0(SB), X0, X0
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle225<>+0(SB), X0, X0
+	VPSHUFB shuffle221<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle226<>+0(SB), X1, X1
+	VPSHUFB shuffle222<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle227<>+0(SB), X0, X0
+	VPSHUFB shuffle223<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle224<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle229<>+0(SB), X1, X1
+	VPSHUFB shuffle225<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle230<>+0(SB), X0, X0
+	VPSHUFB shuffle226<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle222<>+0(SB), X0, X0
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle223<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R9)(DX*1), X0
-	VPSHUFB shuffle224<>+0(SB), X0, X0
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle170<>+0(SB), X0, X1
+	VPSHUFB shuffle166<>+0(SB), X0, X1
 	VMOVDQU 14(R9)(DX*2), X2
-	VPSHUFB shuffle226<>+0(SB), X2, X2
+	VPSHUFB shuffle222<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle231<>+0(SB), X1, X3
+	VPSHUFB shuffle227<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle232<>+0(SB), X0, X3
+	VPSHUFB shuffle228<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle233<>+0(SB), X2, X4
+	VPSHUFB shuffle229<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle234<>+0(SB), X1, X1
+	VPSHUFB shuffle230<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle235<>+0(SB), X0, X0
-	VPSHUFB shuffle236<>+0(SB), X2, X2
+	VPSHUFB shuffle231<>+0(SB), X0, X0
+	VPSHUFB shuffle232<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -5916,41 +5886,41 @@ chunks394:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle222<>+0(SB), X0, X0
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle223<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle224<>+0(SB), X0, X0
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle225<>+0(SB), X0, X0
+	VPSHUFB shuffle221<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle226<>+0(SB), X1, X1
+	VPSHUFB shuffle222<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle227<>+0(SB), X0, X0
+	VPSHUFB shuffle223<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle224<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle233<>+0(SB), X1, X2
+	VPSHUFB shuffle229<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X3
+	VPSHUFB shuffle233<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle238<>+0(SB), X3, X2
-	VPSHUFB shuffle236<>+0(SB), X1, X1
+	VPSHUFB shuffle234<>+0(SB), X3, X2
+	VPSHUFB shuffle232<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle239<>+0(SB), X0, X2
+	VPSHUFB shuffle235<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X0, X0
-	VPSHUFB shuffle240<>+0(SB), X3, X3
+	VPSHUFB shuffle236<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
@@ -5973,81 +5943,81 @@ rowdone395:
 	VZEROUPPER
 	RET
 
-DATA shuffle222<>+0(SB)/8, $0xffff090805040100
+DATA shuffle218<>+0(SB)/8, $0xffff090805040100
+DATA shuffle218<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle219<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle219<>+8(SB)/8, $0xffffffff09080504
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle220<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle220<>+8(SB)/8, $0x05040100ffffffff
+GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle221<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle221<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle222<>+0(SB)/8, $0x090805040100ffff
 DATA shuffle222<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle223<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle223<>+8(SB)/8, $0xffffffff09080504
+DATA shuffle223<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle223<>+8(SB)/8, $0xffff090805040100
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle224<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle224<>+8(SB)/8, $0x05040100ffffffff
+DATA shuffle224<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle224<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle225<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle225<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle225<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle225<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle226<>+0(SB)/8, $0x090805040100ffff
-DATA shuffle226<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle226<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle226<>+8(SB)/8, $0x090805040100ffff
 GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle227<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle227<>+8(SB)/8, $0xffff090805040100
+DATA shuffle227<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle228<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle228<>+0(SB)/8, $0xffffffff0d0c0908
 DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle229<>+0(SB)/8, $0x05040100ffffffff
-DATA shuffle229<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle229<>+0(SB)/8, $0x09080504ffffffff
+DATA shuffle229<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle229<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle230<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle230<>+8(SB)/8, $0x090805040100ffff
+DATA shuffle230<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle231<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle231<>+8(SB)/8, $0xffff0d0c09080504
+DATA shuffle231<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA shuffle231<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle231<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle232<>+0(SB)/8, $0xffffffff0d0c0908
-DATA shuffle232<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle232<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle232<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL shuffle232<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle233<>+0(SB)/8, $0x09080504ffffffff
-DATA shuffle233<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle233<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle233<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle234<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle234<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle234<>+0(SB)/8, $0xffff0d0c09080504
+DATA shuffle234<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle235<>+0(SB)/8, $0xffff0f0e0b0a0706
-DATA shuffle235<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle235<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle235<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle236<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle236<>+8(SB)/8, $0xffffffff0f0e0b0a
+DATA shuffle236<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle236<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle237<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle237<>+8(SB)/8, $0x0d0c09080504ffff
-GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle238<>+0(SB)/8, $0xffff0d0c09080504
-DATA shuffle238<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle239<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle239<>+8(SB)/8, $0x0b0a0706ffffffff
-GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle240<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA shuffle240<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6087,72 +6057,72 @@ chunks400:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle30<>+0(SB), X1, X1
+	VPSHUFB shuffle238<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 16(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 4(R9), X0
-	VPSHUFB shuffle241<>+0(SB), X0, X0
+	VPSHUFB shuffle239<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
+	VPSHUFB shuffle237<>+0(SB), X1, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
+	VPSHUFB shuffle237<>+0(SB), X1, X1
 	VMOVDQU 24(R9), X0
-	VPSHUFB shuffle30<>+0(SB), X0, X0
+	VPSHUFB shuffle238<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle242<>+0(SB), X0, X1
+	VPSHUFB shuffle240<>+0(SB), X0, X1
 	VMOVDQU 24(R9)(DX*1), X2
-	VPSHUFB shuffle241<>+0(SB), X2, X2
+	VPSHUFB shuffle239<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 32(R9)(DX*1), X1
-	VPSHUFB shuffle68<>+0(SB), X1, X3
+	VPSHUFB shuffle64<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle29<>+0(SB), X3, X3
+	VPSHUFB shuffle237<>+0(SB), X3, X3
 	VMOVDQU 32(R9)(DX*2), X2
-	VPSHUFB shuffle128<>+0(SB), X2, X4
+	VPSHUFB shuffle124<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 96(R10)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle241<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle30<>+0(SB), X3, X3
+	VPSHUFB shuffle238<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle241<>+0(SB), X3, X3
+	VPSHUFB shuffle239<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
@@ -6189,37 +6159,37 @@ chunks404:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle128<>+0(SB), X1, X2
+	VPSHUFB shuffle124<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X2
+	VPSHUFB shuffle237<>+0(SB), X0, X2
 	VMOVDQU (R9)(DX*2), X3
-	VPSHUFB shuffle30<>+0(SB), X3, X3
+	VPSHUFB shuffle238<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle242<>+0(SB), X3, X2
+	VPSHUFB shuffle240<>+0(SB), X3, X2
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle241<>+0(SB), X4, X4
+	VPSHUFB shuffle239<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
-	VPSHUFB shuffle130<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X1, X1
+	VPSHUFB shuffle126<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle241<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
 	JEQ     rowdone405
@@ -6241,13 +6211,25 @@ rowdone405:
 	VZEROUPPER
 	RET
 
-DATA shuffle241<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle241<>+8(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
+DATA shuffle237<>+0(SB)/8, $0x0b0a090803020100
+DATA shuffle237<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle242<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle242<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
+DATA shuffle238<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle238<>+8(SB)/8, $0x0b0a090803020100
+GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle239<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle239<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle240<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle240<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle241<>+0(SB)/8, $0x0f0e0d0c07060504
+DATA shuffle241<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6316,7 +6298,7 @@ chunks409:
 	VMOVDQU X4, 64(R10)
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*1), X1
@@ -6332,7 +6314,7 @@ chunks409:
 	VMOVDQU X4, 112(R10)
 	VMOVDQU 24(R9)(DX*2), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
@@ -6391,62 +6373,62 @@ chunks414:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle243<>+0(SB), X0, X0
+	VPSHUFB shuffle242<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle244<>+0(SB), X1, X1
+	VPSHUFB shuffle243<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle245<>+0(SB), X0, X0
+	VPSHUFB shuffle244<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle246<>+0(SB), X0, X0
+	VPSHUFB shuffle245<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle247<>+0(SB), X1, X1
+	VPSHUFB shuffle246<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle248<>+0(SB), X0, X0
+	VPSHUFB shuffle247<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(DX*1), X0
-	VPSHUFB shuffle249<>+0(SB), X0, X0
+	VPSHUFB shuffle248<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle250<>+0(SB), X1, X1
+	VPSHUFB shuffle249<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 10(R9), X0
-	VPSHUFB shuffle251<>+0(SB), X0, X0
+	VPSHUFB shuffle250<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle252<>+0(SB), X0, X0
+	VPSHUFB shuffle251<>+0(SB), X0, X0
 	VMOVDQU 11(R9)(DX*2), X1
-	VPSHUFB shuffle253<>+0(SB), X1, X1
+	VPSHUFB shuffle252<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle245<>+0(SB), X0, X0
+	VPSHUFB shuffle244<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle246<>+0(SB), X0, X1
+	VPSHUFB shuffle245<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle254<>+0(SB), X2, X2
+	VPSHUFB shuffle253<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle255<>+0(SB), X1, X1
+	VPSHUFB shuffle254<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle256<>+0(SB), X1, X2
-	VPSHUFB shuffle257<>+0(SB), X0, X3
+	VPSHUFB shuffle255<>+0(SB), X1, X2
+	VPSHUFB shuffle256<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle258<>+0(SB), X2, X4
+	VPSHUFB shuffle257<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle259<>+0(SB), X1, X1
-	VPSHUFB shuffle260<>+0(SB), X0, X0
+	VPSHUFB shuffle258<>+0(SB), X1, X1
+	VPSHUFB shuffle259<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle261<>+0(SB), X2, X2
+	VPSHUFB shuffle260<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6470,81 +6452,81 @@ rowdone415:
 	VZEROUPPER
 	RET
 
-DATA shuffle243<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle243<>+8(SB)/8, $0xffffffff070401ff
+DATA shuffle242<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle242<>+8(SB)/8, $0xffffffff070401ff
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle243<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle243<>+8(SB)/8, $0xff070401ffffffff
 GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle244<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle244<>+8(SB)/8, $0xff070401ffffffff
+DATA shuffle244<>+0(SB)/8, $0x0300ffffffffffff
+DATA shuffle244<>+8(SB)/8, $0x01ffffffffffff06
 GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle245<>+0(SB)/8, $0x0300ffffffffffff
-DATA shuffle245<>+8(SB)/8, $0x01ffffffffffff06
+DATA shuffle245<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle245<>+8(SB)/8, $0xffffffffff060300
 GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle246<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle246<>+8(SB)/8, $0xffffffffff060300
+DATA shuffle246<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle246<>+8(SB)/8, $0xffff0d0a07ffffff
 GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle247<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle247<>+8(SB)/8, $0xffff0d0a07ffffff
+DATA shuffle247<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle247<>+8(SB)/8, $0x0a07ffffffffffff
 GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle248<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle248<>+8(SB)/8, $0x0a07ffffffffffff
+DATA shuffle248<>+0(SB)/8, $0x00ffffffffffff05
+DATA shuffle248<>+8(SB)/8, $0xffffffffffff0603
 GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle249<>+0(SB)/8, $0x00ffffffffffff05
-DATA shuffle249<>+8(SB)/8, $0xffffffffffff0603
+DATA shuffle249<>+0(SB)/8, $0xffffffff060300ff
+DATA shuffle249<>+8(SB)/8, $0xffffff070401ffff
 GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle250<>+0(SB)/8, $0xffffffff060300ff
-DATA shuffle250<>+8(SB)/8, $0xffffff070401ffff
+DATA shuffle250<>+0(SB)/8, $0xff060300ffffffff
+DATA shuffle250<>+8(SB)/8, $0x070401ffffffffff
 GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle251<>+0(SB)/8, $0xff060300ffffffff
-DATA shuffle251<>+8(SB)/8, $0x070401ffffffffff
+DATA shuffle251<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle251<>+8(SB)/8, $0xffffffff0d0a07ff
 GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle252<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle252<>+8(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle252<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle252<>+8(SB)/8, $0xff0d0a07ffffffff
 GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle253<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle253<>+8(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle253<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle253<>+8(SB)/8, $0xffff070401ffffff
 GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle254<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle254<>+8(SB)/8, $0xffff070401ffffff
+DATA shuffle254<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle254<>+8(SB)/8, $0x0401ffffffffffff
 GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle255<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle255<>+8(SB)/8, $0x0401ffffffffffff
+DATA shuffle255<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle255<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle256<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle256<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle256<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle256<>+8(SB)/8, $0xffffff0e0b08ffff
 GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle257<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA shuffle257<>+8(SB)/8, $0xffffff0e0b08ffff
+DATA shuffle257<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle257<>+8(SB)/8, $0x0e0b08ffffffffff
 GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle258<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA shuffle258<>+8(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle258<>+0(SB)/8, $0xffffffffff0e0b08
+DATA shuffle258<>+8(SB)/8, $0xffffffff0f0c09ff
 GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle259<>+0(SB)/8, $0xffffffffff0e0b08
-DATA shuffle259<>+8(SB)/8, $0xffffffff0f0c09ff
+DATA shuffle259<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA shuffle259<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle260<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA shuffle260<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle260<>+0(SB)/8, $0x0c09ffffffffffff
+DATA shuffle260<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle261<>+0(SB)/8, $0x0c09ffffffffffff
-DATA shuffle261<>+8(SB)/8, $0xffffffffffffff0f
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6582,59 +6564,59 @@ chunks419:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle263<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle264<>+0(SB), X0, X0
+	VPSHUFB shuffle263<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle265<>+0(SB), X0, X0
+	VPSHUFB shuffle264<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle266<>+0(SB), X1, X1
+	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPSHUFB shuffle267<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle269<>+0(SB), X1, X1
+	VPSHUFB shuffle268<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle270<>+0(SB), X0, X0
+	VPSHUFB shuffle269<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
-	VPSHUFB shuffle263<>+0(SB), X1, X1
+	VPSHUFB shuffle262<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle264<>+0(SB), X0, X0
+	VPSHUFB shuffle263<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle265<>+0(SB), X0, X1
+	VPSHUFB shuffle264<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle266<>+0(SB), X2, X2
+	VPSHUFB shuffle265<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle267<>+0(SB), X1, X3
+	VPSHUFB shuffle266<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle271<>+0(SB), X0, X3
+	VPSHUFB shuffle270<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle269<>+0(SB), X2, X4
+	VPSHUFB shuffle268<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle272<>+0(SB), X1, X1
+	VPSHUFB shuffle271<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle273<>+0(SB), X0, X0
-	VPSHUFB shuffle274<>+0(SB), X2, X2
+	VPSHUFB shuffle272<>+0(SB), X0, X0
+	VPSHUFB shuffle273<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6658,57 +6640,57 @@ rowdone420:
 	VZEROUPPER
 	RET
 
-DATA shuffle262<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle262<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle261<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle261<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle262<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle262<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle263<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle263<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle263<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle263<>+8(SB)/8, $0x07060100ffffffff
 GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle264<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle264<>+8(SB)/8, $0x07060100ffffffff
+DATA shuffle264<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle264<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle265<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle265<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle265<>+0(SB)/8, $0x0d0c07060100ffff
+DATA shuffle265<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle266<>+0(SB)/8, $0x0d0c07060100ffff
-DATA shuffle266<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle266<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle266<>+8(SB)/8, $0xffff0d0c07060100
 GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle267<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle267<>+8(SB)/8, $0xffff0d0c07060100
+DATA shuffle267<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle267<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle268<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle268<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle268<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle268<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle269<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle269<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle269<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle269<>+8(SB)/8, $0x0d0c07060100ffff
 GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle270<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle270<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle270<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle270<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle271<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle271<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle271<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle271<>+8(SB)/8, $0x0f0e09080302ffff
 GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle272<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle272<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle272<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle272<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle273<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle273<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle273<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle273<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle274<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle274<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6746,53 +6728,53 @@ chunks424:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle275<>+0(SB), X1, X2
+	VPSHUFB shuffle274<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X2
-	VPSHUFB shuffle57<>+0(SB), X2, X2
+	VPSHUFB shuffle55<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle132<>+0(SB), X2, X0
+	VPSHUFB shuffle128<>+0(SB), X2, X0
 	VMOVDQU 4(R9), X3
-	VPSHUFB shuffle276<>+0(SB), X3, X3
+	VPSHUFB shuffle275<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle68<>+0(SB), X1, X0
+	VPSHUFB shuffle64<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(DX*1), X3
-	VPSHUFB shuffle128<>+0(SB), X3, X4
+	VPSHUFB shuffle124<>+0(SB), X3, X4
 	VPOR    X4, X0, X4
 	VMOVDQU 4(R9)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 16(R9)(DX*2), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X4
-	VPSHUFB shuffle57<>+0(SB), X4, X4
+	VPSHUFB shuffle55<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU X4, 64(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 8(R9)(DX*1), X4
-	VPSHUFB shuffle276<>+0(SB), X4, X4
+	VPSHUFB shuffle275<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle70<>+0(SB), X3, X3
+	VPSHUFB shuffle66<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 80(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle56<>+0(SB), X3, X3
-	VPSHUFB shuffle130<>+0(SB), X2, X2
+	VPSHUFB shuffle54<>+0(SB), X3, X3
+	VPSHUFB shuffle126<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6816,13 +6798,13 @@ rowdone425:
 	VZEROUPPER
 	RET
 
-DATA shuffle275<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle275<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
+DATA shuffle274<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle274<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle276<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle276<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
+DATA shuffle275<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle275<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6926,7 +6908,7 @@ chunks429:
 	VMOVDQU X3, 160(R10)
 	VMOVDQU 40(R9)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 176(R10)
 	VMOVDQU 16(R9)(DX*2), X1
@@ -6995,67 +6977,67 @@ chunks435:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle277<>+0(SB), X0, X0
+	VPSHUFB shuffle276<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle278<>+0(SB), X1, X1
+	VPSHUFB shuffle277<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle279<>+0(SB), X0, X0
+	VPSHUFB shuffle278<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle280<>+0(SB), X0, X0
+	VPSHUFB shuffle279<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle281<>+0(SB), X1, X1
+	VPSHUFB shuffle280<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle282<>+0(SB), X0, X0
+	VPSHUFB shuffle281<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle283<>+0(SB), X0, X0
+	VPSHUFB shuffle282<>+0(SB), X0, X0
 	VMOVDQU 3(R9)(DX*2), X1
-	VPSHUFB shuffle284<>+0(SB), X1, X1
+	VPSHUFB shuffle283<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle285<>+0(SB), X0, X2
+	VPSHUFB shuffle284<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle286<>+0(SB), X1, X1
+	VPSHUFB shuffle285<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X1
-	VPSHUFB shuffle277<>+0(SB), X1, X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VMOVDQU 13(R9)(DX*2), X2
-	VPSHUFB shuffle278<>+0(SB), X2, X2
+	VPSHUFB shuffle277<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle279<>+0(SB), X1, X1
+	VPSHUFB shuffle278<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9), X1
-	VPSHUFB shuffle287<>+0(SB), X1, X1
+	VPSHUFB shuffle286<>+0(SB), X1, X1
 	VMOVDQU 15(R9)(DX*1), X2
-	VPSHUFB shuffle288<>+0(SB), X2, X2
+	VPSHUFB shuffle287<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle289<>+0(SB), X1, X3
+	VPSHUFB shuffle288<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 15(R9)(DX*2), X2
-	VPSHUFB shuffle290<>+0(SB), X2, X2
+	VPSHUFB shuffle289<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 64(R10)
-	VPSHUFB shuffle291<>+0(SB), X0, X2
+	VPSHUFB shuffle290<>+0(SB), X0, X2
 	VMOVDQU 20(R9), X3
-	VPSHUFB shuffle292<>+0(SB), X3, X4
+	VPSHUFB shuffle291<>+0(SB), X3, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle293<>+0(SB), X1, X2
+	VPSHUFB shuffle292<>+0(SB), X1, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 80(R10)
-	VPSHUFB shuffle294<>+0(SB), X0, X0
-	VPSHUFB shuffle295<>+0(SB), X3, X3
+	VPSHUFB shuffle293<>+0(SB), X0, X0
+	VPSHUFB shuffle294<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle296<>+0(SB), X1, X1
+	VPSHUFB shuffle295<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
@@ -7093,45 +7075,45 @@ chunks439:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle277<>+0(SB), X0, X0
+	VPSHUFB shuffle276<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle278<>+0(SB), X1, X1
+	VPSHUFB shuffle277<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle279<>+0(SB), X0, X0
+	VPSHUFB shuffle278<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle280<>+0(SB), X0, X0
+	VPSHUFB shuffle279<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle281<>+0(SB), X1, X1
+	VPSHUFB shuffle280<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle282<>+0(SB), X0, X0
+	VPSHUFB shuffle281<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle297<>+0(SB), X0, X1
+	VPSHUFB shuffle296<>+0(SB), X0, X1
 	VMOVDQU 3(R9)(DX*2), X2
-	VPSHUFB shuffle284<>+0(SB), X2, X2
+	VPSHUFB shuffle283<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9)(DX*2), X1
-	VPSHUFB shuffle298<>+0(SB), X1, X3
+	VPSHUFB shuffle297<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle299<>+0(SB), X2, X4
+	VPSHUFB shuffle298<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle300<>+0(SB), X0, X4
-	VPSHUFB shuffle301<>+0(SB), X1, X3
+	VPSHUFB shuffle299<>+0(SB), X0, X4
+	VPSHUFB shuffle300<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle302<>+0(SB), X2, X4
+	VPSHUFB shuffle301<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
-	VPSHUFB shuffle303<>+0(SB), X2, X2
-	VPSHUFB shuffle304<>+0(SB), X0, X0
+	VPSHUFB shuffle302<>+0(SB), X2, X2
+	VPSHUFB shuffle303<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle305<>+0(SB), X1, X1
+	VPSHUFB shuffle304<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
 	CMPQ    DI, BX
@@ -7154,121 +7136,121 @@ rowdone440:
 	VZEROUPPER
 	RET
 
-DATA shuffle277<>+0(SB)/8, $0xffffffffff080400
-DATA shuffle277<>+8(SB)/8, $0xffffffff090501ff
+DATA shuffle276<>+0(SB)/8, $0xffffffffff080400
+DATA shuffle276<>+8(SB)/8, $0xffffffff090501ff
+GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle277<>+0(SB)/8, $0xffff080400ffffff
+DATA shuffle277<>+8(SB)/8, $0xff090501ffffffff
 GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle278<>+0(SB)/8, $0xffff080400ffffff
-DATA shuffle278<>+8(SB)/8, $0xff090501ffffffff
+DATA shuffle278<>+0(SB)/8, $0x0400ffffffffffff
+DATA shuffle278<>+8(SB)/8, $0x01ffffffffffff08
 GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle279<>+0(SB)/8, $0x0400ffffffffffff
-DATA shuffle279<>+8(SB)/8, $0x01ffffffffffff08
+DATA shuffle279<>+0(SB)/8, $0xffffffffffff0703
+DATA shuffle279<>+8(SB)/8, $0xffffffffff080400
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle280<>+0(SB)/8, $0xffffffffffff0703
-DATA shuffle280<>+8(SB)/8, $0xffffffffff080400
+DATA shuffle280<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle280<>+8(SB)/8, $0xffff090501ffffff
 GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle281<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle281<>+8(SB)/8, $0xffff090501ffffff
+DATA shuffle281<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle281<>+8(SB)/8, $0x0501ffffffffffff
 GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle282<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle282<>+8(SB)/8, $0x0501ffffffffffff
+DATA shuffle282<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle282<>+8(SB)/8, $0xffffffffffff0905
 GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle283<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle283<>+8(SB)/8, $0xffffffffffff0905
+DATA shuffle283<>+0(SB)/8, $0xffffffff080400ff
+DATA shuffle283<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle284<>+0(SB)/8, $0xffffffff080400ff
-DATA shuffle284<>+8(SB)/8, $0xffffffff0d09ffff
+DATA shuffle284<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle284<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle285<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle285<>+8(SB)/8, $0xffffff00ffffffff
+DATA shuffle285<>+0(SB)/8, $0xff080400ffffffff
+DATA shuffle285<>+8(SB)/8, $0x090501ffffffffff
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle286<>+0(SB)/8, $0xff080400ffffffff
-DATA shuffle286<>+8(SB)/8, $0x090501ffffffffff
+DATA shuffle286<>+0(SB)/8, $0xffffffffffff0400
+DATA shuffle286<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle287<>+0(SB)/8, $0xffffffffffff0400
-DATA shuffle287<>+8(SB)/8, $0xffffffffff0d0905
+DATA shuffle287<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle287<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle288<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle288<>+8(SB)/8, $0xffffff0d09ffffff
+DATA shuffle288<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle288<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL shuffle288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle289<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle289<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle289<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle289<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle290<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle290<>+8(SB)/8, $0x0d09ffffffffffff
+DATA shuffle290<>+0(SB)/8, $0x05ffffffffffff0c
+DATA shuffle290<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle291<>+0(SB)/8, $0x05ffffffffffff0c
-DATA shuffle291<>+8(SB)/8, $0xffffffffffff0d09
+DATA shuffle291<>+0(SB)/8, $0xffffffff0d0905ff
+DATA shuffle291<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle292<>+0(SB)/8, $0xffffffff0d0905ff
-DATA shuffle292<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA shuffle292<>+0(SB)/8, $0xff0d0905ffffffff
+DATA shuffle292<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL shuffle292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle293<>+0(SB)/8, $0xff0d0905ffffffff
-DATA shuffle293<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA shuffle293<>+0(SB)/8, $0xffffffffff0e0a06
+DATA shuffle293<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL shuffle293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle294<>+0(SB)/8, $0xffffffffff0e0a06
-DATA shuffle294<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA shuffle294<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA shuffle294<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle295<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA shuffle295<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle295<>+0(SB)/8, $0x0b07ffffffffffff
+DATA shuffle295<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle296<>+0(SB)/8, $0x0b07ffffffffffff
-DATA shuffle296<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle296<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle296<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle297<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle297<>+8(SB)/8, $0xffffffffffff0c08
+DATA shuffle297<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle297<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle298<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle298<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle298<>+0(SB)/8, $0xff0c0804ffffffff
+DATA shuffle298<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL shuffle298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle299<>+0(SB)/8, $0xff0c0804ffffffff
-DATA shuffle299<>+8(SB)/8, $0x0d0905ffffffffff
+DATA shuffle299<>+0(SB)/8, $0xffffffffff0d0905
+DATA shuffle299<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL shuffle299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle300<>+0(SB)/8, $0xffffffffff0d0905
-DATA shuffle300<>+8(SB)/8, $0xffffffff0e0a06ff
+DATA shuffle300<>+0(SB)/8, $0xffff0d0905ffffff
+DATA shuffle300<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle301<>+0(SB)/8, $0xffff0d0905ffffff
-DATA shuffle301<>+8(SB)/8, $0xff0e0a06ffffffff
+DATA shuffle301<>+0(SB)/8, $0x0a06ffffffffffff
+DATA shuffle301<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL shuffle301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle302<>+0(SB)/8, $0x0a06ffffffffffff
-DATA shuffle302<>+8(SB)/8, $0x07ffffffffffff0e
+DATA shuffle302<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle302<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle303<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle303<>+0(SB)/8, $0xffffff0f0b07ffff
 DATA shuffle303<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle304<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA shuffle304<>+0(SB)/8, $0x0f0b07ffffffffff
 DATA shuffle304<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle305<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA shuffle305<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7308,130 +7290,130 @@ chunks445:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle308<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 16(R9)(DX*1), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle311<>+0(SB), X0, X0
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R9)(DX*1), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(DX*2), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VPSHUFB shuffle315<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle317<>+0(SB), X0, X0
+	VPSHUFB shuffle316<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9), X0
-	VPSHUFB shuffle308<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R9), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 22(R9)(DX*1), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X0
+	VPSHUFB shuffle162<>+0(SB), X0, X0
 	VMOVDQU 6(R9)(DX*2), X1
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R9)(DX*2), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X2
+	VPSHUFB shuffle319<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 64(R10)
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle306<>+0(SB), X2, X1
+	VPSHUFB shuffle305<>+0(SB), X2, X1
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle316<>+0(SB), X3, X3
+	VPSHUFB shuffle315<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R9)(DX*2), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X4
+	VPSHUFB shuffle320<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 26(R9), X3
-	VPSHUFB shuffle318<>+0(SB), X3, X3
+	VPSHUFB shuffle317<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle322<>+0(SB), X0, X4
+	VPSHUFB shuffle321<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
 	VMOVDQU 26(R9)(DX*1), X4
-	VPSHUFB shuffle306<>+0(SB), X4, X4
-	VPSHUFB shuffle323<>+0(SB), X2, X3
+	VPSHUFB shuffle305<>+0(SB), X4, X4
+	VPSHUFB shuffle322<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 26(R9)(DX*2), X4
-	VPSHUFB shuffle308<>+0(SB), X4, X4
+	VPSHUFB shuffle307<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle324<>+0(SB), X1, X3
+	VPSHUFB shuffle323<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 28(R9), X4
-	VPSHUFB shuffle310<>+0(SB), X4, X4
+	VPSHUFB shuffle309<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 30(R9), X4
-	VPSHUFB shuffle311<>+0(SB), X4, X4
+	VPSHUFB shuffle310<>+0(SB), X4, X4
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle311<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle325<>+0(SB), X2, X4
+	VPSHUFB shuffle324<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle326<>+0(SB), X1, X4
+	VPSHUFB shuffle325<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(R10)
-	VPSHUFB shuffle327<>+0(SB), X0, X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
 	VMOVDQU 30(R9)(DX*1), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X4
+	VPSHUFB shuffle315<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VPSHUFB shuffle328<>+0(SB), X2, X2
+	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU 30(R9)(DX*2), X4
-	VPSHUFB shuffle318<>+0(SB), X4, X4
+	VPSHUFB shuffle317<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle329<>+0(SB), X1, X1
+	VPSHUFB shuffle328<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
 	CMPQ    DI, BX
@@ -7468,64 +7450,64 @@ chunks449:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle330<>+0(SB), X1, X2
+	VPSHUFB shuffle329<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle308<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R9)(DX*1), X2
-	VPSHUFB shuffle331<>+0(SB), X2, X3
+	VPSHUFB shuffle330<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle311<>+0(SB), X0, X0
+	VPSHUFB shuffle310<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle311<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle332<>+0(SB), X1, X0
+	VPSHUFB shuffle331<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 2(R9)(DX*1), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle333<>+0(SB), X2, X0
+	VPSHUFB shuffle332<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle334<>+0(SB), X0, X3
+	VPSHUFB shuffle333<>+0(SB), X0, X3
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X4
+	VPSHUFB shuffle315<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle335<>+0(SB), X1, X3
+	VPSHUFB shuffle334<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 4(R9)(DX*1), X4
-	VPSHUFB shuffle318<>+0(SB), X4, X4
+	VPSHUFB shuffle317<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPSHUFB shuffle335<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X3
-	VPSHUFB shuffle306<>+0(SB), X3, X3
-	VPSHUFB shuffle337<>+0(SB), X0, X4
+	VPSHUFB shuffle305<>+0(SB), X3, X3
+	VPSHUFB shuffle336<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 6(R9), X3
-	VPSHUFB shuffle308<>+0(SB), X3, X3
+	VPSHUFB shuffle307<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle338<>+0(SB), X1, X1
+	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 6(R9)(DX*1), X3
-	VPSHUFB shuffle310<>+0(SB), X3, X3
+	VPSHUFB shuffle309<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
 	VMOVDQU 6(R9)(DX*2), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X3
+	VPSHUFB shuffle311<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, BX
@@ -7548,141 +7530,141 @@ rowdone450:
 	VZEROUPPER
 	RET
 
-DATA shuffle306<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle305<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle305<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle306<>+0(SB)/8, $0xffff0100ffffffff
 DATA shuffle306<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle307<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle307<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle307<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle307<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle308<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle308<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle308<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle308<>+8(SB)/8, $0xffffffff0100ffff
 GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle309<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle309<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle309<>+8(SB)/8, $0x09080100ffffffff
 GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle310<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle310<>+8(SB)/8, $0x09080100ffffffff
+DATA shuffle310<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle310<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle311<>+0(SB)/8, $0xffffffffffff0f0e
-DATA shuffle311<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle311<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle311<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle312<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle312<>+0(SB)/8, $0x0100ffffffffffff
 DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle313<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle313<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle313<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle313<>+8(SB)/8, $0xffffffff09080100
 GLOBL shuffle313<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle314<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle314<>+8(SB)/8, $0xffffffff09080100
+DATA shuffle314<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle315<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle315<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle315<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle315<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle316<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle316<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle316<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle316<>+8(SB)/8, $0xffffffffffff0100
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle317<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle317<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle317<>+8(SB)/8, $0xffff09080100ffff
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle318<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle318<>+8(SB)/8, $0xffff09080100ffff
+DATA shuffle318<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle319<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle319<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle319<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle320<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle320<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle320<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle321<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle321<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle321<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle322<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle322<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle322<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle322<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle322<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle323<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle323<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle323<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle323<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle323<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle324<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle324<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle324<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle324<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle324<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle325<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle325<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle325<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle325<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle326<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle326<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle326<>+0(SB)/8, $0xffffffff0f0e0706
+DATA shuffle326<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle327<>+0(SB)/8, $0xffffffff0f0e0706
-DATA shuffle327<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle327<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle327<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle327<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle328<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle328<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle329<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle329<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle329<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle329<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle330<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle330<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle330<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle330<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle330<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle331<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle331<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle331<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle331<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle332<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle332<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle332<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle332<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle333<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle333<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle333<>+0(SB)/8, $0xffffffff0b0a0302
+DATA shuffle333<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle334<>+0(SB)/8, $0xffffffff0b0a0302
-DATA shuffle334<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle334<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle334<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle334<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle335<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle335<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle335<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle335<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle336<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle336<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle336<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle336<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle336<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle337<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle337<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle337<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle337<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle337<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle338<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle338<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle338<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle338<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle339<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7722,10 +7704,10 @@ chunks454:
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X2
+	VPSHUFB shuffle61<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7734,10 +7716,10 @@ chunks454:
 	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X3
+	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 16(R9)(DX*2), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
@@ -7746,10 +7728,10 @@ chunks454:
 	VMOVDQU 32(R9)(DX*2), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X1
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle20<>+0(SB), X0, X4
 	VPOR    X4, X1, X4
@@ -7757,9 +7739,9 @@ chunks454:
 	VMOVDQU 4(R9)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VPSHUFB shuffle275<>+0(SB), X2, X4
+	VPSHUFB shuffle274<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7767,31 +7749,31 @@ chunks454:
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle66<>+0(SB), X3, X4
+	VPSHUFB shuffle62<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle242<>+0(SB), X0, X4
+	VPSHUFB shuffle240<>+0(SB), X0, X4
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle68<>+0(SB), X2, X1
+	VPSHUFB shuffle64<>+0(SB), X2, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*2), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle128<>+0(SB), X3, X1
+	VPSHUFB shuffle124<>+0(SB), X3, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 12(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
@@ -7799,10 +7781,10 @@ chunks454:
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 28(R9), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU 12(R9)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU 28(R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -7810,12 +7792,12 @@ chunks454:
 	VMOVDQU X0, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R9)(DX*2), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle70<>+0(SB), X3, X3
+	VPSHUFB shuffle66<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R10)
 	CMPQ    DI, BX
@@ -9332,87 +9314,87 @@ chunks580:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle342<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle343<>+0(SB), X1, X1
+	VPSHUFB shuffle342<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle340<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle341<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle343<>+0(SB), X0, X0
+	VPSHUFB shuffle342<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle342<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle343<>+0(SB), X1, X1
+	VPSHUFB shuffle342<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle340<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VMOVDQU 9(R10)(DX*1), X0
-	VPSHUFB shuffle341<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R11), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 9(R11)(DX*1), X0
-	VPSHUFB shuffle343<>+0(SB), X0, X0
+	VPSHUFB shuffle342<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X1
+	VPSHUFB shuffle339<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle341<>+0(SB), X2, X3
+	VPSHUFB shuffle340<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X4
+	VPSHUFB shuffle341<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle343<>+0(SB), X3, X5
+	VPSHUFB shuffle342<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle344<>+0(SB), X0, X5
-	VPSHUFB shuffle345<>+0(SB), X2, X4
+	VPSHUFB shuffle343<>+0(SB), X0, X5
+	VPSHUFB shuffle344<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle346<>+0(SB), X1, X5
+	VPSHUFB shuffle345<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle347<>+0(SB), X3, X4
+	VPSHUFB shuffle346<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle348<>+0(SB), X0, X4
-	VPSHUFB shuffle349<>+0(SB), X2, X5
+	VPSHUFB shuffle347<>+0(SB), X0, X4
+	VPSHUFB shuffle348<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle350<>+0(SB), X1, X4
+	VPSHUFB shuffle349<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle351<>+0(SB), X3, X5
+	VPSHUFB shuffle350<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle352<>+0(SB), X0, X0
-	VPSHUFB shuffle353<>+0(SB), X2, X2
+	VPSHUFB shuffle351<>+0(SB), X0, X0
+	VPSHUFB shuffle352<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle354<>+0(SB), X1, X1
+	VPSHUFB shuffle353<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle355<>+0(SB), X3, X3
+	VPSHUFB shuffle354<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9448,39 +9430,39 @@ chunks584:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X1
+	VPSHUFB shuffle339<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle341<>+0(SB), X2, X3
+	VPSHUFB shuffle340<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X4
+	VPSHUFB shuffle341<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle343<>+0(SB), X3, X5
+	VPSHUFB shuffle342<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle344<>+0(SB), X0, X5
-	VPSHUFB shuffle345<>+0(SB), X2, X4
+	VPSHUFB shuffle343<>+0(SB), X0, X5
+	VPSHUFB shuffle344<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle346<>+0(SB), X1, X5
+	VPSHUFB shuffle345<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle347<>+0(SB), X3, X4
+	VPSHUFB shuffle346<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle348<>+0(SB), X0, X4
-	VPSHUFB shuffle349<>+0(SB), X2, X5
+	VPSHUFB shuffle347<>+0(SB), X0, X4
+	VPSHUFB shuffle348<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle350<>+0(SB), X1, X4
+	VPSHUFB shuffle349<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle351<>+0(SB), X3, X5
+	VPSHUFB shuffle350<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle352<>+0(SB), X0, X0
-	VPSHUFB shuffle353<>+0(SB), X2, X2
+	VPSHUFB shuffle351<>+0(SB), X0, X0
+	VPSHUFB shuffle352<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle354<>+0(SB), X1, X1
+	VPSHUFB shuffle353<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle355<>+0(SB), X3, X3
+	VPSHUFB shuffle354<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9503,69 +9485,69 @@ rowdone585:
 	VZEROUPPER
 	RET
 
-DATA shuffle340<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle339<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle340<>+0(SB)/8, $0x06040200ffffffff
 DATA shuffle340<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle341<>+0(SB)/8, $0x06040200ffffffff
-DATA shuffle341<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle341<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle341<>+8(SB)/8, $0xffffffff06040200
 GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle342<>+8(SB)/8, $0xffffffff06040200
+DATA shuffle342<>+8(SB)/8, $0x06040200ffffffff
 GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle343<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle343<>+8(SB)/8, $0x06040200ffffffff
+DATA shuffle343<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle343<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle344<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle344<>+0(SB)/8, $0x07050301ffffffff
 DATA shuffle344<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle345<>+0(SB)/8, $0x07050301ffffffff
-DATA shuffle345<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle345<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle345<>+8(SB)/8, $0xffffffff07050301
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle346<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle346<>+8(SB)/8, $0xffffffff07050301
+DATA shuffle346<>+8(SB)/8, $0x07050301ffffffff
 GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle347<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle347<>+8(SB)/8, $0x07050301ffffffff
+DATA shuffle347<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle347<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle348<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle348<>+0(SB)/8, $0x0e0c0a08ffffffff
 DATA shuffle348<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle349<>+0(SB)/8, $0x0e0c0a08ffffffff
-DATA shuffle349<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle349<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle349<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle350<>+8(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle350<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL shuffle350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle351<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle351<>+8(SB)/8, $0x0e0c0a08ffffffff
+DATA shuffle351<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle351<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle351<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle352<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle352<>+0(SB)/8, $0x0f0d0b09ffffffff
 DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle353<>+0(SB)/8, $0x0f0d0b09ffffffff
-DATA shuffle353<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle353<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle353<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL shuffle353<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle354<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle354<>+8(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle354<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle355<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle355<>+8(SB)/8, $0x0f0d0b09ffffffff
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9605,47 +9587,47 @@ chunks590:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle357<>+0(SB), X1, X1
+	VPSHUFB shuffle356<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle356<>+0(SB), X1, X1
+	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VMOVDQU (R11)(DX*1), X0
-	VPSHUFB shuffle357<>+0(SB), X0, X0
+	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle357<>+0(SB), X1, X1
+	VPSHUFB shuffle356<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle356<>+0(SB), X1, X1
+	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VMOVDQU 2(R11)(DX*1), X0
-	VPSHUFB shuffle357<>+0(SB), X0, X0
+	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X1
+	VPSHUFB shuffle355<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle357<>+0(SB), X2, X3
+	VPSHUFB shuffle356<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 16(R11), X3
-	VPSHUFB shuffle356<>+0(SB), X3, X1
+	VPSHUFB shuffle355<>+0(SB), X3, X1
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle357<>+0(SB), X4, X5
+	VPSHUFB shuffle356<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 80(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X0, X0
-	VPSHUFB shuffle359<>+0(SB), X2, X2
+	VPSHUFB shuffle357<>+0(SB), X0, X0
+	VPSHUFB shuffle358<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X3, X3
-	VPSHUFB shuffle359<>+0(SB), X4, X4
+	VPSHUFB shuffle357<>+0(SB), X3, X3
+	VPSHUFB shuffle358<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9681,23 +9663,23 @@ chunks594:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X1
+	VPSHUFB shuffle355<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle357<>+0(SB), X2, X3
+	VPSHUFB shuffle356<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle356<>+0(SB), X3, X1
+	VPSHUFB shuffle355<>+0(SB), X3, X1
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle357<>+0(SB), X4, X5
+	VPSHUFB shuffle356<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X0, X0
-	VPSHUFB shuffle359<>+0(SB), X2, X2
+	VPSHUFB shuffle357<>+0(SB), X0, X0
+	VPSHUFB shuffle358<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(R8*4)
-	VPSHUFB shuffle358<>+0(SB), X3, X3
-	VPSHUFB shuffle359<>+0(SB), X4, X4
+	VPSHUFB shuffle357<>+0(SB), X3, X3
+	VPSHUFB shuffle358<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9720,21 +9702,21 @@ rowdone595:
 	VZEROUPPER
 	RET
 
-DATA shuffle356<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle356<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle355<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle355<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle356<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle356<>+8(SB)/8, $0x0d0c090805040100
 GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle357<>+8(SB)/8, $0x0d0c090805040100
+DATA shuffle357<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle357<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle358<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle358<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle358<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle358<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle359<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle359<>+8(SB)/8, $0x0f0e0b0a07060302
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9772,47 +9754,47 @@ chunks599:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle30<>+0(SB), X1, X2
+	VPSHUFB shuffle238<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle29<>+0(SB), X2, X2
+	VPSHUFB shuffle237<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle30<>+0(SB), X0, X3
+	VPSHUFB shuffle238<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle29<>+0(SB), X3, X3
+	VPSHUFB shuffle237<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle30<>+0(SB), X2, X4
+	VPSHUFB shuffle238<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle29<>+0(SB), X4, X4
+	VPSHUFB shuffle237<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle30<>+0(SB), X3, X5
+	VPSHUFB shuffle238<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle29<>+0(SB), X5, X5
-	VPSHUFB shuffle32<>+0(SB), X1, X1
+	VPSHUFB shuffle237<>+0(SB), X5, X5
+	VPSHUFB shuffle359<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle29<>+0(SB), X1, X1
-	VPSHUFB shuffle32<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X1, X1
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle29<>+0(SB), X0, X0
-	VPSHUFB shuffle32<>+0(SB), X2, X2
+	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle29<>+0(SB), X2, X2
-	VPSHUFB shuffle32<>+0(SB), X3, X3
+	VPSHUFB shuffle237<>+0(SB), X2, X2
+	VPSHUFB shuffle359<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
@@ -9834,6 +9816,10 @@ rowdone600:
 	JNZ  group597
 	VZEROUPPER
 	RET
+
+DATA shuffle359<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c07060504
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9926,7 +9912,7 @@ chunks604:
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X0
@@ -9937,7 +9923,7 @@ chunks604:
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 40(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 176(AX)(R8*4)
 	VMOVDQU 8(R11), X2
@@ -9948,7 +9934,7 @@ chunks604:
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 40(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 208(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X3
@@ -9959,7 +9945,7 @@ chunks604:
 	VMOVDQU X1, 224(AX)(R8*4)
 	VMOVDQU 40(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X4, X4
+	VPSHUFB shuffle31<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 240(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10337,139 +10323,139 @@ chunks620:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R10)(DX*1), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VMOVDQU 18(R11), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle267<>+0(SB), X1, X1
+	VPSHUFB shuffle266<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R11)(DX*1), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 20(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R10)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R10)(DX*1), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VMOVDQU 20(R11), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle267<>+0(SB), X1, X1
+	VPSHUFB shuffle266<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R11)(DX*1), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 22(R10), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R10)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R10)(DX*1), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VMOVDQU 22(R11), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle267<>+0(SB), X1, X1
+	VPSHUFB shuffle266<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R11)(DX*1), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle332<>+0(SB), X1, X2
+	VPSHUFB shuffle331<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X3
+	VPSHUFB shuffle321<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 96(AX)(R8*4)
 	VMOVDQU 24(R11), X3
-	VPSHUFB shuffle262<>+0(SB), X3, X3
+	VPSHUFB shuffle261<>+0(SB), X3, X3
 	VMOVDQU 32(R11), X0
-	VPSHUFB shuffle332<>+0(SB), X0, X4
+	VPSHUFB shuffle331<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 24(R11)(DX*1), X3
-	VPSHUFB shuffle267<>+0(SB), X3, X3
+	VPSHUFB shuffle266<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle322<>+0(SB), X4, X5
+	VPSHUFB shuffle321<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 112(AX)(R8*4)
 	VMOVDQU 26(R10), X5
-	VPSHUFB shuffle262<>+0(SB), X5, X5
-	VPSHUFB shuffle325<>+0(SB), X1, X3
+	VPSHUFB shuffle261<>+0(SB), X5, X5
+	VPSHUFB shuffle324<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 26(R10)(DX*1), X5
-	VPSHUFB shuffle267<>+0(SB), X5, X5
+	VPSHUFB shuffle266<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPSHUFB shuffle335<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	VMOVDQU 26(R11), X3
-	VPSHUFB shuffle262<>+0(SB), X3, X3
-	VPSHUFB shuffle325<>+0(SB), X0, X5
+	VPSHUFB shuffle261<>+0(SB), X3, X3
+	VPSHUFB shuffle324<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 26(R11)(DX*1), X3
-	VPSHUFB shuffle267<>+0(SB), X3, X3
+	VPSHUFB shuffle266<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle336<>+0(SB), X4, X5
+	VPSHUFB shuffle335<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 28(R10), X5
-	VPSHUFB shuffle262<>+0(SB), X5, X5
-	VPSHUFB shuffle339<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X5, X5
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle267<>+0(SB), X5, X5
+	VPSHUFB shuffle266<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle329<>+0(SB), X2, X2
+	VPSHUFB shuffle328<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 160(AX)(R8*4)
 	VMOVDQU 28(R11), X2
-	VPSHUFB shuffle262<>+0(SB), X2, X2
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X2, X2
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R11)(DX*1), X2
-	VPSHUFB shuffle267<>+0(SB), X2, X2
+	VPSHUFB shuffle266<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle329<>+0(SB), X4, X4
+	VPSHUFB shuffle328<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10505,67 +10491,67 @@ chunks624:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X0, X0
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle332<>+0(SB), X1, X2
+	VPSHUFB shuffle331<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R10)(DX*1), X2
-	VPSHUFB shuffle322<>+0(SB), X2, X3
+	VPSHUFB shuffle321<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle262<>+0(SB), X3, X3
+	VPSHUFB shuffle261<>+0(SB), X3, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle332<>+0(SB), X0, X4
+	VPSHUFB shuffle331<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle267<>+0(SB), X3, X3
+	VPSHUFB shuffle266<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 8(R11)(DX*1), X4
-	VPSHUFB shuffle322<>+0(SB), X4, X5
+	VPSHUFB shuffle321<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle262<>+0(SB), X5, X5
-	VPSHUFB shuffle325<>+0(SB), X1, X3
+	VPSHUFB shuffle261<>+0(SB), X5, X5
+	VPSHUFB shuffle324<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle267<>+0(SB), X5, X5
+	VPSHUFB shuffle266<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPSHUFB shuffle335<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle262<>+0(SB), X3, X3
-	VPSHUFB shuffle325<>+0(SB), X0, X5
+	VPSHUFB shuffle261<>+0(SB), X3, X3
+	VPSHUFB shuffle324<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle267<>+0(SB), X3, X3
+	VPSHUFB shuffle266<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle336<>+0(SB), X4, X5
+	VPSHUFB shuffle335<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle262<>+0(SB), X5, X5
-	VPSHUFB shuffle339<>+0(SB), X1, X1
+	VPSHUFB shuffle261<>+0(SB), X5, X5
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle267<>+0(SB), X5, X5
+	VPSHUFB shuffle266<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle329<>+0(SB), X2, X2
+	VPSHUFB shuffle328<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X2
-	VPSHUFB shuffle262<>+0(SB), X2, X2
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle261<>+0(SB), X2, X2
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle267<>+0(SB), X2, X2
+	VPSHUFB shuffle266<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle329<>+0(SB), X4, X4
+	VPSHUFB shuffle328<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
 	CMPQ    R8, BX
@@ -10624,75 +10610,75 @@ chunks629:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 24(R11), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 24(R11)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 28(R10), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 32(R10)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VMOVDQU 32(R11), X1
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle56<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VMOVDQU 32(R11)(DX*1), X0
-	VPSHUFB shuffle57<>+0(SB), X0, X0
+	VPSHUFB shuffle55<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R8*4)
 	CMPQ    R8, BX
@@ -11024,85 +11010,85 @@ chunks644:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle316<>+0(SB), X1, X2
+	VPSHUFB shuffle315<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle310<>+0(SB), X2, X3
+	VPSHUFB shuffle309<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle305<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X4
+	VPSHUFB shuffle315<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle310<>+0(SB), X4, X5
+	VPSHUFB shuffle309<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle305<>+0(SB), X5, X5
 	VPSHUFB shuffle392<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle314<>+0(SB), X5, X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle393<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle305<>+0(SB), X3, X3
 	VPSHUFB shuffle392<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle393<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle305<>+0(SB), X5, X5
 	VPSHUFB shuffle394<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle314<>+0(SB), X5, X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle395<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X3
-	VPSHUFB shuffle306<>+0(SB), X3, X3
+	VPSHUFB shuffle305<>+0(SB), X3, X3
 	VPSHUFB shuffle394<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 4(R11)(DX*1), X3
-	VPSHUFB shuffle314<>+0(SB), X3, X3
+	VPSHUFB shuffle313<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle395<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 80(AX)(R8*4)
 	VMOVDQU 6(R10), X5
-	VPSHUFB shuffle306<>+0(SB), X5, X5
+	VPSHUFB shuffle305<>+0(SB), X5, X5
 	VPSHUFB shuffle396<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 6(R10)(DX*1), X5
-	VPSHUFB shuffle314<>+0(SB), X5, X5
+	VPSHUFB shuffle313<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle397<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 6(R11), X2
-	VPSHUFB shuffle306<>+0(SB), X2, X2
+	VPSHUFB shuffle305<>+0(SB), X2, X2
 	VPSHUFB shuffle396<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 6(R11)(DX*1), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle397<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
@@ -11189,10 +11175,10 @@ chunks649:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -11201,10 +11187,10 @@ chunks649:
 	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X3
@@ -11213,10 +11199,10 @@ chunks649:
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU 32(R11), X3
-	VPSHUFB shuffle65<>+0(SB), X3, X3
+	VPSHUFB shuffle61<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 48(R11), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X4
@@ -11225,10 +11211,10 @@ chunks649:
 	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle64<>+0(SB), X3, X3
+	VPSHUFB shuffle60<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R11)(DX*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -11237,10 +11223,10 @@ chunks649:
 	VMOVDQU 4(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R10), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R10), X5
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle61<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
@@ -11248,10 +11234,10 @@ chunks649:
 	VMOVDQU 4(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R10)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X5
+	VPSHUFB shuffle60<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R10)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
@@ -11259,10 +11245,10 @@ chunks649:
 	VMOVDQU 4(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R11), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R11), X5
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle61<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -11270,10 +11256,10 @@ chunks649:
 	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R11)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X5
+	VPSHUFB shuffle60<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R11)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
@@ -11281,89 +11267,89 @@ chunks649:
 	VMOVDQU 8(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R10), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R10), X5
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle61<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle68<>+0(SB), X1, X4
+	VPSHUFB shuffle64<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R10)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X5
+	VPSHUFB shuffle60<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R10)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle68<>+0(SB), X0, X5
+	VPSHUFB shuffle64<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R11), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R11), X5
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle61<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle68<>+0(SB), X2, X4
+	VPSHUFB shuffle64<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R11)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X5
+	VPSHUFB shuffle60<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R11)(DX*1), X4
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle61<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle68<>+0(SB), X3, X5
+	VPSHUFB shuffle64<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 176(AX)(R8*4)
 	VMOVDQU 12(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 28(R10), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X4
+	VPSHUFB shuffle60<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 44(R10), X5
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle61<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 12(R10)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X5
+	VPSHUFB shuffle60<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VMOVDQU 44(R10)(DX*1), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 208(AX)(R8*4)
 	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 44(R11), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 224(AX)(R8*4)
 	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(R11)(DX*1), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle70<>+0(SB), X3, X3
+	VPSHUFB shuffle66<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 240(AX)(R8*4)
 	CMPQ    R8, BX
@@ -11998,10 +11984,10 @@ chunks669:
 	VPSHUFB shuffle475<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X5
+	VPSHUFB shuffle312<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X6
+	VPSHUFB shuffle316<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
 	VPSHUFB shuffle476<>+0(SB), X0, X6
@@ -12014,7 +12000,7 @@ chunks669:
 	VPSHUFB shuffle480<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle321<>+0(SB), X0, X6
+	VPSHUFB shuffle320<>+0(SB), X0, X6
 	VPSHUFB shuffle481<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle482<>+0(SB), X1, X6
@@ -12027,15 +12013,15 @@ chunks669:
 	VPSHUFB shuffle485<>+0(SB), X0, X6
 	VPSHUFB shuffle486<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle332<>+0(SB), X1, X6
+	VPSHUFB shuffle331<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle487<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle488<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 48(R13)
-	VPSHUFB shuffle339<>+0(SB), X0, X0
-	VPSHUFB shuffle328<>+0(SB), X2, X2
+	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle489<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -12430,17 +12416,17 @@ chunks679:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X3
+	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X4
+	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)
-	VPSHUFB shuffle66<>+0(SB), X0, X5
-	VPSHUFB shuffle275<>+0(SB), X2, X4
+	VPSHUFB shuffle62<>+0(SB), X0, X5
+	VPSHUFB shuffle274<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
@@ -12448,28 +12434,28 @@ chunks679:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle128<>+0(SB), X0, X6
-	VPSHUFB shuffle68<>+0(SB), X2, X5
+	VPSHUFB shuffle124<>+0(SB), X0, X6
+	VPSHUFB shuffle64<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle132<>+0(SB), X3, X6
+	VPSHUFB shuffle128<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle66<>+0(SB), X4, X5
+	VPSHUFB shuffle62<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, 32(R13)
-	VPSHUFB shuffle70<>+0(SB), X0, X0
-	VPSHUFB shuffle242<>+0(SB), X1, X5
+	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle240<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle67<>+0(SB), X3, X0
+	VPSHUFB shuffle63<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle128<>+0(SB), X4, X5
+	VPSHUFB shuffle124<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, 48(R13)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
-	VPSHUFB shuffle69<>+0(SB), X1, X1
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle130<>+0(SB), X3, X3
+	VPSHUFB shuffle126<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle66<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
@@ -12655,17 +12641,17 @@ chunks685:
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R13)
-	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
@@ -12674,13 +12660,13 @@ chunks685:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R13)
 	VBROADCASTI128 16(R11), Y0
-	VPSHUFB        shuffle135<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle131<>+0(SB), Y0, Y1
 	VBROADCASTI128 16(R11)(DX*1), Y5
 	VPSHUFB        shuffle513<>+0(SB), Y5, Y4
 	VPOR           Y4, Y1, Y4
 	VPSHUFB        shuffle515<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        Y2, 64(R13)
 	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
@@ -12688,16 +12674,16 @@ chunks685:
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R11)(DI*1), Y0
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 16(R12), Y3
-	VPSHUFB        shuffle135<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle131<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VMOVDQU        Y1, 96(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle137<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
 	VPOR           Y2, Y5, Y2
-	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
@@ -12748,17 +12734,17 @@ chunks689:
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(R13)
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU (R12), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle33<>+0(SB), X5, X5
+	VPSHUFB shuffle31<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(R13)
 	CMPQ    R9, BX
@@ -13594,16 +13580,16 @@ chunks719:
 	VPSHUFB shuffle589<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X4
+	VPSHUFB shuffle306<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X5
+	VPSHUFB shuffle312<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X6
+	VPSHUFB shuffle316<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R11)(DX*2), X5
-	VPSHUFB shuffle309<>+0(SB), X5, X7
+	VPSHUFB shuffle308<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
 	VPSHUFB shuffle478<>+0(SB), X0, X7
@@ -13618,7 +13604,7 @@ chunks719:
 	VPSHUFB shuffle594<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 16(R12)
-	VPSHUFB shuffle114<>+0(SB), X0, X6
+	VPSHUFB shuffle110<>+0(SB), X0, X6
 	VPSHUFB shuffle484<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle595<>+0(SB), X1, X6
@@ -13633,33 +13619,33 @@ chunks719:
 	VPSHUFB shuffle599<>+0(SB), X0, X7
 	VPSHUFB shuffle600<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle330<>+0(SB), X1, X7
+	VPSHUFB shuffle329<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle601<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle321<>+0(SB), X4, X7
+	VPSHUFB shuffle320<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle331<>+0(SB), X5, X6
+	VPSHUFB shuffle330<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 48(R12)
-	VPSHUFB shuffle335<>+0(SB), X0, X6
+	VPSHUFB shuffle334<>+0(SB), X0, X6
 	VPSHUFB shuffle602<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle603<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle604<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle323<>+0(SB), X4, X6
+	VPSHUFB shuffle322<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle332<>+0(SB), X5, X7
+	VPSHUFB shuffle331<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 64(R12)
 	VPSHUFB shuffle605<>+0(SB), X0, X0
-	VPSHUFB shuffle339<>+0(SB), X2, X2
+	VPSHUFB shuffle338<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle328<>+0(SB), X1, X1
+	VPSHUFB shuffle327<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle338<>+0(SB), X3, X3
+	VPSHUFB shuffle337<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle606<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
@@ -14034,55 +14020,55 @@ chunks729:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X3
+	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X4
+	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R12)
-	VPSHUFB shuffle275<>+0(SB), X0, X5
+	VPSHUFB shuffle274<>+0(SB), X0, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU (R11)(DX*1), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
 	VMOVDQU (R11)(DX*2), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X7
+	VPSHUFB shuffle60<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 16(R12)
-	VPSHUFB shuffle132<>+0(SB), X1, X7
-	VPSHUFB shuffle66<>+0(SB), X3, X6
+	VPSHUFB shuffle128<>+0(SB), X1, X7
+	VPSHUFB shuffle62<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle275<>+0(SB), X5, X7
+	VPSHUFB shuffle274<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle20<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 32(R12)
-	VPSHUFB shuffle242<>+0(SB), X0, X6
-	VPSHUFB shuffle67<>+0(SB), X2, X7
+	VPSHUFB shuffle240<>+0(SB), X0, X6
+	VPSHUFB shuffle63<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle128<>+0(SB), X1, X6
+	VPSHUFB shuffle124<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle68<>+0(SB), X3, X7
+	VPSHUFB shuffle64<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 48(R12)
-	VPSHUFB shuffle130<>+0(SB), X0, X0
-	VPSHUFB shuffle70<>+0(SB), X2, X2
+	VPSHUFB shuffle126<>+0(SB), X0, X0
+	VPSHUFB shuffle66<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle242<>+0(SB), X5, X0
+	VPSHUFB shuffle240<>+0(SB), X5, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle67<>+0(SB), X4, X2
+	VPSHUFB shuffle63<>+0(SB), X4, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 64(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VPSHUFB shuffle69<>+0(SB), X3, X3
+	VPSHUFB shuffle65<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle130<>+0(SB), X5, X5
+	VPSHUFB shuffle126<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle66<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(R12)
 	CMPQ    R8, BX
@@ -14219,29 +14205,29 @@ chunks735:
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R12)
-	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VBROADCASTI128 (R11)(DX*1), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y5
 	VPOR           Y5, Y2, Y5
 	VBROADCASTI128 (R11)(DX*2), Y2
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y4
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 32(R12)
 	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle137<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle133<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle138<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -14249,29 +14235,29 @@ chunks735:
 	VBROADCASTI128 16(R10), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle134<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle130<>+0(SB), Y3, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y0
-	VPSHUFB        shuffle135<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle131<>+0(SB), Y0, Y4
 	VPOR           Y4, Y1, Y4
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 96(R12)
-	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y5
 	VPOR           Y5, Y3, Y5
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle134<>+0(SB), Y3, Y4
+	VPSHUFB        shuffle130<>+0(SB), Y3, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 128(R12)
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle137<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle133<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VPSHUFB        shuffle138<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
@@ -14329,15 +14315,15 @@ chunks739:
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(R12)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X4, X4
+	VPSHUFB shuffle31<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle21<>+0(SB), X5, X5
-	VPSHUFB shuffle33<>+0(SB), X6, X6
+	VPSHUFB shuffle31<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 80(R12)
 	CMPQ    R8, BX
@@ -15485,28 +15471,28 @@ chunks769:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X1
+	VPSHUFB shuffle162<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X4
+	VPSHUFB shuffle306<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X5
+	VPSHUFB shuffle312<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X6
+	VPSHUFB shuffle316<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle309<>+0(SB), X5, X7
+	VPSHUFB shuffle308<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle315<>+0(SB), X6, X8
+	VPSHUFB shuffle314<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
 	VPSHUFB shuffle768<>+0(SB), X0, X8
-	VPSHUFB shuffle170<>+0(SB), X2, X7
+	VPSHUFB shuffle166<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle769<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
@@ -15533,42 +15519,42 @@ chunks769:
 	VPSHUFB shuffle478<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 32(R13)
-	VPSHUFB shuffle321<>+0(SB), X0, X8
-	VPSHUFB shuffle331<>+0(SB), X2, X7
+	VPSHUFB shuffle320<>+0(SB), X0, X8
+	VPSHUFB shuffle330<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle320<>+0(SB), X1, X8
+	VPSHUFB shuffle319<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle776<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle113<>+0(SB), X4, X8
+	VPSHUFB shuffle109<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle114<>+0(SB), X5, X7
+	VPSHUFB shuffle110<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle484<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle332<>+0(SB), X0, X8
+	VPSHUFB shuffle331<>+0(SB), X0, X8
 	VPSHUFB shuffle487<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle324<>+0(SB), X1, X8
+	VPSHUFB shuffle323<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle333<>+0(SB), X3, X7
+	VPSHUFB shuffle332<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle777<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle778<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle330<>+0(SB), X6, X8
+	VPSHUFB shuffle329<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 64(R13)
-	VPSHUFB shuffle337<>+0(SB), X0, X8
-	VPSHUFB shuffle325<>+0(SB), X2, X7
+	VPSHUFB shuffle336<>+0(SB), X0, X8
+	VPSHUFB shuffle324<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle335<>+0(SB), X1, X8
+	VPSHUFB shuffle334<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle602<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle326<>+0(SB), X4, X8
+	VPSHUFB shuffle325<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle779<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
@@ -15578,11 +15564,11 @@ chunks769:
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPSHUFB shuffle605<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle339<>+0(SB), X1, X1
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle328<>+0(SB), X3, X3
+	VPSHUFB shuffle327<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle338<>+0(SB), X4, X4
+	VPSHUFB shuffle337<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle782<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
@@ -16161,10 +16147,10 @@ chunks779:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X3
+	VPSHUFB shuffle60<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X4
+	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -16175,50 +16161,50 @@ chunks779:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X7
+	VPSHUFB shuffle60<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle65<>+0(SB), X6, X8
+	VPSHUFB shuffle61<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
-	VPSHUFB shuffle132<>+0(SB), X2, X8
-	VPSHUFB shuffle66<>+0(SB), X1, X7
+	VPSHUFB shuffle128<>+0(SB), X2, X8
+	VPSHUFB shuffle62<>+0(SB), X1, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle275<>+0(SB), X3, X8
+	VPSHUFB shuffle274<>+0(SB), X3, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle20<>+0(SB), X4, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle128<>+0(SB), X0, X7
-	VPSHUFB shuffle68<>+0(SB), X2, X8
+	VPSHUFB shuffle124<>+0(SB), X0, X7
+	VPSHUFB shuffle64<>+0(SB), X2, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle132<>+0(SB), X5, X7
+	VPSHUFB shuffle128<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle66<>+0(SB), X6, X8
+	VPSHUFB shuffle62<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle242<>+0(SB), X1, X8
-	VPSHUFB shuffle67<>+0(SB), X3, X7
+	VPSHUFB shuffle240<>+0(SB), X1, X8
+	VPSHUFB shuffle63<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle128<>+0(SB), X4, X8
+	VPSHUFB shuffle124<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle68<>+0(SB), X5, X7
+	VPSHUFB shuffle64<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 64(R13)
-	VPSHUFB shuffle69<>+0(SB), X0, X0
-	VPSHUFB shuffle130<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle126<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle242<>+0(SB), X6, X2
+	VPSHUFB shuffle240<>+0(SB), X6, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 80(R13)
 	VPSHUFB shuffle23<>+0(SB), X3, X3
-	VPSHUFB shuffle69<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle130<>+0(SB), X5, X5
+	VPSHUFB shuffle126<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle70<>+0(SB), X6, X6
+	VPSHUFB shuffle66<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
@@ -16368,10 +16354,10 @@ chunks785:
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle135<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
@@ -16382,44 +16368,44 @@ chunks785:
 	VPSHUFB        shuffle512<>+0(SB), Y5, Y4
 	VPOR           Y4, Y0, Y4
 	VBROADCASTI128 (R12)(DX*1), Y0
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y6
 	VPOR           Y6, Y4, Y6
 	VBROADCASTI128 (R12)(DX*2), Y4
-	VPSHUFB        shuffle135<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle131<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 32(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle137<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle133<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle138<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
 	VMOVDQU        Y5, 64(R13)
 	VBROADCASTI128 16(R11), Y5
-	VPSHUFB        shuffle135<>+0(SB), Y5, Y3
+	VPSHUFB        shuffle131<>+0(SB), Y5, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle137<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle133<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
 	VMOVDQU        Y4, 96(R13)
 	VBROADCASTI128 16(R11)(DX*2), Y4
 	VPSHUFB        shuffle512<>+0(SB), Y4, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle135<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle131<>+0(SB), Y0, Y7
 	VPOR           Y7, Y3, Y7
 	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R13)
-	VPSHUFB        shuffle137<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle138<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle133<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
 	VPOR           Y1, Y5, Y1
 	VPSHUFB        shuffle514<>+0(SB), Y4, Y4
 	VPOR           Y4, Y1, Y4
@@ -16428,9 +16414,9 @@ chunks785:
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 160(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle137<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle138<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle134<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
@@ -16487,21 +16473,21 @@ chunks789:
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU (R12)(DX*2), X7
 	VPSHUFB shuffle15<>+0(SB), X7, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle33<>+0(SB), X5, X5
+	VPSHUFB shuffle31<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R13)
 	VPSHUFB shuffle21<>+0(SB), X6, X6
-	VPSHUFB shuffle33<>+0(SB), X7, X7
+	VPSHUFB shuffle31<>+0(SB), X7, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 96(R13)
 	CMPQ    R9, BX
@@ -19307,7 +19293,7 @@ chunks1006:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle172<>+0(SB), X0, X1
+	VPSHUFB shuffle168<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 6(AX)(DI*2), X1
 	VPSHUFB shuffle800<>+0(SB), X1, X1
@@ -20088,7 +20074,7 @@ DATA shuffle808<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL shuffle808<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -20121,37 +20107,28 @@ row1070:
 	XORQ DI, DI
 
 chunks1071:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
-	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle809<>+0(SB), X2, X2
-	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 40(AX)(DI*2), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
-	VPSHUFB shuffle811<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1072
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1071
-	MOVQ    BX, DI
-	JMP     chunks1071
+	LEAQ         (CX)(DI*1), R9
+	VMOVDQU      (AX)(DI*2), Y0
+	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	VMOVDQU      32(AX)(DI*2), Y0
+	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, 16(R9)
+	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
+	CMPQ         DI, BX
+	JEQ          rowdone1072
+	ADDQ         $0x20, DI
+	CMPQ         DI, BX
+	JLE          chunks1071
+	MOVQ         BX, DI
+	JMP          chunks1071
 
 rowdone1072:
 	ADDQ spaceStride+32(FP), AX
@@ -20175,25 +20152,21 @@ row1074:
 	XORQ DI, DI
 
 chunks1075:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle809<>+0(SB), X2, X2
-	VPSHUFB shuffle811<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1076
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks1075
-	MOVQ    BX, DI
-	JMP     chunks1075
+	LEAQ         (CX)(DI*1), R9
+	VMOVDQU      (AX)(DI*2), Y0
+	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	CMPQ         DI, BX
+	JEQ          rowdone1076
+	ADDQ         $0x10, DI
+	CMPQ         DI, BX
+	JLE          chunks1075
+	MOVQ         BX, DI
+	JMP          chunks1075
 
 rowdone1076:
 	ADDQ spaceStride+32(FP), AX
@@ -20209,15 +20182,15 @@ rowdone1076:
 
 DATA shuffle809<>+0(SB)/8, $0xffffffff03020100
 DATA shuffle809<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle809<>(SB), RODATA|NOPTR, $16
+DATA shuffle809<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle809<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle810<>+0(SB)/8, $0x03020100ffffffff
 DATA shuffle810<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle810<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle811<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle811<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle811<>(SB), RODATA|NOPTR, $16
+DATA shuffle810<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle810<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20272,7 +20245,7 @@ chunks1080:
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 24(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20331,43 +20304,43 @@ row1085:
 chunks1086:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle812<>+0(SB), X0, X0
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle813<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X0
+	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 29(AX)(DI*2), X0
-	VPSHUFB shuffle815<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X0, X0
 	VMOVDQU 45(AX)(DI*2), X1
-	VPSHUFB shuffle816<>+0(SB), X1, X1
+	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle817<>+0(SB), X0, X2
+	VPSHUFB shuffle816<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle818<>+0(SB), X0, X2
+	VPSHUFB shuffle817<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 2(AX)(DI*2), X2
-	VPSHUFB shuffle812<>+0(SB), X2, X2
+	VPSHUFB shuffle811<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(DI*2), X1
-	VPSHUFB shuffle813<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 34(AX)(DI*2), X2
-	VPSHUFB shuffle814<>+0(SB), X2, X2
+	VPSHUFB shuffle813<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X2
-	VPSHUFB shuffle815<>+0(SB), X2, X2
+	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(DI*2), X1
-	VPSHUFB shuffle816<>+0(SB), X1, X1
+	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle819<>+0(SB), X0, X2
+	VPSHUFB shuffle818<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle820<>+0(SB), X0, X0
+	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1087
@@ -20401,30 +20374,30 @@ row1089:
 chunks1090:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle812<>+0(SB), X0, X0
+	VPSHUFB shuffle811<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle813<>+0(SB), X1, X1
+	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X2
+	VPSHUFB shuffle813<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 29(AX)(DI*2), X2
-	VPSHUFB shuffle815<>+0(SB), X2, X2
-	VPSHUFB shuffle821<>+0(SB), X0, X1
+	VPSHUFB shuffle814<>+0(SB), X2, X2
+	VPSHUFB shuffle820<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 2(AX)(DI*2), X1
-	VPSHUFB shuffle812<>+0(SB), X1, X1
+	VPSHUFB shuffle811<>+0(SB), X1, X1
 	VMOVDQU 18(AX)(DI*2), X2
-	VPSHUFB shuffle813<>+0(SB), X2, X2
+	VPSHUFB shuffle812<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle822<>+0(SB), X0, X1
+	VPSHUFB shuffle821<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 31(AX)(DI*2), X1
-	VPSHUFB shuffle815<>+0(SB), X1, X1
-	VPSHUFB shuffle823<>+0(SB), X0, X0
+	VPSHUFB shuffle814<>+0(SB), X1, X1
+	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20447,53 +20420,53 @@ rowdone1091:
 	VZEROUPPER
 	RET
 
-DATA shuffle812<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle812<>+8(SB)/8, $0xffffffffffff0dff
+DATA shuffle811<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle811<>+8(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle812<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle812<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL shuffle812<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle813<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle813<>+8(SB)/8, $0x09ff0c080501ff04
+DATA shuffle813<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle813<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL shuffle813<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle814<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle814<>+8(SB)/8, $0xff00ffffffffffff
+DATA shuffle814<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle814<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle814<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle815<>+0(SB)/8, $0xff0c080f0b070400
-DATA shuffle815<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle815<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle815<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL shuffle815<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle816<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle816<>+8(SB)/8, $0xff0f0c08040b0703
+DATA shuffle816<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle816<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL shuffle816<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle817<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle817<>+8(SB)/8, $0x08ffffffffffffff
+DATA shuffle817<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle817<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle817<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle818<>+0(SB)/8, $0xffffffff0d09050c
-DATA shuffle818<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle818<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle818<>+8(SB)/8, $0x0affffffffffffff
 GLOBL shuffle818<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle819<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle819<>+8(SB)/8, $0x0affffffffffffff
+DATA shuffle819<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle819<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle819<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle820<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle820<>+0(SB)/8, $0x0dffffffffffffff
 DATA shuffle820<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle820<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle821<>+0(SB)/8, $0x0dffffffffffffff
-DATA shuffle821<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle821<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle821<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL shuffle821<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle822<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle822<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle822<>+0(SB)/8, $0x0fffffffffffffff
+DATA shuffle822<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle822<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle823<>+0(SB)/8, $0x0fffffffffffffff
-DATA shuffle823<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle823<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20531,43 +20504,43 @@ row1095:
 chunks1096:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle824<>+0(SB), X0, X0
+	VPSHUFB shuffle823<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle825<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 26(AX)(DI*2), X0
-	VPSHUFB shuffle826<>+0(SB), X0, X0
+	VPSHUFB shuffle825<>+0(SB), X0, X0
 	VMOVDQU 42(AX)(DI*2), X1
-	VPSHUFB shuffle827<>+0(SB), X1, X1
+	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle320<>+0(SB), X0, X2
+	VPSHUFB shuffle319<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle334<>+0(SB), X0, X2
+	VPSHUFB shuffle333<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle824<>+0(SB), X2, X2
+	VPSHUFB shuffle823<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle825<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle319<>+0(SB), X2, X2
+	VPSHUFB shuffle318<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X2
-	VPSHUFB shuffle826<>+0(SB), X2, X2
+	VPSHUFB shuffle825<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(DI*2), X1
-	VPSHUFB shuffle827<>+0(SB), X1, X1
+	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle326<>+0(SB), X0, X2
+	VPSHUFB shuffle325<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle327<>+0(SB), X0, X0
+	VPSHUFB shuffle326<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
 	JEQ     rowdone1097
@@ -20601,30 +20574,30 @@ row1099:
 chunks1100:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle824<>+0(SB), X0, X0
+	VPSHUFB shuffle823<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle825<>+0(SB), X1, X1
+	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X2
+	VPSHUFB shuffle318<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 26(AX)(DI*2), X2
-	VPSHUFB shuffle826<>+0(SB), X2, X2
-	VPSHUFB shuffle332<>+0(SB), X0, X1
+	VPSHUFB shuffle825<>+0(SB), X2, X2
+	VPSHUFB shuffle331<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X1
-	VPSHUFB shuffle824<>+0(SB), X1, X1
+	VPSHUFB shuffle823<>+0(SB), X1, X1
 	VMOVDQU 20(AX)(DI*2), X2
-	VPSHUFB shuffle825<>+0(SB), X2, X2
+	VPSHUFB shuffle824<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle828<>+0(SB), X0, X1
+	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X1
-	VPSHUFB shuffle826<>+0(SB), X1, X1
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle825<>+0(SB), X1, X1
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20647,25 +20620,25 @@ rowdone1101:
 	VZEROUPPER
 	RET
 
-DATA shuffle824<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle824<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle823<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle823<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle823<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle824<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle824<>+8(SB)/8, $0xffff09080302ffff
 GLOBL shuffle824<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle825<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle825<>+8(SB)/8, $0xffff09080302ffff
+DATA shuffle825<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle825<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle825<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle826<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle826<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle826<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle826<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL shuffle826<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle827<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle827<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA shuffle827<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle827<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle827<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle828<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle828<>+8(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20703,56 +20676,56 @@ row1105:
 chunks1106:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 20(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle276<>+0(SB), X1, X1
+	VPSHUFB shuffle275<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(DI*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 52(AX)(DI*2), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(DI*2), X1
-	VPSHUFB shuffle829<>+0(SB), X1, X1
+	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(DI*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle127<>+0(SB), X2, X2
+	VPSHUFB shuffle123<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(DI*2), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 44(AX)(DI*2), X1
-	VPSHUFB shuffle276<>+0(SB), X1, X1
+	VPSHUFB shuffle275<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 72(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 60(AX)(DI*2), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
-	VPSHUFB shuffle829<>+0(SB), X1, X1
+	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20787,30 +20760,30 @@ row1109:
 chunks1110:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X2
+	VPSHUFB shuffle61<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 20(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle66<>+0(SB), X0, X1
+	VPSHUFB shuffle62<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle128<>+0(SB), X0, X1
+	VPSHUFB shuffle124<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20833,9 +20806,9 @@ rowdone1111:
 	VZEROUPPER
 	RET
 
-DATA shuffle829<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle829<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle829<>(SB), RODATA|NOPTR, $16
+DATA shuffle828<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle828<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -20902,7 +20875,7 @@ chunks1115:
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 56(AX)(DI*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R9)(DX*1)
 	CMPQ    DI, BX
@@ -20962,10 +20935,10 @@ chunks1121:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle56<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPSHUFB     shuffle58<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle56<>+0(SB), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VMOVDQU     Y2, (R9)
 	VPUNPCKHQDQ Y1, Y0, Y1
@@ -21002,9 +20975,9 @@ row1124:
 chunks1125:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
-	VPSHUFB     shuffle59<>+0(SB), X0, X0
+	VPSHUFB     shuffle57<>+0(SB), X0, X0
 	VMOVDQU     16(AX)(DI*2), X1
-	VPSHUFB     shuffle59<>+0(SB), X1, X1
+	VPSHUFB     shuffle57<>+0(SB), X1, X1
 	VPUNPCKLQDQ X1, X0, X2
 	VMOVDQU     X2, (R9)
 	VPUNPCKHQDQ X1, X0, X1
@@ -21030,7 +21003,7 @@ rowdone1126:
 	RET
 
 // func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -21063,37 +21036,28 @@ row1130:
 	XORQ DI, DI
 
 chunks1131:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
-	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(DI*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VPSHUFB shuffle63<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1132
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1131
-	MOVQ    BX, DI
-	JMP     chunks1131
+	LEAQ         (CX)(DI*1), R9
+	VMOVDQU      (AX)(DI*2), Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	VMOVDQU      32(AX)(DI*2), Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, 16(R9)
+	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
+	CMPQ         DI, BX
+	JEQ          rowdone1132
+	ADDQ         $0x20, DI
+	CMPQ         DI, BX
+	JLE          chunks1131
+	MOVQ         BX, DI
+	JMP          chunks1131
 
 rowdone1132:
 	ADDQ spaceStride+32(FP), AX
@@ -21117,25 +21081,21 @@ row1134:
 	XORQ DI, DI
 
 chunks1135:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
-	VPSHUFB shuffle63<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1136
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
-	JLE     chunks1135
-	MOVQ    BX, DI
-	JMP     chunks1135
+	LEAQ         (CX)(DI*1), R9
+	VMOVDQU      (AX)(DI*2), Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	CMPQ         DI, BX
+	JEQ          rowdone1136
+	ADDQ         $0x10, DI
+	CMPQ         DI, BX
+	JLE          chunks1135
+	MOVQ         BX, DI
+	JMP          chunks1135
 
 rowdone1136:
 	ADDQ spaceStride+32(FP), AX
@@ -21185,10 +21145,10 @@ chunks1140:
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(DI*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -21197,10 +21157,10 @@ chunks1140:
 	VMOVDQU 4(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(DI*2), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
@@ -21208,23 +21168,23 @@ chunks1140:
 	VMOVDQU 8(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(DI*2), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle68<>+0(SB), X1, X2
+	VPSHUFB shuffle64<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 12(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(DI*2), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(DI*2), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21324,7 +21284,7 @@ chunks1145:
 	VMOVDQU X1, 32(R9)(DX*1)
 	VMOVDQU 88(AX)(DI*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R9)(DX*1)
 	CMPQ    DI, BX
@@ -21390,26 +21350,26 @@ chunks1153:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle830<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle831<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle832<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle833<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle834<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle835<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle836<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle837<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle838<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -21446,24 +21406,24 @@ chunks1157:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle839<>+0(SB), X0, X1
+	VPSHUFB shuffle838<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle840<>+0(SB), X2, X3
+	VPSHUFB shuffle839<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle841<>+0(SB), X1, X4
+	VPSHUFB shuffle840<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle842<>+0(SB), X0, X4
-	VPSHUFB shuffle843<>+0(SB), X2, X3
+	VPSHUFB shuffle841<>+0(SB), X0, X4
+	VPSHUFB shuffle842<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle844<>+0(SB), X1, X4
+	VPSHUFB shuffle843<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle845<>+0(SB), X0, X0
-	VPSHUFB shuffle846<>+0(SB), X2, X2
+	VPSHUFB shuffle844<>+0(SB), X0, X0
+	VPSHUFB shuffle845<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle847<>+0(SB), X1, X1
+	VPSHUFB shuffle846<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21500,17 +21460,17 @@ chunks1161:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle839<>+0(SB), X0, X1
+	VPSHUFB shuffle838<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle848<>+0(SB), X2, X3
+	VPSHUFB shuffle847<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle842<>+0(SB), X0, X3
-	VPSHUFB shuffle849<>+0(SB), X2, X1
+	VPSHUFB shuffle841<>+0(SB), X0, X3
+	VPSHUFB shuffle848<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(DX*1)
-	VPSHUFB shuffle845<>+0(SB), X0, X0
-	VPSHUFB shuffle850<>+0(SB), X2, X2
+	VPSHUFB shuffle844<>+0(SB), X0, X0
+	VPSHUFB shuffle849<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21547,17 +21507,17 @@ chunks1165:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle851<>+0(SB), X0, X1
+	VPSHUFB shuffle850<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
-	VPSHUFB shuffle852<>+0(SB), X2, X3
+	VPSHUFB shuffle851<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)
-	VPSHUFB shuffle853<>+0(SB), X0, X3
-	VPSHUFB shuffle854<>+0(SB), X2, X1
+	VPSHUFB shuffle852<>+0(SB), X0, X3
+	VPSHUFB shuffle853<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R9)(DX*1)
-	VPSHUFB shuffle855<>+0(SB), X0, X0
-	VPSHUFB shuffle856<>+0(SB), X2, X2
+	VPSHUFB shuffle854<>+0(SB), X0, X0
+	VPSHUFB shuffle855<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21580,131 +21540,131 @@ rowdone1166:
 	VZEROUPPER
 	RET
 
-DATA shuffle830<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle830<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle830<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle830<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle829<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle829<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle829<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle829<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle829<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle830<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle830<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle830<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle830<>+24(SB)/8, $0xffffffffff0e0b08
 GLOBL shuffle830<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle831<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle831<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle831<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle831<>+24(SB)/8, $0xffffffffff0e0b08
+DATA shuffle831<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle831<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle831<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle831<>+24(SB)/8, $0x0d0a070401ffffff
 GLOBL shuffle831<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle832<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle832<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle832<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle832<>+24(SB)/8, $0x0d0a070401ffffff
+DATA shuffle832<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle832<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle832<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle832<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle832<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle833<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle833<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle833<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle833<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle833<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle833<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle833<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle833<>+24(SB)/8, $0xffffffffff0f0c09
 GLOBL shuffle833<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle834<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle834<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle834<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle834<>+24(SB)/8, $0xffffffffff0f0c09
+DATA shuffle834<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle834<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle834<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle834<>+24(SB)/8, $0x0e0b080502ffffff
 GLOBL shuffle834<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle835<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle835<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle835<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle835<>+24(SB)/8, $0x0e0b080502ffffff
+DATA shuffle835<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle835<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle835<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle835<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle835<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle836<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle836<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle836<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle836<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle836<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle836<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle836<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle836<>+24(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle836<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle837<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle837<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle837<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle837<>+24(SB)/8, $0xffffffffffff0d0a
+DATA shuffle837<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle837<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle837<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle837<>+24(SB)/8, $0x0f0c09060300ffff
 GLOBL shuffle837<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle838<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle838<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle838<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle838<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle838<>(SB), RODATA|NOPTR, $32
+DATA shuffle838<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle838<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle838<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle839<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle839<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle839<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle839<>+8(SB)/8, $0xffffffffff0e0b08
 GLOBL shuffle839<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle840<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle840<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle840<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle840<>+8(SB)/8, $0x0d0a070401ffffff
 GLOBL shuffle840<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle841<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle841<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle841<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle841<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle841<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle842<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle842<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle842<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle842<>+8(SB)/8, $0xffffffffff0f0c09
 GLOBL shuffle842<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle843<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle843<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle843<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle843<>+8(SB)/8, $0x0e0b080502ffffff
 GLOBL shuffle843<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle844<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle844<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle844<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle844<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle844<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle845<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle845<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle845<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle845<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL shuffle845<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle846<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle846<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle846<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle846<>+8(SB)/8, $0x0f0c09060300ffff
 GLOBL shuffle846<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle847<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle847<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle847<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle847<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle847<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle848<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle848<>+0(SB)/8, $0x0e0b08ffffffffff
 DATA shuffle848<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle848<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle849<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle849<>+0(SB)/8, $0x0f0c09ffffffffff
 DATA shuffle849<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle849<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle850<>+0(SB)/8, $0x0f0c09ffffffffff
+DATA shuffle850<>+0(SB)/8, $0xffffffffff060300
 DATA shuffle850<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle850<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle851<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle851<>+0(SB)/8, $0xffffffff05ffffff
 DATA shuffle851<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle851<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle852<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle852<>+0(SB)/8, $0xffffffffff070401
 DATA shuffle852<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle852<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle853<>+0(SB)/8, $0xffffffffff070401
+DATA shuffle853<>+0(SB)/8, $0xffffffff06ffffff
 DATA shuffle853<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle853<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle854<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle854<>+0(SB)/8, $0xffffffffffff0502
 DATA shuffle854<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle854<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle855<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle855<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle855<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle855<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle856<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle856<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle856<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -21749,26 +21709,26 @@ chunks1173:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle857<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle858<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle859<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle860<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle861<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle862<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle863<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle864<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle865<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -21805,24 +21765,24 @@ chunks1177:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X1
+	VPSHUFB shuffle261<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle274<>+0(SB), X2, X3
+	VPSHUFB shuffle273<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle866<>+0(SB), X1, X4
+	VPSHUFB shuffle865<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle273<>+0(SB), X0, X4
-	VPSHUFB shuffle867<>+0(SB), X2, X3
+	VPSHUFB shuffle272<>+0(SB), X0, X4
+	VPSHUFB shuffle866<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle270<>+0(SB), X1, X4
+	VPSHUFB shuffle269<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle868<>+0(SB), X0, X0
-	VPSHUFB shuffle269<>+0(SB), X2, X2
+	VPSHUFB shuffle867<>+0(SB), X0, X0
+	VPSHUFB shuffle268<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle272<>+0(SB), X1, X1
+	VPSHUFB shuffle271<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21859,17 +21819,17 @@ chunks1181:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle262<>+0(SB), X0, X1
+	VPSHUFB shuffle261<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle332<>+0(SB), X2, X3
+	VPSHUFB shuffle331<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle273<>+0(SB), X0, X3
-	VPSHUFB shuffle325<>+0(SB), X2, X1
+	VPSHUFB shuffle272<>+0(SB), X0, X3
+	VPSHUFB shuffle324<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(DX*1)
-	VPSHUFB shuffle868<>+0(SB), X0, X0
-	VPSHUFB shuffle53<>+0(SB), X2, X2
+	VPSHUFB shuffle867<>+0(SB), X0, X0
+	VPSHUFB shuffle51<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21906,15 +21866,15 @@ chunks1185:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle268<>+0(SB), X0, X1
+	VPSHUFB shuffle267<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle869<>+0(SB), X0, X1
+	VPSHUFB shuffle868<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
 	VPSHUFB shuffle774<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)(DX*1)
-	VPSHUFB shuffle870<>+0(SB), X0, X0
-	VPSHUFB shuffle113<>+0(SB), X2, X2
+	VPSHUFB shuffle869<>+0(SB), X0, X0
+	VPSHUFB shuffle109<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -21937,79 +21897,79 @@ rowdone1186:
 	VZEROUPPER
 	RET
 
-DATA shuffle857<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle857<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle857<>+16(SB)/8, $0xffff0d0c07060100
-DATA shuffle857<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle856<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle856<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle856<>+16(SB)/8, $0xffff0d0c07060100
+DATA shuffle856<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle856<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle857<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle857<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle857<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle857<>+24(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle857<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle858<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle858<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle858<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle858<>+24(SB)/8, $0xffffffff0f0e0908
+DATA shuffle858<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle858<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle858<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle858<>+24(SB)/8, $0x0b0a0504ffffffff
 GLOBL shuffle858<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle859<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle859<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle859<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle859<>+24(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle859<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle859<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle859<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle859<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle859<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle860<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle860<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle860<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle860<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle860<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle860<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle860<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle860<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle860<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle861<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle861<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle861<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle861<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle861<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle861<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle861<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle861<>+24(SB)/8, $0x0d0c07060100ffff
 GLOBL shuffle861<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle862<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle862<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle862<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle862<>+24(SB)/8, $0x0d0c07060100ffff
+DATA shuffle862<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle862<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle862<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle862<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle862<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle863<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle863<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle863<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle863<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle863<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle863<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle863<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle863<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle863<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle864<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle864<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle864<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle864<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle864<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle864<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle864<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle864<>+24(SB)/8, $0x0f0e09080302ffff
 GLOBL shuffle864<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle865<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle865<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle865<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle865<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle865<>(SB), RODATA|NOPTR, $32
+DATA shuffle865<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle865<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle866<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle866<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle866<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle866<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle866<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle867<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle867<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle867<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle867<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle868<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle868<>+0(SB)/8, $0xffffffffffff0302
 DATA shuffle868<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle868<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle869<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle869<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle869<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle869<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle870<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle870<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle870<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22054,26 +22014,26 @@ chunks1193:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle871<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle875<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle876<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R9)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle878<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle879<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -22110,24 +22070,24 @@ chunks1197:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X1
+	VPSHUFB shuffle54<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle128<>+0(SB), X2, X3
+	VPSHUFB shuffle124<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle132<>+0(SB), X0, X4
-	VPSHUFB shuffle276<>+0(SB), X2, X3
+	VPSHUFB shuffle128<>+0(SB), X0, X4
+	VPSHUFB shuffle275<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle68<>+0(SB), X1, X4
+	VPSHUFB shuffle64<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X0, X0
-	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle240<>+0(SB), X0, X0
+	VPSHUFB shuffle62<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle57<>+0(SB), X1, X1
+	VPSHUFB shuffle55<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22164,15 +22124,15 @@ chunks1201:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle56<>+0(SB), X0, X1
+	VPSHUFB shuffle54<>+0(SB), X0, X1
 	VMOVQ   X1, (R9)
-	VPSHUFB shuffle132<>+0(SB), X0, X1
+	VPSHUFB shuffle128<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPSHUFB shuffle63<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X0, X0
-	VPSHUFB shuffle69<>+0(SB), X2, X2
+	VPSHUFB shuffle240<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22211,10 +22171,10 @@ chunks1205:
 	VMOVQ   (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle132<>+0(SB), X0, X0
+	VPSHUFB shuffle128<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*1)
 	VMOVQ   4(R10), X0
-	VPSHUFB shuffle132<>+0(SB), X0, X0
+	VPSHUFB shuffle128<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1206
@@ -22236,59 +22196,59 @@ rowdone1206:
 	VZEROUPPER
 	RET
 
-DATA shuffle871<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle871<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle871<>+16(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle871<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle870<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle870<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle870<>+16(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle870<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle870<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle871<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle871<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle871<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle871<>+24(SB)/8, $0xffffffff0b0a0908
 GLOBL shuffle871<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle872<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle872<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle872<>+8(SB)/8, $0x07060504ffffffff
 DATA shuffle872<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle872<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle872<>+24(SB)/8, $0x07060504ffffffff
 GLOBL shuffle872<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle873<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle873<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle873<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle873<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle873<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle873<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle873<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle873<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle873<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle874<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle874<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle874<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle874<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle874<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle874<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle874<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle874<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle874<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle875<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle875<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle875<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle875<>+24(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle875<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle875<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle875<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle875<>+24(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle875<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle876<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle876<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle876<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle876<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle876<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle876<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle876<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle876<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle876<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle877<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle877<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle877<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle877<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle877<>+16(SB)/8, $0x07060504ffffffff
 DATA shuffle877<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle877<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle878<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle878<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle878<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle878<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle878<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle878<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle878<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle878<>+24(SB)/8, $0x0f0e0d0c03020100
 GLOBL shuffle878<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle879<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle879<>+8(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle879<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle879<>+24(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle879<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22331,20 +22291,20 @@ chunks1212:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R9)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -22383,7 +22343,7 @@ chunks1216:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle33<>+0(SB), X2, X3
+	VPSHUFB shuffle31<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R9)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -22392,7 +22352,7 @@ chunks1216:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(DX*2)
 	CMPQ    DI, BX
@@ -22456,29 +22416,29 @@ rowdone1221:
 	VZEROUPPER
 	RET
 
-DATA shuffle880<>+0(SB)/8, $0x0706050403020100
-DATA shuffle880<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle880<>+16(SB)/8, $0x0706050403020100
-DATA shuffle880<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle879<>+0(SB)/8, $0x0706050403020100
+DATA shuffle879<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle879<>+16(SB)/8, $0x0706050403020100
+DATA shuffle879<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle879<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle880<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle880<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle880<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle880<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle880<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle881<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle881<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle881<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle881<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle881<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle881<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle881<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle881<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle881<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle882<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle882<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle882<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle882<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle882<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle882<>+8(SB)/8, $0x0706050403020100
+DATA shuffle882<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle882<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle882<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle883<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle883<>+8(SB)/8, $0x0706050403020100
-DATA shuffle883<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle883<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle883<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -22623,65 +22583,65 @@ chunks1236:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle884<>+0(SB), X0, X0
+	VPSHUFB shuffle883<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle885<>+0(SB), X1, X1
+	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle886<>+0(SB), X0, X0
+	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle887<>+0(SB), X0, X0
+	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle888<>+0(SB), X1, X1
+	VPSHUFB shuffle887<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 81(R10), X0
-	VPSHUFB shuffle889<>+0(SB), X0, X0
+	VPSHUFB shuffle888<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle890<>+0(SB), X0, X1
+	VPSHUFB shuffle889<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle884<>+0(SB), X1, X1
+	VPSHUFB shuffle883<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X2
-	VPSHUFB shuffle885<>+0(SB), X2, X2
+	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle886<>+0(SB), X1, X1
+	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 49(R10), X1
-	VPSHUFB shuffle887<>+0(SB), X1, X1
+	VPSHUFB shuffle886<>+0(SB), X1, X1
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle888<>+0(SB), X2, X2
+	VPSHUFB shuffle887<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle889<>+0(SB), X1, X1
+	VPSHUFB shuffle888<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
-	VPSHUFB shuffle891<>+0(SB), X0, X1
+	VPSHUFB shuffle890<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X1
-	VPSHUFB shuffle884<>+0(SB), X1, X1
+	VPSHUFB shuffle883<>+0(SB), X1, X1
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle885<>+0(SB), X2, X2
+	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 42(R10), X1
-	VPSHUFB shuffle886<>+0(SB), X1, X1
+	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle887<>+0(SB), X1, X1
+	VPSHUFB shuffle886<>+0(SB), X1, X1
 	VMOVDQU 69(R10), X2
-	VPSHUFB shuffle888<>+0(SB), X2, X2
+	VPSHUFB shuffle887<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 87(R10), X1
-	VPSHUFB shuffle889<>+0(SB), X1, X1
+	VPSHUFB shuffle888<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
-	VPSHUFB shuffle892<>+0(SB), X0, X0
+	VPSHUFB shuffle891<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1237
@@ -22717,46 +22677,46 @@ chunks1240:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle884<>+0(SB), X0, X0
+	VPSHUFB shuffle883<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle885<>+0(SB), X1, X1
+	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle886<>+0(SB), X0, X0
+	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle887<>+0(SB), X0, X0
+	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle893<>+0(SB), X1, X2
+	VPSHUFB shuffle892<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle884<>+0(SB), X2, X2
+	VPSHUFB shuffle883<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle885<>+0(SB), X0, X0
+	VPSHUFB shuffle884<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle886<>+0(SB), X2, X2
+	VPSHUFB shuffle885<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 49(R10), X2
-	VPSHUFB shuffle887<>+0(SB), X2, X2
-	VPSHUFB shuffle894<>+0(SB), X1, X0
+	VPSHUFB shuffle886<>+0(SB), X2, X2
+	VPSHUFB shuffle893<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle884<>+0(SB), X0, X0
+	VPSHUFB shuffle883<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle885<>+0(SB), X2, X2
+	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle886<>+0(SB), X0, X0
+	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle887<>+0(SB), X0, X0
-	VPSHUFB shuffle164<>+0(SB), X1, X1
+	VPSHUFB shuffle886<>+0(SB), X0, X0
+	VPSHUFB shuffle160<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -22779,49 +22739,49 @@ rowdone1241:
 	VZEROUPPER
 	RET
 
-DATA shuffle884<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle884<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle883<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle883<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle883<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle884<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle884<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL shuffle884<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle885<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle885<>+8(SB)/8, $0xffffffff0b0a0902
+DATA shuffle885<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle885<>+8(SB)/8, $0x09020100ffffffff
 GLOBL shuffle885<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle886<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle886<>+8(SB)/8, $0x09020100ffffffff
+DATA shuffle886<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle886<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle886<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle887<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle887<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle887<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle887<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL shuffle887<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle888<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle888<>+8(SB)/8, $0xffffffffff0b0a09
+DATA shuffle888<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle888<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL shuffle888<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle889<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle889<>+8(SB)/8, $0x0a09020100ffffff
+DATA shuffle889<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle889<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle889<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle890<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle890<>+0(SB)/8, $0xffffffff0c0b0a03
 DATA shuffle890<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle890<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle891<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle891<>+0(SB)/8, $0xffffffff0f0e0d06
 DATA shuffle891<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle891<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle892<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle892<>+0(SB)/8, $0x090807ffffffffff
 DATA shuffle892<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle892<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle893<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle893<>+0(SB)/8, $0x0c0b0affffffffff
 DATA shuffle893<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle893<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle894<>+0(SB)/8, $0x0c0b0affffffffff
-DATA shuffle894<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle894<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -22861,7 +22821,7 @@ chunks1246:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -22870,22 +22830,22 @@ chunks1246:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle168<>+0(SB), X0, X0
+	VPSHUFB shuffle164<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -22894,20 +22854,20 @@ chunks1246:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 46(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle168<>+0(SB), X0, X0
+	VPSHUFB shuffle164<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle828<>+0(SB), X1, X2
+	VPSHUFB shuffle827<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle172<>+0(SB), X1, X2
+	VPSHUFB shuffle168<>+0(SB), X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle165<>+0(SB), X2, X2
+	VPSHUFB shuffle161<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -22916,14 +22876,14 @@ chunks1246:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle895<>+0(SB), X2, X2
+	VPSHUFB shuffle894<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle168<>+0(SB), X2, X2
+	VPSHUFB shuffle164<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle322<>+0(SB), X1, X0
+	VPSHUFB shuffle321<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
@@ -22962,7 +22922,7 @@ chunks1250:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -22971,13 +22931,13 @@ chunks1250:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X2
+	VPSHUFB shuffle60<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle165<>+0(SB), X2, X2
+	VPSHUFB shuffle161<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -22986,12 +22946,12 @@ chunks1250:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle895<>+0(SB), X2, X2
-	VPSHUFB shuffle896<>+0(SB), X1, X0
+	VPSHUFB shuffle894<>+0(SB), X2, X2
+	VPSHUFB shuffle895<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -23000,8 +22960,8 @@ chunks1250:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
-	VPSHUFB shuffle69<>+0(SB), X1, X1
+	VPSHUFB shuffle894<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -23024,13 +22984,13 @@ rowdone1251:
 	VZEROUPPER
 	RET
 
-DATA shuffle895<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle894<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle894<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle894<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle895<>+0(SB)/8, $0x09080706ffffffff
 DATA shuffle895<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle895<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle896<>+0(SB)/8, $0x09080706ffffffff
-DATA shuffle896<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle896<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23068,53 +23028,53 @@ chunks1255:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle180<>+0(SB), X0, X0
+	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VMOVDQU 27(R10), X1
-	VPSHUFB shuffle181<>+0(SB), X1, X1
+	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 34(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 54(R10), X0
-	VPSHUFB shuffle183<>+0(SB), X0, X0
+	VPSHUFB shuffle179<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 81(R10), X1
-	VPSHUFB shuffle184<>+0(SB), X1, X1
+	VPSHUFB shuffle180<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle180<>+0(SB), X1, X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle181<>+0(SB), X0, X0
+	VPSHUFB shuffle177<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 43(R10), X0
-	VPSHUFB shuffle182<>+0(SB), X0, X0
+	VPSHUFB shuffle178<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle183<>+0(SB), X1, X1
+	VPSHUFB shuffle179<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle184<>+0(SB), X0, X0
+	VPSHUFB shuffle180<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle897<>+0(SB), X0, X1
+	VPSHUFB shuffle896<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle180<>+0(SB), X1, X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VMOVDQU 45(R10), X2
-	VPSHUFB shuffle181<>+0(SB), X2, X2
+	VPSHUFB shuffle177<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle182<>+0(SB), X2, X2
+	VPSHUFB shuffle178<>+0(SB), X2, X2
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle183<>+0(SB), X1, X1
+	VPSHUFB shuffle179<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle898<>+0(SB), X0, X2
+	VPSHUFB shuffle897<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -23139,13 +23099,13 @@ rowdone1256:
 	VZEROUPPER
 	RET
 
-DATA shuffle897<>+0(SB)/8, $0xffffffff06050403
-DATA shuffle897<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle897<>(SB), RODATA|NOPTR, $16
+DATA shuffle896<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle896<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle896<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle898<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle898<>+8(SB)/8, $0x0b0a090807ffffff
-GLOBL shuffle898<>(SB), RODATA|NOPTR, $16
+DATA shuffle897<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle897<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle897<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23343,26 +23303,26 @@ chunks1270:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle830<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle831<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle832<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle833<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle834<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle835<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle836<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle837<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle838<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23423,26 +23383,26 @@ chunks1275:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle857<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle858<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle859<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle860<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle861<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle862<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle863<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle864<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle865<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23503,26 +23463,26 @@ chunks1280:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle871<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle872<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle873<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle875<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle876<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle878<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle879<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23583,20 +23543,20 @@ chunks1285:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R9)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VMOVDQU     32(R10), X3
 	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(DX*1)
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23723,73 +23683,73 @@ chunks1296:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle899<>+0(SB), X0, X0
+	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle901<>+0(SB), X0, X0
+	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle902<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle903<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle904<>+0(SB), X0, X0
+	VPSHUFB shuffle903<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle905<>+0(SB), X1, X1
+	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 91(R10), X1
-	VPSHUFB shuffle906<>+0(SB), X1, X1
+	VPSHUFB shuffle905<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle899<>+0(SB), X1, X1
+	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle900<>+0(SB), X0, X0
+	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle901<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle902<>+0(SB), X1, X1
+	VPSHUFB shuffle901<>+0(SB), X1, X1
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle903<>+0(SB), X0, X0
+	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 75(R10), X1
-	VPSHUFB shuffle904<>+0(SB), X1, X1
+	VPSHUFB shuffle903<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle907<>+0(SB), X0, X2
+	VPSHUFB shuffle906<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle908<>+0(SB), X0, X2
+	VPSHUFB shuffle907<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle899<>+0(SB), X2, X2
+	VPSHUFB shuffle898<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle901<>+0(SB), X2, X2
+	VPSHUFB shuffle900<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle902<>+0(SB), X2, X2
+	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle903<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle904<>+0(SB), X2, X2
+	VPSHUFB shuffle903<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle909<>+0(SB), X0, X1
+	VPSHUFB shuffle908<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
-	VPSHUFB shuffle910<>+0(SB), X0, X0
+	VPSHUFB shuffle909<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
 	JEQ     rowdone1297
@@ -23825,47 +23785,47 @@ chunks1300:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle899<>+0(SB), X0, X0
+	VPSHUFB shuffle898<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle901<>+0(SB), X0, X0
+	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle902<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle903<>+0(SB), X1, X1
+	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle899<>+0(SB), X1, X1
+	VPSHUFB shuffle898<>+0(SB), X1, X1
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle900<>+0(SB), X0, X0
+	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R10), X1
-	VPSHUFB shuffle901<>+0(SB), X1, X1
+	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 41(R10), X1
-	VPSHUFB shuffle902<>+0(SB), X1, X1
+	VPSHUFB shuffle901<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle911<>+0(SB), X0, X2
+	VPSHUFB shuffle910<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle899<>+0(SB), X2, X2
+	VPSHUFB shuffle898<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle900<>+0(SB), X1, X1
+	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle901<>+0(SB), X2, X2
+	VPSHUFB shuffle900<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle902<>+0(SB), X2, X2
-	VPSHUFB shuffle912<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X2, X2
+	VPSHUFB shuffle911<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -23888,61 +23848,61 @@ rowdone1301:
 	VZEROUPPER
 	RET
 
-DATA shuffle899<>+0(SB)/8, $0xffff0b020a010900
-DATA shuffle899<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle898<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle898<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle898<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle899<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle899<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL shuffle899<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle900<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle900<>+8(SB)/8, $0xffffffff0b020a01
+DATA shuffle900<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle900<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL shuffle900<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle901<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle901<>+8(SB)/8, $0x0a010900ffffffff
+DATA shuffle901<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle901<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle901<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle902<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle902<>+0(SB)/8, $0x0b020a010900ffff
 DATA shuffle902<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle902<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle903<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle903<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle903<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle903<>+8(SB)/8, $0xffff0b020a010900
 GLOBL shuffle903<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle904<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle904<>+8(SB)/8, $0xffff0b020a010900
+DATA shuffle904<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL shuffle904<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle905<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle905<>+8(SB)/8, $0x0900ffffffffffff
+DATA shuffle905<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle905<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle905<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle906<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle906<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle906<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle906<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL shuffle906<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle907<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle907<>+8(SB)/8, $0x0a01ffffffffffff
+DATA shuffle907<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle907<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle907<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle908<>+0(SB)/8, $0xffffffff0c030b02
-DATA shuffle908<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle908<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle908<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL shuffle908<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle909<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle909<>+8(SB)/8, $0x0d04ffffffffffff
+DATA shuffle909<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle909<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle909<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle910<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle910<>+0(SB)/8, $0x0c030b020a01ffff
 DATA shuffle910<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle910<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle911<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle911<>+0(SB)/8, $0x0f060e050d04ffff
 DATA shuffle911<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle911<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle912<>+0(SB)/8, $0x0f060e050d04ffff
-DATA shuffle912<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle912<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -23982,88 +23942,88 @@ chunks1306:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle915<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle916<>+0(SB), X0, X0
+	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle917<>+0(SB), X1, X1
+	VPSHUFB shuffle916<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle918<>+0(SB), X0, X0
+	VPSHUFB shuffle917<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle182<>+0(SB), X0, X0
+	VPSHUFB shuffle178<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle769<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle914<>+0(SB), X0, X0
+	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(R10), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X0
+	VPSHUFB shuffle318<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle915<>+0(SB), X0, X0
+	VPSHUFB shuffle914<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle916<>+0(SB), X2, X2
+	VPSHUFB shuffle915<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle917<>+0(SB), X0, X0
+	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle919<>+0(SB), X1, X2
+	VPSHUFB shuffle918<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X2
-	VPSHUFB shuffle182<>+0(SB), X2, X2
+	VPSHUFB shuffle178<>+0(SB), X2, X2
 	VPSHUFB shuffle778<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
-	VPSHUFB shuffle914<>+0(SB), X2, X2
+	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle319<>+0(SB), X2, X2
+	VPSHUFB shuffle318<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 50(R10), X2
-	VPSHUFB shuffle915<>+0(SB), X2, X2
+	VPSHUFB shuffle914<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle916<>+0(SB), X0, X0
+	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle917<>+0(SB), X2, X2
+	VPSHUFB shuffle916<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle920<>+0(SB), X1, X0
+	VPSHUFB shuffle919<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle182<>+0(SB), X0, X0
+	VPSHUFB shuffle178<>+0(SB), X0, X0
 	VPSHUFB shuffle781<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
@@ -24101,53 +24061,53 @@ chunks1310:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle913<>+0(SB), X0, X0
+	VPSHUFB shuffle912<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
-	VPSHUFB shuffle915<>+0(SB), X1, X1
+	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle916<>+0(SB), X0, X2
+	VPSHUFB shuffle915<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle828<>+0(SB), X0, X1
+	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle915<>+0(SB), X1, X1
-	VPSHUFB shuffle921<>+0(SB), X0, X2
+	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle920<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle913<>+0(SB), X2, X2
+	VPSHUFB shuffle912<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle322<>+0(SB), X0, X1
+	VPSHUFB shuffle321<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 50(R10), X1
-	VPSHUFB shuffle915<>+0(SB), X1, X1
-	VPSHUFB shuffle922<>+0(SB), X0, X0
+	VPSHUFB shuffle914<>+0(SB), X1, X1
+	VPSHUFB shuffle921<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24170,45 +24130,45 @@ rowdone1311:
 	VZEROUPPER
 	RET
 
-DATA shuffle913<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle913<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle912<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle912<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle912<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle913<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle913<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle913<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle914<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle914<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle914<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle914<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle914<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle915<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle915<>+0(SB)/8, $0x0302ffff0100ffff
 DATA shuffle915<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle915<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle916<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle916<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle916<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle916<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL shuffle916<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle917<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle917<>+8(SB)/8, $0xffff0302ffff0100
+DATA shuffle917<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL shuffle917<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle918<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle918<>+8(SB)/8, $0x0302ffff0100ffff
+DATA shuffle918<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL shuffle918<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle919<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle919<>+8(SB)/8, $0x0706ffff0504ffff
+DATA shuffle919<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL shuffle919<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle920<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle920<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA shuffle920<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle920<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle920<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle921<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle921<>+0(SB)/8, $0x0f0effff0d0cffff
 DATA shuffle921<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle921<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle922<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA shuffle922<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle922<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24248,74 +24208,74 @@ chunks1316:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 112(R10), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R9)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X1, X1
 	VMOVDQU 124(R10), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 100(R10), X2
-	VPSHUFB shuffle809<>+0(SB), X2, X2
-	VPSHUFB shuffle811<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24352,37 +24312,37 @@ chunks1320:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X2
+	VPSHUFB shuffle60<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle809<>+0(SB), X2, X2
-	VPSHUFB shuffle923<>+0(SB), X0, X1
+	VPSHUFB shuffle922<>+0(SB), X2, X2
+	VPSHUFB shuffle925<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle69<>+0(SB), X0, X0
+	VPSHUFB shuffle65<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24405,9 +24365,21 @@ rowdone1321:
 	VZEROUPPER
 	RET
 
-DATA shuffle923<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle923<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle922<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle922<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle922<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle923<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle923<>+8(SB)/8, $0x07060504ffffffff
 GLOBL shuffle923<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle924<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle924<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle924<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle925<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle925<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle925<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24494,7 +24466,7 @@ chunks1325:
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24553,80 +24525,80 @@ chunks1330:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle924<>+0(SB), X0, X0
+	VPSHUFB shuffle926<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle926<>+0(SB), X0, X0
+	VPSHUFB shuffle928<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 38(R10), X0
-	VPSHUFB shuffle902<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle927<>+0(SB), X1, X1
+	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle928<>+0(SB), X0, X0
+	VPSHUFB shuffle930<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle929<>+0(SB), X1, X1
+	VPSHUFB shuffle931<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 83(R10), X1
-	VPSHUFB shuffle930<>+0(SB), X1, X1
+	VPSHUFB shuffle932<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle931<>+0(SB), X0, X2
+	VPSHUFB shuffle933<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle924<>+0(SB), X2, X2
+	VPSHUFB shuffle926<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle926<>+0(SB), X2, X2
+	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 41(R10), X2
-	VPSHUFB shuffle902<>+0(SB), X2, X2
+	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VMOVDQU 57(R10), X1
-	VPSHUFB shuffle927<>+0(SB), X1, X1
+	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 75(R10), X2
-	VPSHUFB shuffle928<>+0(SB), X2, X2
-	VPOR    X2, X1, X2
-	VPSHUFB shuffle932<>+0(SB), X0, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle930<>+0(SB), X1, X1
-	VPSHUFB shuffle933<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)(DX*1)
-	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle924<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle925<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle926<>+0(SB), X2, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 44(R10), X2
-	VPSHUFB shuffle902<>+0(SB), X2, X2
-	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle927<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle928<>+0(SB), X2, X2
+	VPSHUFB shuffle930<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle934<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
+	VMOVDQU X1, 16(R9)(DX*1)
+	VMOVDQU 86(R10), X1
+	VPSHUFB shuffle932<>+0(SB), X1, X1
+	VPSHUFB shuffle935<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVD   X2, 32(R9)(DX*1)
+	VMOVDQU 6(R10), X2
+	VPSHUFB shuffle926<>+0(SB), X2, X2
+	VMOVDQU 24(R10), X1
+	VPSHUFB shuffle927<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R10), X2
+	VPSHUFB shuffle928<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R9)(DX*2)
+	VMOVDQU 44(R10), X2
+	VPSHUFB shuffle901<>+0(SB), X2, X2
+	VMOVDQU 60(R10), X1
+	VPSHUFB shuffle929<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 78(R10), X2
+	VPSHUFB shuffle930<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle936<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 89(R10), X1
-	VPSHUFB shuffle930<>+0(SB), X1, X1
-	VPSHUFB shuffle935<>+0(SB), X0, X0
+	VPSHUFB shuffle932<>+0(SB), X1, X1
+	VPSHUFB shuffle937<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -24649,53 +24621,53 @@ rowdone1331:
 	VZEROUPPER
 	RET
 
-DATA shuffle924<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle924<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle924<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle925<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle925<>+8(SB)/8, $0x0bffff0affff0902
-GLOBL shuffle925<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle926<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle926<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle926<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle926<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle926<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle927<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle927<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle927<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle927<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL shuffle927<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle928<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle928<>+8(SB)/8, $0xff0affff0902ffff
+DATA shuffle928<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle928<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL shuffle928<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle929<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle929<>+8(SB)/8, $0x01ff0900ffffffff
+DATA shuffle929<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle929<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL shuffle929<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle930<>+0(SB)/8, $0xffffffffff0900ff
-DATA shuffle930<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle930<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle930<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL shuffle930<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle931<>+0(SB)/8, $0xffffffff09ffff08
-DATA shuffle931<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle931<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle931<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL shuffle931<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle932<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle932<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA shuffle932<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle932<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle932<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle933<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle933<>+0(SB)/8, $0xffffffff09ffff08
 DATA shuffle933<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle933<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle934<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle934<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA shuffle934<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL shuffle934<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle935<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle935<>+0(SB)/8, $0xffffffff0cffff0b
 DATA shuffle935<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle935<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle936<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle936<>+8(SB)/8, $0x05ff0d04ffffffff
+GLOBL shuffle936<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle937<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle937<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle937<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24733,79 +24705,79 @@ chunks1335:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X0
+	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle937<>+0(SB), X1, X1
+	VPSHUFB shuffle939<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle769<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle104<>+0(SB), X2, X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
-	VPSHUFB shuffle895<>+0(SB), X2, X2
+	VPSHUFB shuffle894<>+0(SB), X2, X2
 	VMOVDQU 62(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle938<>+0(SB), X0, X1
+	VPSHUFB shuffle940<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VPSHUFB shuffle778<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle104<>+0(SB), X2, X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle895<>+0(SB), X2, X2
+	VPSHUFB shuffle894<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle939<>+0(SB), X0, X1
+	VPSHUFB shuffle941<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
@@ -24829,21 +24801,21 @@ rowdone1336:
 	VZEROUPPER
 	RET
 
-DATA shuffle936<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle936<>+8(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle936<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle937<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle937<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle937<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle938<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle938<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle938<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle938<>+8(SB)/8, $0x0302ffffffff0100
 GLOBL shuffle938<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle939<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle939<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle939<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle939<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle939<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle940<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle940<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle940<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle941<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle941<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle941<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -24881,61 +24853,61 @@ chunks1340:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 80(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle275<>+0(SB), X0, X1
+	VPSHUFB shuffle274<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle127<>+0(SB), X2, X2
+	VPSHUFB shuffle123<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle67<>+0(SB), X0, X1
+	VPSHUFB shuffle63<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
@@ -25133,89 +25105,89 @@ chunks1351:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle940<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle905<>+0(SB), X1, X1
+	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle943<>+0(SB), X1, X1
+	VPSHUFB shuffle945<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle944<>+0(SB), X0, X0
+	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle945<>+0(SB), X1, X1
+	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle946<>+0(SB), X0, X0
+	VPSHUFB shuffle948<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 74(R10), X0
-	VPSHUFB shuffle902<>+0(SB), X0, X0
+	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle947<>+0(SB), X1, X2
+	VPSHUFB shuffle949<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 3(R10), X2
-	VPSHUFB shuffle940<>+0(SB), X2, X2
+	VPSHUFB shuffle942<>+0(SB), X2, X2
 	VMOVDQU 21(R10), X0
-	VPSHUFB shuffle941<>+0(SB), X0, X0
+	VPSHUFB shuffle943<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R10), X2
-	VPSHUFB shuffle942<>+0(SB), X2, X2
+	VPSHUFB shuffle944<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 57(R10), X0
-	VPSHUFB shuffle905<>+0(SB), X0, X0
+	VPSHUFB shuffle904<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle943<>+0(SB), X0, X0
+	VPSHUFB shuffle945<>+0(SB), X0, X0
 	VMOVDQU 58(R10), X2
-	VPSHUFB shuffle944<>+0(SB), X2, X2
+	VPSHUFB shuffle946<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 75(R10), X0
-	VPSHUFB shuffle945<>+0(SB), X0, X0
+	VPSHUFB shuffle947<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle948<>+0(SB), X1, X2
+	VPSHUFB shuffle950<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 77(R10), X2
-	VPSHUFB shuffle902<>+0(SB), X2, X2
-	VPSHUFB shuffle949<>+0(SB), X1, X0
+	VPSHUFB shuffle901<>+0(SB), X2, X2
+	VPSHUFB shuffle951<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle940<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle941<>+0(SB), X2, X2
+	VPSHUFB shuffle943<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle905<>+0(SB), X2, X2
+	VPSHUFB shuffle904<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle943<>+0(SB), X2, X2
+	VPSHUFB shuffle945<>+0(SB), X2, X2
 	VMOVDQU 61(R10), X0
-	VPSHUFB shuffle944<>+0(SB), X0, X0
+	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle945<>+0(SB), X2, X2
+	VPSHUFB shuffle947<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle950<>+0(SB), X1, X0
+	VPSHUFB shuffle952<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle902<>+0(SB), X0, X0
-	VPSHUFB shuffle951<>+0(SB), X1, X1
+	VPSHUFB shuffle901<>+0(SB), X0, X0
+	VPSHUFB shuffle953<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25252,54 +25224,54 @@ chunks1355:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle940<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle905<>+0(SB), X1, X1
+	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 37(R10), X1
-	VPSHUFB shuffle943<>+0(SB), X1, X1
+	VPSHUFB shuffle945<>+0(SB), X1, X1
 	VMOVDQU 55(R10), X0
-	VPSHUFB shuffle944<>+0(SB), X0, X0
+	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 3(R10), X0
-	VPSHUFB shuffle940<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VMOVDQU 21(R10), X1
-	VPSHUFB shuffle941<>+0(SB), X1, X1
+	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 39(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle907<>+0(SB), X1, X2
+	VPSHUFB shuffle906<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 40(R10), X2
-	VPSHUFB shuffle943<>+0(SB), X2, X2
-	VPSHUFB shuffle952<>+0(SB), X1, X0
+	VPSHUFB shuffle945<>+0(SB), X2, X2
+	VPSHUFB shuffle954<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle940<>+0(SB), X0, X0
+	VPSHUFB shuffle942<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
-	VPSHUFB shuffle941<>+0(SB), X2, X2
+	VPSHUFB shuffle943<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R10), X0
-	VPSHUFB shuffle942<>+0(SB), X0, X0
+	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle909<>+0(SB), X1, X2
+	VPSHUFB shuffle908<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 43(R10), X2
-	VPSHUFB shuffle943<>+0(SB), X2, X2
-	VPSHUFB shuffle953<>+0(SB), X1, X1
+	VPSHUFB shuffle945<>+0(SB), X2, X2
+	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25322,61 +25294,61 @@ rowdone1356:
 	VZEROUPPER
 	RET
 
-DATA shuffle940<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle940<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle940<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle941<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle941<>+8(SB)/8, $0xffffffff0b02ffff
-GLOBL shuffle941<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle942<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle942<>+8(SB)/8, $0xffff0900ffffffff
+DATA shuffle942<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle942<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL shuffle942<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle943<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle943<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle943<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle943<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL shuffle943<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle944<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle944<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle944<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle944<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL shuffle944<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle945<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle945<>+8(SB)/8, $0xffff0a01ffff0900
+DATA shuffle945<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle945<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle945<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle946<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle946<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle946<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle946<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle946<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle947<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle947<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle947<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle947<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL shuffle947<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle948<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle948<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA shuffle948<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL shuffle948<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle949<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle949<>+0(SB)/8, $0xffffffff0900ffff
 DATA shuffle949<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle949<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle950<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle950<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA shuffle950<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL shuffle950<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle951<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle951<>+0(SB)/8, $0xffffffff0c03ffff
 DATA shuffle951<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle951<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle952<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA shuffle952<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle952<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle952<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL shuffle952<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle953<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle953<>+0(SB)/8, $0xffffffff0f06ffff
 DATA shuffle953<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle953<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle954<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle954<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle954<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle955<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle955<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle955<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -25416,134 +25388,134 @@ chunks1361:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R10), X0
-	VPSHUFB shuffle958<>+0(SB), X0, X0
+	VPSHUFB shuffle960<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 126(R10), X1
-	VPSHUFB shuffle319<>+0(SB), X1, X1
+	VPSHUFB shuffle318<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 74(R10), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 110(R10), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
-	VPSHUFB shuffle957<>+0(SB), X0, X2
+	VPSHUFB shuffle959<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle958<>+0(SB), X2, X2
+	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 114(R10), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle828<>+0(SB), X0, X1
+	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 80(R10), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VMOVDQU 98(R10), X2
-	VPSHUFB shuffle955<>+0(SB), X2, X2
+	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 116(R10), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle959<>+0(SB), X0, X2
+	VPSHUFB shuffle961<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 66(R10), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R10), X2
-	VPSHUFB shuffle958<>+0(SB), X2, X2
+	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R10), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 120(R10), X2
-	VPSHUFB shuffle315<>+0(SB), X2, X2
+	VPSHUFB shuffle314<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle322<>+0(SB), X0, X1
+	VPSHUFB shuffle321<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 86(R10), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle955<>+0(SB), X2, X2
+	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 122(R10), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle960<>+0(SB), X0, X0
+	VPSHUFB shuffle962<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25580,71 +25552,71 @@ chunks1365:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(R10), X0
 	VPSHUFB shuffle594<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle961<>+0(SB), X0, X1
+	VPSHUFB shuffle963<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle601<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle962<>+0(SB), X0, X1
+	VPSHUFB shuffle964<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle178<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
@@ -25667,41 +25639,41 @@ rowdone1366:
 	VZEROUPPER
 	RET
 
-DATA shuffle954<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle954<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle954<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle955<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle955<>+8(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle955<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle956<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle956<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle956<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle956<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle956<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle957<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle957<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle957<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle957<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle957<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle958<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle958<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle958<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle958<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle958<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle959<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle959<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle959<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle959<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle959<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle960<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle960<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle960<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle960<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle960<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle961<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle961<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle961<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle961<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle961<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle962<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle962<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle962<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle962<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle962<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle963<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle963<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle963<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle964<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle964<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -25741,10 +25713,10 @@ chunks1370:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 108(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25753,10 +25725,10 @@ chunks1370:
 	VMOVDQU 4(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25765,10 +25737,10 @@ chunks1370:
 	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 116(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25777,10 +25749,10 @@ chunks1370:
 	VMOVDQU 12(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 120(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25789,10 +25761,10 @@ chunks1370:
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 124(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25801,10 +25773,10 @@ chunks1370:
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X2
@@ -25813,10 +25785,10 @@ chunks1370:
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 96(R10), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
@@ -25824,23 +25796,23 @@ chunks1370:
 	VMOVDQU 28(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(R10), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle68<>+0(SB), X0, X2
+	VPSHUFB shuffle64<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 32(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle70<>+0(SB), X0, X0
+	VPSHUFB shuffle66<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
@@ -27527,96 +27499,96 @@ chunks1496:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle963<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle963<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle964<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle966<>+0(SB), X0, X2
+	VPSHUFB shuffle968<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle963<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle963<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle964<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle967<>+0(SB), X0, X2
+	VPSHUFB shuffle969<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle963<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle963<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle964<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle968<>+0(SB), X0, X2
+	VPSHUFB shuffle970<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle963<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X1
+	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle963<>+0(SB), X1, X1
+	VPSHUFB shuffle965<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle964<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle965<>+0(SB), X1, X1
+	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle969<>+0(SB), X0, X0
+	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -27652,48 +27624,48 @@ chunks1500:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle963<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle964<>+0(SB), X1, X1
+	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle966<>+0(SB), X1, X2
+	VPSHUFB shuffle968<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle963<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle964<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle967<>+0(SB), X1, X0
+	VPSHUFB shuffle969<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle963<>+0(SB), X0, X0
+	VPSHUFB shuffle965<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle964<>+0(SB), X2, X2
+	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle965<>+0(SB), X0, X0
+	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle968<>+0(SB), X1, X2
+	VPSHUFB shuffle970<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle963<>+0(SB), X2, X2
+	VPSHUFB shuffle965<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle964<>+0(SB), X0, X0
+	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle965<>+0(SB), X2, X2
+	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle969<>+0(SB), X1, X1
+	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -27716,33 +27688,33 @@ rowdone1501:
 	VZEROUPPER
 	RET
 
-DATA shuffle963<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle963<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle963<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle964<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle964<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle964<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle965<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle965<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle965<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle965<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle965<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle966<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle966<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle966<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle966<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle966<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle967<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle967<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA shuffle967<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL shuffle967<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle968<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle968<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA shuffle968<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL shuffle968<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle969<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle969<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA shuffle969<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL shuffle969<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle970<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle970<>+8(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle970<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle971<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle971<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle971<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -27782,50 +27754,50 @@ chunks1506:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle970<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle970<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VMOVDQU 96(AX)(R8*4), X0
-	VPSHUFB shuffle971<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle970<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle970<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle971<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle970<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle970<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle971<>+0(SB), X0, X2
+	VPSHUFB shuffle973<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle970<>+0(SB), X2, X2
+	VPSHUFB shuffle972<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle970<>+0(SB), X1, X1
-	VPSHUFB shuffle972<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X1, X1
+	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -27861,26 +27833,26 @@ chunks1510:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle970<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X1
+	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle970<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle971<>+0(SB), X0, X0
+	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle970<>+0(SB), X0, X0
+	VPSHUFB shuffle972<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle971<>+0(SB), X1, X2
+	VPSHUFB shuffle973<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle970<>+0(SB), X2, X2
-	VPSHUFB shuffle972<>+0(SB), X1, X1
+	VPSHUFB shuffle972<>+0(SB), X2, X2
+	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -27903,17 +27875,17 @@ rowdone1511:
 	VZEROUPPER
 	RET
 
-DATA shuffle970<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle970<>+8(SB)/8, $0xffff0706ffff0504
-GLOBL shuffle970<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle971<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle971<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle971<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle972<>+0(SB)/8, $0x0b0affff0908ffff
-DATA shuffle972<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle972<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle972<>+8(SB)/8, $0xffff0706ffff0504
 GLOBL shuffle972<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle973<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle973<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle974<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle974<>+8(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle974<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -27951,50 +27923,50 @@ chunks1515:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X1, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X1
+	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle809<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X1, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle810<>+0(SB), X0, X0
+	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle809<>+0(SB), X0, X0
+	VPSHUFB shuffle922<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle810<>+0(SB), X1, X2
+	VPSHUFB shuffle923<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle809<>+0(SB), X2, X2
-	VPSHUFB shuffle811<>+0(SB), X1, X1
+	VPSHUFB shuffle922<>+0(SB), X2, X2
+	VPSHUFB shuffle924<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28144,7 +28116,7 @@ chunks1520:
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 120(AX)(R8*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28205,168 +28177,168 @@ chunks1526:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle88<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle93<>+0(SB), X1, X1
+	VPSHUFB shuffle89<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle94<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle973<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle814<>+0(SB), X1, X1
+	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 50(AX)(R8*4), X1
-	VPSHUFB shuffle975<>+0(SB), X1, X1
-	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU 82(AX)(R8*4), X1
 	VPSHUFB shuffle977<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU 98(AX)(R8*4), X0
+	VMOVDQU 66(AX)(R8*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 114(AX)(R8*4), X1
+	VMOVDQU 82(AX)(R8*4), X1
 	VPSHUFB shuffle979<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 98(AX)(R8*4), X0
+	VPSHUFB shuffle980<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 114(AX)(R8*4), X1
+	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 99(AX)(R8*4), X1
-	VPSHUFB shuffle980<>+0(SB), X1, X1
+	VPSHUFB shuffle982<>+0(SB), X1, X1
 	VMOVDQU 115(AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 128(AX)(R8*4), X1
-	VPSHUFB shuffle982<>+0(SB), X1, X2
+	VPSHUFB shuffle984<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle92<>+0(SB), X2, X2
+	VPSHUFB shuffle88<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle93<>+0(SB), X0, X0
+	VPSHUFB shuffle89<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle94<>+0(SB), X2, X2
+	VPSHUFB shuffle90<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle973<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X0
+	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
-	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU 86(AX)(R8*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 102(AX)(R8*4), X2
+	VMOVDQU 70(AX)(R8*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 118(AX)(R8*4), X0
+	VMOVDQU 86(AX)(R8*4), X0
 	VPSHUFB shuffle979<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 102(AX)(R8*4), X2
+	VPSHUFB shuffle980<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 118(AX)(R8*4), X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 103(AX)(R8*4), X0
-	VPSHUFB shuffle980<>+0(SB), X0, X0
+	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R8*4), X2
-	VPSHUFB shuffle981<>+0(SB), X2, X2
+	VPSHUFB shuffle983<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle983<>+0(SB), X1, X0
+	VPSHUFB shuffle985<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle88<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle93<>+0(SB), X2, X2
+	VPSHUFB shuffle89<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle94<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle973<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle814<>+0(SB), X2, X2
+	VPSHUFB shuffle813<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
-	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 90(AX)(R8*4), X2
 	VPSHUFB shuffle977<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU 106(AX)(R8*4), X0
+	VMOVDQU 74(AX)(R8*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 122(AX)(R8*4), X2
+	VMOVDQU 90(AX)(R8*4), X2
 	VPSHUFB shuffle979<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 106(AX)(R8*4), X0
+	VPSHUFB shuffle980<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 122(AX)(R8*4), X2
+	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 107(AX)(R8*4), X2
-	VPSHUFB shuffle980<>+0(SB), X2, X2
+	VPSHUFB shuffle982<>+0(SB), X2, X2
 	VMOVDQU 123(AX)(R8*4), X0
-	VPSHUFB shuffle981<>+0(SB), X0, X0
+	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle984<>+0(SB), X1, X2
+	VPSHUFB shuffle986<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle92<>+0(SB), X2, X2
+	VPSHUFB shuffle88<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle93<>+0(SB), X0, X0
+	VPSHUFB shuffle89<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle94<>+0(SB), X2, X2
+	VPSHUFB shuffle90<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle973<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle814<>+0(SB), X0, X0
+	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
-	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU 94(AX)(R8*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 110(AX)(R8*4), X2
+	VMOVDQU 78(AX)(R8*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 126(AX)(R8*4), X0
+	VMOVDQU 94(AX)(R8*4), X0
 	VPSHUFB shuffle979<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 110(AX)(R8*4), X2
+	VPSHUFB shuffle980<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU 126(AX)(R8*4), X0
+	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 111(AX)(R8*4), X0
-	VPSHUFB shuffle980<>+0(SB), X0, X0
+	VPSHUFB shuffle982<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R8*4), X2
-	VPSHUFB shuffle981<>+0(SB), X2, X2
+	VPSHUFB shuffle983<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle985<>+0(SB), X1, X1
+	VPSHUFB shuffle987<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28402,104 +28374,104 @@ chunks1530:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle88<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle93<>+0(SB), X1, X1
+	VPSHUFB shuffle89<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle94<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle973<>+0(SB), X1, X1
+	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle814<>+0(SB), X1, X2
+	VPSHUFB shuffle813<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 50(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle977<>+0(SB), X2, X2
 	VMOVDQU 66(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
+	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle986<>+0(SB), X1, X2
+	VPSHUFB shuffle988<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle92<>+0(SB), X2, X2
+	VPSHUFB shuffle88<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle93<>+0(SB), X0, X0
+	VPSHUFB shuffle89<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle94<>+0(SB), X2, X2
+	VPSHUFB shuffle90<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle973<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle987<>+0(SB), X1, X0
+	VPSHUFB shuffle989<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 54(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
+	VPSHUFB shuffle977<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle988<>+0(SB), X1, X0
+	VPSHUFB shuffle990<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle92<>+0(SB), X0, X0
+	VPSHUFB shuffle88<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle93<>+0(SB), X2, X2
+	VPSHUFB shuffle89<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle94<>+0(SB), X0, X0
+	VPSHUFB shuffle90<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle973<>+0(SB), X2, X2
+	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle974<>+0(SB), X0, X0
+	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle989<>+0(SB), X1, X2
+	VPSHUFB shuffle991<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 58(AX)(R8*4), X2
-	VPSHUFB shuffle975<>+0(SB), X2, X2
+	VPSHUFB shuffle977<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R8*4), X0
-	VPSHUFB shuffle976<>+0(SB), X0, X0
+	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle990<>+0(SB), X1, X2
+	VPSHUFB shuffle992<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle92<>+0(SB), X2, X2
+	VPSHUFB shuffle88<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle93<>+0(SB), X0, X0
+	VPSHUFB shuffle89<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle94<>+0(SB), X2, X2
+	VPSHUFB shuffle90<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle973<>+0(SB), X0, X0
+	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R8*4), X2
-	VPSHUFB shuffle974<>+0(SB), X2, X2
+	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle991<>+0(SB), X1, X0
+	VPSHUFB shuffle993<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle975<>+0(SB), X0, X0
+	VPSHUFB shuffle977<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R8*4), X2
-	VPSHUFB shuffle976<>+0(SB), X2, X2
+	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle992<>+0(SB), X1, X1
+	VPSHUFB shuffle994<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28522,85 +28494,85 @@ rowdone1531:
 	VZEROUPPER
 	RET
 
-DATA shuffle973<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle973<>+8(SB)/8, $0x01ffff00ffffffff
-GLOBL shuffle973<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle974<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle974<>+8(SB)/8, $0xffff00ffffffffff
-GLOBL shuffle974<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle975<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA shuffle975<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle975<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle975<>+8(SB)/8, $0x01ffff00ffffffff
 GLOBL shuffle975<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle976<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle976<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle976<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle976<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL shuffle976<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle977<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle977<>+8(SB)/8, $0xffffffff0fffff0e
+DATA shuffle977<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle977<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle977<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle978<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle978<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA shuffle978<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle978<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle978<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle979<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle979<>+8(SB)/8, $0x00ff0fffff0effff
+DATA shuffle979<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle979<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL shuffle979<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle980<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle980<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle980<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle980<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL shuffle980<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle981<>+0(SB)/8, $0xffffffffff00ff0f
-DATA shuffle981<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle981<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle981<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL shuffle981<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle982<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle982<>+0(SB)/8, $0xffffffffffff00ff
 DATA shuffle982<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle982<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle983<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle983<>+0(SB)/8, $0xffffffffff00ff0f
 DATA shuffle983<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle983<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle984<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle984<>+0(SB)/8, $0xffffffff03ffffff
 DATA shuffle984<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle984<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle985<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle985<>+0(SB)/8, $0xffffffff07ffffff
 DATA shuffle985<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle985<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle986<>+0(SB)/8, $0x03ffff02ffffffff
+DATA shuffle986<>+0(SB)/8, $0xffffffff0bffffff
 DATA shuffle986<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle986<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle987<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle987<>+8(SB)/8, $0xff04ffffffffffff
+DATA shuffle987<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle987<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle987<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle988<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle988<>+0(SB)/8, $0x03ffff02ffffffff
 DATA shuffle988<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle988<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle989<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle989<>+8(SB)/8, $0xff08ffffffffffff
+DATA shuffle989<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL shuffle989<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle990<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle990<>+0(SB)/8, $0x07ffff06ffffffff
 DATA shuffle990<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle990<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle991<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle991<>+8(SB)/8, $0xff0cffffffffffff
+DATA shuffle991<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL shuffle991<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle992<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle992<>+0(SB)/8, $0x0bffff0affffffff
 DATA shuffle992<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle992<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle993<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle993<>+8(SB)/8, $0xff0cffffffffffff
+GLOBL shuffle993<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle994<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle994<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle994<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -28640,144 +28612,144 @@ chunks1536:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle309<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 160(AX)(R8*4), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle106<>+0(SB), X1, X1
+	VPSHUFB shuffle102<>+0(SB), X1, X1
 	VMOVDQU 130(AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 162(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle104<>+0(SB), X1, X1
+	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle105<>+0(SB), X0, X0
+	VPSHUFB shuffle101<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle106<>+0(SB), X1, X1
+	VPSHUFB shuffle102<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X1
 	VPSHUFB shuffle767<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
-	VPSHUFB shuffle307<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle116<>+0(SB), X1, X1
+	VPSHUFB shuffle112<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R8*4), X0
-	VPSHUFB shuffle936<>+0(SB), X0, X0
+	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R8*4), X1
-	VPSHUFB shuffle309<>+0(SB), X1, X1
+	VPSHUFB shuffle308<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X0
+	VPSHUFB shuffle314<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VMOVDQU 138(AX)(R8*4), X1
-	VPSHUFB shuffle104<>+0(SB), X1, X1
+	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 170(AX)(R8*4), X0
-	VPSHUFB shuffle105<>+0(SB), X0, X0
+	VPSHUFB shuffle101<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 22(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle936<>+0(SB), X1, X1
+	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle309<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 176(AX)(R8*4), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X2
+	VPSHUFB shuffle314<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 116(AX)(R8*4), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VMOVDQU 146(AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle993<>+0(SB), X1, X2
+	VPSHUFB shuffle995<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle104<>+0(SB), X2, X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X0
-	VPSHUFB shuffle105<>+0(SB), X0, X0
+	VPSHUFB shuffle101<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle106<>+0(SB), X2, X2
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle307<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle116<>+0(SB), X2, X2
+	VPSHUFB shuffle112<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R8*4), X0
-	VPSHUFB shuffle936<>+0(SB), X0, X0
+	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R8*4), X2
-	VPSHUFB shuffle309<>+0(SB), X2, X2
+	VPSHUFB shuffle308<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle320<>+0(SB), X1, X0
+	VPSHUFB shuffle319<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VMOVDQU 154(AX)(R8*4), X2
-	VPSHUFB shuffle104<>+0(SB), X2, X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPSHUFB shuffle108<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28813,72 +28785,72 @@ chunks1540:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle116<>+0(SB), X0, X0
+	VPSHUFB shuffle112<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle104<>+0(SB), X0, X0
+	VPSHUFB shuffle100<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle106<>+0(SB), X0, X2
+	VPSHUFB shuffle102<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 22(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle115<>+0(SB), X0, X2
+	VPSHUFB shuffle111<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle104<>+0(SB), X2, X2
+	VPSHUFB shuffle100<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle105<>+0(SB), X1, X1
+	VPSHUFB shuffle101<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle994<>+0(SB), X0, X2
+	VPSHUFB shuffle996<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
-	VPSHUFB shuffle307<>+0(SB), X1, X1
+	VPSHUFB shuffle306<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle995<>+0(SB), X0, X0
+	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -28901,17 +28873,17 @@ rowdone1541:
 	VZEROUPPER
 	RET
 
-DATA shuffle993<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle993<>+8(SB)/8, $0x0706ffffffff0504
-GLOBL shuffle993<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle994<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle994<>+8(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle994<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle995<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle995<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle995<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle995<>+8(SB)/8, $0x0706ffffffff0504
 GLOBL shuffle995<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle996<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle996<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle996<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle997<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle997<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle997<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -28949,109 +28921,109 @@ chunks1545:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 132(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 12(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VMOVDQU 84(AX)(R8*4), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 148(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 92(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 164(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X2
+	VPSHUFB shuffle61<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X1
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle66<>+0(SB), X0, X2
+	VPSHUFB shuffle62<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle131<>+0(SB), X0, X0
+	VPSHUFB shuffle127<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29112,96 +29084,96 @@ chunks1551:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle996<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle997<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle998<>+0(SB), X0, X0
+	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle999<>+0(SB), X1, X1
+	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle996<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle997<>+0(SB), X0, X0
+	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle998<>+0(SB), X1, X1
+	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(AX)(R8*4), X0
-	VPSHUFB shuffle999<>+0(SB), X0, X2
+	VPSHUFB shuffle1001<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle996<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X1
-	VPSHUFB shuffle997<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle998<>+0(SB), X2, X2
+	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(AX)(R8*4), X1
-	VPSHUFB shuffle999<>+0(SB), X1, X1
+	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle996<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle997<>+0(SB), X2, X2
+	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle998<>+0(SB), X1, X1
+	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1000<>+0(SB), X0, X2
+	VPSHUFB shuffle1002<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X2
-	VPSHUFB shuffle996<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(R8*4), X1
-	VPSHUFB shuffle997<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(R8*4), X2
-	VPSHUFB shuffle998<>+0(SB), X2, X2
+	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle999<>+0(SB), X1, X1
+	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle996<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle997<>+0(SB), X2, X2
+	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle998<>+0(SB), X1, X1
+	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1001<>+0(SB), X0, X2
+	VPSHUFB shuffle1003<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle996<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X1
-	VPSHUFB shuffle997<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle998<>+0(SB), X2, X2
+	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(AX)(R8*4), X1
-	VPSHUFB shuffle999<>+0(SB), X1, X1
+	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle996<>+0(SB), X1, X1
+	VPSHUFB shuffle998<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle997<>+0(SB), X2, X2
+	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle998<>+0(SB), X1, X1
+	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1002<>+0(SB), X0, X0
+	VPSHUFB shuffle1004<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29237,48 +29209,48 @@ chunks1555:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle996<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle997<>+0(SB), X1, X1
+	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle998<>+0(SB), X0, X0
+	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle999<>+0(SB), X1, X2
+	VPSHUFB shuffle1001<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle996<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle997<>+0(SB), X0, X0
+	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle998<>+0(SB), X2, X2
+	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1000<>+0(SB), X1, X0
+	VPSHUFB shuffle1002<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle996<>+0(SB), X0, X0
+	VPSHUFB shuffle998<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle997<>+0(SB), X2, X2
+	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle998<>+0(SB), X0, X0
+	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1001<>+0(SB), X1, X2
+	VPSHUFB shuffle1003<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle996<>+0(SB), X2, X2
+	VPSHUFB shuffle998<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle997<>+0(SB), X0, X0
+	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle998<>+0(SB), X2, X2
+	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1002<>+0(SB), X1, X1
+	VPSHUFB shuffle1004<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
@@ -29301,33 +29273,33 @@ rowdone1556:
 	VZEROUPPER
 	RET
 
-DATA shuffle996<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle996<>+8(SB)/8, $0xffffff03ffffff02
-GLOBL shuffle996<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle997<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle997<>+8(SB)/8, $0xffff03ffffff02ff
-GLOBL shuffle997<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle998<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle998<>+8(SB)/8, $0xff03ffffff02ffff
+DATA shuffle998<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle998<>+8(SB)/8, $0xffffff03ffffff02
 GLOBL shuffle998<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle999<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle999<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle999<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle999<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL shuffle999<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1000<>+0(SB)/8, $0x05ffffff04ffffff
-DATA shuffle1000<>+8(SB)/8, $0x07ffffff06ffffff
+DATA shuffle1000<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle1000<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL shuffle1000<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1001<>+0(SB)/8, $0x09ffffff08ffffff
-DATA shuffle1001<>+8(SB)/8, $0x0bffffff0affffff
+DATA shuffle1001<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1001<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL shuffle1001<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1002<>+0(SB)/8, $0x0dffffff0cffffff
-DATA shuffle1002<>+8(SB)/8, $0x0fffffff0effffff
+DATA shuffle1002<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle1002<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL shuffle1002<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1003<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle1003<>+8(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1004<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle1004<>+8(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle1004<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -29365,96 +29337,96 @@ chunks1560:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 4(AX)(R8*4), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VMOVDQU 36(AX)(R8*4), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle957<>+0(SB), X0, X0
+	VPSHUFB shuffle959<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X1
+	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 12(AX)(R8*4), X1
-	VPSHUFB shuffle954<>+0(SB), X1, X1
+	VPSHUFB shuffle956<>+0(SB), X1, X1
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle956<>+0(SB), X1, X1
+	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle957<>+0(SB), X0, X0
+	VPSHUFB shuffle959<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle955<>+0(SB), X1, X1
+	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle957<>+0(SB), X1, X2
+	VPSHUFB shuffle959<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 20(AX)(R8*4), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 52(AX)(R8*4), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(AX)(R8*4), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle961<>+0(SB), X1, X0
+	VPSHUFB shuffle963<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle954<>+0(SB), X0, X0
+	VPSHUFB shuffle956<>+0(SB), X0, X0
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle955<>+0(SB), X2, X2
+	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 88(AX)(R8*4), X0
-	VPSHUFB shuffle956<>+0(SB), X0, X0
+	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1003<>+0(SB), X1, X2
+	VPSHUFB shuffle1005<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X2
-	VPSHUFB shuffle954<>+0(SB), X2, X2
+	VPSHUFB shuffle956<>+0(SB), X2, X2
 	VMOVDQU 60(AX)(R8*4), X0
-	VPSHUFB shuffle955<>+0(SB), X0, X0
+	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle956<>+0(SB), X2, X2
+	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle960<>+0(SB), X1, X1
+	VPSHUFB shuffle962<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29477,9 +29449,9 @@ rowdone1561:
 	VZEROUPPER
 	RET
 
-DATA shuffle1003<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle1003<>+8(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle1003<>(SB), RODATA|NOPTR, $16
+DATA shuffle1005<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1005<>+8(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1005<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -29519,10 +29491,10 @@ chunks1565:
 	VMOVDQU (AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 192(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29531,10 +29503,10 @@ chunks1565:
 	VMOVDQU 4(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 132(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 196(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29543,10 +29515,10 @@ chunks1565:
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 200(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29555,10 +29527,10 @@ chunks1565:
 	VMOVDQU 12(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 140(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 204(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29567,10 +29539,10 @@ chunks1565:
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 208(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29579,10 +29551,10 @@ chunks1565:
 	VMOVDQU 20(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 148(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 212(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29591,10 +29563,10 @@ chunks1565:
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 216(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29603,10 +29575,10 @@ chunks1565:
 	VMOVDQU 28(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 156(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 220(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29615,10 +29587,10 @@ chunks1565:
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 224(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29627,10 +29599,10 @@ chunks1565:
 	VMOVDQU 36(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 164(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 228(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29639,10 +29611,10 @@ chunks1565:
 	VMOVDQU 40(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 232(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29651,10 +29623,10 @@ chunks1565:
 	VMOVDQU 44(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 172(AX)(R8*4), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle61<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 236(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29663,10 +29635,10 @@ chunks1565:
 	VMOVDQU 48(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X1
+	VPSHUFB shuffle60<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 240(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -29675,10 +29647,10 @@ chunks1565:
 	VMOVDQU 52(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 180(AX)(R8*4), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
@@ -29686,23 +29658,23 @@ chunks1565:
 	VMOVDQU 56(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 120(AX)(R8*4), X2
-	VPSHUFB shuffle64<>+0(SB), X2, X2
+	VPSHUFB shuffle60<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 184(AX)(R8*4), X0
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle61<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle68<>+0(SB), X1, X2
+	VPSHUFB shuffle64<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle64<>+0(SB), X0, X0
+	VPSHUFB shuffle60<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 188(AX)(R8*4), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle61<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle70<>+0(SB), X1, X1
+	VPSHUFB shuffle66<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
@@ -29767,62 +29739,62 @@ chunks1571:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1004<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1006<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle1005<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1007<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle1006<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1008<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1007<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1009<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1008<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1010<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1009<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1010<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1011<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1012<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1011<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1013<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1012<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1014<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1013<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1015<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle1014<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1015<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1016<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1017<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1016<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1018<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1017<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1019<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1018<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1020<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
-	VPSHUFB     shuffle1019<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1020<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1021<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1022<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1021<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1023<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1022<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1024<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1023<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1025<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DI*1)
-	VPSHUFB     shuffle1024<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1025<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1026<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1027<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1026<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1028<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1027<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1029<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1028<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1030<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -29860,58 +29832,58 @@ chunks1575:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1029<>+0(SB), X0, X1
+	VPSHUFB shuffle1031<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1030<>+0(SB), X2, X3
+	VPSHUFB shuffle1032<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle1031<>+0(SB), X1, X4
+	VPSHUFB shuffle1033<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1032<>+0(SB), X3, X5
+	VPSHUFB shuffle1034<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1033<>+0(SB), X4, X6
+	VPSHUFB shuffle1035<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1034<>+0(SB), X0, X6
-	VPSHUFB shuffle1035<>+0(SB), X2, X5
+	VPSHUFB shuffle1036<>+0(SB), X0, X6
+	VPSHUFB shuffle1037<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1036<>+0(SB), X1, X6
+	VPSHUFB shuffle1038<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1037<>+0(SB), X3, X5
+	VPSHUFB shuffle1039<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1038<>+0(SB), X4, X6
+	VPSHUFB shuffle1040<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle1039<>+0(SB), X0, X6
-	VPSHUFB shuffle1040<>+0(SB), X2, X5
+	VPSHUFB shuffle1041<>+0(SB), X0, X6
+	VPSHUFB shuffle1042<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1041<>+0(SB), X1, X6
+	VPSHUFB shuffle1043<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1042<>+0(SB), X3, X5
+	VPSHUFB shuffle1044<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1043<>+0(SB), X4, X6
+	VPSHUFB shuffle1045<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*2)
-	VPSHUFB shuffle1044<>+0(SB), X0, X6
-	VPSHUFB shuffle1045<>+0(SB), X2, X5
+	VPSHUFB shuffle1046<>+0(SB), X0, X6
+	VPSHUFB shuffle1047<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1046<>+0(SB), X1, X6
+	VPSHUFB shuffle1048<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1047<>+0(SB), X3, X5
+	VPSHUFB shuffle1049<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1048<>+0(SB), X4, X6
+	VPSHUFB shuffle1050<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DI*1)
-	VPSHUFB shuffle1049<>+0(SB), X0, X0
-	VPSHUFB shuffle1050<>+0(SB), X2, X2
+	VPSHUFB shuffle1051<>+0(SB), X0, X0
+	VPSHUFB shuffle1052<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1051<>+0(SB), X1, X1
+	VPSHUFB shuffle1053<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1052<>+0(SB), X3, X3
+	VPSHUFB shuffle1054<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1053<>+0(SB), X4, X4
+	VPSHUFB shuffle1055<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -29934,255 +29906,255 @@ rowdone1576:
 	VZEROUPPER
 	RET
 
-DATA shuffle1004<>+0(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1004<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1004<>+16(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1004<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1004<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1005<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1005<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1005<>+16(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1005<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1005<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1006<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1006<>+8(SB)/8, $0xffffffffffff0d08
-DATA shuffle1006<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1006<>+24(SB)/8, $0xffffffffffff0d08
+DATA shuffle1006<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1006<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1006<>+16(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1006<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1006<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1007<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1007<>+8(SB)/8, $0xffffff0c0702ffff
-DATA shuffle1007<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1007<>+24(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1007<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1007<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1007<>+16(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1007<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1007<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1008<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1008<>+8(SB)/8, $0x0b0601ffffffffff
-DATA shuffle1008<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1008<>+24(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1008<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1008<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1008<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1008<>+24(SB)/8, $0xffffffffffff0d08
 GLOBL shuffle1008<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1009<>+0(SB)/8, $0xffffffffff0b0601
-DATA shuffle1009<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1009<>+16(SB)/8, $0xffffffffff0b0601
-DATA shuffle1009<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1009<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1009<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1009<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1009<>+24(SB)/8, $0xffffff0c0702ffff
 GLOBL shuffle1009<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1010<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1010<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1010<>+16(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1010<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1010<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1010<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1010<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1010<>+24(SB)/8, $0x0b0601ffffffffff
 GLOBL shuffle1010<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1011<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1011<>+8(SB)/8, $0xffffffffffff0e09
-DATA shuffle1011<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1011<>+24(SB)/8, $0xffffffffffff0e09
+DATA shuffle1011<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1011<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1011<>+16(SB)/8, $0xffffffffff0b0601
+DATA shuffle1011<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1011<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1012<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1012<>+8(SB)/8, $0xffffff0d0803ffff
-DATA shuffle1012<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1012<>+24(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1012<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1012<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1012<>+16(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1012<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1012<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1013<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1013<>+8(SB)/8, $0x0c0702ffffffffff
-DATA shuffle1013<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1013<>+24(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1013<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1013<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1013<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1013<>+24(SB)/8, $0xffffffffffff0e09
 GLOBL shuffle1013<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1014<>+0(SB)/8, $0xffffffffff0c0702
-DATA shuffle1014<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1014<>+16(SB)/8, $0xffffffffff0c0702
-DATA shuffle1014<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1014<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1014<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1014<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1014<>+24(SB)/8, $0xffffff0d0803ffff
 GLOBL shuffle1014<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1015<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1015<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1015<>+16(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1015<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1015<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1015<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1015<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1015<>+24(SB)/8, $0x0c0702ffffffffff
 GLOBL shuffle1015<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1016<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1016<>+8(SB)/8, $0xffffffffffff0f0a
-DATA shuffle1016<>+16(SB)/8, $0x0500ffffffffffff
-DATA shuffle1016<>+24(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1016<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1016<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1016<>+16(SB)/8, $0xffffffffff0c0702
+DATA shuffle1016<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1016<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1017<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1017<>+8(SB)/8, $0xffffff0e0904ffff
-DATA shuffle1017<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1017<>+24(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1017<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1017<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1017<>+16(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1017<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1017<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1018<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1018<>+8(SB)/8, $0x0d0803ffffffffff
-DATA shuffle1018<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1018<>+24(SB)/8, $0x0d0803ffffffffff
+DATA shuffle1018<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1018<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1018<>+16(SB)/8, $0x0500ffffffffffff
+DATA shuffle1018<>+24(SB)/8, $0xffffffffffff0f0a
 GLOBL shuffle1018<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1019<>+0(SB)/8, $0xffffffffff0d0803
-DATA shuffle1019<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1019<>+16(SB)/8, $0xffffffffff0d0803
-DATA shuffle1019<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1019<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1019<>+24(SB)/8, $0xffffff0e0904ffff
 GLOBL shuffle1019<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1020<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1020<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1020<>+16(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1020<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1020<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1020<>+8(SB)/8, $0x0d0803ffffffffff
+DATA shuffle1020<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1020<>+24(SB)/8, $0x0d0803ffffffffff
 GLOBL shuffle1020<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1021<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1021<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1021<>+16(SB)/8, $0x0601ffffffffffff
-DATA shuffle1021<>+24(SB)/8, $0xffffffffffffff0b
+DATA shuffle1021<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1021<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1021<>+16(SB)/8, $0xffffffffff0d0803
+DATA shuffle1021<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1021<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1022<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1022<>+8(SB)/8, $0xffffff0f0a0500ff
-DATA shuffle1022<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1022<>+24(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1022<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1022<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1022<>+16(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1022<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1022<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1023<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1023<>+8(SB)/8, $0x0e0904ffffffffff
-DATA shuffle1023<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1023<>+24(SB)/8, $0x0e0904ffffffffff
+DATA shuffle1023<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1023<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1023<>+16(SB)/8, $0x0601ffffffffffff
+DATA shuffle1023<>+24(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1023<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1024<>+0(SB)/8, $0xffffffffff0e0904
-DATA shuffle1024<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1024<>+16(SB)/8, $0xffffffffff0e0904
-DATA shuffle1024<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1024<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1024<>+24(SB)/8, $0xffffff0f0a0500ff
 GLOBL shuffle1024<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1025<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1025<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1025<>+16(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1025<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1025<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1025<>+8(SB)/8, $0x0e0904ffffffffff
+DATA shuffle1025<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1025<>+24(SB)/8, $0x0e0904ffffffffff
 GLOBL shuffle1025<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1026<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1026<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1026<>+16(SB)/8, $0x0702ffffffffffff
-DATA shuffle1026<>+24(SB)/8, $0xffffffffffffff0c
+DATA shuffle1026<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1026<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1026<>+16(SB)/8, $0xffffffffff0e0904
+DATA shuffle1026<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1026<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1027<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1027<>+8(SB)/8, $0xffffffff0b0601ff
-DATA shuffle1027<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1027<>+24(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1027<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1027<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1027<>+16(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1027<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1027<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1028<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1028<>+8(SB)/8, $0x0f0a0500ffffffff
-DATA shuffle1028<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1028<>+24(SB)/8, $0x0f0a0500ffffffff
+DATA shuffle1028<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1028<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1028<>+16(SB)/8, $0x0702ffffffffffff
+DATA shuffle1028<>+24(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1028<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1029<>+0(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1029<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1029<>(SB), RODATA|NOPTR, $16
+DATA shuffle1029<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1029<>+8(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1029<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1029<>+24(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1029<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1030<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1030<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1030<>(SB), RODATA|NOPTR, $16
+DATA shuffle1030<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1030<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA shuffle1030<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1030<>+24(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1030<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1031<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1031<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1031<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1031<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1031<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1032<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1032<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1032<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1032<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1032<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1033<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1033<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1033<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1033<>+8(SB)/8, $0xffffffffffff0d08
 GLOBL shuffle1033<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1034<>+0(SB)/8, $0xffffffffff0b0601
-DATA shuffle1034<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1034<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1034<>+8(SB)/8, $0xffffff0c0702ffff
 GLOBL shuffle1034<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1035<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1035<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1035<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1035<>+8(SB)/8, $0x0b0601ffffffffff
 GLOBL shuffle1035<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1036<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1036<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1036<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1036<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1036<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1037<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1037<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1037<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1037<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1037<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1038<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1038<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1038<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1038<>+8(SB)/8, $0xffffffffffff0e09
 GLOBL shuffle1038<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1039<>+0(SB)/8, $0xffffffffff0c0702
-DATA shuffle1039<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1039<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1039<>+8(SB)/8, $0xffffff0d0803ffff
 GLOBL shuffle1039<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1040<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1040<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1040<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1040<>+8(SB)/8, $0x0c0702ffffffffff
 GLOBL shuffle1040<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1041<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1041<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1041<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1041<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1041<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1042<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1042<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1042<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1042<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1042<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1043<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1043<>+8(SB)/8, $0x0d0803ffffffffff
+DATA shuffle1043<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1043<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL shuffle1043<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1044<>+0(SB)/8, $0xffffffffff0d0803
-DATA shuffle1044<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1044<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1044<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL shuffle1044<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1045<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1045<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1045<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1045<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL shuffle1045<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1046<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1046<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1046<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1046<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1046<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1047<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1047<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1047<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1047<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1047<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1048<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1048<>+8(SB)/8, $0x0e0904ffffffffff
+DATA shuffle1048<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1048<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1048<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1049<>+0(SB)/8, $0xffffffffff0e0904
-DATA shuffle1049<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1049<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1049<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL shuffle1049<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1050<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1050<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1050<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1050<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL shuffle1050<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1051<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1051<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1051<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1051<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1051<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1052<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1052<>+8(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1052<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1052<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1052<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1053<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1053<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA shuffle1053<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1053<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1053<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1054<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1054<>+8(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1054<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1055<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1055<>+8(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1055<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30226,62 +30198,62 @@ chunks1581:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1054<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1056<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle1055<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1057<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle1056<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1058<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1057<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1059<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1058<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1060<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1059<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1060<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1061<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1062<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1061<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1063<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1062<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1064<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1063<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1065<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle1064<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1065<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1066<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1067<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1066<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1068<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1067<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1069<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1068<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1070<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
-	VPSHUFB     shuffle1069<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1070<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1071<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1072<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1071<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1073<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1072<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1074<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1073<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1075<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DI*1)
-	VPSHUFB     shuffle1074<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1075<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1076<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1077<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1076<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1078<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1077<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1079<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1078<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1080<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -30319,58 +30291,58 @@ chunks1585:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1079<>+0(SB), X0, X1
+	VPSHUFB shuffle1081<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1080<>+0(SB), X2, X3
+	VPSHUFB shuffle1082<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle321<>+0(SB), X1, X4
+	VPSHUFB shuffle320<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1081<>+0(SB), X3, X5
+	VPSHUFB shuffle1083<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1082<>+0(SB), X4, X6
+	VPSHUFB shuffle1084<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1083<>+0(SB), X0, X6
-	VPSHUFB shuffle114<>+0(SB), X2, X5
+	VPSHUFB shuffle1085<>+0(SB), X0, X6
+	VPSHUFB shuffle110<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1084<>+0(SB), X1, X6
+	VPSHUFB shuffle1086<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1085<>+0(SB), X3, X5
+	VPSHUFB shuffle1087<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1086<>+0(SB), X4, X6
+	VPSHUFB shuffle1088<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle1087<>+0(SB), X0, X6
-	VPSHUFB shuffle330<>+0(SB), X2, X5
+	VPSHUFB shuffle1089<>+0(SB), X0, X6
+	VPSHUFB shuffle329<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1088<>+0(SB), X1, X6
+	VPSHUFB shuffle1090<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle596<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1089<>+0(SB), X4, X6
+	VPSHUFB shuffle1091<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*2)
-	VPSHUFB shuffle1090<>+0(SB), X0, X6
-	VPSHUFB shuffle1091<>+0(SB), X2, X5
+	VPSHUFB shuffle1092<>+0(SB), X0, X6
+	VPSHUFB shuffle1093<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1092<>+0(SB), X1, X6
+	VPSHUFB shuffle1094<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle331<>+0(SB), X3, X5
+	VPSHUFB shuffle330<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1093<>+0(SB), X4, X6
+	VPSHUFB shuffle1095<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DI*1)
-	VPSHUFB shuffle1094<>+0(SB), X0, X0
-	VPSHUFB shuffle1095<>+0(SB), X2, X2
+	VPSHUFB shuffle1096<>+0(SB), X0, X0
+	VPSHUFB shuffle1097<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle484<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1096<>+0(SB), X3, X3
+	VPSHUFB shuffle1098<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1097<>+0(SB), X4, X4
+	VPSHUFB shuffle1099<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -30393,231 +30365,231 @@ rowdone1586:
 	VZEROUPPER
 	RET
 
-DATA shuffle1054<>+0(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1054<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1054<>+16(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1054<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1054<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1055<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1055<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1055<>+16(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1055<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1055<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1056<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1056<>+8(SB)/8, $0xffffffffffff0908
-DATA shuffle1056<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1056<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle1056<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1056<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1056<>+16(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1056<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1056<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1057<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1057<>+8(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1057<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1057<>+24(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1057<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1057<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1057<>+16(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1057<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1057<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1058<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1058<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1058<>+8(SB)/8, $0xffffffffffff0908
 DATA shuffle1058<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1058<>+24(SB)/8, $0x0706ffffffffffff
+DATA shuffle1058<>+24(SB)/8, $0xffffffffffff0908
 GLOBL shuffle1058<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1059<>+0(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1059<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1059<>+16(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1059<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1059<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1059<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1059<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1059<>+24(SB)/8, $0xffff0d0c0302ffff
 GLOBL shuffle1059<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1060<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle1060<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1060<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle1060<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1060<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1060<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1060<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1060<>+24(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle1060<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1061<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1061<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1061<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1061<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1061<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1061<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1061<>+16(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1061<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1061<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1062<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1062<>+8(SB)/8, $0xffff0f0e0504ffff
-DATA shuffle1062<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1062<>+24(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1062<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle1062<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1062<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle1062<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1062<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1063<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1063<>+8(SB)/8, $0x0908ffffffffffff
-DATA shuffle1063<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1063<>+24(SB)/8, $0x0908ffffffffffff
+DATA shuffle1063<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1063<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1063<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1063<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle1063<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1064<>+0(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1064<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1064<>+16(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1064<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1064<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1064<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1064<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1064<>+24(SB)/8, $0xffff0f0e0504ffff
 GLOBL shuffle1064<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1065<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle1065<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1065<>+16(SB)/8, $0xffff0908ffffffff
-DATA shuffle1065<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1065<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1065<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1065<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1065<>+24(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle1065<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1066<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1066<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1066<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1066<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1066<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1066<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1066<>+16(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1066<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1066<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1067<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1067<>+8(SB)/8, $0xffffffff0706ffff
-DATA shuffle1067<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1067<>+24(SB)/8, $0xffffffff0706ffff
+DATA shuffle1067<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1067<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1067<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle1067<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1067<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1068<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1068<>+8(SB)/8, $0x0b0a0100ffffffff
-DATA shuffle1068<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1068<>+24(SB)/8, $0x0b0a0100ffffffff
+DATA shuffle1068<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1068<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1068<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1068<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle1068<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1069<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle1069<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1069<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle1069<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1069<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1069<>+24(SB)/8, $0xffffffff0706ffff
 GLOBL shuffle1069<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1070<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1070<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1070<>+16(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1070<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1070<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1070<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA shuffle1070<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1070<>+24(SB)/8, $0x0b0a0100ffffffff
 GLOBL shuffle1070<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1071<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1071<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1071<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1071<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1071<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1071<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1071<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle1071<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1071<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1072<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1072<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle1072<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1072<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle1072<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1072<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1072<>+16(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1072<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1072<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1073<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1073<>+8(SB)/8, $0x0d0c0302ffffffff
-DATA shuffle1073<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1073<>+24(SB)/8, $0x0d0c0302ffffffff
+DATA shuffle1073<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1073<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1073<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1073<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1073<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1074<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1074<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1074<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle1074<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle1074<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1074<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle1074<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1075<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1075<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1075<>+16(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1075<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1075<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1075<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA shuffle1075<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1075<>+24(SB)/8, $0x0d0c0302ffffffff
 GLOBL shuffle1075<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1076<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1076<>+0(SB)/8, $0xffffffffffff0908
 DATA shuffle1076<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1076<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1076<>+16(SB)/8, $0xffffffffffff0908
 DATA shuffle1076<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1076<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1077<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1077<>+8(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1077<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1077<>+24(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1077<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1077<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1077<>+16(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1077<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1077<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1078<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1078<>+8(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1078<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1078<>+24(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1078<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1078<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1078<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1078<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1078<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1079<>+0(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1079<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1079<>(SB), RODATA|NOPTR, $16
+DATA shuffle1079<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1079<>+8(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1079<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1079<>+24(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle1079<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1080<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1080<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1080<>(SB), RODATA|NOPTR, $16
+DATA shuffle1080<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1080<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1080<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1080<>+24(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle1080<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1081<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1081<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1081<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1081<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1081<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1082<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1082<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1082<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1082<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1082<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1083<>+0(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1083<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1083<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1083<>+8(SB)/8, $0xffff0d0c0302ffff
 GLOBL shuffle1083<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1084<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1084<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1084<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1084<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle1084<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1085<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1085<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle1085<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle1085<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1085<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1086<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1086<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1086<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1086<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle1086<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1087<>+0(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1087<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1087<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1087<>+8(SB)/8, $0xffff0f0e0504ffff
 GLOBL shuffle1087<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1088<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1088<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1088<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1088<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle1088<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1089<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1089<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA shuffle1089<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle1089<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1089<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1090<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle1090<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1090<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1090<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle1090<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1091<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1091<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1091<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1091<>+8(SB)/8, $0x0b0a0100ffffffff
 GLOBL shuffle1091<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1092<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1092<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1092<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle1092<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1092<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1093<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1093<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA shuffle1093<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle1093<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1093<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1094<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1094<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1094<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1094<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1094<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1095<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1095<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1095<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1095<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL shuffle1095<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1096<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1096<>+8(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1096<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle1096<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1096<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1097<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1097<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1097<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle1097<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1097<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1098<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1098<>+8(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle1098<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1099<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1099<>+8(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle1099<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30661,52 +30633,52 @@ chunks1591:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 96(R13), Y2, Y2
-	VPSHUFB     shuffle878<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle877<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 112(R13), Y1, Y1
-	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle1099<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1101<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1100<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1102<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1101<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1103<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1102<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1104<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1103<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1105<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1104<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1106<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle873<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle872<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
-	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1106<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1108<>+0(SB), Y1, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1107<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle1109<>+0(SB), Y3, Y0
 	VPOR        Y0, Y5, Y0
-	VPSHUFB     shuffle876<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle875<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
 	VMOVDQU     Y5, (R11)(DI*1)
-	VPSHUFB     shuffle1098<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1100<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle877<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle872<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle871<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1099<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1101<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
@@ -30746,46 +30718,46 @@ chunks1595:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle66<>+0(SB), X2, X3
+	VPSHUFB shuffle62<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle128<>+0(SB), X1, X4
+	VPSHUFB shuffle124<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle70<>+0(SB), X3, X5
+	VPSHUFB shuffle66<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle132<>+0(SB), X0, X5
-	VPSHUFB shuffle67<>+0(SB), X2, X4
+	VPSHUFB shuffle128<>+0(SB), X0, X5
+	VPSHUFB shuffle63<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle130<>+0(SB), X1, X5
+	VPSHUFB shuffle126<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X0, X6
-	VPSHUFB shuffle69<>+0(SB), X2, X5
+	VPSHUFB shuffle240<>+0(SB), X0, X6
+	VPSHUFB shuffle65<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle65<>+0(SB), X3, X6
+	VPSHUFB shuffle61<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle20<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle64<>+0(SB), X1, X5
+	VPSHUFB shuffle60<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle275<>+0(SB), X3, X0
+	VPSHUFB shuffle274<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle68<>+0(SB), X4, X5
+	VPSHUFB shuffle64<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle62<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle128<>+0(SB), X3, X3
+	VPSHUFB shuffle124<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle70<>+0(SB), X4, X4
+	VPSHUFB shuffle66<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
@@ -30808,65 +30780,65 @@ rowdone1596:
 	VZEROUPPER
 	RET
 
-DATA shuffle1098<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1098<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1098<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1098<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1098<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1099<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1099<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1099<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1099<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1099<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1100<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1100<>+0(SB)/8, $0xffffffff03020100
 DATA shuffle1100<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1100<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1100<>+16(SB)/8, $0xffffffff03020100
 DATA shuffle1100<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1100<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1101<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1101<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1101<>+8(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle1101<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1101<>+24(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1101<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle1101<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1102<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1102<>+8(SB)/8, $0x03020100ffffffff
-DATA shuffle1102<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1102<>+24(SB)/8, $0x03020100ffffffff
+DATA shuffle1102<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1102<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1102<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1102<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1102<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1103<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1103<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1103<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1103<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1103<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1103<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1103<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1103<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle1103<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1104<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1104<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1104<>+8(SB)/8, $0x03020100ffffffff
 DATA shuffle1104<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1104<>+24(SB)/8, $0xffffffff03020100
+DATA shuffle1104<>+24(SB)/8, $0x03020100ffffffff
 GLOBL shuffle1104<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1105<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1105<>+0(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle1105<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1105<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1105<>+16(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle1105<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1105<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1106<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1106<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1106<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1106<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1106<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1106<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1106<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1106<>+24(SB)/8, $0xffffffff03020100
 GLOBL shuffle1106<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1107<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1107<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1107<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1107<>+24(SB)/8, $0xffffffff07060504
+DATA shuffle1107<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1107<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1107<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1107<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1107<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1108<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1108<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1108<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1108<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1108<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1109<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1109<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1109<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1109<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1109<>(SB), RODATA|NOPTR, $32
 
 // func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30910,32 +30882,32 @@ chunks1601:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VMOVDQU     32(R13), X2
 	VINSERTI128 $0x01, 112(R13), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 128(R13), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 96(R13), Y1, Y1
-	VPSHUFB     shuffle880<>+0(SB), Y1, Y0
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R11)(DX*2)
-	VPSHUFB     shuffle882<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
 	VMOVDQU     64(R13), X3
 	VINSERTI128 $0x01, 144(R13), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)
 	CMPQ        R9, BX
@@ -30975,7 +30947,7 @@ chunks1605:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 32(R13), X2
-	VPSHUFB shuffle33<>+0(SB), X2, X3
+	VPSHUFB shuffle31<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -30985,7 +30957,7 @@ chunks1605:
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
@@ -30994,7 +30966,7 @@ chunks1605:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)(DI*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R12)
 	CMPQ    R9, BX
@@ -31177,86 +31149,86 @@ chunks1621:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1108<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1110<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1109<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1111<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 128(R12), Y1, Y1
-	VPSHUFB     shuffle1110<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1112<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R12), X3
 	VINSERTI128 $0x01, 144(R12), Y3, Y3
-	VPSHUFB     shuffle1111<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1113<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R12), X4
 	VINSERTI128 $0x01, 160(R12), Y4, Y4
-	VPSHUFB     shuffle1112<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1114<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R12), X5
 	VINSERTI128 $0x01, 176(R12), Y5, Y5
-	VPSHUFB     shuffle1113<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1115<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)
-	VPSHUFB     shuffle1114<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1115<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1116<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1117<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1116<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1118<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1117<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1119<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1118<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1120<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1119<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1121<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R10)(DX*1)
-	VPSHUFB     shuffle1120<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1121<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1122<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1123<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1122<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1124<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1123<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1125<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1124<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1126<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1125<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1127<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1126<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1127<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1128<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1129<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1128<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1130<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1129<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1131<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1130<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1132<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1131<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1133<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1132<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1133<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1134<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1135<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1134<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1136<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1135<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1137<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1136<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1138<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1137<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1139<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)(DX*1)
-	VPSHUFB     shuffle1138<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1139<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1140<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1141<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1140<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1142<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1141<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1143<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1142<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1144<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1143<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1145<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -31294,81 +31266,81 @@ chunks1625:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1144<>+0(SB), X0, X1
+	VPSHUFB shuffle1146<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle1145<>+0(SB), X2, X3
+	VPSHUFB shuffle1147<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle1146<>+0(SB), X1, X4
+	VPSHUFB shuffle1148<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R12), X3
-	VPSHUFB shuffle1147<>+0(SB), X3, X5
+	VPSHUFB shuffle1149<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R12), X4
-	VPSHUFB shuffle1148<>+0(SB), X4, X6
+	VPSHUFB shuffle1150<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R12), X5
-	VPSHUFB shuffle1149<>+0(SB), X5, X7
+	VPSHUFB shuffle1151<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)
-	VPSHUFB shuffle1150<>+0(SB), X0, X7
-	VPSHUFB shuffle1151<>+0(SB), X2, X6
+	VPSHUFB shuffle1152<>+0(SB), X0, X7
+	VPSHUFB shuffle1153<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1152<>+0(SB), X1, X7
+	VPSHUFB shuffle1154<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1153<>+0(SB), X3, X6
+	VPSHUFB shuffle1155<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1154<>+0(SB), X4, X7
+	VPSHUFB shuffle1156<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1155<>+0(SB), X5, X6
+	VPSHUFB shuffle1157<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R10)(DX*1)
-	VPSHUFB shuffle1156<>+0(SB), X0, X6
-	VPSHUFB shuffle1157<>+0(SB), X2, X7
+	VPSHUFB shuffle1158<>+0(SB), X0, X6
+	VPSHUFB shuffle1159<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1158<>+0(SB), X1, X6
+	VPSHUFB shuffle1160<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1159<>+0(SB), X3, X7
+	VPSHUFB shuffle1161<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1160<>+0(SB), X4, X6
+	VPSHUFB shuffle1162<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1161<>+0(SB), X5, X7
+	VPSHUFB shuffle1163<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)(DX*2)
-	VPSHUFB shuffle1162<>+0(SB), X0, X7
-	VPSHUFB shuffle1163<>+0(SB), X2, X6
+	VPSHUFB shuffle1164<>+0(SB), X0, X7
+	VPSHUFB shuffle1165<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1164<>+0(SB), X1, X7
+	VPSHUFB shuffle1166<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1165<>+0(SB), X3, X6
+	VPSHUFB shuffle1167<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1166<>+0(SB), X4, X7
+	VPSHUFB shuffle1168<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1167<>+0(SB), X5, X6
+	VPSHUFB shuffle1169<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1168<>+0(SB), X0, X6
-	VPSHUFB shuffle1169<>+0(SB), X2, X7
+	VPSHUFB shuffle1170<>+0(SB), X0, X6
+	VPSHUFB shuffle1171<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1170<>+0(SB), X1, X6
+	VPSHUFB shuffle1172<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1171<>+0(SB), X3, X7
+	VPSHUFB shuffle1173<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1172<>+0(SB), X4, X6
+	VPSHUFB shuffle1174<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1173<>+0(SB), X5, X7
+	VPSHUFB shuffle1175<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R11)(DX*1)
-	VPSHUFB shuffle1174<>+0(SB), X0, X0
-	VPSHUFB shuffle1175<>+0(SB), X2, X2
+	VPSHUFB shuffle1176<>+0(SB), X0, X0
+	VPSHUFB shuffle1177<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1176<>+0(SB), X1, X1
+	VPSHUFB shuffle1178<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1177<>+0(SB), X3, X3
+	VPSHUFB shuffle1179<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1178<>+0(SB), X4, X4
+	VPSHUFB shuffle1180<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1179<>+0(SB), X5, X5
+	VPSHUFB shuffle1181<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -31391,365 +31363,365 @@ rowdone1626:
 	VZEROUPPER
 	RET
 
-DATA shuffle1108<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1108<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1108<>+16(SB)/8, $0xffffffffff0c0600
-DATA shuffle1108<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1108<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1109<>+0(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1109<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1109<>+16(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1109<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1109<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1110<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1110<>+0(SB)/8, $0xffffffffff0c0600
 DATA shuffle1110<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1110<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1110<>+16(SB)/8, $0xffffffffff0c0600
 DATA shuffle1110<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1110<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1111<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1111<>+8(SB)/8, $0xffffffffff0c0600
-DATA shuffle1111<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1111<>+24(SB)/8, $0xffffffffff0c0600
+DATA shuffle1111<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1111<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1111<>+16(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1111<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1111<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1112<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1112<>+8(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1112<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1112<>+24(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1112<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1112<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1112<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1112<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1112<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1113<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1113<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1113<>+8(SB)/8, $0xffffffffff0c0600
 DATA shuffle1113<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1113<>+24(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1113<>+24(SB)/8, $0xffffffffff0c0600
 GLOBL shuffle1113<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1114<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1114<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1114<>+16(SB)/8, $0xffffffffff0d0701
-DATA shuffle1114<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1114<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1114<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1114<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1114<>+24(SB)/8, $0xffff0e0802ffffff
 GLOBL shuffle1114<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1115<>+0(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1115<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1115<>+16(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1115<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1115<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1115<>+24(SB)/8, $0x0a04ffffffffffff
 GLOBL shuffle1115<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1116<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1116<>+0(SB)/8, $0xffffffffff0d0701
 DATA shuffle1116<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1116<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1116<>+16(SB)/8, $0xffffffffff0d0701
 DATA shuffle1116<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1116<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1117<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1117<>+8(SB)/8, $0xffffffffff0d0701
-DATA shuffle1117<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1117<>+24(SB)/8, $0xffffffffff0d0701
+DATA shuffle1117<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1117<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1117<>+16(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1117<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1117<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1118<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1118<>+8(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1118<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1118<>+24(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1118<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1118<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1118<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1118<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1118<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1119<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1119<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1119<>+8(SB)/8, $0xffffffffff0d0701
 DATA shuffle1119<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1119<>+24(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1119<>+24(SB)/8, $0xffffffffff0d0701
 GLOBL shuffle1119<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1120<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1120<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1120<>+16(SB)/8, $0xffffffffff0e0802
-DATA shuffle1120<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1120<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1120<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1120<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1120<>+24(SB)/8, $0xffff0f0903ffffff
 GLOBL shuffle1120<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1121<>+0(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1121<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1121<>+16(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1121<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1121<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1121<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1121<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1121<>+24(SB)/8, $0x0b05ffffffffffff
 GLOBL shuffle1121<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1122<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1122<>+0(SB)/8, $0xffffffffff0e0802
 DATA shuffle1122<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1122<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1122<>+16(SB)/8, $0xffffffffff0e0802
 DATA shuffle1122<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1122<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1123<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1123<>+8(SB)/8, $0xffffffffff0e0802
-DATA shuffle1123<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1123<>+24(SB)/8, $0xffffffffff0e0802
+DATA shuffle1123<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1123<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1123<>+16(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1123<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1123<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1124<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1124<>+8(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1124<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1124<>+24(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1124<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1124<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1124<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1124<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1124<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1125<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1125<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1125<>+8(SB)/8, $0xffffffffff0e0802
 DATA shuffle1125<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1125<>+24(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1125<>+24(SB)/8, $0xffffffffff0e0802
 GLOBL shuffle1125<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1126<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1126<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1126<>+16(SB)/8, $0xffffffffff0f0903
-DATA shuffle1126<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1126<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1126<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1126<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1126<>+24(SB)/8, $0xffffff0a04ffffff
 GLOBL shuffle1126<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1127<>+0(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1127<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1127<>+16(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1127<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1127<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1127<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1127<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1127<>+24(SB)/8, $0x0c0600ffffffffff
 GLOBL shuffle1127<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1128<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1128<>+0(SB)/8, $0xffffffffff0f0903
 DATA shuffle1128<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1128<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1128<>+16(SB)/8, $0xffffffffff0f0903
 DATA shuffle1128<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1128<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1129<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1129<>+8(SB)/8, $0xffffffffff0f0903
-DATA shuffle1129<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1129<>+24(SB)/8, $0xffffffffff0f0903
+DATA shuffle1129<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1129<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1129<>+16(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1129<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1129<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1130<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1130<>+8(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1130<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1130<>+24(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1130<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1130<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1130<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1130<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1130<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1131<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1131<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1131<>+8(SB)/8, $0xffffffffff0f0903
 DATA shuffle1131<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1131<>+24(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1131<>+24(SB)/8, $0xffffffffff0f0903
 GLOBL shuffle1131<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1132<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1132<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1132<>+16(SB)/8, $0xffffffffffff0a04
-DATA shuffle1132<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1132<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1132<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1132<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1132<>+24(SB)/8, $0xffffff0b05ffffff
 GLOBL shuffle1132<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1133<>+0(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1133<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1133<>+16(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1133<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1133<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1133<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1133<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1133<>+24(SB)/8, $0x0d0701ffffffffff
 GLOBL shuffle1133<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1134<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1134<>+0(SB)/8, $0xffffffffffff0a04
 DATA shuffle1134<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1134<>+16(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1134<>+16(SB)/8, $0xffffffffffff0a04
 DATA shuffle1134<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1134<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1135<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1135<>+8(SB)/8, $0xffffffffffff0a04
-DATA shuffle1135<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1135<>+24(SB)/8, $0xffffffffffff0a04
+DATA shuffle1135<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1135<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1135<>+16(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1135<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1135<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1136<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1136<>+8(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1136<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1136<>+24(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1136<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1136<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1136<>+16(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1136<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1136<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1137<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1137<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1137<>+8(SB)/8, $0xffffffffffff0a04
 DATA shuffle1137<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1137<>+24(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1137<>+24(SB)/8, $0xffffffffffff0a04
 GLOBL shuffle1137<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1138<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1138<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1138<>+16(SB)/8, $0xffffffffffff0b05
-DATA shuffle1138<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1138<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1138<>+8(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1138<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1138<>+24(SB)/8, $0xffffff0c0600ffff
 GLOBL shuffle1138<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1139<>+0(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1139<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1139<>+16(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1139<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1139<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1139<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1139<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1139<>+24(SB)/8, $0x0e0802ffffffffff
 GLOBL shuffle1139<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1140<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1140<>+0(SB)/8, $0xffffffffffff0b05
 DATA shuffle1140<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1140<>+16(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1140<>+16(SB)/8, $0xffffffffffff0b05
 DATA shuffle1140<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1140<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1141<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1141<>+8(SB)/8, $0xffffffffffff0b05
-DATA shuffle1141<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1141<>+24(SB)/8, $0xffffffffffff0b05
+DATA shuffle1141<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1141<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1141<>+16(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1141<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1141<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1142<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1142<>+8(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1142<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1142<>+24(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1142<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1142<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1142<>+16(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1142<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1142<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1143<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1143<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1143<>+8(SB)/8, $0xffffffffffff0b05
 DATA shuffle1143<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1143<>+24(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1143<>+24(SB)/8, $0xffffffffffff0b05
 GLOBL shuffle1143<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1144<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1144<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1144<>(SB), RODATA|NOPTR, $16
+DATA shuffle1144<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1144<>+8(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1144<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1144<>+24(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle1144<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1145<>+0(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1145<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1145<>(SB), RODATA|NOPTR, $16
+DATA shuffle1145<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1145<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1145<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1145<>+24(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle1145<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1146<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1146<>+0(SB)/8, $0xffffffffff0c0600
 DATA shuffle1146<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1147<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1147<>+8(SB)/8, $0xffffffffff0c0600
+DATA shuffle1147<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1147<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1148<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1148<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle1148<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1148<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1148<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1149<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1149<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle1149<>+8(SB)/8, $0xffffffffff0c0600
 GLOBL shuffle1149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1150<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1150<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1150<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1150<>+8(SB)/8, $0xffff0e0802ffffff
 GLOBL shuffle1150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1151<>+0(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1151<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1151<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1151<>+8(SB)/8, $0x0a04ffffffffffff
 GLOBL shuffle1151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1152<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1152<>+0(SB)/8, $0xffffffffff0d0701
 DATA shuffle1152<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1153<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1153<>+8(SB)/8, $0xffffffffff0d0701
+DATA shuffle1153<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1153<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1154<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1154<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle1154<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1154<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1154<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1155<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1155<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle1155<>+8(SB)/8, $0xffffffffff0d0701
 GLOBL shuffle1155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1156<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1156<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1156<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1156<>+8(SB)/8, $0xffff0f0903ffffff
 GLOBL shuffle1156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1157<>+0(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1157<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1157<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1157<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL shuffle1157<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1158<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1158<>+0(SB)/8, $0xffffffffff0e0802
 DATA shuffle1158<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1158<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1159<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1159<>+8(SB)/8, $0xffffffffff0e0802
+DATA shuffle1159<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1159<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1159<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1160<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1160<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle1160<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1160<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1160<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1161<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1161<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle1161<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL shuffle1161<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1162<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1162<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1162<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1162<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL shuffle1162<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1163<>+0(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1163<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1163<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1163<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL shuffle1163<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1164<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1164<>+0(SB)/8, $0xffffffffff0f0903
 DATA shuffle1164<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1164<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1165<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1165<>+8(SB)/8, $0xffffffffff0f0903
+DATA shuffle1165<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1165<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1165<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1166<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1166<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle1166<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1166<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1166<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1167<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1167<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle1167<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL shuffle1167<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1168<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1168<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1168<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1168<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL shuffle1168<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1169<>+0(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1169<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1169<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1169<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL shuffle1169<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1170<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1170<>+0(SB)/8, $0xffffffffffff0a04
 DATA shuffle1170<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1170<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1171<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1171<>+8(SB)/8, $0xffffffffffff0a04
+DATA shuffle1171<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1171<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1171<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1172<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1172<>+8(SB)/8, $0xffffff0c0600ffff
+DATA shuffle1172<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1172<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1172<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1173<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1173<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle1173<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL shuffle1173<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1174<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1174<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1174<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1174<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL shuffle1174<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1175<>+0(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1175<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1175<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1175<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL shuffle1175<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1176<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1176<>+0(SB)/8, $0xffffffffffff0b05
 DATA shuffle1176<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1176<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1177<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1177<>+8(SB)/8, $0xffffffffffff0b05
+DATA shuffle1177<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1177<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1177<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1178<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1178<>+8(SB)/8, $0xffffff0d0701ffff
+DATA shuffle1178<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1178<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1178<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1179<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1179<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle1179<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL shuffle1179<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1180<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1180<>+8(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle1180<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1181<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1181<>+8(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle1181<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -31792,86 +31764,86 @@ chunks1631:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1180<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1182<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1065<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1067<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 128(R12), Y1, Y1
-	VPSHUFB     shuffle1181<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1183<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R12), X3
 	VINSERTI128 $0x01, 144(R12), Y3, Y3
-	VPSHUFB     shuffle1182<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1184<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R12), X4
 	VINSERTI128 $0x01, 160(R12), Y4, Y4
-	VPSHUFB     shuffle1183<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1185<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R12), X5
 	VINSERTI128 $0x01, 176(R12), Y5, Y5
-	VPSHUFB     shuffle1184<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1186<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)
-	VPSHUFB     shuffle1185<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1186<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1187<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1188<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1076<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1078<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1187<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1189<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1188<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1190<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1058<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1060<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R10)(DX*1)
-	VPSHUFB     shuffle1189<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1190<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1191<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1192<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1191<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1193<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1192<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1194<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1193<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1195<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1063<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1065<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1069<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1194<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle1071<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle1196<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1195<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle1197<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1196<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle1198<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1197<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle1199<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1198<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1200<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R11)
-	VPSHUFB     shuffle1074<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1199<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1076<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1200<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1202<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1056<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1058<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1201<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1203<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1202<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1204<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R11)(DX*1)
-	VPSHUFB     shuffle1203<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1204<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1206<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1207<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1206<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1208<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1067<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1069<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1207<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1209<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -31909,81 +31881,81 @@ chunks1635:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1208<>+0(SB), X0, X1
+	VPSHUFB shuffle1210<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle330<>+0(SB), X2, X3
+	VPSHUFB shuffle329<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle477<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R12), X3
-	VPSHUFB shuffle1209<>+0(SB), X3, X5
+	VPSHUFB shuffle1211<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R12), X4
-	VPSHUFB shuffle320<>+0(SB), X4, X6
+	VPSHUFB shuffle319<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R12), X5
-	VPSHUFB shuffle828<>+0(SB), X5, X7
+	VPSHUFB shuffle827<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)
-	VPSHUFB shuffle1210<>+0(SB), X0, X7
-	VPSHUFB shuffle323<>+0(SB), X2, X6
+	VPSHUFB shuffle1212<>+0(SB), X0, X7
+	VPSHUFB shuffle322<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle484<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1211<>+0(SB), X3, X6
+	VPSHUFB shuffle1213<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle333<>+0(SB), X4, X7
+	VPSHUFB shuffle332<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1082<>+0(SB), X5, X6
+	VPSHUFB shuffle1084<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R10)(DX*1)
-	VPSHUFB shuffle870<>+0(SB), X0, X6
-	VPSHUFB shuffle1212<>+0(SB), X2, X7
+	VPSHUFB shuffle869<>+0(SB), X0, X6
+	VPSHUFB shuffle1214<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle601<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle478<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1213<>+0(SB), X4, X6
+	VPSHUFB shuffle1215<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1086<>+0(SB), X5, X7
+	VPSHUFB shuffle1088<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)(DX*2)
-	VPSHUFB shuffle1090<>+0(SB), X0, X7
-	VPSHUFB shuffle1214<>+0(SB), X2, X6
+	VPSHUFB shuffle1092<>+0(SB), X0, X7
+	VPSHUFB shuffle1216<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle332<>+0(SB), X1, X7
+	VPSHUFB shuffle331<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle595<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1215<>+0(SB), X4, X7
+	VPSHUFB shuffle1217<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle322<>+0(SB), X5, X6
+	VPSHUFB shuffle321<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R11)
-	VPSHUFB shuffle1094<>+0(SB), X0, X6
+	VPSHUFB shuffle1096<>+0(SB), X0, X6
 	VPSHUFB shuffle774<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1216<>+0(SB), X1, X6
+	VPSHUFB shuffle1218<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle321<>+0(SB), X3, X7
+	VPSHUFB shuffle320<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle590<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1217<>+0(SB), X5, X7
+	VPSHUFB shuffle1219<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R11)(DX*1)
-	VPSHUFB shuffle1218<>+0(SB), X0, X0
-	VPSHUFB shuffle113<>+0(SB), X2, X2
+	VPSHUFB shuffle1220<>+0(SB), X0, X0
+	VPSHUFB shuffle109<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1219<>+0(SB), X1, X1
+	VPSHUFB shuffle1221<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle487<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle596<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1220<>+0(SB), X5, X5
+	VPSHUFB shuffle1222<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32006,225 +31978,225 @@ rowdone1636:
 	VZEROUPPER
 	RET
 
-DATA shuffle1180<>+0(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1180<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1180<>+16(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1180<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1180<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1181<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1181<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1181<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1181<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1181<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1182<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1182<>+8(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1182<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1182<>+24(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1182<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1182<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+16(SB)/8, $0xffffffff0d0c0100
+DATA shuffle1182<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1182<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1183<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1183<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle1183<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1183<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle1183<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1183<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1183<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1183<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1183<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1184<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1184<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle1184<>+8(SB)/8, $0xffffffff0d0c0100
 DATA shuffle1184<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1184<>+24(SB)/8, $0x0504ffffffffffff
+DATA shuffle1184<>+24(SB)/8, $0xffffffff0d0c0100
 GLOBL shuffle1184<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1185<>+0(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1185<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1185<>+16(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1185<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1185<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1185<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle1185<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1185<>+24(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle1185<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1186<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle1186<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1186<>+16(SB)/8, $0xffff0b0affffffff
-DATA shuffle1186<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1186<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1186<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle1186<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1186<>+24(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle1186<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1187<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1187<>+8(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1187<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1187<>+24(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1187<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1187<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1187<>+16(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1187<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1187<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1188<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1188<>+8(SB)/8, $0xffff0b0affffffff
-DATA shuffle1188<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1188<>+24(SB)/8, $0xffff0b0affffffff
+DATA shuffle1188<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle1188<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1188<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle1188<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1188<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1189<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle1189<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1189<>+16(SB)/8, $0xffffffffffff0504
-DATA shuffle1189<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1189<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1189<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1189<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1189<>+24(SB)/8, $0xffffffff0f0e0302
 GLOBL shuffle1189<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1190<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1190<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1190<>+16(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1190<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1190<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1190<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle1190<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1190<>+24(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle1190<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1191<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1191<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle1191<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1191<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle1191<>+16(SB)/8, $0xffffffffffff0504
 DATA shuffle1191<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1191<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1192<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1192<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle1192<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1192<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle1192<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1192<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+16(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1192<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1192<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1193<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1193<>+8(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1193<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1193<>+24(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1193<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1193<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1193<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle1193<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1193<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1194<>+0(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1194<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1194<>+16(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1194<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle1194<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1194<>+24(SB)/8, $0xffffffffffff0504
 GLOBL shuffle1194<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1195<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle1195<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1195<>+16(SB)/8, $0x0b0affffffffffff
-DATA shuffle1195<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1195<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+24(SB)/8, $0xffff0d0c0100ffff
 GLOBL shuffle1195<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1196<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1196<>+8(SB)/8, $0xffffffffffff0706
-DATA shuffle1196<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1196<>+24(SB)/8, $0xffffffffffff0706
+DATA shuffle1196<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1196<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1196<>+16(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1196<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1196<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1197<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1197<>+8(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1197<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1197<>+24(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1197<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1197<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1197<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1197<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1198<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1198<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1198<>+8(SB)/8, $0xffffffffffff0706
 DATA shuffle1198<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1198<>+24(SB)/8, $0x0b0affffffffffff
+DATA shuffle1198<>+24(SB)/8, $0xffffffffffff0706
 GLOBL shuffle1198<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1199<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle1199<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1199<>+16(SB)/8, $0xffffffff0504ffff
-DATA shuffle1199<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1199<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+24(SB)/8, $0xffff0f0e0302ffff
 GLOBL shuffle1199<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1200<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1200<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1200<>+16(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1200<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1200<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1200<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1200<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1200<>+24(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle1200<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1201<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1201<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle1201<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1201<>+24(SB)/8, $0xffffffff0504ffff
+DATA shuffle1201<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle1201<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1201<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1201<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1201<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1202<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1202<>+8(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1202<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1202<>+24(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1202<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1202<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+16(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1202<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1202<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1203<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1203<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1203<>+16(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1203<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle1203<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+24(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle1203<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1204<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle1204<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1204<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle1204<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1204<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+24(SB)/8, $0x0d0c0100ffffffff
 GLOBL shuffle1204<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1205<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1205<>+0(SB)/8, $0xffffffffffff0b0a
 DATA shuffle1205<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1205<>+16(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1205<>+16(SB)/8, $0xffffffffffff0b0a
 DATA shuffle1205<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1205<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1206<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1206<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1206<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1206<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1206<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle1206<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1206<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle1206<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1206<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1207<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1207<>+8(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1207<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1207<>+24(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1207<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1207<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1207<>+16(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1207<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1207<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1208<>+0(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1208<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1208<>(SB), RODATA|NOPTR, $16
+DATA shuffle1208<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1208<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1208<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1209<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1209<>+8(SB)/8, $0xffffffff0d0c0100
-GLOBL shuffle1209<>(SB), RODATA|NOPTR, $16
+DATA shuffle1209<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1209<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1209<>+24(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle1209<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1210<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1210<>+0(SB)/8, $0xffffffff0d0c0100
 DATA shuffle1210<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1210<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1211<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1211<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle1211<>+8(SB)/8, $0xffffffff0d0c0100
 GLOBL shuffle1211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1212<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1212<>+0(SB)/8, $0xffffffff0f0e0302
 DATA shuffle1212<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1212<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1213<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1213<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle1213<>+8(SB)/8, $0xffffffff0f0e0302
 GLOBL shuffle1213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1214<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1214<>+0(SB)/8, $0xffff0d0c0100ffff
 DATA shuffle1214<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1214<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1215<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1215<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle1215<>+8(SB)/8, $0xffff0d0c0100ffff
 GLOBL shuffle1215<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1216<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1216<>+0(SB)/8, $0xffff0f0e0302ffff
 DATA shuffle1216<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1216<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1217<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1217<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle1217<>+8(SB)/8, $0xffff0f0e0302ffff
 GLOBL shuffle1217<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1218<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1218<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA shuffle1218<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1218<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1219<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1219<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1219<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1219<>+8(SB)/8, $0x0d0c0100ffffffff
 GLOBL shuffle1219<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1220<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1220<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1220<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1220<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1220<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1221<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1221<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1222<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1222<>+8(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle1222<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -32267,62 +32239,62 @@ chunks1641:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle1100<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1102<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R12), X1
 	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1104<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1106<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     64(R12), X3
 	VINSERTI128 $0x01, 160(R12), Y3, Y3
-	VPSHUFB     shuffle876<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle875<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R10)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1103<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1105<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1107<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1109<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1099<>+0(SB), Y3, Y4
+	VPSHUFB     shuffle1101<>+0(SB), Y3, Y4
 	VPOR        Y4, Y5, Y4
 	VMOVDQU     Y4, (R10)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y4
 	VMOVDQU     32(R12), X5
 	VINSERTI128 $0x01, 128(R12), Y5, Y5
-	VPSHUFB     shuffle1106<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle1108<>+0(SB), Y5, Y6
 	VPOR        Y6, Y4, Y6
-	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y6, Y4
 	VMOVDQU     80(R12), X6
 	VINSERTI128 $0x01, 176(R12), Y6, Y6
-	VPSHUFB     shuffle1102<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle1104<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
 	VMOVDQU     Y7, (R10)(DX*2)
-	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle878<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle877<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
-	VPSHUFB     shuffle1101<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1103<>+0(SB), Y1, Y1
 	VPOR        Y1, Y7, Y1
-	VPSHUFB     shuffle873<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle872<>+0(SB), Y6, Y7
 	VPOR        Y7, Y1, Y7
 	VMOVDQU     Y7, (R11)
-	VPSHUFB     shuffle1098<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1100<>+0(SB), Y5, Y1
+	VPSHUFB     shuffle1100<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1102<>+0(SB), Y5, Y1
 	VPOR        Y1, Y7, Y1
-	VPSHUFB     shuffle1104<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1106<>+0(SB), Y3, Y7
 	VPOR        Y7, Y1, Y7
-	VPSHUFB     shuffle876<>+0(SB), Y6, Y1
+	VPSHUFB     shuffle875<>+0(SB), Y6, Y1
 	VPOR        Y1, Y7, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
-	VPSHUFB     shuffle874<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle1103<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle873<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1105<>+0(SB), Y5, Y5
 	VPOR        Y5, Y2, Y5
-	VPSHUFB     shuffle1107<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1109<>+0(SB), Y3, Y3
 	VPOR        Y3, Y5, Y3
-	VPSHUFB     shuffle1099<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1101<>+0(SB), Y6, Y6
 	VPOR        Y6, Y3, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -32362,55 +32334,55 @@ chunks1645:
 	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle67<>+0(SB), X2, X3
+	VPSHUFB shuffle63<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R12), X1
-	VPSHUFB shuffle65<>+0(SB), X1, X4
+	VPSHUFB shuffle61<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 64(R12), X3
-	VPSHUFB shuffle68<>+0(SB), X3, X5
+	VPSHUFB shuffle64<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R10)
-	VPSHUFB shuffle132<>+0(SB), X0, X5
-	VPSHUFB shuffle69<>+0(SB), X2, X4
+	VPSHUFB shuffle128<>+0(SB), X0, X5
+	VPSHUFB shuffle65<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle275<>+0(SB), X1, X5
+	VPSHUFB shuffle274<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle70<>+0(SB), X3, X4
+	VPSHUFB shuffle66<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, (R10)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X0, X4
+	VPSHUFB shuffle240<>+0(SB), X0, X4
 	VMOVDQU 32(R12), X5
-	VPSHUFB shuffle64<>+0(SB), X5, X6
+	VPSHUFB shuffle60<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
-	VPSHUFB shuffle128<>+0(SB), X1, X4
+	VPSHUFB shuffle124<>+0(SB), X1, X4
 	VPOR    X4, X6, X4
 	VMOVDQU 80(R12), X6
 	VPSHUFB shuffle14<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle66<>+0(SB), X5, X7
+	VPSHUFB shuffle62<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
-	VPSHUFB shuffle130<>+0(SB), X1, X1
+	VPSHUFB shuffle126<>+0(SB), X1, X1
 	VPOR    X1, X7, X1
 	VPSHUFB shuffle20<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, (R11)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle67<>+0(SB), X5, X1
+	VPSHUFB shuffle63<>+0(SB), X5, X1
 	VPOR    X1, X7, X1
-	VPSHUFB shuffle65<>+0(SB), X3, X7
+	VPSHUFB shuffle61<>+0(SB), X3, X7
 	VPOR    X7, X1, X7
-	VPSHUFB shuffle68<>+0(SB), X6, X1
+	VPSHUFB shuffle64<>+0(SB), X6, X1
 	VPOR    X1, X7, X1
 	VMOVDQU X1, (R11)(DX*1)
-	VPSHUFB shuffle132<>+0(SB), X2, X2
-	VPSHUFB shuffle69<>+0(SB), X5, X5
+	VPSHUFB shuffle128<>+0(SB), X2, X2
+	VPSHUFB shuffle65<>+0(SB), X5, X5
 	VPOR    X5, X2, X5
-	VPSHUFB shuffle275<>+0(SB), X3, X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle70<>+0(SB), X6, X6
+	VPSHUFB shuffle66<>+0(SB), X6, X6
 	VPOR    X6, X3, X6
 	VMOVDQU X6, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32474,38 +32446,38 @@ chunks1651:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VMOVDQU     48(R12), X2
 	VINSERTI128 $0x01, 144(R12), Y2, Y2
-	VPSHUFB     shuffle883<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle882<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R10)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle881<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VMOVDQU     Y2, (R10)(DX*1)
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 112(R12), Y2, Y2
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y0
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y0
 	VMOVDQU     64(R12), X3
 	VINSERTI128 $0x01, 160(R12), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R10)(DX*2)
-	VPSHUFB     shuffle882<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle881<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R11)
 	VMOVDQU     32(R12), X3
 	VINSERTI128 $0x01, 128(R12), Y3, Y3
-	VPSHUFB     shuffle880<>+0(SB), Y3, Y2
+	VPSHUFB     shuffle879<>+0(SB), Y3, Y2
 	VMOVDQU     80(R12), X1
 	VINSERTI128 $0x01, 176(R12), Y1, Y1
-	VPSHUFB     shuffle883<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y1, Y0
 	VPOR        Y0, Y2, Y0
 	VMOVDQU     Y0, (R11)(DX*1)
-	VPSHUFB     shuffle882<>+0(SB), Y3, Y3
-	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y1, Y1
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R8, BX
@@ -32549,7 +32521,7 @@ chunks1655:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle33<>+0(SB), X2, X2
+	VPSHUFB shuffle31<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R10)(DX*1)
 	VMOVDQU 16(R12), X2
@@ -32559,7 +32531,7 @@ chunks1655:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R11)
 	VMOVDQU 32(R12), X3
@@ -32569,7 +32541,7 @@ chunks1655:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle31<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R8, BX
@@ -32757,114 +32729,114 @@ chunks1671:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1221<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1223<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1222<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1224<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 144(R13), Y1, Y1
-	VPSHUFB     shuffle1223<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1225<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 160(R13), Y3, Y3
-	VPSHUFB     shuffle1224<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1226<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 176(R13), Y4, Y4
-	VPSHUFB     shuffle1225<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1227<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R13), X5
 	VINSERTI128 $0x01, 192(R13), Y5, Y5
-	VPSHUFB     shuffle1226<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1228<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R13), X6
 	VINSERTI128 $0x01, 208(R13), Y6, Y6
-	VPSHUFB     shuffle1227<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1229<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)
-	VPSHUFB     shuffle1228<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1229<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1230<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1231<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1230<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1232<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1231<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1233<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1232<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1234<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1233<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1235<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1234<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1236<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*1)
-	VPSHUFB     shuffle1235<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1236<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1237<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1238<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1237<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1239<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1238<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1240<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1239<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1241<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1240<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1242<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1241<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1243<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*2)
-	VPSHUFB     shuffle1242<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1243<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1244<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1245<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1244<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1246<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1245<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1247<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1246<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1248<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1247<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1249<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1248<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1250<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DI*1)
-	VPSHUFB     shuffle1249<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1250<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1251<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1252<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1251<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1253<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1252<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1254<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1253<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1255<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1254<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1256<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1255<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1257<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)
-	VPSHUFB     shuffle1256<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1257<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1258<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1259<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1258<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1260<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1259<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1261<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1260<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1262<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1261<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1263<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1262<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1264<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)(DX*1)
-	VPSHUFB     shuffle1263<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1264<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1265<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1266<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1265<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1267<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1266<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1268<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1267<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1269<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1268<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1270<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1269<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1271<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -32902,108 +32874,108 @@ chunks1675:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle1270<>+0(SB), X0, X1
+	VPSHUFB shuffle1272<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle1271<>+0(SB), X2, X3
+	VPSHUFB shuffle1273<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle1272<>+0(SB), X1, X4
+	VPSHUFB shuffle1274<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle1273<>+0(SB), X3, X5
+	VPSHUFB shuffle1275<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
-	VPSHUFB shuffle1274<>+0(SB), X4, X6
+	VPSHUFB shuffle1276<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R13), X5
-	VPSHUFB shuffle1275<>+0(SB), X5, X7
+	VPSHUFB shuffle1277<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R13), X6
-	VPSHUFB shuffle1276<>+0(SB), X6, X8
+	VPSHUFB shuffle1278<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)
-	VPSHUFB shuffle1277<>+0(SB), X0, X8
-	VPSHUFB shuffle1278<>+0(SB), X2, X7
+	VPSHUFB shuffle1279<>+0(SB), X0, X8
+	VPSHUFB shuffle1280<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1279<>+0(SB), X1, X8
+	VPSHUFB shuffle1281<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1280<>+0(SB), X3, X7
+	VPSHUFB shuffle1282<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1281<>+0(SB), X4, X8
+	VPSHUFB shuffle1283<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1282<>+0(SB), X5, X7
+	VPSHUFB shuffle1284<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1283<>+0(SB), X6, X8
+	VPSHUFB shuffle1285<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*1)
-	VPSHUFB shuffle1284<>+0(SB), X0, X8
-	VPSHUFB shuffle1285<>+0(SB), X2, X7
+	VPSHUFB shuffle1286<>+0(SB), X0, X8
+	VPSHUFB shuffle1287<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1286<>+0(SB), X1, X8
+	VPSHUFB shuffle1288<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1287<>+0(SB), X3, X7
+	VPSHUFB shuffle1289<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1288<>+0(SB), X4, X8
+	VPSHUFB shuffle1290<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1289<>+0(SB), X5, X7
+	VPSHUFB shuffle1291<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1290<>+0(SB), X6, X8
+	VPSHUFB shuffle1292<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*2)
-	VPSHUFB shuffle1291<>+0(SB), X0, X8
-	VPSHUFB shuffle1292<>+0(SB), X2, X7
+	VPSHUFB shuffle1293<>+0(SB), X0, X8
+	VPSHUFB shuffle1294<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1293<>+0(SB), X1, X8
+	VPSHUFB shuffle1295<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1294<>+0(SB), X3, X7
+	VPSHUFB shuffle1296<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1295<>+0(SB), X4, X8
+	VPSHUFB shuffle1297<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1296<>+0(SB), X5, X7
+	VPSHUFB shuffle1298<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1297<>+0(SB), X6, X8
+	VPSHUFB shuffle1299<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DI*1)
-	VPSHUFB shuffle1298<>+0(SB), X0, X8
-	VPSHUFB shuffle1299<>+0(SB), X2, X7
+	VPSHUFB shuffle1300<>+0(SB), X0, X8
+	VPSHUFB shuffle1301<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1300<>+0(SB), X1, X8
+	VPSHUFB shuffle1302<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1301<>+0(SB), X3, X7
+	VPSHUFB shuffle1303<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1302<>+0(SB), X4, X8
+	VPSHUFB shuffle1304<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1303<>+0(SB), X5, X7
+	VPSHUFB shuffle1305<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1304<>+0(SB), X6, X8
+	VPSHUFB shuffle1306<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)
-	VPSHUFB shuffle1305<>+0(SB), X0, X8
-	VPSHUFB shuffle1306<>+0(SB), X2, X7
+	VPSHUFB shuffle1307<>+0(SB), X0, X8
+	VPSHUFB shuffle1308<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1307<>+0(SB), X1, X8
+	VPSHUFB shuffle1309<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1308<>+0(SB), X3, X7
+	VPSHUFB shuffle1310<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1309<>+0(SB), X4, X8
+	VPSHUFB shuffle1311<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1310<>+0(SB), X5, X7
+	VPSHUFB shuffle1312<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1311<>+0(SB), X6, X8
+	VPSHUFB shuffle1313<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)(DX*1)
-	VPSHUFB shuffle1312<>+0(SB), X0, X0
-	VPSHUFB shuffle1313<>+0(SB), X2, X2
+	VPSHUFB shuffle1314<>+0(SB), X0, X0
+	VPSHUFB shuffle1315<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1314<>+0(SB), X1, X1
+	VPSHUFB shuffle1316<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1315<>+0(SB), X3, X3
+	VPSHUFB shuffle1317<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1316<>+0(SB), X4, X4
+	VPSHUFB shuffle1318<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1317<>+0(SB), X5, X5
+	VPSHUFB shuffle1319<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle1318<>+0(SB), X6, X6
+	VPSHUFB shuffle1320<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -33026,495 +32998,495 @@ rowdone1676:
 	VZEROUPPER
 	RET
 
-DATA shuffle1221<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1221<>+16(SB)/8, $0xffffffffff0e0700
-DATA shuffle1221<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1221<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1222<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1222<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1222<>+16(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1222<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1222<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1223<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1223<>+0(SB)/8, $0xffffffffff0e0700
 DATA shuffle1223<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1223<>+16(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1223<>+16(SB)/8, $0xffffffffff0e0700
 DATA shuffle1223<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1223<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1224<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1224<>+8(SB)/8, $0xffffffffffff0f08
-DATA shuffle1224<>+16(SB)/8, $0x01ffffffffffffff
-DATA shuffle1224<>+24(SB)/8, $0xffffffffffff0f08
+DATA shuffle1224<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1224<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1224<>+16(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1224<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1224<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1225<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1225<>+8(SB)/8, $0xffffffff0d06ffff
-DATA shuffle1225<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1225<>+24(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1225<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1225<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1225<>+16(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1225<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1225<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1226<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1226<>+8(SB)/8, $0xffff0b04ffffffff
-DATA shuffle1226<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1226<>+24(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1226<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1226<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle1226<>+16(SB)/8, $0x01ffffffffffffff
+DATA shuffle1226<>+24(SB)/8, $0xffffffffffff0f08
 GLOBL shuffle1226<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1227<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1227<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1227<>+8(SB)/8, $0xffffffff0d06ffff
 DATA shuffle1227<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1227<>+24(SB)/8, $0x0902ffffffffffff
+DATA shuffle1227<>+24(SB)/8, $0xffffffff0d06ffff
 GLOBL shuffle1227<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1228<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1228<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1228<>+16(SB)/8, $0xffffffffff0f0801
-DATA shuffle1228<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1228<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1228<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1228<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1228<>+24(SB)/8, $0xffff0b04ffffffff
 GLOBL shuffle1228<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1229<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1229<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1229<>+16(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1229<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1229<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1229<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1229<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1229<>+24(SB)/8, $0x0902ffffffffffff
 GLOBL shuffle1229<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1230<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1230<>+0(SB)/8, $0xffffffffff0f0801
 DATA shuffle1230<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1230<>+16(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1230<>+16(SB)/8, $0xffffffffff0f0801
 DATA shuffle1230<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1230<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1231<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1231<>+8(SB)/8, $0xffffffffffffff09
-DATA shuffle1231<>+16(SB)/8, $0x02ffffffffffffff
-DATA shuffle1231<>+24(SB)/8, $0xffffffffffffff09
+DATA shuffle1231<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1231<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1231<>+16(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1231<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1231<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1232<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1232<>+8(SB)/8, $0xffffffff0e0700ff
-DATA shuffle1232<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1232<>+24(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1232<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1232<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1232<>+16(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1232<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1232<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1233<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1233<>+8(SB)/8, $0xffff0c05ffffffff
-DATA shuffle1233<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1233<>+24(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1233<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1233<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle1233<>+16(SB)/8, $0x02ffffffffffffff
+DATA shuffle1233<>+24(SB)/8, $0xffffffffffffff09
 GLOBL shuffle1233<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1234<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1234<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1234<>+8(SB)/8, $0xffffffff0e0700ff
 DATA shuffle1234<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1234<>+24(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1234<>+24(SB)/8, $0xffffffff0e0700ff
 GLOBL shuffle1234<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1235<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1235<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1235<>+16(SB)/8, $0xffffffffffff0902
-DATA shuffle1235<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1235<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1235<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1235<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1235<>+24(SB)/8, $0xffff0c05ffffffff
 GLOBL shuffle1235<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1236<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1236<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1236<>+16(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1236<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1236<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1236<>+24(SB)/8, $0x0a03ffffffffffff
 GLOBL shuffle1236<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1237<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1237<>+0(SB)/8, $0xffffffffffff0902
 DATA shuffle1237<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1237<>+16(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1237<>+16(SB)/8, $0xffffffffffff0902
 DATA shuffle1237<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1237<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1238<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1238<>+8(SB)/8, $0xffffffffffffff0a
-DATA shuffle1238<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1238<>+24(SB)/8, $0xffffffffffffff0a
+DATA shuffle1238<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1238<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1238<>+16(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1238<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1239<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1239<>+8(SB)/8, $0xffffffff0f0801ff
-DATA shuffle1239<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1239<>+24(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1239<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1239<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+16(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1239<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1239<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1240<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1240<>+8(SB)/8, $0xffff0d06ffffffff
-DATA shuffle1240<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1240<>+24(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1240<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1240<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle1240<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1240<>+24(SB)/8, $0xffffffffffffff0a
 GLOBL shuffle1240<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1241<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1241<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1241<>+8(SB)/8, $0xffffffff0f0801ff
 DATA shuffle1241<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1241<>+24(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1241<>+24(SB)/8, $0xffffffff0f0801ff
 GLOBL shuffle1241<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1242<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1242<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1242<>+16(SB)/8, $0xffffffffffff0a03
-DATA shuffle1242<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1242<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+24(SB)/8, $0xffff0d06ffffffff
 GLOBL shuffle1242<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1243<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1243<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1243<>+16(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1243<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1243<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+24(SB)/8, $0x0b04ffffffffffff
 GLOBL shuffle1243<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1244<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1244<>+0(SB)/8, $0xffffffffffff0a03
 DATA shuffle1244<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1244<>+16(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1244<>+16(SB)/8, $0xffffffffffff0a03
 DATA shuffle1244<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1244<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1245<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1245<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1245<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1245<>+24(SB)/8, $0xffffffffffffff0b
+DATA shuffle1245<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1245<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1245<>+16(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1245<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1245<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1246<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1246<>+8(SB)/8, $0xffffffffff0902ff
-DATA shuffle1246<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1246<>+24(SB)/8, $0xffffffffff0902ff
+DATA shuffle1246<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1246<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+16(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1246<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1246<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1247<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1247<>+8(SB)/8, $0xffff0e0700ffffff
-DATA shuffle1247<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1247<>+24(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1247<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1247<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1247<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1247<>+24(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1247<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1248<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1248<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1248<>+8(SB)/8, $0xffffffffff0902ff
 DATA shuffle1248<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1248<>+24(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1248<>+24(SB)/8, $0xffffffffff0902ff
 GLOBL shuffle1248<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1249<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1249<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1249<>+16(SB)/8, $0xffffffffffff0b04
-DATA shuffle1249<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1249<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+24(SB)/8, $0xffff0e0700ffffff
 GLOBL shuffle1249<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1250<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1250<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1250<>+16(SB)/8, $0xffffffff0902ffff
-DATA shuffle1250<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1250<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1250<>+24(SB)/8, $0x0c05ffffffffffff
 GLOBL shuffle1250<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1251<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1251<>+0(SB)/8, $0xffffffffffff0b04
 DATA shuffle1251<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1251<>+16(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1251<>+16(SB)/8, $0xffffffffffff0b04
 DATA shuffle1251<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1251<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1252<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1252<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1252<>+16(SB)/8, $0x05ffffffffffffff
-DATA shuffle1252<>+24(SB)/8, $0xffffffffffffff0c
+DATA shuffle1252<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1252<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1252<>+16(SB)/8, $0xffffffff0902ffff
+DATA shuffle1252<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1252<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1253<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1253<>+8(SB)/8, $0xffffffffff0a03ff
-DATA shuffle1253<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1253<>+24(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1253<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1253<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+16(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1253<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1253<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1254<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1254<>+8(SB)/8, $0xffff0f0801ffffff
-DATA shuffle1254<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1254<>+24(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1254<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1254<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1254<>+16(SB)/8, $0x05ffffffffffffff
+DATA shuffle1254<>+24(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1254<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1255<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1255<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1255<>+8(SB)/8, $0xffffffffff0a03ff
 DATA shuffle1255<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1255<>+24(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1255<>+24(SB)/8, $0xffffffffff0a03ff
 GLOBL shuffle1255<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1256<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1256<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1256<>+16(SB)/8, $0xffffffffffff0c05
-DATA shuffle1256<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1256<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+24(SB)/8, $0xffff0f0801ffffff
 GLOBL shuffle1256<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1257<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1257<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1257<>+16(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1257<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1257<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+24(SB)/8, $0x0d06ffffffffffff
 GLOBL shuffle1257<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1258<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1258<>+0(SB)/8, $0xffffffffffff0c05
 DATA shuffle1258<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1258<>+16(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1258<>+16(SB)/8, $0xffffffffffff0c05
 DATA shuffle1258<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1258<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1259<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1259<>+8(SB)/8, $0xffffffffffffff0d
-DATA shuffle1259<>+16(SB)/8, $0x06ffffffffffffff
-DATA shuffle1259<>+24(SB)/8, $0xffffffffffffff0d
+DATA shuffle1259<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1259<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1259<>+16(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1259<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1259<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1260<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1260<>+8(SB)/8, $0xffffffffff0b04ff
-DATA shuffle1260<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1260<>+24(SB)/8, $0xffffffffff0b04ff
+DATA shuffle1260<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1260<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+16(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1260<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1260<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1261<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1261<>+8(SB)/8, $0xffffff0902ffffff
-DATA shuffle1261<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1261<>+24(SB)/8, $0xffffff0902ffffff
+DATA shuffle1261<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1261<>+8(SB)/8, $0xffffffffffffff0d
+DATA shuffle1261<>+16(SB)/8, $0x06ffffffffffffff
+DATA shuffle1261<>+24(SB)/8, $0xffffffffffffff0d
 GLOBL shuffle1261<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1262<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1262<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1262<>+8(SB)/8, $0xffffffffff0b04ff
 DATA shuffle1262<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1262<>+24(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1262<>+24(SB)/8, $0xffffffffff0b04ff
 GLOBL shuffle1262<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1263<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1263<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1263<>+16(SB)/8, $0xffffffffffff0d06
-DATA shuffle1263<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1263<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1263<>+8(SB)/8, $0xffffff0902ffffff
+DATA shuffle1263<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1263<>+24(SB)/8, $0xffffff0902ffffff
 GLOBL shuffle1263<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1264<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1264<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1264<>+16(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1264<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1264<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1264<>+24(SB)/8, $0x0e0700ffffffffff
 GLOBL shuffle1264<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1265<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1265<>+0(SB)/8, $0xffffffffffff0d06
 DATA shuffle1265<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1265<>+16(SB)/8, $0xffff0902ffffffff
+DATA shuffle1265<>+16(SB)/8, $0xffffffffffff0d06
 DATA shuffle1265<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1265<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1266<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1266<>+8(SB)/8, $0xffffffffffffff0e
-DATA shuffle1266<>+16(SB)/8, $0x0700ffffffffffff
-DATA shuffle1266<>+24(SB)/8, $0xffffffffffffff0e
+DATA shuffle1266<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1266<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1266<>+16(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1266<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1266<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1267<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1267<>+8(SB)/8, $0xffffffffff0c05ff
-DATA shuffle1267<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1267<>+24(SB)/8, $0xffffffffff0c05ff
+DATA shuffle1267<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1267<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1267<>+16(SB)/8, $0xffff0902ffffffff
+DATA shuffle1267<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1267<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1268<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1268<>+8(SB)/8, $0xffffff0a03ffffff
-DATA shuffle1268<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1268<>+24(SB)/8, $0xffffff0a03ffffff
+DATA shuffle1268<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1268<>+8(SB)/8, $0xffffffffffffff0e
+DATA shuffle1268<>+16(SB)/8, $0x0700ffffffffffff
+DATA shuffle1268<>+24(SB)/8, $0xffffffffffffff0e
 GLOBL shuffle1268<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1269<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1269<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1269<>+8(SB)/8, $0xffffffffff0c05ff
 DATA shuffle1269<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1269<>+24(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1269<>+24(SB)/8, $0xffffffffff0c05ff
 GLOBL shuffle1269<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1270<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1270<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1270<>(SB), RODATA|NOPTR, $16
+DATA shuffle1270<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1270<>+8(SB)/8, $0xffffff0a03ffffff
+DATA shuffle1270<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1270<>+24(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle1270<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1271<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1271<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1271<>(SB), RODATA|NOPTR, $16
+DATA shuffle1271<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1271<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1271<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1271<>+24(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle1271<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1272<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1272<>+0(SB)/8, $0xffffffffff0e0700
 DATA shuffle1272<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1272<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1273<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1273<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle1273<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1273<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1273<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1274<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1274<>+8(SB)/8, $0xffffffff0d06ffff
+DATA shuffle1274<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle1274<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1274<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1275<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1275<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle1275<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1275<>+8(SB)/8, $0xffffffffffff0f08
 GLOBL shuffle1275<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1276<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1276<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle1276<>+8(SB)/8, $0xffffffff0d06ffff
 GLOBL shuffle1276<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1277<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1277<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1277<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1277<>+8(SB)/8, $0xffff0b04ffffffff
 GLOBL shuffle1277<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1278<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1278<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+8(SB)/8, $0x0902ffffffffffff
 GLOBL shuffle1278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1279<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1279<>+0(SB)/8, $0xffffffffff0f0801
 DATA shuffle1279<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1280<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1280<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle1280<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle1280<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1280<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1281<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1281<>+8(SB)/8, $0xffffffff0e0700ff
+DATA shuffle1281<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle1281<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1282<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1282<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle1282<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle1282<>+8(SB)/8, $0xffffffffffffff09
 GLOBL shuffle1282<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1283<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1283<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle1283<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL shuffle1283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1284<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1284<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1284<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1284<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL shuffle1284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1285<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1285<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1285<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1285<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL shuffle1285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1286<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1286<>+0(SB)/8, $0xffffffffffff0902
 DATA shuffle1286<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1287<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1287<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle1287<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle1287<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1288<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1288<>+8(SB)/8, $0xffffffff0f0801ff
+DATA shuffle1288<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle1288<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1289<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1289<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle1289<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1289<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL shuffle1289<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1290<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1290<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle1290<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL shuffle1290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1291<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1291<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1291<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1291<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL shuffle1291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1292<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1292<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1292<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1292<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL shuffle1292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1293<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1293<>+0(SB)/8, $0xffffffffffff0a03
 DATA shuffle1293<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1294<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1294<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1294<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle1294<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1295<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1295<>+8(SB)/8, $0xffffffffff0902ff
+DATA shuffle1295<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle1295<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1296<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1296<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle1296<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1296<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL shuffle1296<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1297<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1297<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle1297<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL shuffle1297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1298<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1298<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1298<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1298<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL shuffle1298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1299<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1299<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1299<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1299<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL shuffle1299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1300<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1300<>+0(SB)/8, $0xffffffffffff0b04
 DATA shuffle1300<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1301<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1301<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1301<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle1301<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1302<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1302<>+8(SB)/8, $0xffffffffff0a03ff
+DATA shuffle1302<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle1302<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1303<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1303<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle1303<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle1303<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL shuffle1303<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1304<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1304<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle1304<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL shuffle1304<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1305<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1305<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1305<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1305<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL shuffle1305<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1306<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1306<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1306<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1306<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL shuffle1306<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1307<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1307<>+0(SB)/8, $0xffffffffffff0c05
 DATA shuffle1307<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1307<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1308<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1308<>+8(SB)/8, $0xffffffffffffff0d
+DATA shuffle1308<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle1308<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1308<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1309<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1309<>+8(SB)/8, $0xffffffffff0b04ff
+DATA shuffle1309<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle1309<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1310<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1310<>+8(SB)/8, $0xffffff0902ffffff
+DATA shuffle1310<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle1310<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL shuffle1310<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1311<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1311<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle1311<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL shuffle1311<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1312<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1312<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1312<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1312<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL shuffle1312<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1313<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1313<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1313<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1313<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL shuffle1313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1314<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1314<>+0(SB)/8, $0xffffffffffff0d06
 DATA shuffle1314<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1315<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1315<>+8(SB)/8, $0xffffffffffffff0e
+DATA shuffle1315<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle1315<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1315<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1316<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1316<>+8(SB)/8, $0xffffffffff0c05ff
+DATA shuffle1316<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle1316<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1316<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1317<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1317<>+8(SB)/8, $0xffffff0a03ffffff
+DATA shuffle1317<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle1317<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL shuffle1317<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1318<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1318<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle1318<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL shuffle1318<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1319<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1319<>+8(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle1319<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1320<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1320<>+8(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle1320<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -33558,114 +33530,114 @@ chunks1681:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1319<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1321<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1320<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1322<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R13), X1
 	VINSERTI128 $0x01, 144(R13), Y1, Y1
-	VPSHUFB     shuffle1195<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1197<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R13), X3
 	VINSERTI128 $0x01, 160(R13), Y3, Y3
-	VPSHUFB     shuffle1056<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1058<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R13), X4
 	VINSERTI128 $0x01, 176(R13), Y4, Y4
-	VPSHUFB     shuffle1067<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1069<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R13), X5
 	VINSERTI128 $0x01, 192(R13), Y5, Y5
-	VPSHUFB     shuffle1321<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1323<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R13), X6
 	VINSERTI128 $0x01, 208(R13), Y6, Y6
-	VPSHUFB     shuffle1322<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1324<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)
-	VPSHUFB     shuffle1323<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1324<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1325<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1326<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1325<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1327<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1206<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1208<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1072<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1074<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1326<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1328<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1184<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1186<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*1)
-	VPSHUFB     shuffle1189<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1327<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1191<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1329<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1328<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1330<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1329<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1331<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1330<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1332<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1183<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1185<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1058<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1060<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DX*2)
-	VPSHUFB     shuffle1069<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1199<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1071<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1331<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1333<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1332<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1334<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1333<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1335<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1188<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1190<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1063<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1065<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R11)(DI*1)
-	VPSHUFB     shuffle1074<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1204<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1076<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1206<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1334<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1336<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1335<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1337<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1336<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1338<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1337<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1339<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1198<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1200<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)
-	VPSHUFB     shuffle1203<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1338<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1205<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1340<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1060<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle1062<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1181<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle1183<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1339<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle1341<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1340<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1342<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1341<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle1343<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R12)(DX*1)
-	VPSHUFB     shuffle1342<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1343<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1344<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1065<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1067<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1076<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1078<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1192<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1194<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1344<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1346<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1345<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1347<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -33703,15 +33675,15 @@ chunks1685:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle895<>+0(SB), X0, X1
+	VPSHUFB shuffle894<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle337<>+0(SB), X2, X3
+	VPSHUFB shuffle336<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle332<>+0(SB), X1, X4
+	VPSHUFB shuffle331<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle321<>+0(SB), X3, X5
+	VPSHUFB shuffle320<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle596<>+0(SB), X4, X6
@@ -33720,83 +33692,83 @@ chunks1685:
 	VPSHUFB shuffle768<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R13), X6
-	VPSHUFB shuffle1346<>+0(SB), X6, X8
+	VPSHUFB shuffle1348<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)
-	VPSHUFB shuffle869<>+0(SB), X0, X8
-	VPSHUFB shuffle1347<>+0(SB), X2, X7
+	VPSHUFB shuffle868<>+0(SB), X0, X8
+	VPSHUFB shuffle1349<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle325<>+0(SB), X1, X8
+	VPSHUFB shuffle324<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle487<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle331<>+0(SB), X4, X8
+	VPSHUFB shuffle330<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle772<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle828<>+0(SB), X6, X8
+	VPSHUFB shuffle827<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*1)
-	VPSHUFB shuffle870<>+0(SB), X0, X8
+	VPSHUFB shuffle869<>+0(SB), X0, X8
 	VPSHUFB shuffle769<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1348<>+0(SB), X1, X8
+	VPSHUFB shuffle1350<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle335<>+0(SB), X3, X7
+	VPSHUFB shuffle334<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle324<>+0(SB), X4, X8
+	VPSHUFB shuffle323<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle320<>+0(SB), X5, X7
+	VPSHUFB shuffle319<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1082<>+0(SB), X6, X8
+	VPSHUFB shuffle1084<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DX*2)
-	VPSHUFB shuffle1090<>+0(SB), X0, X8
+	VPSHUFB shuffle1092<>+0(SB), X0, X8
 	VPSHUFB shuffle774<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle593<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle958<>+0(SB), X3, X7
+	VPSHUFB shuffle960<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle602<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle333<>+0(SB), X5, X7
+	VPSHUFB shuffle332<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1086<>+0(SB), X6, X8
+	VPSHUFB shuffle1088<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DI*1)
-	VPSHUFB shuffle1094<>+0(SB), X0, X8
-	VPSHUFB shuffle113<>+0(SB), X2, X7
+	VPSHUFB shuffle1096<>+0(SB), X0, X8
+	VPSHUFB shuffle109<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle775<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle594<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1349<>+0(SB), X4, X8
+	VPSHUFB shuffle1351<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle326<>+0(SB), X5, X7
+	VPSHUFB shuffle325<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle322<>+0(SB), X6, X8
+	VPSHUFB shuffle321<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)
-	VPSHUFB shuffle1218<>+0(SB), X0, X8
+	VPSHUFB shuffle1220<>+0(SB), X0, X8
 	VPSHUFB shuffle778<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle114<>+0(SB), X1, X8
+	VPSHUFB shuffle110<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle477<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle770<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1350<>+0(SB), X5, X7
+	VPSHUFB shuffle1352<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle336<>+0(SB), X6, X8
+	VPSHUFB shuffle335<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)(DX*1)
-	VPSHUFB shuffle1351<>+0(SB), X0, X0
+	VPSHUFB shuffle1353<>+0(SB), X0, X0
 	VPSHUFB shuffle780<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle330<>+0(SB), X1, X1
+	VPSHUFB shuffle329<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle484<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
@@ -33804,7 +33776,7 @@ chunks1685:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle771<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle1352<>+0(SB), X6, X6
+	VPSHUFB shuffle1354<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -33827,195 +33799,195 @@ rowdone1686:
 	VZEROUPPER
 	RET
 
-DATA shuffle1319<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1319<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1319<>+16(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1319<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1319<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1320<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1320<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1320<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1320<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1320<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1321<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1321<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1321<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle1321<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1321<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1321<>+16(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1321<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1321<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1322<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1322<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle1322<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1322<>+24(SB)/8, $0x0302ffffffffffff
+DATA shuffle1322<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1322<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1322<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1322<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1322<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1323<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1323<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle1323<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1323<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1323<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1323<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1323<>+24(SB)/8, $0xffff0504ffffffff
 GLOBL shuffle1323<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1324<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1324<>+16(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1324<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1324<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1324<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1324<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1324<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle1324<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1325<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1325<>+0(SB)/8, $0xffffffffffff0302
 DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1325<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1325<>+16(SB)/8, $0xffffffffffff0302
 DATA shuffle1325<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1325<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1326<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1326<>+8(SB)/8, $0xffff0706ffffffff
-DATA shuffle1326<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1326<>+24(SB)/8, $0xffff0706ffffffff
+DATA shuffle1326<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1326<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1326<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1326<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1326<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1327<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1327<>+0(SB)/8, $0x0d0cffffffffffff
 DATA shuffle1327<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1327<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1327<>+16(SB)/8, $0x0d0cffffffffffff
 DATA shuffle1327<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1327<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1328<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1328<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1328<>+16(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1328<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1328<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+24(SB)/8, $0xffff0706ffffffff
 GLOBL shuffle1328<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1329<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1329<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1329<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1329<>+24(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1329<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1329<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1329<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1329<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1329<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1330<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1330<>+8(SB)/8, $0xffffffff0b0affff
-DATA shuffle1330<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1330<>+24(SB)/8, $0xffffffff0b0affff
+DATA shuffle1330<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1330<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1330<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1330<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1330<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1331<>+0(SB)/8, $0xffff0302ffffffff
-DATA shuffle1331<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1331<>+16(SB)/8, $0xffff0302ffffffff
-DATA shuffle1331<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1331<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+24(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle1331<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1332<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1332<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1332<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1332<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1332<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1332<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle1332<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1332<>+24(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle1332<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1333<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1333<>+8(SB)/8, $0xffffffff0d0cffff
-DATA shuffle1333<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1333<>+24(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1333<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle1333<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1333<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle1333<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1333<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1334<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle1334<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1334<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle1334<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1334<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1334<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1334<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1334<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle1334<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1335<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1335<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1335<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1335<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1335<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1335<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1335<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1335<>+24(SB)/8, $0xffffffff0d0cffff
 GLOBL shuffle1335<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1336<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1336<>+8(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1336<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1336<>+24(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1336<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle1336<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1336<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle1336<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1336<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1337<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1337<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1337<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1337<>+24(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1337<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1337<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1337<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1337<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1337<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1338<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle1338<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1338<>+16(SB)/8, $0xffffffff0908ffff
-DATA shuffle1338<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1338<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1338<>+8(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1338<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1338<>+24(SB)/8, $0xffffffff0f0e0100
 GLOBL shuffle1338<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1339<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1339<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1339<>+8(SB)/8, $0xffff0d0cffffffff
 DATA shuffle1339<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1339<>+24(SB)/8, $0xffffffffffff0302
+DATA shuffle1339<>+24(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle1339<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1340<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1340<>+8(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1340<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1340<>+24(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1340<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle1340<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1340<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle1340<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1340<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1341<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1341<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1341<>+8(SB)/8, $0xffffffffffff0302
 DATA shuffle1341<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1341<>+24(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1341<>+24(SB)/8, $0xffffffffffff0302
 GLOBL shuffle1341<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1342<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1342<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1342<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1342<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1342<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1342<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1342<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1342<>+24(SB)/8, $0xffff0f0e0100ffff
 GLOBL shuffle1342<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1343<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle1343<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1343<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle1343<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle1343<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1343<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1343<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1343<>+24(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle1343<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1344<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1344<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1344<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1344<>+24(SB)/8, $0xffffffff0302ffff
+DATA shuffle1344<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1344<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1344<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1344<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1344<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1345<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1345<>+8(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1345<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1345<>+24(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1345<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1345<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1345<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1345<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1346<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1346<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1346<>(SB), RODATA|NOPTR, $16
+DATA shuffle1346<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1346<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1346<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1346<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1347<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1347<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1347<>(SB), RODATA|NOPTR, $16
+DATA shuffle1347<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1347<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1347<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1347<>+24(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle1347<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1348<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1348<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle1348<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1349<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1349<>+8(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1349<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1349<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1349<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1350<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1350<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1350<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1351<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1351<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1351<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1351<>+8(SB)/8, $0xffffffff0f0e0100
 GLOBL shuffle1351<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle1352<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1352<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1352<>+8(SB)/8, $0xffff0f0e0100ffff
 GLOBL shuffle1352<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1353<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1353<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1353<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1354<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1354<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle1354<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -34059,72 +34031,72 @@ chunks1691:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle1098<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
 	VMOVDQU     16(R13), X2
 	VINSERTI128 $0x01, 128(R13), Y2, Y2
-	VPSHUFB     shuffle1103<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1105<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R13), X1
 	VINSERTI128 $0x01, 160(R13), Y1, Y1
-	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     80(R13), X3
 	VINSERTI128 $0x01, 192(R13), Y3, Y3
-	VPSHUFB     shuffle873<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle872<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)
-	VPSHUFB     shuffle874<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
 	VMOVDQU     32(R13), X4
 	VINSERTI128 $0x01, 144(R13), Y4, Y4
-	VPSHUFB     shuffle1106<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1108<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1101<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1103<>+0(SB), Y1, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle876<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle875<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R11)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle878<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle877<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     64(R13), X6
 	VINSERTI128 $0x01, 176(R13), Y6, Y6
-	VPSHUFB     shuffle1104<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle1106<>+0(SB), Y6, Y7
 	VPOR        Y7, Y5, Y7
-	VPSHUFB     shuffle1099<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1101<>+0(SB), Y3, Y5
 	VPOR        Y5, Y7, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
-	VPSHUFB     shuffle1105<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1100<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1102<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1107<>+0(SB), Y6, Y0
+	VPSHUFB     shuffle1109<>+0(SB), Y6, Y0
 	VPOR        Y0, Y5, Y0
 	VMOVDQU     96(R13), X5
 	VINSERTI128 $0x01, 208(R13), Y5, Y5
-	VPSHUFB     shuffle1102<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle1104<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
 	VMOVDQU     Y7, (R11)(DI*1)
-	VPSHUFB     shuffle1098<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1103<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1100<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle1105<>+0(SB), Y4, Y4
 	VPOR        Y4, Y7, Y4
-	VPSHUFB     shuffle872<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle871<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
-	VPSHUFB     shuffle873<>+0(SB), Y5, Y4
+	VPSHUFB     shuffle872<>+0(SB), Y5, Y4
 	VPOR        Y4, Y7, Y4
 	VMOVDQU     Y4, (R12)
-	VPSHUFB     shuffle874<>+0(SB), Y2, Y4
-	VPSHUFB     shuffle1106<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle873<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1108<>+0(SB), Y1, Y7
 	VPOR        Y7, Y4, Y7
-	VPSHUFB     shuffle1101<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1103<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle876<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle875<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)(DX*1)
-	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle876<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle877<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1104<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1106<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1099<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1101<>+0(SB), Y5, Y5
 	VPOR        Y5, Y3, Y5
 	VMOVDQU     Y5, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -34164,64 +34136,64 @@ chunks1695:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle69<>+0(SB), X2, X3
+	VPSHUFB shuffle65<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R13), X1
-	VPSHUFB shuffle128<>+0(SB), X1, X4
+	VPSHUFB shuffle124<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 80(R13), X3
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle132<>+0(SB), X0, X5
+	VPSHUFB shuffle128<>+0(SB), X0, X5
 	VMOVDQU 32(R13), X4
-	VPSHUFB shuffle64<>+0(SB), X4, X6
+	VPSHUFB shuffle60<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle130<>+0(SB), X1, X5
+	VPSHUFB shuffle126<>+0(SB), X1, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle68<>+0(SB), X3, X6
+	VPSHUFB shuffle64<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X0, X6
-	VPSHUFB shuffle66<>+0(SB), X4, X5
+	VPSHUFB shuffle240<>+0(SB), X0, X6
+	VPSHUFB shuffle62<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU 64(R13), X6
-	VPSHUFB shuffle65<>+0(SB), X6, X7
+	VPSHUFB shuffle61<>+0(SB), X6, X7
 	VPOR    X7, X5, X7
-	VPSHUFB shuffle70<>+0(SB), X3, X5
+	VPSHUFB shuffle66<>+0(SB), X3, X5
 	VPOR    X5, X7, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle67<>+0(SB), X4, X5
+	VPSHUFB shuffle63<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle275<>+0(SB), X6, X0
+	VPSHUFB shuffle274<>+0(SB), X6, X0
 	VPOR    X0, X5, X0
 	VMOVDQU 96(R13), X5
 	VPSHUFB shuffle14<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
 	VMOVDQU X7, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle69<>+0(SB), X4, X4
+	VPSHUFB shuffle65<>+0(SB), X4, X4
 	VPOR    X4, X7, X4
-	VPSHUFB shuffle128<>+0(SB), X6, X7
+	VPSHUFB shuffle124<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VPSHUFB shuffle20<>+0(SB), X5, X4
 	VPOR    X4, X7, X4
 	VMOVDQU X4, (R12)
-	VPSHUFB shuffle132<>+0(SB), X2, X4
-	VPSHUFB shuffle64<>+0(SB), X1, X7
+	VPSHUFB shuffle128<>+0(SB), X2, X4
+	VPSHUFB shuffle60<>+0(SB), X1, X7
 	VPOR    X7, X4, X7
-	VPSHUFB shuffle130<>+0(SB), X6, X6
+	VPSHUFB shuffle126<>+0(SB), X6, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle68<>+0(SB), X5, X7
+	VPSHUFB shuffle64<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)(DX*1)
-	VPSHUFB shuffle242<>+0(SB), X2, X2
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X2, X2
+	VPSHUFB shuffle62<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle65<>+0(SB), X3, X3
+	VPSHUFB shuffle61<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle70<>+0(SB), X5, X5
+	VPSHUFB shuffle66<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, (R12)(DX*2)
 	CMPQ    R9, BX
@@ -34286,44 +34258,44 @@ chunks1701:
 	ADDQ        AX, R13
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VMOVDQU     48(R13), X2
 	VINSERTI128 $0x01, 160(R13), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VMOVDQU     64(R13), X3
 	VINSERTI128 $0x01, 176(R13), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	VMOVDQU     16(R13), X1
 	VINSERTI128 $0x01, 128(R13), Y1, Y1
-	VPSHUFB     shuffle880<>+0(SB), Y1, Y0
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y1, Y0
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R11)(DX*2)
-	VPSHUFB     shuffle882<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
 	VMOVDQU     80(R13), X3
 	VINSERTI128 $0x01, 192(R13), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (R11)(DI*1)
 	VMOVDQU     32(R13), X0
 	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VPSHUFB     shuffle880<>+0(SB), Y0, Y1
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R12)
-	VPSHUFB     shuffle882<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VMOVDQU     96(R13), X3
 	VINSERTI128 $0x01, 208(R13), Y3, Y3
-	VPSHUFB     shuffle883<>+0(SB), Y3, Y1
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(DX*1)
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)(DX*2)
 	CMPQ        R9, BX
@@ -34363,7 +34335,7 @@ chunks1705:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 48(R13), X2
-	VPSHUFB shuffle33<>+0(SB), X2, X3
+	VPSHUFB shuffle31<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -34373,7 +34345,7 @@ chunks1705:
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
@@ -34383,7 +34355,7 @@ chunks1705:
 	VMOVDQU X0, (R11)(DI*1)
 	VMOVDQU 32(R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -34392,7 +34364,7 @@ chunks1705:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R12)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle33<>+0(SB), X3, X3
+	VPSHUFB shuffle31<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R12)(DX*2)
 	CMPQ    R9, BX

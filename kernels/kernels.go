@@ -73,8 +73,9 @@
 //     runs of other sizes, and transposes   PeriodZip and PeriodUnzip over
 //     Runs and CRD periods (AVX2 and NEON); on AVX2, PixelNetwork for CRD
 //     pixels that fit a 16-byte lane whole (b and C' powers of two, b·b·C'·w
-//     up to 16 bytes); WindowZip, BlendUnzip and GatherUnzip (AVX-512),
-//     GatherZip for their masked last pass
+//     up to 16 bytes) or, for b = 2, a 32-byte register; WindowZip,
+//     BlendUnzip and GatherUnzip (AVX-512), GatherZip for their masked last
+//     pass
 //
 // The AVX2 and NEON run copiers and the kernels of 16-byte elements for any
 // b are written out by the back ends directly.

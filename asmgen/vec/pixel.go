@@ -9,10 +9,14 @@ import "fmt"
 // every interleaved register's pixels reordered between the CRD order and
 // the lanes' order by one byte shuffle. That is one shuffle per register
 // where the windows of PeriodZip and PeriodUnzip take one per window.
+// Pixels of two lanes of 16 bytes fill a 32-byte register: see pixelLanes.
 func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
 	b, e := pd.B, pd.E
 	if !PixelFits(pd) {
 		return nil, fmt.Errorf("%v: pixels of %d bytes do not fit a lane whole", pd, b*e)
+	}
+	if b*e == 2*LaneBytes {
+		return pixelLanes(pd, chunk, unzip)
 	}
 	build := UnpackZip
 	if unzip {
@@ -69,5 +73,67 @@ func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
 // PixelFits reports whether PixelNetwork builds pd's chunks.
 func PixelFits(pd Period) bool {
 	pow2 := func(n int) bool { return n&(n-1) == 0 }
-	return pow2(pd.B) && pow2(pd.E) && LaneBytes%(pd.B*pd.E) == 0
+	return pow2(pd.B) && pow2(pd.E) && LaneBytes%(pd.B*pd.E) == 0 || pd.B == 2 && pd.E == LaneBytes
+}
+
+// pixelLanes builds a chunk of a period of b = 2 lanes of 16 bytes: each
+// pixel is one 32-byte register, whose lane j is lane j's run once its
+// bytes are reordered across the whole register (a lane swap, two
+// shuffles and an or). A zip loads a pixel's runs as the two lanes of one
+// register; an unzip stores the lanes of the reordered pixels.
+func pixelLanes(pd Period, chunk int, unzip bool) (*Prog, error) {
+	const width = 2 * LaneBytes
+	if chunk%LaneBytes != 0 {
+		return nil, fmt.Errorf("%v: chunk %d is not whole pixels", pd, chunk)
+	}
+	// from[q] is the byte of the pixel that place q takes.
+	from := make([]int, width)
+	for j := range pd.B {
+		for t := range pd.E {
+			crd, lanes := pd.Map(j, t), j*pd.E+t
+			if unzip {
+				from[lanes] = crd
+			} else {
+				from[crd] = lanes
+			}
+		}
+	}
+	p := NewProg(width)
+	for x := range chunk / LaneBytes {
+		var v int
+		if unzip {
+			v = p.Load(Mem{0, x * width}, width)
+		} else {
+			v = p.LoadPair(Mem{0, x * LaneBytes}, Mem{1, x * LaneBytes})
+		}
+		v = p.reorder(v, from)
+		if unzip {
+			for j := range pd.B {
+				p.Store(v, j, LaneBytes, Mem{j, x * LaneBytes})
+			}
+		} else {
+			p.Store(v, 0, width, Mem{0, x * width})
+		}
+	}
+	ilv, lanes := pd.want(chunk, !unzip)
+	if unzip {
+		return p.finish(inputs(1, pd.B*chunk), lanes)
+	}
+	return p.finish(inputs(pd.B, chunk), map[int]Value{0: ilv})
+}
+
+// reorder permutes the bytes of a 32-byte value across its lanes: place q
+// takes byte from[q], from its own lane by one shuffle, from the other lane
+// by a shuffle of the lanes swapped.
+func (p *Prog) reorder(v int, from []int) int {
+	own, other := make([]int8, len(from)), make([]int8, len(from))
+	for q, f := range from {
+		own[q], other[q] = -1, -1
+		if f/LaneBytes == q/LaneBytes {
+			own[q] = int8(f % LaneBytes)
+		} else {
+			other[q] = int8(f % LaneBytes)
+		}
+	}
+	return p.Or(p.Shuffle(v, own), p.Shuffle(p.Lanes(v, v, [2]int{1, 0}), other))
 }
