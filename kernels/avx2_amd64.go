@@ -104,11 +104,6 @@ func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -603,11 +598,6 @@ func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //

@@ -1774,7 +1774,7 @@ DATA shuffle30<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle30<>(SB), RODATA|NOPTR, $32
 
 // func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -1791,66 +1791,113 @@ TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
+	CMPQ  BX, $0x40
 	JAE   chunk161
+	CMPQ  BX, $0x20
+	JAE   chunk162
 	RET
 
 chunk161:
-	SUBQ $0x20, BX
+	SUBQ $0x40, BX
 
-group162:
+group163:
 	MOVQ rows+24(FP), R8
 
-row163:
+row164:
 	XORQ DI, DI
 
-chunks164:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (AX)(DI*2)
-	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 16(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X3
-	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone165
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks164
-	MOVQ    BX, DI
-	JMP     chunks164
+chunks165:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, 32(R9), Y0, Y0
+	VMOVDQU     (R9)(DX*1), X1
+	VINSERTI128 $0x01, 32(R9)(DX*1), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     16(R9), X0
+	VINSERTI128 $0x01, 48(R9), Y0, Y0
+	VMOVDQU     16(R9)(DX*1), X3
+	VINSERTI128 $0x01, 48(R9)(DX*1), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVDQU     Y1, (AX)(DI*2)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVDQU     Y4, 64(AX)(DI*2)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVDQU     Y3, 96(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone166
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks165
+	MOVQ        BX, DI
+	JMP         chunks165
 
-rowdone165:
+rowdone166:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row163
+	JNZ  row164
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group162
+	JNZ  group163
 	VZEROUPPER
 	RET
 
-DATA shuffle31<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle31<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
+chunk162:
+	SUBQ $0x20, BX
+
+group167:
+	MOVQ rows+24(FP), R8
+
+row168:
+	XORQ DI, DI
+
+chunks169:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     16(R9), X0
+	VMOVDQU     16(R9)(DX*1), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (AX)(DI*2)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, 16(AX)(DI*2)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 32(AX)(DI*2)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 48(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone170
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks169
+	MOVQ        BX, DI
+	JMP         chunks169
+
+rowdone170:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row168
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group167
+	VZEROUPPER
+	RET
 
 // func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -1871,166 +1918,166 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk166
+	JAE   chunk171
 	CMPQ  BX, $0x18
-	JAE   chunk167
+	JAE   chunk172
 	RET
 
-chunk166:
+chunk171:
 	SUBQ $0x24, BX
 
-group168:
+group173:
 	MOVQ rows+24(FP), R8
 
-row169:
+row174:
 	XORQ DI, DI
 
-chunks170:
+chunks175:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle32<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle32<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle36<>+0(SB), X0, X0
+	VPSHUFB shuffle35<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle37<>+0(SB), X1, X1
+	VPSHUFB shuffle36<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle38<>+0(SB), X1, X0
+	VPSHUFB shuffle37<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle39<>+0(SB), X2, X3
+	VPSHUFB shuffle38<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle40<>+0(SB), X1, X1
-	VPSHUFB shuffle41<>+0(SB), X2, X2
+	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VPSHUFB shuffle40<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
-	JEQ     rowdone171
+	JEQ     rowdone176
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks170
+	JLE     chunks175
 	MOVQ    BX, DI
-	JMP     chunks170
+	JMP     chunks175
 
-rowdone171:
+rowdone176:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row169
+	JNZ  row174
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group168
+	JNZ  group173
 	VZEROUPPER
 	RET
 
-chunk167:
+chunk172:
 	SUBQ $0x18, BX
 
-group172:
+group177:
 	MOVQ rows+24(FP), R8
 
-row173:
+row178:
 	XORQ DI, DI
 
-chunks174:
+chunks179:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle32<>+0(SB), X0, X0
+	VPSHUFB shuffle31<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle33<>+0(SB), X1, X1
+	VPSHUFB shuffle32<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 7(R9), X1
-	VPSHUFB shuffle34<>+0(SB), X1, X1
+	VPSHUFB shuffle33<>+0(SB), X1, X1
 	VMOVDQU 7(R9)(DX*1), X0
-	VPSHUFB shuffle35<>+0(SB), X0, X0
+	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle42<>+0(SB), X0, X0
+	VPSHUFB shuffle41<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle43<>+0(SB), X1, X1
+	VPSHUFB shuffle42<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
-	JEQ     rowdone175
+	JEQ     rowdone180
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks174
+	JLE     chunks179
 	MOVQ    BX, DI
-	JMP     chunks174
+	JMP     chunks179
 
-rowdone175:
+rowdone180:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row173
+	JNZ  row178
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group172
+	JNZ  group177
 	VZEROUPPER
 	RET
 
-DATA shuffle32<>+0(SB)/8, $0xffff0401ffff0300
-DATA shuffle32<>+8(SB)/8, $0xffff0906ffff0502
+DATA shuffle31<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle31<>+8(SB)/8, $0xffff0906ffff0502
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle32<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle32<>+8(SB)/8, $0x0906ffff0502ffff
 GLOBL shuffle32<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle33<>+0(SB)/8, $0x0401ffff0300ffff
-DATA shuffle33<>+8(SB)/8, $0x0906ffff0502ffff
+DATA shuffle33<>+0(SB)/8, $0xffff0401ffff0300
+DATA shuffle33<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL shuffle33<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle34<>+0(SB)/8, $0xffff0401ffff0300
-DATA shuffle34<>+8(SB)/8, $0xffff0906ffff0805
+DATA shuffle34<>+0(SB)/8, $0x0401ffff0300ffff
+DATA shuffle34<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL shuffle34<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle35<>+0(SB)/8, $0x0401ffff0300ffff
-DATA shuffle35<>+8(SB)/8, $0x0906ffff0805ffff
+DATA shuffle35<>+0(SB)/8, $0xffff0704ffff0300
+DATA shuffle35<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL shuffle35<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle36<>+0(SB)/8, $0xffff0704ffff0300
-DATA shuffle36<>+8(SB)/8, $0xffff0906ffff0805
+DATA shuffle36<>+0(SB)/8, $0x0704ffff0300ffff
+DATA shuffle36<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle37<>+0(SB)/8, $0x0704ffff0300ffff
-DATA shuffle37<>+8(SB)/8, $0x0906ffff0805ffff
+DATA shuffle37<>+0(SB)/8, $0xffff0805ffff0704
+DATA shuffle37<>+8(SB)/8, $0xffff0d0affff0906
 GLOBL shuffle37<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle38<>+0(SB)/8, $0xffff0805ffff0704
-DATA shuffle38<>+8(SB)/8, $0xffff0d0affff0906
+DATA shuffle38<>+0(SB)/8, $0x0805ffff0704ffff
+DATA shuffle38<>+8(SB)/8, $0x0d0affff0906ffff
 GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle39<>+0(SB)/8, $0x0805ffff0704ffff
-DATA shuffle39<>+8(SB)/8, $0x0d0affff0906ffff
+DATA shuffle39<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle39<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle39<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle40<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle40<>+0(SB)/8, $0x0f0cffff0e0bffff
 DATA shuffle40<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle40<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle41<>+0(SB)/8, $0x0f0cffff0e0bffff
-DATA shuffle41<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle41<>+0(SB)/8, $0xffff0d0affff0906
+DATA shuffle41<>+8(SB)/8, $0xffff0f0cffff0e0b
 GLOBL shuffle41<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle42<>+0(SB)/8, $0xffff0d0affff0906
-DATA shuffle42<>+8(SB)/8, $0xffff0f0cffff0e0b
+DATA shuffle42<>+0(SB)/8, $0x0d0affff0906ffff
+DATA shuffle42<>+8(SB)/8, $0x0f0cffff0e0bffff
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle43<>+0(SB)/8, $0x0d0affff0906ffff
-DATA shuffle43<>+8(SB)/8, $0x0f0cffff0e0bffff
-GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2051,158 +2098,158 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk176
+	JAE   chunk181
 	CMPQ  BX, $0x18
-	JAE   chunk177
+	JAE   chunk182
 	RET
 
-chunk176:
+chunk181:
 	SUBQ $0x24, BX
 
-group178:
+group183:
 	MOVQ rows+24(FP), R8
 
-row179:
+row184:
 	XORQ DI, DI
 
-chunks180:
+chunks185:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VPSHUFB shuffle43<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle45<>+0(SB), X1, X1
+	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle46<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle47<>+0(SB), X0, X0
+	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 14(R9), X0
-	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VPSHUFB shuffle43<>+0(SB), X0, X0
 	VMOVDQU 14(R9)(DX*1), X1
-	VPSHUFB shuffle45<>+0(SB), X1, X1
+	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle48<>+0(SB), X1, X0
+	VPSHUFB shuffle47<>+0(SB), X1, X0
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle49<>+0(SB), X2, X3
+	VPSHUFB shuffle48<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 48(AX)(DI*2)
-	VPSHUFB shuffle50<>+0(SB), X1, X1
-	VPSHUFB shuffle51<>+0(SB), X2, X2
+	VPSHUFB shuffle49<>+0(SB), X1, X1
+	VPSHUFB shuffle50<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(DI*2)
 	CMPQ    DI, BX
-	JEQ     rowdone181
+	JEQ     rowdone186
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks180
+	JLE     chunks185
 	MOVQ    BX, DI
-	JMP     chunks180
+	JMP     chunks185
 
-rowdone181:
+rowdone186:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row179
+	JNZ  row184
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group178
+	JNZ  group183
 	VZEROUPPER
 	RET
 
-chunk177:
+chunk182:
 	SUBQ $0x18, BX
 
-group182:
+group187:
 	MOVQ rows+24(FP), R8
 
-row183:
+row188:
 	XORQ DI, DI
 
-chunks184:
+chunks189:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VPSHUFB shuffle43<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle45<>+0(SB), X1, X1
+	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle46<>+0(SB), X1, X1
+	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle47<>+0(SB), X0, X0
+	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle52<>+0(SB), X0, X0
+	VPSHUFB shuffle51<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle53<>+0(SB), X1, X1
+	VPSHUFB shuffle52<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
-	JEQ     rowdone185
+	JEQ     rowdone190
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks184
+	JLE     chunks189
 	MOVQ    BX, DI
-	JMP     chunks184
+	JMP     chunks189
 
-rowdone185:
+rowdone190:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row183
+	JNZ  row188
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group182
+	JNZ  group187
 	VZEROUPPER
 	RET
 
-DATA shuffle44<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle44<>+8(SB)/8, $0xffffffff09080302
+DATA shuffle43<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle43<>+8(SB)/8, $0xffffffff09080302
+GLOBL shuffle43<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle44<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle44<>+8(SB)/8, $0x09080302ffffffff
 GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle45<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle45<>+8(SB)/8, $0x09080302ffffffff
+DATA shuffle45<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle45<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle45<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle46<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle46<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle46<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle46<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle47<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle47<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA shuffle47<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle47<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL shuffle47<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle48<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle48<>+8(SB)/8, $0xffffffff0d0c0706
+DATA shuffle48<>+0(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle48<>+8(SB)/8, $0x0d0c0706ffffffff
 GLOBL shuffle48<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle49<>+0(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle49<>+8(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle49<>+0(SB)/8, $0xffffffff0f0e0908
+DATA shuffle49<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle49<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle50<>+0(SB)/8, $0xffffffff0f0e0908
+DATA shuffle50<>+0(SB)/8, $0x0f0e0908ffffffff
 DATA shuffle50<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle50<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle51<>+0(SB)/8, $0x0f0e0908ffffffff
-DATA shuffle51<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle51<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle51<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle51<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle52<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle52<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle52<>+0(SB)/8, $0x0d0c0706ffffffff
+DATA shuffle52<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle52<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle53<>+0(SB)/8, $0x0d0c0706ffffffff
-DATA shuffle53<>+8(SB)/8, $0x0f0e0908ffffffff
-GLOBL shuffle53<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -2223,159 +2270,80 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk186
+	JAE   chunk191
 	CMPQ  BX, $0x18
-	JAE   chunk187
+	JAE   chunk192
 	RET
 
-chunk186:
+chunk191:
 	SUBQ $0x30, BX
 
-group188:
+group193:
 	MOVQ rows+24(FP), R8
 
-row189:
+row194:
 	XORQ DI, DI
 
-chunks190:
+chunks195:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(DI*2)
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(DI*2)
 	VMOVDQU 28(R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(DI*2)
 	VMOVDQU 32(R9), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(DI*2)
 	CMPQ    DI, BX
-	JEQ     rowdone191
+	JEQ     rowdone196
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks190
+	JLE     chunks195
 	MOVQ    BX, DI
-	JMP     chunks190
+	JMP     chunks195
 
-rowdone191:
+rowdone196:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row189
+	JNZ  row194
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group188
+	JNZ  group193
 	VZEROUPPER
 	RET
 
-chunk187:
+chunk192:
 	SUBQ $0x18, BX
-
-group192:
-	MOVQ rows+24(FP), R8
-
-row193:
-	XORQ DI, DI
-
-chunks194:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone195
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
-	JLE     chunks194
-	MOVQ    BX, DI
-	JMP     chunks194
-
-rowdone195:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row193
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group192
-	VZEROUPPER
-	RET
-
-DATA shuffle54<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA shuffle54<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle55<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle55<>+8(SB)/8, $0x0f0e0d0c03020100
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $16
-
-// func tzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
-TEXT ·tzip2x3x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x30
-	JAE   chunk196
-	RET
-
-chunk196:
-	SUBQ $0x30, BX
 
 group197:
 	MOVQ rows+24(FP), R8
@@ -2386,42 +2354,26 @@ row198:
 chunks199:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU (R9)(DX*1), X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
+	VMOVDQU 4(R9)(DX*1), X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(DI*2)
 	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 32(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(DX*1), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, 48(AX)(DI*2)
-	VMOVDQU 16(R9), X3
-	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, 64(AX)(DI*2)
-	VMOVDQU 16(R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(DI*2)
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU 8(R9)(DX*1), X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(DI*2)
 	CMPQ    DI, BX
 	JEQ     rowdone200
-	ADDQ    $0x30, DI
+	ADDQ    $0x18, DI
 	CMPQ    DI, BX
 	JLE     chunks199
 	MOVQ    BX, DI
@@ -2438,6 +2390,14 @@ rowdone200:
 	JNZ  group197
 	VZEROUPPER
 	RET
+
+DATA shuffle53<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA shuffle53<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle53<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle54<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle54<>+8(SB)/8, $0x0f0e0d0c03020100
+GLOBL shuffle54<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -2479,10 +2439,10 @@ chunks205:
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
-	VPSHUFB     shuffle56<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle55<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, (AX)(DI*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
-	VPSHUFB     shuffle56<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle55<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, 32(AX)(DI*2)
 	CMPQ        DI, BX
 	JEQ         rowdone206
@@ -2518,10 +2478,10 @@ chunks209:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VPSHUFB     shuffle57<>+0(SB), X2, X2
+	VPSHUFB     shuffle56<>+0(SB), X2, X2
 	VMOVDQU     X2, (AX)(DI*2)
 	VPUNPCKHQDQ X1, X0, X1
-	VPSHUFB     shuffle57<>+0(SB), X1, X1
+	VPSHUFB     shuffle56<>+0(SB), X1, X1
 	VMOVDQU     X1, 16(AX)(DI*2)
 	CMPQ        DI, BX
 	JEQ         rowdone210
@@ -2543,15 +2503,15 @@ rowdone210:
 	VZEROUPPER
 	RET
 
+DATA shuffle55<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle55<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA shuffle55<>+16(SB)/8, $0x0d0905010c080400
+DATA shuffle55<>+24(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $32
+
 DATA shuffle56<>+0(SB)/8, $0x0d0905010c080400
 DATA shuffle56<>+8(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle56<>+16(SB)/8, $0x0d0905010c080400
-DATA shuffle56<>+24(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle57<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle57<>+8(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $16
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $16
 
 // func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -2590,16 +2550,16 @@ chunks215:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (R9), X0
 	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
-	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
-	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (AX)(DI*2)
 	VMOVDQU     16(R9), X0
 	VINSERTI128 $0x01, 16(R9)(DX*1), Y0, Y0
-	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
-	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, 32(AX)(DI*2)
 	CMPQ        DI, BX
@@ -2635,9 +2595,9 @@ chunks219:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (R9), X0
 	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
-	VPSHUFB     shuffle58<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
-	VPSHUFB     shuffle59<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (AX)(DI*2)
 	CMPQ        DI, BX
@@ -2660,20 +2620,20 @@ rowdone220:
 	VZEROUPPER
 	RET
 
-DATA shuffle58<>+0(SB)/8, $0xffffffff09080100
-DATA shuffle58<>+8(SB)/8, $0xffffffff0b0a0302
-DATA shuffle58<>+16(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle58<>+24(SB)/8, $0x0f0e0706ffffffff
+DATA shuffle57<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle57<>+8(SB)/8, $0xffffffff0b0a0302
+DATA shuffle57<>+16(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle57<>+24(SB)/8, $0x0f0e0706ffffffff
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle58<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle58<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle58<>+16(SB)/8, $0xffffffff0d0c0504
+DATA shuffle58<>+24(SB)/8, $0xffffffff0f0e0706
 GLOBL shuffle58<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle59<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle59<>+8(SB)/8, $0x0b0a0302ffffffff
-DATA shuffle59<>+16(SB)/8, $0xffffffff0d0c0504
-DATA shuffle59<>+24(SB)/8, $0xffffffff0f0e0706
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $32
-
 // func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -2690,113 +2650,116 @@ TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
+	CMPQ  BX, $0x40
 	JAE   chunk221
+	CMPQ  BX, $0x20
+	JAE   chunk222
 	RET
 
 chunk221:
-	SUBQ $0x20, BX
+	SUBQ $0x40, BX
 
-group222:
+group223:
 	MOVQ rows+24(FP), R8
 
-row223:
+row224:
 	XORQ DI, DI
 
-chunks224:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle14<>+0(SB), X2, X3
-	VPOR    X3, X0, X3
-	VMOVDQU X3, (AX)(DI*2)
-	VMOVDQU 4(R9), X3
-	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle62<>+0(SB), X1, X0
-	VPOR    X0, X3, X0
-	VMOVDQU 4(R9)(DX*1), X3
-	VPSHUFB shuffle61<>+0(SB), X3, X3
-	VPOR    X3, X0, X3
-	VPSHUFB shuffle20<>+0(SB), X2, X0
-	VPOR    X0, X3, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VPSHUFB shuffle63<>+0(SB), X1, X3
-	VPOR    X3, X0, X3
-	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X3, X0
-	VPSHUFB shuffle64<>+0(SB), X2, X3
-	VPOR    X3, X0, X3
-	VMOVDQU X3, 32(AX)(DI*2)
-	VMOVDQU 12(R9), X3
-	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VPSHUFB shuffle65<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU 12(R9)(DX*1), X3
-	VPSHUFB shuffle61<>+0(SB), X3, X3
-	VPOR    X3, X1, X3
-	VPSHUFB shuffle66<>+0(SB), X2, X2
-	VPOR    X2, X3, X2
-	VMOVDQU X2, 48(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone225
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks224
-	MOVQ    BX, DI
-	JMP     chunks224
+chunks225:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), X0
+	VINSERTI128 $0x01, 32(R9), Y0, Y0
+	VMOVDQU     (R9)(DX*1), X1
+	VINSERTI128 $0x01, 32(R9)(DX*1), Y1, Y1
+	VPUNPCKLDQ  Y1, Y0, Y2
+	VPUNPCKHDQ  Y1, Y0, Y1
+	VMOVDQU     16(R9), X0
+	VINSERTI128 $0x01, 48(R9), Y0, Y0
+	VMOVDQU     16(R9)(DX*1), X3
+	VINSERTI128 $0x01, 48(R9)(DX*1), Y3, Y3
+	VPUNPCKLDQ  Y3, Y0, Y4
+	VPUNPCKHDQ  Y3, Y0, Y3
+	VPUNPCKLDQ  Y4, Y2, Y0
+	VPUNPCKHDQ  Y4, Y2, Y4
+	VPUNPCKLDQ  Y3, Y1, Y2
+	VPUNPCKHDQ  Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVDQU     Y1, (AX)(DI*2)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVDQU     Y4, 64(AX)(DI*2)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVDQU     Y3, 96(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone226
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks225
+	MOVQ        BX, DI
+	JMP         chunks225
 
-rowdone225:
+rowdone226:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row223
+	JNZ  row224
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group222
+	JNZ  group223
 	VZEROUPPER
 	RET
 
-DATA shuffle60<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle60<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $16
+chunk222:
+	SUBQ $0x20, BX
 
-DATA shuffle61<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle61<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $16
+group227:
+	MOVQ rows+24(FP), R8
 
-DATA shuffle62<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle62<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $16
+row228:
+	XORQ DI, DI
 
-DATA shuffle63<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle63<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $16
+chunks229:
+	LEAQ       (CX)(DI*1), R9
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    16(R9), X0
+	VMOVDQU    16(R9)(DX*1), X3
+	VPUNPCKLDQ X3, X0, X4
+	VPUNPCKHDQ X3, X0, X3
+	VPUNPCKLDQ X4, X2, X0
+	VMOVDQU    X0, (AX)(DI*2)
+	VPUNPCKHDQ X4, X2, X4
+	VMOVDQU    X4, 16(AX)(DI*2)
+	VPUNPCKLDQ X3, X1, X4
+	VMOVDQU    X4, 32(AX)(DI*2)
+	VPUNPCKHDQ X3, X1, X3
+	VMOVDQU    X3, 48(AX)(DI*2)
+	CMPQ       DI, BX
+	JEQ        rowdone230
+	ADDQ       $0x20, DI
+	CMPQ       DI, BX
+	JLE        chunks229
+	MOVQ       BX, DI
+	JMP        chunks229
 
-DATA shuffle64<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle64<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle64<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle65<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle65<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle66<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle66<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $16
+rowdone230:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row228
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group227
+	VZEROUPPER
+	RET
 
 // func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -2814,83 +2777,57 @@ TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x40
-	JAE   chunk226
+	JAE   chunk231
 	RET
 
-chunk226:
+chunk231:
 	SUBQ $0x40, BX
 
-group227:
+group232:
 	MOVQ rows+24(FP), R8
 
-row228:
+row233:
 	XORQ DI, DI
 
-chunks229:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 32(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 40(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 40(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(DI*2)
-	VMOVDQU 16(R9), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 48(R9), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 64(AX)(DI*2)
-	VMOVDQU 16(R9)(DX*1), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 48(R9)(DX*1), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, 80(AX)(DI*2)
-	VMOVDQU 24(R9), X3
-	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, 96(AX)(DI*2)
-	VMOVDQU 24(R9)(DX*1), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 112(AX)(DI*2)
-	CMPQ    DI, BX
-	JEQ     rowdone230
-	ADDQ    $0x40, DI
-	CMPQ    DI, BX
-	JLE     chunks229
-	MOVQ    BX, DI
-	JMP     chunks229
+chunks234:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(DX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(R9), Y0
+	VMOVDQU     32(R9)(DX*1), Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVDQU     Y1, (AX)(DI*2)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVDQU     Y1, 32(AX)(DI*2)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVDQU     Y4, 64(AX)(DI*2)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVDQU     Y3, 96(AX)(DI*2)
+	CMPQ        DI, BX
+	JEQ         rowdone235
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks234
+	MOVQ        BX, DI
+	JMP         chunks234
 
-rowdone230:
+rowdone235:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row228
+	JNZ  row233
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group227
+	JNZ  group232
 	VZEROUPPER
 	RET
 
@@ -2913,333 +2850,333 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk231
+	JAE   chunk236
 	CMPQ  BX, $0x10
-	JAE   chunk232
+	JAE   chunk237
 	CMPQ  BX, $0x08
-	JAE   chunk233
+	JAE   chunk238
 	CMPQ  BX, $0x04
-	JAE   chunk234
+	JAE   chunk239
 	RET
 
-chunk231:
+chunk236:
 	SUBQ $0x20, BX
 
-group235:
+group240:
 	MOVQ rows+24(FP), R8
 
-row236:
+row241:
 	XORQ DI, DI
 
-chunks237:
+chunks242:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle68<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle69<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle61<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle70<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle62<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle71<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle63<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle64<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle65<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle74<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle66<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle75<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
-	JEQ            rowdone238
+	JEQ            rowdone243
 	ADDQ           $0x20, DI
 	CMPQ           DI, BX
-	JLE            chunks237
+	JLE            chunks242
 	MOVQ           BX, DI
-	JMP            chunks237
+	JMP            chunks242
 
-rowdone238:
+rowdone243:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row236
+	JNZ  row241
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group235
+	JNZ  group240
 	VZEROUPPER
 	RET
 
-chunk232:
+chunk237:
 	SUBQ $0x10, BX
 
-group239:
+group244:
 	MOVQ rows+24(FP), R8
 
-row240:
+row245:
 	XORQ DI, DI
 
-chunks241:
+chunks246:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle76<>+0(SB), X0, X1
+	VPSHUFB shuffle68<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle77<>+0(SB), X2, X3
+	VPSHUFB shuffle69<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle78<>+0(SB), X1, X4
+	VPSHUFB shuffle70<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle79<>+0(SB), X0, X4
-	VPSHUFB shuffle80<>+0(SB), X2, X3
+	VPSHUFB shuffle71<>+0(SB), X0, X4
+	VPSHUFB shuffle72<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle81<>+0(SB), X1, X4
+	VPSHUFB shuffle73<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle82<>+0(SB), X0, X0
-	VPSHUFB shuffle83<>+0(SB), X2, X2
+	VPSHUFB shuffle74<>+0(SB), X0, X0
+	VPSHUFB shuffle75<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle84<>+0(SB), X1, X1
+	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone242
+	JEQ     rowdone247
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks241
+	JLE     chunks246
 	MOVQ    BX, DI
-	JMP     chunks241
+	JMP     chunks246
 
-rowdone242:
+rowdone247:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row240
+	JNZ  row245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group239
+	JNZ  group244
 	VZEROUPPER
 	RET
 
-chunk233:
+chunk238:
 	SUBQ $0x08, BX
 
-group243:
+group248:
 	MOVQ rows+24(FP), R8
 
-row244:
+row249:
 	XORQ DI, DI
 
-chunks245:
+chunks250:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle76<>+0(SB), X0, X1
+	VPSHUFB shuffle68<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle77<>+0(SB), X2, X3
+	VPSHUFB shuffle69<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle78<>+0(SB), X1, X4
+	VPSHUFB shuffle70<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle85<>+0(SB), X0, X0
-	VPSHUFB shuffle86<>+0(SB), X2, X2
+	VPSHUFB shuffle77<>+0(SB), X0, X0
+	VPSHUFB shuffle78<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle87<>+0(SB), X1, X1
+	VPSHUFB shuffle79<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone246
+	JEQ     rowdone251
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks245
+	JLE     chunks250
 	MOVQ    BX, DI
-	JMP     chunks245
+	JMP     chunks250
 
-rowdone246:
+rowdone251:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row244
+	JNZ  row249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group243
+	JNZ  group248
 	VZEROUPPER
 	RET
 
-chunk234:
+chunk239:
 	SUBQ $0x04, BX
 
-group247:
+group252:
 	MOVQ rows+24(FP), R8
 
-row248:
+row253:
 	XORQ DI, DI
 
-chunks249:
+chunks254:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X0
+	VPSHUFB shuffle80<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle89<>+0(SB), X1, X1
+	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle90<>+0(SB), X0, X0
+	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone250
+	JEQ     rowdone255
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks249
+	JLE     chunks254
 	MOVQ    BX, DI
-	JMP     chunks249
+	JMP     chunks254
 
-rowdone250:
+rowdone255:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row248
+	JNZ  row253
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group247
+	JNZ  group252
 	VZEROUPPER
 	RET
 
-DATA shuffle67<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle67<>+8(SB)/8, $0x05ffff04ffff03ff
-DATA shuffle67<>+16(SB)/8, $0xffff07ffff06ffff
-DATA shuffle67<>+24(SB)/8, $0xff0affff09ffff08
+DATA shuffle59<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle59<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle59<>+16(SB)/8, $0xffff07ffff06ffff
+DATA shuffle59<>+24(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle60<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle60<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle60<>+16(SB)/8, $0xff07ffff06ffff05
+DATA shuffle60<>+24(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle61<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle61<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle61<>+16(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle61<>+24(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle62<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle62<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle62<>+16(SB)/8, $0xff02ffff01ffff00
+DATA shuffle62<>+24(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle63<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle63<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle63<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle63<>+24(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle64<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle64<>+8(SB)/8, $0x0fffff0effff0dff
+DATA shuffle64<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle64<>+24(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle64<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle65<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle65<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle65<>+16(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle65<>+24(SB)/8, $0xffff0fffff0effff
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle66<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle66<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle66<>+16(SB)/8, $0xffff0cffff0bffff
+DATA shuffle66<>+24(SB)/8, $0xff0fffff0effff0d
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle67<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle67<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle67<>+16(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle67<>+24(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle67<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle68<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle68<>+8(SB)/8, $0xffff04ffff03ffff
-DATA shuffle68<>+16(SB)/8, $0xff07ffff06ffff05
-DATA shuffle68<>+24(SB)/8, $0x0affff09ffff08ff
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $32
+DATA shuffle68<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle68<>+8(SB)/8, $0x05ffff04ffff03ff
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle69<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle69<>+8(SB)/8, $0xff04ffff03ffff02
-DATA shuffle69<>+16(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle69<>+24(SB)/8, $0xffff09ffff08ffff
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $32
+DATA shuffle69<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle69<>+8(SB)/8, $0xffff04ffff03ffff
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle70<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle70<>+8(SB)/8, $0xffff0fffff0effff
-DATA shuffle70<>+16(SB)/8, $0xff02ffff01ffff00
-DATA shuffle70<>+24(SB)/8, $0x05ffff04ffff03ff
-GLOBL shuffle70<>(SB), RODATA|NOPTR, $32
+DATA shuffle70<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle70<>+8(SB)/8, $0xff04ffff03ffff02
+GLOBL shuffle70<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle71<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle71<>+8(SB)/8, $0xff0fffff0effff0d
-DATA shuffle71<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle71<>+24(SB)/8, $0xffff04ffff03ffff
-GLOBL shuffle71<>(SB), RODATA|NOPTR, $32
+DATA shuffle71<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle71<>+8(SB)/8, $0xff0affff09ffff08
+GLOBL shuffle71<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle72<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle72<>+8(SB)/8, $0x0fffff0effff0dff
-DATA shuffle72<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle72<>+24(SB)/8, $0xff04ffff03ffff02
-GLOBL shuffle72<>(SB), RODATA|NOPTR, $32
+DATA shuffle72<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle72<>+8(SB)/8, $0x0affff09ffff08ff
+GLOBL shuffle72<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle73<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle73<>+8(SB)/8, $0xff0affff09ffff08
-DATA shuffle73<>+16(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle73<>+24(SB)/8, $0xffff0fffff0effff
-GLOBL shuffle73<>(SB), RODATA|NOPTR, $32
+DATA shuffle73<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle73<>+8(SB)/8, $0xffff09ffff08ffff
+GLOBL shuffle73<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle74<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle74<>+8(SB)/8, $0x0affff09ffff08ff
-DATA shuffle74<>+16(SB)/8, $0xffff0cffff0bffff
-DATA shuffle74<>+24(SB)/8, $0xff0fffff0effff0d
-GLOBL shuffle74<>(SB), RODATA|NOPTR, $32
+DATA shuffle74<>+0(SB)/8, $0x0dffff0cffff0bff
+DATA shuffle74<>+8(SB)/8, $0xffff0fffff0effff
+GLOBL shuffle74<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle75<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle75<>+8(SB)/8, $0xffff09ffff08ffff
-DATA shuffle75<>+16(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle75<>+24(SB)/8, $0x0fffff0effff0dff
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $32
+DATA shuffle75<>+0(SB)/8, $0xffff0cffff0bffff
+DATA shuffle75<>+8(SB)/8, $0xff0fffff0effff0d
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle76<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle76<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA shuffle76<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA shuffle76<>+8(SB)/8, $0x0fffff0effff0dff
 GLOBL shuffle76<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle77<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle77<>+8(SB)/8, $0xffff04ffff03ffff
+DATA shuffle77<>+0(SB)/8, $0xffff07ffff06ffff
+DATA shuffle77<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle77<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle78<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle78<>+8(SB)/8, $0xff04ffff03ffff02
+DATA shuffle78<>+0(SB)/8, $0xff07ffff06ffff05
+DATA shuffle78<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle78<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle79<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle79<>+8(SB)/8, $0xff0affff09ffff08
+DATA shuffle79<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA shuffle79<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle79<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle80<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle80<>+8(SB)/8, $0x0affff09ffff08ff
+DATA shuffle80<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle80<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL shuffle80<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle81<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle81<>+8(SB)/8, $0xffff09ffff08ffff
+DATA shuffle81<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle81<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL shuffle81<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle82<>+0(SB)/8, $0x0dffff0cffff0bff
-DATA shuffle82<>+8(SB)/8, $0xffff0fffff0effff
+DATA shuffle82<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle82<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle82<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle83<>+0(SB)/8, $0xffff0cffff0bffff
-DATA shuffle83<>+8(SB)/8, $0xff0fffff0effff0d
-GLOBL shuffle83<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle84<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA shuffle84<>+8(SB)/8, $0x0fffff0effff0dff
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle85<>+0(SB)/8, $0xffff07ffff06ffff
-DATA shuffle85<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle86<>+0(SB)/8, $0xff07ffff06ffff05
-DATA shuffle86<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle86<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle87<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA shuffle87<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle87<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle88<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle88<>+8(SB)/8, $0xffffffffffff03ff
-GLOBL shuffle88<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle89<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle89<>+8(SB)/8, $0xffffffffff03ffff
-GLOBL shuffle89<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle90<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle90<>+8(SB)/8, $0xffffffff03ffff02
-GLOBL shuffle90<>(SB), RODATA|NOPTR, $16
 
 // func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3260,329 +3197,329 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk251
+	JAE   chunk256
 	CMPQ  BX, $0x10
-	JAE   chunk252
+	JAE   chunk257
 	CMPQ  BX, $0x08
-	JAE   chunk253
+	JAE   chunk258
 	CMPQ  BX, $0x04
-	JAE   chunk254
+	JAE   chunk259
 	RET
 
-chunk251:
+chunk256:
 	SUBQ $0x20, BX
 
-group255:
+group260:
 	MOVQ rows+24(FP), R8
 
-row256:
+row261:
 	XORQ DI, DI
 
-chunks257:
+chunks262:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle92<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle93<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle94<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle86<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle95<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle87<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle96<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle88<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle89<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle98<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle90<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle99<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
-	JEQ            rowdone258
+	JEQ            rowdone263
 	ADDQ           $0x20, DI
 	CMPQ           DI, BX
-	JLE            chunks257
+	JLE            chunks262
 	MOVQ           BX, DI
-	JMP            chunks257
+	JMP            chunks262
 
-rowdone258:
+rowdone263:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row256
+	JNZ  row261
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group255
+	JNZ  group260
 	VZEROUPPER
 	RET
 
-chunk252:
+chunk257:
 	SUBQ $0x10, BX
 
-group259:
+group264:
 	MOVQ rows+24(FP), R8
 
-row260:
+row265:
 	XORQ DI, DI
 
-chunks261:
+chunks266:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X1
+	VPSHUFB shuffle92<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle101<>+0(SB), X2, X3
+	VPSHUFB shuffle93<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle102<>+0(SB), X1, X4
+	VPSHUFB shuffle94<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle103<>+0(SB), X0, X4
-	VPSHUFB shuffle104<>+0(SB), X2, X3
+	VPSHUFB shuffle95<>+0(SB), X0, X4
+	VPSHUFB shuffle96<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle105<>+0(SB), X1, X4
+	VPSHUFB shuffle97<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle106<>+0(SB), X0, X0
-	VPSHUFB shuffle107<>+0(SB), X2, X2
+	VPSHUFB shuffle98<>+0(SB), X0, X0
+	VPSHUFB shuffle99<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle108<>+0(SB), X1, X1
+	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone262
+	JEQ     rowdone267
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks261
+	JLE     chunks266
 	MOVQ    BX, DI
-	JMP     chunks261
+	JMP     chunks266
 
-rowdone262:
+rowdone267:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row260
+	JNZ  row265
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group259
+	JNZ  group264
 	VZEROUPPER
 	RET
 
-chunk253:
+chunk258:
 	SUBQ $0x08, BX
 
-group263:
+group268:
 	MOVQ rows+24(FP), R8
 
-row264:
+row269:
 	XORQ DI, DI
 
-chunks265:
+chunks270:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X1
+	VPSHUFB shuffle92<>+0(SB), X0, X1
 	VMOVQ   (R9)(DX*1), X2
-	VPSHUFB shuffle101<>+0(SB), X2, X3
+	VPSHUFB shuffle93<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   (R9)(DX*2), X1
-	VPSHUFB shuffle102<>+0(SB), X1, X4
+	VPSHUFB shuffle94<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle109<>+0(SB), X0, X0
-	VPSHUFB shuffle110<>+0(SB), X2, X2
+	VPSHUFB shuffle101<>+0(SB), X0, X0
+	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle111<>+0(SB), X1, X1
+	VPSHUFB shuffle103<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone266
+	JEQ     rowdone271
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks265
+	JLE     chunks270
 	MOVQ    BX, DI
-	JMP     chunks265
+	JMP     chunks270
 
-rowdone266:
+rowdone271:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row264
+	JNZ  row269
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group263
+	JNZ  group268
 	VZEROUPPER
 	RET
 
-chunk254:
+chunk259:
 	SUBQ $0x04, BX
 
-group267:
+group272:
 	MOVQ rows+24(FP), R8
 
-row268:
+row273:
 	XORQ DI, DI
 
-chunks269:
+chunks274:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle113<>+0(SB), X1, X1
+	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone270
+	JEQ     rowdone275
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks269
+	JLE     chunks274
 	MOVQ    BX, DI
-	JMP     chunks269
+	JMP     chunks274
 
-rowdone270:
+rowdone275:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row268
+	JNZ  row273
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group267
+	JNZ  group272
 	VZEROUPPER
 	RET
 
-DATA shuffle91<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle91<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle91<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle91<>+24(SB)/8, $0x0b0affffffff0908
+DATA shuffle83<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle83<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle83<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle83<>+24(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle83<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle84<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle84<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle84<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle84<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle85<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle85<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle85<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle85<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle86<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle86<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle86<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle86<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle86<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle87<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle87<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle87<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle87<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle87<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle88<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle88<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle88<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle88<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle88<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle89<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle89<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle89<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle89<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle89<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle90<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle90<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle90<>+16(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle90<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle90<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle91<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle91<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle91<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle91<>+24(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle91<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle92<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle92<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle92<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle92<>+24(SB)/8, $0xffffffff0908ffff
-GLOBL shuffle92<>(SB), RODATA|NOPTR, $32
+DATA shuffle92<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle92<>+8(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle92<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle93<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle93<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle93<>+16(SB)/8, $0x0706ffffffff0504
-DATA shuffle93<>+24(SB)/8, $0xffff0908ffffffff
-GLOBL shuffle93<>(SB), RODATA|NOPTR, $32
+DATA shuffle93<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle93<>+8(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle93<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle94<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle94<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle94<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle94<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $32
+DATA shuffle94<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle94<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle95<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle95<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle95<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle95<>+24(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $32
+DATA shuffle95<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle95<>+8(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle96<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle96<>+8(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle96<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle96<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $32
+DATA shuffle96<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle96<>+8(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle97<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle97<>+8(SB)/8, $0x0b0affffffff0908
-DATA shuffle97<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle97<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle97<>(SB), RODATA|NOPTR, $32
+DATA shuffle97<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle97<>+8(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle97<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle98<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle98<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle98<>+16(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle98<>+24(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle98<>(SB), RODATA|NOPTR, $32
+DATA shuffle98<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle98<>+8(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle98<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle99<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle99<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle99<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle99<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle99<>(SB), RODATA|NOPTR, $32
+DATA shuffle99<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle99<>+8(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle99<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle100<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle100<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle100<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle100<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle100<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle101<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle101<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle101<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle101<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle101<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle102<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle102<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle102<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle102<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle102<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle103<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle103<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle103<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle103<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle103<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle104<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle104<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle104<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle104<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle104<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle105<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle105<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle105<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle105<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle105<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle106<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle106<>+8(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle106<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle107<>+0(SB)/8, $0x0d0cffffffff0b0a
-DATA shuffle107<>+8(SB)/8, $0xffff0f0effffffff
-GLOBL shuffle107<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle108<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle108<>+8(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle108<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle109<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle109<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle109<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle110<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle110<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle110<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle111<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle111<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle111<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle112<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle112<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle112<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle113<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle113<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle113<>(SB), RODATA|NOPTR, $16
 
 // func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3603,295 +3540,311 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk271
+	JAE   chunk276
 	CMPQ  BX, $0x10
-	JAE   chunk272
+	JAE   chunk277
 	CMPQ  BX, $0x08
-	JAE   chunk273
+	JAE   chunk278
 	CMPQ  BX, $0x04
-	JAE   chunk274
+	JAE   chunk279
 	RET
 
-chunk271:
+chunk276:
 	SUBQ $0x20, BX
 
-group275:
+group280:
 	MOVQ rows+24(FP), R8
 
-row276:
+row281:
 	XORQ DI, DI
 
-chunks277:
+chunks282:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle115<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle107<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle108<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle117<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle110<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle119<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle111<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle112<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle113<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle122<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R10)
 	CMPQ           DI, BX
-	JEQ            rowdone278
+	JEQ            rowdone283
 	ADDQ           $0x20, DI
 	CMPQ           DI, BX
-	JLE            chunks277
+	JLE            chunks282
 	MOVQ           BX, DI
-	JMP            chunks277
+	JMP            chunks282
 
-rowdone278:
+rowdone283:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row276
+	JNZ  row281
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group275
+	JNZ  group280
 	VZEROUPPER
 	RET
 
-chunk272:
+chunk277:
 	SUBQ $0x10, BX
 
-group279:
+group284:
 	MOVQ rows+24(FP), R8
 
-row280:
+row285:
 	XORQ DI, DI
 
-chunks281:
+chunks286:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X1
+	VPSHUFB shuffle115<>+0(SB), X0, X1
 	VMOVDQU (R9)(DX*1), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X3
+	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X4
+	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R10)
-	VPSHUFB shuffle124<>+0(SB), X0, X4
-	VPSHUFB shuffle125<>+0(SB), X2, X3
+	VPSHUFB shuffle118<>+0(SB), X0, X4
+	VPSHUFB shuffle119<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle62<>+0(SB), X1, X4
+	VPSHUFB shuffle120<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 16(R10)
-	VPSHUFB shuffle65<>+0(SB), X0, X0
-	VPSHUFB shuffle126<>+0(SB), X2, X2
+	VPSHUFB shuffle121<>+0(SB), X0, X0
+	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle127<>+0(SB), X1, X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone282
+	JEQ     rowdone287
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks281
+	JLE     chunks286
 	MOVQ    BX, DI
-	JMP     chunks281
+	JMP     chunks286
 
-rowdone282:
+rowdone287:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row280
+	JNZ  row285
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group279
+	JNZ  group284
 	VZEROUPPER
 	RET
 
-chunk273:
+chunk278:
 	SUBQ $0x08, BX
 
-group283:
+group288:
 	MOVQ rows+24(FP), R8
 
-row284:
+row289:
 	XORQ DI, DI
 
-chunks285:
+chunks290:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R9), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVQ   (R9)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X2
+	VPSHUFB shuffle116<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   (R9)(DX*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X3
+	VPSHUFB shuffle117<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle128<>+0(SB), X1, X1
-	VPSHUFB shuffle62<>+0(SB), X0, X0
+	VPSHUFB shuffle124<>+0(SB), X1, X1
+	VPSHUFB shuffle120<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone286
+	JEQ     rowdone291
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks285
+	JLE     chunks290
 	MOVQ    BX, DI
-	JMP     chunks285
+	JMP     chunks290
 
-rowdone286:
+rowdone291:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row284
+	JNZ  row289
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group283
+	JNZ  group288
 	VZEROUPPER
 	RET
 
-chunk274:
+chunk279:
 	SUBQ $0x04, BX
 
-group287:
+group292:
 	MOVQ rows+24(FP), R8
 
-row288:
+row293:
 	XORQ DI, DI
 
-chunks289:
+chunks294:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVD   (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   (R9)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   (R9)(DX*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, (R10)
 	VPEXTRD $0x02, X0, 8(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone290
+	JEQ     rowdone295
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks289
+	JLE     chunks294
 	MOVQ    BX, DI
-	JMP     chunks289
+	JMP     chunks294
 
-rowdone290:
+rowdone295:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row288
+	JNZ  row293
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group287
+	JNZ  group292
 	VZEROUPPER
 	RET
 
-DATA shuffle114<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle114<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle114<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle114<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle106<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle106<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle106<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle106<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle106<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle107<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle107<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle107<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle107<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle107<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle108<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle108<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle108<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle108<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle108<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle109<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle109<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle109<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle109<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle109<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle110<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle110<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle110<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle110<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle110<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle111<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle111<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle111<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle111<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle111<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle112<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle112<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle112<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle112<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle112<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle113<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle113<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle113<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle113<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle113<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle114<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle114<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle114<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle114<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle114<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle115<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle115<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle115<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle115<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle115<>(SB), RODATA|NOPTR, $32
+DATA shuffle115<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle115<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle115<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle116<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle116<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle116<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle116<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle116<>(SB), RODATA|NOPTR, $32
+DATA shuffle116<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle116<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle116<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle117<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle117<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle117<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle117<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle117<>(SB), RODATA|NOPTR, $32
+DATA shuffle117<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle117<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle117<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle118<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle118<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle118<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle118<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle118<>(SB), RODATA|NOPTR, $32
+DATA shuffle118<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle118<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle119<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle119<>+8(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle119<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle119<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle119<>(SB), RODATA|NOPTR, $32
+DATA shuffle119<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle119<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle119<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle120<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle120<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle120<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle120<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $32
+DATA shuffle120<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle120<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle121<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle121<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle121<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle121<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $32
+DATA shuffle121<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle121<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle122<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle122<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle122<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle122<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $32
+DATA shuffle122<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle122<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle123<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle123<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle123<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle123<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle123<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle124<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle124<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle124<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle124<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle124<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle125<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle125<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle125<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle126<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle126<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle126<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle127<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle127<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle127<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle128<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle128<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle128<>(SB), RODATA|NOPTR, $16
 
 // func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -3912,81 +3865,81 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk291
+	JAE   chunk296
 	CMPQ  BX, $0x10
-	JAE   chunk292
+	JAE   chunk297
 	CMPQ  BX, $0x08
-	JAE   chunk293
+	JAE   chunk298
 	RET
 
-chunk291:
+chunk296:
 	SUBQ $0x20, BX
 
-group294:
+group299:
 	MOVQ rows+24(FP), R8
 
-row295:
+row300:
 	XORQ DI, DI
 
-chunks296:
+chunks301:
 	LEAQ           (CX)(DI*1), R9
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle125<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle126<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle131<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        Y2, (R10)
 	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle131<>+0(SB), Y2, Y1
+	VPSHUFB        shuffle127<>+0(SB), Y2, Y1
 	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle132<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle128<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 32(R10)
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle125<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R10)
 	CMPQ           DI, BX
-	JEQ            rowdone297
+	JEQ            rowdone302
 	ADDQ           $0x20, DI
 	CMPQ           DI, BX
-	JLE            chunks296
+	JLE            chunks301
 	MOVQ           BX, DI
-	JMP            chunks296
+	JMP            chunks301
 
-rowdone297:
+rowdone302:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row295
+	JNZ  row300
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group294
+	JNZ  group299
 	VZEROUPPER
 	RET
 
-chunk292:
+chunk297:
 	SUBQ $0x10, BX
 
-group298:
+group303:
 	MOVQ rows+24(FP), R8
 
-row299:
+row304:
 	XORQ DI, DI
 
-chunks300:
+chunks305:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -3996,45 +3949,45 @@ chunks300:
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R10)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone301
+	JEQ     rowdone306
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks300
+	JLE     chunks305
 	MOVQ    BX, DI
-	JMP     chunks300
+	JMP     chunks305
 
-rowdone301:
+rowdone306:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row299
+	JNZ  row304
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group298
+	JNZ  group303
 	VZEROUPPER
 	RET
 
-chunk293:
+chunk298:
 	SUBQ $0x08, BX
 
-group302:
+group307:
 	MOVQ rows+24(FP), R8
 
-row303:
+row308:
 	XORQ DI, DI
 
-chunks304:
+chunks309:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4048,60 +4001,64 @@ chunks304:
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone305
+	JEQ     rowdone310
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks304
+	JLE     chunks309
 	MOVQ    BX, DI
-	JMP     chunks304
+	JMP     chunks309
 
-rowdone305:
+rowdone310:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row303
+	JNZ  row308
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group302
+	JNZ  group307
 	VZEROUPPER
 	RET
 
-DATA shuffle129<>+0(SB)/8, $0x0706050403020100
-DATA shuffle129<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle125<>+0(SB)/8, $0x0706050403020100
+DATA shuffle125<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle125<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle125<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle125<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle126<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+8(SB)/8, $0x0706050403020100
+DATA shuffle126<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle126<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle126<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle127<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle127<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle127<>+16(SB)/8, $0x0706050403020100
+DATA shuffle127<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle127<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle128<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle128<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle128<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle128<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle128<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle129<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle129<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle129<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle129<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle129<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle129<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle130<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle130<>+8(SB)/8, $0x0706050403020100
-DATA shuffle130<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle130<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle130<>+16(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle130<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle130<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle131<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle131<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle131<>+16(SB)/8, $0x0706050403020100
-DATA shuffle131<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle132<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle132<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle132<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle132<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle133<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle133<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle133<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle133<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle133<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle134<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle134<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle134<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle134<>(SB), RODATA|NOPTR, $32
+DATA shuffle131<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $16
 
 // func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -4122,21 +4079,21 @@ TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk306
+	JAE   chunk311
 	CMPQ  BX, $0x10
-	JAE   chunk307
+	JAE   chunk312
 	RET
 
-chunk306:
+chunk311:
 	SUBQ $0x20, BX
 
-group308:
+group313:
 	MOVQ rows+24(FP), R8
 
-row309:
+row314:
 	XORQ DI, DI
 
-chunks310:
+chunks315:
 	LEAQ       (CX)(DI*1), R9
 	IMUL3Q     $0x03, DI, R10
 	ADDQ       AX, R10
@@ -4150,35 +4107,35 @@ chunks310:
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVDQU    Y2, 64(R10)
 	CMPQ       DI, BX
-	JEQ        rowdone311
+	JEQ        rowdone316
 	ADDQ       $0x20, DI
 	CMPQ       DI, BX
-	JLE        chunks310
+	JLE        chunks315
 	MOVQ       BX, DI
-	JMP        chunks310
+	JMP        chunks315
 
-rowdone311:
+rowdone316:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row309
+	JNZ  row314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group308
+	JNZ  group313
 	VZEROUPPER
 	RET
 
-chunk307:
+chunk312:
 	SUBQ $0x10, BX
 
-group312:
+group317:
 	MOVQ rows+24(FP), R8
 
-row313:
+row318:
 	XORQ DI, DI
 
-chunks314:
+chunks319:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4189,22 +4146,22 @@ chunks314:
 	VMOVDQU (R9)(DX*2), X0
 	VMOVDQU X0, 32(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone315
+	JEQ     rowdone320
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks314
+	JLE     chunks319
 	MOVQ    BX, DI
-	JMP     chunks314
+	JMP     chunks319
 
-rowdone315:
+rowdone320:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row313
+	JNZ  row318
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group312
+	JNZ  group317
 	VZEROUPPER
 	RET
 
@@ -4227,277 +4184,277 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk316
+	JAE   chunk321
 	CMPQ  BX, $0x18
-	JAE   chunk317
+	JAE   chunk322
 	RET
 
-chunk316:
+chunk321:
 	SUBQ $0x24, BX
 
-group318:
+group323:
 	MOVQ rows+24(FP), R8
 
-row319:
+row324:
 	XORQ DI, DI
 
-chunks320:
+chunks325:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle135<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle136<>+0(SB), X1, X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle137<>+0(SB), X0, X0
+	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VPSHUFB shuffle135<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle139<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle140<>+0(SB), X0, X0
+	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle141<>+0(SB), X0, X0
+	VPSHUFB shuffle138<>+0(SB), X0, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle142<>+0(SB), X1, X1
+	VPSHUFB shuffle139<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle143<>+0(SB), X0, X0
+	VPSHUFB shuffle140<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 15(R9)(DX*1), X0
-	VPSHUFB shuffle135<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X0, X0
 	VMOVDQU 15(R9)(DX*2), X1
-	VPSHUFB shuffle136<>+0(SB), X1, X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle137<>+0(SB), X0, X0
+	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle144<>+0(SB), X0, X1
+	VPSHUFB shuffle141<>+0(SB), X0, X1
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle145<>+0(SB), X2, X3
+	VPSHUFB shuffle142<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle146<>+0(SB), X1, X4
+	VPSHUFB shuffle143<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle147<>+0(SB), X1, X4
-	VPSHUFB shuffle148<>+0(SB), X0, X3
+	VPSHUFB shuffle144<>+0(SB), X1, X4
+	VPSHUFB shuffle145<>+0(SB), X0, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle149<>+0(SB), X2, X4
+	VPSHUFB shuffle146<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle150<>+0(SB), X1, X1
-	VPSHUFB shuffle151<>+0(SB), X0, X0
+	VPSHUFB shuffle147<>+0(SB), X1, X1
+	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle152<>+0(SB), X2, X2
+	VPSHUFB shuffle149<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone321
+	JEQ     rowdone326
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks320
+	JLE     chunks325
 	MOVQ    BX, DI
-	JMP     chunks320
+	JMP     chunks325
 
-rowdone321:
+rowdone326:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row319
+	JNZ  row324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group318
+	JNZ  group323
 	VZEROUPPER
 	RET
 
-chunk317:
+chunk322:
 	SUBQ $0x18, BX
 
-group322:
+group327:
 	MOVQ rows+24(FP), R8
 
-row323:
+row328:
 	XORQ DI, DI
 
-chunks324:
+chunks329:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle135<>+0(SB), X0, X0
+	VPSHUFB shuffle132<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle136<>+0(SB), X1, X1
+	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle137<>+0(SB), X0, X0
+	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle138<>+0(SB), X0, X0
+	VPSHUFB shuffle135<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle139<>+0(SB), X1, X1
+	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle140<>+0(SB), X0, X0
+	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle153<>+0(SB), X0, X1
+	VPSHUFB shuffle150<>+0(SB), X0, X1
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle154<>+0(SB), X2, X3
+	VPSHUFB shuffle151<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle155<>+0(SB), X1, X4
+	VPSHUFB shuffle152<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle156<>+0(SB), X0, X4
-	VPSHUFB shuffle157<>+0(SB), X2, X3
+	VPSHUFB shuffle153<>+0(SB), X0, X4
+	VPSHUFB shuffle154<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle158<>+0(SB), X1, X4
+	VPSHUFB shuffle155<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
-	VPSHUFB shuffle159<>+0(SB), X0, X0
+	VPSHUFB shuffle156<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle160<>+0(SB), X2, X2
+	VPSHUFB shuffle157<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone325
+	JEQ     rowdone330
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks324
+	JLE     chunks329
 	MOVQ    BX, DI
-	JMP     chunks324
+	JMP     chunks329
 
-rowdone325:
+rowdone330:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row323
+	JNZ  row328
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group322
+	JNZ  group327
 	VZEROUPPER
 	RET
 
-DATA shuffle135<>+0(SB)/8, $0xffffffffff020100
-DATA shuffle135<>+8(SB)/8, $0xffffffff050403ff
+DATA shuffle132<>+0(SB)/8, $0xffffffffff020100
+DATA shuffle132<>+8(SB)/8, $0xffffffff050403ff
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle133<>+0(SB)/8, $0xffff020100ffffff
+DATA shuffle133<>+8(SB)/8, $0xff050403ffffffff
+GLOBL shuffle133<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle134<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle134<>+8(SB)/8, $0x03ffffffffffff02
+GLOBL shuffle134<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle135<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle135<>+8(SB)/8, $0xffffffffff040302
 GLOBL shuffle135<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle136<>+0(SB)/8, $0xffff020100ffffff
-DATA shuffle136<>+8(SB)/8, $0xff050403ffffffff
+DATA shuffle136<>+0(SB)/8, $0xffffff020100ffff
+DATA shuffle136<>+8(SB)/8, $0xffff050403ffffff
 GLOBL shuffle136<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle137<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle137<>+8(SB)/8, $0x03ffffffffffff02
+DATA shuffle137<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle137<>+8(SB)/8, $0x0403ffffffffffff
 GLOBL shuffle137<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle138<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle138<>+8(SB)/8, $0xffffffffff040302
+DATA shuffle138<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle138<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle138<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle139<>+0(SB)/8, $0xffffff020100ffff
-DATA shuffle139<>+8(SB)/8, $0xffff050403ffffff
+DATA shuffle139<>+0(SB)/8, $0xffffffff020100ff
+DATA shuffle139<>+8(SB)/8, $0xffffff050403ffff
 GLOBL shuffle139<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle140<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle140<>+8(SB)/8, $0x0403ffffffffffff
+DATA shuffle140<>+0(SB)/8, $0xff020100ffffffff
+DATA shuffle140<>+8(SB)/8, $0x050403ffffffffff
 GLOBL shuffle140<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle141<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle141<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle141<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle141<>+8(SB)/8, $0xffffffffff060504
 GLOBL shuffle141<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle142<>+0(SB)/8, $0xffffffff020100ff
-DATA shuffle142<>+8(SB)/8, $0xffffff050403ffff
+DATA shuffle142<>+0(SB)/8, $0xffffff030201ffff
+DATA shuffle142<>+8(SB)/8, $0xffff060504ffffff
 GLOBL shuffle142<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle143<>+0(SB)/8, $0xff020100ffffffff
-DATA shuffle143<>+8(SB)/8, $0x050403ffffffffff
+DATA shuffle143<>+0(SB)/8, $0x030201ffffffffff
+DATA shuffle143<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle143<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle144<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle144<>+8(SB)/8, $0xffffffffff060504
+DATA shuffle144<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle144<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle144<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle145<>+0(SB)/8, $0xffffff030201ffff
-DATA shuffle145<>+8(SB)/8, $0xffff060504ffffff
+DATA shuffle145<>+0(SB)/8, $0xffffffff090807ff
+DATA shuffle145<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL shuffle145<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle146<>+0(SB)/8, $0x030201ffffffffff
-DATA shuffle146<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle146<>+0(SB)/8, $0xff090807ffffffff
+DATA shuffle146<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL shuffle146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle147<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle147<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle147<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA shuffle147<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle148<>+0(SB)/8, $0xffffffff090807ff
-DATA shuffle148<>+8(SB)/8, $0xffffff0c0b0affff
+DATA shuffle148<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA shuffle148<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle149<>+0(SB)/8, $0xff090807ffffffff
-DATA shuffle149<>+8(SB)/8, $0x0c0b0affffffffff
+DATA shuffle149<>+0(SB)/8, $0x0e0dffffffffffff
+DATA shuffle149<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle150<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA shuffle150<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA shuffle150<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle150<>+8(SB)/8, $0xffffffffffff0605
 GLOBL shuffle150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle151<>+0(SB)/8, $0xffff0f0e0dffffff
-DATA shuffle151<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle151<>+0(SB)/8, $0xffffffff030201ff
+DATA shuffle151<>+8(SB)/8, $0xffffff060504ffff
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle152<>+0(SB)/8, $0x0e0dffffffffffff
-DATA shuffle152<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle152<>+0(SB)/8, $0xff060504ffffffff
+DATA shuffle152<>+8(SB)/8, $0x090807ffffffffff
 GLOBL shuffle152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle153<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle153<>+8(SB)/8, $0xffffffffffff0605
+DATA shuffle153<>+0(SB)/8, $0xffffffffff090807
+DATA shuffle153<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL shuffle153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle154<>+0(SB)/8, $0xffffffff030201ff
-DATA shuffle154<>+8(SB)/8, $0xffffff060504ffff
+DATA shuffle154<>+0(SB)/8, $0xffff090807ffffff
+DATA shuffle154<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL shuffle154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle155<>+0(SB)/8, $0xff060504ffffffff
-DATA shuffle155<>+8(SB)/8, $0x090807ffffffffff
+DATA shuffle155<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle155<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL shuffle155<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle156<>+0(SB)/8, $0xffffffffff090807
-DATA shuffle156<>+8(SB)/8, $0xffffffff0c0b0aff
+DATA shuffle156<>+0(SB)/8, $0xffffff0f0e0dffff
+DATA shuffle156<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle156<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle157<>+0(SB)/8, $0xffff090807ffffff
-DATA shuffle157<>+8(SB)/8, $0xff0c0b0affffffff
+DATA shuffle157<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle157<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle157<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle158<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle158<>+8(SB)/8, $0x0dffffffffffff0c
-GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle159<>+0(SB)/8, $0xffffff0f0e0dffff
-DATA shuffle159<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle160<>+0(SB)/8, $0x0f0e0dffffffffff
-DATA shuffle160<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
 
 // func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4518,26 +4475,26 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk326
+	JAE   chunk331
 	CMPQ  BX, $0x18
-	JAE   chunk327
+	JAE   chunk332
 	RET
 
-chunk326:
+chunk331:
 	SUBQ $0x24, BX
 
-group328:
+group333:
 	MOVQ rows+24(FP), R8
 
-row329:
+row334:
 	XORQ DI, DI
 
-chunks330:
+chunks335:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4546,12 +4503,12 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle162<>+0(SB), X0, X0
+	VPSHUFB shuffle159<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle163<>+0(SB), X1, X1
+	VPSHUFB shuffle160<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle164<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
@@ -4560,11 +4517,11 @@ chunks330:
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPSHUFB shuffle162<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU 18(R9), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4573,61 +4530,61 @@ chunks330:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X1
+	VPSHUFB shuffle163<>+0(SB), X0, X1
 	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle163<>+0(SB), X2, X2
+	VPSHUFB shuffle160<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle167<>+0(SB), X1, X3
+	VPSHUFB shuffle164<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle168<>+0(SB), X0, X3
+	VPSHUFB shuffle165<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle169<>+0(SB), X2, X4
+	VPSHUFB shuffle166<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle170<>+0(SB), X1, X1
+	VPSHUFB shuffle167<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle171<>+0(SB), X0, X0
-	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VPSHUFB shuffle168<>+0(SB), X0, X0
+	VPSHUFB shuffle169<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone331
+	JEQ     rowdone336
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks330
+	JLE     chunks335
 	MOVQ    BX, DI
-	JMP     chunks330
+	JMP     chunks335
 
-rowdone331:
+rowdone336:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row329
+	JNZ  row334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group328
+	JNZ  group333
 	VZEROUPPER
 	RET
 
-chunk327:
+chunk332:
 	SUBQ $0x18, BX
 
-group332:
+group337:
 	MOVQ rows+24(FP), R8
 
-row333:
+row338:
 	XORQ DI, DI
 
-chunks334:
+chunks339:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -4636,27 +4593,27 @@ chunks334:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle162<>+0(SB), X0, X0
+	VPSHUFB shuffle159<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle163<>+0(SB), X1, X1
+	VPSHUFB shuffle160<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle164<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle169<>+0(SB), X2, X3
+	VPSHUFB shuffle166<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle173<>+0(SB), X1, X4
+	VPSHUFB shuffle170<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle174<>+0(SB), X0, X4
-	VPSHUFB shuffle172<>+0(SB), X2, X2
+	VPSHUFB shuffle171<>+0(SB), X0, X4
+	VPSHUFB shuffle169<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VPSHUFB shuffle175<>+0(SB), X1, X4
+	VPSHUFB shuffle172<>+0(SB), X1, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
@@ -4664,84 +4621,84 @@ chunks334:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone335
+	JEQ     rowdone340
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks334
+	JLE     chunks339
 	MOVQ    BX, DI
-	JMP     chunks334
+	JMP     chunks339
 
-rowdone335:
+rowdone340:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row333
+	JNZ  row338
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group332
+	JNZ  group337
 	VZEROUPPER
 	RET
 
-DATA shuffle161<>+0(SB)/8, $0xffff050403020100
-DATA shuffle161<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle158<>+0(SB)/8, $0xffff050403020100
+DATA shuffle158<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle158<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle159<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle159<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle159<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle160<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle160<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle160<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle161<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle161<>+8(SB)/8, $0xffff050403020100
 GLOBL shuffle161<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle162<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle162<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle162<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle162<>+8(SB)/8, $0x050403020100ffff
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle163<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle163<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle163<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle163<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle163<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle164<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle164<>+8(SB)/8, $0xffff050403020100
+DATA shuffle164<>+8(SB)/8, $0xffff090807060504
 GLOBL shuffle164<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle165<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle165<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle165<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle165<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle165<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle166<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle166<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle166<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle166<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle166<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle167<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle167<>+8(SB)/8, $0xffff090807060504
+DATA shuffle167<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL shuffle167<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle168<>+0(SB)/8, $0xffffffff09080706
+DATA shuffle168<>+0(SB)/8, $0xffff0f0e0d0c0b0a
 DATA shuffle168<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle168<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle169<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle169<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle169<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle169<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle169<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle170<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle170<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle170<>+8(SB)/8, $0x090807060504ffff
 GLOBL shuffle170<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle171<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle171<>+0(SB)/8, $0xffff090807060504
 DATA shuffle171<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle172<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle172<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle172<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle172<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL shuffle172<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle173<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle173<>+8(SB)/8, $0x090807060504ffff
-GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle174<>+0(SB)/8, $0xffff090807060504
-DATA shuffle174<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle175<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle175<>+8(SB)/8, $0x0d0c0b0affffffff
-GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
 
 // func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4762,53 +4719,53 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk336
+	JAE   chunk341
 	RET
 
-chunk336:
+chunk341:
 	SUBQ $0x24, BX
 
-group337:
+group342:
 	MOVQ rows+24(FP), R8
 
-row338:
+row343:
 	XORQ DI, DI
 
-chunks339:
+chunks344:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle176<>+0(SB), X0, X0
+	VPSHUFB shuffle173<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle177<>+0(SB), X1, X1
+	VPSHUFB shuffle174<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)
 	VMOVDQU 7(R9)(DX*1), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle179<>+0(SB), X0, X0
+	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9), X1
-	VPSHUFB shuffle180<>+0(SB), X1, X1
+	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 14(R9), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 9(R9)(DX*1), X0
-	VPSHUFB shuffle181<>+0(SB), X0, X0
+	VPSHUFB shuffle178<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle182<>+0(SB), X1, X1
+	VPSHUFB shuffle179<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle161<>+0(SB), X1, X1
+	VPSHUFB shuffle158<>+0(SB), X1, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle183<>+0(SB), X0, X0
+	VPSHUFB shuffle180<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R9)(DX*1), X1
-	VPSHUFB shuffle184<>+0(SB), X1, X1
+	VPSHUFB shuffle181<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9)(DX*1), X1
@@ -4818,94 +4775,94 @@ chunks339:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle185<>+0(SB), X0, X1
+	VPSHUFB shuffle182<>+0(SB), X0, X1
 	VMOVDQU 20(R9), X2
-	VPSHUFB shuffle186<>+0(SB), X2, X2
+	VPSHUFB shuffle183<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle187<>+0(SB), X1, X3
+	VPSHUFB shuffle184<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
-	VPSHUFB shuffle188<>+0(SB), X1, X1
-	VPSHUFB shuffle189<>+0(SB), X0, X0
+	VPSHUFB shuffle185<>+0(SB), X1, X1
+	VPSHUFB shuffle186<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 96(R10)
 	VPEXTRD $0x02, X0, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone340
+	JEQ     rowdone345
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks339
+	JLE     chunks344
 	MOVQ    BX, DI
-	JMP     chunks339
+	JMP     chunks344
 
-rowdone340:
+rowdone345:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row338
+	JNZ  row343
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group337
+	JNZ  group342
 	VZEROUPPER
 	RET
 
-DATA shuffle176<>+0(SB)/8, $0x0706050403020100
-DATA shuffle176<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle173<>+0(SB)/8, $0x0706050403020100
+DATA shuffle173<>+8(SB)/8, $0xffffffffffffff08
+GLOBL shuffle173<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle174<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle174<>+8(SB)/8, $0x06050403020100ff
+GLOBL shuffle174<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle175<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle175<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle175<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle176<>+0(SB)/8, $0x050403020100ffff
+DATA shuffle176<>+8(SB)/8, $0xffffffffff080706
 GLOBL shuffle176<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle177<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle177<>+8(SB)/8, $0x06050403020100ff
+DATA shuffle177<>+8(SB)/8, $0x0403020100ffffff
 GLOBL shuffle177<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle178<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle178<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle178<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle178<>+8(SB)/8, $0xffffff0807060504
 GLOBL shuffle178<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle179<>+0(SB)/8, $0x050403020100ffff
-DATA shuffle179<>+8(SB)/8, $0xffffffffff080706
+DATA shuffle179<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle179<>+8(SB)/8, $0x020100ffffffffff
 GLOBL shuffle179<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle180<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle180<>+8(SB)/8, $0x0403020100ffffff
+DATA shuffle180<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle180<>+8(SB)/8, $0xff08070605040302
 GLOBL shuffle180<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle181<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle181<>+8(SB)/8, $0xffffff0807060504
+DATA shuffle181<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle181<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL shuffle181<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle182<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle182<>+8(SB)/8, $0x020100ffffffffff
+DATA shuffle182<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle182<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle182<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle183<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle183<>+8(SB)/8, $0xff08070605040302
+DATA shuffle183<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle183<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle183<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle184<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle184<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle184<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL shuffle184<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle185<>+0(SB)/8, $0xffffffffffffff06
+DATA shuffle185<>+0(SB)/8, $0xffffffffff0f0e0d
 DATA shuffle185<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle185<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle186<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA shuffle186<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle186<>+0(SB)/8, $0x0b0a090807ffffff
+DATA shuffle186<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle186<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle187<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle187<>+8(SB)/8, $0x0c0b0a090807ffff
-GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle188<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA shuffle188<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle189<>+0(SB)/8, $0x0b0a090807ffffff
-DATA shuffle189<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
 
 // func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -4926,21 +4883,21 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk341
+	JAE   chunk346
 	CMPQ  BX, $0x18
-	JAE   chunk342
+	JAE   chunk347
 	RET
 
-chunk341:
+chunk346:
 	SUBQ $0x24, BX
 
-group343:
+group348:
 	MOVQ rows+24(FP), R8
 
-row344:
+row349:
 	XORQ DI, DI
 
-chunks345:
+chunks350:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -4984,35 +4941,35 @@ chunks345:
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone346
+	JEQ     rowdone351
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks345
+	JLE     chunks350
 	MOVQ    BX, DI
-	JMP     chunks345
+	JMP     chunks350
 
-rowdone346:
+rowdone351:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row344
+	JNZ  row349
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group343
+	JNZ  group348
 	VZEROUPPER
 	RET
 
-chunk342:
+chunk347:
 	SUBQ $0x18, BX
 
-group347:
+group352:
 	MOVQ rows+24(FP), R8
 
-row348:
+row353:
 	XORQ DI, DI
 
-chunks349:
+chunks354:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -5042,94 +4999,12 @@ chunks349:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone350
+	JEQ     rowdone355
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks349
+	JLE     chunks354
 	MOVQ    BX, DI
-	JMP     chunks349
-
-rowdone350:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row348
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group347
-	VZEROUPPER
-	RET
-
-// func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
-	JAE   chunk351
-	RET
-
-chunk351:
-	SUBQ $0x20, BX
-
-group352:
-	MOVQ rows+24(FP), R8
-
-row353:
-	XORQ DI, DI
-
-chunks354:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle68<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle69<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, (R10)
-	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle70<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle71<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle72<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle73<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle74<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle75<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, BX
-	JEQ            rowdone355
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
-	JLE            chunks354
-	MOVQ           BX, DI
-	JMP            chunks354
+	JMP     chunks354
 
 rowdone355:
 	ADDQ spaceStride+32(FP), AX
@@ -5140,13 +5015,12 @@ rowdone355:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group352
-	SFENCE
 	VZEROUPPER
 	RET
 
-// func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -5180,30 +5054,30 @@ chunks359:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle92<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle93<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle61<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle94<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle62<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle95<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle63<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle96<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle64<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle97<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle65<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle98<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle66<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle99<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5227,9 +5101,9 @@ rowdone360:
 	VZEROUPPER
 	RET
 
-// func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -5263,30 +5137,30 @@ chunks364:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle115<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R10)
 	VMOVDQU        (R9), Y0
-	VPSHUFB        shuffle117<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle86<>+0(SB), Y0, Y0
 	VMOVDQU        (R9)(DX*1), Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle87<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        (R9)(DX*2), Y0
-	VPSHUFB        shuffle119<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle88<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
 	VBROADCASTI128 16(R9), Y0
-	VPSHUFB        shuffle120<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle89<>+0(SB), Y0, Y0
 	VBROADCASTI128 16(R9)(DX*1), Y1
-	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle90<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R9)(DX*2), Y0
-	VPSHUFB        shuffle122<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
@@ -5310,9 +5184,9 @@ rowdone365:
 	VZEROUPPER
 	RET
 
-// func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -5346,30 +5220,32 @@ chunks369:
 	IMUL3Q         $0x03, DI, R10
 	ADDQ           AX, R10
 	VBROADCASTI128 (R9), Y0
-	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
 	VBROADCASTI128 (R9)(DX*1), Y1
-	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle107<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 (R9)(DX*2), Y0
-	VPSHUFB        shuffle131<>+0(SB), Y0, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVNTDQ       Y2, (R10)
-	VBROADCASTI128 16(R9), Y2
-	VPSHUFB        shuffle131<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(DX*1), Y3
-	VPSHUFB        shuffle132<>+0(SB), Y3, Y3
-	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
-	VPOR           Y0, Y3, Y0
+	VPSHUFB        shuffle108<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, (R10)
+	VMOVDQU        (R9), Y0
+	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
+	VMOVDQU        (R9)(DX*1), Y1
+	VPSHUFB        shuffle110<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        (R9)(DX*2), Y0
+	VPSHUFB        shuffle111<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R10)
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(DX*1), Y0
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(DX*2), Y2
-	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVNTDQ       Y2, 64(R10)
+	VBROADCASTI128 16(R9), Y0
+	VPSHUFB        shuffle112<>+0(SB), Y0, Y0
+	VBROADCASTI128 16(R9)(DX*1), Y1
+	VPSHUFB        shuffle113<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 16(R9)(DX*2), Y0
+	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVNTDQ       Y0, 64(R10)
 	CMPQ           DI, BX
 	JEQ            rowdone370
 	ADDQ           $0x20, DI
@@ -5391,9 +5267,9 @@ rowdone370:
 	VZEROUPPER
 	RET
 
-// func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -5423,6 +5299,87 @@ row373:
 	XORQ DI, DI
 
 chunks374:
+	LEAQ           (CX)(DI*1), R9
+	IMUL3Q         $0x03, DI, R10
+	ADDQ           AX, R10
+	VBROADCASTI128 (R9), Y0
+	VPSHUFB        shuffle125<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R9)(DX*1), Y1
+	VPSHUFB        shuffle126<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 (R9)(DX*2), Y0
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVNTDQ       Y2, (R10)
+	VBROADCASTI128 16(R9), Y2
+	VPSHUFB        shuffle127<>+0(SB), Y2, Y1
+	VMOVDQU        (R9)(DX*1), Y3
+	VPSHUFB        shuffle128<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVNTDQ       Y0, 32(R10)
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
+	VBROADCASTI128 16(R9)(DX*1), Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 16(R9)(DX*2), Y2
+	VPSHUFB        shuffle125<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVNTDQ       Y2, 64(R10)
+	CMPQ           DI, BX
+	JEQ            rowdone375
+	ADDQ           $0x20, DI
+	CMPQ           DI, BX
+	JLE            chunks374
+	MOVQ           BX, DI
+	JMP            chunks374
+
+rowdone375:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row373
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group372
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x20
+	JAE   chunk376
+	RET
+
+chunk376:
+	SUBQ $0x20, BX
+
+group377:
+	MOVQ rows+24(FP), R8
+
+row378:
+	XORQ DI, DI
+
+chunks379:
 	LEAQ       (CX)(DI*1), R9
 	IMUL3Q     $0x03, DI, R10
 	ADDQ       AX, R10
@@ -5436,22 +5393,22 @@ chunks374:
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVNTDQ   Y2, 64(R10)
 	CMPQ       DI, BX
-	JEQ        rowdone375
+	JEQ        rowdone380
 	ADDQ       $0x20, DI
 	CMPQ       DI, BX
-	JLE        chunks374
+	JLE        chunks379
 	MOVQ       BX, DI
-	JMP        chunks374
+	JMP        chunks379
 
-rowdone375:
+rowdone380:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row373
+	JNZ  row378
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group372
+	JNZ  group377
 	SFENCE
 	VZEROUPPER
 	RET
@@ -5475,288 +5432,288 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk376
+	JAE   chunk381
 	CMPQ  BX, $0x18
-	JAE   chunk377
+	JAE   chunk382
 	RET
 
-chunk376:
+chunk381:
 	SUBQ $0x24, BX
 
-group378:
+group383:
 	MOVQ rows+24(FP), R8
 
-row379:
+row384:
 	XORQ DI, DI
 
-chunks380:
+chunks385:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle192<>+0(SB), X0, X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle193<>+0(SB), X0, X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle194<>+0(SB), X1, X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle195<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle196<>+0(SB), X0, X0
+	VPSHUFB shuffle193<>+0(SB), X0, X0
 	VMOVDQU 7(R9)(DX*2), X1
-	VPSHUFB shuffle197<>+0(SB), X1, X1
+	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9), X0
-	VPSHUFB shuffle198<>+0(SB), X0, X0
+	VPSHUFB shuffle195<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X0
-	VPSHUFB shuffle199<>+0(SB), X0, X0
+	VPSHUFB shuffle196<>+0(SB), X0, X0
 	VMOVDQU 13(R9)(DX*2), X1
-	VPSHUFB shuffle200<>+0(SB), X1, X1
+	VPSHUFB shuffle197<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle192<>+0(SB), X0, X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle201<>+0(SB), X0, X1
+	VPSHUFB shuffle198<>+0(SB), X0, X1
 	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle202<>+0(SB), X2, X2
+	VPSHUFB shuffle199<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle203<>+0(SB), X1, X1
+	VPSHUFB shuffle200<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 64(R10)
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle204<>+0(SB), X1, X2
-	VPSHUFB shuffle205<>+0(SB), X0, X3
+	VPSHUFB shuffle201<>+0(SB), X1, X2
+	VPSHUFB shuffle202<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle206<>+0(SB), X2, X4
+	VPSHUFB shuffle203<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle207<>+0(SB), X1, X1
-	VPSHUFB shuffle208<>+0(SB), X0, X0
+	VPSHUFB shuffle204<>+0(SB), X1, X1
+	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle209<>+0(SB), X2, X2
+	VPSHUFB shuffle206<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone381
+	JEQ     rowdone386
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks380
+	JLE     chunks385
 	MOVQ    BX, DI
-	JMP     chunks380
+	JMP     chunks385
 
-rowdone381:
+rowdone386:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row379
+	JNZ  row384
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group378
+	JNZ  group383
 	VZEROUPPER
 	RET
 
-chunk377:
+chunk382:
 	SUBQ $0x18, BX
 
-group382:
+group387:
 	MOVQ rows+24(FP), R8
 
-row383:
+row388:
 	XORQ DI, DI
 
-chunks384:
+chunks389:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle190<>+0(SB), X0, X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle191<>+0(SB), X1, X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle192<>+0(SB), X0, X0
+	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 3(R9)(DX*2), X0
-	VPSHUFB shuffle193<>+0(SB), X0, X0
+	VPSHUFB shuffle190<>+0(SB), X0, X0
 	VMOVDQU 6(R9), X1
-	VPSHUFB shuffle194<>+0(SB), X1, X1
+	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle195<>+0(SB), X0, X0
+	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle210<>+0(SB), X0, X1
+	VPSHUFB shuffle207<>+0(SB), X0, X1
 	VMOVDQU 7(R9)(DX*2), X2
-	VPSHUFB shuffle197<>+0(SB), X2, X2
+	VPSHUFB shuffle194<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle211<>+0(SB), X1, X3
+	VPSHUFB shuffle208<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
-	VPSHUFB shuffle212<>+0(SB), X0, X3
+	VPSHUFB shuffle209<>+0(SB), X0, X3
 	VMOVDQU 8(R9)(DX*2), X2
-	VPSHUFB shuffle213<>+0(SB), X2, X4
+	VPSHUFB shuffle210<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle214<>+0(SB), X1, X3
+	VPSHUFB shuffle211<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 48(R10)
-	VPSHUFB shuffle215<>+0(SB), X1, X1
-	VPSHUFB shuffle216<>+0(SB), X0, X0
+	VPSHUFB shuffle212<>+0(SB), X1, X1
+	VPSHUFB shuffle213<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle217<>+0(SB), X2, X2
+	VPSHUFB shuffle214<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone385
+	JEQ     rowdone390
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks384
+	JLE     chunks389
 	MOVQ    BX, DI
-	JMP     chunks384
+	JMP     chunks389
 
-rowdone385:
+rowdone390:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row383
+	JNZ  row388
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group382
+	JNZ  group387
 	VZEROUPPER
 	RET
 
-DATA shuffle190<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle190<>+8(SB)/8, $0xffffffff050301ff
+DATA shuffle187<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle187<>+8(SB)/8, $0xffffffff050301ff
+GLOBL shuffle187<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle188<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle188<>+8(SB)/8, $0xff050301ffffffff
+GLOBL shuffle188<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle189<>+0(SB)/8, $0x0200ffffffffffff
+DATA shuffle189<>+8(SB)/8, $0x01ffffffffffff04
+GLOBL shuffle189<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle190<>+0(SB)/8, $0xffffffffffff0200
+DATA shuffle190<>+8(SB)/8, $0xffffffffff070503
 GLOBL shuffle190<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle191<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle191<>+8(SB)/8, $0xff050301ffffffff
+DATA shuffle191<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle191<>+8(SB)/8, $0xffff050301ffffff
 GLOBL shuffle191<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle192<>+0(SB)/8, $0x0200ffffffffffff
-DATA shuffle192<>+8(SB)/8, $0x01ffffffffffff04
+DATA shuffle192<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle192<>+8(SB)/8, $0x0301ffffffffffff
 GLOBL shuffle192<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle193<>+0(SB)/8, $0xffffffffffff0200
-DATA shuffle193<>+8(SB)/8, $0xffffffffff070503
+DATA shuffle193<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle193<>+8(SB)/8, $0xffffffffffff0503
 GLOBL shuffle193<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle194<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle194<>+8(SB)/8, $0xffff050301ffffff
+DATA shuffle194<>+0(SB)/8, $0xffffffff040200ff
+DATA shuffle194<>+8(SB)/8, $0xffffff090705ffff
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle195<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle195<>+8(SB)/8, $0x0301ffffffffffff
+DATA shuffle195<>+0(SB)/8, $0xff040200ffffffff
+DATA shuffle195<>+8(SB)/8, $0x050301ffffffffff
 GLOBL shuffle195<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle196<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle196<>+8(SB)/8, $0xffffffffffff0503
+DATA shuffle196<>+0(SB)/8, $0xffffffffff040200
+DATA shuffle196<>+8(SB)/8, $0xffffffff090705ff
 GLOBL shuffle196<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle197<>+0(SB)/8, $0xffffffff040200ff
-DATA shuffle197<>+8(SB)/8, $0xffffff090705ffff
+DATA shuffle197<>+0(SB)/8, $0xffff040200ffffff
+DATA shuffle197<>+8(SB)/8, $0xff090705ffffffff
 GLOBL shuffle197<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle198<>+0(SB)/8, $0xff040200ffffffff
-DATA shuffle198<>+8(SB)/8, $0x050301ffffffffff
+DATA shuffle198<>+0(SB)/8, $0xffffffffffff0301
+DATA shuffle198<>+8(SB)/8, $0xffffffffff080604
 GLOBL shuffle198<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle199<>+0(SB)/8, $0xffffffffff040200
-DATA shuffle199<>+8(SB)/8, $0xffffffff090705ff
+DATA shuffle199<>+0(SB)/8, $0xffffff040200ffff
+DATA shuffle199<>+8(SB)/8, $0xffff090705ffffff
 GLOBL shuffle199<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle200<>+0(SB)/8, $0xffff040200ffffff
-DATA shuffle200<>+8(SB)/8, $0xff090705ffffffff
+DATA shuffle200<>+0(SB)/8, $0x040200ffffffffff
+DATA shuffle200<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL shuffle200<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle201<>+0(SB)/8, $0xffffffffffff0301
-DATA shuffle201<>+8(SB)/8, $0xffffffffff080604
+DATA shuffle201<>+0(SB)/8, $0x05ffffffffffff08
+DATA shuffle201<>+8(SB)/8, $0xffffffffffff0907
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle202<>+0(SB)/8, $0xffffff040200ffff
-DATA shuffle202<>+8(SB)/8, $0xffff090705ffffff
+DATA shuffle202<>+0(SB)/8, $0xffffffff090705ff
+DATA shuffle202<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL shuffle202<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle203<>+0(SB)/8, $0x040200ffffffffff
-DATA shuffle203<>+8(SB)/8, $0x0705ffffffffffff
+DATA shuffle203<>+0(SB)/8, $0xff090705ffffffff
+DATA shuffle203<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL shuffle203<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle204<>+0(SB)/8, $0x05ffffffffffff08
-DATA shuffle204<>+8(SB)/8, $0xffffffffffff0907
+DATA shuffle204<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA shuffle204<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL shuffle204<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle205<>+0(SB)/8, $0xffffffff090705ff
-DATA shuffle205<>+8(SB)/8, $0xffffff0e0c0affff
+DATA shuffle205<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA shuffle205<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle205<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle206<>+0(SB)/8, $0xff090705ffffffff
-DATA shuffle206<>+8(SB)/8, $0x0e0c0affffffffff
+DATA shuffle206<>+0(SB)/8, $0x0d0bffffffffffff
+DATA shuffle206<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle206<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle207<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA shuffle207<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA shuffle207<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle207<>+8(SB)/8, $0xffffffffffff0806
 GLOBL shuffle207<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle208<>+0(SB)/8, $0xffff0f0d0bffffff
-DATA shuffle208<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle208<>+0(SB)/8, $0xff080604ffffffff
+DATA shuffle208<>+8(SB)/8, $0x090705ffffffffff
 GLOBL shuffle208<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle209<>+0(SB)/8, $0x0d0bffffffffffff
-DATA shuffle209<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle209<>+0(SB)/8, $0xffffffffff090705
+DATA shuffle209<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL shuffle209<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle210<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle210<>+8(SB)/8, $0xffffffffffff0806
+DATA shuffle210<>+0(SB)/8, $0xffff090705ffffff
+DATA shuffle210<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL shuffle210<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle211<>+0(SB)/8, $0xff080604ffffffff
-DATA shuffle211<>+8(SB)/8, $0x090705ffffffffff
+DATA shuffle211<>+0(SB)/8, $0x0c0affffffffffff
+DATA shuffle211<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL shuffle211<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle212<>+0(SB)/8, $0xffffffffff090705
-DATA shuffle212<>+8(SB)/8, $0xffffffff0e0c0aff
+DATA shuffle212<>+0(SB)/8, $0xffffffffffff0f0d
+DATA shuffle212<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle212<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle213<>+0(SB)/8, $0xffff090705ffffff
-DATA shuffle213<>+8(SB)/8, $0xff0e0c0affffffff
+DATA shuffle213<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA shuffle213<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle214<>+0(SB)/8, $0x0c0affffffffffff
-DATA shuffle214<>+8(SB)/8, $0x0bffffffffffff0e
+DATA shuffle214<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA shuffle214<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle214<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle215<>+0(SB)/8, $0xffffffffffff0f0d
-DATA shuffle215<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle216<>+0(SB)/8, $0xffffff0f0d0bffff
-DATA shuffle216<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle217<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA shuffle217<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -5777,247 +5734,247 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk386
+	JAE   chunk391
 	CMPQ  BX, $0x18
-	JAE   chunk387
+	JAE   chunk392
 	RET
 
-chunk386:
+chunk391:
 	SUBQ $0x24, BX
 
-group388:
+group393:
 	MOVQ rows+24(FP), R8
 
-row389:
+row394:
 	XORQ DI, DI
 
-chunks390:
+chunks395:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle218<>+0(SB), X0, X0
+	VPSHUFB shuffle215<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle219<>+0(SB), X1, X1
+	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle220<>+0(SB), X0, X0
+	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle221<>+0(SB), X0, X0
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle222<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle223<>+0(SB), X0, X0
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle224<>+0(SB), X0, X0
+	VPSHUFB shuffle221<>+0(SB), X0, X0
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle225<>+0(SB), X1, X1
+	VPSHUFB shuffle222<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle226<>+0(SB), X0, X0
+	VPSHUFB shuffle223<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle218<>+0(SB), X0, X0
+	VPSHUFB shuffle215<>+0(SB), X0, X0
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle219<>+0(SB), X1, X1
+	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R9)(DX*1), X0
-	VPSHUFB shuffle220<>+0(SB), X0, X0
+	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle166<>+0(SB), X0, X1
+	VPSHUFB shuffle163<>+0(SB), X0, X1
 	VMOVDQU 14(R9)(DX*2), X2
-	VPSHUFB shuffle222<>+0(SB), X2, X2
+	VPSHUFB shuffle219<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle227<>+0(SB), X1, X3
+	VPSHUFB shuffle224<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle228<>+0(SB), X0, X3
+	VPSHUFB shuffle225<>+0(SB), X0, X3
 	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle229<>+0(SB), X2, X4
+	VPSHUFB shuffle226<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle230<>+0(SB), X1, X1
+	VPSHUFB shuffle227<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle231<>+0(SB), X0, X0
-	VPSHUFB shuffle232<>+0(SB), X2, X2
+	VPSHUFB shuffle228<>+0(SB), X0, X0
+	VPSHUFB shuffle229<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone391
+	JEQ     rowdone396
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks390
+	JLE     chunks395
 	MOVQ    BX, DI
-	JMP     chunks390
+	JMP     chunks395
 
-rowdone391:
+rowdone396:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row389
+	JNZ  row394
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group388
+	JNZ  group393
 	VZEROUPPER
 	RET
 
-chunk387:
+chunk392:
 	SUBQ $0x18, BX
 
-group392:
+group397:
 	MOVQ rows+24(FP), R8
 
-row393:
+row398:
 	XORQ DI, DI
 
-chunks394:
+chunks399:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle218<>+0(SB), X0, X0
+	VPSHUFB shuffle215<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle219<>+0(SB), X1, X1
+	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle220<>+0(SB), X0, X0
+	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle221<>+0(SB), X0, X0
+	VPSHUFB shuffle218<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle222<>+0(SB), X1, X1
+	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle223<>+0(SB), X0, X0
+	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 6(R9)(DX*2), X0
-	VPSHUFB shuffle224<>+0(SB), X0, X0
+	VPSHUFB shuffle221<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle229<>+0(SB), X1, X2
+	VPSHUFB shuffle226<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle233<>+0(SB), X0, X3
+	VPSHUFB shuffle230<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle234<>+0(SB), X3, X2
-	VPSHUFB shuffle232<>+0(SB), X1, X1
+	VPSHUFB shuffle231<>+0(SB), X3, X2
+	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle235<>+0(SB), X0, X2
+	VPSHUFB shuffle232<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X0, X0
-	VPSHUFB shuffle236<>+0(SB), X3, X3
+	VPSHUFB shuffle233<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone395
+	JEQ     rowdone400
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks394
+	JLE     chunks399
 	MOVQ    BX, DI
-	JMP     chunks394
+	JMP     chunks399
 
-rowdone395:
+rowdone400:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row393
+	JNZ  row398
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group392
+	JNZ  group397
 	VZEROUPPER
 	RET
 
-DATA shuffle218<>+0(SB)/8, $0xffff090805040100
-DATA shuffle218<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle215<>+0(SB)/8, $0xffff090805040100
+DATA shuffle215<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle216<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle216<>+8(SB)/8, $0xffffffff09080504
+GLOBL shuffle216<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle217<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle217<>+8(SB)/8, $0x05040100ffffffff
+GLOBL shuffle217<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle218<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle218<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle218<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle219<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle219<>+8(SB)/8, $0xffffffff09080504
+DATA shuffle219<>+0(SB)/8, $0x090805040100ffff
+DATA shuffle219<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle219<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle220<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle220<>+8(SB)/8, $0x05040100ffffffff
+DATA shuffle220<>+8(SB)/8, $0xffff090805040100
 GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle221<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle221<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle221<>+0(SB)/8, $0xffffffff05040100
+DATA shuffle221<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle221<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle222<>+0(SB)/8, $0x090805040100ffff
-DATA shuffle222<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle222<>+0(SB)/8, $0x05040100ffffffff
+DATA shuffle222<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle223<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle223<>+8(SB)/8, $0xffff090805040100
+DATA shuffle223<>+8(SB)/8, $0x090805040100ffff
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle224<>+0(SB)/8, $0xffffffff05040100
-DATA shuffle224<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle224<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle224<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL shuffle224<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle225<>+0(SB)/8, $0x05040100ffffffff
-DATA shuffle225<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle225<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle225<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle225<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle226<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle226<>+8(SB)/8, $0x090805040100ffff
+DATA shuffle226<>+0(SB)/8, $0x09080504ffffffff
+DATA shuffle226<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle226<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle227<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle227<>+8(SB)/8, $0xffff0d0c09080504
+DATA shuffle227<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL shuffle227<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle228<>+0(SB)/8, $0xffffffff0d0c0908
+DATA shuffle228<>+0(SB)/8, $0xffff0f0e0b0a0706
 DATA shuffle228<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle228<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle229<>+0(SB)/8, $0x09080504ffffffff
-DATA shuffle229<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle229<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle229<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL shuffle229<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle230<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle230<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle230<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle231<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA shuffle231<>+0(SB)/8, $0xffff0d0c09080504
 DATA shuffle231<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle231<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle232<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle232<>+8(SB)/8, $0xffffffff0f0e0b0a
+DATA shuffle232<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle232<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL shuffle232<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle233<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle233<>+8(SB)/8, $0x0d0c09080504ffff
+DATA shuffle233<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA shuffle233<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle234<>+0(SB)/8, $0xffff0d0c09080504
-DATA shuffle234<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle235<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle235<>+8(SB)/8, $0x0b0a0706ffffffff
-GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle236<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA shuffle236<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6038,198 +5995,206 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk396
+	JAE   chunk401
 	CMPQ  BX, $0x18
-	JAE   chunk397
+	JAE   chunk402
 	RET
 
-chunk396:
+chunk401:
 	SUBQ $0x30, BX
 
-group398:
+group403:
 	MOVQ rows+24(FP), R8
 
-row399:
+row404:
 	XORQ DI, DI
 
-chunks400:
+chunks405:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle238<>+0(SB), X1, X1
+	VPSHUFB shuffle235<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 16(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 4(R9), X0
-	VPSHUFB shuffle239<>+0(SB), X0, X0
+	VPSHUFB shuffle236<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R9), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle237<>+0(SB), X1, X1
+	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 12(R9)(DX*2), X1
-	VPSHUFB shuffle237<>+0(SB), X1, X1
+	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VMOVDQU 24(R9), X0
-	VPSHUFB shuffle238<>+0(SB), X0, X0
+	VPSHUFB shuffle235<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 64(R10)
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle240<>+0(SB), X0, X1
+	VPSHUFB shuffle237<>+0(SB), X0, X1
 	VMOVDQU 24(R9)(DX*1), X2
-	VPSHUFB shuffle239<>+0(SB), X2, X2
+	VPSHUFB shuffle236<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 32(R9)(DX*1), X1
-	VPSHUFB shuffle64<>+0(SB), X1, X3
+	VPSHUFB shuffle238<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 80(R10)
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle237<>+0(SB), X3, X3
+	VPSHUFB shuffle234<>+0(SB), X3, X3
 	VMOVDQU 32(R9)(DX*2), X2
-	VPSHUFB shuffle124<>+0(SB), X2, X4
+	VPSHUFB shuffle118<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 96(R10)
-	VPSHUFB shuffle241<>+0(SB), X0, X0
+	VPSHUFB shuffle239<>+0(SB), X0, X0
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle238<>+0(SB), X3, X3
+	VPSHUFB shuffle235<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle239<>+0(SB), X3, X3
+	VPSHUFB shuffle236<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone401
+	JEQ     rowdone406
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks400
+	JLE     chunks405
 	MOVQ    BX, DI
-	JMP     chunks400
+	JMP     chunks405
 
-rowdone401:
+rowdone406:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row399
+	JNZ  row404
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group398
+	JNZ  group403
 	VZEROUPPER
 	RET
 
-chunk397:
+chunk402:
 	SUBQ $0x18, BX
 
-group402:
+group407:
 	MOVQ rows+24(FP), R8
 
-row403:
+row408:
 	XORQ DI, DI
 
-chunks404:
+chunks409:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle124<>+0(SB), X1, X2
+	VPSHUFB shuffle118<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X2
+	VPSHUFB shuffle234<>+0(SB), X0, X2
 	VMOVDQU (R9)(DX*2), X3
-	VPSHUFB shuffle238<>+0(SB), X3, X3
+	VPSHUFB shuffle235<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle240<>+0(SB), X3, X2
+	VPSHUFB shuffle237<>+0(SB), X3, X2
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle239<>+0(SB), X4, X4
+	VPSHUFB shuffle236<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle237<>+0(SB), X1, X1
-	VPSHUFB shuffle126<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X1, X1
+	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R10)
-	VPSHUFB shuffle241<>+0(SB), X3, X3
+	VPSHUFB shuffle239<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone405
+	JEQ     rowdone410
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks404
+	JLE     chunks409
 	MOVQ    BX, DI
-	JMP     chunks404
+	JMP     chunks409
 
-rowdone405:
+rowdone410:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row403
+	JNZ  row408
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group402
+	JNZ  group407
 	VZEROUPPER
 	RET
 
-DATA shuffle237<>+0(SB)/8, $0x0b0a090803020100
+DATA shuffle234<>+0(SB)/8, $0x0b0a090803020100
+DATA shuffle234<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle234<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle235<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle235<>+8(SB)/8, $0x0b0a090803020100
+GLOBL shuffle235<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle236<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle236<>+8(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle236<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle237<>+0(SB)/8, $0xffffffff0b0a0908
 DATA shuffle237<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle237<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle238<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle238<>+8(SB)/8, $0x0b0a090803020100
+DATA shuffle238<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle238<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle239<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle239<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle239<>+0(SB)/8, $0x0f0e0d0c07060504
+DATA shuffle239<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle239<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle240<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle240<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle240<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle240<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle240<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle241<>+0(SB)/8, $0x0f0e0d0c07060504
-DATA shuffle241<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6250,19 +6215,19 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk406
+	JAE   chunk411
 	RET
 
-chunk406:
+chunk411:
 	SUBQ $0x30, BX
 
-group407:
+group412:
 	MOVQ rows+24(FP), R8
 
-row408:
+row413:
 	XORQ DI, DI
 
-chunks409:
+chunks414:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6298,7 +6263,7 @@ chunks409:
 	VMOVDQU X4, 64(R10)
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle31<>+0(SB), X1, X1
+	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*1), X1
@@ -6314,127 +6279,12 @@ chunks409:
 	VMOVDQU X4, 112(R10)
 	VMOVDQU 24(R9)(DX*2), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VPSHUFB shuffle31<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone410
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
-	JLE     chunks409
-	MOVQ    BX, DI
-	JMP     chunks409
-
-rowdone410:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row408
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group407
-	VZEROUPPER
-	RET
-
-// func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
-TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x24
-	JAE   chunk411
-	RET
-
-chunk411:
-	SUBQ $0x24, BX
-
-group412:
-	MOVQ rows+24(FP), R8
-
-row413:
-	XORQ DI, DI
-
-chunks414:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VPSHUFB shuffle242<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle243<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle244<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle245<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle246<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle247<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 10(R9)(DX*1), X0
-	VPSHUFB shuffle248<>+0(SB), X0, X0
-	VMOVDQU 9(R9)(DX*2), X1
-	VPSHUFB shuffle249<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU 10(R9), X0
-	VPSHUFB shuffle250<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle251<>+0(SB), X0, X0
-	VMOVDQU 11(R9)(DX*2), X1
-	VPSHUFB shuffle252<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle244<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle245<>+0(SB), X0, X1
-	VMOVDQU 19(R9)(DX*1), X2
-	VPSHUFB shuffle253<>+0(SB), X2, X2
-	VPOR    X2, X1, X2
-	VMOVDQU 19(R9)(DX*2), X1
-	VPSHUFB shuffle254<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 64(R10)
-	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle255<>+0(SB), X1, X2
-	VPSHUFB shuffle256<>+0(SB), X0, X3
-	VPOR    X3, X2, X3
-	VMOVDQU 20(R9)(DX*1), X2
-	VPSHUFB shuffle257<>+0(SB), X2, X4
-	VPOR    X4, X3, X4
-	VMOVDQU X4, 80(R10)
-	VPSHUFB shuffle258<>+0(SB), X1, X1
-	VPSHUFB shuffle259<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VPSHUFB shuffle260<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
 	JEQ     rowdone415
-	ADDQ    $0x24, DI
+	ADDQ    $0x30, DI
 	CMPQ    DI, BX
 	JLE     chunks414
 	MOVQ    BX, DI
@@ -6452,85 +6302,9 @@ rowdone415:
 	VZEROUPPER
 	RET
 
-DATA shuffle242<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle242<>+8(SB)/8, $0xffffffff070401ff
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle243<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle243<>+8(SB)/8, $0xff070401ffffffff
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle244<>+0(SB)/8, $0x0300ffffffffffff
-DATA shuffle244<>+8(SB)/8, $0x01ffffffffffff06
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle245<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle245<>+8(SB)/8, $0xffffffffff060300
-GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle246<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle246<>+8(SB)/8, $0xffff0d0a07ffffff
-GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle247<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle247<>+8(SB)/8, $0x0a07ffffffffffff
-GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle248<>+0(SB)/8, $0x00ffffffffffff05
-DATA shuffle248<>+8(SB)/8, $0xffffffffffff0603
-GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle249<>+0(SB)/8, $0xffffffff060300ff
-DATA shuffle249<>+8(SB)/8, $0xffffff070401ffff
-GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle250<>+0(SB)/8, $0xff060300ffffffff
-DATA shuffle250<>+8(SB)/8, $0x070401ffffffffff
-GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle251<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle251<>+8(SB)/8, $0xffffffff0d0a07ff
-GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle252<>+0(SB)/8, $0xffff060300ffffff
-DATA shuffle252<>+8(SB)/8, $0xff0d0a07ffffffff
-GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle253<>+0(SB)/8, $0xffffff060300ffff
-DATA shuffle253<>+8(SB)/8, $0xffff070401ffffff
-GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle254<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle254<>+8(SB)/8, $0x0401ffffffffffff
-GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle255<>+0(SB)/8, $0x07ffffffffffff06
-DATA shuffle255<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle256<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA shuffle256<>+8(SB)/8, $0xffffff0e0b08ffff
-GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle257<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA shuffle257<>+8(SB)/8, $0x0e0b08ffffffffff
-GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle258<>+0(SB)/8, $0xffffffffff0e0b08
-DATA shuffle258<>+8(SB)/8, $0xffffffff0f0c09ff
-GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle259<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA shuffle259<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle260<>+0(SB)/8, $0x0c09ffffffffffff
-DATA shuffle260<>+8(SB)/8, $0xffffffffffffff0f
-GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
-
-// func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
-TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -6564,59 +6338,62 @@ chunks419:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle241<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VPSHUFB shuffle242<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle263<>+0(SB), X0, X0
+	VPSHUFB shuffle243<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle264<>+0(SB), X0, X0
+	VPSHUFB shuffle244<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle265<>+0(SB), X1, X1
+	VPSHUFB shuffle245<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle246<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X0
-	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle268<>+0(SB), X1, X1
+	VMOVDQU 10(R9)(DX*1), X0
+	VPSHUFB shuffle247<>+0(SB), X0, X0
+	VMOVDQU 9(R9)(DX*2), X1
+	VPSHUFB shuffle248<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle269<>+0(SB), X0, X0
+	VMOVDQU 10(R9), X0
+	VPSHUFB shuffle249<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
-	VMOVDQU 18(R9), X1
-	VPSHUFB shuffle262<>+0(SB), X1, X1
+	VMOVDQU 11(R9)(DX*1), X0
+	VPSHUFB shuffle250<>+0(SB), X0, X0
+	VMOVDQU 11(R9)(DX*2), X1
+	VPSHUFB shuffle251<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle263<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X0
+	VPSHUFB shuffle243<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle264<>+0(SB), X0, X1
-	VMOVDQU 18(R9)(DX*2), X2
-	VPSHUFB shuffle265<>+0(SB), X2, X2
+	VMOVDQU 20(R9), X0
+	VPSHUFB shuffle244<>+0(SB), X0, X1
+	VMOVDQU 19(R9)(DX*1), X2
+	VPSHUFB shuffle252<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle266<>+0(SB), X1, X3
+	VMOVDQU 19(R9)(DX*2), X1
+	VPSHUFB shuffle253<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, 64(R10)
+	VMOVDQU 20(R9)(DX*2), X1
+	VPSHUFB shuffle254<>+0(SB), X1, X2
+	VPSHUFB shuffle255<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 64(R10)
-	VPSHUFB shuffle270<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle268<>+0(SB), X2, X4
+	VMOVDQU 20(R9)(DX*1), X2
+	VPSHUFB shuffle256<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle271<>+0(SB), X1, X1
-	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
-	VPSHUFB shuffle272<>+0(SB), X0, X0
-	VPSHUFB shuffle273<>+0(SB), X2, X2
+	VMOVDQU X4, 80(R10)
+	VPSHUFB shuffle257<>+0(SB), X1, X1
+	VPSHUFB shuffle258<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VPSHUFB shuffle259<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
@@ -6640,61 +6417,85 @@ rowdone420:
 	VZEROUPPER
 	RET
 
-DATA shuffle261<>+0(SB)/8, $0xffff0d0c07060100
-DATA shuffle261<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
+DATA shuffle241<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle241<>+8(SB)/8, $0xffffffff070401ff
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle262<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle262<>+8(SB)/8, $0xffffffff0d0c0706
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
+DATA shuffle242<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle242<>+8(SB)/8, $0xff070401ffffffff
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle263<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle263<>+8(SB)/8, $0x07060100ffffffff
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
+DATA shuffle243<>+0(SB)/8, $0x0300ffffffffffff
+DATA shuffle243<>+8(SB)/8, $0x01ffffffffffff06
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle264<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle264<>+8(SB)/8, $0x0100ffffffffffff
-GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
+DATA shuffle244<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle244<>+8(SB)/8, $0xffffffffff060300
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle265<>+0(SB)/8, $0x0d0c07060100ffff
-DATA shuffle265<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
+DATA shuffle245<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle245<>+8(SB)/8, $0xffff0d0a07ffffff
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle266<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle266<>+8(SB)/8, $0xffff0d0c07060100
-GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
+DATA shuffle246<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle246<>+8(SB)/8, $0x0a07ffffffffffff
+GLOBL shuffle246<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle267<>+0(SB)/8, $0xffffffff07060100
-DATA shuffle267<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
+DATA shuffle247<>+0(SB)/8, $0x00ffffffffffff05
+DATA shuffle247<>+8(SB)/8, $0xffffffffffff0603
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle268<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle268<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
+DATA shuffle248<>+0(SB)/8, $0xffffffff060300ff
+DATA shuffle248<>+8(SB)/8, $0xffffff070401ffff
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle269<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle269<>+8(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
+DATA shuffle249<>+0(SB)/8, $0xff060300ffffffff
+DATA shuffle249<>+8(SB)/8, $0x070401ffffffffff
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle270<>+0(SB)/8, $0xffffffff0d0c0706
-DATA shuffle270<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
+DATA shuffle250<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle250<>+8(SB)/8, $0xffffffff0d0a07ff
+GLOBL shuffle250<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle271<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle271<>+8(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
+DATA shuffle251<>+0(SB)/8, $0xffff060300ffffff
+DATA shuffle251<>+8(SB)/8, $0xff0d0a07ffffffff
+GLOBL shuffle251<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle272<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle272<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
+DATA shuffle252<>+0(SB)/8, $0xffffff060300ffff
+DATA shuffle252<>+8(SB)/8, $0xffff070401ffffff
+GLOBL shuffle252<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle273<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle273<>+8(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
+DATA shuffle253<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle253<>+8(SB)/8, $0x0401ffffffffffff
+GLOBL shuffle253<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+DATA shuffle254<>+0(SB)/8, $0x07ffffffffffff06
+DATA shuffle254<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle254<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle255<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA shuffle255<>+8(SB)/8, $0xffffff0e0b08ffff
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle256<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA shuffle256<>+8(SB)/8, $0x0e0b08ffffffffff
+GLOBL shuffle256<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle257<>+0(SB)/8, $0xffffffffff0e0b08
+DATA shuffle257<>+8(SB)/8, $0xffffffff0f0c09ff
+GLOBL shuffle257<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle258<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA shuffle258<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle258<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle259<>+0(SB)/8, $0x0c09ffffffffffff
+DATA shuffle259<>+8(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle259<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
-TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -6728,54 +6529,60 @@ chunks424:
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle274<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle14<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
+	VMOVDQU (R9)(DX*1), X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU (R9)(DX*2), X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
-	VMOVDQU 12(R9)(DX*1), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*2), X2
-	VPSHUFB shuffle55<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R10)
-	VMOVDQU 20(R9)(DX*2), X2
-	VPSHUFB shuffle128<>+0(SB), X2, X0
-	VMOVDQU 4(R9), X3
-	VPSHUFB shuffle275<>+0(SB), X3, X3
-	VPOR    X3, X0, X3
-	VPSHUFB shuffle64<>+0(SB), X1, X0
-	VPOR    X0, X3, X0
-	VMOVDQU X0, 32(R10)
+	VMOVDQU 2(R9)(DX*2), X0
+	VPSHUFB shuffle263<>+0(SB), X0, X0
+	VMOVDQU 2(R9), X1
+	VPSHUFB shuffle264<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 2(R9)(DX*1), X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(R10)
+	VMOVDQU 8(R9)(DX*2), X0
+	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle267<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
 	VMOVDQU 4(R9)(DX*1), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(DX*1), X3
-	VPSHUFB shuffle124<>+0(SB), X3, X4
-	VPOR    X4, X0, X4
+	VPSHUFB shuffle268<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle14<>+0(SB), X0, X0
-	VPOR    X0, X4, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X1
+	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 18(R9)(DX*1), X0
+	VPSHUFB shuffle262<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(R9)(DX*2), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X4
-	VPSHUFB shuffle55<>+0(SB), X4, X4
-	VPOR    X4, X0, X4
-	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(DX*1), X4
-	VPSHUFB shuffle275<>+0(SB), X4, X4
-	VPOR    X4, X1, X4
-	VPSHUFB shuffle66<>+0(SB), X3, X3
-	VPOR    X3, X4, X3
-	VMOVDQU X3, 80(R10)
-	VMOVDQU 8(R9)(DX*2), X3
-	VPSHUFB shuffle54<>+0(SB), X3, X3
-	VPSHUFB shuffle126<>+0(SB), X2, X2
-	VPOR    X2, X3, X2
+	VMOVDQU 20(R9)(DX*1), X0
+	VPSHUFB shuffle263<>+0(SB), X0, X1
+	VMOVDQU 18(R9)(DX*2), X2
+	VPSHUFB shuffle264<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle265<>+0(SB), X1, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 64(R10)
+	VPSHUFB shuffle269<>+0(SB), X0, X3
+	VMOVDQU 20(R9)(DX*2), X2
+	VPSHUFB shuffle267<>+0(SB), X2, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle270<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 80(R10)
+	VPSHUFB shuffle271<>+0(SB), X0, X0
+	VPSHUFB shuffle272<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
 	VMOVQ   X2, 96(R10)
 	VPEXTRD $0x02, X2, 104(R10)
 	CMPQ    DI, BX
@@ -6798,13 +6605,171 @@ rowdone425:
 	VZEROUPPER
 	RET
 
-DATA shuffle274<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle274<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
+DATA shuffle260<>+0(SB)/8, $0xffff0d0c07060100
+DATA shuffle260<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle260<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle275<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle275<>+8(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
+DATA shuffle261<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle261<>+8(SB)/8, $0xffffffff0d0c0706
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle262<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle262<>+8(SB)/8, $0x07060100ffffffff
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle263<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle263<>+8(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle264<>+0(SB)/8, $0x0d0c07060100ffff
+DATA shuffle264<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle265<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle265<>+8(SB)/8, $0xffff0d0c07060100
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle266<>+0(SB)/8, $0xffffffff07060100
+DATA shuffle266<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle267<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle267<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle268<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle268<>+8(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle269<>+0(SB)/8, $0xffffffff0d0c0706
+DATA shuffle269<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle269<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle270<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle270<>+8(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle270<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle271<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle271<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle271<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle272<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle272<>+8(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle272<>(SB), RODATA|NOPTR, $16
+
+// func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX
+TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x24
+	JAE   chunk426
+	RET
+
+chunk426:
+	SUBQ $0x24, BX
+
+group427:
+	MOVQ rows+24(FP), R8
+
+row428:
+	XORQ DI, DI
+
+chunks429:
+	LEAQ    (CX)(DI*1), R9
+	IMUL3Q  $0x03, DI, R10
+	ADDQ    AX, R10
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle273<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R9)(DX*1), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 12(R9)(DX*1), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU (R9)(DX*2), X2
+	VPSHUFB shuffle54<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, 16(R10)
+	VMOVDQU 20(R9)(DX*2), X2
+	VPSHUFB shuffle124<>+0(SB), X2, X0
+	VMOVDQU 4(R9), X3
+	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle238<>+0(SB), X1, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, 32(R10)
+	VMOVDQU 4(R9)(DX*1), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU 20(R9)(DX*1), X3
+	VPSHUFB shuffle118<>+0(SB), X3, X4
+	VPOR    X4, X0, X4
+	VMOVDQU 4(R9)(DX*2), X0
+	VPSHUFB shuffle14<>+0(SB), X0, X0
+	VPOR    X0, X4, X0
+	VMOVDQU X0, 48(R10)
+	VMOVDQU 16(R9)(DX*2), X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
+	VMOVDQU 8(R9), X4
+	VPSHUFB shuffle54<>+0(SB), X4, X4
+	VPOR    X4, X0, X4
+	VMOVDQU X4, 64(R10)
+	VPSHUFB shuffle23<>+0(SB), X1, X1
+	VMOVDQU 8(R9)(DX*1), X4
+	VPSHUFB shuffle274<>+0(SB), X4, X4
+	VPOR    X4, X1, X4
+	VPSHUFB shuffle240<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 80(R10)
+	VMOVDQU 8(R9)(DX*2), X3
+	VPSHUFB shuffle53<>+0(SB), X3, X3
+	VPSHUFB shuffle122<>+0(SB), X2, X2
+	VPOR    X2, X3, X2
+	VMOVQ   X2, 96(R10)
+	VPEXTRD $0x02, X2, 104(R10)
+	CMPQ    DI, BX
+	JEQ     rowdone430
+	ADDQ    $0x24, DI
+	CMPQ    DI, BX
+	JLE     chunks429
+	MOVQ    BX, DI
+	JMP     chunks429
+
+rowdone430:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row428
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group427
+	VZEROUPPER
+	RET
+
+DATA shuffle273<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle273<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle274<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle274<>+8(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -6825,19 +6790,19 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x48
-	JAE   chunk426
+	JAE   chunk431
 	RET
 
-chunk426:
+chunk431:
 	SUBQ $0x48, BX
 
-group427:
+group432:
 	MOVQ rows+24(FP), R8
 
-row428:
+row433:
 	XORQ DI, DI
 
-chunks429:
+chunks434:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -6908,7 +6873,7 @@ chunks429:
 	VMOVDQU X3, 160(R10)
 	VMOVDQU 40(R9)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X1, X1
+	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU X1, 176(R10)
 	VMOVDQU 16(R9)(DX*2), X1
@@ -6920,22 +6885,22 @@ chunks429:
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VMOVQ   X2, 208(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone430
+	JEQ     rowdone435
 	ADDQ    $0x48, DI
 	CMPQ    DI, BX
-	JLE     chunks429
+	JLE     chunks434
 	MOVQ    BX, DI
-	JMP     chunks429
+	JMP     chunks434
 
-rowdone430:
+rowdone435:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row428
+	JNZ  row433
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group427
+	JNZ  group432
 	VZEROUPPER
 	RET
 
@@ -6958,299 +6923,299 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk431
+	JAE   chunk436
 	CMPQ  BX, $0x18
-	JAE   chunk432
+	JAE   chunk437
 	RET
 
-chunk431:
+chunk436:
 	SUBQ $0x24, BX
 
-group433:
+group438:
 	MOVQ rows+24(FP), R8
 
-row434:
+row439:
 	XORQ DI, DI
 
-chunks435:
+chunks440:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle276<>+0(SB), X0, X0
+	VPSHUFB shuffle275<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle277<>+0(SB), X1, X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle278<>+0(SB), X0, X0
+	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle279<>+0(SB), X0, X0
+	VPSHUFB shuffle278<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle280<>+0(SB), X1, X1
+	VPSHUFB shuffle279<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle281<>+0(SB), X0, X0
+	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 11(R9)(DX*1), X0
-	VPSHUFB shuffle282<>+0(SB), X0, X0
+	VPSHUFB shuffle281<>+0(SB), X0, X0
 	VMOVDQU 3(R9)(DX*2), X1
-	VPSHUFB shuffle283<>+0(SB), X1, X1
+	VPSHUFB shuffle282<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*2), X0
-	VPSHUFB shuffle284<>+0(SB), X0, X2
+	VPSHUFB shuffle283<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 12(R9), X1
-	VPSHUFB shuffle285<>+0(SB), X1, X1
+	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 13(R9)(DX*1), X1
-	VPSHUFB shuffle276<>+0(SB), X1, X1
+	VPSHUFB shuffle275<>+0(SB), X1, X1
 	VMOVDQU 13(R9)(DX*2), X2
-	VPSHUFB shuffle277<>+0(SB), X2, X2
+	VPSHUFB shuffle276<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 14(R9), X1
-	VPSHUFB shuffle278<>+0(SB), X1, X1
+	VPSHUFB shuffle277<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 19(R9), X1
-	VPSHUFB shuffle286<>+0(SB), X1, X1
+	VPSHUFB shuffle285<>+0(SB), X1, X1
 	VMOVDQU 15(R9)(DX*1), X2
-	VPSHUFB shuffle287<>+0(SB), X2, X2
+	VPSHUFB shuffle286<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle288<>+0(SB), X1, X3
+	VPSHUFB shuffle287<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 15(R9)(DX*2), X2
-	VPSHUFB shuffle289<>+0(SB), X2, X2
+	VPSHUFB shuffle288<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 64(R10)
-	VPSHUFB shuffle290<>+0(SB), X0, X2
+	VPSHUFB shuffle289<>+0(SB), X0, X2
 	VMOVDQU 20(R9), X3
-	VPSHUFB shuffle291<>+0(SB), X3, X4
+	VPSHUFB shuffle290<>+0(SB), X3, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle292<>+0(SB), X1, X2
+	VPSHUFB shuffle291<>+0(SB), X1, X2
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 80(R10)
-	VPSHUFB shuffle293<>+0(SB), X0, X0
-	VPSHUFB shuffle294<>+0(SB), X3, X3
+	VPSHUFB shuffle292<>+0(SB), X0, X0
+	VPSHUFB shuffle293<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle295<>+0(SB), X1, X1
+	VPSHUFB shuffle294<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, 96(R10)
 	VPEXTRD $0x02, X1, 104(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone436
+	JEQ     rowdone441
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks435
+	JLE     chunks440
 	MOVQ    BX, DI
-	JMP     chunks435
+	JMP     chunks440
 
-rowdone436:
+rowdone441:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row434
+	JNZ  row439
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group433
+	JNZ  group438
 	VZEROUPPER
 	RET
 
-chunk432:
+chunk437:
 	SUBQ $0x18, BX
 
-group437:
+group442:
 	MOVQ rows+24(FP), R8
 
-row438:
+row443:
 	XORQ DI, DI
 
-chunks439:
+chunks444:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle276<>+0(SB), X0, X0
+	VPSHUFB shuffle275<>+0(SB), X0, X0
 	VMOVDQU (R9)(DX*1), X1
-	VPSHUFB shuffle277<>+0(SB), X1, X1
+	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle278<>+0(SB), X0, X0
+	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle279<>+0(SB), X0, X0
+	VPSHUFB shuffle278<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle280<>+0(SB), X1, X1
+	VPSHUFB shuffle279<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R9)(DX*1), X0
-	VPSHUFB shuffle281<>+0(SB), X0, X0
+	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*1), X0
-	VPSHUFB shuffle296<>+0(SB), X0, X1
+	VPSHUFB shuffle295<>+0(SB), X0, X1
 	VMOVDQU 3(R9)(DX*2), X2
-	VPSHUFB shuffle283<>+0(SB), X2, X2
+	VPSHUFB shuffle282<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 8(R9)(DX*2), X1
-	VPSHUFB shuffle297<>+0(SB), X1, X3
+	VPSHUFB shuffle296<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 8(R9), X2
-	VPSHUFB shuffle298<>+0(SB), X2, X4
+	VPSHUFB shuffle297<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(R10)
-	VPSHUFB shuffle299<>+0(SB), X0, X4
-	VPSHUFB shuffle300<>+0(SB), X1, X3
+	VPSHUFB shuffle298<>+0(SB), X0, X4
+	VPSHUFB shuffle299<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle301<>+0(SB), X2, X4
+	VPSHUFB shuffle300<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(R10)
-	VPSHUFB shuffle302<>+0(SB), X2, X2
-	VPSHUFB shuffle303<>+0(SB), X0, X0
+	VPSHUFB shuffle301<>+0(SB), X2, X2
+	VPSHUFB shuffle302<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle304<>+0(SB), X1, X1
+	VPSHUFB shuffle303<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone440
+	JEQ     rowdone445
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks439
+	JLE     chunks444
 	MOVQ    BX, DI
-	JMP     chunks439
+	JMP     chunks444
 
-rowdone440:
+rowdone445:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row438
+	JNZ  row443
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group437
+	JNZ  group442
 	VZEROUPPER
 	RET
 
-DATA shuffle276<>+0(SB)/8, $0xffffffffff080400
-DATA shuffle276<>+8(SB)/8, $0xffffffff090501ff
+DATA shuffle275<>+0(SB)/8, $0xffffffffff080400
+DATA shuffle275<>+8(SB)/8, $0xffffffff090501ff
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle276<>+0(SB)/8, $0xffff080400ffffff
+DATA shuffle276<>+8(SB)/8, $0xff090501ffffffff
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle277<>+0(SB)/8, $0xffff080400ffffff
-DATA shuffle277<>+8(SB)/8, $0xff090501ffffffff
+DATA shuffle277<>+0(SB)/8, $0x0400ffffffffffff
+DATA shuffle277<>+8(SB)/8, $0x01ffffffffffff08
 GLOBL shuffle277<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle278<>+0(SB)/8, $0x0400ffffffffffff
-DATA shuffle278<>+8(SB)/8, $0x01ffffffffffff08
+DATA shuffle278<>+0(SB)/8, $0xffffffffffff0703
+DATA shuffle278<>+8(SB)/8, $0xffffffffff080400
 GLOBL shuffle278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle279<>+0(SB)/8, $0xffffffffffff0703
-DATA shuffle279<>+8(SB)/8, $0xffffffffff080400
+DATA shuffle279<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle279<>+8(SB)/8, $0xffff090501ffffff
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle280<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle280<>+8(SB)/8, $0xffff090501ffffff
+DATA shuffle280<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle280<>+8(SB)/8, $0x0501ffffffffffff
 GLOBL shuffle280<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle281<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle281<>+8(SB)/8, $0x0501ffffffffffff
+DATA shuffle281<>+0(SB)/8, $0x01ffffffffffff00
+DATA shuffle281<>+8(SB)/8, $0xffffffffffff0905
 GLOBL shuffle281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle282<>+0(SB)/8, $0x01ffffffffffff00
-DATA shuffle282<>+8(SB)/8, $0xffffffffffff0905
+DATA shuffle282<>+0(SB)/8, $0xffffffff080400ff
+DATA shuffle282<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL shuffle282<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle283<>+0(SB)/8, $0xffffffff080400ff
-DATA shuffle283<>+8(SB)/8, $0xffffffff0d09ffff
+DATA shuffle283<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle283<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle284<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle284<>+8(SB)/8, $0xffffff00ffffffff
+DATA shuffle284<>+0(SB)/8, $0xff080400ffffffff
+DATA shuffle284<>+8(SB)/8, $0x090501ffffffffff
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle285<>+0(SB)/8, $0xff080400ffffffff
-DATA shuffle285<>+8(SB)/8, $0x090501ffffffffff
+DATA shuffle285<>+0(SB)/8, $0xffffffffffff0400
+DATA shuffle285<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle286<>+0(SB)/8, $0xffffffffffff0400
-DATA shuffle286<>+8(SB)/8, $0xffffffffff0d0905
+DATA shuffle286<>+0(SB)/8, $0xffffff080400ffff
+DATA shuffle286<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle287<>+0(SB)/8, $0xffffff080400ffff
-DATA shuffle287<>+8(SB)/8, $0xffffff0d09ffffff
+DATA shuffle287<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle287<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle288<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle288<>+8(SB)/8, $0xffff0cffffffffff
+DATA shuffle288<>+0(SB)/8, $0x080400ffffffffff
+DATA shuffle288<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL shuffle288<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle289<>+0(SB)/8, $0x080400ffffffffff
-DATA shuffle289<>+8(SB)/8, $0x0d09ffffffffffff
+DATA shuffle289<>+0(SB)/8, $0x05ffffffffffff0c
+DATA shuffle289<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle290<>+0(SB)/8, $0x05ffffffffffff0c
-DATA shuffle290<>+8(SB)/8, $0xffffffffffff0d09
+DATA shuffle290<>+0(SB)/8, $0xffffffff0d0905ff
+DATA shuffle290<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle291<>+0(SB)/8, $0xffffffff0d0905ff
-DATA shuffle291<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA shuffle291<>+0(SB)/8, $0xff0d0905ffffffff
+DATA shuffle291<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle292<>+0(SB)/8, $0xff0d0905ffffffff
-DATA shuffle292<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA shuffle292<>+0(SB)/8, $0xffffffffff0e0a06
+DATA shuffle292<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL shuffle292<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle293<>+0(SB)/8, $0xffffffffff0e0a06
-DATA shuffle293<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA shuffle293<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA shuffle293<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle293<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle294<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA shuffle294<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle294<>+0(SB)/8, $0x0b07ffffffffffff
+DATA shuffle294<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle294<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle295<>+0(SB)/8, $0x0b07ffffffffffff
-DATA shuffle295<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle295<>+0(SB)/8, $0x04ffffffffffff03
+DATA shuffle295<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL shuffle295<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle296<>+0(SB)/8, $0x04ffffffffffff03
-DATA shuffle296<>+8(SB)/8, $0xffffffffffff0c08
+DATA shuffle296<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle296<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle297<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle297<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle297<>+0(SB)/8, $0xff0c0804ffffffff
+DATA shuffle297<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL shuffle297<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle298<>+0(SB)/8, $0xff0c0804ffffffff
-DATA shuffle298<>+8(SB)/8, $0x0d0905ffffffffff
+DATA shuffle298<>+0(SB)/8, $0xffffffffff0d0905
+DATA shuffle298<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL shuffle298<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle299<>+0(SB)/8, $0xffffffffff0d0905
-DATA shuffle299<>+8(SB)/8, $0xffffffff0e0a06ff
+DATA shuffle299<>+0(SB)/8, $0xffff0d0905ffffff
+DATA shuffle299<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL shuffle299<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle300<>+0(SB)/8, $0xffff0d0905ffffff
-DATA shuffle300<>+8(SB)/8, $0xff0e0a06ffffffff
+DATA shuffle300<>+0(SB)/8, $0x0a06ffffffffffff
+DATA shuffle300<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle301<>+0(SB)/8, $0x0a06ffffffffffff
-DATA shuffle301<>+8(SB)/8, $0x07ffffffffffff0e
+DATA shuffle301<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle301<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle301<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle302<>+0(SB)/8, $0xffffffffffff0f0b
+DATA shuffle302<>+0(SB)/8, $0xffffff0f0b07ffff
 DATA shuffle302<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle302<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle303<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA shuffle303<>+0(SB)/8, $0x0f0b07ffffffffff
 DATA shuffle303<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle304<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA shuffle304<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7271,400 +7236,400 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk441
+	JAE   chunk446
 	CMPQ  BX, $0x18
-	JAE   chunk442
+	JAE   chunk447
 	RET
 
-chunk441:
+chunk446:
 	SUBQ $0x30, BX
 
-group443:
+group448:
 	MOVQ rows+24(FP), R8
 
-row444:
+row449:
 	XORQ DI, DI
 
-chunks445:
+chunks450:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle305<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle307<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 16(R9)(DX*1), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle309<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X1
-	VPSHUFB shuffle311<>+0(SB), X1, X1
+	VPSHUFB shuffle310<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R9)(DX*1), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R9)(DX*1), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 10(R9)(DX*2), X0
-	VPSHUFB shuffle305<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VMOVDQU 4(R9), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X1
+	VPSHUFB shuffle314<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9), X0
-	VPSHUFB shuffle316<>+0(SB), X0, X0
+	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R9)(DX*1), X1
-	VPSHUFB shuffle317<>+0(SB), X1, X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R9)(DX*1), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X0
-	VPSHUFB shuffle305<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VMOVDQU 20(R9)(DX*2), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9), X0
-	VPSHUFB shuffle307<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R9), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 6(R9)(DX*1), X0
-	VPSHUFB shuffle309<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(R10)
 	VMOVDQU 22(R9)(DX*1), X0
-	VPSHUFB shuffle162<>+0(SB), X0, X0
+	VPSHUFB shuffle159<>+0(SB), X0, X0
 	VMOVDQU 6(R9)(DX*2), X1
-	VPSHUFB shuffle311<>+0(SB), X1, X1
+	VPSHUFB shuffle310<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R9)(DX*2), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 24(R9), X1
-	VPSHUFB shuffle313<>+0(SB), X1, X1
+	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X2
+	VPSHUFB shuffle318<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 64(R10)
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle305<>+0(SB), X2, X1
+	VPSHUFB shuffle304<>+0(SB), X2, X1
 	VMOVDQU 24(R9)(DX*2), X3
-	VPSHUFB shuffle315<>+0(SB), X3, X3
+	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R9)(DX*2), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X4
+	VPSHUFB shuffle319<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 26(R9), X3
-	VPSHUFB shuffle317<>+0(SB), X3, X3
+	VPSHUFB shuffle316<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle321<>+0(SB), X0, X4
+	VPSHUFB shuffle320<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 80(R10)
 	VMOVDQU 26(R9)(DX*1), X4
-	VPSHUFB shuffle305<>+0(SB), X4, X4
-	VPSHUFB shuffle322<>+0(SB), X2, X3
+	VPSHUFB shuffle304<>+0(SB), X4, X4
+	VPSHUFB shuffle321<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 26(R9)(DX*2), X4
-	VPSHUFB shuffle307<>+0(SB), X4, X4
+	VPSHUFB shuffle306<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle323<>+0(SB), X1, X3
+	VPSHUFB shuffle322<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 28(R9), X4
-	VPSHUFB shuffle309<>+0(SB), X4, X4
+	VPSHUFB shuffle308<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 30(R9), X4
-	VPSHUFB shuffle310<>+0(SB), X4, X4
+	VPSHUFB shuffle309<>+0(SB), X4, X4
 	VMOVDQU 28(R9)(DX*1), X3
-	VPSHUFB shuffle311<>+0(SB), X3, X3
+	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle324<>+0(SB), X2, X4
+	VPSHUFB shuffle323<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 28(R9)(DX*2), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle325<>+0(SB), X1, X4
+	VPSHUFB shuffle324<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(R10)
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VMOVDQU 30(R9)(DX*1), X4
-	VPSHUFB shuffle315<>+0(SB), X4, X4
+	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VPSHUFB shuffle327<>+0(SB), X2, X2
+	VPSHUFB shuffle326<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VMOVDQU 30(R9)(DX*2), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X4
+	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VPSHUFB shuffle328<>+0(SB), X1, X1
+	VPSHUFB shuffle327<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone446
+	JEQ     rowdone451
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks445
+	JLE     chunks450
 	MOVQ    BX, DI
-	JMP     chunks445
+	JMP     chunks450
 
-rowdone446:
+rowdone451:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row444
+	JNZ  row449
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group443
+	JNZ  group448
 	VZEROUPPER
 	RET
 
-chunk442:
+chunk447:
 	SUBQ $0x18, BX
 
-group447:
+group452:
 	MOVQ rows+24(FP), R8
 
-row448:
+row453:
 	XORQ DI, DI
 
-chunks449:
+chunks454:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
-	VPSHUFB shuffle305<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle329<>+0(SB), X1, X2
+	VPSHUFB shuffle328<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R9)(DX*1), X0
-	VPSHUFB shuffle307<>+0(SB), X0, X0
+	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R9)(DX*1), X2
-	VPSHUFB shuffle330<>+0(SB), X2, X3
+	VPSHUFB shuffle329<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU (R9)(DX*2), X0
-	VPSHUFB shuffle309<>+0(SB), X0, X0
+	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 2(R9)(DX*2), X0
-	VPSHUFB shuffle310<>+0(SB), X0, X0
+	VPSHUFB shuffle309<>+0(SB), X0, X0
 	VMOVDQU 2(R9), X3
-	VPSHUFB shuffle311<>+0(SB), X3, X3
+	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle331<>+0(SB), X1, X0
+	VPSHUFB shuffle330<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
 	VMOVDQU 2(R9)(DX*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VPSHUFB shuffle332<>+0(SB), X2, X0
+	VPSHUFB shuffle331<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 8(R9)(DX*2), X0
-	VPSHUFB shuffle333<>+0(SB), X0, X3
+	VPSHUFB shuffle332<>+0(SB), X0, X3
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle315<>+0(SB), X4, X4
+	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle334<>+0(SB), X1, X3
+	VPSHUFB shuffle333<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 4(R9)(DX*1), X4
-	VPSHUFB shuffle317<>+0(SB), X4, X4
+	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle335<>+0(SB), X2, X3
+	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VMOVDQU X3, 32(R10)
 	VMOVDQU 4(R9)(DX*2), X3
-	VPSHUFB shuffle305<>+0(SB), X3, X3
-	VPSHUFB shuffle336<>+0(SB), X0, X4
+	VPSHUFB shuffle304<>+0(SB), X3, X3
+	VPSHUFB shuffle335<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 6(R9), X3
-	VPSHUFB shuffle307<>+0(SB), X3, X3
+	VPSHUFB shuffle306<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle337<>+0(SB), X1, X1
+	VPSHUFB shuffle336<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 6(R9)(DX*1), X3
-	VPSHUFB shuffle309<>+0(SB), X3, X3
+	VPSHUFB shuffle308<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(R10)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
 	VMOVDQU 6(R9)(DX*2), X3
-	VPSHUFB shuffle311<>+0(SB), X3, X3
+	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone450
+	JEQ     rowdone455
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks449
+	JLE     chunks454
 	MOVQ    BX, DI
-	JMP     chunks449
+	JMP     chunks454
 
-rowdone450:
+rowdone455:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row448
+	JNZ  row453
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group447
+	JNZ  group452
 	VZEROUPPER
 	RET
 
-DATA shuffle305<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle304<>+0(SB)/8, $0xffffffff09080100
+DATA shuffle304<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle305<>+0(SB)/8, $0xffff0100ffffffff
 DATA shuffle305<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle305<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle306<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle306<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle306<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle306<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle306<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle307<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle307<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle307<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle307<>+8(SB)/8, $0xffffffff0100ffff
 GLOBL shuffle307<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle308<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle308<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle308<>+8(SB)/8, $0x09080100ffffffff
 GLOBL shuffle308<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle309<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle309<>+8(SB)/8, $0x09080100ffffffff
+DATA shuffle309<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle309<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle310<>+0(SB)/8, $0xffffffffffff0f0e
-DATA shuffle310<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle310<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle310<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle310<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle311<>+0(SB)/8, $0xffff09080100ffff
+DATA shuffle311<>+0(SB)/8, $0x0100ffffffffffff
 DATA shuffle311<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle312<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle312<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle312<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle312<>+8(SB)/8, $0xffffffff09080100
 GLOBL shuffle312<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle313<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle313<>+8(SB)/8, $0xffffffff09080100
+DATA shuffle313<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL shuffle313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle314<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle314<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle314<>+0(SB)/8, $0x09080100ffffffff
+DATA shuffle314<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle315<>+0(SB)/8, $0x09080100ffffffff
-DATA shuffle315<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle315<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle315<>+8(SB)/8, $0xffffffffffff0100
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle316<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle316<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle316<>+8(SB)/8, $0xffff09080100ffff
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle317<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle317<>+8(SB)/8, $0xffff09080100ffff
+DATA shuffle317<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle318<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle318<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle318<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle319<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle319<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle319<>+8(SB)/8, $0xffffffffffff0908
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle320<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle320<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle320<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle321<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle321<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle321<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle321<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle321<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle322<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle322<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle322<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle322<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle322<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle323<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle323<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle323<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle323<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle323<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle324<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle324<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle324<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle324<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle324<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle325<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle325<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle325<>+0(SB)/8, $0xffffffff0f0e0706
+DATA shuffle325<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle326<>+0(SB)/8, $0xffffffff0f0e0706
-DATA shuffle326<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle326<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle326<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle327<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle327<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle327<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle327<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle328<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle328<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle328<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle329<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle329<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle329<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle329<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle330<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle330<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle330<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle330<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle330<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle331<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle331<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle331<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle331<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle332<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle332<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle332<>+0(SB)/8, $0xffffffff0b0a0302
+DATA shuffle332<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle333<>+0(SB)/8, $0xffffffff0b0a0302
-DATA shuffle333<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle333<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle333<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle334<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle334<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle334<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle334<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle335<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle335<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle335<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle335<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle335<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle336<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle336<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle336<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle336<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle336<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle337<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle337<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle337<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle337<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle337<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle338<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle338<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
 
 // func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -7685,29 +7650,29 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk451
+	JAE   chunk456
 	RET
 
-chunk451:
+chunk456:
 	SUBQ $0x30, BX
 
-group452:
+group457:
 	MOVQ rows+24(FP), R8
 
-row453:
+row458:
 	XORQ DI, DI
 
-chunks454:
+chunks459:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R9), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R9), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R9), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X2
+	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU (R9)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7716,10 +7681,10 @@ chunks454:
 	VMOVDQU 16(R9)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 32(R9)(DX*1), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X3
+	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R9)(DX*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
 	VMOVDQU 16(R9)(DX*2), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
@@ -7728,10 +7693,10 @@ chunks454:
 	VMOVDQU 32(R9)(DX*2), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X1
 	VMOVDQU 4(R9), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 20(R9), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle20<>+0(SB), X0, X4
 	VPOR    X4, X1, X4
@@ -7739,9 +7704,9 @@ chunks454:
 	VMOVDQU 4(R9)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R9)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VPSHUFB shuffle274<>+0(SB), X2, X4
+	VPSHUFB shuffle273<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 4(R9)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -7749,31 +7714,31 @@ chunks454:
 	VMOVDQU X1, 48(R10)
 	VMOVDQU 20(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle62<>+0(SB), X3, X4
+	VPSHUFB shuffle120<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
 	VMOVDQU 8(R9), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 64(R10)
-	VPSHUFB shuffle240<>+0(SB), X0, X4
+	VPSHUFB shuffle237<>+0(SB), X0, X4
 	VMOVDQU 8(R9)(DX*1), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 24(R9)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle64<>+0(SB), X2, X1
+	VPSHUFB shuffle238<>+0(SB), X2, X1
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 80(R10)
 	VMOVDQU 8(R9)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 24(R9)(DX*2), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VPSHUFB shuffle124<>+0(SB), X3, X1
+	VPSHUFB shuffle118<>+0(SB), X3, X1
 	VPOR    X1, X4, X1
 	VMOVDQU 12(R9), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
@@ -7781,10 +7746,10 @@ chunks454:
 	VMOVDQU X4, 96(R10)
 	VMOVDQU 28(R9), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
 	VMOVDQU 12(R9)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VMOVDQU 28(R9)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -7792,31 +7757,31 @@ chunks454:
 	VMOVDQU X0, 112(R10)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
 	VMOVDQU 12(R9)(DX*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R9)(DX*2), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle66<>+0(SB), X3, X3
+	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R10)
 	CMPQ    DI, BX
-	JEQ     rowdone455
+	JEQ     rowdone460
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks454
+	JLE     chunks459
 	MOVQ    BX, DI
-	JMP     chunks454
+	JMP     chunks459
 
-rowdone455:
+rowdone460:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row453
+	JNZ  row458
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group452
+	JNZ  group457
 	VZEROUPPER
 	RET
 
@@ -7840,25 +7805,25 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk456
+	JAE   chunk461
 	CMPQ  BX, $0x10
-	JAE   chunk457
+	JAE   chunk462
 	CMPQ  BX, $0x08
-	JAE   chunk458
+	JAE   chunk463
 	CMPQ  BX, $0x04
-	JAE   chunk459
+	JAE   chunk464
 	RET
 
-chunk456:
+chunk461:
 	SUBQ $0x20, BX
 
-group460:
+group465:
 	MOVQ rows+24(FP), R9
 
-row461:
+row466:
 	XORQ R8, R8
 
-chunks462:
+chunks467:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -7882,35 +7847,35 @@ chunks462:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone463
+	JEQ        rowdone468
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks462
+	JLE        chunks467
 	MOVQ       BX, R8
-	JMP        chunks462
+	JMP        chunks467
 
-rowdone463:
+rowdone468:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row461
+	JNZ  row466
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group460
+	JNZ  group465
 	VZEROUPPER
 	RET
 
-chunk457:
+chunk462:
 	SUBQ $0x10, BX
 
-group464:
+group469:
 	MOVQ rows+24(FP), R9
 
-row465:
+row470:
 	XORQ R8, R8
 
-chunks466:
+chunks471:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -7930,35 +7895,35 @@ chunks466:
 	VPUNPCKHBW X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone467
+	JEQ        rowdone472
 	ADDQ       $0x10, R8
 	CMPQ       R8, BX
-	JLE        chunks466
+	JLE        chunks471
 	MOVQ       BX, R8
-	JMP        chunks466
+	JMP        chunks471
 
-rowdone467:
+rowdone472:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row465
+	JNZ  row470
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group464
+	JNZ  group469
 	VZEROUPPER
 	RET
 
-chunk458:
+chunk463:
 	SUBQ $0x08, BX
 
-group468:
+group473:
 	MOVQ rows+24(FP), R9
 
-row469:
+row474:
 	XORQ R8, R8
 
-chunks470:
+chunks475:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -7972,35 +7937,35 @@ chunks470:
 	VPUNPCKHBW X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone471
+	JEQ        rowdone476
 	ADDQ       $0x08, R8
 	CMPQ       R8, BX
-	JLE        chunks470
+	JLE        chunks475
 	MOVQ       BX, R8
-	JMP        chunks470
+	JMP        chunks475
 
-rowdone471:
+rowdone476:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row469
+	JNZ  row474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group468
+	JNZ  group473
 	VZEROUPPER
 	RET
 
-chunk459:
+chunk464:
 	SUBQ $0x04, BX
 
-group472:
+group477:
 	MOVQ rows+24(FP), R9
 
-row473:
+row478:
 	XORQ R8, R8
 
-chunks474:
+chunks479:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -8012,22 +7977,22 @@ chunks474:
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone475
+	JEQ        rowdone480
 	ADDQ       $0x04, R8
 	CMPQ       R8, BX
-	JLE        chunks474
+	JLE        chunks479
 	MOVQ       BX, R8
-	JMP        chunks474
+	JMP        chunks479
 
-rowdone475:
+rowdone480:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row473
+	JNZ  row478
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group472
+	JNZ  group477
 	VZEROUPPER
 	RET
 
@@ -8051,25 +8016,25 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk476
+	JAE   chunk481
 	CMPQ  BX, $0x10
-	JAE   chunk477
+	JAE   chunk482
 	CMPQ  BX, $0x08
-	JAE   chunk478
+	JAE   chunk483
 	CMPQ  BX, $0x04
-	JAE   chunk479
+	JAE   chunk484
 	RET
 
-chunk476:
+chunk481:
 	SUBQ $0x20, BX
 
-group480:
+group485:
 	MOVQ rows+24(FP), R9
 
-row481:
+row486:
 	XORQ R8, R8
 
-chunks482:
+chunks487:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -8093,35 +8058,35 @@ chunks482:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone483
+	JEQ        rowdone488
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks482
+	JLE        chunks487
 	MOVQ       BX, R8
-	JMP        chunks482
+	JMP        chunks487
 
-rowdone483:
+rowdone488:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row481
+	JNZ  row486
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group480
+	JNZ  group485
 	VZEROUPPER
 	RET
 
-chunk477:
+chunk482:
 	SUBQ $0x10, BX
 
-group484:
+group489:
 	MOVQ rows+24(FP), R9
 
-row485:
+row490:
 	XORQ R8, R8
 
-chunks486:
+chunks491:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -8141,35 +8106,35 @@ chunks486:
 	VPUNPCKHWD X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone487
+	JEQ        rowdone492
 	ADDQ       $0x10, R8
 	CMPQ       R8, BX
-	JLE        chunks486
+	JLE        chunks491
 	MOVQ       BX, R8
-	JMP        chunks486
+	JMP        chunks491
 
-rowdone487:
+rowdone492:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row485
+	JNZ  row490
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group484
+	JNZ  group489
 	VZEROUPPER
 	RET
 
-chunk478:
+chunk483:
 	SUBQ $0x08, BX
 
-group488:
+group493:
 	MOVQ rows+24(FP), R9
 
-row489:
+row494:
 	XORQ R8, R8
 
-chunks490:
+chunks495:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -8183,35 +8148,35 @@ chunks490:
 	VPUNPCKHWD X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone491
+	JEQ        rowdone496
 	ADDQ       $0x08, R8
 	CMPQ       R8, BX
-	JLE        chunks490
+	JLE        chunks495
 	MOVQ       BX, R8
-	JMP        chunks490
+	JMP        chunks495
 
-rowdone491:
+rowdone496:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row489
+	JNZ  row494
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group488
+	JNZ  group493
 	VZEROUPPER
 	RET
 
-chunk479:
+chunk484:
 	SUBQ $0x04, BX
 
-group492:
+group497:
 	MOVQ rows+24(FP), R9
 
-row493:
+row498:
 	XORQ R8, R8
 
-chunks494:
+chunks499:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -8223,22 +8188,22 @@ chunks494:
 	VPUNPCKLWD X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone495
+	JEQ        rowdone500
 	ADDQ       $0x04, R8
 	CMPQ       R8, BX
-	JLE        chunks494
+	JLE        chunks499
 	MOVQ       BX, R8
-	JMP        chunks494
+	JMP        chunks499
 
-rowdone495:
+rowdone500:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row493
+	JNZ  row498
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group492
+	JNZ  group497
 	VZEROUPPER
 	RET
 
@@ -8262,25 +8227,25 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk496
+	JAE   chunk501
 	CMPQ  BX, $0x10
-	JAE   chunk497
+	JAE   chunk502
 	CMPQ  BX, $0x08
-	JAE   chunk498
+	JAE   chunk503
 	CMPQ  BX, $0x04
-	JAE   chunk499
+	JAE   chunk504
 	RET
 
-chunk496:
+chunk501:
 	SUBQ $0x20, BX
 
-group500:
+group505:
 	MOVQ rows+24(FP), R9
 
-row501:
+row506:
 	XORQ R8, R8
 
-chunks502:
+chunks507:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -8304,35 +8269,35 @@ chunks502:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone503
+	JEQ        rowdone508
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks502
+	JLE        chunks507
 	MOVQ       BX, R8
-	JMP        chunks502
+	JMP        chunks507
 
-rowdone503:
+rowdone508:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row501
+	JNZ  row506
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group500
+	JNZ  group505
 	VZEROUPPER
 	RET
 
-chunk497:
+chunk502:
 	SUBQ $0x10, BX
 
-group504:
+group509:
 	MOVQ rows+24(FP), R9
 
-row505:
+row510:
 	XORQ R8, R8
 
-chunks506:
+chunks511:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), X0
@@ -8352,35 +8317,35 @@ chunks506:
 	VPUNPCKHDQ X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone507
+	JEQ        rowdone512
 	ADDQ       $0x10, R8
 	CMPQ       R8, BX
-	JLE        chunks506
+	JLE        chunks511
 	MOVQ       BX, R8
-	JMP        chunks506
+	JMP        chunks511
 
-rowdone507:
+rowdone512:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row505
+	JNZ  row510
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group504
+	JNZ  group509
 	VZEROUPPER
 	RET
 
-chunk498:
+chunk503:
 	SUBQ $0x08, BX
 
-group508:
+group513:
 	MOVQ rows+24(FP), R9
 
-row509:
+row514:
 	XORQ R8, R8
 
-chunks510:
+chunks515:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVQ      (R10), X0
@@ -8394,35 +8359,35 @@ chunks510:
 	VPUNPCKHDQ X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone511
+	JEQ        rowdone516
 	ADDQ       $0x08, R8
 	CMPQ       R8, BX
-	JLE        chunks510
+	JLE        chunks515
 	MOVQ       BX, R8
-	JMP        chunks510
+	JMP        chunks515
 
-rowdone511:
+rowdone516:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row509
+	JNZ  row514
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group508
+	JNZ  group513
 	VZEROUPPER
 	RET
 
-chunk499:
+chunk504:
 	SUBQ $0x04, BX
 
-group512:
+group517:
 	MOVQ rows+24(FP), R9
 
-row513:
+row518:
 	XORQ R8, R8
 
-chunks514:
+chunks519:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVD      (R10), X0
@@ -8434,22 +8399,22 @@ chunks514:
 	VPUNPCKLDQ X2, X1, X2
 	VMOVDQU    X2, (AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone515
+	JEQ        rowdone520
 	ADDQ       $0x04, R8
 	CMPQ       R8, BX
-	JLE        chunks514
+	JLE        chunks519
 	MOVQ       BX, R8
-	JMP        chunks514
+	JMP        chunks519
 
-rowdone515:
+rowdone520:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row513
+	JNZ  row518
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group512
+	JNZ  group517
 	VZEROUPPER
 	RET
 
@@ -8473,23 +8438,23 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk516
+	JAE   chunk521
 	CMPQ  BX, $0x10
-	JAE   chunk517
+	JAE   chunk522
 	CMPQ  BX, $0x08
-	JAE   chunk518
+	JAE   chunk523
 	RET
 
-chunk516:
+chunk521:
 	SUBQ $0x20, BX
 
-group519:
+group524:
 	MOVQ rows+24(FP), R9
 
-row520:
+row525:
 	XORQ R8, R8
 
-chunks521:
+chunks526:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), Y0
@@ -8513,35 +8478,35 @@ chunks521:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R8*4)
 	CMPQ        R8, BX
-	JEQ         rowdone522
+	JEQ         rowdone527
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks521
+	JLE         chunks526
 	MOVQ        BX, R8
-	JMP         chunks521
+	JMP         chunks526
 
-rowdone522:
+rowdone527:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row520
+	JNZ  row525
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group519
+	JNZ  group524
 	VZEROUPPER
 	RET
 
-chunk517:
+chunk522:
 	SUBQ $0x10, BX
 
-group523:
+group528:
 	MOVQ rows+24(FP), R9
 
-row524:
+row529:
 	XORQ R8, R8
 
-chunks525:
+chunks530:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (R10), X0
@@ -8561,35 +8526,35 @@ chunks525:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 48(AX)(R8*4)
 	CMPQ        R8, BX
-	JEQ         rowdone526
+	JEQ         rowdone531
 	ADDQ        $0x10, R8
 	CMPQ        R8, BX
-	JLE         chunks525
+	JLE         chunks530
 	MOVQ        BX, R8
-	JMP         chunks525
+	JMP         chunks530
 
-rowdone526:
+rowdone531:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row524
+	JNZ  row529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group523
+	JNZ  group528
 	VZEROUPPER
 	RET
 
-chunk518:
+chunk523:
 	SUBQ $0x08, BX
 
-group527:
+group532:
 	MOVQ rows+24(FP), R9
 
-row528:
+row533:
 	XORQ R8, R8
 
-chunks529:
+chunks534:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVQ       (R10), X0
@@ -8603,22 +8568,22 @@ chunks529:
 	VPUNPCKHQDQ X2, X1, X2
 	VMOVDQU     X2, 16(AX)(R8*4)
 	CMPQ        R8, BX
-	JEQ         rowdone530
+	JEQ         rowdone535
 	ADDQ        $0x08, R8
 	CMPQ        R8, BX
-	JLE         chunks529
+	JLE         chunks534
 	MOVQ        BX, R8
-	JMP         chunks529
+	JMP         chunks534
 
-rowdone530:
+rowdone535:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row528
+	JNZ  row533
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group527
+	JNZ  group532
 	VZEROUPPER
 	RET
 
@@ -8642,21 +8607,21 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk531
+	JAE   chunk536
 	CMPQ  BX, $0x10
-	JAE   chunk532
+	JAE   chunk537
 	RET
 
-chunk531:
+chunk536:
 	SUBQ $0x20, BX
 
-group533:
+group538:
 	MOVQ rows+24(FP), R9
 
-row534:
+row539:
 	XORQ R8, R8
 
-chunks535:
+chunks540:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -8672,35 +8637,35 @@ chunks535:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone536
+	JEQ        rowdone541
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks535
+	JLE        chunks540
 	MOVQ       BX, R8
-	JMP        chunks535
+	JMP        chunks540
 
-rowdone536:
+rowdone541:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row534
+	JNZ  row539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group533
+	JNZ  group538
 	VZEROUPPER
 	RET
 
-chunk532:
+chunk537:
 	SUBQ $0x10, BX
 
-group537:
+group542:
 	MOVQ rows+24(FP), R9
 
-row538:
+row543:
 	XORQ R8, R8
 
-chunks539:
+chunks544:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8712,22 +8677,22 @@ chunks539:
 	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone540
+	JEQ     rowdone545
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks539
+	JLE     chunks544
 	MOVQ    BX, R8
-	JMP     chunks539
+	JMP     chunks544
 
-rowdone540:
+rowdone545:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row538
+	JNZ  row543
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group537
+	JNZ  group542
 	VZEROUPPER
 	RET
 
@@ -8751,21 +8716,21 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x24
-	JAE   chunk541
+	JAE   chunk546
 	CMPQ  BX, $0x18
-	JAE   chunk542
+	JAE   chunk547
 	RET
 
-chunk541:
+chunk546:
 	SUBQ $0x24, BX
 
-group543:
+group548:
 	MOVQ rows+24(FP), R9
 
-row544:
+row549:
 	XORQ R8, R8
 
-chunks545:
+chunks550:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8820,35 +8785,35 @@ chunks545:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone546
+	JEQ     rowdone551
 	ADDQ    $0x24, R8
 	CMPQ    R8, BX
-	JLE     chunks545
+	JLE     chunks550
 	MOVQ    BX, R8
-	JMP     chunks545
+	JMP     chunks550
 
-rowdone546:
+rowdone551:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row544
+	JNZ  row549
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group543
+	JNZ  group548
 	VZEROUPPER
 	RET
 
-chunk542:
+chunk547:
 	SUBQ $0x18, BX
 
-group547:
+group552:
 	MOVQ rows+24(FP), R9
 
-row548:
+row553:
 	XORQ R8, R8
 
-chunks549:
+chunks554:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -8885,87 +8850,12 @@ chunks549:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone550
+	JEQ     rowdone555
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks549
+	JLE     chunks554
 	MOVQ    BX, R8
-	JMP     chunks549
-
-rowdone550:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row548
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group547
-	VZEROUPPER
-	RET
-
-// func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  BX, $0x20
-	JAE   chunk551
-	RET
-
-chunk551:
-	SUBQ $0x20, BX
-
-group552:
-	MOVQ rows+24(FP), R9
-
-row553:
-	XORQ R8, R8
-
-chunks554:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
-	VPUNPCKLBW Y1, Y0, Y2
-	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
-	VPUNPCKLBW Y3, Y0, Y4
-	VPUNPCKHBW Y3, Y0, Y3
-	VPUNPCKLBW Y4, Y2, Y0
-	VPUNPCKHBW Y4, Y2, Y4
-	VPUNPCKLBW Y3, Y1, Y2
-	VPUNPCKHBW Y3, Y1, Y3
-	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(R8*4)
-	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(R8*4)
-	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVNTDQ   Y4, 64(AX)(R8*4)
-	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
-	JEQ        rowdone555
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
-	JLE        chunks554
-	MOVQ       BX, R8
-	JMP        chunks554
+	JMP     chunks554
 
 rowdone555:
 	ADDQ spaceStride+32(FP), AX
@@ -8976,13 +8866,12 @@ rowdone555:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group552
-	SFENCE
 	VZEROUPPER
 	RET
 
-// func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -9017,16 +8906,16 @@ chunks559:
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
 	VMOVDQU    (R11), Y1
-	VPUNPCKLWD Y1, Y0, Y2
-	VPUNPCKHWD Y1, Y0, Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
 	VMOVDQU    (R10)(DX*1), Y0
 	VMOVDQU    (R11)(DX*1), Y3
-	VPUNPCKLWD Y3, Y0, Y4
-	VPUNPCKHWD Y3, Y0, Y3
-	VPUNPCKLWD Y4, Y2, Y0
-	VPUNPCKHWD Y4, Y2, Y4
-	VPUNPCKLWD Y3, Y1, Y2
-	VPUNPCKHWD Y3, Y1, Y3
+	VPUNPCKLBW Y3, Y0, Y4
+	VPUNPCKHBW Y3, Y0, Y3
+	VPUNPCKLBW Y4, Y2, Y0
+	VPUNPCKHBW Y4, Y2, Y4
+	VPUNPCKLBW Y3, Y1, Y2
+	VPUNPCKHBW Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
 	VMOVNTDQ   Y1, (AX)(R8*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
@@ -9056,9 +8945,9 @@ rowdone560:
 	VZEROUPPER
 	RET
 
-// func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -9093,16 +8982,16 @@ chunks564:
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
 	VMOVDQU    (R11), Y1
-	VPUNPCKLDQ Y1, Y0, Y2
-	VPUNPCKHDQ Y1, Y0, Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
 	VMOVDQU    (R10)(DX*1), Y0
 	VMOVDQU    (R11)(DX*1), Y3
-	VPUNPCKLDQ Y3, Y0, Y4
-	VPUNPCKHDQ Y3, Y0, Y3
-	VPUNPCKLDQ Y4, Y2, Y0
-	VPUNPCKHDQ Y4, Y2, Y4
-	VPUNPCKLDQ Y3, Y1, Y2
-	VPUNPCKHDQ Y3, Y1, Y3
+	VPUNPCKLWD Y3, Y0, Y4
+	VPUNPCKHWD Y3, Y0, Y3
+	VPUNPCKLWD Y4, Y2, Y0
+	VPUNPCKHWD Y4, Y2, Y4
+	VPUNPCKLWD Y3, Y1, Y2
+	VPUNPCKHWD Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
 	VMOVNTDQ   Y1, (AX)(R8*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
@@ -9132,9 +9021,9 @@ rowdone565:
 	VZEROUPPER
 	RET
 
-// func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -9165,35 +9054,35 @@ row568:
 	XORQ R8, R8
 
 chunks569:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R11), Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(DX*1), Y0
-	VMOVDQU     (R11)(DX*1), Y3
-	VPUNPCKLQDQ Y3, Y0, Y4
-	VPUNPCKHQDQ Y3, Y0, Y3
-	VPUNPCKLQDQ Y4, Y2, Y0
-	VPUNPCKHQDQ Y4, Y2, Y4
-	VPUNPCKLQDQ Y3, Y1, Y2
-	VPUNPCKHQDQ Y3, Y1, Y3
-	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVNTDQ    Y1, (AX)(R8*4)
-	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVNTDQ    Y1, 32(AX)(R8*4)
-	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVNTDQ    Y4, 64(AX)(R8*4)
-	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVNTDQ    Y3, 96(AX)(R8*4)
-	CMPQ        R8, BX
-	JEQ         rowdone570
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
-	JLE         chunks569
-	MOVQ        BX, R8
-	JMP         chunks569
+	LEAQ       (CX)(R8*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU    (R10), Y0
+	VMOVDQU    (R11), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VMOVDQU    (R10)(DX*1), Y0
+	VMOVDQU    (R11)(DX*1), Y3
+	VPUNPCKLDQ Y3, Y0, Y4
+	VPUNPCKHDQ Y3, Y0, Y3
+	VPUNPCKLDQ Y4, Y2, Y0
+	VPUNPCKHDQ Y4, Y2, Y4
+	VPUNPCKLDQ Y3, Y1, Y2
+	VPUNPCKHDQ Y3, Y1, Y3
+	VPERM2I128 $0x20, Y4, Y0, Y1
+	VMOVNTDQ   Y1, (AX)(R8*4)
+	VPERM2I128 $0x20, Y3, Y2, Y1
+	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VPERM2I128 $0x31, Y4, Y0, Y4
+	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VPERM2I128 $0x31, Y3, Y2, Y3
+	VMOVNTDQ   Y3, 96(AX)(R8*4)
+	CMPQ       R8, BX
+	JEQ        rowdone570
+	ADDQ       $0x20, R8
+	CMPQ       R8, BX
+	JLE        chunks569
+	MOVQ       BX, R8
+	JMP        chunks569
 
 rowdone570:
 	ADDQ spaceStride+32(FP), AX
@@ -9208,9 +9097,9 @@ rowdone570:
 	VZEROUPPER
 	RET
 
-// func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -9241,6 +9130,82 @@ row573:
 	XORQ R8, R8
 
 chunks574:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (R10), Y0
+	VMOVDQU     (R11), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     (R10)(DX*1), Y0
+	VMOVDQU     (R11)(DX*1), Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y4, Y0, Y1
+	VMOVNTDQ    Y1, (AX)(R8*4)
+	VPERM2I128  $0x20, Y3, Y2, Y1
+	VMOVNTDQ    Y1, 32(AX)(R8*4)
+	VPERM2I128  $0x31, Y4, Y0, Y4
+	VMOVNTDQ    Y4, 64(AX)(R8*4)
+	VPERM2I128  $0x31, Y3, Y2, Y3
+	VMOVNTDQ    Y3, 96(AX)(R8*4)
+	CMPQ        R8, BX
+	JEQ         rowdone575
+	ADDQ        $0x20, R8
+	CMPQ        R8, BX
+	JLE         chunks574
+	MOVQ        BX, R8
+	JMP         chunks574
+
+rowdone575:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row573
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group572
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  BX, $0x20
+	JAE   chunk576
+	RET
+
+chunk576:
+	SUBQ $0x20, BX
+
+group577:
+	MOVQ rows+24(FP), R9
+
+row578:
+	XORQ R8, R8
+
+chunks579:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU    (R10), Y0
@@ -9256,22 +9221,22 @@ chunks574:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R8*4)
 	CMPQ       R8, BX
-	JEQ        rowdone575
+	JEQ        rowdone580
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks574
+	JLE        chunks579
 	MOVQ       BX, R8
-	JMP        chunks574
+	JMP        chunks579
 
-rowdone575:
+rowdone580:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row573
+	JNZ  row578
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group572
+	JNZ  group577
 	SFENCE
 	VZEROUPPER
 	RET
@@ -9296,258 +9261,258 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk576
+	JAE   chunk581
 	CMPQ  BX, $0x10
-	JAE   chunk577
+	JAE   chunk582
 	RET
 
-chunk576:
+chunk581:
 	SUBQ $0x20, BX
 
-group578:
+group583:
 	MOVQ rows+24(FP), R9
 
-row579:
+row584:
 	XORQ R8, R8
 
-chunks580:
+chunks585:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle340<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle341<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle339<>+0(SB), X1, X1
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle342<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X0
+	VPSHUFB shuffle338<>+0(SB), X0, X0
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle340<>+0(SB), X1, X1
+	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle341<>+0(SB), X0, X0
+	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle342<>+0(SB), X1, X1
+	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle339<>+0(SB), X1, X1
+	VPSHUFB shuffle338<>+0(SB), X1, X1
 	VMOVDQU 9(R10)(DX*1), X0
-	VPSHUFB shuffle340<>+0(SB), X0, X0
+	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 9(R11), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X1
+	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 9(R11)(DX*1), X0
-	VPSHUFB shuffle342<>+0(SB), X0, X0
+	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X1
+	VPSHUFB shuffle338<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle340<>+0(SB), X2, X3
+	VPSHUFB shuffle339<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X4
+	VPSHUFB shuffle340<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle342<>+0(SB), X3, X5
+	VPSHUFB shuffle341<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle343<>+0(SB), X0, X5
-	VPSHUFB shuffle344<>+0(SB), X2, X4
+	VPSHUFB shuffle342<>+0(SB), X0, X5
+	VPSHUFB shuffle343<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle345<>+0(SB), X1, X5
+	VPSHUFB shuffle344<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle346<>+0(SB), X3, X4
+	VPSHUFB shuffle345<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle347<>+0(SB), X0, X4
-	VPSHUFB shuffle348<>+0(SB), X2, X5
+	VPSHUFB shuffle346<>+0(SB), X0, X4
+	VPSHUFB shuffle347<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle351<>+0(SB), X0, X0
-	VPSHUFB shuffle352<>+0(SB), X2, X2
+	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPSHUFB shuffle351<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle353<>+0(SB), X1, X1
+	VPSHUFB shuffle352<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle354<>+0(SB), X3, X3
+	VPSHUFB shuffle353<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone581
+	JEQ     rowdone586
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks580
+	JLE     chunks585
 	MOVQ    BX, R8
-	JMP     chunks580
+	JMP     chunks585
 
-rowdone581:
+rowdone586:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row579
+	JNZ  row584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group578
+	JNZ  group583
 	VZEROUPPER
 	RET
 
-chunk577:
+chunk582:
 	SUBQ $0x10, BX
 
-group582:
+group587:
 	MOVQ rows+24(FP), R9
 
-row583:
+row588:
 	XORQ R8, R8
 
-chunks584:
+chunks589:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle339<>+0(SB), X0, X1
+	VPSHUFB shuffle338<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle340<>+0(SB), X2, X3
+	VPSHUFB shuffle339<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle341<>+0(SB), X1, X4
+	VPSHUFB shuffle340<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle342<>+0(SB), X3, X5
+	VPSHUFB shuffle341<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle343<>+0(SB), X0, X5
-	VPSHUFB shuffle344<>+0(SB), X2, X4
+	VPSHUFB shuffle342<>+0(SB), X0, X5
+	VPSHUFB shuffle343<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle345<>+0(SB), X1, X5
+	VPSHUFB shuffle344<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle346<>+0(SB), X3, X4
+	VPSHUFB shuffle345<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle347<>+0(SB), X0, X4
-	VPSHUFB shuffle348<>+0(SB), X2, X5
+	VPSHUFB shuffle346<>+0(SB), X0, X4
+	VPSHUFB shuffle347<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle349<>+0(SB), X1, X4
+	VPSHUFB shuffle348<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle350<>+0(SB), X3, X5
+	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle351<>+0(SB), X0, X0
-	VPSHUFB shuffle352<>+0(SB), X2, X2
+	VPSHUFB shuffle350<>+0(SB), X0, X0
+	VPSHUFB shuffle351<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle353<>+0(SB), X1, X1
+	VPSHUFB shuffle352<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle354<>+0(SB), X3, X3
+	VPSHUFB shuffle353<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone585
+	JEQ     rowdone590
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks584
+	JLE     chunks589
 	MOVQ    BX, R8
-	JMP     chunks584
+	JMP     chunks589
 
-rowdone585:
+rowdone590:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row583
+	JNZ  row588
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group582
+	JNZ  group587
 	VZEROUPPER
 	RET
 
-DATA shuffle339<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle338<>+0(SB)/8, $0xffffffff06040200
+DATA shuffle338<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle339<>+0(SB)/8, $0x06040200ffffffff
 DATA shuffle339<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle339<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle340<>+0(SB)/8, $0x06040200ffffffff
-DATA shuffle340<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle340<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle340<>+8(SB)/8, $0xffffffff06040200
 GLOBL shuffle340<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle341<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle341<>+8(SB)/8, $0xffffffff06040200
+DATA shuffle341<>+8(SB)/8, $0x06040200ffffffff
 GLOBL shuffle341<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle342<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle342<>+8(SB)/8, $0x06040200ffffffff
+DATA shuffle342<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle342<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle342<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle343<>+0(SB)/8, $0xffffffff07050301
+DATA shuffle343<>+0(SB)/8, $0x07050301ffffffff
 DATA shuffle343<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle343<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle344<>+0(SB)/8, $0x07050301ffffffff
-DATA shuffle344<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle344<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle344<>+8(SB)/8, $0xffffffff07050301
 GLOBL shuffle344<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle345<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle345<>+8(SB)/8, $0xffffffff07050301
+DATA shuffle345<>+8(SB)/8, $0x07050301ffffffff
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle346<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle346<>+8(SB)/8, $0x07050301ffffffff
+DATA shuffle346<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle346<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle346<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle347<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle347<>+0(SB)/8, $0x0e0c0a08ffffffff
 DATA shuffle347<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle348<>+0(SB)/8, $0x0e0c0a08ffffffff
-DATA shuffle348<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle348<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle348<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle349<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle349<>+8(SB)/8, $0xffffffff0e0c0a08
+DATA shuffle349<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle350<>+8(SB)/8, $0x0e0c0a08ffffffff
+DATA shuffle350<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle350<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle350<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle351<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle351<>+0(SB)/8, $0x0f0d0b09ffffffff
 DATA shuffle351<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle351<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle352<>+0(SB)/8, $0x0f0d0b09ffffffff
-DATA shuffle352<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle352<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle353<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle353<>+8(SB)/8, $0xffffffff0f0d0b09
+DATA shuffle353<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle353<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle354<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle354<>+8(SB)/8, $0x0f0d0b09ffffffff
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9569,154 +9534,154 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk586
+	JAE   chunk591
 	CMPQ  BX, $0x10
-	JAE   chunk587
+	JAE   chunk592
 	RET
 
-chunk586:
+chunk591:
 	SUBQ $0x20, BX
 
-group588:
+group593:
 	MOVQ rows+24(FP), R9
 
-row589:
+row594:
 	XORQ R8, R8
 
-chunks590:
+chunks595:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle355<>+0(SB), X0, X0
+	VPSHUFB shuffle354<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle356<>+0(SB), X1, X1
+	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle355<>+0(SB), X1, X1
+	VPSHUFB shuffle354<>+0(SB), X1, X1
 	VMOVDQU (R11)(DX*1), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle355<>+0(SB), X0, X0
+	VPSHUFB shuffle354<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle356<>+0(SB), X1, X1
+	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle355<>+0(SB), X1, X1
+	VPSHUFB shuffle354<>+0(SB), X1, X1
 	VMOVDQU 2(R11)(DX*1), X0
-	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle355<>+0(SB), X0, X1
+	VPSHUFB shuffle354<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle356<>+0(SB), X2, X3
+	VPSHUFB shuffle355<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 16(R11), X3
-	VPSHUFB shuffle355<>+0(SB), X3, X1
+	VPSHUFB shuffle354<>+0(SB), X3, X1
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle356<>+0(SB), X4, X5
+	VPSHUFB shuffle355<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 80(AX)(R8*4)
-	VPSHUFB shuffle357<>+0(SB), X0, X0
-	VPSHUFB shuffle358<>+0(SB), X2, X2
+	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle357<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
-	VPSHUFB shuffle357<>+0(SB), X3, X3
-	VPSHUFB shuffle358<>+0(SB), X4, X4
+	VPSHUFB shuffle356<>+0(SB), X3, X3
+	VPSHUFB shuffle357<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone591
+	JEQ     rowdone596
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks590
+	JLE     chunks595
 	MOVQ    BX, R8
-	JMP     chunks590
+	JMP     chunks595
 
-rowdone591:
+rowdone596:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row589
+	JNZ  row594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group588
+	JNZ  group593
 	VZEROUPPER
 	RET
 
-chunk587:
+chunk592:
 	SUBQ $0x10, BX
 
-group592:
+group597:
 	MOVQ rows+24(FP), R9
 
-row593:
+row598:
 	XORQ R8, R8
 
-chunks594:
+chunks599:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle355<>+0(SB), X0, X1
+	VPSHUFB shuffle354<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle356<>+0(SB), X2, X3
+	VPSHUFB shuffle355<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle355<>+0(SB), X3, X1
+	VPSHUFB shuffle354<>+0(SB), X3, X1
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle356<>+0(SB), X4, X5
+	VPSHUFB shuffle355<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(AX)(R8*4)
-	VPSHUFB shuffle357<>+0(SB), X0, X0
-	VPSHUFB shuffle358<>+0(SB), X2, X2
+	VPSHUFB shuffle356<>+0(SB), X0, X0
+	VPSHUFB shuffle357<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(R8*4)
-	VPSHUFB shuffle357<>+0(SB), X3, X3
-	VPSHUFB shuffle358<>+0(SB), X4, X4
+	VPSHUFB shuffle356<>+0(SB), X3, X3
+	VPSHUFB shuffle357<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone595
+	JEQ     rowdone600
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks594
+	JLE     chunks599
 	MOVQ    BX, R8
-	JMP     chunks594
+	JMP     chunks599
 
-rowdone595:
+rowdone600:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row593
+	JNZ  row598
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group592
+	JNZ  group597
 	VZEROUPPER
 	RET
 
-DATA shuffle355<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle355<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle354<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle354<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle355<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle355<>+8(SB)/8, $0x0d0c090805040100
 GLOBL shuffle355<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle356<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle356<>+8(SB)/8, $0x0d0c090805040100
+DATA shuffle356<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle356<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle356<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle357<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle357<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle357<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle357<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle357<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle358<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle358<>+8(SB)/8, $0x0f0e0b0a07060302
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9738,88 +9703,88 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk596
+	JAE   chunk601
 	RET
 
-chunk596:
+chunk601:
 	SUBQ $0x20, BX
 
-group597:
+group602:
 	MOVQ rows+24(FP), R9
 
-row598:
+row603:
 	XORQ R8, R8
 
-chunks599:
+chunks604:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle238<>+0(SB), X1, X2
+	VPSHUFB shuffle235<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle237<>+0(SB), X2, X2
+	VPSHUFB shuffle234<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle238<>+0(SB), X0, X3
+	VPSHUFB shuffle235<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 16(AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle237<>+0(SB), X3, X3
+	VPSHUFB shuffle234<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle238<>+0(SB), X2, X4
+	VPSHUFB shuffle235<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle237<>+0(SB), X4, X4
+	VPSHUFB shuffle234<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle238<>+0(SB), X3, X5
+	VPSHUFB shuffle235<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle237<>+0(SB), X5, X5
-	VPSHUFB shuffle359<>+0(SB), X1, X1
+	VPSHUFB shuffle234<>+0(SB), X5, X5
+	VPSHUFB shuffle358<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle237<>+0(SB), X1, X1
-	VPSHUFB shuffle359<>+0(SB), X0, X0
+	VPSHUFB shuffle234<>+0(SB), X1, X1
+	VPSHUFB shuffle358<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle237<>+0(SB), X0, X0
-	VPSHUFB shuffle359<>+0(SB), X2, X2
+	VPSHUFB shuffle234<>+0(SB), X0, X0
+	VPSHUFB shuffle358<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle237<>+0(SB), X2, X2
-	VPSHUFB shuffle359<>+0(SB), X3, X3
+	VPSHUFB shuffle234<>+0(SB), X2, X2
+	VPSHUFB shuffle358<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone600
+	JEQ     rowdone605
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks599
+	JLE     chunks604
 	MOVQ    BX, R8
-	JMP     chunks599
+	JMP     chunks604
 
-rowdone600:
+rowdone605:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row598
+	JNZ  row603
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group597
+	JNZ  group602
 	VZEROUPPER
 	RET
 
-DATA shuffle359<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c07060504
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
+DATA shuffle358<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle358<>+8(SB)/8, $0x0f0e0d0c07060504
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -9841,19 +9806,19 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x40
-	JAE   chunk601
+	JAE   chunk606
 	RET
 
-chunk601:
+chunk606:
 	SUBQ $0x40, BX
 
-group602:
+group607:
 	MOVQ rows+24(FP), R9
 
-row603:
+row608:
 	XORQ R8, R8
 
-chunks604:
+chunks609:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
@@ -9912,7 +9877,7 @@ chunks604:
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 40(R10), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X0
@@ -9923,7 +9888,7 @@ chunks604:
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 40(R10)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 176(AX)(R8*4)
 	VMOVDQU 8(R11), X2
@@ -9934,7 +9899,7 @@ chunks604:
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 40(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 208(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X3
@@ -9945,26 +9910,26 @@ chunks604:
 	VMOVDQU X1, 224(AX)(R8*4)
 	VMOVDQU 40(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X4, X4
+	VPSHUFB shuffle131<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VMOVDQU X4, 240(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone605
+	JEQ     rowdone610
 	ADDQ    $0x40, R8
 	CMPQ    R8, BX
-	JLE     chunks604
+	JLE     chunks609
 	MOVQ    BX, R8
-	JMP     chunks604
+	JMP     chunks609
 
-rowdone605:
+rowdone610:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row603
+	JNZ  row608
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group602
+	JNZ  group607
 	VZEROUPPER
 	RET
 
@@ -9988,302 +9953,302 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x24
-	JAE   chunk606
+	JAE   chunk611
 	CMPQ  BX, $0x18
-	JAE   chunk607
+	JAE   chunk612
 	RET
 
-chunk606:
+chunk611:
 	SUBQ $0x24, BX
 
-group608:
+group613:
 	MOVQ rows+24(FP), R9
 
-row609:
+row614:
 	XORQ R8, R8
 
-chunks610:
+chunks615:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle360<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle359<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle361<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle360<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 12(R10), X1
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle359<>+0(SB), X1, X1
 	VMOVDQU 12(R10)(DX*1), X0
-	VPSHUFB shuffle361<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 12(R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 12(R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 13(R10), X0
-	VPSHUFB shuffle360<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VMOVDQU 13(R10)(DX*1), X1
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 13(R11), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 13(R11)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 14(R10), X1
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle359<>+0(SB), X1, X1
 	VMOVDQU 14(R10)(DX*1), X0
-	VPSHUFB shuffle361<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 14(R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 14(R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle364<>+0(SB), X0, X1
+	VPSHUFB shuffle363<>+0(SB), X0, X1
 	VMOVDQU 20(R10)(DX*1), X2
-	VPSHUFB shuffle365<>+0(SB), X2, X3
+	VPSHUFB shuffle364<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 20(R11), X1
-	VPSHUFB shuffle366<>+0(SB), X1, X4
+	VPSHUFB shuffle365<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 20(R11)(DX*1), X3
-	VPSHUFB shuffle367<>+0(SB), X3, X5
+	VPSHUFB shuffle366<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle368<>+0(SB), X0, X5
-	VPSHUFB shuffle369<>+0(SB), X2, X4
+	VPSHUFB shuffle367<>+0(SB), X0, X5
+	VPSHUFB shuffle368<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle370<>+0(SB), X1, X5
+	VPSHUFB shuffle369<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle371<>+0(SB), X3, X4
+	VPSHUFB shuffle370<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 112(AX)(R8*4)
-	VPSHUFB shuffle372<>+0(SB), X0, X0
-	VPSHUFB shuffle373<>+0(SB), X2, X2
+	VPSHUFB shuffle371<>+0(SB), X0, X0
+	VPSHUFB shuffle372<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle374<>+0(SB), X1, X1
+	VPSHUFB shuffle373<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle375<>+0(SB), X3, X3
+	VPSHUFB shuffle374<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone611
+	JEQ     rowdone616
 	ADDQ    $0x24, R8
 	CMPQ    R8, BX
-	JLE     chunks610
+	JLE     chunks615
 	MOVQ    BX, R8
-	JMP     chunks610
+	JMP     chunks615
 
-rowdone611:
+rowdone616:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row609
+	JNZ  row614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group608
+	JNZ  group613
 	VZEROUPPER
 	RET
 
-chunk607:
+chunk612:
 	SUBQ $0x18, BX
 
-group612:
+group617:
 	MOVQ rows+24(FP), R9
 
-row613:
+row618:
 	XORQ R8, R8
 
-chunks614:
+chunks619:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle360<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle360<>+0(SB), X1, X1
+	VPSHUFB shuffle359<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle361<>+0(SB), X0, X0
+	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle362<>+0(SB), X1, X1
+	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle363<>+0(SB), X0, X0
+	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle360<>+0(SB), X0, X0
+	VPSHUFB shuffle359<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle361<>+0(SB), X1, X1
+	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle362<>+0(SB), X0, X0
+	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle363<>+0(SB), X1, X1
+	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle364<>+0(SB), X1, X0
+	VPSHUFB shuffle363<>+0(SB), X1, X0
 	VMOVDQU 8(R10)(DX*1), X2
-	VPSHUFB shuffle365<>+0(SB), X2, X3
+	VPSHUFB shuffle364<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle366<>+0(SB), X0, X4
+	VPSHUFB shuffle365<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 8(R11)(DX*1), X3
-	VPSHUFB shuffle367<>+0(SB), X3, X5
+	VPSHUFB shuffle366<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 48(AX)(R8*4)
-	VPSHUFB shuffle368<>+0(SB), X1, X5
-	VPSHUFB shuffle369<>+0(SB), X2, X4
+	VPSHUFB shuffle367<>+0(SB), X1, X5
+	VPSHUFB shuffle368<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle370<>+0(SB), X0, X5
+	VPSHUFB shuffle369<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle371<>+0(SB), X3, X4
+	VPSHUFB shuffle370<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 64(AX)(R8*4)
-	VPSHUFB shuffle372<>+0(SB), X1, X1
-	VPSHUFB shuffle373<>+0(SB), X2, X2
+	VPSHUFB shuffle371<>+0(SB), X1, X1
+	VPSHUFB shuffle372<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle374<>+0(SB), X0, X0
+	VPSHUFB shuffle373<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle375<>+0(SB), X3, X3
+	VPSHUFB shuffle374<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone615
+	JEQ     rowdone620
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks614
+	JLE     chunks619
 	MOVQ    BX, R8
-	JMP     chunks614
+	JMP     chunks619
 
-rowdone615:
+rowdone620:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row613
+	JNZ  row618
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group612
+	JNZ  group617
 	VZEROUPPER
 	RET
 
-DATA shuffle360<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle359<>+0(SB)/8, $0xffffffff09060300
+DATA shuffle359<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle360<>+0(SB)/8, $0x09060300ffffffff
 DATA shuffle360<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle360<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle361<>+0(SB)/8, $0x09060300ffffffff
-DATA shuffle361<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle361<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle361<>+8(SB)/8, $0xffffffff09060300
 GLOBL shuffle361<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle362<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle362<>+8(SB)/8, $0xffffffff09060300
+DATA shuffle362<>+8(SB)/8, $0x09060300ffffffff
 GLOBL shuffle362<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle363<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle363<>+8(SB)/8, $0x09060300ffffffff
+DATA shuffle363<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle363<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle363<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle364<>+0(SB)/8, $0xffffffff0d0a0704
+DATA shuffle364<>+0(SB)/8, $0x0d0a0704ffffffff
 DATA shuffle364<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle364<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle365<>+0(SB)/8, $0x0d0a0704ffffffff
-DATA shuffle365<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle365<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle365<>+8(SB)/8, $0xffffffff0d0a0704
 GLOBL shuffle365<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle366<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle366<>+8(SB)/8, $0xffffffff0d0a0704
+DATA shuffle366<>+8(SB)/8, $0x0d0a0704ffffffff
 GLOBL shuffle366<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle367<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle367<>+8(SB)/8, $0x0d0a0704ffffffff
+DATA shuffle367<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle367<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle367<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle368<>+0(SB)/8, $0xffffffff0e0b0805
+DATA shuffle368<>+0(SB)/8, $0x0e0b0805ffffffff
 DATA shuffle368<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle368<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle369<>+0(SB)/8, $0x0e0b0805ffffffff
-DATA shuffle369<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle369<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle369<>+8(SB)/8, $0xffffffff0e0b0805
 GLOBL shuffle369<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle370<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle370<>+8(SB)/8, $0xffffffff0e0b0805
+DATA shuffle370<>+8(SB)/8, $0x0e0b0805ffffffff
 GLOBL shuffle370<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle371<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle371<>+8(SB)/8, $0x0e0b0805ffffffff
+DATA shuffle371<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle371<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle371<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle372<>+0(SB)/8, $0xffffffff0f0c0906
+DATA shuffle372<>+0(SB)/8, $0x0f0c0906ffffffff
 DATA shuffle372<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle372<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle373<>+0(SB)/8, $0x0f0c0906ffffffff
-DATA shuffle373<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle373<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle373<>+8(SB)/8, $0xffffffff0f0c0906
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle374<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle374<>+8(SB)/8, $0xffffffff0f0c0906
+DATA shuffle374<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle375<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle375<>+8(SB)/8, $0x0f0c0906ffffffff
-GLOBL shuffle375<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -10305,272 +10270,272 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x30
-	JAE   chunk616
+	JAE   chunk621
 	CMPQ  BX, $0x18
-	JAE   chunk617
+	JAE   chunk622
 	RET
 
-chunk616:
+chunk621:
 	SUBQ $0x30, BX
 
-group618:
+group623:
 	MOVQ rows+24(FP), R9
 
-row619:
+row624:
 	XORQ R8, R8
 
-chunks620:
+chunks625:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 18(R10)(DX*1), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X1, X1
 	VMOVDQU 18(R11), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle266<>+0(SB), X1, X1
+	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 18(R11)(DX*1), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VMOVDQU 20(R10), X1
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R10)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 20(R10)(DX*1), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X1
-	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X1, X1
 	VMOVDQU 20(R11), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle266<>+0(SB), X1, X1
+	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 20(R11)(DX*1), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VMOVDQU 22(R10), X1
-	VPSHUFB shuffle312<>+0(SB), X1, X1
+	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 4(R10)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 22(R10)(DX*1), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X1
-	VPSHUFB shuffle261<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X1, X1
 	VMOVDQU 22(R11), X0
-	VPSHUFB shuffle312<>+0(SB), X0, X0
+	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle266<>+0(SB), X1, X1
+	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 22(R11)(DX*1), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 24(R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle331<>+0(SB), X1, X2
+	VPSHUFB shuffle330<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X3
+	VPSHUFB shuffle320<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 96(AX)(R8*4)
 	VMOVDQU 24(R11), X3
-	VPSHUFB shuffle261<>+0(SB), X3, X3
+	VPSHUFB shuffle260<>+0(SB), X3, X3
 	VMOVDQU 32(R11), X0
-	VPSHUFB shuffle331<>+0(SB), X0, X4
+	VPSHUFB shuffle330<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 24(R11)(DX*1), X3
-	VPSHUFB shuffle266<>+0(SB), X3, X3
+	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle321<>+0(SB), X4, X5
+	VPSHUFB shuffle320<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 112(AX)(R8*4)
 	VMOVDQU 26(R10), X5
-	VPSHUFB shuffle261<>+0(SB), X5, X5
-	VPSHUFB shuffle324<>+0(SB), X1, X3
+	VPSHUFB shuffle260<>+0(SB), X5, X5
+	VPSHUFB shuffle323<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 26(R10)(DX*1), X5
-	VPSHUFB shuffle266<>+0(SB), X5, X5
+	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle335<>+0(SB), X2, X3
+	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 128(AX)(R8*4)
 	VMOVDQU 26(R11), X3
-	VPSHUFB shuffle261<>+0(SB), X3, X3
-	VPSHUFB shuffle324<>+0(SB), X0, X5
+	VPSHUFB shuffle260<>+0(SB), X3, X3
+	VPSHUFB shuffle323<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 26(R11)(DX*1), X3
-	VPSHUFB shuffle266<>+0(SB), X3, X3
+	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle335<>+0(SB), X4, X5
+	VPSHUFB shuffle334<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 28(R10), X5
-	VPSHUFB shuffle261<>+0(SB), X5, X5
-	VPSHUFB shuffle338<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X5, X5
+	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle266<>+0(SB), X5, X5
+	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle328<>+0(SB), X2, X2
+	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 160(AX)(R8*4)
 	VMOVDQU 28(R11), X2
-	VPSHUFB shuffle261<>+0(SB), X2, X2
-	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X2, X2
+	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 28(R11)(DX*1), X2
-	VPSHUFB shuffle266<>+0(SB), X2, X2
+	VPSHUFB shuffle265<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle328<>+0(SB), X4, X4
+	VPSHUFB shuffle327<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone621
+	JEQ     rowdone626
 	ADDQ    $0x30, R8
 	CMPQ    R8, BX
-	JLE     chunks620
+	JLE     chunks625
 	MOVQ    BX, R8
-	JMP     chunks620
+	JMP     chunks625
 
-rowdone621:
+rowdone626:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row619
+	JNZ  row624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group618
+	JNZ  group623
 	VZEROUPPER
 	RET
 
-chunk617:
+chunk622:
 	SUBQ $0x18, BX
 
-group622:
+group627:
 	MOVQ rows+24(FP), R9
 
-row623:
+row628:
 	XORQ R8, R8
 
-chunks624:
+chunks629:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X0, X0
 	VMOVDQU 8(R10), X1
-	VPSHUFB shuffle331<>+0(SB), X1, X2
+	VPSHUFB shuffle330<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle266<>+0(SB), X0, X0
+	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 8(R10)(DX*1), X2
-	VPSHUFB shuffle321<>+0(SB), X2, X3
+	VPSHUFB shuffle320<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle261<>+0(SB), X3, X3
+	VPSHUFB shuffle260<>+0(SB), X3, X3
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle331<>+0(SB), X0, X4
+	VPSHUFB shuffle330<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle266<>+0(SB), X3, X3
+	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 8(R11)(DX*1), X4
-	VPSHUFB shuffle321<>+0(SB), X4, X5
+	VPSHUFB shuffle320<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle261<>+0(SB), X5, X5
-	VPSHUFB shuffle324<>+0(SB), X1, X3
+	VPSHUFB shuffle260<>+0(SB), X5, X5
+	VPSHUFB shuffle323<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle266<>+0(SB), X5, X5
+	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle335<>+0(SB), X2, X3
+	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle261<>+0(SB), X3, X3
-	VPSHUFB shuffle324<>+0(SB), X0, X5
+	VPSHUFB shuffle260<>+0(SB), X3, X3
+	VPSHUFB shuffle323<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle266<>+0(SB), X3, X3
+	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle335<>+0(SB), X4, X5
+	VPSHUFB shuffle334<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle261<>+0(SB), X5, X5
-	VPSHUFB shuffle338<>+0(SB), X1, X1
+	VPSHUFB shuffle260<>+0(SB), X5, X5
+	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle266<>+0(SB), X5, X5
+	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle328<>+0(SB), X2, X2
+	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X2
-	VPSHUFB shuffle261<>+0(SB), X2, X2
-	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle260<>+0(SB), X2, X2
+	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 4(R11)(DX*1), X2
-	VPSHUFB shuffle266<>+0(SB), X2, X2
+	VPSHUFB shuffle265<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle328<>+0(SB), X4, X4
+	VPSHUFB shuffle327<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone625
+	JEQ     rowdone630
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks624
+	JLE     chunks629
 	MOVQ    BX, R8
-	JMP     chunks624
+	JMP     chunks629
 
-rowdone625:
+rowdone630:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row623
+	JNZ  row628
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group622
+	JNZ  group627
 	VZEROUPPER
 	RET
 
@@ -10594,110 +10559,110 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x30
-	JAE   chunk626
+	JAE   chunk631
 	RET
 
-chunk626:
+chunk631:
 	SUBQ $0x30, BX
 
-group627:
+group632:
 	MOVQ rows+24(FP), R9
 
-row628:
+row633:
 	XORQ R8, R8
 
-chunks629:
+chunks634:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 24(R10)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 24(R11), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 24(R11)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 28(R10), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 64(AX)(R8*4)
 	VMOVDQU 4(R10)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R8*4)
 	VMOVDQU 4(R11), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 96(AX)(R8*4)
 	VMOVDQU 4(R11)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 112(AX)(R8*4)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 32(R10)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X0
+	VPSHUFB shuffle53<>+0(SB), X0, X0
 	VMOVDQU 32(R11), X1
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X1
-	VPSHUFB shuffle54<>+0(SB), X1, X1
+	VPSHUFB shuffle53<>+0(SB), X1, X1
 	VMOVDQU 32(R11)(DX*1), X0
-	VPSHUFB shuffle55<>+0(SB), X0, X0
+	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone630
+	JEQ     rowdone635
 	ADDQ    $0x30, R8
 	CMPQ    R8, BX
-	JLE     chunks629
+	JLE     chunks634
 	MOVQ    BX, R8
-	JMP     chunks629
+	JMP     chunks634
 
-rowdone630:
+rowdone635:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row628
+	JNZ  row633
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group627
+	JNZ  group632
 	VZEROUPPER
 	RET
 
@@ -10721,258 +10686,258 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk631
+	JAE   chunk636
 	CMPQ  BX, $0x10
-	JAE   chunk632
+	JAE   chunk637
 	RET
 
-chunk631:
+chunk636:
 	SUBQ $0x20, BX
 
-group633:
+group638:
 	MOVQ rows+24(FP), R9
 
-row634:
+row639:
 	XORQ R8, R8
 
-chunks635:
+chunks640:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle376<>+0(SB), X0, X0
+	VPSHUFB shuffle375<>+0(SB), X0, X0
 	VMOVDQU (R10)(DX*1), X1
-	VPSHUFB shuffle377<>+0(SB), X1, X1
+	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle378<>+0(SB), X0, X0
+	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU (R11)(DX*1), X1
-	VPSHUFB shuffle379<>+0(SB), X1, X1
+	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (AX)(R8*4)
 	VMOVDQU 1(R10), X1
-	VPSHUFB shuffle376<>+0(SB), X1, X1
+	VPSHUFB shuffle375<>+0(SB), X1, X1
 	VMOVDQU 1(R10)(DX*1), X0
-	VPSHUFB shuffle377<>+0(SB), X0, X0
+	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 1(R11), X1
-	VPSHUFB shuffle378<>+0(SB), X1, X1
+	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 1(R11)(DX*1), X0
-	VPSHUFB shuffle379<>+0(SB), X0, X0
+	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X0
-	VPSHUFB shuffle376<>+0(SB), X0, X0
+	VPSHUFB shuffle375<>+0(SB), X0, X0
 	VMOVDQU 2(R10)(DX*1), X1
-	VPSHUFB shuffle377<>+0(SB), X1, X1
+	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 2(R11), X0
-	VPSHUFB shuffle378<>+0(SB), X0, X0
+	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 2(R11)(DX*1), X1
-	VPSHUFB shuffle379<>+0(SB), X1, X1
+	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R8*4)
 	VMOVDQU 3(R10), X1
-	VPSHUFB shuffle376<>+0(SB), X1, X1
+	VPSHUFB shuffle375<>+0(SB), X1, X1
 	VMOVDQU 3(R10)(DX*1), X0
-	VPSHUFB shuffle377<>+0(SB), X0, X0
+	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 3(R11), X1
-	VPSHUFB shuffle378<>+0(SB), X1, X1
+	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 3(R11)(DX*1), X0
-	VPSHUFB shuffle379<>+0(SB), X0, X0
+	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 48(AX)(R8*4)
 	VMOVDQU 16(R10), X0
-	VPSHUFB shuffle376<>+0(SB), X0, X1
+	VPSHUFB shuffle375<>+0(SB), X0, X1
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle377<>+0(SB), X2, X3
+	VPSHUFB shuffle376<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 16(R11), X1
-	VPSHUFB shuffle378<>+0(SB), X1, X4
+	VPSHUFB shuffle377<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle379<>+0(SB), X3, X5
+	VPSHUFB shuffle378<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(AX)(R8*4)
-	VPSHUFB shuffle380<>+0(SB), X0, X5
-	VPSHUFB shuffle381<>+0(SB), X2, X4
+	VPSHUFB shuffle379<>+0(SB), X0, X5
+	VPSHUFB shuffle380<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle382<>+0(SB), X1, X5
+	VPSHUFB shuffle381<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle383<>+0(SB), X3, X4
+	VPSHUFB shuffle382<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(AX)(R8*4)
-	VPSHUFB shuffle384<>+0(SB), X0, X4
-	VPSHUFB shuffle385<>+0(SB), X2, X5
+	VPSHUFB shuffle383<>+0(SB), X0, X4
+	VPSHUFB shuffle384<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle386<>+0(SB), X1, X4
+	VPSHUFB shuffle385<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle387<>+0(SB), X3, X5
+	VPSHUFB shuffle386<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 96(AX)(R8*4)
-	VPSHUFB shuffle388<>+0(SB), X0, X0
-	VPSHUFB shuffle389<>+0(SB), X2, X2
+	VPSHUFB shuffle387<>+0(SB), X0, X0
+	VPSHUFB shuffle388<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle390<>+0(SB), X1, X1
+	VPSHUFB shuffle389<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle391<>+0(SB), X3, X3
+	VPSHUFB shuffle390<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 112(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone636
+	JEQ     rowdone641
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks635
+	JLE     chunks640
 	MOVQ    BX, R8
-	JMP     chunks635
+	JMP     chunks640
 
-rowdone636:
+rowdone641:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row634
+	JNZ  row639
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group633
+	JNZ  group638
 	VZEROUPPER
 	RET
 
-chunk632:
+chunk637:
 	SUBQ $0x10, BX
 
-group637:
+group642:
 	MOVQ rows+24(FP), R9
 
-row638:
+row643:
 	XORQ R8, R8
 
-chunks639:
+chunks644:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle376<>+0(SB), X0, X1
+	VPSHUFB shuffle375<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle377<>+0(SB), X2, X3
+	VPSHUFB shuffle376<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11), X1
-	VPSHUFB shuffle378<>+0(SB), X1, X4
+	VPSHUFB shuffle377<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle379<>+0(SB), X3, X5
+	VPSHUFB shuffle378<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (AX)(R8*4)
-	VPSHUFB shuffle380<>+0(SB), X0, X5
-	VPSHUFB shuffle381<>+0(SB), X2, X4
+	VPSHUFB shuffle379<>+0(SB), X0, X5
+	VPSHUFB shuffle380<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle382<>+0(SB), X1, X5
+	VPSHUFB shuffle381<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle383<>+0(SB), X3, X4
+	VPSHUFB shuffle382<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 16(AX)(R8*4)
-	VPSHUFB shuffle384<>+0(SB), X0, X4
-	VPSHUFB shuffle385<>+0(SB), X2, X5
+	VPSHUFB shuffle383<>+0(SB), X0, X4
+	VPSHUFB shuffle384<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle386<>+0(SB), X1, X4
+	VPSHUFB shuffle385<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle387<>+0(SB), X3, X5
+	VPSHUFB shuffle386<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 32(AX)(R8*4)
-	VPSHUFB shuffle388<>+0(SB), X0, X0
-	VPSHUFB shuffle389<>+0(SB), X2, X2
+	VPSHUFB shuffle387<>+0(SB), X0, X0
+	VPSHUFB shuffle388<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle390<>+0(SB), X1, X1
+	VPSHUFB shuffle389<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle391<>+0(SB), X3, X3
+	VPSHUFB shuffle390<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone640
+	JEQ     rowdone645
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks639
+	JLE     chunks644
 	MOVQ    BX, R8
-	JMP     chunks639
+	JMP     chunks644
 
-rowdone640:
+rowdone645:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row638
+	JNZ  row643
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group637
+	JNZ  group642
 	VZEROUPPER
 	RET
 
-DATA shuffle376<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle375<>+0(SB)/8, $0xffffffff0c080400
+DATA shuffle375<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle375<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle376<>+0(SB)/8, $0x0c080400ffffffff
 DATA shuffle376<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle376<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle377<>+0(SB)/8, $0x0c080400ffffffff
-DATA shuffle377<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle377<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle377<>+8(SB)/8, $0xffffffff0c080400
 GLOBL shuffle377<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle378<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle378<>+8(SB)/8, $0xffffffff0c080400
+DATA shuffle378<>+8(SB)/8, $0x0c080400ffffffff
 GLOBL shuffle378<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle379<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle379<>+8(SB)/8, $0x0c080400ffffffff
+DATA shuffle379<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle379<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle379<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle380<>+0(SB)/8, $0xffffffff0d090501
+DATA shuffle380<>+0(SB)/8, $0x0d090501ffffffff
 DATA shuffle380<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle380<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle381<>+0(SB)/8, $0x0d090501ffffffff
-DATA shuffle381<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle381<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle381<>+8(SB)/8, $0xffffffff0d090501
 GLOBL shuffle381<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle382<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle382<>+8(SB)/8, $0xffffffff0d090501
+DATA shuffle382<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL shuffle382<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle383<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle383<>+8(SB)/8, $0x0d090501ffffffff
+DATA shuffle383<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle383<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle383<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle384<>+0(SB)/8, $0xffffffff0e0a0602
+DATA shuffle384<>+0(SB)/8, $0x0e0a0602ffffffff
 DATA shuffle384<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle384<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle385<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA shuffle385<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle385<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle385<>+8(SB)/8, $0xffffffff0e0a0602
 GLOBL shuffle385<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle386<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle386<>+8(SB)/8, $0xffffffff0e0a0602
+DATA shuffle386<>+8(SB)/8, $0x0e0a0602ffffffff
 GLOBL shuffle386<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle387<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle387<>+8(SB)/8, $0x0e0a0602ffffffff
+DATA shuffle387<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle387<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle387<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle388<>+0(SB)/8, $0xffffffff0f0b0703
+DATA shuffle388<>+0(SB)/8, $0x0f0b0703ffffffff
 DATA shuffle388<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle388<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle389<>+0(SB)/8, $0x0f0b0703ffffffff
-DATA shuffle389<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle389<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle389<>+8(SB)/8, $0xffffffff0f0b0703
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $16
 
 DATA shuffle390<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle390<>+8(SB)/8, $0xffffffff0f0b0703
+DATA shuffle390<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle390<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle391<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle391<>+8(SB)/8, $0x0f0b0703ffffffff
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -10994,148 +10959,148 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk641
+	JAE   chunk646
 	RET
 
-chunk641:
+chunk646:
 	SUBQ $0x20, BX
 
-group642:
+group647:
 	MOVQ rows+24(FP), R9
 
-row643:
+row648:
 	XORQ R8, R8
 
-chunks644:
+chunks649:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle305<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle315<>+0(SB), X1, X2
+	VPSHUFB shuffle314<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU (R10)(DX*1), X0
-	VPSHUFB shuffle313<>+0(SB), X0, X0
+	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 16(R10)(DX*1), X2
-	VPSHUFB shuffle309<>+0(SB), X2, X3
+	VPSHUFB shuffle308<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
 	VMOVDQU X3, (AX)(R8*4)
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle305<>+0(SB), X3, X3
+	VPSHUFB shuffle304<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X0
-	VPSHUFB shuffle315<>+0(SB), X0, X4
+	VPSHUFB shuffle314<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DX*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 16(R11)(DX*1), X4
-	VPSHUFB shuffle309<>+0(SB), X4, X5
+	VPSHUFB shuffle308<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 16(AX)(R8*4)
 	VMOVDQU 2(R10), X5
-	VPSHUFB shuffle305<>+0(SB), X5, X5
-	VPSHUFB shuffle392<>+0(SB), X1, X3
+	VPSHUFB shuffle304<>+0(SB), X5, X5
+	VPSHUFB shuffle391<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 2(R10)(DX*1), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle393<>+0(SB), X2, X3
+	VPSHUFB shuffle392<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 32(AX)(R8*4)
 	VMOVDQU 2(R11), X3
-	VPSHUFB shuffle305<>+0(SB), X3, X3
-	VPSHUFB shuffle392<>+0(SB), X0, X5
+	VPSHUFB shuffle304<>+0(SB), X3, X3
+	VPSHUFB shuffle391<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 2(R11)(DX*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle393<>+0(SB), X4, X5
+	VPSHUFB shuffle392<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 48(AX)(R8*4)
 	VMOVDQU 4(R10), X5
-	VPSHUFB shuffle305<>+0(SB), X5, X5
-	VPSHUFB shuffle394<>+0(SB), X1, X3
+	VPSHUFB shuffle304<>+0(SB), X5, X5
+	VPSHUFB shuffle393<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
 	VMOVDQU 4(R10)(DX*1), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle395<>+0(SB), X2, X3
+	VPSHUFB shuffle394<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
 	VMOVDQU X3, 64(AX)(R8*4)
 	VMOVDQU 4(R11), X3
-	VPSHUFB shuffle305<>+0(SB), X3, X3
-	VPSHUFB shuffle394<>+0(SB), X0, X5
+	VPSHUFB shuffle304<>+0(SB), X3, X3
+	VPSHUFB shuffle393<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
 	VMOVDQU 4(R11)(DX*1), X3
-	VPSHUFB shuffle313<>+0(SB), X3, X3
+	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle395<>+0(SB), X4, X5
+	VPSHUFB shuffle394<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, 80(AX)(R8*4)
 	VMOVDQU 6(R10), X5
-	VPSHUFB shuffle305<>+0(SB), X5, X5
-	VPSHUFB shuffle396<>+0(SB), X1, X1
+	VPSHUFB shuffle304<>+0(SB), X5, X5
+	VPSHUFB shuffle395<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU 6(R10)(DX*1), X5
-	VPSHUFB shuffle313<>+0(SB), X5, X5
+	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VPSHUFB shuffle397<>+0(SB), X2, X2
+	VPSHUFB shuffle396<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
 	VMOVDQU X2, 96(AX)(R8*4)
 	VMOVDQU 6(R11), X2
-	VPSHUFB shuffle305<>+0(SB), X2, X2
-	VPSHUFB shuffle396<>+0(SB), X0, X0
+	VPSHUFB shuffle304<>+0(SB), X2, X2
+	VPSHUFB shuffle395<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 6(R11)(DX*1), X2
-	VPSHUFB shuffle313<>+0(SB), X2, X2
+	VPSHUFB shuffle312<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle397<>+0(SB), X4, X4
+	VPSHUFB shuffle396<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 112(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone645
+	JEQ     rowdone650
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks644
+	JLE     chunks649
 	MOVQ    BX, R8
-	JMP     chunks644
+	JMP     chunks649
 
-rowdone645:
+rowdone650:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row643
+	JNZ  row648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group642
+	JNZ  group647
 	VZEROUPPER
 	RET
 
-DATA shuffle392<>+0(SB)/8, $0x0b0a0302ffffffff
-DATA shuffle392<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle391<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle391<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle392<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle392<>+8(SB)/8, $0x0b0a0302ffffffff
 GLOBL shuffle392<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle393<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle393<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle393<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle393<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle393<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle394<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA shuffle394<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle394<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle394<>+8(SB)/8, $0x0d0c0504ffffffff
 GLOBL shuffle394<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle395<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle395<>+8(SB)/8, $0x0d0c0504ffffffff
+DATA shuffle395<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA shuffle395<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle395<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle396<>+0(SB)/8, $0x0f0e0706ffffffff
-DATA shuffle396<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle396<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle396<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle396<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle397<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle397<>+8(SB)/8, $0x0f0e0706ffffffff
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $16
 
 // func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX
@@ -11157,28 +11122,28 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x40
-	JAE   chunk646
+	JAE   chunk651
 	RET
 
-chunk646:
+chunk651:
 	SUBQ $0x40, BX
 
-group647:
+group652:
 	MOVQ rows+24(FP), R9
 
-row648:
+row653:
 	XORQ R8, R8
 
-chunks649:
+chunks654:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -11187,10 +11152,10 @@ chunks649:
 	VMOVDQU (R10)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 16(R10)(DX*1), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 32(R10)(DX*1), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X3
@@ -11199,10 +11164,10 @@ chunks649:
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
 	VMOVDQU 16(R11), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
 	VMOVDQU 32(R11), X3
-	VPSHUFB shuffle61<>+0(SB), X3, X3
+	VPSHUFB shuffle117<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU 48(R11), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X4
@@ -11211,10 +11176,10 @@ chunks649:
 	VMOVDQU (R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 16(R11)(DX*1), X3
-	VPSHUFB shuffle60<>+0(SB), X3, X3
+	VPSHUFB shuffle116<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VMOVDQU 32(R11)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R11)(DX*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -11223,10 +11188,10 @@ chunks649:
 	VMOVDQU 4(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R10), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R10), X5
-	VPSHUFB shuffle61<>+0(SB), X5, X5
+	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
@@ -11234,10 +11199,10 @@ chunks649:
 	VMOVDQU 4(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R10)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X5
+	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R10)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
@@ -11245,10 +11210,10 @@ chunks649:
 	VMOVDQU 4(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 20(R11), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 36(R11), X5
-	VPSHUFB shuffle61<>+0(SB), X5, X5
+	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -11256,10 +11221,10 @@ chunks649:
 	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 20(R11)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X5
+	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 36(R11)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
@@ -11267,108 +11232,108 @@ chunks649:
 	VMOVDQU 8(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R10), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R10), X5
-	VPSHUFB shuffle61<>+0(SB), X5, X5
+	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle64<>+0(SB), X1, X4
+	VPSHUFB shuffle238<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 128(AX)(R8*4)
 	VMOVDQU 8(R10)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R10)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X5
+	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R10)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle64<>+0(SB), X0, X5
+	VPSHUFB shuffle238<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 144(AX)(R8*4)
 	VMOVDQU 8(R11), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 24(R11), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 40(R11), X5
-	VPSHUFB shuffle61<>+0(SB), X5, X5
+	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle64<>+0(SB), X2, X4
+	VPSHUFB shuffle238<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 160(AX)(R8*4)
 	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VMOVDQU 24(R11)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X5
+	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 40(R11)(DX*1), X4
-	VPSHUFB shuffle61<>+0(SB), X4, X4
+	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle64<>+0(SB), X3, X5
+	VPSHUFB shuffle238<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 176(AX)(R8*4)
 	VMOVDQU 12(R10), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
 	VMOVDQU 28(R10), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X4
+	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU 44(R10), X5
-	VPSHUFB shuffle61<>+0(SB), X5, X5
+	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VMOVDQU X1, 192(AX)(R8*4)
 	VMOVDQU 12(R10)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 28(R10)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X5
+	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VMOVDQU 44(R10)(DX*1), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 208(AX)(R8*4)
 	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 28(R11), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 44(R11), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 224(AX)(R8*4)
 	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 28(R11)(DX*1), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(R11)(DX*1), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle66<>+0(SB), X3, X3
+	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 240(AX)(R8*4)
 	CMPQ    R8, BX
-	JEQ     rowdone650
+	JEQ     rowdone655
 	ADDQ    $0x40, R8
 	CMPQ    R8, BX
-	JLE     chunks649
+	JLE     chunks654
 	MOVQ    BX, R8
-	JMP     chunks649
+	JMP     chunks654
 
-rowdone650:
+rowdone655:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row648
+	JNZ  row653
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group647
+	JNZ  group652
 	VZEROUPPER
 	RET
 
@@ -11393,448 +11358,448 @@ TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk651
+	JAE   chunk656
 	CMPQ  BX, $0x10
-	JAE   chunk652
+	JAE   chunk657
 	RET
 
-chunk651:
+chunk656:
 	SUBQ $0x20, BX
 
-group653:
+group658:
 	MOVQ rows+24(FP), R10
 
-row654:
+row659:
 	XORQ R9, R9
 
-chunks655:
+chunks660:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle398<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle397<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle399<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle398<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle400<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle399<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle401<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle400<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle402<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle401<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle403<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle404<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle402<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle403<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle405<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle404<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle406<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle405<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle407<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle406<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
-	VPSHUFB        shuffle408<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle407<>+0(SB), Y4, Y4
 	VMOVDQU        (R11)(DX*1), Y3
-	VPSHUFB        shuffle409<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle408<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R11)(DX*2), Y4
-	VPSHUFB        shuffle410<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle409<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
-	VPSHUFB        shuffle411<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle410<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R12), Y4
-	VPSHUFB        shuffle412<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle411<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
-	VPSHUFB        shuffle413<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle412<>+0(SB), Y4, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
-	VPSHUFB        shuffle414<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle415<>+0(SB), Y3, Y0
+	VPSHUFB        shuffle414<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle416<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle415<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle417<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle416<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle418<>+0(SB), Y4, Y4
-	VPSHUFB        shuffle419<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle417<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle418<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle420<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle419<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle421<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle420<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle422<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle421<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone656
+	JEQ            rowdone661
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks655
+	JLE            chunks660
 	MOVQ           BX, R9
-	JMP            chunks655
+	JMP            chunks660
 
-rowdone656:
+rowdone661:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row654
+	JNZ  row659
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group653
+	JNZ  group658
 	VZEROUPPER
 	RET
 
-chunk652:
+chunk657:
 	SUBQ $0x10, BX
 
-group657:
+group662:
 	MOVQ rows+24(FP), R10
 
-row658:
+row663:
 	XORQ R9, R9
 
-chunks659:
+chunks664:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle423<>+0(SB), X0, X1
+	VPSHUFB shuffle422<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle424<>+0(SB), X2, X3
+	VPSHUFB shuffle423<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle425<>+0(SB), X1, X4
+	VPSHUFB shuffle424<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle426<>+0(SB), X3, X5
+	VPSHUFB shuffle425<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle427<>+0(SB), X4, X6
+	VPSHUFB shuffle426<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle428<>+0(SB), X0, X6
-	VPSHUFB shuffle429<>+0(SB), X2, X5
+	VPSHUFB shuffle427<>+0(SB), X0, X6
+	VPSHUFB shuffle428<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle430<>+0(SB), X1, X6
+	VPSHUFB shuffle429<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle431<>+0(SB), X3, X5
+	VPSHUFB shuffle430<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle432<>+0(SB), X4, X6
+	VPSHUFB shuffle431<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle433<>+0(SB), X0, X6
-	VPSHUFB shuffle434<>+0(SB), X2, X5
+	VPSHUFB shuffle432<>+0(SB), X0, X6
+	VPSHUFB shuffle433<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle435<>+0(SB), X1, X6
+	VPSHUFB shuffle434<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle436<>+0(SB), X3, X5
+	VPSHUFB shuffle435<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle437<>+0(SB), X4, X6
+	VPSHUFB shuffle436<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 32(R13)
-	VPSHUFB shuffle438<>+0(SB), X0, X6
-	VPSHUFB shuffle439<>+0(SB), X2, X5
+	VPSHUFB shuffle437<>+0(SB), X0, X6
+	VPSHUFB shuffle438<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle440<>+0(SB), X1, X6
+	VPSHUFB shuffle439<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle441<>+0(SB), X3, X5
+	VPSHUFB shuffle440<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle442<>+0(SB), X4, X6
+	VPSHUFB shuffle441<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 48(R13)
-	VPSHUFB shuffle443<>+0(SB), X0, X0
-	VPSHUFB shuffle444<>+0(SB), X2, X2
+	VPSHUFB shuffle442<>+0(SB), X0, X0
+	VPSHUFB shuffle443<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle445<>+0(SB), X1, X1
+	VPSHUFB shuffle444<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle446<>+0(SB), X3, X3
+	VPSHUFB shuffle445<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle447<>+0(SB), X4, X4
+	VPSHUFB shuffle446<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone660
+	JEQ     rowdone665
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks659
+	JLE     chunks664
 	MOVQ    BX, R9
-	JMP     chunks659
+	JMP     chunks664
 
-rowdone660:
+rowdone665:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row658
+	JNZ  row663
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group657
+	JNZ  group662
 	VZEROUPPER
 	RET
 
-DATA shuffle398<>+0(SB)/8, $0xffff01ffffffff00
-DATA shuffle398<>+8(SB)/8, $0x03ffffffff02ffff
-DATA shuffle398<>+16(SB)/8, $0xffffff04ffffffff
-DATA shuffle398<>+24(SB)/8, $0xff06ffffffff05ff
+DATA shuffle397<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle397<>+8(SB)/8, $0x03ffffffff02ffff
+DATA shuffle397<>+16(SB)/8, $0xffffff04ffffffff
+DATA shuffle397<>+24(SB)/8, $0xff06ffffffff05ff
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle398<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle398<>+8(SB)/8, $0xffffffff02ffffff
+DATA shuffle398<>+16(SB)/8, $0xffff04ffffffff03
+DATA shuffle398<>+24(SB)/8, $0x06ffffffff05ffff
 GLOBL shuffle398<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle399<>+0(SB)/8, $0xff01ffffffff00ff
-DATA shuffle399<>+8(SB)/8, $0xffffffff02ffffff
-DATA shuffle399<>+16(SB)/8, $0xffff04ffffffff03
-DATA shuffle399<>+24(SB)/8, $0x06ffffffff05ffff
+DATA shuffle399<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle399<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle399<>+16(SB)/8, $0xff04ffffffff03ff
+DATA shuffle399<>+24(SB)/8, $0xffffffff05ffffff
 GLOBL shuffle399<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle400<>+0(SB)/8, $0x01ffffffff00ffff
-DATA shuffle400<>+8(SB)/8, $0xffffff02ffffffff
-DATA shuffle400<>+16(SB)/8, $0xff04ffffffff03ff
-DATA shuffle400<>+24(SB)/8, $0xffffffff05ffffff
+DATA shuffle400<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle400<>+8(SB)/8, $0xffff02ffffffff01
+DATA shuffle400<>+16(SB)/8, $0x04ffffffff03ffff
+DATA shuffle400<>+24(SB)/8, $0xffffff05ffffffff
 GLOBL shuffle400<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle401<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle401<>+8(SB)/8, $0xffff02ffffffff01
-DATA shuffle401<>+16(SB)/8, $0x04ffffffff03ffff
-DATA shuffle401<>+24(SB)/8, $0xffffff05ffffffff
+DATA shuffle401<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle401<>+8(SB)/8, $0xff02ffffffff01ff
+DATA shuffle401<>+16(SB)/8, $0xffffffff03ffffff
+DATA shuffle401<>+24(SB)/8, $0xffff05ffffffff04
 GLOBL shuffle401<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle402<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle402<>+8(SB)/8, $0xff02ffffffff01ff
-DATA shuffle402<>+16(SB)/8, $0xffffffff03ffffff
-DATA shuffle402<>+24(SB)/8, $0xffff05ffffffff04
+DATA shuffle402<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle402<>+8(SB)/8, $0xffff09ffffffff08
+DATA shuffle402<>+16(SB)/8, $0x0bffffffff0affff
+DATA shuffle402<>+24(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle402<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle403<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle403<>+8(SB)/8, $0xffff09ffffffff08
-DATA shuffle403<>+16(SB)/8, $0x0bffffffff0affff
-DATA shuffle403<>+24(SB)/8, $0xffffff0cffffffff
+DATA shuffle403<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle403<>+8(SB)/8, $0xff09ffffffff08ff
+DATA shuffle403<>+16(SB)/8, $0xffffffff0affffff
+DATA shuffle403<>+24(SB)/8, $0xffff0cffffffff0b
 GLOBL shuffle403<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle404<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle404<>+8(SB)/8, $0xff09ffffffff08ff
-DATA shuffle404<>+16(SB)/8, $0xffffffff0affffff
-DATA shuffle404<>+24(SB)/8, $0xffff0cffffffff0b
+DATA shuffle404<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle404<>+8(SB)/8, $0x09ffffffff08ffff
+DATA shuffle404<>+16(SB)/8, $0xffffff0affffffff
+DATA shuffle404<>+24(SB)/8, $0xff0cffffffff0bff
 GLOBL shuffle404<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle405<>+0(SB)/8, $0xffff07ffffffff06
-DATA shuffle405<>+8(SB)/8, $0x09ffffffff08ffff
-DATA shuffle405<>+16(SB)/8, $0xffffff0affffffff
-DATA shuffle405<>+24(SB)/8, $0xff0cffffffff0bff
+DATA shuffle405<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle405<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle405<>+16(SB)/8, $0xffff0affffffff09
+DATA shuffle405<>+24(SB)/8, $0x0cffffffff0bffff
 GLOBL shuffle405<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle406<>+0(SB)/8, $0xff07ffffffff06ff
-DATA shuffle406<>+8(SB)/8, $0xffffffff08ffffff
-DATA shuffle406<>+16(SB)/8, $0xffff0affffffff09
-DATA shuffle406<>+24(SB)/8, $0x0cffffffff0bffff
+DATA shuffle406<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle406<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle406<>+16(SB)/8, $0xff0affffffff09ff
+DATA shuffle406<>+24(SB)/8, $0xffffffff0bffffff
 GLOBL shuffle406<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle407<>+0(SB)/8, $0x07ffffffff06ffff
-DATA shuffle407<>+8(SB)/8, $0xffffff08ffffffff
-DATA shuffle407<>+16(SB)/8, $0xff0affffffff09ff
-DATA shuffle407<>+24(SB)/8, $0xffffffff0bffffff
+DATA shuffle407<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle407<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle407<>+16(SB)/8, $0xffff01ffffffff00
+DATA shuffle407<>+24(SB)/8, $0x03ffffffff02ffff
 GLOBL shuffle407<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle408<>+0(SB)/8, $0xff0effffffff0dff
-DATA shuffle408<>+8(SB)/8, $0xffffffff0fffffff
-DATA shuffle408<>+16(SB)/8, $0xffff01ffffffff00
-DATA shuffle408<>+24(SB)/8, $0x03ffffffff02ffff
+DATA shuffle408<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle408<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle408<>+16(SB)/8, $0xff01ffffffff00ff
+DATA shuffle408<>+24(SB)/8, $0xffffffff02ffffff
 GLOBL shuffle408<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle409<>+0(SB)/8, $0x0effffffff0dffff
-DATA shuffle409<>+8(SB)/8, $0xffffff0fffffffff
-DATA shuffle409<>+16(SB)/8, $0xff01ffffffff00ff
-DATA shuffle409<>+24(SB)/8, $0xffffffff02ffffff
+DATA shuffle409<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle409<>+8(SB)/8, $0xffff0fffffffff0e
+DATA shuffle409<>+16(SB)/8, $0x01ffffffff00ffff
+DATA shuffle409<>+24(SB)/8, $0xffffff02ffffffff
 GLOBL shuffle409<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle410<>+0(SB)/8, $0xffffffff0dffffff
-DATA shuffle410<>+8(SB)/8, $0xffff0fffffffff0e
-DATA shuffle410<>+16(SB)/8, $0x01ffffffff00ffff
-DATA shuffle410<>+24(SB)/8, $0xffffff02ffffffff
+DATA shuffle410<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle410<>+8(SB)/8, $0xff0fffffffff0eff
+DATA shuffle410<>+16(SB)/8, $0xffffffff00ffffff
+DATA shuffle410<>+24(SB)/8, $0xffff02ffffffff01
 GLOBL shuffle410<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle411<>+0(SB)/8, $0xffffff0dffffffff
-DATA shuffle411<>+8(SB)/8, $0xff0fffffffff0eff
-DATA shuffle411<>+16(SB)/8, $0xffffffff00ffffff
-DATA shuffle411<>+24(SB)/8, $0xffff02ffffffff01
+DATA shuffle411<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle411<>+8(SB)/8, $0x0fffffffff0effff
+DATA shuffle411<>+16(SB)/8, $0xffffff00ffffffff
+DATA shuffle411<>+24(SB)/8, $0xff02ffffffff01ff
 GLOBL shuffle411<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle412<>+0(SB)/8, $0xffff0dffffffff0c
-DATA shuffle412<>+8(SB)/8, $0x0fffffffff0effff
-DATA shuffle412<>+16(SB)/8, $0xffffff00ffffffff
-DATA shuffle412<>+24(SB)/8, $0xff02ffffffff01ff
+DATA shuffle412<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle412<>+8(SB)/8, $0xff06ffffffff05ff
+DATA shuffle412<>+16(SB)/8, $0xffffffff07ffffff
+DATA shuffle412<>+24(SB)/8, $0xffff09ffffffff08
 GLOBL shuffle412<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle413<>+0(SB)/8, $0xffffff04ffffffff
-DATA shuffle413<>+8(SB)/8, $0xff06ffffffff05ff
-DATA shuffle413<>+16(SB)/8, $0xffffffff07ffffff
-DATA shuffle413<>+24(SB)/8, $0xffff09ffffffff08
+DATA shuffle413<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle413<>+8(SB)/8, $0x06ffffffff05ffff
+DATA shuffle413<>+16(SB)/8, $0xffffff07ffffffff
+DATA shuffle413<>+24(SB)/8, $0xff09ffffffff08ff
 GLOBL shuffle413<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle414<>+0(SB)/8, $0xffff04ffffffff03
-DATA shuffle414<>+8(SB)/8, $0x06ffffffff05ffff
-DATA shuffle414<>+16(SB)/8, $0xffffff07ffffffff
-DATA shuffle414<>+24(SB)/8, $0xff09ffffffff08ff
+DATA shuffle414<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle414<>+8(SB)/8, $0xffffffff05ffffff
+DATA shuffle414<>+16(SB)/8, $0xffff07ffffffff06
+DATA shuffle414<>+24(SB)/8, $0x09ffffffff08ffff
 GLOBL shuffle414<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle415<>+0(SB)/8, $0xff04ffffffff03ff
-DATA shuffle415<>+8(SB)/8, $0xffffffff05ffffff
-DATA shuffle415<>+16(SB)/8, $0xffff07ffffffff06
-DATA shuffle415<>+24(SB)/8, $0x09ffffffff08ffff
+DATA shuffle415<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle415<>+8(SB)/8, $0xffffff05ffffffff
+DATA shuffle415<>+16(SB)/8, $0xff07ffffffff06ff
+DATA shuffle415<>+24(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle415<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle416<>+0(SB)/8, $0x04ffffffff03ffff
-DATA shuffle416<>+8(SB)/8, $0xffffff05ffffffff
-DATA shuffle416<>+16(SB)/8, $0xff07ffffffff06ff
-DATA shuffle416<>+24(SB)/8, $0xffffffff08ffffff
+DATA shuffle416<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle416<>+8(SB)/8, $0xffff05ffffffff04
+DATA shuffle416<>+16(SB)/8, $0x07ffffffff06ffff
+DATA shuffle416<>+24(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle416<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle417<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle417<>+8(SB)/8, $0xffff05ffffffff04
-DATA shuffle417<>+16(SB)/8, $0x07ffffffff06ffff
-DATA shuffle417<>+24(SB)/8, $0xffffff08ffffffff
+DATA shuffle417<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle417<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle417<>+16(SB)/8, $0xff0effffffff0dff
+DATA shuffle417<>+24(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle417<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle418<>+0(SB)/8, $0x0bffffffff0affff
-DATA shuffle418<>+8(SB)/8, $0xffffff0cffffffff
-DATA shuffle418<>+16(SB)/8, $0xff0effffffff0dff
-DATA shuffle418<>+24(SB)/8, $0xffffffff0fffffff
+DATA shuffle418<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle418<>+8(SB)/8, $0xffff0cffffffff0b
+DATA shuffle418<>+16(SB)/8, $0x0effffffff0dffff
+DATA shuffle418<>+24(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle418<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle419<>+0(SB)/8, $0xffffffff0affffff
-DATA shuffle419<>+8(SB)/8, $0xffff0cffffffff0b
-DATA shuffle419<>+16(SB)/8, $0x0effffffff0dffff
-DATA shuffle419<>+24(SB)/8, $0xffffff0fffffffff
+DATA shuffle419<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle419<>+8(SB)/8, $0xff0cffffffff0bff
+DATA shuffle419<>+16(SB)/8, $0xffffffff0dffffff
+DATA shuffle419<>+24(SB)/8, $0xffff0fffffffff0e
 GLOBL shuffle419<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle420<>+0(SB)/8, $0xffffff0affffffff
-DATA shuffle420<>+8(SB)/8, $0xff0cffffffff0bff
-DATA shuffle420<>+16(SB)/8, $0xffffffff0dffffff
-DATA shuffle420<>+24(SB)/8, $0xffff0fffffffff0e
+DATA shuffle420<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle420<>+8(SB)/8, $0x0cffffffff0bffff
+DATA shuffle420<>+16(SB)/8, $0xffffff0dffffffff
+DATA shuffle420<>+24(SB)/8, $0xff0fffffffff0eff
 GLOBL shuffle420<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle421<>+0(SB)/8, $0xffff0affffffff09
-DATA shuffle421<>+8(SB)/8, $0x0cffffffff0bffff
-DATA shuffle421<>+16(SB)/8, $0xffffff0dffffffff
-DATA shuffle421<>+24(SB)/8, $0xff0fffffffff0eff
+DATA shuffle421<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle421<>+8(SB)/8, $0xffffffff0bffffff
+DATA shuffle421<>+16(SB)/8, $0xffff0dffffffff0c
+DATA shuffle421<>+24(SB)/8, $0x0fffffffff0effff
 GLOBL shuffle421<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle422<>+0(SB)/8, $0xff0affffffff09ff
-DATA shuffle422<>+8(SB)/8, $0xffffffff0bffffff
-DATA shuffle422<>+16(SB)/8, $0xffff0dffffffff0c
-DATA shuffle422<>+24(SB)/8, $0x0fffffffff0effff
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $32
+DATA shuffle422<>+0(SB)/8, $0xffff01ffffffff00
+DATA shuffle422<>+8(SB)/8, $0x03ffffffff02ffff
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle423<>+0(SB)/8, $0xffff01ffffffff00
-DATA shuffle423<>+8(SB)/8, $0x03ffffffff02ffff
+DATA shuffle423<>+0(SB)/8, $0xff01ffffffff00ff
+DATA shuffle423<>+8(SB)/8, $0xffffffff02ffffff
 GLOBL shuffle423<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle424<>+0(SB)/8, $0xff01ffffffff00ff
-DATA shuffle424<>+8(SB)/8, $0xffffffff02ffffff
+DATA shuffle424<>+0(SB)/8, $0x01ffffffff00ffff
+DATA shuffle424<>+8(SB)/8, $0xffffff02ffffffff
 GLOBL shuffle424<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle425<>+0(SB)/8, $0x01ffffffff00ffff
-DATA shuffle425<>+8(SB)/8, $0xffffff02ffffffff
+DATA shuffle425<>+0(SB)/8, $0xffffffff00ffffff
+DATA shuffle425<>+8(SB)/8, $0xffff02ffffffff01
 GLOBL shuffle425<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle426<>+0(SB)/8, $0xffffffff00ffffff
-DATA shuffle426<>+8(SB)/8, $0xffff02ffffffff01
+DATA shuffle426<>+0(SB)/8, $0xffffff00ffffffff
+DATA shuffle426<>+8(SB)/8, $0xff02ffffffff01ff
 GLOBL shuffle426<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle427<>+0(SB)/8, $0xffffff00ffffffff
-DATA shuffle427<>+8(SB)/8, $0xff02ffffffff01ff
+DATA shuffle427<>+0(SB)/8, $0xffffff04ffffffff
+DATA shuffle427<>+8(SB)/8, $0xff06ffffffff05ff
 GLOBL shuffle427<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle428<>+0(SB)/8, $0xffffff04ffffffff
-DATA shuffle428<>+8(SB)/8, $0xff06ffffffff05ff
+DATA shuffle428<>+0(SB)/8, $0xffff04ffffffff03
+DATA shuffle428<>+8(SB)/8, $0x06ffffffff05ffff
 GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle429<>+0(SB)/8, $0xffff04ffffffff03
-DATA shuffle429<>+8(SB)/8, $0x06ffffffff05ffff
+DATA shuffle429<>+0(SB)/8, $0xff04ffffffff03ff
+DATA shuffle429<>+8(SB)/8, $0xffffffff05ffffff
 GLOBL shuffle429<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle430<>+0(SB)/8, $0xff04ffffffff03ff
-DATA shuffle430<>+8(SB)/8, $0xffffffff05ffffff
+DATA shuffle430<>+0(SB)/8, $0x04ffffffff03ffff
+DATA shuffle430<>+8(SB)/8, $0xffffff05ffffffff
 GLOBL shuffle430<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle431<>+0(SB)/8, $0x04ffffffff03ffff
-DATA shuffle431<>+8(SB)/8, $0xffffff05ffffffff
+DATA shuffle431<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle431<>+8(SB)/8, $0xffff05ffffffff04
 GLOBL shuffle431<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle432<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle432<>+8(SB)/8, $0xffff05ffffffff04
+DATA shuffle432<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle432<>+8(SB)/8, $0xffff09ffffffff08
 GLOBL shuffle432<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle433<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle433<>+8(SB)/8, $0xffff09ffffffff08
+DATA shuffle433<>+0(SB)/8, $0xffffff07ffffffff
+DATA shuffle433<>+8(SB)/8, $0xff09ffffffff08ff
 GLOBL shuffle433<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle434<>+0(SB)/8, $0xffffff07ffffffff
-DATA shuffle434<>+8(SB)/8, $0xff09ffffffff08ff
+DATA shuffle434<>+0(SB)/8, $0xffff07ffffffff06
+DATA shuffle434<>+8(SB)/8, $0x09ffffffff08ffff
 GLOBL shuffle434<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle435<>+0(SB)/8, $0xffff07ffffffff06
-DATA shuffle435<>+8(SB)/8, $0x09ffffffff08ffff
+DATA shuffle435<>+0(SB)/8, $0xff07ffffffff06ff
+DATA shuffle435<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL shuffle435<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle436<>+0(SB)/8, $0xff07ffffffff06ff
-DATA shuffle436<>+8(SB)/8, $0xffffffff08ffffff
+DATA shuffle436<>+0(SB)/8, $0x07ffffffff06ffff
+DATA shuffle436<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL shuffle436<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle437<>+0(SB)/8, $0x07ffffffff06ffff
-DATA shuffle437<>+8(SB)/8, $0xffffff08ffffffff
+DATA shuffle437<>+0(SB)/8, $0x0bffffffff0affff
+DATA shuffle437<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL shuffle437<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle438<>+0(SB)/8, $0x0bffffffff0affff
-DATA shuffle438<>+8(SB)/8, $0xffffff0cffffffff
+DATA shuffle438<>+0(SB)/8, $0xffffffff0affffff
+DATA shuffle438<>+8(SB)/8, $0xffff0cffffffff0b
 GLOBL shuffle438<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle439<>+0(SB)/8, $0xffffffff0affffff
-DATA shuffle439<>+8(SB)/8, $0xffff0cffffffff0b
+DATA shuffle439<>+0(SB)/8, $0xffffff0affffffff
+DATA shuffle439<>+8(SB)/8, $0xff0cffffffff0bff
 GLOBL shuffle439<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle440<>+0(SB)/8, $0xffffff0affffffff
-DATA shuffle440<>+8(SB)/8, $0xff0cffffffff0bff
+DATA shuffle440<>+0(SB)/8, $0xffff0affffffff09
+DATA shuffle440<>+8(SB)/8, $0x0cffffffff0bffff
 GLOBL shuffle440<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle441<>+0(SB)/8, $0xffff0affffffff09
-DATA shuffle441<>+8(SB)/8, $0x0cffffffff0bffff
+DATA shuffle441<>+0(SB)/8, $0xff0affffffff09ff
+DATA shuffle441<>+8(SB)/8, $0xffffffff0bffffff
 GLOBL shuffle441<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle442<>+0(SB)/8, $0xff0affffffff09ff
-DATA shuffle442<>+8(SB)/8, $0xffffffff0bffffff
+DATA shuffle442<>+0(SB)/8, $0xff0effffffff0dff
+DATA shuffle442<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle443<>+0(SB)/8, $0xff0effffffff0dff
-DATA shuffle443<>+8(SB)/8, $0xffffffff0fffffff
+DATA shuffle443<>+0(SB)/8, $0x0effffffff0dffff
+DATA shuffle443<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL shuffle443<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle444<>+0(SB)/8, $0x0effffffff0dffff
-DATA shuffle444<>+8(SB)/8, $0xffffff0fffffffff
+DATA shuffle444<>+0(SB)/8, $0xffffffff0dffffff
+DATA shuffle444<>+8(SB)/8, $0xffff0fffffffff0e
 GLOBL shuffle444<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle445<>+0(SB)/8, $0xffffffff0dffffff
-DATA shuffle445<>+8(SB)/8, $0xffff0fffffffff0e
+DATA shuffle445<>+0(SB)/8, $0xffffff0dffffffff
+DATA shuffle445<>+8(SB)/8, $0xff0fffffffff0eff
 GLOBL shuffle445<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle446<>+0(SB)/8, $0xffffff0dffffffff
-DATA shuffle446<>+8(SB)/8, $0xff0fffffffff0eff
+DATA shuffle446<>+0(SB)/8, $0xffff0dffffffff0c
+DATA shuffle446<>+8(SB)/8, $0x0fffffffff0effff
 GLOBL shuffle446<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle447<>+0(SB)/8, $0xffff0dffffffff0c
-DATA shuffle447<>+8(SB)/8, $0x0fffffffff0effff
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $16
 
 // func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -11857,424 +11822,424 @@ TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk661
+	JAE   chunk666
 	CMPQ  BX, $0x10
-	JAE   chunk662
+	JAE   chunk667
 	RET
 
-chunk661:
+chunk666:
 	SUBQ $0x20, BX
 
-group663:
+group668:
 	MOVQ rows+24(FP), R10
 
-row664:
+row669:
 	XORQ R9, R9
 
-chunks665:
+chunks670:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle448<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle447<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle449<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle448<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle450<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle449<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle451<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle450<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle452<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle451<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle453<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle454<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle452<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle453<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle455<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle454<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle456<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle455<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle457<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle456<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 32(R13)
 	VMOVDQU        (R11), Y4
-	VPSHUFB        shuffle458<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle457<>+0(SB), Y4, Y4
 	VMOVDQU        (R11)(DX*1), Y3
-	VPSHUFB        shuffle459<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle458<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R11)(DX*2), Y4
-	VPSHUFB        shuffle460<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle459<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        (R11)(DI*1), Y3
-	VPSHUFB        shuffle461<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle460<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VMOVDQU        (R12), Y4
-	VPSHUFB        shuffle462<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle461<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VMOVDQU        Y4, 64(R13)
 	VBROADCASTI128 16(R11), Y4
-	VPSHUFB        shuffle463<>+0(SB), Y4, Y3
+	VPSHUFB        shuffle462<>+0(SB), Y4, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
-	VPSHUFB        shuffle464<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle463<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle465<>+0(SB), Y3, Y0
+	VPSHUFB        shuffle464<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle466<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle465<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle467<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle466<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle468<>+0(SB), Y4, Y4
-	VPSHUFB        shuffle469<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle467<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle468<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
-	VPSHUFB        shuffle470<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle469<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle471<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle470<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle472<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle471<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone666
+	JEQ            rowdone671
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks665
+	JLE            chunks670
 	MOVQ           BX, R9
-	JMP            chunks665
+	JMP            chunks670
 
-rowdone666:
+rowdone671:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row664
+	JNZ  row669
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group663
+	JNZ  group668
 	VZEROUPPER
 	RET
 
-chunk662:
+chunk667:
 	SUBQ $0x10, BX
 
-group667:
+group672:
 	MOVQ rows+24(FP), R10
 
-row668:
+row673:
 	XORQ R9, R9
 
-chunks669:
+chunks674:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle473<>+0(SB), X0, X1
+	VPSHUFB shuffle472<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle474<>+0(SB), X2, X3
+	VPSHUFB shuffle473<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle475<>+0(SB), X1, X4
+	VPSHUFB shuffle474<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X5
+	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X6
+	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle476<>+0(SB), X0, X6
-	VPSHUFB shuffle477<>+0(SB), X2, X5
+	VPSHUFB shuffle475<>+0(SB), X0, X6
+	VPSHUFB shuffle476<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle478<>+0(SB), X1, X6
+	VPSHUFB shuffle477<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle479<>+0(SB), X3, X5
+	VPSHUFB shuffle478<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle480<>+0(SB), X4, X6
+	VPSHUFB shuffle479<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle320<>+0(SB), X0, X6
-	VPSHUFB shuffle481<>+0(SB), X2, X5
+	VPSHUFB shuffle319<>+0(SB), X0, X6
+	VPSHUFB shuffle480<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle482<>+0(SB), X1, X6
+	VPSHUFB shuffle481<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle483<>+0(SB), X3, X5
+	VPSHUFB shuffle482<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle484<>+0(SB), X4, X6
+	VPSHUFB shuffle483<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 32(R13)
-	VPSHUFB shuffle485<>+0(SB), X0, X6
-	VPSHUFB shuffle486<>+0(SB), X2, X5
+	VPSHUFB shuffle484<>+0(SB), X0, X6
+	VPSHUFB shuffle485<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle331<>+0(SB), X1, X6
+	VPSHUFB shuffle330<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle487<>+0(SB), X3, X5
+	VPSHUFB shuffle486<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle488<>+0(SB), X4, X6
+	VPSHUFB shuffle487<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 48(R13)
-	VPSHUFB shuffle338<>+0(SB), X0, X0
-	VPSHUFB shuffle327<>+0(SB), X2, X2
+	VPSHUFB shuffle337<>+0(SB), X0, X0
+	VPSHUFB shuffle326<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle489<>+0(SB), X1, X1
+	VPSHUFB shuffle488<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle490<>+0(SB), X3, X3
+	VPSHUFB shuffle489<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle491<>+0(SB), X4, X4
+	VPSHUFB shuffle490<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone670
+	JEQ     rowdone675
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks669
+	JLE     chunks674
 	MOVQ    BX, R9
-	JMP     chunks669
+	JMP     chunks674
 
-rowdone670:
+rowdone675:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row668
+	JNZ  row673
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group667
+	JNZ  group672
 	VZEROUPPER
 	RET
 
-DATA shuffle448<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle448<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle448<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle448<>+24(SB)/8, $0x0706ffffffffffff
+DATA shuffle447<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle447<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle447<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle447<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle448<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle448<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle448<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle448<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle448<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle449<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle449<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle449<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle449<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle449<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle449<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle449<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle449<>+24(SB)/8, $0xffffffffffff0504
 GLOBL shuffle449<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle450<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle450<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle450<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle450<>+24(SB)/8, $0xffffffffffff0504
+DATA shuffle450<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle450<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle450<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle450<>+24(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle450<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle451<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle451<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle451<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle451<>+24(SB)/8, $0xffffffff0504ffff
+DATA shuffle451<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle451<>+8(SB)/8, $0xffffffffffff0100
+DATA shuffle451<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle451<>+24(SB)/8, $0xffff0504ffffffff
 GLOBL shuffle451<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle452<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle452<>+8(SB)/8, $0xffffffffffff0100
-DATA shuffle452<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle452<>+24(SB)/8, $0xffff0504ffffffff
+DATA shuffle452<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle452<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle452<>+24(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle452<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle453<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle453<>+8(SB)/8, $0xffffffffffff0908
-DATA shuffle453<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle453<>+24(SB)/8, $0xffff0d0cffffffff
+DATA shuffle453<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle453<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle453<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle453<>+24(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle453<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle454<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle454<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle454<>+16(SB)/8, $0xffff0b0affffffff
-DATA shuffle454<>+24(SB)/8, $0x0d0cffffffffffff
+DATA shuffle454<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle454<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle454<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle454<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle454<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle455<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle455<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle455<>+16(SB)/8, $0x0b0affffffffffff
-DATA shuffle455<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle455<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle455<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle455<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle455<>+24(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle455<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle456<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle456<>+8(SB)/8, $0x0908ffffffffffff
-DATA shuffle456<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle456<>+24(SB)/8, $0xffffffffffff0b0a
+DATA shuffle456<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle456<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle456<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle456<>+24(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle456<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle457<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle457<>+0(SB)/8, $0x0f0effffffffffff
 DATA shuffle457<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle457<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle457<>+24(SB)/8, $0xffffffff0b0affff
+DATA shuffle457<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle457<>+24(SB)/8, $0xffffffff0302ffff
 GLOBL shuffle457<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle458<>+0(SB)/8, $0x0f0effffffffffff
-DATA shuffle458<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle458<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle458<>+24(SB)/8, $0xffffffff0302ffff
+DATA shuffle458<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle458<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle458<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle458<>+24(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle458<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle459<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle459<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle459<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle459<>+24(SB)/8, $0xffff0302ffffffff
+DATA shuffle459<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle459<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle459<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle459<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle459<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle460<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle460<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle460<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle460<>+24(SB)/8, $0x0302ffffffffffff
+DATA shuffle460<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle460<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle460<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle460<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle460<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle461<>+0(SB)/8, $0xffffffff0d0cffff
-DATA shuffle461<>+8(SB)/8, $0xffff0f0effffffff
-DATA shuffle461<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle461<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle461<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle461<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle461<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle461<>+24(SB)/8, $0xffffffffffff0100
 GLOBL shuffle461<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle462<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle462<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle462<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle462<>+8(SB)/8, $0x0706ffffffffffff
 DATA shuffle462<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle462<>+24(SB)/8, $0xffffffffffff0100
+DATA shuffle462<>+24(SB)/8, $0xffffffffffff0908
 GLOBL shuffle462<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle463<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle463<>+8(SB)/8, $0x0706ffffffffffff
-DATA shuffle463<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle463<>+24(SB)/8, $0xffffffffffff0908
+DATA shuffle463<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle463<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle463<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle463<>+24(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle463<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle464<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle464<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle464<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle464<>+24(SB)/8, $0xffffffff0908ffff
+DATA shuffle464<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle464<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle464<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle464<>+24(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle464<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle465<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle465<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle465<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle465<>+24(SB)/8, $0xffff0908ffffffff
+DATA shuffle465<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle465<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle465<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle465<>+24(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle465<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle466<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle466<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle466<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle466<>+24(SB)/8, $0x0908ffffffffffff
+DATA shuffle466<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle466<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle466<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle466<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle466<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle467<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle467<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle467<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle467<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle467<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle467<>+16(SB)/8, $0x0f0effffffffffff
 DATA shuffle467<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle467<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle468<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle468<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle468<>+16(SB)/8, $0x0f0effffffffffff
-DATA shuffle468<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle468<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle468<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle468<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle468<>+24(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle468<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle469<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle469<>+8(SB)/8, $0x0d0cffffffffffff
-DATA shuffle469<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle469<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle469<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle469<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle469<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle469<>+24(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle469<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle470<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle470<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle470<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle470<>+24(SB)/8, $0xffffffff0f0effff
+DATA shuffle470<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle470<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle470<>+16(SB)/8, $0xffffffff0d0cffff
+DATA shuffle470<>+24(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle470<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle471<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle471<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle471<>+16(SB)/8, $0xffffffff0d0cffff
-DATA shuffle471<>+24(SB)/8, $0xffff0f0effffffff
+DATA shuffle471<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle471<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle471<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle471<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle471<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle472<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle472<>+8(SB)/8, $0xffffffff0b0affff
-DATA shuffle472<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle472<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $32
+DATA shuffle472<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle472<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle473<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle473<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle473<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle473<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL shuffle473<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle474<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle474<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle474<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle474<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle474<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle475<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle475<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle475<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle475<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL shuffle475<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle476<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle476<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle476<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle476<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle476<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle477<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle477<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle477<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle477<>+8(SB)/8, $0xffffffffffff0504
 GLOBL shuffle477<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle478<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle478<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle478<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle478<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL shuffle478<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle479<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle479<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle479<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle479<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL shuffle479<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle480<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle480<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle480<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle480<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL shuffle480<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle481<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle481<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle481<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle481<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL shuffle481<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle482<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle482<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle482<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle482<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL shuffle482<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle483<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle483<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle483<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle483<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle483<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle484<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle484<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle484<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle484<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle484<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle485<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle485<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle485<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle485<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle485<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle486<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle486<>+8(SB)/8, $0x0d0cffffffffffff
+DATA shuffle486<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle486<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL shuffle486<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle487<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle487<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle487<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle487<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL shuffle487<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle488<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle488<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle488<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle488<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL shuffle488<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle489<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle489<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle489<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle489<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL shuffle489<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle490<>+0(SB)/8, $0xffffffff0d0cffff
-DATA shuffle490<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle490<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle490<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle490<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle491<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle491<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $16
 
 // func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -12297,118 +12262,118 @@ TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk671
+	JAE   chunk676
 	CMPQ  BX, $0x10
-	JAE   chunk672
+	JAE   chunk677
 	RET
 
-chunk671:
+chunk676:
 	SUBQ $0x20, BX
 
-group673:
+group678:
 	MOVQ rows+24(FP), R10
 
-row674:
+row679:
 	XORQ R9, R9
 
-chunks675:
+chunks680:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x05, R9, R13
 	ADDQ           AX, R13
 	VBROADCASTI128 (R11), Y0
-	VPSHUFB        shuffle492<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle491<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle493<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle492<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle494<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle493<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, (R13)
-	VPSHUFB        shuffle497<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle498<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle496<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle497<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle499<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle498<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle500<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle499<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle501<>+0(SB), Y4, Y1
+	VPSHUFB        shuffle500<>+0(SB), Y4, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 32(R13)
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle496<>+0(SB), Y1, Y3
+	VPSHUFB        shuffle495<>+0(SB), Y1, Y3
 	VMOVDQU        (R11)(DX*1), Y2
-	VPSHUFB        shuffle502<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle501<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        (R11)(DX*2), Y3
-	VPSHUFB        shuffle503<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle502<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        (R11)(DI*1), Y2
-	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle503<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VPSHUFB        shuffle505<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle504<>+0(SB), Y4, Y4
 	VPOR           Y4, Y2, Y4
 	VMOVDQU        Y4, 64(R13)
-	VPSHUFB        shuffle501<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle500<>+0(SB), Y1, Y4
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle506<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle505<>+0(SB), Y2, Y3
 	VPOR           Y3, Y4, Y3
 	VBROADCASTI128 16(R11)(DX*2), Y4
-	VPSHUFB        shuffle507<>+0(SB), Y4, Y0
+	VPSHUFB        shuffle506<>+0(SB), Y4, Y0
 	VPOR           Y0, Y3, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y3
-	VPSHUFB        shuffle508<>+0(SB), Y3, Y6
+	VPSHUFB        shuffle507<>+0(SB), Y3, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle492<>+0(SB), Y0, Y5
+	VPSHUFB        shuffle491<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
 	VMOVDQU        Y5, 96(R13)
-	VPSHUFB        shuffle505<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle509<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle504<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle508<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle510<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle509<>+0(SB), Y4, Y4
 	VPOR           Y4, Y2, Y4
-	VPSHUFB        shuffle511<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle510<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VPSHUFB        shuffle497<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle496<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 128(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone676
+	JEQ            rowdone681
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks675
+	JLE            chunks680
 	MOVQ           BX, R9
-	JMP            chunks675
+	JMP            chunks680
 
-rowdone676:
+rowdone681:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row674
+	JNZ  row679
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group673
+	JNZ  group678
 	VZEROUPPER
 	RET
 
-chunk672:
+chunk677:
 	SUBQ $0x10, BX
 
-group677:
+group682:
 	MOVQ rows+24(FP), R10
 
-row678:
+row683:
 	XORQ R9, R9
 
-chunks679:
+chunks684:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -12416,17 +12381,17 @@ chunks679:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X3
+	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X4
+	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)
-	VPSHUFB shuffle62<>+0(SB), X0, X5
-	VPSHUFB shuffle274<>+0(SB), X2, X4
+	VPSHUFB shuffle120<>+0(SB), X0, X5
+	VPSHUFB shuffle273<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
@@ -12434,169 +12399,173 @@ chunks679:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 16(R13)
-	VPSHUFB shuffle124<>+0(SB), X0, X6
-	VPSHUFB shuffle64<>+0(SB), X2, X5
+	VPSHUFB shuffle118<>+0(SB), X0, X6
+	VPSHUFB shuffle238<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle128<>+0(SB), X3, X6
+	VPSHUFB shuffle124<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle62<>+0(SB), X4, X5
+	VPSHUFB shuffle120<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, 32(R13)
-	VPSHUFB shuffle66<>+0(SB), X0, X0
-	VPSHUFB shuffle240<>+0(SB), X1, X5
+	VPSHUFB shuffle240<>+0(SB), X0, X0
+	VPSHUFB shuffle237<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle63<>+0(SB), X3, X0
+	VPSHUFB shuffle511<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle124<>+0(SB), X4, X5
+	VPSHUFB shuffle118<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, 48(R13)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle121<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle126<>+0(SB), X3, X3
+	VPSHUFB shuffle122<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle66<>+0(SB), X4, X4
+	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone680
+	JEQ     rowdone685
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks679
+	JLE     chunks684
 	MOVQ    BX, R9
-	JMP     chunks679
+	JMP     chunks684
 
-rowdone680:
+rowdone685:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row678
+	JNZ  row683
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group677
+	JNZ  group682
 	VZEROUPPER
 	RET
 
-DATA shuffle492<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle491<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle491<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle491<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle491<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle492<>+0(SB)/8, $0x03020100ffffffff
 DATA shuffle492<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle492<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle492<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle492<>+24(SB)/8, $0xffffffff07060504
 GLOBL shuffle492<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle493<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle493<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle493<>+8(SB)/8, $0xffffffff03020100
 DATA shuffle493<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle493<>+24(SB)/8, $0xffffffff07060504
+DATA shuffle493<>+24(SB)/8, $0x07060504ffffffff
 GLOBL shuffle493<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle494<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle494<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle494<>+8(SB)/8, $0x03020100ffffffff
 DATA shuffle494<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle494<>+24(SB)/8, $0x07060504ffffffff
+DATA shuffle494<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle494<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle495<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle495<>+8(SB)/8, $0x03020100ffffffff
-DATA shuffle495<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle495<>+16(SB)/8, $0xffffffff03020100
 DATA shuffle495<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle495<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle496<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle496<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle496<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle496<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle496<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle496<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle496<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle497<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle497<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle497<>+8(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle497<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle497<>+24(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle497<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle497<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle498<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle498<>+8(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle498<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle498<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle498<>+16(SB)/8, $0xffffffff0b0a0908
 DATA shuffle498<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle499<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle499<>+0(SB)/8, $0xffffffff07060504
 DATA shuffle499<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle499<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle499<>+16(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle499<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle499<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle500<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle500<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle500<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle500<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle500<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle500<>+24(SB)/8, $0xffffffff0b0a0908
 GLOBL shuffle500<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle501<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle501<>+0(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle501<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle501<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle501<>+24(SB)/8, $0xffffffff0b0a0908
+DATA shuffle501<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle501<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle501<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle502<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle502<>+0(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle502<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle502<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle502<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle502<>+24(SB)/8, $0xffffffff03020100
 GLOBL shuffle502<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle503<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle503<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle503<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle503<>+8(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle503<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle503<>+24(SB)/8, $0xffffffff03020100
+DATA shuffle503<>+24(SB)/8, $0x03020100ffffffff
 GLOBL shuffle503<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle504<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle504<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle504<>+8(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle504<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle504<>+24(SB)/8, $0x03020100ffffffff
+DATA shuffle504<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle504<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle505<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle505<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle505<>+8(SB)/8, $0xffffffff07060504
 DATA shuffle505<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle505<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle505<>+24(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle505<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle506<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle506<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle506<>+8(SB)/8, $0x07060504ffffffff
 DATA shuffle506<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle506<>+24(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle506<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle506<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle507<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle507<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle507<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle507<>+16(SB)/8, $0xffffffff07060504
 DATA shuffle507<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle507<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle508<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle508<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle508<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle508<>+16(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle508<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle508<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle509<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle509<>+0(SB)/8, $0xffffffff0b0a0908
 DATA shuffle509<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle509<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle509<>+16(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle509<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle509<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle510<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle510<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle510<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle510<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle510<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle510<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle510<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle511<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle511<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $32
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $16
 
 // func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -12619,21 +12588,21 @@ TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk681
+	JAE   chunk686
 	CMPQ  BX, $0x10
-	JAE   chunk682
+	JAE   chunk687
 	RET
 
-chunk681:
+chunk686:
 	SUBQ $0x20, BX
 
-group683:
+group688:
 	MOVQ rows+24(FP), R10
 
-row684:
+row689:
 	XORQ R9, R9
 
-chunks685:
+chunks690:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x05, R9, R13
@@ -12641,17 +12610,17 @@ chunks685:
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R13)
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
@@ -12660,13 +12629,13 @@ chunks685:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R13)
 	VBROADCASTI128 16(R11), Y0
-	VPSHUFB        shuffle131<>+0(SB), Y0, Y1
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y1
 	VBROADCASTI128 16(R11)(DX*1), Y5
 	VPSHUFB        shuffle513<>+0(SB), Y5, Y4
 	VPOR           Y4, Y1, Y4
 	VPSHUFB        shuffle515<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VMOVDQU        Y2, 64(R13)
 	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
@@ -12674,50 +12643,50 @@ chunks685:
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R11)(DI*1), Y0
-	VPSHUFB        shuffle130<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 16(R12), Y3
-	VPSHUFB        shuffle131<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle127<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
 	VMOVDQU        Y1, 96(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle133<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y5, Y2
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
 	VMOVDQU        Y3, 128(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone686
+	JEQ            rowdone691
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks685
+	JLE            chunks690
 	MOVQ           BX, R9
-	JMP            chunks685
+	JMP            chunks690
 
-rowdone686:
+rowdone691:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row684
+	JNZ  row689
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group683
+	JNZ  group688
 	VZEROUPPER
 	RET
 
-chunk682:
+chunk687:
 	SUBQ $0x10, BX
 
-group687:
+group692:
 	MOVQ rows+24(FP), R10
 
-row688:
+row693:
 	XORQ R9, R9
 
-chunks689:
+chunks694:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -12734,36 +12703,36 @@ chunks689:
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
 	VMOVDQU X5, 16(R13)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VMOVDQU (R12), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle31<>+0(SB), X5, X5
+	VPSHUFB shuffle131<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone690
+	JEQ     rowdone695
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks689
+	JLE     chunks694
 	MOVQ    BX, R9
-	JMP     chunks689
+	JMP     chunks694
 
-rowdone690:
+rowdone695:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row688
+	JNZ  row693
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group687
+	JNZ  group692
 	VZEROUPPER
 	RET
 
@@ -12812,21 +12781,21 @@ TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk691
+	JAE   chunk696
 	CMPQ  BX, $0x10
-	JAE   chunk692
+	JAE   chunk697
 	RET
 
-chunk691:
+chunk696:
 	SUBQ $0x20, BX
 
-group693:
+group698:
 	MOVQ rows+24(FP), R10
 
-row694:
+row699:
 	XORQ R9, R9
 
-chunks695:
+chunks700:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R9, R13
@@ -12847,35 +12816,35 @@ chunks695:
 	VPERM2I128 $0x31, Y4, Y3, Y4
 	VMOVDQU    Y4, 128(R13)
 	CMPQ       R9, BX
-	JEQ        rowdone696
+	JEQ        rowdone701
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks695
+	JLE        chunks700
 	MOVQ       BX, R9
-	JMP        chunks695
+	JMP        chunks700
 
-rowdone696:
+rowdone701:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row694
+	JNZ  row699
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group693
+	JNZ  group698
 	VZEROUPPER
 	RET
 
-chunk692:
+chunk697:
 	SUBQ $0x10, BX
 
-group697:
+group702:
 	MOVQ rows+24(FP), R10
 
-row698:
+row703:
 	XORQ R9, R9
 
-chunks699:
+chunks704:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -12891,22 +12860,22 @@ chunks699:
 	VMOVDQU (R12), X0
 	VMOVDQU X0, 64(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone700
+	JEQ     rowdone705
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks699
+	JLE     chunks704
 	MOVQ    BX, R9
-	JMP     chunks699
+	JMP     chunks704
 
-rowdone700:
+rowdone705:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row698
+	JNZ  row703
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group697
+	JNZ  group702
 	VZEROUPPER
 	RET
 
@@ -12930,21 +12899,21 @@ TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk701
+	JAE   chunk706
 	CMPQ  BX, $0x10
-	JAE   chunk702
+	JAE   chunk707
 	RET
 
-chunk701:
+chunk706:
 	SUBQ $0x20, BX
 
-group703:
+group708:
 	MOVQ rows+24(FP), R9
 
-row704:
+row709:
 	XORQ R8, R8
 
-chunks705:
+chunks710:
 	LEAQ           (CX)(R8*1), R10
 	LEAQ           (R10)(DI*1), R11
 	IMUL3Q         $0x06, R8, R12
@@ -13034,35 +13003,35 @@ chunks705:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
-	JEQ            rowdone706
+	JEQ            rowdone711
 	ADDQ           $0x20, R8
 	CMPQ           R8, BX
-	JLE            chunks705
+	JLE            chunks710
 	MOVQ           BX, R8
-	JMP            chunks705
+	JMP            chunks710
 
-rowdone706:
+rowdone711:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row704
+	JNZ  row709
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group703
+	JNZ  group708
 	VZEROUPPER
 	RET
 
-chunk702:
+chunk707:
 	SUBQ $0x10, BX
 
-group707:
+group712:
 	MOVQ rows+24(FP), R9
 
-row708:
+row713:
 	XORQ R8, R8
 
-chunks709:
+chunks714:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -13146,22 +13115,22 @@ chunks709:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
 	CMPQ    R8, BX
-	JEQ     rowdone710
+	JEQ     rowdone715
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks709
+	JLE     chunks714
 	MOVQ    BX, R8
-	JMP     chunks709
+	JMP     chunks714
 
-rowdone710:
+rowdone715:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row708
+	JNZ  row713
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group707
+	JNZ  group712
 	VZEROUPPER
 	RET
 
@@ -13437,21 +13406,21 @@ TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk711
+	JAE   chunk716
 	CMPQ  BX, $0x10
-	JAE   chunk712
+	JAE   chunk717
 	RET
 
-chunk711:
+chunk716:
 	SUBQ $0x20, BX
 
-group713:
+group718:
 	MOVQ rows+24(FP), R9
 
-row714:
+row719:
 	XORQ R8, R8
 
-chunks715:
+chunks720:
 	LEAQ           (CX)(R8*1), R10
 	LEAQ           (R10)(DI*1), R11
 	IMUL3Q         $0x06, R8, R12
@@ -13541,35 +13510,35 @@ chunks715:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
-	JEQ            rowdone716
+	JEQ            rowdone721
 	ADDQ           $0x20, R8
 	CMPQ           R8, BX
-	JLE            chunks715
+	JLE            chunks720
 	MOVQ           BX, R8
-	JMP            chunks715
+	JMP            chunks720
 
-rowdone716:
+rowdone721:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row714
+	JNZ  row719
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group713
+	JNZ  group718
 	VZEROUPPER
 	RET
 
-chunk712:
+chunk717:
 	SUBQ $0x10, BX
 
-group717:
+group722:
 	MOVQ rows+24(FP), R9
 
-row718:
+row723:
 	XORQ R8, R8
 
-chunks719:
+chunks724:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -13580,19 +13549,19 @@ chunks719:
 	VPSHUFB shuffle589<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X4
+	VPSHUFB shuffle305<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X5
+	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R11)(DX*1), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X6
+	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R11)(DX*2), X5
-	VPSHUFB shuffle308<>+0(SB), X5, X7
+	VPSHUFB shuffle307<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
-	VPSHUFB shuffle478<>+0(SB), X0, X7
+	VPSHUFB shuffle477<>+0(SB), X0, X7
 	VPSHUFB shuffle590<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle591<>+0(SB), X1, X7
@@ -13604,8 +13573,8 @@ chunks719:
 	VPSHUFB shuffle594<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 16(R12)
-	VPSHUFB shuffle110<>+0(SB), X0, X6
-	VPSHUFB shuffle484<>+0(SB), X2, X7
+	VPSHUFB shuffle102<>+0(SB), X0, X6
+	VPSHUFB shuffle483<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle595<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
@@ -13619,33 +13588,33 @@ chunks719:
 	VPSHUFB shuffle599<>+0(SB), X0, X7
 	VPSHUFB shuffle600<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle329<>+0(SB), X1, X7
+	VPSHUFB shuffle328<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle601<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle320<>+0(SB), X4, X7
+	VPSHUFB shuffle319<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle330<>+0(SB), X5, X6
+	VPSHUFB shuffle329<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 48(R12)
-	VPSHUFB shuffle334<>+0(SB), X0, X6
+	VPSHUFB shuffle333<>+0(SB), X0, X6
 	VPSHUFB shuffle602<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle603<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle604<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle322<>+0(SB), X4, X6
+	VPSHUFB shuffle321<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle331<>+0(SB), X5, X7
+	VPSHUFB shuffle330<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 64(R12)
 	VPSHUFB shuffle605<>+0(SB), X0, X0
-	VPSHUFB shuffle338<>+0(SB), X2, X2
+	VPSHUFB shuffle337<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle327<>+0(SB), X1, X1
+	VPSHUFB shuffle326<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle337<>+0(SB), X3, X3
+	VPSHUFB shuffle336<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle606<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
@@ -13653,22 +13622,22 @@ chunks719:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R12)
 	CMPQ    R8, BX
-	JEQ     rowdone720
+	JEQ     rowdone725
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks719
+	JLE     chunks724
 	MOVQ    BX, R8
-	JMP     chunks719
+	JMP     chunks724
 
-rowdone720:
+rowdone725:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row718
+	JNZ  row723
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group717
+	JNZ  group722
 	VZEROUPPER
 	RET
 
@@ -13880,21 +13849,21 @@ TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk721
+	JAE   chunk726
 	CMPQ  BX, $0x10
-	JAE   chunk722
+	JAE   chunk727
 	RET
 
-chunk721:
+chunk726:
 	SUBQ $0x20, BX
 
-group723:
+group728:
 	MOVQ rows+24(FP), R9
 
-row724:
+row729:
 	XORQ R8, R8
 
-chunks725:
+chunks730:
 	LEAQ           (CX)(R8*1), R10
 	LEAQ           (R10)(DI*1), R11
 	IMUL3Q         $0x06, R8, R12
@@ -13908,16 +13877,16 @@ chunks725:
 	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
-	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R11)(DX*1), Y4
-	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R11)(DX*2), Y5
 	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, (R12)
-	VPSHUFB        shuffle499<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle498<>+0(SB), Y0, Y7
 	VPSHUFB        shuffle612<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
 	VPSHUFB        shuffle613<>+0(SB), Y1, Y7
@@ -13926,13 +13895,13 @@ chunks725:
 	VPOR           Y6, Y7, Y6
 	VPSHUFB        shuffle615<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle507<>+0(SB), Y5, Y6
+	VPSHUFB        shuffle506<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 32(R12)
 	VPSHUFB        shuffle616<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle505<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle509<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle508<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VPSHUFB        shuffle617<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
@@ -13950,16 +13919,16 @@ chunks725:
 	VPSHUFB        shuffle610<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle495<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle494<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VBROADCASTI128 16(R11)(DX*1), Y2
-	VPSHUFB        shuffle496<>+0(SB), Y2, Y6
+	VPSHUFB        shuffle495<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
 	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle611<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 96(R12)
-	VPSHUFB        shuffle499<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle498<>+0(SB), Y5, Y7
 	VPSHUFB        shuffle612<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
 	VPSHUFB        shuffle613<>+0(SB), Y4, Y7
@@ -13968,13 +13937,13 @@ chunks725:
 	VPOR           Y6, Y7, Y6
 	VPSHUFB        shuffle615<>+0(SB), Y2, Y7
 	VPOR           Y7, Y6, Y7
-	VPSHUFB        shuffle507<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle506<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R12)
 	VPSHUFB        shuffle616<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle505<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle504<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
-	VPSHUFB        shuffle509<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle508<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
 	VPSHUFB        shuffle617<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
@@ -13984,35 +13953,35 @@ chunks725:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R12)
 	CMPQ           R8, BX
-	JEQ            rowdone726
+	JEQ            rowdone731
 	ADDQ           $0x20, R8
 	CMPQ           R8, BX
-	JLE            chunks725
+	JLE            chunks730
 	MOVQ           BX, R8
-	JMP            chunks725
+	JMP            chunks730
 
-rowdone726:
+rowdone731:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row724
+	JNZ  row729
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group723
+	JNZ  group728
 	VZEROUPPER
 	RET
 
-chunk722:
+chunk727:
 	SUBQ $0x10, BX
 
-group727:
+group732:
 	MOVQ rows+24(FP), R9
 
-row728:
+row733:
 	XORQ R8, R8
 
-chunks729:
+chunks734:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -14020,74 +13989,74 @@ chunks729:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R10)(DX*1), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X3
+	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R10)(DX*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X4
+	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R12)
-	VPSHUFB shuffle274<>+0(SB), X0, X5
+	VPSHUFB shuffle273<>+0(SB), X0, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VMOVDQU (R11)(DX*1), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
 	VMOVDQU (R11)(DX*2), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X7
+	VPSHUFB shuffle116<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 16(R12)
-	VPSHUFB shuffle128<>+0(SB), X1, X7
-	VPSHUFB shuffle62<>+0(SB), X3, X6
+	VPSHUFB shuffle124<>+0(SB), X1, X7
+	VPSHUFB shuffle120<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle274<>+0(SB), X5, X7
+	VPSHUFB shuffle273<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle20<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, 32(R12)
-	VPSHUFB shuffle240<>+0(SB), X0, X6
-	VPSHUFB shuffle63<>+0(SB), X2, X7
+	VPSHUFB shuffle237<>+0(SB), X0, X6
+	VPSHUFB shuffle511<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle124<>+0(SB), X1, X6
+	VPSHUFB shuffle118<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle64<>+0(SB), X3, X7
+	VPSHUFB shuffle238<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 48(R12)
-	VPSHUFB shuffle126<>+0(SB), X0, X0
-	VPSHUFB shuffle66<>+0(SB), X2, X2
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle240<>+0(SB), X5, X0
+	VPSHUFB shuffle237<>+0(SB), X5, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle63<>+0(SB), X4, X2
+	VPSHUFB shuffle511<>+0(SB), X4, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 64(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VPSHUFB shuffle65<>+0(SB), X3, X3
+	VPSHUFB shuffle121<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle126<>+0(SB), X5, X5
+	VPSHUFB shuffle122<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VPSHUFB shuffle66<>+0(SB), X4, X4
+	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(R12)
 	CMPQ    R8, BX
-	JEQ     rowdone730
+	JEQ     rowdone735
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks729
+	JLE     chunks734
 	MOVQ    BX, R8
-	JMP     chunks729
+	JMP     chunks734
 
-rowdone730:
+rowdone735:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row728
+	JNZ  row733
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group727
+	JNZ  group732
 	VZEROUPPER
 	RET
 
@@ -14183,21 +14152,21 @@ TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk731
+	JAE   chunk736
 	CMPQ  BX, $0x10
-	JAE   chunk732
+	JAE   chunk737
 	RET
 
-chunk731:
+chunk736:
 	SUBQ $0x20, BX
 
-group733:
+group738:
 	MOVQ rows+24(FP), R9
 
-row734:
+row739:
 	XORQ R8, R8
 
-chunks735:
+chunks740:
 	LEAQ           (CX)(R8*1), R10
 	LEAQ           (R10)(DI*1), R11
 	IMUL3Q         $0x06, R8, R12
@@ -14205,29 +14174,29 @@ chunks735:
 	VBROADCASTI128 (R10), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R10)(DX*1), Y2
-	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R10)(DX*2), Y1
-	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, (R12)
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VBROADCASTI128 (R11)(DX*1), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y5
 	VPOR           Y5, Y2, Y5
 	VBROADCASTI128 (R11)(DX*2), Y2
-	VPSHUFB        shuffle130<>+0(SB), Y2, Y4
+	VPSHUFB        shuffle126<>+0(SB), Y2, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 32(R12)
 	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
-	VPSHUFB        shuffle133<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle129<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle134<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -14235,63 +14204,63 @@ chunks735:
 	VBROADCASTI128 16(R10), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
 	VBROADCASTI128 16(R10)(DX*1), Y3
-	VPSHUFB        shuffle130<>+0(SB), Y3, Y1
+	VPSHUFB        shuffle126<>+0(SB), Y3, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 16(R10)(DX*2), Y0
-	VPSHUFB        shuffle131<>+0(SB), Y0, Y4
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y4
 	VPOR           Y4, Y1, Y4
 	VBROADCASTI128 16(R11), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 96(R12)
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y5
 	VPOR           Y5, Y3, Y5
 	VBROADCASTI128 16(R11)(DX*2), Y3
-	VPSHUFB        shuffle130<>+0(SB), Y3, Y4
+	VPSHUFB        shuffle126<>+0(SB), Y3, Y4
 	VPOR           Y4, Y5, Y4
 	VMOVDQU        Y4, 128(R12)
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
-	VPSHUFB        shuffle133<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle129<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VPSHUFB        shuffle134<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle130<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        Y3, 160(R12)
 	CMPQ           R8, BX
-	JEQ            rowdone736
+	JEQ            rowdone741
 	ADDQ           $0x20, R8
 	CMPQ           R8, BX
-	JLE            chunks735
+	JLE            chunks740
 	MOVQ           BX, R8
-	JMP            chunks735
+	JMP            chunks740
 
-rowdone736:
+rowdone741:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row734
+	JNZ  row739
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group733
+	JNZ  group738
 	VZEROUPPER
 	RET
 
-chunk732:
+chunk737:
 	SUBQ $0x10, BX
 
-group737:
+group742:
 	MOVQ rows+24(FP), R9
 
-row738:
+row743:
 	XORQ R8, R8
 
-chunks739:
+chunks744:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -14315,34 +14284,34 @@ chunks739:
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle31<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 48(R12)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X4, X4
+	VPSHUFB shuffle131<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle21<>+0(SB), X5, X5
-	VPSHUFB shuffle31<>+0(SB), X6, X6
+	VPSHUFB shuffle131<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 80(R12)
 	CMPQ    R8, BX
-	JEQ     rowdone740
+	JEQ     rowdone745
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks739
+	JLE     chunks744
 	MOVQ    BX, R8
-	JMP     chunks739
+	JMP     chunks744
 
-rowdone740:
+rowdone745:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row738
+	JNZ  row743
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group737
+	JNZ  group742
 	VZEROUPPER
 	RET
 
@@ -14366,21 +14335,21 @@ TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk741
+	JAE   chunk746
 	CMPQ  BX, $0x10
-	JAE   chunk742
+	JAE   chunk747
 	RET
 
-chunk741:
+chunk746:
 	SUBQ $0x20, BX
 
-group743:
+group748:
 	MOVQ rows+24(FP), R9
 
-row744:
+row749:
 	XORQ R8, R8
 
-chunks745:
+chunks750:
 	LEAQ       (CX)(R8*1), R10
 	LEAQ       (R10)(DI*1), R11
 	IMUL3Q     $0x06, R8, R12
@@ -14404,35 +14373,35 @@ chunks745:
 	VPERM2I128 $0x31, Y5, Y4, Y5
 	VMOVDQU    Y5, 160(R12)
 	CMPQ       R8, BX
-	JEQ        rowdone746
+	JEQ        rowdone751
 	ADDQ       $0x20, R8
 	CMPQ       R8, BX
-	JLE        chunks745
+	JLE        chunks750
 	MOVQ       BX, R8
-	JMP        chunks745
+	JMP        chunks750
 
-rowdone746:
+rowdone751:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row744
+	JNZ  row749
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group743
+	JNZ  group748
 	VZEROUPPER
 	RET
 
-chunk742:
+chunk747:
 	SUBQ $0x10, BX
 
-group747:
+group752:
 	MOVQ rows+24(FP), R9
 
-row748:
+row753:
 	XORQ R8, R8
 
-chunks749:
+chunks754:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -14450,22 +14419,22 @@ chunks749:
 	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 80(R12)
 	CMPQ    R8, BX
-	JEQ     rowdone750
+	JEQ     rowdone755
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks749
+	JLE     chunks754
 	MOVQ    BX, R8
-	JMP     chunks749
+	JMP     chunks754
 
-rowdone750:
+rowdone755:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row748
+	JNZ  row753
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group747
+	JNZ  group752
 	VZEROUPPER
 	RET
 
@@ -14490,21 +14459,21 @@ TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk751
+	JAE   chunk756
 	CMPQ  BX, $0x10
-	JAE   chunk752
+	JAE   chunk757
 	RET
 
-chunk751:
+chunk756:
 	SUBQ $0x20, BX
 
-group753:
+group758:
 	MOVQ rows+24(FP), R10
 
-row754:
+row759:
 	XORQ R9, R9
 
-chunks755:
+chunks760:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x07, R9, R13
@@ -14629,35 +14598,35 @@ chunks755:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone756
+	JEQ            rowdone761
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks755
+	JLE            chunks760
 	MOVQ           BX, R9
-	JMP            chunks755
+	JMP            chunks760
 
-rowdone756:
+rowdone761:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row754
+	JNZ  row759
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group753
+	JNZ  group758
 	VZEROUPPER
 	RET
 
-chunk752:
+chunk757:
 	SUBQ $0x10, BX
 
-group757:
+group762:
 	MOVQ rows+24(FP), R10
 
-row758:
+row763:
 	XORQ R9, R9
 
-chunks759:
+chunks764:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -14768,22 +14737,22 @@ chunks759:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone760
+	JEQ     rowdone765
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks759
+	JLE     chunks764
 	MOVQ    BX, R9
-	JMP     chunks759
+	JMP     chunks764
 
-rowdone760:
+rowdone765:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row758
+	JNZ  row763
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group757
+	JNZ  group762
 	VZEROUPPER
 	RET
 
@@ -15298,21 +15267,21 @@ TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk761
+	JAE   chunk766
 	CMPQ  BX, $0x10
-	JAE   chunk762
+	JAE   chunk767
 	RET
 
-chunk761:
+chunk766:
 	SUBQ $0x20, BX
 
-group763:
+group768:
 	MOVQ rows+24(FP), R10
 
-row764:
+row769:
 	XORQ R9, R9
 
-chunks765:
+chunks770:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x07, R9, R13
@@ -15437,62 +15406,62 @@ chunks765:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone766
+	JEQ            rowdone771
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks765
+	JLE            chunks770
 	MOVQ           BX, R9
-	JMP            chunks765
+	JMP            chunks770
 
-rowdone766:
+rowdone771:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row764
+	JNZ  row769
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group763
+	JNZ  group768
 	VZEROUPPER
 	RET
 
-chunk762:
+chunk767:
 	SUBQ $0x10, BX
 
-group767:
+group772:
 	MOVQ rows+24(FP), R10
 
-row768:
+row773:
 	XORQ R9, R9
 
-chunks769:
+chunks774:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R11), X0
-	VPSHUFB shuffle162<>+0(SB), X0, X1
+	VPSHUFB shuffle159<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X4
+	VPSHUFB shuffle305<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
-	VPSHUFB shuffle312<>+0(SB), X3, X5
+	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU (R12), X4
-	VPSHUFB shuffle316<>+0(SB), X4, X6
+	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle308<>+0(SB), X5, X7
+	VPSHUFB shuffle307<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle314<>+0(SB), X6, X8
+	VPSHUFB shuffle313<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
 	VPSHUFB shuffle768<>+0(SB), X0, X8
-	VPSHUFB shuffle166<>+0(SB), X2, X7
+	VPSHUFB shuffle163<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle769<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
@@ -15514,47 +15483,47 @@ chunks769:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle775<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle477<>+0(SB), X5, X7
+	VPSHUFB shuffle476<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle478<>+0(SB), X6, X8
+	VPSHUFB shuffle477<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 32(R13)
-	VPSHUFB shuffle320<>+0(SB), X0, X8
-	VPSHUFB shuffle330<>+0(SB), X2, X7
+	VPSHUFB shuffle319<>+0(SB), X0, X8
+	VPSHUFB shuffle329<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle319<>+0(SB), X1, X8
+	VPSHUFB shuffle318<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle776<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle109<>+0(SB), X4, X8
+	VPSHUFB shuffle101<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle110<>+0(SB), X5, X7
+	VPSHUFB shuffle102<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle484<>+0(SB), X6, X8
+	VPSHUFB shuffle483<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle331<>+0(SB), X0, X8
-	VPSHUFB shuffle487<>+0(SB), X2, X7
+	VPSHUFB shuffle330<>+0(SB), X0, X8
+	VPSHUFB shuffle486<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle323<>+0(SB), X1, X8
+	VPSHUFB shuffle322<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle332<>+0(SB), X3, X7
+	VPSHUFB shuffle331<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle777<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle778<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle329<>+0(SB), X6, X8
+	VPSHUFB shuffle328<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 64(R13)
-	VPSHUFB shuffle336<>+0(SB), X0, X8
-	VPSHUFB shuffle324<>+0(SB), X2, X7
+	VPSHUFB shuffle335<>+0(SB), X0, X8
+	VPSHUFB shuffle323<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle334<>+0(SB), X1, X8
+	VPSHUFB shuffle333<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle602<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle325<>+0(SB), X4, X8
+	VPSHUFB shuffle324<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle779<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
@@ -15564,11 +15533,11 @@ chunks769:
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPSHUFB shuffle605<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle338<>+0(SB), X1, X1
+	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle327<>+0(SB), X3, X3
+	VPSHUFB shuffle326<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle337<>+0(SB), X4, X4
+	VPSHUFB shuffle336<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle782<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
@@ -15576,22 +15545,22 @@ chunks769:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone770
+	JEQ     rowdone775
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks769
+	JLE     chunks774
 	MOVQ    BX, R9
-	JMP     chunks769
+	JMP     chunks774
 
-rowdone770:
+rowdone775:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row768
+	JNZ  row773
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group767
+	JNZ  group772
 	VZEROUPPER
 	RET
 
@@ -15978,21 +15947,21 @@ TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk771
+	JAE   chunk776
 	CMPQ  BX, $0x10
-	JAE   chunk772
+	JAE   chunk777
 	RET
 
-chunk771:
+chunk776:
 	SUBQ $0x20, BX
 
-group773:
+group778:
 	MOVQ rows+24(FP), R10
 
-row774:
+row779:
 	XORQ R9, R9
 
-chunks775:
+chunks780:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x07, R9, R13
@@ -16006,10 +15975,10 @@ chunks775:
 	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
-	VPSHUFB        shuffle495<>+0(SB), Y3, Y5
+	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
 	VBROADCASTI128 (R12), Y4
-	VPSHUFB        shuffle496<>+0(SB), Y4, Y6
+	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
 	VBROADCASTI128 (R12)(DX*1), Y5
 	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
@@ -16025,9 +15994,9 @@ chunks775:
 	VPOR           Y8, Y7, Y8
 	VPSHUFB        shuffle615<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
-	VPSHUFB        shuffle507<>+0(SB), Y4, Y8
+	VPSHUFB        shuffle506<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle508<>+0(SB), Y5, Y7
+	VPSHUFB        shuffle507<>+0(SB), Y5, Y7
 	VPOR           Y7, Y8, Y7
 	VPSHUFB        shuffle790<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
@@ -16041,13 +16010,13 @@ chunks775:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle794<>+0(SB), Y4, Y1
 	VPOR           Y1, Y3, Y1
-	VPSHUFB        shuffle498<>+0(SB), Y5, Y3
+	VPSHUFB        shuffle497<>+0(SB), Y5, Y3
 	VPOR           Y3, Y1, Y3
-	VPSHUFB        shuffle499<>+0(SB), Y6, Y1
+	VPSHUFB        shuffle498<>+0(SB), Y6, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 64(R13)
 	VBROADCASTI128 16(R11), Y1
-	VPSHUFB        shuffle496<>+0(SB), Y1, Y3
+	VPSHUFB        shuffle495<>+0(SB), Y1, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y2
 	VPSHUFB        shuffle611<>+0(SB), Y2, Y0
 	VPOR           Y0, Y3, Y0
@@ -16061,11 +16030,11 @@ chunks775:
 	VPOR           Y4, Y0, Y4
 	VPSHUFB        shuffle616<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VPSHUFB        shuffle505<>+0(SB), Y6, Y6
+	VPSHUFB        shuffle504<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
 	VMOVDQU        Y6, 96(R13)
-	VPSHUFB        shuffle507<>+0(SB), Y1, Y6
-	VPSHUFB        shuffle508<>+0(SB), Y2, Y5
+	VPSHUFB        shuffle506<>+0(SB), Y1, Y6
+	VPSHUFB        shuffle507<>+0(SB), Y2, Y5
 	VPOR           Y5, Y6, Y5
 	VPSHUFB        shuffle790<>+0(SB), Y3, Y6
 	VPOR           Y6, Y5, Y6
@@ -16083,9 +16052,9 @@ chunks775:
 	VPOR           Y7, Y8, Y7
 	VMOVDQU        Y7, 128(R13)
 	VPSHUFB        shuffle794<>+0(SB), Y1, Y7
-	VPSHUFB        shuffle498<>+0(SB), Y2, Y8
+	VPSHUFB        shuffle497<>+0(SB), Y2, Y8
 	VPOR           Y8, Y7, Y8
-	VPSHUFB        shuffle499<>+0(SB), Y3, Y7
+	VPSHUFB        shuffle498<>+0(SB), Y3, Y7
 	VPOR           Y7, Y8, Y7
 	VPSHUFB        shuffle612<>+0(SB), Y5, Y8
 	VPOR           Y8, Y7, Y8
@@ -16099,9 +16068,9 @@ chunks775:
 	VPSHUFB        shuffle796<>+0(SB), Y1, Y1
 	VPSHUFB        shuffle616<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle505<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle504<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VPSHUFB        shuffle509<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle508<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
 	VPSHUFB        shuffle617<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
@@ -16111,35 +16080,35 @@ chunks775:
 	VPOR           Y0, Y4, Y0
 	VMOVDQU        Y0, 192(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone776
+	JEQ            rowdone781
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks775
+	JLE            chunks780
 	MOVQ           BX, R9
-	JMP            chunks775
+	JMP            chunks780
 
-rowdone776:
+rowdone781:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row774
+	JNZ  row779
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group773
+	JNZ  group778
 	VZEROUPPER
 	RET
 
-chunk772:
+chunk777:
 	SUBQ $0x10, BX
 
-group777:
+group782:
 	MOVQ rows+24(FP), R10
 
-row778:
+row783:
 	XORQ R9, R9
 
-chunks779:
+chunks784:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -16147,10 +16116,10 @@ chunks779:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU (R11)(DX*1), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X3
+	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU (R11)(DX*2), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X4
+	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU (R11)(DI*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
@@ -16161,69 +16130,69 @@ chunks779:
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU (R12)(DX*1), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X7
+	VPSHUFB shuffle116<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU (R12)(DX*2), X6
-	VPSHUFB shuffle61<>+0(SB), X6, X8
+	VPSHUFB shuffle117<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 16(R13)
-	VPSHUFB shuffle128<>+0(SB), X2, X8
-	VPSHUFB shuffle62<>+0(SB), X1, X7
+	VPSHUFB shuffle124<>+0(SB), X2, X8
+	VPSHUFB shuffle120<>+0(SB), X1, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle274<>+0(SB), X3, X8
+	VPSHUFB shuffle273<>+0(SB), X3, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle20<>+0(SB), X4, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle124<>+0(SB), X0, X7
-	VPSHUFB shuffle64<>+0(SB), X2, X8
+	VPSHUFB shuffle118<>+0(SB), X0, X7
+	VPSHUFB shuffle238<>+0(SB), X2, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle128<>+0(SB), X5, X7
+	VPSHUFB shuffle124<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle62<>+0(SB), X6, X8
+	VPSHUFB shuffle120<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, 48(R13)
-	VPSHUFB shuffle240<>+0(SB), X1, X8
-	VPSHUFB shuffle63<>+0(SB), X3, X7
+	VPSHUFB shuffle237<>+0(SB), X1, X8
+	VPSHUFB shuffle511<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle124<>+0(SB), X4, X8
+	VPSHUFB shuffle118<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle64<>+0(SB), X5, X7
+	VPSHUFB shuffle238<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VMOVDQU X7, 64(R13)
-	VPSHUFB shuffle65<>+0(SB), X0, X0
-	VPSHUFB shuffle126<>+0(SB), X2, X2
+	VPSHUFB shuffle121<>+0(SB), X0, X0
+	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle240<>+0(SB), X6, X2
+	VPSHUFB shuffle237<>+0(SB), X6, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 80(R13)
 	VPSHUFB shuffle23<>+0(SB), X3, X3
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle121<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle126<>+0(SB), X5, X5
+	VPSHUFB shuffle122<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle66<>+0(SB), X6, X6
+	VPSHUFB shuffle240<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone780
+	JEQ     rowdone785
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks779
+	JLE     chunks784
 	MOVQ    BX, R9
-	JMP     chunks779
+	JMP     chunks784
 
-rowdone780:
+rowdone785:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row778
+	JNZ  row783
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group777
+	JNZ  group782
 	VZEROUPPER
 	RET
 
@@ -16332,21 +16301,21 @@ TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk781
+	JAE   chunk786
 	CMPQ  BX, $0x10
-	JAE   chunk782
+	JAE   chunk787
 	RET
 
-chunk781:
+chunk786:
 	SUBQ $0x20, BX
 
-group783:
+group788:
 	MOVQ rows+24(FP), R10
 
-row784:
+row789:
 	XORQ R9, R9
 
-chunks785:
+chunks790:
 	LEAQ           (CX)(R9*1), R11
 	LEAQ           (R11)(R8*1), R12
 	IMUL3Q         $0x07, R9, R13
@@ -16354,10 +16323,10 @@ chunks785:
 	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
 	VBROADCASTI128 (R11)(DX*1), Y2
-	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
 	VBROADCASTI128 (R11)(DX*2), Y1
-	VPSHUFB        shuffle131<>+0(SB), Y1, Y4
+	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
 	VBROADCASTI128 (R11)(DI*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
@@ -16368,44 +16337,44 @@ chunks785:
 	VPSHUFB        shuffle512<>+0(SB), Y5, Y4
 	VPOR           Y4, Y0, Y4
 	VBROADCASTI128 (R12)(DX*1), Y0
-	VPSHUFB        shuffle130<>+0(SB), Y0, Y6
+	VPSHUFB        shuffle126<>+0(SB), Y0, Y6
 	VPOR           Y6, Y4, Y6
 	VBROADCASTI128 (R12)(DX*2), Y4
-	VPSHUFB        shuffle131<>+0(SB), Y4, Y7
+	VPSHUFB        shuffle127<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
 	VMOVDQU        Y7, 32(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle133<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle129<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle134<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
 	VMOVDQU        Y5, 64(R13)
 	VBROADCASTI128 16(R11), Y5
-	VPSHUFB        shuffle131<>+0(SB), Y5, Y3
+	VPSHUFB        shuffle127<>+0(SB), Y5, Y3
 	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle133<>+0(SB), Y4, Y4
+	VPSHUFB        shuffle129<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
 	VMOVDQU        Y4, 96(R13)
 	VBROADCASTI128 16(R11)(DX*2), Y4
 	VPSHUFB        shuffle512<>+0(SB), Y4, Y0
 	VBROADCASTI128 16(R11)(DI*1), Y2
-	VPSHUFB        shuffle130<>+0(SB), Y2, Y3
+	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
 	VBROADCASTI128 16(R12), Y0
-	VPSHUFB        shuffle131<>+0(SB), Y0, Y7
+	VPSHUFB        shuffle127<>+0(SB), Y0, Y7
 	VPOR           Y7, Y3, Y7
 	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
 	VMOVDQU        Y6, 128(R13)
-	VPSHUFB        shuffle133<>+0(SB), Y5, Y5
-	VPSHUFB        shuffle134<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle129<>+0(SB), Y5, Y5
+	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
 	VPOR           Y1, Y5, Y1
 	VPSHUFB        shuffle514<>+0(SB), Y4, Y4
 	VPOR           Y4, Y1, Y4
@@ -16414,43 +16383,43 @@ chunks785:
 	VPOR           Y5, Y4, Y5
 	VMOVDQU        Y5, 160(R13)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
-	VPSHUFB        shuffle133<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle134<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle130<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 192(R13)
 	CMPQ           R9, BX
-	JEQ            rowdone786
+	JEQ            rowdone791
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks785
+	JLE            chunks790
 	MOVQ           BX, R9
-	JMP            chunks785
+	JMP            chunks790
 
-rowdone786:
+rowdone791:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row784
+	JNZ  row789
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group783
+	JNZ  group788
 	VZEROUPPER
 	RET
 
-chunk782:
+chunk787:
 	SUBQ $0x10, BX
 
-group787:
+group792:
 	MOVQ rows+24(FP), R10
 
-row788:
+row793:
 	XORQ R9, R9
 
-chunks789:
+chunks794:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -16473,40 +16442,40 @@ chunks789:
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, 32(R13)
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VMOVDQU (R12)(DX*2), X7
 	VPSHUFB shuffle15<>+0(SB), X7, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 48(R13)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 64(R13)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
-	VPSHUFB shuffle31<>+0(SB), X5, X5
+	VPSHUFB shuffle131<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R13)
 	VPSHUFB shuffle21<>+0(SB), X6, X6
-	VPSHUFB shuffle31<>+0(SB), X7, X7
+	VPSHUFB shuffle131<>+0(SB), X7, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 96(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone790
+	JEQ     rowdone795
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks789
+	JLE     chunks794
 	MOVQ    BX, R9
-	JMP     chunks789
+	JMP     chunks794
 
-rowdone790:
+rowdone795:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row788
+	JNZ  row793
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group787
+	JNZ  group792
 	VZEROUPPER
 	RET
 
@@ -16531,21 +16500,21 @@ TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk791
+	JAE   chunk796
 	CMPQ  BX, $0x10
-	JAE   chunk792
+	JAE   chunk797
 	RET
 
-chunk791:
+chunk796:
 	SUBQ $0x20, BX
 
-group793:
+group798:
 	MOVQ rows+24(FP), R10
 
-row794:
+row799:
 	XORQ R9, R9
 
-chunks795:
+chunks800:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R9, R13
@@ -16572,35 +16541,35 @@ chunks795:
 	VPERM2I128 $0x31, Y6, Y5, Y6
 	VMOVDQU    Y6, 192(R13)
 	CMPQ       R9, BX
-	JEQ        rowdone796
+	JEQ        rowdone801
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks795
+	JLE        chunks800
 	MOVQ       BX, R9
-	JMP        chunks795
+	JMP        chunks800
 
-rowdone796:
+rowdone801:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row794
+	JNZ  row799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group793
+	JNZ  group798
 	VZEROUPPER
 	RET
 
-chunk792:
+chunk797:
 	SUBQ $0x10, BX
 
-group797:
+group802:
 	MOVQ rows+24(FP), R10
 
-row798:
+row803:
 	XORQ R9, R9
 
-chunks799:
+chunks804:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -16620,22 +16589,22 @@ chunks799:
 	VMOVDQU (R12)(DX*2), X0
 	VMOVDQU X0, 96(R13)
 	CMPQ    R9, BX
-	JEQ     rowdone800
+	JEQ     rowdone805
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks799
+	JLE     chunks804
 	MOVQ    BX, R9
-	JMP     chunks799
+	JMP     chunks804
 
-rowdone800:
+rowdone805:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row798
+	JNZ  row803
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group797
+	JNZ  group802
 	VZEROUPPER
 	RET
 
@@ -16660,25 +16629,25 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk801
+	JAE   chunk806
 	CMPQ  BX, $0x10
-	JAE   chunk802
+	JAE   chunk807
 	CMPQ  BX, $0x08
-	JAE   chunk803
+	JAE   chunk808
 	CMPQ  BX, $0x04
-	JAE   chunk804
+	JAE   chunk809
 	RET
 
-chunk801:
+chunk806:
 	SUBQ $0x20, BX
 
-group805:
+group810:
 	MOVQ rows+24(FP), R10
 
-row806:
+row811:
 	XORQ R9, R9
 
-chunks807:
+chunks812:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -16730,35 +16699,35 @@ chunks807:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone808
+	JEQ        rowdone813
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks807
+	JLE        chunks812
 	MOVQ       BX, R9
-	JMP        chunks807
+	JMP        chunks812
 
-rowdone808:
+rowdone813:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row806
+	JNZ  row811
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group805
+	JNZ  group810
 	VZEROUPPER
 	RET
 
-chunk802:
+chunk807:
 	SUBQ $0x10, BX
 
-group809:
+group814:
 	MOVQ rows+24(FP), R10
 
-row810:
+row815:
 	XORQ R9, R9
 
-chunks811:
+chunks816:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -16802,35 +16771,35 @@ chunks811:
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone812
+	JEQ        rowdone817
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks811
+	JLE        chunks816
 	MOVQ       BX, R9
-	JMP        chunks811
+	JMP        chunks816
 
-rowdone812:
+rowdone817:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row810
+	JNZ  row815
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group809
+	JNZ  group814
 	VZEROUPPER
 	RET
 
-chunk803:
+chunk808:
 	SUBQ $0x08, BX
 
-group813:
+group818:
 	MOVQ rows+24(FP), R10
 
-row814:
+row819:
 	XORQ R9, R9
 
-chunks815:
+chunks820:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -16858,35 +16827,35 @@ chunks815:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone816
+	JEQ        rowdone821
 	ADDQ       $0x08, R9
 	CMPQ       R9, BX
-	JLE        chunks815
+	JLE        chunks820
 	MOVQ       BX, R9
-	JMP        chunks815
+	JMP        chunks820
 
-rowdone816:
+rowdone821:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row814
+	JNZ  row819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group813
+	JNZ  group818
 	VZEROUPPER
 	RET
 
-chunk804:
+chunk809:
 	SUBQ $0x04, BX
 
-group817:
+group822:
 	MOVQ rows+24(FP), R10
 
-row818:
+row823:
 	XORQ R9, R9
 
-chunks819:
+chunks824:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -16908,22 +16877,22 @@ chunks819:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone820
+	JEQ        rowdone825
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks819
+	JLE        chunks824
 	MOVQ       BX, R9
-	JMP        chunks819
+	JMP        chunks824
 
-rowdone820:
+rowdone825:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row818
+	JNZ  row823
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group817
+	JNZ  group822
 	VZEROUPPER
 	RET
 
@@ -16948,25 +16917,25 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk821
+	JAE   chunk826
 	CMPQ  BX, $0x10
-	JAE   chunk822
+	JAE   chunk827
 	CMPQ  BX, $0x08
-	JAE   chunk823
+	JAE   chunk828
 	CMPQ  BX, $0x04
-	JAE   chunk824
+	JAE   chunk829
 	RET
 
-chunk821:
+chunk826:
 	SUBQ $0x20, BX
 
-group825:
+group830:
 	MOVQ rows+24(FP), R10
 
-row826:
+row831:
 	XORQ R9, R9
 
-chunks827:
+chunks832:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -17018,35 +16987,35 @@ chunks827:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone828
+	JEQ        rowdone833
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks827
+	JLE        chunks832
 	MOVQ       BX, R9
-	JMP        chunks827
+	JMP        chunks832
 
-rowdone828:
+rowdone833:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row826
+	JNZ  row831
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group825
+	JNZ  group830
 	VZEROUPPER
 	RET
 
-chunk822:
+chunk827:
 	SUBQ $0x10, BX
 
-group829:
+group834:
 	MOVQ rows+24(FP), R10
 
-row830:
+row835:
 	XORQ R9, R9
 
-chunks831:
+chunks836:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -17090,35 +17059,35 @@ chunks831:
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone832
+	JEQ        rowdone837
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks831
+	JLE        chunks836
 	MOVQ       BX, R9
-	JMP        chunks831
+	JMP        chunks836
 
-rowdone832:
+rowdone837:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row830
+	JNZ  row835
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group829
+	JNZ  group834
 	VZEROUPPER
 	RET
 
-chunk823:
+chunk828:
 	SUBQ $0x08, BX
 
-group833:
+group838:
 	MOVQ rows+24(FP), R10
 
-row834:
+row839:
 	XORQ R9, R9
 
-chunks835:
+chunks840:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -17146,35 +17115,35 @@ chunks835:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone836
+	JEQ        rowdone841
 	ADDQ       $0x08, R9
 	CMPQ       R9, BX
-	JLE        chunks835
+	JLE        chunks840
 	MOVQ       BX, R9
-	JMP        chunks835
+	JMP        chunks840
 
-rowdone836:
+rowdone841:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row834
+	JNZ  row839
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group833
+	JNZ  group838
 	VZEROUPPER
 	RET
 
-chunk824:
+chunk829:
 	SUBQ $0x04, BX
 
-group837:
+group842:
 	MOVQ rows+24(FP), R10
 
-row838:
+row843:
 	XORQ R9, R9
 
-chunks839:
+chunks844:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -17196,22 +17165,22 @@ chunks839:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone840
+	JEQ        rowdone845
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks839
+	JLE        chunks844
 	MOVQ       BX, R9
-	JMP        chunks839
+	JMP        chunks844
 
-rowdone840:
+rowdone845:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row838
+	JNZ  row843
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group837
+	JNZ  group842
 	VZEROUPPER
 	RET
 
@@ -17236,25 +17205,25 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk841
+	JAE   chunk846
 	CMPQ  BX, $0x10
-	JAE   chunk842
+	JAE   chunk847
 	CMPQ  BX, $0x08
-	JAE   chunk843
+	JAE   chunk848
 	CMPQ  BX, $0x04
-	JAE   chunk844
+	JAE   chunk849
 	RET
 
-chunk841:
+chunk846:
 	SUBQ $0x20, BX
 
-group845:
+group850:
 	MOVQ rows+24(FP), R10
 
-row846:
+row851:
 	XORQ R9, R9
 
-chunks847:
+chunks852:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -17306,35 +17275,35 @@ chunks847:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone848
+	JEQ        rowdone853
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks847
+	JLE        chunks852
 	MOVQ       BX, R9
-	JMP        chunks847
+	JMP        chunks852
 
-rowdone848:
+rowdone853:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row846
+	JNZ  row851
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group845
+	JNZ  group850
 	VZEROUPPER
 	RET
 
-chunk842:
+chunk847:
 	SUBQ $0x10, BX
 
-group849:
+group854:
 	MOVQ rows+24(FP), R10
 
-row850:
+row855:
 	XORQ R9, R9
 
-chunks851:
+chunks856:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), X0
@@ -17378,35 +17347,35 @@ chunks851:
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone852
+	JEQ        rowdone857
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks851
+	JLE        chunks856
 	MOVQ       BX, R9
-	JMP        chunks851
+	JMP        chunks856
 
-rowdone852:
+rowdone857:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row850
+	JNZ  row855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group849
+	JNZ  group854
 	VZEROUPPER
 	RET
 
-chunk843:
+chunk848:
 	SUBQ $0x08, BX
 
-group853:
+group858:
 	MOVQ rows+24(FP), R10
 
-row854:
+row859:
 	XORQ R9, R9
 
-chunks855:
+chunks860:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVQ      (R11), X0
@@ -17434,35 +17403,35 @@ chunks855:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone856
+	JEQ        rowdone861
 	ADDQ       $0x08, R9
 	CMPQ       R9, BX
-	JLE        chunks855
+	JLE        chunks860
 	MOVQ       BX, R9
-	JMP        chunks855
+	JMP        chunks860
 
-rowdone856:
+rowdone861:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row854
+	JNZ  row859
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group853
+	JNZ  group858
 	VZEROUPPER
 	RET
 
-chunk844:
+chunk849:
 	SUBQ $0x04, BX
 
-group857:
+group862:
 	MOVQ rows+24(FP), R10
 
-row858:
+row863:
 	XORQ R9, R9
 
-chunks859:
+chunks864:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVD      (R11), X0
@@ -17484,22 +17453,22 @@ chunks859:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone860
+	JEQ        rowdone865
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks859
+	JLE        chunks864
 	MOVQ       BX, R9
-	JMP        chunks859
+	JMP        chunks864
 
-rowdone860:
+rowdone865:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row858
+	JNZ  row863
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group857
+	JNZ  group862
 	VZEROUPPER
 	RET
 
@@ -17524,23 +17493,23 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk861
+	JAE   chunk866
 	CMPQ  BX, $0x10
-	JAE   chunk862
+	JAE   chunk867
 	CMPQ  BX, $0x08
-	JAE   chunk863
+	JAE   chunk868
 	RET
 
-chunk861:
+chunk866:
 	SUBQ $0x20, BX
 
-group864:
+group869:
 	MOVQ rows+24(FP), R10
 
-row865:
+row870:
 	XORQ R9, R9
 
-chunks866:
+chunks871:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -17592,35 +17561,35 @@ chunks866:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R9*8)
 	CMPQ        R9, BX
-	JEQ         rowdone867
+	JEQ         rowdone872
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks866
+	JLE         chunks871
 	MOVQ        BX, R9
-	JMP         chunks866
+	JMP         chunks871
 
-rowdone867:
+rowdone872:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row865
+	JNZ  row870
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group864
+	JNZ  group869
 	VZEROUPPER
 	RET
 
-chunk862:
+chunk867:
 	SUBQ $0x10, BX
 
-group868:
+group873:
 	MOVQ rows+24(FP), R10
 
-row869:
+row874:
 	XORQ R9, R9
 
-chunks870:
+chunks875:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), X0
@@ -17664,35 +17633,35 @@ chunks870:
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R9*8)
 	CMPQ        R9, BX
-	JEQ         rowdone871
+	JEQ         rowdone876
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks870
+	JLE         chunks875
 	MOVQ        BX, R9
-	JMP         chunks870
+	JMP         chunks875
 
-rowdone871:
+rowdone876:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row869
+	JNZ  row874
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group868
+	JNZ  group873
 	VZEROUPPER
 	RET
 
-chunk863:
+chunk868:
 	SUBQ $0x08, BX
 
-group872:
+group877:
 	MOVQ rows+24(FP), R10
 
-row873:
+row878:
 	XORQ R9, R9
 
-chunks874:
+chunks879:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVQ       (R11), X0
@@ -17720,22 +17689,22 @@ chunks874:
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R9*8)
 	CMPQ        R9, BX
-	JEQ         rowdone875
+	JEQ         rowdone880
 	ADDQ        $0x08, R9
 	CMPQ        R9, BX
-	JLE         chunks874
+	JLE         chunks879
 	MOVQ        BX, R9
-	JMP         chunks874
+	JMP         chunks879
 
-rowdone875:
+rowdone880:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row873
+	JNZ  row878
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group872
+	JNZ  group877
 	VZEROUPPER
 	RET
 
@@ -17760,21 +17729,21 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk876
+	JAE   chunk881
 	CMPQ  BX, $0x10
-	JAE   chunk877
+	JAE   chunk882
 	RET
 
-chunk876:
+chunk881:
 	SUBQ $0x20, BX
 
-group878:
+group883:
 	MOVQ rows+24(FP), R10
 
-row879:
+row884:
 	XORQ R9, R9
 
-chunks880:
+chunks885:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -17802,35 +17771,35 @@ chunks880:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone881
+	JEQ        rowdone886
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks880
+	JLE        chunks885
 	MOVQ       BX, R9
-	JMP        chunks880
+	JMP        chunks885
 
-rowdone881:
+rowdone886:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row879
+	JNZ  row884
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group878
+	JNZ  group883
 	VZEROUPPER
 	RET
 
-chunk877:
+chunk882:
 	SUBQ $0x10, BX
 
-group882:
+group887:
 	MOVQ rows+24(FP), R10
 
-row883:
+row888:
 	XORQ R9, R9
 
-chunks884:
+chunks889:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (R11), X0
@@ -17850,22 +17819,22 @@ chunks884:
 	VMOVDQU (R12)(DI*1), X0
 	VMOVDQU X0, 112(AX)(R9*8)
 	CMPQ    R9, BX
-	JEQ     rowdone885
+	JEQ     rowdone890
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks884
+	JLE     chunks889
 	MOVQ    BX, R9
-	JMP     chunks884
+	JMP     chunks889
 
-rowdone885:
+rowdone890:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row883
+	JNZ  row888
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group882
+	JNZ  group887
 	VZEROUPPER
 	RET
 
@@ -17890,19 +17859,19 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk886
+	JAE   chunk891
 	RET
 
-chunk886:
+chunk891:
 	SUBQ $0x20, BX
 
-group887:
+group892:
 	MOVQ rows+24(FP), R10
 
-row888:
+row893:
 	XORQ R9, R9
 
-chunks889:
+chunks894:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -17954,22 +17923,22 @@ chunks889:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone890
+	JEQ        rowdone895
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks889
+	JLE        chunks894
 	MOVQ       BX, R9
-	JMP        chunks889
+	JMP        chunks894
 
-rowdone890:
+rowdone895:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row888
+	JNZ  row893
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group887
+	JNZ  group892
 	SFENCE
 	VZEROUPPER
 	RET
@@ -17995,19 +17964,19 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk891
+	JAE   chunk896
 	RET
 
-chunk891:
+chunk896:
 	SUBQ $0x20, BX
 
-group892:
+group897:
 	MOVQ rows+24(FP), R10
 
-row893:
+row898:
 	XORQ R9, R9
 
-chunks894:
+chunks899:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -18059,22 +18028,22 @@ chunks894:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone895
+	JEQ        rowdone900
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks894
+	JLE        chunks899
 	MOVQ       BX, R9
-	JMP        chunks894
+	JMP        chunks899
 
-rowdone895:
+rowdone900:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row893
+	JNZ  row898
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group892
+	JNZ  group897
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18100,19 +18069,19 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk896
+	JAE   chunk901
 	RET
 
-chunk896:
+chunk901:
 	SUBQ $0x20, BX
 
-group897:
+group902:
 	MOVQ rows+24(FP), R10
 
-row898:
+row903:
 	XORQ R9, R9
 
-chunks899:
+chunks904:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -18164,22 +18133,22 @@ chunks899:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone900
+	JEQ        rowdone905
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks899
+	JLE        chunks904
 	MOVQ       BX, R9
-	JMP        chunks899
+	JMP        chunks904
 
-rowdone900:
+rowdone905:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row898
+	JNZ  row903
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group897
+	JNZ  group902
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18205,19 +18174,19 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk901
+	JAE   chunk906
 	RET
 
-chunk901:
+chunk906:
 	SUBQ $0x20, BX
 
-group902:
+group907:
 	MOVQ rows+24(FP), R10
 
-row903:
+row908:
 	XORQ R9, R9
 
-chunks904:
+chunks909:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (R11), Y0
@@ -18269,22 +18238,22 @@ chunks904:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVNTDQ    Y7, 224(AX)(R9*8)
 	CMPQ        R9, BX
-	JEQ         rowdone905
+	JEQ         rowdone910
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks904
+	JLE         chunks909
 	MOVQ        BX, R9
-	JMP         chunks904
+	JMP         chunks909
 
-rowdone905:
+rowdone910:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row903
+	JNZ  row908
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group902
+	JNZ  group907
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18310,19 +18279,19 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk906
+	JAE   chunk911
 	RET
 
-chunk906:
+chunk911:
 	SUBQ $0x20, BX
 
-group907:
+group912:
 	MOVQ rows+24(FP), R10
 
-row908:
+row913:
 	XORQ R9, R9
 
-chunks909:
+chunks914:
 	LEAQ       (CX)(R9*1), R11
 	LEAQ       (R11)(R8*1), R12
 	VMOVDQU    (R11), Y0
@@ -18350,22 +18319,22 @@ chunks909:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVNTDQ   Y7, 224(AX)(R9*8)
 	CMPQ       R9, BX
-	JEQ        rowdone910
+	JEQ        rowdone915
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks909
+	JLE        chunks914
 	MOVQ       BX, R9
-	JMP        chunks909
+	JMP        chunks914
 
-rowdone910:
+rowdone915:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row908
+	JNZ  row913
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group907
+	JNZ  group912
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18392,50 +18361,50 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group911:
+group916:
 	MOVQ rows+24(FP), R9
 
-row912:
+row917:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes913:
+lanes918:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs914:
+pairs919:
 	CMPQ         R15, $0x20
-	JB           single915
+	JB           single920
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs914
+	JMP          pairs919
 
-single915:
+single920:
 	TESTQ   R15, R15
-	JZ      lanedone916
+	JZ      lanedone921
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone916:
+lanedone921:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes913
+	JB   lanes918
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row912
+	JNZ  row917
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group911
+	JNZ  group916
 	VZEROUPPER
 	RET
 
@@ -18458,25 +18427,25 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk917
+	JAE   chunk922
 	CMPQ  BX, $0x10
-	JAE   chunk918
+	JAE   chunk923
 	CMPQ  BX, $0x08
-	JAE   chunk919
+	JAE   chunk924
 	CMPQ  BX, $0x04
-	JAE   chunk920
+	JAE   chunk925
 	RET
 
-chunk917:
+chunk922:
 	SUBQ $0x20, BX
 
-group921:
+group926:
 	MOVQ rows+24(FP), R8
 
-row922:
+row927:
 	XORQ DI, DI
 
-chunks923:
+chunks928:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -18491,35 +18460,35 @@ chunks923:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone924
+	JEQ         rowdone929
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks923
+	JLE         chunks928
 	MOVQ        BX, DI
-	JMP         chunks923
+	JMP         chunks928
 
-rowdone924:
+rowdone929:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row922
+	JNZ  row927
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group921
+	JNZ  group926
 	VZEROUPPER
 	RET
 
-chunk918:
+chunk923:
 	SUBQ $0x10, BX
 
-group925:
+group930:
 	MOVQ rows+24(FP), R8
 
-row926:
+row931:
 	XORQ DI, DI
 
-chunks927:
+chunks932:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -18532,35 +18501,35 @@ chunks927:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone928
+	JEQ       rowdone933
 	ADDQ      $0x10, DI
 	CMPQ      DI, BX
-	JLE       chunks927
+	JLE       chunks932
 	MOVQ      BX, DI
-	JMP       chunks927
+	JMP       chunks932
 
-rowdone928:
+rowdone933:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row926
+	JNZ  row931
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group925
+	JNZ  group930
 	VZEROUPPER
 	RET
 
-chunk919:
+chunk924:
 	SUBQ $0x08, BX
 
-group929:
+group934:
 	MOVQ rows+24(FP), R8
 
-row930:
+row935:
 	XORQ DI, DI
 
-chunks931:
+chunks936:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle798<>+0(SB), X0, X1
@@ -18572,35 +18541,35 @@ chunks931:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone932
+	JEQ       rowdone937
 	ADDQ      $0x08, DI
 	CMPQ      DI, BX
-	JLE       chunks931
+	JLE       chunks936
 	MOVQ      BX, DI
-	JMP       chunks931
+	JMP       chunks936
 
-rowdone932:
+rowdone937:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row930
+	JNZ  row935
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group929
+	JNZ  group934
 	VZEROUPPER
 	RET
 
-chunk920:
+chunk925:
 	SUBQ $0x04, BX
 
-group933:
+group938:
 	MOVQ rows+24(FP), R8
 
-row934:
+row939:
 	XORQ DI, DI
 
-chunks935:
+chunks940:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle798<>+0(SB), X0, X1
@@ -18612,22 +18581,22 @@ chunks935:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone936
+	JEQ       rowdone941
 	ADDQ      $0x04, DI
 	CMPQ      DI, BX
-	JLE       chunks935
+	JLE       chunks940
 	MOVQ      BX, DI
-	JMP       chunks935
+	JMP       chunks940
 
-rowdone936:
+rowdone941:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row934
+	JNZ  row939
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group933
+	JNZ  group938
 	VZEROUPPER
 	RET
 
@@ -18656,25 +18625,25 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk937
+	JAE   chunk942
 	CMPQ  BX, $0x10
-	JAE   chunk938
+	JAE   chunk943
 	CMPQ  BX, $0x08
-	JAE   chunk939
+	JAE   chunk944
 	CMPQ  BX, $0x04
-	JAE   chunk940
+	JAE   chunk945
 	RET
 
-chunk937:
+chunk942:
 	SUBQ $0x20, BX
 
-group941:
+group946:
 	MOVQ rows+24(FP), R8
 
-row942:
+row947:
 	XORQ DI, DI
 
-chunks943:
+chunks948:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -18689,35 +18658,35 @@ chunks943:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone944
+	JEQ         rowdone949
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks943
+	JLE         chunks948
 	MOVQ        BX, DI
-	JMP         chunks943
+	JMP         chunks948
 
-rowdone944:
+rowdone949:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row942
+	JNZ  row947
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group941
+	JNZ  group946
 	VZEROUPPER
 	RET
 
-chunk938:
+chunk943:
 	SUBQ $0x10, BX
 
-group945:
+group950:
 	MOVQ rows+24(FP), R8
 
-row946:
+row951:
 	XORQ DI, DI
 
-chunks947:
+chunks952:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VMOVDQU   16(AX)(DI*2), X1
@@ -18730,35 +18699,35 @@ chunks947:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone948
+	JEQ       rowdone953
 	ADDQ      $0x10, DI
 	CMPQ      DI, BX
-	JLE       chunks947
+	JLE       chunks952
 	MOVQ      BX, DI
-	JMP       chunks947
+	JMP       chunks952
 
-rowdone948:
+rowdone953:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row946
+	JNZ  row951
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group945
+	JNZ  group950
 	VZEROUPPER
 	RET
 
-chunk939:
+chunk944:
 	SUBQ $0x08, BX
 
-group949:
+group954:
 	MOVQ rows+24(FP), R8
 
-row950:
+row955:
 	XORQ DI, DI
 
-chunks951:
+chunks956:
 	LEAQ      (CX)(DI*1), R9
 	VMOVDQU   (AX)(DI*2), X0
 	VPAND     shuffle799<>+0(SB), X0, X1
@@ -18770,35 +18739,35 @@ chunks951:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone952
+	JEQ       rowdone957
 	ADDQ      $0x08, DI
 	CMPQ      DI, BX
-	JLE       chunks951
+	JLE       chunks956
 	MOVQ      BX, DI
-	JMP       chunks951
+	JMP       chunks956
 
-rowdone952:
+rowdone957:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row950
+	JNZ  row955
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group949
+	JNZ  group954
 	VZEROUPPER
 	RET
 
-chunk940:
+chunk945:
 	SUBQ $0x04, BX
 
-group953:
+group958:
 	MOVQ rows+24(FP), R8
 
-row954:
+row959:
 	XORQ DI, DI
 
-chunks955:
+chunks960:
 	LEAQ      (CX)(DI*1), R9
 	VMOVQ     (AX)(DI*2), X0
 	VPAND     shuffle799<>+0(SB), X0, X1
@@ -18810,22 +18779,22 @@ chunks955:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(DX*1)
 	CMPQ      DI, BX
-	JEQ       rowdone956
+	JEQ       rowdone961
 	ADDQ      $0x04, DI
 	CMPQ      DI, BX
-	JLE       chunks955
+	JLE       chunks960
 	MOVQ      BX, DI
-	JMP       chunks955
+	JMP       chunks960
 
-rowdone956:
+rowdone961:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row954
+	JNZ  row959
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group953
+	JNZ  group958
 	VZEROUPPER
 	RET
 
@@ -18854,25 +18823,25 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk957
+	JAE   chunk962
 	CMPQ  BX, $0x10
-	JAE   chunk958
+	JAE   chunk963
 	CMPQ  BX, $0x08
-	JAE   chunk959
+	JAE   chunk964
 	CMPQ  BX, $0x04
-	JAE   chunk960
+	JAE   chunk965
 	RET
 
-chunk957:
+chunk962:
 	SUBQ $0x20, BX
 
-group961:
+group966:
 	MOVQ rows+24(FP), R8
 
-row962:
+row967:
 	XORQ DI, DI
 
-chunks963:
+chunks968:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -18883,35 +18852,35 @@ chunks963:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone964
+	JEQ         rowdone969
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks963
+	JLE         chunks968
 	MOVQ        BX, DI
-	JMP         chunks963
+	JMP         chunks968
 
-rowdone964:
+rowdone969:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row962
+	JNZ  row967
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group961
+	JNZ  group966
 	VZEROUPPER
 	RET
 
-chunk958:
+chunk963:
 	SUBQ $0x10, BX
 
-group965:
+group970:
 	MOVQ rows+24(FP), R8
 
-row966:
+row971:
 	XORQ DI, DI
 
-chunks967:
+chunks972:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU 16(AX)(DI*2), X1
@@ -18920,35 +18889,35 @@ chunks967:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone968
+	JEQ     rowdone973
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks967
+	JLE     chunks972
 	MOVQ    BX, DI
-	JMP     chunks967
+	JMP     chunks972
 
-rowdone968:
+rowdone973:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row966
+	JNZ  row971
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group965
+	JNZ  group970
 	VZEROUPPER
 	RET
 
-chunk959:
+chunk964:
 	SUBQ $0x08, BX
 
-group969:
+group974:
 	MOVQ rows+24(FP), R8
 
-row970:
+row975:
 	XORQ DI, DI
 
-chunks971:
+chunks976:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -18956,35 +18925,35 @@ chunks971:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone972
+	JEQ     rowdone977
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks971
+	JLE     chunks976
 	MOVQ    BX, DI
-	JMP     chunks971
+	JMP     chunks976
 
-rowdone972:
+rowdone977:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row970
+	JNZ  row975
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group969
+	JNZ  group974
 	VZEROUPPER
 	RET
 
-chunk960:
+chunk965:
 	SUBQ $0x04, BX
 
-group973:
+group978:
 	MOVQ rows+24(FP), R8
 
-row974:
+row979:
 	XORQ DI, DI
 
-chunks975:
+chunks980:
 	LEAQ    (CX)(DI*1), R9
 	VMOVQ   (AX)(DI*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -18992,22 +18961,22 @@ chunks975:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone976
+	JEQ     rowdone981
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks975
+	JLE     chunks980
 	MOVQ    BX, DI
-	JMP     chunks975
+	JMP     chunks980
 
-rowdone976:
+rowdone981:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row974
+	JNZ  row979
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group973
+	JNZ  group978
 	VZEROUPPER
 	RET
 
@@ -19030,23 +18999,23 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk977
+	JAE   chunk982
 	CMPQ  BX, $0x10
-	JAE   chunk978
+	JAE   chunk983
 	CMPQ  BX, $0x08
-	JAE   chunk979
+	JAE   chunk984
 	RET
 
-chunk977:
+chunk982:
 	SUBQ $0x20, BX
 
-group980:
+group985:
 	MOVQ rows+24(FP), R8
 
-row981:
+row986:
 	XORQ DI, DI
 
-chunks982:
+chunks987:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -19057,35 +19026,35 @@ chunks982:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone983
+	JEQ         rowdone988
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks982
+	JLE         chunks987
 	MOVQ        BX, DI
-	JMP         chunks982
+	JMP         chunks987
 
-rowdone983:
+rowdone988:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row981
+	JNZ  row986
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group980
+	JNZ  group985
 	VZEROUPPER
 	RET
 
-chunk978:
+chunk983:
 	SUBQ $0x10, BX
 
-group984:
+group989:
 	MOVQ rows+24(FP), R8
 
-row985:
+row990:
 	XORQ DI, DI
 
-chunks986:
+chunks991:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VMOVDQU     16(AX)(DI*2), X1
@@ -19094,35 +19063,35 @@ chunks986:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone987
+	JEQ         rowdone992
 	ADDQ        $0x10, DI
 	CMPQ        DI, BX
-	JLE         chunks986
+	JLE         chunks991
 	MOVQ        BX, DI
-	JMP         chunks986
+	JMP         chunks991
 
-rowdone987:
+rowdone992:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row985
+	JNZ  row990
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group984
+	JNZ  group989
 	VZEROUPPER
 	RET
 
-chunk979:
+chunk984:
 	SUBQ $0x08, BX
 
-group988:
+group993:
 	MOVQ rows+24(FP), R8
 
-row989:
+row994:
 	XORQ DI, DI
 
-chunks990:
+chunks995:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VPUNPCKLQDQ X0, X0, X1
@@ -19130,22 +19099,22 @@ chunks990:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone991
+	JEQ         rowdone996
 	ADDQ        $0x08, DI
 	CMPQ        DI, BX
-	JLE         chunks990
+	JLE         chunks995
 	MOVQ        BX, DI
-	JMP         chunks990
+	JMP         chunks995
 
-rowdone991:
+rowdone996:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row989
+	JNZ  row994
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group988
+	JNZ  group993
 	VZEROUPPER
 	RET
 
@@ -19168,21 +19137,21 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk992
+	JAE   chunk997
 	CMPQ  BX, $0x10
-	JAE   chunk993
+	JAE   chunk998
 	RET
 
-chunk992:
+chunk997:
 	SUBQ $0x20, BX
 
-group994:
+group999:
 	MOVQ rows+24(FP), R8
 
-row995:
+row1000:
 	XORQ DI, DI
 
-chunks996:
+chunks1001:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -19191,57 +19160,57 @@ chunks996:
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
 	VMOVDQU     Y0, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone997
+	JEQ         rowdone1002
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks996
+	JLE         chunks1001
 	MOVQ        BX, DI
-	JMP         chunks996
+	JMP         chunks1001
 
-rowdone997:
+rowdone1002:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row995
+	JNZ  row1000
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group994
+	JNZ  group999
 	VZEROUPPER
 	RET
 
-chunk993:
+chunk998:
 	SUBQ $0x10, BX
 
-group998:
+group1003:
 	MOVQ rows+24(FP), R8
 
-row999:
+row1004:
 	XORQ DI, DI
 
-chunks1000:
+chunks1005:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 16(AX)(DI*2), X0
 	VMOVDQU X0, (R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1001
+	JEQ     rowdone1006
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1000
+	JLE     chunks1005
 	MOVQ    BX, DI
-	JMP     chunks1000
+	JMP     chunks1005
 
-rowdone1001:
+rowdone1006:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row999
+	JNZ  row1004
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group998
+	JNZ  group1003
 	VZEROUPPER
 	RET
 
@@ -19264,21 +19233,21 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1002
+	JAE   chunk1007
 	CMPQ  BX, $0x18
-	JAE   chunk1003
+	JAE   chunk1008
 	RET
 
-chunk1002:
+chunk1007:
 	SUBQ $0x24, BX
 
-group1004:
+group1009:
 	MOVQ rows+24(FP), R8
 
-row1005:
+row1010:
 	XORQ DI, DI
 
-chunks1006:
+chunks1011:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle800<>+0(SB), X0, X0
@@ -19293,7 +19262,7 @@ chunks1006:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle168<>+0(SB), X0, X1
+	VPSHUFB shuffle165<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 6(AX)(DI*2), X1
 	VPSHUFB shuffle800<>+0(SB), X1, X1
@@ -19310,35 +19279,35 @@ chunks1006:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1007
+	JEQ     rowdone1012
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1006
+	JLE     chunks1011
 	MOVQ    BX, DI
-	JMP     chunks1006
+	JMP     chunks1011
 
-rowdone1007:
+rowdone1012:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1005
+	JNZ  row1010
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1004
+	JNZ  group1009
 	VZEROUPPER
 	RET
 
-chunk1003:
+chunk1008:
 	SUBQ $0x18, BX
 
-group1008:
+group1013:
 	MOVQ rows+24(FP), R8
 
-row1009:
+row1014:
 	XORQ DI, DI
 
-chunks1010:
+chunks1015:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle800<>+0(SB), X0, X0
@@ -19359,22 +19328,22 @@ chunks1010:
 	VPSHUFB shuffle804<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1011
+	JEQ     rowdone1016
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1010
+	JLE     chunks1015
 	MOVQ    BX, DI
-	JMP     chunks1010
+	JMP     chunks1015
 
-rowdone1011:
+rowdone1016:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1009
+	JNZ  row1014
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1008
+	JNZ  group1013
 	VZEROUPPER
 	RET
 
@@ -19417,21 +19386,21 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1012
+	JAE   chunk1017
 	CMPQ  BX, $0x18
-	JAE   chunk1013
+	JAE   chunk1018
 	RET
 
-chunk1012:
+chunk1017:
 	SUBQ $0x24, BX
 
-group1014:
+group1019:
 	MOVQ rows+24(FP), R8
 
-row1015:
+row1020:
 	XORQ DI, DI
 
-chunks1016:
+chunks1021:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -19462,35 +19431,35 @@ chunks1016:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1017
+	JEQ     rowdone1022
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1016
+	JLE     chunks1021
 	MOVQ    BX, DI
-	JMP     chunks1016
+	JMP     chunks1021
 
-rowdone1017:
+rowdone1022:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1015
+	JNZ  row1020
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1014
+	JNZ  group1019
 	VZEROUPPER
 	RET
 
-chunk1013:
+chunk1018:
 	SUBQ $0x18, BX
 
-group1018:
+group1023:
 	MOVQ rows+24(FP), R8
 
-row1019:
+row1024:
 	XORQ DI, DI
 
-chunks1020:
+chunks1025:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
@@ -19510,77 +19479,12 @@ chunks1020:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1021
+	JEQ     rowdone1026
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1020
+	JLE     chunks1025
 	MOVQ    BX, DI
-	JMP     chunks1020
-
-rowdone1021:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row1019
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1018
-	VZEROUPPER
-	RET
-
-// func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
-	JAE   chunk1022
-	RET
-
-chunk1022:
-	SUBQ $0x20, BX
-
-group1023:
-	MOVQ rows+24(FP), R8
-
-row1024:
-	XORQ DI, DI
-
-chunks1025:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle798<>+0(SB), Y0, Y2
-	VPAND       shuffle798<>+0(SB), Y1, Y3
-	VPACKUSWB   Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)
-	VPSRLW      $0x08, Y0, Y3
-	VPSRLW      $0x08, Y1, Y2
-	VPACKUSWB   Y2, Y3, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	CMPQ        DI, BX
-	JEQ         rowdone1026
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
-	JLE         chunks1025
-	MOVQ        BX, DI
-	JMP         chunks1025
+	JMP     chunks1025
 
 rowdone1026:
 	ADDQ spaceStride+32(FP), AX
@@ -19591,13 +19495,12 @@ rowdone1026:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1023
-	SFENCE
 	VZEROUPPER
 	RET
 
-// func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -19632,13 +19535,13 @@ chunks1030:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPAND       shuffle799<>+0(SB), Y0, Y2
-	VPAND       shuffle799<>+0(SB), Y1, Y3
-	VPACKUSDW   Y3, Y2, Y3
+	VPAND       shuffle798<>+0(SB), Y0, Y2
+	VPAND       shuffle798<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R9)
-	VPSRLD      $0x10, Y0, Y3
-	VPSRLD      $0x10, Y1, Y2
-	VPACKUSDW   Y2, Y3, Y1
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R9)(DX*1)
 	CMPQ        DI, BX
 	JEQ         rowdone1031
@@ -19661,9 +19564,9 @@ rowdone1031:
 	VZEROUPPER
 	RET
 
-// func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -19698,9 +19601,13 @@ chunks1035:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVNTDQ    Y2, (R9)
-	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VPAND       shuffle799<>+0(SB), Y0, Y2
+	VPAND       shuffle799<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVNTDQ    Y3, (R9)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R9)(DX*1)
 	CMPQ        DI, BX
 	JEQ         rowdone1036
@@ -19723,9 +19630,9 @@ rowdone1036:
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -19760,9 +19667,9 @@ chunks1040:
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
+	VSHUFPS     $0x88, Y1, Y0, Y2
 	VMOVNTDQ    Y2, (R9)
-	VPUNPCKHQDQ Y1, Y0, Y1
+	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R9)(DX*1)
 	CMPQ        DI, BX
 	JEQ         rowdone1041
@@ -19785,9 +19692,9 @@ rowdone1041:
 	VZEROUPPER
 	RET
 
-// func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -19820,10 +19727,12 @@ chunks1045:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVNTDQ    Y0, (R9)
-	VMOVDQU     16(AX)(DI*2), X0
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*1)
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVNTDQ    Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVNTDQ    Y1, (R9)(DX*1)
 	CMPQ        DI, BX
 	JEQ         rowdone1046
 	ADDQ        $0x20, DI
@@ -19841,6 +19750,66 @@ rowdone1046:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1043
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x20
+	JAE   chunk1047
+	RET
+
+chunk1047:
+	SUBQ $0x20, BX
+
+group1048:
+	MOVQ rows+24(FP), R8
+
+row1049:
+	XORQ DI, DI
+
+chunks1050:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	VMOVNTDQ    Y0, (R9)
+	VMOVDQU     16(AX)(DI*2), X0
+	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1051
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1050
+	MOVQ        BX, DI
+	JMP         chunks1050
+
+rowdone1051:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1049
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1048
 	SFENCE
 	VZEROUPPER
 	RET
@@ -19864,21 +19833,21 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1047
+	JAE   chunk1052
 	CMPQ  BX, $0x10
-	JAE   chunk1048
+	JAE   chunk1053
 	RET
 
-chunk1047:
+chunk1052:
 	SUBQ $0x20, BX
 
-group1049:
+group1054:
 	MOVQ rows+24(FP), R8
 
-row1050:
+row1055:
 	XORQ DI, DI
 
-chunks1051:
+chunks1056:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -19891,35 +19860,35 @@ chunks1051:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone1052
+	JEQ         rowdone1057
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1051
+	JLE         chunks1056
 	MOVQ        BX, DI
-	JMP         chunks1051
+	JMP         chunks1056
 
-rowdone1052:
+rowdone1057:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1050
+	JNZ  row1055
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1049
+	JNZ  group1054
 	VZEROUPPER
 	RET
 
-chunk1048:
+chunk1053:
 	SUBQ $0x10, BX
 
-group1053:
+group1058:
 	MOVQ rows+24(FP), R8
 
-row1054:
+row1059:
 	XORQ DI, DI
 
-chunks1055:
+chunks1060:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle806<>+0(SB), X0, X0
@@ -19930,22 +19899,22 @@ chunks1055:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1056
+	JEQ     rowdone1061
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1055
+	JLE     chunks1060
 	MOVQ    BX, DI
-	JMP     chunks1055
+	JMP     chunks1060
 
-rowdone1056:
+rowdone1061:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1054
+	JNZ  row1059
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1053
+	JNZ  group1058
 	VZEROUPPER
 	RET
 
@@ -19978,21 +19947,21 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1057
+	JAE   chunk1062
 	CMPQ  BX, $0x10
-	JAE   chunk1058
+	JAE   chunk1063
 	RET
 
-chunk1057:
+chunk1062:
 	SUBQ $0x20, BX
 
-group1059:
+group1064:
 	MOVQ rows+24(FP), R8
 
-row1060:
+row1065:
 	XORQ DI, DI
 
-chunks1061:
+chunks1066:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
@@ -20005,35 +19974,35 @@ chunks1061:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone1062
+	JEQ         rowdone1067
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1061
+	JLE         chunks1066
 	MOVQ        BX, DI
-	JMP         chunks1061
+	JMP         chunks1066
 
-rowdone1062:
+rowdone1067:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1060
+	JNZ  row1065
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1059
+	JNZ  group1064
 	VZEROUPPER
 	RET
 
-chunk1058:
+chunk1063:
 	SUBQ $0x10, BX
 
-group1063:
+group1068:
 	MOVQ rows+24(FP), R8
 
-row1064:
+row1069:
 	XORQ DI, DI
 
-chunks1065:
+chunks1070:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VPSHUFB     shuffle808<>+0(SB), X0, X0
@@ -20044,22 +20013,22 @@ chunks1065:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone1066
+	JEQ         rowdone1071
 	ADDQ        $0x10, DI
 	CMPQ        DI, BX
-	JLE         chunks1065
+	JLE         chunks1070
 	MOVQ        BX, DI
-	JMP         chunks1065
+	JMP         chunks1070
 
-rowdone1066:
+rowdone1071:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1064
+	JNZ  row1069
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1063
+	JNZ  group1068
 	VZEROUPPER
 	RET
 
@@ -20092,21 +20061,21 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1067
+	JAE   chunk1072
 	CMPQ  BX, $0x10
-	JAE   chunk1068
+	JAE   chunk1073
 	RET
 
-chunk1067:
+chunk1072:
 	SUBQ $0x20, BX
 
-group1069:
+group1074:
 	MOVQ rows+24(FP), R8
 
-row1070:
+row1075:
 	XORQ DI, DI
 
-chunks1071:
+chunks1076:
 	LEAQ         (CX)(DI*1), R9
 	VMOVDQU      (AX)(DI*2), Y0
 	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
@@ -20123,35 +20092,35 @@ chunks1071:
 	VMOVDQU      X0, 16(R9)
 	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
 	CMPQ         DI, BX
-	JEQ          rowdone1072
+	JEQ          rowdone1077
 	ADDQ         $0x20, DI
 	CMPQ         DI, BX
-	JLE          chunks1071
+	JLE          chunks1076
 	MOVQ         BX, DI
-	JMP          chunks1071
+	JMP          chunks1076
 
-rowdone1072:
+rowdone1077:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1070
+	JNZ  row1075
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1069
+	JNZ  group1074
 	VZEROUPPER
 	RET
 
-chunk1068:
+chunk1073:
 	SUBQ $0x10, BX
 
-group1073:
+group1078:
 	MOVQ rows+24(FP), R8
 
-row1074:
+row1079:
 	XORQ DI, DI
 
-chunks1075:
+chunks1080:
 	LEAQ         (CX)(DI*1), R9
 	VMOVDQU      (AX)(DI*2), Y0
 	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
@@ -20161,22 +20130,22 @@ chunks1075:
 	VMOVDQU      X0, (R9)
 	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
 	CMPQ         DI, BX
-	JEQ          rowdone1076
+	JEQ          rowdone1081
 	ADDQ         $0x10, DI
 	CMPQ         DI, BX
-	JLE          chunks1075
+	JLE          chunks1080
 	MOVQ         BX, DI
-	JMP          chunks1075
+	JMP          chunks1080
 
-rowdone1076:
+rowdone1081:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1074
+	JNZ  row1079
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1073
+	JNZ  group1078
 	VZEROUPPER
 	RET
 
@@ -20193,7 +20162,7 @@ DATA shuffle810<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle810<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
+// Requires: AVX, AVX2
 TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
@@ -20210,61 +20179,111 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x40
+	JAE   chunk1082
 	CMPQ  BX, $0x20
-	JAE   chunk1077
+	JAE   chunk1083
 	RET
 
-chunk1077:
-	SUBQ $0x20, BX
+chunk1082:
+	SUBQ $0x40, BX
 
-group1078:
+group1084:
 	MOVQ rows+24(FP), R8
 
-row1079:
+row1085:
 	XORQ DI, DI
 
-chunks1080:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 40(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 16(AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1081
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1080
-	MOVQ    BX, DI
-	JMP     chunks1080
+chunks1086:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(DI*2), X0
+	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
+	VMOVDQU     48(AX)(DI*2), X3
+	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VPUNPCKLQDQ Y3, Y1, Y2
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VMOVDQU     Y1, (R9)
+	VPERM2I128  $0x31, Y2, Y0, Y2
+	VMOVDQU     Y2, 32(R9)
+	VPERM2I128  $0x20, Y3, Y4, Y2
+	VMOVDQU     Y2, (R9)(DX*1)
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VMOVDQU     Y3, 32(R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1087
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks1086
+	MOVQ        BX, DI
+	JMP         chunks1086
 
-rowdone1081:
+rowdone1087:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1079
+	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1078
+	JNZ  group1084
+	VZEROUPPER
+	RET
+
+chunk1083:
+	SUBQ $0x20, BX
+
+group1088:
+	MOVQ rows+24(FP), R8
+
+row1089:
+	XORQ DI, DI
+
+chunks1090:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VMOVDQU     16(AX)(DI*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(DI*2), X0
+	VMOVDQU     48(AX)(DI*2), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (R9)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, (R9)(DX*1)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 16(R9)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 16(R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1091
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1090
+	MOVQ        BX, DI
+	JMP         chunks1090
+
+rowdone1091:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1089
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1088
 	VZEROUPPER
 	RET
 
@@ -20287,21 +20306,21 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1082
+	JAE   chunk1092
 	CMPQ  BX, $0x18
-	JAE   chunk1083
+	JAE   chunk1093
 	RET
 
-chunk1082:
+chunk1092:
 	SUBQ $0x24, BX
 
-group1084:
+group1094:
 	MOVQ rows+24(FP), R8
 
-row1085:
+row1095:
 	XORQ DI, DI
 
-chunks1086:
+chunks1096:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle811<>+0(SB), X0, X0
@@ -20343,35 +20362,35 @@ chunks1086:
 	VPSHUFB shuffle819<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1087
+	JEQ     rowdone1097
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1086
+	JLE     chunks1096
 	MOVQ    BX, DI
-	JMP     chunks1086
+	JMP     chunks1096
 
-rowdone1087:
+rowdone1097:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1085
+	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1084
+	JNZ  group1094
 	VZEROUPPER
 	RET
 
-chunk1083:
+chunk1093:
 	SUBQ $0x18, BX
 
-group1088:
+group1098:
 	MOVQ rows+24(FP), R8
 
-row1089:
+row1099:
 	XORQ DI, DI
 
-chunks1090:
+chunks1100:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle811<>+0(SB), X0, X0
@@ -20401,22 +20420,22 @@ chunks1090:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1091
+	JEQ     rowdone1101
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1090
+	JLE     chunks1100
 	MOVQ    BX, DI
-	JMP     chunks1090
+	JMP     chunks1100
 
-rowdone1091:
+rowdone1101:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1089
+	JNZ  row1099
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1088
+	JNZ  group1098
 	VZEROUPPER
 	RET
 
@@ -20487,21 +20506,21 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1092
+	JAE   chunk1102
 	CMPQ  BX, $0x18
-	JAE   chunk1093
+	JAE   chunk1103
 	RET
 
-chunk1092:
+chunk1102:
 	SUBQ $0x24, BX
 
-group1094:
+group1104:
 	MOVQ rows+24(FP), R8
 
-row1095:
+row1105:
 	XORQ DI, DI
 
-chunks1096:
+chunks1106:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle823<>+0(SB), X0, X0
@@ -20509,7 +20528,7 @@ chunks1096:
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 26(AX)(DI*2), X0
@@ -20518,10 +20537,10 @@ chunks1096:
 	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(DI*2), X0
-	VPSHUFB shuffle319<>+0(SB), X0, X2
+	VPSHUFB shuffle318<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)
-	VPSHUFB shuffle333<>+0(SB), X0, X2
+	VPSHUFB shuffle332<>+0(SB), X0, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 4(AX)(DI*2), X2
 	VPSHUFB shuffle823<>+0(SB), X2, X2
@@ -20529,7 +20548,7 @@ chunks1096:
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle318<>+0(SB), X2, X2
+	VPSHUFB shuffle317<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X2
@@ -20537,41 +20556,41 @@ chunks1096:
 	VMOVDQU 46(AX)(DI*2), X1
 	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle325<>+0(SB), X0, X2
+	VPSHUFB shuffle324<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle326<>+0(SB), X0, X0
+	VPSHUFB shuffle325<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1097
+	JEQ     rowdone1107
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1096
+	JLE     chunks1106
 	MOVQ    BX, DI
-	JMP     chunks1096
+	JMP     chunks1106
 
-rowdone1097:
+rowdone1107:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1095
+	JNZ  row1105
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1094
+	JNZ  group1104
 	VZEROUPPER
 	RET
 
-chunk1093:
+chunk1103:
 	SUBQ $0x18, BX
 
-group1098:
+group1108:
 	MOVQ rows+24(FP), R8
 
-row1099:
+row1109:
 	XORQ DI, DI
 
-chunks1100:
+chunks1110:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
 	VPSHUFB shuffle823<>+0(SB), X0, X0
@@ -20579,12 +20598,12 @@ chunks1100:
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X2
+	VPSHUFB shuffle317<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 26(AX)(DI*2), X2
 	VPSHUFB shuffle825<>+0(SB), X2, X2
-	VPSHUFB shuffle331<>+0(SB), X0, X1
+	VPSHUFB shuffle330<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 4(AX)(DI*2), X1
@@ -20597,26 +20616,26 @@ chunks1100:
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 30(AX)(DI*2), X1
 	VPSHUFB shuffle825<>+0(SB), X1, X1
-	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1101
+	JEQ     rowdone1111
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1100
+	JLE     chunks1110
 	MOVQ    BX, DI
-	JMP     chunks1100
+	JMP     chunks1110
 
-rowdone1101:
+rowdone1111:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1099
+	JNZ  row1109
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1098
+	JNZ  group1108
 	VZEROUPPER
 	RET
 
@@ -20659,42 +20678,42 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk1102
+	JAE   chunk1112
 	CMPQ  BX, $0x18
-	JAE   chunk1103
+	JAE   chunk1113
 	RET
 
-chunk1102:
+chunk1112:
 	SUBQ $0x30, BX
 
-group1104:
+group1114:
 	MOVQ rows+24(FP), R8
 
-row1105:
+row1115:
 	XORQ DI, DI
 
-chunks1106:
+chunks1116:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 20(AX)(DI*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(AX)(DI*2), X1
-	VPSHUFB shuffle275<>+0(SB), X1, X1
+	VPSHUFB shuffle274<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(DI*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 52(AX)(DI*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(DI*2), X1
 	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -20703,200 +20722,112 @@ chunks1106:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R9)
 	VMOVDQU 8(AX)(DI*2), X2
-	VPSHUFB shuffle123<>+0(SB), X2, X2
+	VPSHUFB shuffle115<>+0(SB), X2, X2
 	VMOVDQU 24(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 40(AX)(DI*2), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 44(AX)(DI*2), X1
-	VPSHUFB shuffle275<>+0(SB), X1, X1
+	VPSHUFB shuffle274<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 72(AX)(DI*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 60(AX)(DI*2), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(DI*2), X1
 	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1107
+	JEQ     rowdone1117
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks1106
+	JLE     chunks1116
 	MOVQ    BX, DI
-	JMP     chunks1106
+	JMP     chunks1116
 
-rowdone1107:
+rowdone1117:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1105
+	JNZ  row1115
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1104
+	JNZ  group1114
 	VZEROUPPER
 	RET
 
-chunk1103:
+chunk1113:
 	SUBQ $0x18, BX
 
-group1108:
+group1118:
 	MOVQ rows+24(FP), R8
 
-row1109:
+row1119:
 	XORQ DI, DI
 
-chunks1110:
+chunks1120:
 	LEAQ    (CX)(DI*1), R9
 	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X2
+	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)
 	VMOVDQU 20(AX)(DI*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle62<>+0(SB), X0, X1
+	VPSHUFB shuffle120<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)
 	VMOVDQU 8(AX)(DI*2), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle124<>+0(SB), X0, X1
+	VPSHUFB shuffle118<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 28(AX)(DI*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	CMPQ    DI, BX
-	JEQ     rowdone1111
+	JEQ     rowdone1121
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1110
+	JLE     chunks1120
 	MOVQ    BX, DI
-	JMP     chunks1110
+	JMP     chunks1120
 
-rowdone1111:
+rowdone1121:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1109
+	JNZ  row1119
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1108
+	JNZ  group1118
 	VZEROUPPER
 	RET
 
 DATA shuffle828<>+0(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle828<>+8(SB)/8, $0xffffffff03020100
 GLOBL shuffle828<>(SB), RODATA|NOPTR, $16
-
-// func tunzip2x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
-TEXT ·tunzip2x3x8AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x30
-	JAE   chunk1112
-	RET
-
-chunk1112:
-	SUBQ $0x30, BX
-
-group1113:
-	MOVQ rows+24(FP), R8
-
-row1114:
-	XORQ DI, DI
-
-chunks1115:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VMOVDQU 64(AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 40(AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 72(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 24(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VMOVDQU 80(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(DX*1)
-	VMOVDQU 56(AX)(DI*2), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1116
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
-	JLE     chunks1115
-	MOVQ    BX, DI
-	JMP     chunks1115
-
-rowdone1116:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row1114
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1113
-	VZEROUPPER
-	RET
 
 // func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -20917,88 +20848,88 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1117
+	JAE   chunk1122
 	CMPQ  BX, $0x10
-	JAE   chunk1118
+	JAE   chunk1123
 	RET
 
-chunk1117:
+chunk1122:
 	SUBQ $0x20, BX
 
-group1119:
+group1124:
 	MOVQ rows+24(FP), R8
 
-row1120:
+row1125:
 	XORQ DI, DI
 
-chunks1121:
+chunks1126:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
 	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VPSHUFB     shuffle56<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle55<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(DI*2), X1
 	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
-	VPSHUFB     shuffle56<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle55<>+0(SB), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VMOVDQU     Y2, (R9)
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone1122
+	JEQ         rowdone1127
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1121
+	JLE         chunks1126
 	MOVQ        BX, DI
-	JMP         chunks1121
+	JMP         chunks1126
 
-rowdone1122:
+rowdone1127:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1120
+	JNZ  row1125
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1119
+	JNZ  group1124
 	VZEROUPPER
 	RET
 
-chunk1118:
+chunk1123:
 	SUBQ $0x10, BX
 
-group1123:
+group1128:
 	MOVQ rows+24(FP), R8
 
-row1124:
+row1129:
 	XORQ DI, DI
 
-chunks1125:
+chunks1130:
 	LEAQ        (CX)(DI*1), R9
 	VMOVDQU     (AX)(DI*2), X0
-	VPSHUFB     shuffle57<>+0(SB), X0, X0
+	VPSHUFB     shuffle56<>+0(SB), X0, X0
 	VMOVDQU     16(AX)(DI*2), X1
-	VPSHUFB     shuffle57<>+0(SB), X1, X1
+	VPSHUFB     shuffle56<>+0(SB), X1, X1
 	VPUNPCKLQDQ X1, X0, X2
 	VMOVDQU     X2, (R9)
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(DX*1)
 	CMPQ        DI, BX
-	JEQ         rowdone1126
+	JEQ         rowdone1131
 	ADDQ        $0x10, DI
 	CMPQ        DI, BX
-	JLE         chunks1125
+	JLE         chunks1130
 	MOVQ        BX, DI
-	JMP         chunks1125
+	JMP         chunks1130
 
-rowdone1126:
+rowdone1131:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1124
+	JNZ  row1129
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1123
+	JNZ  group1128
 	VZEROUPPER
 	RET
 
@@ -21021,118 +20952,58 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1127
+	JAE   chunk1132
 	CMPQ  BX, $0x10
-	JAE   chunk1128
+	JAE   chunk1133
 	RET
 
-chunk1127:
+chunk1132:
 	SUBQ $0x20, BX
 
-group1129:
+group1134:
 	MOVQ rows+24(FP), R8
 
-row1130:
+row1135:
 	XORQ DI, DI
 
-chunks1131:
+chunks1136:
 	LEAQ         (CX)(DI*1), R9
 	VMOVDQU      (AX)(DI*2), Y0
-	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
+	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      X0, (R9)
 	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
 	VMOVDQU      32(AX)(DI*2), Y0
-	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
+	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      X0, 16(R9)
 	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
 	CMPQ         DI, BX
-	JEQ          rowdone1132
+	JEQ          rowdone1137
 	ADDQ         $0x20, DI
 	CMPQ         DI, BX
-	JLE          chunks1131
+	JLE          chunks1136
 	MOVQ         BX, DI
-	JMP          chunks1131
+	JMP          chunks1136
 
-rowdone1132:
+rowdone1137:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1130
+	JNZ  row1135
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1129
+	JNZ  group1134
 	VZEROUPPER
 	RET
 
-chunk1128:
+chunk1133:
 	SUBQ $0x10, BX
-
-group1133:
-	MOVQ rows+24(FP), R8
-
-row1134:
-	XORQ DI, DI
-
-chunks1135:
-	LEAQ         (CX)(DI*1), R9
-	VMOVDQU      (AX)(DI*2), Y0
-	VPSHUFB      shuffle58<>+0(SB), Y0, Y1
-	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle59<>+0(SB), Y0, Y0
-	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, (R9)
-	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
-	CMPQ         DI, BX
-	JEQ          rowdone1136
-	ADDQ         $0x10, DI
-	CMPQ         DI, BX
-	JLE          chunks1135
-	MOVQ         BX, DI
-	JMP          chunks1135
-
-rowdone1136:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row1134
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1133
-	VZEROUPPER
-	RET
-
-// func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
-TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
-	JAE   chunk1137
-	RET
-
-chunk1137:
-	SUBQ $0x20, BX
 
 group1138:
 	MOVQ rows+24(FP), R8
@@ -21141,59 +21012,21 @@ row1139:
 	XORQ DI, DI
 
 chunks1140:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(DI*2), X1
-	VPSHUFB shuffle14<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 4(AX)(DI*2), X2
-	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(DI*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 36(AX)(DI*2), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle20<>+0(SB), X1, X0
-	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 8(AX)(DI*2), X0
-	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU 40(AX)(DI*2), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VPSHUFB shuffle64<>+0(SB), X1, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 12(AX)(DI*2), X2
-	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(DI*2), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
-	VPOR    X0, X2, X0
-	VMOVDQU 44(AX)(DI*2), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VPSHUFB shuffle66<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1141
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
-	JLE     chunks1140
-	MOVQ    BX, DI
-	JMP     chunks1140
+	LEAQ         (CX)(DI*1), R9
+	VMOVDQU      (AX)(DI*2), Y0
+	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
+	CMPQ         DI, BX
+	JEQ          rowdone1141
+	ADDQ         $0x10, DI
+	CMPQ         DI, BX
+	JLE          chunks1140
+	MOVQ         BX, DI
+	JMP          chunks1140
 
 rowdone1141:
 	ADDQ spaceStride+32(FP), AX
@@ -21207,9 +21040,9 @@ rowdone1141:
 	VZEROUPPER
 	RET
 
-// func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX
-TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
+// func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -21227,83 +21060,182 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x40
 	JAE   chunk1142
+	CMPQ  BX, $0x20
+	JAE   chunk1143
 	RET
 
 chunk1142:
 	SUBQ $0x40, BX
 
-group1143:
+group1144:
 	MOVQ rows+24(FP), R8
 
-row1144:
+row1145:
 	XORQ DI, DI
 
-chunks1145:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 64(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 96(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 8(AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 40(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 72(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 104(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)
-	VMOVDQU 16(AX)(DI*2), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 80(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 112(AX)(DI*2), X0
-	VPSHUFB shuffle16<>+0(SB), X0, X2
-	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*1)
-	VMOVDQU 24(AX)(DI*2), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 56(AX)(DI*2), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R9)(DX*1)
-	VMOVDQU 88(AX)(DI*2), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)(DX*1)
-	CMPQ    DI, BX
-	JEQ     rowdone1146
-	ADDQ    $0x40, DI
-	CMPQ    DI, BX
-	JLE     chunks1145
-	MOVQ    BX, DI
-	JMP     chunks1145
+chunks1146:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     32(AX)(DI*2), X0
+	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
+	VMOVDQU     48(AX)(DI*2), X3
+	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y0, Y4
+	VSHUFPS     $0xdd, Y3, Y0, Y3
+	VSHUFPS     $0x88, Y4, Y2, Y0
+	VSHUFPS     $0xdd, Y4, Y2, Y4
+	VSHUFPS     $0x88, Y3, Y1, Y2
+	VSHUFPS     $0xdd, Y3, Y1, Y3
+	VPERM2I128  $0x20, Y2, Y0, Y1
+	VMOVDQU     Y1, (R9)
+	VPERM2I128  $0x31, Y2, Y0, Y2
+	VMOVDQU     Y2, 32(R9)
+	VPERM2I128  $0x20, Y3, Y4, Y2
+	VMOVDQU     Y2, (R9)(DX*1)
+	VPERM2I128  $0x31, Y3, Y4, Y3
+	VMOVDQU     Y3, 32(R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1147
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks1146
+	MOVQ        BX, DI
+	JMP         chunks1146
 
-rowdone1146:
+rowdone1147:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1144
+	JNZ  row1145
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1143
+	JNZ  group1144
+	VZEROUPPER
+	RET
+
+chunk1143:
+	SUBQ $0x20, BX
+
+group1148:
+	MOVQ rows+24(FP), R8
+
+row1149:
+	XORQ DI, DI
+
+chunks1150:
+	LEAQ    (CX)(DI*1), R9
+	VMOVDQU (AX)(DI*2), X0
+	VMOVDQU 16(AX)(DI*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 48(AX)(DI*2), X3
+	VSHUFPS $0x88, X3, X0, X4
+	VSHUFPS $0xdd, X3, X0, X3
+	VSHUFPS $0x88, X4, X2, X0
+	VMOVDQU X0, (R9)
+	VSHUFPS $0xdd, X4, X2, X4
+	VMOVDQU X4, (R9)(DX*1)
+	VSHUFPS $0x88, X3, X1, X4
+	VMOVDQU X4, 16(R9)
+	VSHUFPS $0xdd, X3, X1, X3
+	VMOVDQU X3, 16(R9)(DX*1)
+	CMPQ    DI, BX
+	JEQ     rowdone1151
+	ADDQ    $0x20, DI
+	CMPQ    DI, BX
+	JLE     chunks1150
+	MOVQ    BX, DI
+	JMP     chunks1150
+
+rowdone1151:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1149
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1148
+	VZEROUPPER
+	RET
+
+// func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x40
+	JAE   chunk1152
+	RET
+
+chunk1152:
+	SUBQ $0x40, BX
+
+group1153:
+	MOVQ rows+24(FP), R8
+
+row1154:
+	XORQ DI, DI
+
+chunks1155:
+	LEAQ        (CX)(DI*1), R9
+	VMOVDQU     (AX)(DI*2), X0
+	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
+	VMOVDQU     16(AX)(DI*2), X1
+	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(DI*2), X0
+	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
+	VMOVDQU     48(AX)(DI*2), X3
+	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VMOVDQU     Y0, (R9)
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VMOVDQU     Y4, (R9)(DX*1)
+	VPUNPCKLQDQ Y3, Y1, Y4
+	VMOVDQU     Y4, 32(R9)
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VMOVDQU     Y3, 32(R9)(DX*1)
+	CMPQ        DI, BX
+	JEQ         rowdone1156
+	ADDQ        $0x40, DI
+	CMPQ        DI, BX
+	JLE         chunks1155
+	MOVQ        BX, DI
+	JMP         chunks1155
+
+rowdone1156:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1154
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1153
 	VZEROUPPER
 	RET
 
@@ -21326,25 +21258,25 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1147
+	JAE   chunk1157
 	CMPQ  BX, $0x10
-	JAE   chunk1148
+	JAE   chunk1158
 	CMPQ  BX, $0x08
-	JAE   chunk1149
+	JAE   chunk1159
 	CMPQ  BX, $0x04
-	JAE   chunk1150
+	JAE   chunk1160
 	RET
 
-chunk1147:
+chunk1157:
 	SUBQ $0x20, BX
 
-group1151:
+group1161:
 	MOVQ rows+24(FP), R8
 
-row1152:
+row1162:
 	XORQ DI, DI
 
-chunks1153:
+chunks1163:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -21373,35 +21305,35 @@ chunks1153:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
-	JEQ         rowdone1154
+	JEQ         rowdone1164
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1153
+	JLE         chunks1163
 	MOVQ        BX, DI
-	JMP         chunks1153
+	JMP         chunks1163
 
-rowdone1154:
+rowdone1164:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1152
+	JNZ  row1162
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1151
+	JNZ  group1161
 	VZEROUPPER
 	RET
 
-chunk1148:
+chunk1158:
 	SUBQ $0x10, BX
 
-group1155:
+group1165:
 	MOVQ rows+24(FP), R8
 
-row1156:
+row1166:
 	XORQ DI, DI
 
-chunks1157:
+chunks1167:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -21427,35 +21359,35 @@ chunks1157:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1158
+	JEQ     rowdone1168
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1157
+	JLE     chunks1167
 	MOVQ    BX, DI
-	JMP     chunks1157
+	JMP     chunks1167
 
-rowdone1158:
+rowdone1168:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1156
+	JNZ  row1166
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1155
+	JNZ  group1165
 	VZEROUPPER
 	RET
 
-chunk1149:
+chunk1159:
 	SUBQ $0x08, BX
 
-group1159:
+group1169:
 	MOVQ rows+24(FP), R8
 
-row1160:
+row1170:
 	XORQ DI, DI
 
-chunks1161:
+chunks1171:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -21474,35 +21406,35 @@ chunks1161:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1162
+	JEQ     rowdone1172
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks1161
+	JLE     chunks1171
 	MOVQ    BX, DI
-	JMP     chunks1161
+	JMP     chunks1171
 
-rowdone1162:
+rowdone1172:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1160
+	JNZ  row1170
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1159
+	JNZ  group1169
 	VZEROUPPER
 	RET
 
-chunk1150:
+chunk1160:
 	SUBQ $0x04, BX
 
-group1163:
+group1173:
 	MOVQ rows+24(FP), R8
 
-row1164:
+row1174:
 	XORQ DI, DI
 
-chunks1165:
+chunks1175:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -21521,22 +21453,22 @@ chunks1165:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1166
+	JEQ     rowdone1176
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks1165
+	JLE     chunks1175
 	MOVQ    BX, DI
-	JMP     chunks1165
+	JMP     chunks1175
 
-rowdone1166:
+rowdone1176:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1164
+	JNZ  row1174
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1163
+	JNZ  group1173
 	VZEROUPPER
 	RET
 
@@ -21685,25 +21617,25 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1167
+	JAE   chunk1177
 	CMPQ  BX, $0x10
-	JAE   chunk1168
+	JAE   chunk1178
 	CMPQ  BX, $0x08
-	JAE   chunk1169
+	JAE   chunk1179
 	CMPQ  BX, $0x04
-	JAE   chunk1170
+	JAE   chunk1180
 	RET
 
-chunk1167:
+chunk1177:
 	SUBQ $0x20, BX
 
-group1171:
+group1181:
 	MOVQ rows+24(FP), R8
 
-row1172:
+row1182:
 	XORQ DI, DI
 
-chunks1173:
+chunks1183:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -21732,141 +21664,141 @@ chunks1173:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
-	JEQ         rowdone1174
+	JEQ         rowdone1184
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1173
+	JLE         chunks1183
 	MOVQ        BX, DI
-	JMP         chunks1173
+	JMP         chunks1183
 
-rowdone1174:
+rowdone1184:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1172
+	JNZ  row1182
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1171
+	JNZ  group1181
 	VZEROUPPER
 	RET
 
-chunk1168:
+chunk1178:
 	SUBQ $0x10, BX
 
-group1175:
+group1185:
 	MOVQ rows+24(FP), R8
 
-row1176:
+row1186:
 	XORQ DI, DI
 
-chunks1177:
+chunks1187:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X1
+	VPSHUFB shuffle260<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle273<>+0(SB), X2, X3
+	VPSHUFB shuffle272<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle865<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle272<>+0(SB), X0, X4
+	VPSHUFB shuffle271<>+0(SB), X0, X4
 	VPSHUFB shuffle866<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle269<>+0(SB), X1, X4
+	VPSHUFB shuffle268<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
 	VPSHUFB shuffle867<>+0(SB), X0, X0
-	VPSHUFB shuffle268<>+0(SB), X2, X2
+	VPSHUFB shuffle267<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle271<>+0(SB), X1, X1
+	VPSHUFB shuffle270<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1178
+	JEQ     rowdone1188
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1177
+	JLE     chunks1187
 	MOVQ    BX, DI
-	JMP     chunks1177
+	JMP     chunks1187
 
-rowdone1178:
+rowdone1188:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1176
+	JNZ  row1186
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1175
+	JNZ  group1185
 	VZEROUPPER
 	RET
 
-chunk1169:
+chunk1179:
 	SUBQ $0x08, BX
 
-group1179:
+group1189:
 	MOVQ rows+24(FP), R8
 
-row1180:
+row1190:
 	XORQ DI, DI
 
-chunks1181:
+chunks1191:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle261<>+0(SB), X0, X1
+	VPSHUFB shuffle260<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle331<>+0(SB), X2, X3
+	VPSHUFB shuffle330<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)
-	VPSHUFB shuffle272<>+0(SB), X0, X3
-	VPSHUFB shuffle324<>+0(SB), X2, X1
+	VPSHUFB shuffle271<>+0(SB), X0, X3
+	VPSHUFB shuffle323<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R9)(DX*1)
 	VPSHUFB shuffle867<>+0(SB), X0, X0
-	VPSHUFB shuffle51<>+0(SB), X2, X2
+	VPSHUFB shuffle50<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1182
+	JEQ     rowdone1192
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks1181
+	JLE     chunks1191
 	MOVQ    BX, DI
-	JMP     chunks1181
+	JMP     chunks1191
 
-rowdone1182:
+rowdone1192:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1180
+	JNZ  row1190
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1179
+	JNZ  group1189
 	VZEROUPPER
 	RET
 
-chunk1170:
+chunk1180:
 	SUBQ $0x04, BX
 
-group1183:
+group1193:
 	MOVQ rows+24(FP), R8
 
-row1184:
+row1194:
 	XORQ DI, DI
 
-chunks1185:
+chunks1195:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
-	VPSHUFB shuffle267<>+0(SB), X0, X1
+	VPSHUFB shuffle266<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
 	VPSHUFB shuffle868<>+0(SB), X0, X1
 	VMOVQ   4(R10), X2
@@ -21874,26 +21806,26 @@ chunks1185:
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R9)(DX*1)
 	VPSHUFB shuffle869<>+0(SB), X0, X0
-	VPSHUFB shuffle109<>+0(SB), X2, X2
+	VPSHUFB shuffle101<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1186
+	JEQ     rowdone1196
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks1185
+	JLE     chunks1195
 	MOVQ    BX, DI
-	JMP     chunks1185
+	JMP     chunks1195
 
-rowdone1186:
+rowdone1196:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1184
+	JNZ  row1194
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1183
+	JNZ  group1193
 	VZEROUPPER
 	RET
 
@@ -21990,25 +21922,25 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1187
+	JAE   chunk1197
 	CMPQ  BX, $0x10
-	JAE   chunk1188
+	JAE   chunk1198
 	CMPQ  BX, $0x08
-	JAE   chunk1189
+	JAE   chunk1199
 	CMPQ  BX, $0x04
-	JAE   chunk1190
+	JAE   chunk1200
 	RET
 
-chunk1187:
+chunk1197:
 	SUBQ $0x20, BX
 
-group1191:
+group1201:
 	MOVQ rows+24(FP), R8
 
-row1192:
+row1202:
 	XORQ DI, DI
 
-chunks1193:
+chunks1203:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -22037,162 +21969,162 @@ chunks1193:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R9)(DX*2)
 	CMPQ        DI, BX
-	JEQ         rowdone1194
+	JEQ         rowdone1204
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1193
+	JLE         chunks1203
 	MOVQ        BX, DI
-	JMP         chunks1193
+	JMP         chunks1203
 
-rowdone1194:
+rowdone1204:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1192
+	JNZ  row1202
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1191
+	JNZ  group1201
 	VZEROUPPER
 	RET
 
-chunk1188:
+chunk1198:
 	SUBQ $0x10, BX
 
-group1195:
+group1205:
 	MOVQ rows+24(FP), R8
 
-row1196:
+row1206:
 	XORQ DI, DI
 
-chunks1197:
+chunks1207:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X1
+	VPSHUFB shuffle53<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle124<>+0(SB), X2, X3
+	VPSHUFB shuffle118<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)
-	VPSHUFB shuffle128<>+0(SB), X0, X4
-	VPSHUFB shuffle275<>+0(SB), X2, X3
+	VPSHUFB shuffle124<>+0(SB), X0, X4
+	VPSHUFB shuffle274<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle64<>+0(SB), X1, X4
+	VPSHUFB shuffle238<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R9)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X0, X0
-	VPSHUFB shuffle62<>+0(SB), X2, X2
+	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle120<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle55<>+0(SB), X1, X1
+	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1198
+	JEQ     rowdone1208
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1197
+	JLE     chunks1207
 	MOVQ    BX, DI
-	JMP     chunks1197
+	JMP     chunks1207
 
-rowdone1198:
+rowdone1208:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1196
+	JNZ  row1206
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1195
+	JNZ  group1205
 	VZEROUPPER
 	RET
 
-chunk1189:
+chunk1199:
 	SUBQ $0x08, BX
 
-group1199:
+group1209:
 	MOVQ rows+24(FP), R8
 
-row1200:
+row1210:
 	XORQ DI, DI
 
-chunks1201:
+chunks1211:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle54<>+0(SB), X0, X1
+	VPSHUFB shuffle53<>+0(SB), X0, X1
 	VMOVQ   X1, (R9)
-	VPSHUFB shuffle128<>+0(SB), X0, X1
+	VPSHUFB shuffle124<>+0(SB), X0, X1
 	VMOVDQU 8(R10), X2
-	VPSHUFB shuffle63<>+0(SB), X2, X3
+	VPSHUFB shuffle511<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R9)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X0, X0
-	VPSHUFB shuffle65<>+0(SB), X2, X2
+	VPSHUFB shuffle237<>+0(SB), X0, X0
+	VPSHUFB shuffle121<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1202
+	JEQ     rowdone1212
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks1201
+	JLE     chunks1211
 	MOVQ    BX, DI
-	JMP     chunks1201
+	JMP     chunks1211
 
-rowdone1202:
+rowdone1212:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1200
+	JNZ  row1210
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1199
+	JNZ  group1209
 	VZEROUPPER
 	RET
 
-chunk1190:
+chunk1200:
 	SUBQ $0x04, BX
 
-group1203:
+group1213:
 	MOVQ rows+24(FP), R8
 
-row1204:
+row1214:
 	XORQ DI, DI
 
-chunks1205:
+chunks1215:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVQ   (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, (R9)
-	VPSHUFB shuffle128<>+0(SB), X0, X0
+	VPSHUFB shuffle124<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*1)
 	VMOVQ   4(R10), X0
-	VPSHUFB shuffle128<>+0(SB), X0, X0
+	VPSHUFB shuffle124<>+0(SB), X0, X0
 	VMOVD   X0, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1206
+	JEQ     rowdone1216
 	ADDQ    $0x04, DI
 	CMPQ    DI, BX
-	JLE     chunks1205
+	JLE     chunks1215
 	MOVQ    BX, DI
-	JMP     chunks1205
+	JMP     chunks1215
 
-rowdone1206:
+rowdone1216:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1204
+	JNZ  row1214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1203
+	JNZ  group1213
 	VZEROUPPER
 	RET
 
@@ -22269,23 +22201,23 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1207
+	JAE   chunk1217
 	CMPQ  BX, $0x10
-	JAE   chunk1208
+	JAE   chunk1218
 	CMPQ  BX, $0x08
-	JAE   chunk1209
+	JAE   chunk1219
 	RET
 
-chunk1207:
+chunk1217:
 	SUBQ $0x20, BX
 
-group1210:
+group1220:
 	MOVQ rows+24(FP), R8
 
-row1211:
+row1221:
 	XORQ DI, DI
 
-chunks1212:
+chunks1222:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -22308,42 +22240,42 @@ chunks1212:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R9)(DX*2)
 	CMPQ        DI, BX
-	JEQ         rowdone1213
+	JEQ         rowdone1223
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1212
+	JLE         chunks1222
 	MOVQ        BX, DI
-	JMP         chunks1212
+	JMP         chunks1222
 
-rowdone1213:
+rowdone1223:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1211
+	JNZ  row1221
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1210
+	JNZ  group1220
 	VZEROUPPER
 	RET
 
-chunk1208:
+chunk1218:
 	SUBQ $0x10, BX
 
-group1214:
+group1224:
 	MOVQ rows+24(FP), R8
 
-row1215:
+row1225:
 	XORQ DI, DI
 
-chunks1216:
+chunks1226:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VMOVDQU 16(R10), X2
-	VPSHUFB shuffle31<>+0(SB), X2, X3
+	VPSHUFB shuffle131<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU X3, (R9)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
@@ -22352,39 +22284,39 @@ chunks1216:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1217
+	JEQ     rowdone1227
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1216
+	JLE     chunks1226
 	MOVQ    BX, DI
-	JMP     chunks1216
+	JMP     chunks1226
 
-rowdone1217:
+rowdone1227:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1215
+	JNZ  row1225
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1214
+	JNZ  group1224
 	VZEROUPPER
 	RET
 
-chunk1209:
+chunk1219:
 	SUBQ $0x08, BX
 
-group1218:
+group1228:
 	MOVQ rows+24(FP), R8
 
-row1219:
+row1229:
 	XORQ DI, DI
 
-chunks1220:
+chunks1230:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -22397,22 +22329,22 @@ chunks1220:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1221
+	JEQ     rowdone1231
 	ADDQ    $0x08, DI
 	CMPQ    DI, BX
-	JLE     chunks1220
+	JLE     chunks1230
 	MOVQ    BX, DI
-	JMP     chunks1220
+	JMP     chunks1230
 
-rowdone1221:
+rowdone1231:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1219
+	JNZ  row1229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1218
+	JNZ  group1228
 	VZEROUPPER
 	RET
 
@@ -22459,21 +22391,21 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x20
-	JAE   chunk1222
+	JAE   chunk1232
 	CMPQ  BX, $0x10
-	JAE   chunk1223
+	JAE   chunk1233
 	RET
 
-chunk1222:
+chunk1232:
 	SUBQ $0x20, BX
 
-group1224:
+group1234:
 	MOVQ rows+24(FP), R8
 
-row1225:
+row1235:
 	XORQ DI, DI
 
-chunks1226:
+chunks1236:
 	LEAQ        (CX)(DI*1), R9
 	IMUL3Q      $0x03, DI, R10
 	ADDQ        AX, R10
@@ -22487,35 +22419,35 @@ chunks1226:
 	VINSERTI128 $0x01, 80(R10), Y0, Y0
 	VMOVDQU     Y0, (R9)(DX*2)
 	CMPQ        DI, BX
-	JEQ         rowdone1227
+	JEQ         rowdone1237
 	ADDQ        $0x20, DI
 	CMPQ        DI, BX
-	JLE         chunks1226
+	JLE         chunks1236
 	MOVQ        BX, DI
-	JMP         chunks1226
+	JMP         chunks1236
 
-rowdone1227:
+rowdone1237:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1225
+	JNZ  row1235
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1224
+	JNZ  group1234
 	VZEROUPPER
 	RET
 
-chunk1223:
+chunk1233:
 	SUBQ $0x10, BX
 
-group1228:
+group1238:
 	MOVQ rows+24(FP), R8
 
-row1229:
+row1239:
 	XORQ DI, DI
 
-chunks1230:
+chunks1240:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -22526,22 +22458,22 @@ chunks1230:
 	VMOVDQU 32(R10), X0
 	VMOVDQU X0, (R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1231
+	JEQ     rowdone1241
 	ADDQ    $0x10, DI
 	CMPQ    DI, BX
-	JLE     chunks1230
+	JLE     chunks1240
 	MOVQ    BX, DI
-	JMP     chunks1230
+	JMP     chunks1240
 
-rowdone1231:
+rowdone1241:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1229
+	JNZ  row1239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1228
+	JNZ  group1238
 	VZEROUPPER
 	RET
 
@@ -22564,21 +22496,21 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1232
+	JAE   chunk1242
 	CMPQ  BX, $0x18
-	JAE   chunk1233
+	JAE   chunk1243
 	RET
 
-chunk1232:
+chunk1242:
 	SUBQ $0x24, BX
 
-group1234:
+group1244:
 	MOVQ rows+24(FP), R8
 
-row1235:
+row1245:
 	XORQ DI, DI
 
-chunks1236:
+chunks1246:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -22644,35 +22576,35 @@ chunks1236:
 	VPSHUFB shuffle891<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1237
+	JEQ     rowdone1247
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1236
+	JLE     chunks1246
 	MOVQ    BX, DI
-	JMP     chunks1236
+	JMP     chunks1246
 
-rowdone1237:
+rowdone1247:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1235
+	JNZ  row1245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1234
+	JNZ  group1244
 	VZEROUPPER
 	RET
 
-chunk1233:
+chunk1243:
 	SUBQ $0x18, BX
 
-group1238:
+group1248:
 	MOVQ rows+24(FP), R8
 
-row1239:
+row1249:
 	XORQ DI, DI
 
-chunks1240:
+chunks1250:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -22716,26 +22648,26 @@ chunks1240:
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
 	VPSHUFB shuffle886<>+0(SB), X0, X0
-	VPSHUFB shuffle160<>+0(SB), X1, X1
+	VPSHUFB shuffle157<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1241
+	JEQ     rowdone1251
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1240
+	JLE     chunks1250
 	MOVQ    BX, DI
-	JMP     chunks1240
+	JMP     chunks1250
 
-rowdone1241:
+rowdone1251:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1239
+	JNZ  row1249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1238
+	JNZ  group1248
 	VZEROUPPER
 	RET
 
@@ -22802,26 +22734,26 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1242
+	JAE   chunk1252
 	CMPQ  BX, $0x18
-	JAE   chunk1243
+	JAE   chunk1253
 	RET
 
-chunk1242:
+chunk1252:
 	SUBQ $0x24, BX
 
-group1244:
+group1254:
 	MOVQ rows+24(FP), R8
 
-row1245:
+row1255:
 	XORQ DI, DI
 
-chunks1246:
+chunks1256:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -22832,20 +22764,20 @@ chunks1246:
 	VMOVDQU 40(R10), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle164<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 6(R10), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -22856,18 +22788,18 @@ chunks1246:
 	VMOVDQU 46(R10), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 62(R10), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R10), X0
-	VPSHUFB shuffle164<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle827<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
-	VPSHUFB shuffle168<>+0(SB), X1, X2
+	VPSHUFB shuffle165<>+0(SB), X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle161<>+0(SB), X2, X2
+	VPSHUFB shuffle158<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -22878,51 +22810,51 @@ chunks1246:
 	VMOVDQU 52(R10), X2
 	VPSHUFB shuffle894<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle164<>+0(SB), X2, X2
+	VPSHUFB shuffle161<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle321<>+0(SB), X1, X0
+	VPSHUFB shuffle320<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1247
+	JEQ     rowdone1257
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1246
+	JLE     chunks1256
 	MOVQ    BX, DI
-	JMP     chunks1246
+	JMP     chunks1256
 
-rowdone1247:
+rowdone1257:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1245
+	JNZ  row1255
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1244
+	JNZ  group1254
 	VZEROUPPER
 	RET
 
-chunk1243:
+chunk1253:
 	SUBQ $0x18, BX
 
-group1248:
+group1258:
 	MOVQ rows+24(FP), R8
 
-row1249:
+row1259:
 	XORQ DI, DI
 
-chunks1250:
+chunks1260:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -22933,11 +22865,11 @@ chunks1250:
 	VMOVDQU 40(R10), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X2
+	VPSHUFB shuffle116<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle161<>+0(SB), X2, X2
+	VPSHUFB shuffle158<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -22951,7 +22883,7 @@ chunks1250:
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*1)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle161<>+0(SB), X0, X0
+	VPSHUFB shuffle158<>+0(SB), X0, X0
 	VMOVDQU 30(R10), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -22961,26 +22893,26 @@ chunks1250:
 	VMOVDQU X0, (R9)(DX*2)
 	VMOVDQU 52(R10), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
-	VPSHUFB shuffle65<>+0(SB), X1, X1
+	VPSHUFB shuffle121<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1251
+	JEQ     rowdone1261
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1250
+	JLE     chunks1260
 	MOVQ    BX, DI
-	JMP     chunks1250
+	JMP     chunks1260
 
-rowdone1251:
+rowdone1261:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1249
+	JNZ  row1259
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1248
+	JNZ  group1258
 	VZEROUPPER
 	RET
 
@@ -23011,68 +22943,68 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1252
+	JAE   chunk1262
 	RET
 
-chunk1252:
+chunk1262:
 	SUBQ $0x24, BX
 
-group1253:
+group1263:
 	MOVQ rows+24(FP), R8
 
-row1254:
+row1264:
 	XORQ DI, DI
 
-chunks1255:
+chunks1265:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle176<>+0(SB), X0, X0
+	VPSHUFB shuffle173<>+0(SB), X0, X0
 	VMOVDQU 27(R10), X1
-	VPSHUFB shuffle177<>+0(SB), X1, X1
+	VPSHUFB shuffle174<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 34(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 54(R10), X0
-	VPSHUFB shuffle179<>+0(SB), X0, X0
+	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 81(R10), X1
-	VPSHUFB shuffle180<>+0(SB), X1, X1
+	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 86(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVD   X1, 32(R9)
 	VMOVDQU 9(R10), X1
-	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle177<>+0(SB), X0, X0
+	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 43(R10), X0
-	VPSHUFB shuffle178<>+0(SB), X0, X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VMOVDQU 63(R10), X1
-	VPSHUFB shuffle179<>+0(SB), X1, X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R10), X0
-	VPSHUFB shuffle180<>+0(SB), X0, X0
+	VPSHUFB shuffle177<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle896<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPSHUFB shuffle173<>+0(SB), X1, X1
 	VMOVDQU 45(R10), X2
-	VPSHUFB shuffle177<>+0(SB), X2, X2
+	VPSHUFB shuffle174<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
-	VPSHUFB shuffle178<>+0(SB), X2, X2
+	VPSHUFB shuffle175<>+0(SB), X2, X2
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle179<>+0(SB), X1, X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle897<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -23080,22 +23012,22 @@ chunks1255:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1256
+	JEQ     rowdone1266
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1255
+	JLE     chunks1265
 	MOVQ    BX, DI
-	JMP     chunks1255
+	JMP     chunks1265
 
-rowdone1256:
+rowdone1266:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1254
+	JNZ  row1264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1253
+	JNZ  group1263
 	VZEROUPPER
 	RET
 
@@ -23126,21 +23058,21 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1257
+	JAE   chunk1267
 	CMPQ  BX, $0x18
-	JAE   chunk1258
+	JAE   chunk1268
 	RET
 
-chunk1257:
+chunk1267:
 	SUBQ $0x24, BX
 
-group1259:
+group1269:
 	MOVQ rows+24(FP), R8
 
-row1260:
+row1270:
 	XORQ DI, DI
 
-chunks1261:
+chunks1271:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -23188,35 +23120,35 @@ chunks1261:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1262
+	JEQ     rowdone1272
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1261
+	JLE     chunks1271
 	MOVQ    BX, DI
-	JMP     chunks1261
+	JMP     chunks1271
 
-rowdone1262:
+rowdone1272:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1260
+	JNZ  row1270
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1259
+	JNZ  group1269
 	VZEROUPPER
 	RET
 
-chunk1258:
+chunk1268:
 	SUBQ $0x18, BX
 
-group1263:
+group1273:
 	MOVQ rows+24(FP), R8
 
-row1264:
+row1274:
 	XORQ DI, DI
 
-chunks1265:
+chunks1275:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -23247,171 +23179,12 @@ chunks1265:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1266
+	JEQ     rowdone1276
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1265
+	JLE     chunks1275
 	MOVQ    BX, DI
-	JMP     chunks1265
-
-rowdone1266:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row1264
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1263
-	VZEROUPPER
-	RET
-
-// func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
-	JAE   chunk1267
-	RET
-
-chunk1267:
-	SUBQ $0x20, BX
-
-group1268:
-	MOVQ rows+24(FP), R8
-
-row1269:
-	XORQ DI, DI
-
-chunks1270:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
-	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
-	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
-	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(DX*2)
-	CMPQ        DI, BX
-	JEQ         rowdone1271
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
-	JLE         chunks1270
-	MOVQ        BX, DI
-	JMP         chunks1270
-
-rowdone1271:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
-	JNZ  row1269
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1268
-	SFENCE
-	VZEROUPPER
-	RET
-
-// func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	CMPQ  BX, $0x20
-	JAE   chunk1272
-	RET
-
-chunk1272:
-	SUBQ $0x20, BX
-
-group1273:
-	MOVQ rows+24(FP), R8
-
-row1274:
-	XORQ DI, DI
-
-chunks1275:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
-	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
-	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
-	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
-	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(DX*2)
-	CMPQ        DI, BX
-	JEQ         rowdone1276
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
-	JLE         chunks1275
-	MOVQ        BX, DI
-	JMP         chunks1275
+	JMP     chunks1275
 
 rowdone1276:
 	ADDQ spaceStride+32(FP), AX
@@ -23422,13 +23195,12 @@ rowdone1276:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1273
-	SFENCE
 	VZEROUPPER
 	RET
 
-// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -23463,26 +23235,26 @@ chunks1280:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R10), X1
 	VINSERTI128 $0x01, 80(R10), Y1, Y1
-	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)
-	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R9)(DX*1)
-	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
@@ -23506,9 +23278,9 @@ rowdone1281:
 	VZEROUPPER
 	RET
 
-// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -23543,22 +23315,28 @@ chunks1285:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
 	VMOVDQU     16(R10), X2
 	VINSERTI128 $0x01, 64(R10), Y2, Y2
-	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R9)
-	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     32(R10), X3
-	VINSERTI128 $0x01, 80(R10), Y3, Y3
-	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
-	VPOR        Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)(DX*2)
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)
+	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)(DX*1)
+	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
 	JEQ         rowdone1286
 	ADDQ        $0x20, DI
@@ -23580,9 +23358,9 @@ rowdone1286:
 	VZEROUPPER
 	RET
 
-// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -23617,13 +23395,28 @@ chunks1290:
 	ADDQ        AX, R10
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)
-	VMOVDQU     16(R10), X0
-	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*1)
-	VMOVDQU     32(R10), X0
-	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*2)
+	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVDQU     32(R10), X1
+	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)
+	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
+	VPOR        Y3, Y4, Y3
+	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
+	VPOR        Y4, Y3, Y4
+	VMOVNTDQ    Y4, (R9)(DX*1)
+	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
+	VPOR        Y2, Y0, Y2
+	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
+	VPOR        Y1, Y2, Y1
+	VMOVNTDQ    Y1, (R9)(DX*2)
 	CMPQ        DI, BX
 	JEQ         rowdone1291
 	ADDQ        $0x20, DI
@@ -23641,6 +23434,145 @@ rowdone1291:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1288
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x20
+	JAE   chunk1292
+	RET
+
+chunk1292:
+	SUBQ $0x20, BX
+
+group1293:
+	MOVQ rows+24(FP), R8
+
+row1294:
+	XORQ DI, DI
+
+chunks1295:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
+	VMOVDQU     16(R10), X2
+	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R9)
+	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
+	VMOVDQU     32(R10), X3
+	VINSERTI128 $0x01, 80(R10), Y3, Y3
+	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
+	VPOR        Y1, Y0, Y1
+	VMOVNTDQ    Y1, (R9)(DX*1)
+	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
+	VPOR        Y3, Y2, Y3
+	VMOVNTDQ    Y3, (R9)(DX*2)
+	CMPQ        DI, BX
+	JEQ         rowdone1296
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1295
+	MOVQ        BX, DI
+	JMP         chunks1295
+
+rowdone1296:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1294
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1293
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	CMPQ  BX, $0x20
+	JAE   chunk1297
+	RET
+
+chunk1297:
+	SUBQ $0x20, BX
+
+group1298:
+	MOVQ rows+24(FP), R8
+
+row1299:
+	XORQ DI, DI
+
+chunks1300:
+	LEAQ        (CX)(DI*1), R9
+	IMUL3Q      $0x03, DI, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)
+	VMOVDQU     16(R10), X0
+	VINSERTI128 $0x01, 64(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(DX*1)
+	VMOVDQU     32(R10), X0
+	VINSERTI128 $0x01, 80(R10), Y0, Y0
+	VMOVNTDQ    Y0, (R9)(DX*2)
+	CMPQ        DI, BX
+	JEQ         rowdone1301
+	ADDQ        $0x20, DI
+	CMPQ        DI, BX
+	JLE         chunks1300
+	MOVQ        BX, DI
+	JMP         chunks1300
+
+rowdone1301:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R8
+	JNZ  row1299
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1298
 	SFENCE
 	VZEROUPPER
 	RET
@@ -23664,21 +23596,21 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1292
+	JAE   chunk1302
 	CMPQ  BX, $0x18
-	JAE   chunk1293
+	JAE   chunk1303
 	RET
 
-chunk1292:
+chunk1302:
 	SUBQ $0x24, BX
 
-group1294:
+group1304:
 	MOVQ rows+24(FP), R8
 
-row1295:
+row1305:
 	XORQ DI, DI
 
-chunks1296:
+chunks1306:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -23752,35 +23684,35 @@ chunks1296:
 	VPSHUFB shuffle909<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1297
+	JEQ     rowdone1307
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1296
+	JLE     chunks1306
 	MOVQ    BX, DI
-	JMP     chunks1296
+	JMP     chunks1306
 
-rowdone1297:
+rowdone1307:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1295
+	JNZ  row1305
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1294
+	JNZ  group1304
 	VZEROUPPER
 	RET
 
-chunk1293:
+chunk1303:
 	SUBQ $0x18, BX
 
-group1298:
+group1308:
 	MOVQ rows+24(FP), R8
 
-row1299:
+row1309:
 	XORQ DI, DI
 
-chunks1300:
+chunks1310:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -23829,22 +23761,22 @@ chunks1300:
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1301
+	JEQ     rowdone1311
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1300
+	JLE     chunks1310
 	MOVQ    BX, DI
-	JMP     chunks1300
+	JMP     chunks1310
 
-rowdone1301:
+rowdone1311:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1299
+	JNZ  row1309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1298
+	JNZ  group1308
 	VZEROUPPER
 	RET
 
@@ -23923,21 +23855,21 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1302
+	JAE   chunk1312
 	CMPQ  BX, $0x18
-	JAE   chunk1303
+	JAE   chunk1313
 	RET
 
-chunk1302:
+chunk1312:
 	SUBQ $0x24, BX
 
-group1304:
+group1314:
 	MOVQ rows+24(FP), R8
 
-row1305:
+row1315:
 	XORQ DI, DI
 
-chunks1306:
+chunks1316:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -23947,10 +23879,10 @@ chunks1306:
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
@@ -23966,7 +23898,7 @@ chunks1306:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle178<>+0(SB), X0, X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VMOVDQU 92(R10), X1
 	VPSHUFB shuffle769<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
@@ -23977,10 +23909,10 @@ chunks1306:
 	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(R10), X0
-	VPSHUFB shuffle318<>+0(SB), X0, X0
+	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 44(R10), X0
@@ -23995,7 +23927,7 @@ chunks1306:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X2
-	VPSHUFB shuffle178<>+0(SB), X2, X2
+	VPSHUFB shuffle175<>+0(SB), X2, X2
 	VPSHUFB shuffle778<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R9)(DX*1)
@@ -24005,10 +23937,10 @@ chunks1306:
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 66(R10), X2
-	VPSHUFB shuffle318<>+0(SB), X2, X2
+	VPSHUFB shuffle317<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 50(R10), X2
@@ -24023,40 +23955,40 @@ chunks1306:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle178<>+0(SB), X0, X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VPSHUFB shuffle781<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1307
+	JEQ     rowdone1317
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1306
+	JLE     chunks1316
 	MOVQ    BX, DI
-	JMP     chunks1306
+	JMP     chunks1316
 
-rowdone1307:
+rowdone1317:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1305
+	JNZ  row1315
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1304
+	JNZ  group1314
 	VZEROUPPER
 	RET
 
-chunk1303:
+chunk1313:
 	SUBQ $0x18, BX
 
-group1308:
+group1318:
 	MOVQ rows+24(FP), R8
 
-row1309:
+row1319:
 	XORQ DI, DI
 
-chunks1310:
+chunks1320:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -24066,10 +23998,10 @@ chunks1310:
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R10), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 38(R10), X1
@@ -24084,7 +24016,7 @@ chunks1310:
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
@@ -24100,9 +24032,9 @@ chunks1310:
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle321<>+0(SB), X0, X1
+	VPSHUFB shuffle320<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 50(R10), X1
@@ -24111,22 +24043,22 @@ chunks1310:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1311
+	JEQ     rowdone1321
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1310
+	JLE     chunks1320
 	MOVQ    BX, DI
-	JMP     chunks1310
+	JMP     chunks1320
 
-rowdone1311:
+rowdone1321:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1309
+	JNZ  row1319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1308
+	JNZ  group1318
 	VZEROUPPER
 	RET
 
@@ -24189,21 +24121,21 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk1312
+	JAE   chunk1322
 	CMPQ  BX, $0x18
-	JAE   chunk1313
+	JAE   chunk1323
 	RET
 
-chunk1312:
+chunk1322:
 	SUBQ $0x30, BX
 
-group1314:
+group1324:
 	MOVQ rows+24(FP), R8
 
-row1315:
+row1325:
 	XORQ DI, DI
 
-chunks1316:
+chunks1326:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -24216,10 +24148,10 @@ chunks1316:
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -24240,10 +24172,10 @@ chunks1316:
 	VMOVDQU 20(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 56(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 120(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -24264,10 +24196,10 @@ chunks1316:
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
@@ -24279,35 +24211,35 @@ chunks1316:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1317
+	JEQ     rowdone1327
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks1316
+	JLE     chunks1326
 	MOVQ    BX, DI
-	JMP     chunks1316
+	JMP     chunks1326
 
-rowdone1317:
+rowdone1327:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1315
+	JNZ  row1325
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1314
+	JNZ  group1324
 	VZEROUPPER
 	RET
 
-chunk1313:
+chunk1323:
 	SUBQ $0x18, BX
 
-group1318:
+group1328:
 	MOVQ rows+24(FP), R8
 
-row1319:
+row1329:
 	XORQ DI, DI
 
-chunks1320:
+chunks1330:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -24320,7 +24252,7 @@ chunks1320:
 	VMOVDQU 8(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 44(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)
 	VMOVDQU 12(R10), X0
@@ -24332,7 +24264,7 @@ chunks1320:
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X2
+	VPSHUFB shuffle116<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R9)(DX*1)
 	VMOVDQU 24(R10), X2
@@ -24342,26 +24274,26 @@ chunks1320:
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VPSHUFB shuffle65<>+0(SB), X0, X0
+	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1321
+	JEQ     rowdone1331
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1320
+	JLE     chunks1330
 	MOVQ    BX, DI
-	JMP     chunks1320
+	JMP     chunks1330
 
-rowdone1321:
+rowdone1331:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1319
+	JNZ  row1329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1318
+	JNZ  group1328
 	VZEROUPPER
 	RET
 
@@ -24400,19 +24332,19 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk1322
+	JAE   chunk1332
 	RET
 
-chunk1322:
+chunk1332:
 	SUBQ $0x30, BX
 
-group1323:
+group1333:
 	MOVQ rows+24(FP), R8
 
-row1324:
+row1334:
 	XORQ DI, DI
 
-chunks1325:
+chunks1335:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -24466,26 +24398,26 @@ chunks1325:
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1326
+	JEQ     rowdone1336
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks1325
+	JLE     chunks1335
 	MOVQ    BX, DI
-	JMP     chunks1325
+	JMP     chunks1335
 
-rowdone1326:
+rowdone1336:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1324
+	JNZ  row1334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1323
+	JNZ  group1333
 	VZEROUPPER
 	RET
 
@@ -24508,19 +24440,19 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1327
+	JAE   chunk1337
 	RET
 
-chunk1327:
+chunk1337:
 	SUBQ $0x24, BX
 
-group1328:
+group1338:
 	MOVQ rows+24(FP), R8
 
-row1329:
+row1339:
 	XORQ DI, DI
 
-chunks1330:
+chunks1340:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -24602,22 +24534,22 @@ chunks1330:
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1331
+	JEQ     rowdone1341
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1330
+	JLE     chunks1340
 	MOVQ    BX, DI
-	JMP     chunks1330
+	JMP     chunks1340
 
-rowdone1331:
+rowdone1341:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1329
+	JNZ  row1339
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1328
+	JNZ  group1338
 	VZEROUPPER
 	RET
 
@@ -24688,29 +24620,29 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1332
+	JAE   chunk1342
 	RET
 
-chunk1332:
+chunk1342:
 	SUBQ $0x24, BX
 
-group1333:
+group1343:
 	MOVQ rows+24(FP), R8
 
-row1334:
+row1344:
 	XORQ DI, DI
 
-chunks1335:
+chunks1345:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 18(R10), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R10), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 40(R10), X0
@@ -24719,25 +24651,25 @@ chunks1335:
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
 	VPSHUFB shuffle939<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle769<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)
 	VMOVDQU 6(R10), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R10), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*1)
 	VMOVDQU 46(R10), X2
@@ -24746,23 +24678,23 @@ chunks1335:
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R10), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle940<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*1)
 	VMOVDQU 82(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VPSHUFB shuffle778<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R9)(DX*1)
 	VMOVDQU 12(R10), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 30(R10), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R10), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R9)(DX*2)
 	VMOVDQU 52(R10), X2
@@ -24771,33 +24703,33 @@ chunks1335:
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R10), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle941<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 88(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1336
+	JEQ     rowdone1346
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1335
+	JLE     chunks1345
 	MOVQ    BX, DI
-	JMP     chunks1335
+	JMP     chunks1345
 
-rowdone1336:
+rowdone1346:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1334
+	JNZ  row1344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1333
+	JNZ  group1343
 	VZEROUPPER
 	RET
 
@@ -24836,99 +24768,99 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1337
+	JAE   chunk1347
 	RET
 
-chunk1337:
+chunk1347:
 	SUBQ $0x24, BX
 
-group1338:
+group1348:
 	MOVQ rows+24(FP), R8
 
-row1339:
+row1349:
 	XORQ DI, DI
 
-chunks1340:
+chunks1350:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)
 	VMOVDQU 8(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)
 	VMOVDQU 80(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)
 	VMOVDQU 12(R10), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 48(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R9)(DX*1)
 	VMOVDQU 20(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R9)(DX*1)
 	VMOVDQU 92(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVD   X1, 32(R9)(DX*1)
 	VMOVDQU 24(R10), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VMOVDQU 60(R10), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle274<>+0(SB), X0, X1
+	VPSHUFB shuffle273<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 32(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle123<>+0(SB), X2, X2
+	VPSHUFB shuffle115<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle63<>+0(SB), X0, X1
+	VPSHUFB shuffle511<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1341
+	JEQ     rowdone1351
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1340
+	JLE     chunks1350
 	MOVQ    BX, DI
-	JMP     chunks1340
+	JMP     chunks1350
 
-rowdone1341:
+rowdone1351:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1339
+	JNZ  row1349
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1338
+	JNZ  group1348
 	VZEROUPPER
 	RET
 
@@ -24951,19 +24883,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x48
-	JAE   chunk1342
+	JAE   chunk1352
 	RET
 
-chunk1342:
+chunk1352:
 	SUBQ $0x48, BX
 
-group1343:
+group1353:
 	MOVQ rows+24(FP), R8
 
-row1344:
+row1354:
 	XORQ DI, DI
 
-chunks1345:
+chunks1355:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -25048,22 +24980,22 @@ chunks1345:
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VMOVQ   X1, 64(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1346
+	JEQ     rowdone1356
 	ADDQ    $0x48, DI
 	CMPQ    DI, BX
-	JLE     chunks1345
+	JLE     chunks1355
 	MOVQ    BX, DI
-	JMP     chunks1345
+	JMP     chunks1355
 
-rowdone1346:
+rowdone1356:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1344
+	JNZ  row1354
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1343
+	JNZ  group1353
 	VZEROUPPER
 	RET
 
@@ -25086,21 +25018,21 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x24
-	JAE   chunk1347
+	JAE   chunk1357
 	CMPQ  BX, $0x18
-	JAE   chunk1348
+	JAE   chunk1358
 	RET
 
-chunk1347:
+chunk1357:
 	SUBQ $0x24, BX
 
-group1349:
+group1359:
 	MOVQ rows+24(FP), R8
 
-row1350:
+row1360:
 	XORQ DI, DI
 
-chunks1351:
+chunks1361:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -25191,35 +25123,35 @@ chunks1351:
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1352
+	JEQ     rowdone1362
 	ADDQ    $0x24, DI
 	CMPQ    DI, BX
-	JLE     chunks1351
+	JLE     chunks1361
 	MOVQ    BX, DI
-	JMP     chunks1351
+	JMP     chunks1361
 
-rowdone1352:
+rowdone1362:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1350
+	JNZ  row1360
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1349
+	JNZ  group1359
 	VZEROUPPER
 	RET
 
-chunk1348:
+chunk1358:
 	SUBQ $0x18, BX
 
-group1353:
+group1363:
 	MOVQ rows+24(FP), R8
 
-row1354:
+row1364:
 	XORQ DI, DI
 
-chunks1355:
+chunks1365:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -25275,22 +25207,22 @@ chunks1355:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1356
+	JEQ     rowdone1366
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1355
+	JLE     chunks1365
 	MOVQ    BX, DI
-	JMP     chunks1355
+	JMP     chunks1365
 
-rowdone1356:
+rowdone1366:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1354
+	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1353
+	JNZ  group1363
 	VZEROUPPER
 	RET
 
@@ -25369,21 +25301,21 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk1357
+	JAE   chunk1367
 	CMPQ  BX, $0x18
-	JAE   chunk1358
+	JAE   chunk1368
 	RET
 
-chunk1357:
+chunk1367:
 	SUBQ $0x30, BX
 
-group1359:
+group1369:
 	MOVQ rows+24(FP), R8
 
-row1360:
+row1370:
 	XORQ DI, DI
 
-chunks1361:
+chunks1371:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -25400,24 +25332,24 @@ chunks1361:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R10), X0
 	VPSHUFB shuffle960<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R10), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 108(R10), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 126(R10), X1
-	VPSHUFB shuffle318<>+0(SB), X1, X1
+	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R9)
 	VMOVDQU 74(R10), X1
@@ -25445,21 +25377,21 @@ chunks1361:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R10), X2
 	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R10), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 114(R10), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
@@ -25488,23 +25420,23 @@ chunks1361:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R10), X2
 	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R10), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 120(R10), X2
-	VPSHUFB shuffle314<>+0(SB), X2, X2
+	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle321<>+0(SB), X0, X1
+	VPSHUFB shuffle320<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R9)(DX*2)
 	VMOVDQU 86(R10), X1
@@ -25519,35 +25451,35 @@ chunks1361:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1362
+	JEQ     rowdone1372
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks1361
+	JLE     chunks1371
 	MOVQ    BX, DI
-	JMP     chunks1361
+	JMP     chunks1371
 
-rowdone1362:
+rowdone1372:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1360
+	JNZ  row1370
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1359
+	JNZ  group1369
 	VZEROUPPER
 	RET
 
-chunk1358:
+chunk1368:
 	SUBQ $0x18, BX
 
-group1363:
+group1373:
 	MOVQ rows+24(FP), R8
 
-row1364:
+row1374:
 	XORQ DI, DI
 
-chunks1365:
+chunks1375:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
@@ -25564,12 +25496,12 @@ chunks1365:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R9)
 	VMOVDQU 4(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 22(R10), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 40(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(R10), X0
 	VPSHUFB shuffle594<>+0(SB), X0, X2
@@ -25587,12 +25519,12 @@ chunks1365:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*1)
 	VMOVDQU 10(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 28(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 46(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle601<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -25609,33 +25541,33 @@ chunks1365:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R9)(DX*2)
 	VMOVDQU 16(R10), X1
-	VPSHUFB shuffle178<>+0(SB), X1, X1
+	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VMOVDQU 34(R10), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle338<>+0(SB), X0, X0
+	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1366
+	JEQ     rowdone1376
 	ADDQ    $0x18, DI
 	CMPQ    DI, BX
-	JLE     chunks1365
+	JLE     chunks1375
 	MOVQ    BX, DI
-	JMP     chunks1365
+	JMP     chunks1375
 
-rowdone1366:
+rowdone1376:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1364
+	JNZ  row1374
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1363
+	JNZ  group1373
 	VZEROUPPER
 	RET
 
@@ -25694,29 +25626,29 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
 	CMPQ  BX, $0x30
-	JAE   chunk1367
+	JAE   chunk1377
 	RET
 
-chunk1367:
+chunk1377:
 	SUBQ $0x30, BX
 
-group1368:
+group1378:
 	MOVQ rows+24(FP), R8
 
-row1369:
+row1379:
 	XORQ DI, DI
 
-chunks1370:
+chunks1380:
 	LEAQ    (CX)(DI*1), R9
 	IMUL3Q  $0x03, DI, R10
 	ADDQ    AX, R10
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 36(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 108(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25725,10 +25657,10 @@ chunks1370:
 	VMOVDQU 4(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 40(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 112(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25737,10 +25669,10 @@ chunks1370:
 	VMOVDQU 8(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 44(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 116(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25749,10 +25681,10 @@ chunks1370:
 	VMOVDQU 12(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 48(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 84(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 120(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -25761,10 +25693,10 @@ chunks1370:
 	VMOVDQU 16(R10), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 52(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 88(R10), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 124(R10), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -25773,10 +25705,10 @@ chunks1370:
 	VMOVDQU 20(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 56(R10), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 92(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R10), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X2
@@ -25785,10 +25717,10 @@ chunks1370:
 	VMOVDQU 24(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 60(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 96(R10), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
@@ -25796,42 +25728,42 @@ chunks1370:
 	VMOVDQU 28(R10), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 64(R10), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 100(R10), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle64<>+0(SB), X0, X2
+	VPSHUFB shuffle238<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R9)(DX*2)
 	VMOVDQU 32(R10), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 68(R10), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 104(R10), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle66<>+0(SB), X0, X0
+	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R9)(DX*2)
 	CMPQ    DI, BX
-	JEQ     rowdone1371
+	JEQ     rowdone1381
 	ADDQ    $0x30, DI
 	CMPQ    DI, BX
-	JLE     chunks1370
+	JLE     chunks1380
 	MOVQ    BX, DI
-	JMP     chunks1370
+	JMP     chunks1380
 
-rowdone1371:
+rowdone1381:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R8
-	JNZ  row1369
+	JNZ  row1379
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1368
+	JNZ  group1378
 	VZEROUPPER
 	RET
 
@@ -25855,25 +25787,25 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1372
+	JAE   chunk1382
 	CMPQ  BX, $0x10
-	JAE   chunk1373
+	JAE   chunk1383
 	CMPQ  BX, $0x08
-	JAE   chunk1374
+	JAE   chunk1384
 	CMPQ  BX, $0x04
-	JAE   chunk1375
+	JAE   chunk1385
 	RET
 
-chunk1372:
+chunk1382:
 	SUBQ $0x20, BX
 
-group1376:
+group1386:
 	MOVQ rows+24(FP), R9
 
-row1377:
+row1387:
 	XORQ R8, R8
 
-chunks1378:
+chunks1388:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -25913,35 +25845,35 @@ chunks1378:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1379
+	JEQ         rowdone1389
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1378
+	JLE         chunks1388
 	MOVQ        BX, R8
-	JMP         chunks1378
+	JMP         chunks1388
 
-rowdone1379:
+rowdone1389:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1377
+	JNZ  row1387
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1376
+	JNZ  group1386
 	VZEROUPPER
 	RET
 
-chunk1373:
+chunk1383:
 	SUBQ $0x10, BX
 
-group1380:
+group1390:
 	MOVQ rows+24(FP), R9
 
-row1381:
+row1391:
 	XORQ R8, R8
 
-chunks1382:
+chunks1392:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -25977,35 +25909,35 @@ chunks1382:
 	VPACKUSWB X5, X3, X4
 	VMOVDQU   X4, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1383
+	JEQ       rowdone1393
 	ADDQ      $0x10, R8
 	CMPQ      R8, BX
-	JLE       chunks1382
+	JLE       chunks1392
 	MOVQ      BX, R8
-	JMP       chunks1382
+	JMP       chunks1392
 
-rowdone1383:
+rowdone1393:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1381
+	JNZ  row1391
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1380
+	JNZ  group1390
 	VZEROUPPER
 	RET
 
-chunk1374:
+chunk1384:
 	SUBQ $0x08, BX
 
-group1384:
+group1394:
 	MOVQ rows+24(FP), R9
 
-row1385:
+row1395:
 	XORQ R8, R8
 
-chunks1386:
+chunks1396:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -26033,35 +25965,35 @@ chunks1386:
 	VPACKUSWB X3, X0, X1
 	VMOVQ     X1, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1387
+	JEQ       rowdone1397
 	ADDQ      $0x08, R8
 	CMPQ      R8, BX
-	JLE       chunks1386
+	JLE       chunks1396
 	MOVQ      BX, R8
-	JMP       chunks1386
+	JMP       chunks1396
 
-rowdone1387:
+rowdone1397:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1385
+	JNZ  row1395
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1384
+	JNZ  group1394
 	VZEROUPPER
 	RET
 
-chunk1375:
+chunk1385:
 	SUBQ $0x04, BX
 
-group1388:
+group1398:
 	MOVQ rows+24(FP), R9
 
-row1389:
+row1399:
 	XORQ R8, R8
 
-chunks1390:
+chunks1400:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -26088,22 +26020,22 @@ chunks1390:
 	VPACKUSWB X2, X3, X0
 	VMOVD     X0, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1391
+	JEQ       rowdone1401
 	ADDQ      $0x04, R8
 	CMPQ      R8, BX
-	JLE       chunks1390
+	JLE       chunks1400
 	MOVQ      BX, R8
-	JMP       chunks1390
+	JMP       chunks1400
 
-rowdone1391:
+rowdone1401:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1389
+	JNZ  row1399
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1388
+	JNZ  group1398
 	VZEROUPPER
 	RET
 
@@ -26127,25 +26059,25 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1392
+	JAE   chunk1402
 	CMPQ  BX, $0x10
-	JAE   chunk1393
+	JAE   chunk1403
 	CMPQ  BX, $0x08
-	JAE   chunk1394
+	JAE   chunk1404
 	CMPQ  BX, $0x04
-	JAE   chunk1395
+	JAE   chunk1405
 	RET
 
-chunk1392:
+chunk1402:
 	SUBQ $0x20, BX
 
-group1396:
+group1406:
 	MOVQ rows+24(FP), R9
 
-row1397:
+row1407:
 	XORQ R8, R8
 
-chunks1398:
+chunks1408:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26185,35 +26117,35 @@ chunks1398:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVDQU     Y4, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1399
+	JEQ         rowdone1409
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1398
+	JLE         chunks1408
 	MOVQ        BX, R8
-	JMP         chunks1398
+	JMP         chunks1408
 
-rowdone1399:
+rowdone1409:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1397
+	JNZ  row1407
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1396
+	JNZ  group1406
 	VZEROUPPER
 	RET
 
-chunk1393:
+chunk1403:
 	SUBQ $0x10, BX
 
-group1400:
+group1410:
 	MOVQ rows+24(FP), R9
 
-row1401:
+row1411:
 	XORQ R8, R8
 
-chunks1402:
+chunks1412:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -26249,35 +26181,35 @@ chunks1402:
 	VPACKUSDW X5, X3, X4
 	VMOVDQU   X4, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1403
+	JEQ       rowdone1413
 	ADDQ      $0x10, R8
 	CMPQ      R8, BX
-	JLE       chunks1402
+	JLE       chunks1412
 	MOVQ      BX, R8
-	JMP       chunks1402
+	JMP       chunks1412
 
-rowdone1403:
+rowdone1413:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1401
+	JNZ  row1411
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1400
+	JNZ  group1410
 	VZEROUPPER
 	RET
 
-chunk1394:
+chunk1404:
 	SUBQ $0x08, BX
 
-group1404:
+group1414:
 	MOVQ rows+24(FP), R9
 
-row1405:
+row1415:
 	XORQ R8, R8
 
-chunks1406:
+chunks1416:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -26305,35 +26237,35 @@ chunks1406:
 	VPACKUSDW X3, X0, X1
 	VMOVQ     X1, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1407
+	JEQ       rowdone1417
 	ADDQ      $0x08, R8
 	CMPQ      R8, BX
-	JLE       chunks1406
+	JLE       chunks1416
 	MOVQ      BX, R8
-	JMP       chunks1406
+	JMP       chunks1416
 
-rowdone1407:
+rowdone1417:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1405
+	JNZ  row1415
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1404
+	JNZ  group1414
 	VZEROUPPER
 	RET
 
-chunk1395:
+chunk1405:
 	SUBQ $0x04, BX
 
-group1408:
+group1418:
 	MOVQ rows+24(FP), R9
 
-row1409:
+row1419:
 	XORQ R8, R8
 
-chunks1410:
+chunks1420:
 	LEAQ      (CX)(R8*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU   (AX)(R8*4), X0
@@ -26360,22 +26292,22 @@ chunks1410:
 	VPACKUSDW X2, X3, X0
 	VMOVD     X0, (R11)(DX*1)
 	CMPQ      R8, BX
-	JEQ       rowdone1411
+	JEQ       rowdone1421
 	ADDQ      $0x04, R8
 	CMPQ      R8, BX
-	JLE       chunks1410
+	JLE       chunks1420
 	MOVQ      BX, R8
-	JMP       chunks1410
+	JMP       chunks1420
 
-rowdone1411:
+rowdone1421:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1409
+	JNZ  row1419
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1408
+	JNZ  group1418
 	VZEROUPPER
 	RET
 
@@ -26399,25 +26331,25 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1412
+	JAE   chunk1422
 	CMPQ  BX, $0x10
-	JAE   chunk1413
+	JAE   chunk1423
 	CMPQ  BX, $0x08
-	JAE   chunk1414
+	JAE   chunk1424
 	CMPQ  BX, $0x04
-	JAE   chunk1415
+	JAE   chunk1425
 	RET
 
-chunk1412:
+chunk1422:
 	SUBQ $0x20, BX
 
-group1416:
+group1426:
 	MOVQ rows+24(FP), R9
 
-row1417:
+row1427:
 	XORQ R8, R8
 
-chunks1418:
+chunks1428:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26441,35 +26373,35 @@ chunks1418:
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1419
+	JEQ         rowdone1429
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1418
+	JLE         chunks1428
 	MOVQ        BX, R8
-	JMP         chunks1418
+	JMP         chunks1428
 
-rowdone1419:
+rowdone1429:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1417
+	JNZ  row1427
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1416
+	JNZ  group1426
 	VZEROUPPER
 	RET
 
-chunk1413:
+chunk1423:
 	SUBQ $0x10, BX
 
-group1420:
+group1430:
 	MOVQ rows+24(FP), R9
 
-row1421:
+row1431:
 	XORQ R8, R8
 
-chunks1422:
+chunks1432:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -26489,35 +26421,35 @@ chunks1422:
 	VSHUFPS $0xdd, X3, X1, X3
 	VMOVDQU X3, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1423
+	JEQ     rowdone1433
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1422
+	JLE     chunks1432
 	MOVQ    BX, R8
-	JMP     chunks1422
+	JMP     chunks1432
 
-rowdone1423:
+rowdone1433:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1421
+	JNZ  row1431
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1420
+	JNZ  group1430
 	VZEROUPPER
 	RET
 
-chunk1414:
+chunk1424:
 	SUBQ $0x08, BX
 
-group1424:
+group1434:
 	MOVQ rows+24(FP), R9
 
-row1425:
+row1435:
 	XORQ R8, R8
 
-chunks1426:
+chunks1436:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -26533,35 +26465,35 @@ chunks1426:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVQ   X1, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1427
+	JEQ     rowdone1437
 	ADDQ    $0x08, R8
 	CMPQ    R8, BX
-	JLE     chunks1426
+	JLE     chunks1436
 	MOVQ    BX, R8
-	JMP     chunks1426
+	JMP     chunks1436
 
-rowdone1427:
+rowdone1437:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1425
+	JNZ  row1435
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1424
+	JNZ  group1434
 	VZEROUPPER
 	RET
 
-chunk1415:
+chunk1425:
 	SUBQ $0x04, BX
 
-group1428:
+group1438:
 	MOVQ rows+24(FP), R9
 
-row1429:
+row1439:
 	XORQ R8, R8
 
-chunks1430:
+chunks1440:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -26576,22 +26508,22 @@ chunks1430:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1431
+	JEQ     rowdone1441
 	ADDQ    $0x04, R8
 	CMPQ    R8, BX
-	JLE     chunks1430
+	JLE     chunks1440
 	MOVQ    BX, R8
-	JMP     chunks1430
+	JMP     chunks1440
 
-rowdone1431:
+rowdone1441:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1429
+	JNZ  row1439
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1428
+	JNZ  group1438
 	VZEROUPPER
 	RET
 
@@ -26615,23 +26547,23 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1432
+	JAE   chunk1442
 	CMPQ  BX, $0x10
-	JAE   chunk1433
+	JAE   chunk1443
 	CMPQ  BX, $0x08
-	JAE   chunk1434
+	JAE   chunk1444
 	RET
 
-chunk1432:
+chunk1442:
 	SUBQ $0x20, BX
 
-group1435:
+group1445:
 	MOVQ rows+24(FP), R9
 
-row1436:
+row1446:
 	XORQ R8, R8
 
-chunks1437:
+chunks1447:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26655,35 +26587,35 @@ chunks1437:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1438
+	JEQ         rowdone1448
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1437
+	JLE         chunks1447
 	MOVQ        BX, R8
-	JMP         chunks1437
+	JMP         chunks1447
 
-rowdone1438:
+rowdone1448:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1436
+	JNZ  row1446
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1435
+	JNZ  group1445
 	VZEROUPPER
 	RET
 
-chunk1433:
+chunk1443:
 	SUBQ $0x10, BX
 
-group1439:
+group1449:
 	MOVQ rows+24(FP), R9
 
-row1440:
+row1450:
 	XORQ R8, R8
 
-chunks1441:
+chunks1451:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26703,35 +26635,35 @@ chunks1441:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1442
+	JEQ         rowdone1452
 	ADDQ        $0x10, R8
 	CMPQ        R8, BX
-	JLE         chunks1441
+	JLE         chunks1451
 	MOVQ        BX, R8
-	JMP         chunks1441
+	JMP         chunks1451
 
-rowdone1442:
+rowdone1452:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1440
+	JNZ  row1450
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1439
+	JNZ  group1449
 	VZEROUPPER
 	RET
 
-chunk1434:
+chunk1444:
 	SUBQ $0x08, BX
 
-group1443:
+group1453:
 	MOVQ rows+24(FP), R9
 
-row1444:
+row1454:
 	XORQ R8, R8
 
-chunks1445:
+chunks1455:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26747,22 +26679,22 @@ chunks1445:
 	VPUNPCKHQDQ X1, X1, X1
 	VMOVQ       X1, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1446
+	JEQ         rowdone1456
 	ADDQ        $0x08, R8
 	CMPQ        R8, BX
-	JLE         chunks1445
+	JLE         chunks1455
 	MOVQ        BX, R8
-	JMP         chunks1445
+	JMP         chunks1455
 
-rowdone1446:
+rowdone1456:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1444
+	JNZ  row1454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1443
+	JNZ  group1453
 	VZEROUPPER
 	RET
 
@@ -26786,21 +26718,21 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1447
+	JAE   chunk1457
 	CMPQ  BX, $0x10
-	JAE   chunk1448
+	JAE   chunk1458
 	RET
 
-chunk1447:
+chunk1457:
 	SUBQ $0x20, BX
 
-group1449:
+group1459:
 	MOVQ rows+24(FP), R9
 
-row1450:
+row1460:
 	XORQ R8, R8
 
-chunks1451:
+chunks1461:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -26816,35 +26748,35 @@ chunks1451:
 	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
 	VMOVDQU     Y0, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1452
+	JEQ         rowdone1462
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1451
+	JLE         chunks1461
 	MOVQ        BX, R8
-	JMP         chunks1451
+	JMP         chunks1461
 
-rowdone1452:
+rowdone1462:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1450
+	JNZ  row1460
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1449
+	JNZ  group1459
 	VZEROUPPER
 	RET
 
-chunk1448:
+chunk1458:
 	SUBQ $0x10, BX
 
-group1453:
+group1463:
 	MOVQ rows+24(FP), R9
 
-row1454:
+row1464:
 	XORQ R8, R8
 
-chunks1455:
+chunks1465:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -26856,22 +26788,22 @@ chunks1455:
 	VMOVDQU 48(AX)(R8*4), X0
 	VMOVDQU X0, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1456
+	JEQ     rowdone1466
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1455
+	JLE     chunks1465
 	MOVQ    BX, R8
-	JMP     chunks1455
+	JMP     chunks1465
 
-rowdone1456:
+rowdone1466:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1454
+	JNZ  row1464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1453
+	JNZ  group1463
 	VZEROUPPER
 	RET
 
@@ -26895,21 +26827,21 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x24
-	JAE   chunk1457
+	JAE   chunk1467
 	CMPQ  BX, $0x18
-	JAE   chunk1458
+	JAE   chunk1468
 	RET
 
-chunk1457:
+chunk1467:
 	SUBQ $0x24, BX
 
-group1459:
+group1469:
 	MOVQ rows+24(FP), R9
 
-row1460:
+row1470:
 	XORQ R8, R8
 
-chunks1461:
+chunks1471:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -26971,35 +26903,35 @@ chunks1461:
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1462
+	JEQ     rowdone1472
 	ADDQ    $0x24, R8
 	CMPQ    R8, BX
-	JLE     chunks1461
+	JLE     chunks1471
 	MOVQ    BX, R8
-	JMP     chunks1461
+	JMP     chunks1471
 
-rowdone1462:
+rowdone1472:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1460
+	JNZ  row1470
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1459
+	JNZ  group1469
 	VZEROUPPER
 	RET
 
-chunk1458:
+chunk1468:
 	SUBQ $0x18, BX
 
-group1463:
+group1473:
 	MOVQ rows+24(FP), R9
 
-row1464:
+row1474:
 	XORQ R8, R8
 
-chunks1465:
+chunks1475:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27038,22 +26970,22 @@ chunks1465:
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1466
+	JEQ     rowdone1476
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks1465
+	JLE     chunks1475
 	MOVQ    BX, R8
-	JMP     chunks1465
+	JMP     chunks1475
 
-rowdone1466:
+rowdone1476:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1464
+	JNZ  row1474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1463
+	JNZ  group1473
 	VZEROUPPER
 	RET
 
@@ -27077,19 +27009,19 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1467
+	JAE   chunk1477
 	RET
 
-chunk1467:
+chunk1477:
 	SUBQ $0x20, BX
 
-group1468:
+group1478:
 	MOVQ rows+24(FP), R9
 
-row1469:
+row1479:
 	XORQ R8, R8
 
-chunks1470:
+chunks1480:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -27129,22 +27061,22 @@ chunks1470:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1471
+	JEQ         rowdone1481
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1470
+	JLE         chunks1480
 	MOVQ        BX, R8
-	JMP         chunks1470
+	JMP         chunks1480
 
-rowdone1471:
+rowdone1481:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1469
+	JNZ  row1479
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1468
+	JNZ  group1478
 	SFENCE
 	VZEROUPPER
 	RET
@@ -27169,19 +27101,19 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1472
+	JAE   chunk1482
 	RET
 
-chunk1472:
+chunk1482:
 	SUBQ $0x20, BX
 
-group1473:
+group1483:
 	MOVQ rows+24(FP), R9
 
-row1474:
+row1484:
 	XORQ R8, R8
 
-chunks1475:
+chunks1485:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
@@ -27221,158 +27153,6 @@ chunks1475:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(DX*1)
 	CMPQ        R8, BX
-	JEQ         rowdone1476
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
-	JLE         chunks1475
-	MOVQ        BX, R8
-	JMP         chunks1475
-
-rowdone1476:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row1474
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1473
-	SFENCE
-	VZEROUPPER
-	RET
-
-// func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  BX, $0x20
-	JAE   chunk1477
-	RET
-
-chunk1477:
-	SUBQ $0x20, BX
-
-group1478:
-	MOVQ rows+24(FP), R9
-
-row1479:
-	XORQ R8, R8
-
-chunks1480:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VSHUFPS     $0x88, Y1, Y0, Y2
-	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
-	VSHUFPS     $0x88, Y3, Y0, Y4
-	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VSHUFPS     $0x88, Y4, Y2, Y0
-	VMOVNTDQ    Y0, (R10)
-	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVNTDQ    Y4, (R11)
-	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(DX*1)
-	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(DX*1)
-	CMPQ        R8, BX
-	JEQ         rowdone1481
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
-	JLE         chunks1480
-	MOVQ        BX, R8
-	JMP         chunks1480
-
-rowdone1481:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row1479
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1478
-	SFENCE
-	VZEROUPPER
-	RET
-
-// func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  BX, $0x20
-	JAE   chunk1482
-	RET
-
-chunk1482:
-	SUBQ $0x20, BX
-
-group1483:
-	MOVQ rows+24(FP), R9
-
-row1484:
-	XORQ R8, R8
-
-chunks1485:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
-	VPUNPCKLQDQ Y1, Y0, Y2
-	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
-	VPUNPCKLQDQ Y3, Y0, Y4
-	VPUNPCKHQDQ Y3, Y0, Y3
-	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVNTDQ    Y0, (R10)
-	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVNTDQ    Y4, (R11)
-	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(DX*1)
-	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(DX*1)
-	CMPQ        R8, BX
 	JEQ         rowdone1486
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
@@ -27393,9 +27173,9 @@ rowdone1486:
 	VZEROUPPER
 	RET
 
-// func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  n+16(FP), BX
@@ -27430,16 +27210,24 @@ chunks1490:
 	LEAQ        (R10)(DI*1), R11
 	VMOVDQU     (AX)(R8*4), X0
 	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R10)
-	VMOVDQU     16(AX)(R8*4), X0
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R10)(DX*1)
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     32(AX)(R8*4), X0
 	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R11)
-	VMOVDQU     48(AX)(R8*4), X0
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(DX*1)
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VSHUFPS     $0x88, Y3, Y0, Y4
+	VSHUFPS     $0xdd, Y3, Y0, Y3
+	VSHUFPS     $0x88, Y4, Y2, Y0
+	VMOVNTDQ    Y0, (R10)
+	VSHUFPS     $0xdd, Y4, Y2, Y4
+	VMOVNTDQ    Y4, (R11)
+	VSHUFPS     $0x88, Y3, Y1, Y4
+	VMOVNTDQ    Y4, (R10)(DX*1)
+	VSHUFPS     $0xdd, Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R11)(DX*1)
 	CMPQ        R8, BX
 	JEQ         rowdone1491
 	ADDQ        $0x20, R8
@@ -27457,6 +27245,150 @@ rowdone1491:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1488
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  BX, $0x20
+	JAE   chunk1492
+	RET
+
+chunk1492:
+	SUBQ $0x20, BX
+
+group1493:
+	MOVQ rows+24(FP), R9
+
+row1494:
+	XORQ R8, R8
+
+chunks1495:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVDQU     16(AX)(R8*4), X1
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVDQU     48(AX)(R8*4), X3
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VPUNPCKLQDQ Y3, Y0, Y4
+	VPUNPCKHQDQ Y3, Y0, Y3
+	VPUNPCKLQDQ Y4, Y2, Y0
+	VMOVNTDQ    Y0, (R10)
+	VPUNPCKHQDQ Y4, Y2, Y4
+	VMOVNTDQ    Y4, (R11)
+	VPUNPCKLQDQ Y3, Y1, Y4
+	VMOVNTDQ    Y4, (R10)(DX*1)
+	VPUNPCKHQDQ Y3, Y1, Y3
+	VMOVNTDQ    Y3, (R11)(DX*1)
+	CMPQ        R8, BX
+	JEQ         rowdone1496
+	ADDQ        $0x20, R8
+	CMPQ        R8, BX
+	JLE         chunks1495
+	MOVQ        BX, R8
+	JMP         chunks1495
+
+rowdone1496:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1494
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1493
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  BX, $0x20
+	JAE   chunk1497
+	RET
+
+chunk1497:
+	SUBQ $0x20, BX
+
+group1498:
+	MOVQ rows+24(FP), R9
+
+row1499:
+	XORQ R8, R8
+
+chunks1500:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	VMOVDQU     (AX)(R8*4), X0
+	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R10)
+	VMOVDQU     16(AX)(R8*4), X0
+	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R10)(DX*1)
+	VMOVDQU     32(AX)(R8*4), X0
+	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R11)
+	VMOVDQU     48(AX)(R8*4), X0
+	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(DX*1)
+	CMPQ        R8, BX
+	JEQ         rowdone1501
+	ADDQ        $0x20, R8
+	CMPQ        R8, BX
+	JLE         chunks1500
+	MOVQ        BX, R8
+	JMP         chunks1500
+
+rowdone1501:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1499
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1498
 	SFENCE
 	VZEROUPPER
 	RET
@@ -27481,21 +27413,21 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1492
+	JAE   chunk1502
 	CMPQ  BX, $0x10
-	JAE   chunk1493
+	JAE   chunk1503
 	RET
 
-chunk1492:
+chunk1502:
 	SUBQ $0x20, BX
 
-group1494:
+group1504:
 	MOVQ rows+24(FP), R9
 
-row1495:
+row1505:
 	XORQ R8, R8
 
-chunks1496:
+chunks1506:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27592,35 +27524,35 @@ chunks1496:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1497
+	JEQ     rowdone1507
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks1496
+	JLE     chunks1506
 	MOVQ    BX, R8
-	JMP     chunks1496
+	JMP     chunks1506
 
-rowdone1497:
+rowdone1507:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1495
+	JNZ  row1505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1494
+	JNZ  group1504
 	VZEROUPPER
 	RET
 
-chunk1493:
+chunk1503:
 	SUBQ $0x10, BX
 
-group1498:
+group1508:
 	MOVQ rows+24(FP), R9
 
-row1499:
+row1509:
 	XORQ R8, R8
 
-chunks1500:
+chunks1510:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27669,22 +27601,22 @@ chunks1500:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1501
+	JEQ     rowdone1511
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1500
+	JLE     chunks1510
 	MOVQ    BX, R8
-	JMP     chunks1500
+	JMP     chunks1510
 
-rowdone1501:
+rowdone1511:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1499
+	JNZ  row1509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1498
+	JNZ  group1508
 	VZEROUPPER
 	RET
 
@@ -27736,21 +27668,21 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1502
+	JAE   chunk1512
 	CMPQ  BX, $0x10
-	JAE   chunk1503
+	JAE   chunk1513
 	RET
 
-chunk1502:
+chunk1512:
 	SUBQ $0x20, BX
 
-group1504:
+group1514:
 	MOVQ rows+24(FP), R9
 
-row1505:
+row1515:
 	XORQ R8, R8
 
-chunks1506:
+chunks1516:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27801,35 +27733,35 @@ chunks1506:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1507
+	JEQ     rowdone1517
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks1506
+	JLE     chunks1516
 	MOVQ    BX, R8
-	JMP     chunks1506
+	JMP     chunks1516
 
-rowdone1507:
+rowdone1517:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1505
+	JNZ  row1515
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1504
+	JNZ  group1514
 	VZEROUPPER
 	RET
 
-chunk1503:
+chunk1513:
 	SUBQ $0x10, BX
 
-group1508:
+group1518:
 	MOVQ rows+24(FP), R9
 
-row1509:
+row1519:
 	XORQ R8, R8
 
-chunks1510:
+chunks1520:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27856,22 +27788,22 @@ chunks1510:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1511
+	JEQ     rowdone1521
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1510
+	JLE     chunks1520
 	MOVQ    BX, R8
-	JMP     chunks1510
+	JMP     chunks1520
 
-rowdone1511:
+rowdone1521:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1509
+	JNZ  row1519
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1508
+	JNZ  group1518
 	VZEROUPPER
 	RET
 
@@ -27907,19 +27839,19 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1512
+	JAE   chunk1522
 	RET
 
-chunk1512:
+chunk1522:
 	SUBQ $0x20, BX
 
-group1513:
+group1523:
 	MOVQ rows+24(FP), R9
 
-row1514:
+row1524:
 	XORQ R8, R8
 
-chunks1515:
+chunks1525:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -27970,22 +27902,22 @@ chunks1515:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1516
+	JEQ     rowdone1526
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks1515
+	JLE     chunks1525
 	MOVQ    BX, R8
-	JMP     chunks1515
+	JMP     chunks1525
 
-rowdone1516:
+rowdone1526:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1514
+	JNZ  row1524
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1513
+	JNZ  group1523
 	VZEROUPPER
 	RET
 
@@ -28009,19 +27941,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x40
-	JAE   chunk1517
+	JAE   chunk1527
 	RET
 
-chunk1517:
+chunk1527:
 	SUBQ $0x40, BX
 
-group1518:
+group1528:
 	MOVQ rows+24(FP), R9
 
-row1519:
+row1529:
 	XORQ R8, R8
 
-chunks1520:
+chunks1530:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -28116,26 +28048,26 @@ chunks1520:
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 120(AX)(R8*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X1, X1
+	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1521
+	JEQ     rowdone1531
 	ADDQ    $0x40, R8
 	CMPQ    R8, BX
-	JLE     chunks1520
+	JLE     chunks1530
 	MOVQ    BX, R8
-	JMP     chunks1520
+	JMP     chunks1530
 
-rowdone1521:
+rowdone1531:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1519
+	JNZ  row1529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1518
+	JNZ  group1528
 	VZEROUPPER
 	RET
 
@@ -28159,30 +28091,30 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x24
-	JAE   chunk1522
+	JAE   chunk1532
 	CMPQ  BX, $0x18
-	JAE   chunk1523
+	JAE   chunk1533
 	RET
 
-chunk1522:
+chunk1532:
 	SUBQ $0x24, BX
 
-group1524:
+group1534:
 	MOVQ rows+24(FP), R9
 
-row1525:
+row1535:
 	XORQ R8, R8
 
-chunks1526:
+chunks1536:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X0
+	VPSHUFB shuffle80<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle89<>+0(SB), X1, X1
+	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle90<>+0(SB), X0, X0
+	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
 	VPSHUFB shuffle975<>+0(SB), X1, X1
@@ -28219,12 +28151,12 @@ chunks1526:
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle88<>+0(SB), X2, X2
+	VPSHUFB shuffle80<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle89<>+0(SB), X0, X0
+	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle90<>+0(SB), X2, X2
+	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
@@ -28260,12 +28192,12 @@ chunks1526:
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X0
+	VPSHUFB shuffle80<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle89<>+0(SB), X2, X2
+	VPSHUFB shuffle81<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle90<>+0(SB), X0, X0
+	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
 	VPSHUFB shuffle975<>+0(SB), X2, X2
@@ -28301,12 +28233,12 @@ chunks1526:
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle88<>+0(SB), X2, X2
+	VPSHUFB shuffle80<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle89<>+0(SB), X0, X0
+	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle90<>+0(SB), X2, X2
+	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
@@ -28342,44 +28274,44 @@ chunks1526:
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1527
+	JEQ     rowdone1537
 	ADDQ    $0x24, R8
 	CMPQ    R8, BX
-	JLE     chunks1526
+	JLE     chunks1536
 	MOVQ    BX, R8
-	JMP     chunks1526
+	JMP     chunks1536
 
-rowdone1527:
+rowdone1537:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1525
+	JNZ  row1535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1524
+	JNZ  group1534
 	VZEROUPPER
 	RET
 
-chunk1523:
+chunk1533:
 	SUBQ $0x18, BX
 
-group1528:
+group1538:
 	MOVQ rows+24(FP), R9
 
-row1529:
+row1539:
 	XORQ R8, R8
 
-chunks1530:
+chunks1540:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X0
+	VPSHUFB shuffle80<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R8*4), X1
-	VPSHUFB shuffle89<>+0(SB), X1, X1
+	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle90<>+0(SB), X0, X0
+	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R8*4), X1
 	VPSHUFB shuffle975<>+0(SB), X1, X1
@@ -28400,12 +28332,12 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R10)
 	VMOVDQU 4(AX)(R8*4), X2
-	VPSHUFB shuffle88<>+0(SB), X2, X2
+	VPSHUFB shuffle80<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R8*4), X0
-	VPSHUFB shuffle89<>+0(SB), X0, X0
+	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R8*4), X2
-	VPSHUFB shuffle90<>+0(SB), X2, X2
+	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R8*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
@@ -28425,12 +28357,12 @@ chunks1530:
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle88<>+0(SB), X0, X0
+	VPSHUFB shuffle80<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle89<>+0(SB), X2, X2
+	VPSHUFB shuffle81<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle90<>+0(SB), X0, X0
+	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R8*4), X2
 	VPSHUFB shuffle975<>+0(SB), X2, X2
@@ -28450,12 +28382,12 @@ chunks1530:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 12(AX)(R8*4), X2
-	VPSHUFB shuffle88<>+0(SB), X2, X2
+	VPSHUFB shuffle80<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle89<>+0(SB), X0, X0
+	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R8*4), X2
-	VPSHUFB shuffle90<>+0(SB), X2, X2
+	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R8*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
@@ -28475,22 +28407,22 @@ chunks1530:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1531
+	JEQ     rowdone1541
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks1530
+	JLE     chunks1540
 	MOVQ    BX, R8
-	JMP     chunks1530
+	JMP     chunks1540
 
-rowdone1531:
+rowdone1541:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1529
+	JNZ  row1539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1528
+	JNZ  group1538
 	VZEROUPPER
 	RET
 
@@ -28594,253 +28526,253 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x30
-	JAE   chunk1532
+	JAE   chunk1542
 	CMPQ  BX, $0x18
-	JAE   chunk1533
+	JAE   chunk1543
 	RET
 
-chunk1532:
+chunk1542:
 	SUBQ $0x30, BX
 
-group1534:
+group1544:
 	MOVQ rows+24(FP), R9
 
-row1535:
+row1545:
 	XORQ R8, R8
 
-chunks1536:
+chunks1546:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R8*4), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle308<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 160(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X1
+	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R10)
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle102<>+0(SB), X1, X1
+	VPSHUFB shuffle94<>+0(SB), X1, X1
 	VMOVDQU 130(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 162(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R10)
 	VMOVDQU 8(AX)(R8*4), X1
-	VPSHUFB shuffle100<>+0(SB), X1, X1
+	VPSHUFB shuffle92<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle101<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle102<>+0(SB), X1, X1
+	VPSHUFB shuffle94<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X1
 	VPSHUFB shuffle767<>+0(SB), X1, X1
 	VMOVDQU 46(AX)(R8*4), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle112<>+0(SB), X1, X1
+	VPSHUFB shuffle104<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R8*4), X0
 	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R8*4), X1
-	VPSHUFB shuffle308<>+0(SB), X1, X1
+	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle314<>+0(SB), X0, X0
+	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VMOVDQU 138(AX)(R8*4), X1
-	VPSHUFB shuffle100<>+0(SB), X1, X1
+	VPSHUFB shuffle92<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 170(AX)(R8*4), X0
-	VPSHUFB shuffle101<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 22(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R8*4), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle308<>+0(SB), X0, X0
+	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 176(AX)(R8*4), X1
-	VPSHUFB shuffle314<>+0(SB), X1, X2
+	VPSHUFB shuffle313<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)
 	VMOVDQU 116(AX)(R8*4), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VMOVDQU 146(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle995<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X0
-	VPSHUFB shuffle101<>+0(SB), X0, X0
+	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R8*4), X2
-	VPSHUFB shuffle102<>+0(SB), X2, X2
+	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X0
-	VPSHUFB shuffle306<>+0(SB), X0, X0
+	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 92(AX)(R8*4), X2
-	VPSHUFB shuffle112<>+0(SB), X2, X2
+	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R8*4), X0
 	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R8*4), X2
-	VPSHUFB shuffle308<>+0(SB), X2, X2
+	VPSHUFB shuffle307<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle319<>+0(SB), X1, X0
+	VPSHUFB shuffle318<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VMOVDQU 154(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle108<>+0(SB), X1, X1
+	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1537
+	JEQ     rowdone1547
 	ADDQ    $0x30, R8
 	CMPQ    R8, BX
-	JLE     chunks1536
+	JLE     chunks1546
 	MOVQ    BX, R8
-	JMP     chunks1536
+	JMP     chunks1546
 
-rowdone1537:
+rowdone1547:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1535
+	JNZ  row1545
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1534
+	JNZ  group1544
 	VZEROUPPER
 	RET
 
-chunk1533:
+chunk1543:
 	SUBQ $0x18, BX
 
-group1538:
+group1548:
 	MOVQ rows+24(FP), R9
 
-row1539:
+row1549:
 	XORQ R8, R8
 
-chunks1540:
+chunks1550:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 6(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 38(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 40(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X0
+	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 14(AX)(R8*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VMOVDQU 46(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle112<>+0(SB), X0, X0
+	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R10)(DX*1)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle100<>+0(SB), X0, X0
+	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R8*4), X0
-	VPSHUFB shuffle102<>+0(SB), X0, X2
+	VPSHUFB shuffle94<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 22(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 54(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle111<>+0(SB), X0, X2
+	VPSHUFB shuffle103<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 24(AX)(R8*4), X2
-	VPSHUFB shuffle100<>+0(SB), X2, X2
+	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VMOVDQU 56(AX)(R8*4), X1
-	VPSHUFB shuffle101<>+0(SB), X1, X1
+	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle996<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -28848,28 +28780,28 @@ chunks1540:
 	VMOVDQU 30(AX)(R8*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VMOVDQU 62(AX)(R8*4), X1
-	VPSHUFB shuffle306<>+0(SB), X1, X1
+	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1541
+	JEQ     rowdone1551
 	ADDQ    $0x18, R8
 	CMPQ    R8, BX
-	JLE     chunks1540
+	JLE     chunks1550
 	MOVQ    BX, R8
-	JMP     chunks1540
+	JMP     chunks1550
 
-rowdone1541:
+rowdone1551:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1539
+	JNZ  row1549
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1538
+	JNZ  group1548
 	VZEROUPPER
 	RET
 
@@ -28905,144 +28837,144 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x30
-	JAE   chunk1542
+	JAE   chunk1552
 	RET
 
-chunk1542:
+chunk1552:
 	SUBQ $0x30, BX
 
-group1543:
+group1553:
 	MOVQ rows+24(FP), R9
 
-row1544:
+row1554:
 	XORQ R8, R8
 
-chunks1545:
+chunks1555:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)
 	VMOVDQU 8(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(R8*4), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 132(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)
 	VMOVDQU 12(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VMOVDQU 76(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)
 	VMOVDQU 16(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R10)(DX*1)
 	VMOVDQU 24(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VMOVDQU 84(AX)(R8*4), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 148(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R10)(DX*1)
 	VMOVDQU 28(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VMOVDQU 92(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R10)(DX*1)
 	VMOVDQU 32(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VMOVDQU 100(AX)(R8*4), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 164(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 44(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VMOVDQU 108(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)
 	VMOVDQU 48(AX)(R8*4), X0
-	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X2
+	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 56(AX)(R8*4), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X1
-	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle62<>+0(SB), X0, X2
+	VPSHUFB shuffle120<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle127<>+0(SB), X0, X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1546
+	JEQ     rowdone1556
 	ADDQ    $0x30, R8
 	CMPQ    R8, BX
-	JLE     chunks1545
+	JLE     chunks1555
 	MOVQ    BX, R8
-	JMP     chunks1545
+	JMP     chunks1555
 
-rowdone1546:
+rowdone1556:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1544
+	JNZ  row1554
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1543
+	JNZ  group1553
 	VZEROUPPER
 	RET
 
@@ -29066,21 +28998,21 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1547
+	JAE   chunk1557
 	CMPQ  BX, $0x10
-	JAE   chunk1548
+	JAE   chunk1558
 	RET
 
-chunk1547:
+chunk1557:
 	SUBQ $0x20, BX
 
-group1549:
+group1559:
 	MOVQ rows+24(FP), R9
 
-row1550:
+row1560:
 	XORQ R8, R8
 
-chunks1551:
+chunks1561:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -29177,35 +29109,35 @@ chunks1551:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1552
+	JEQ     rowdone1562
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks1551
+	JLE     chunks1561
 	MOVQ    BX, R8
-	JMP     chunks1551
+	JMP     chunks1561
 
-rowdone1552:
+rowdone1562:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1550
+	JNZ  row1560
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1549
+	JNZ  group1559
 	VZEROUPPER
 	RET
 
-chunk1548:
+chunk1558:
 	SUBQ $0x10, BX
 
-group1553:
+group1563:
 	MOVQ rows+24(FP), R9
 
-row1554:
+row1564:
 	XORQ R8, R8
 
-chunks1555:
+chunks1565:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -29254,22 +29186,22 @@ chunks1555:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1556
+	JEQ     rowdone1566
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1555
+	JLE     chunks1565
 	MOVQ    BX, R8
-	JMP     chunks1555
+	JMP     chunks1565
 
-rowdone1556:
+rowdone1566:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1554
+	JNZ  row1564
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1553
+	JNZ  group1563
 	VZEROUPPER
 	RET
 
@@ -29321,19 +29253,19 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1557
+	JAE   chunk1567
 	RET
 
-chunk1557:
+chunk1567:
 	SUBQ $0x20, BX
 
-group1558:
+group1568:
 	MOVQ rows+24(FP), R9
 
-row1559:
+row1569:
 	XORQ R8, R8
 
-chunks1560:
+chunks1570:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
@@ -29430,22 +29362,22 @@ chunks1560:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1561
+	JEQ     rowdone1571
 	ADDQ    $0x20, R8
 	CMPQ    R8, BX
-	JLE     chunks1560
+	JLE     chunks1570
 	MOVQ    BX, R8
-	JMP     chunks1560
+	JMP     chunks1570
 
-rowdone1561:
+rowdone1571:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1559
+	JNZ  row1569
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1558
+	JNZ  group1568
 	VZEROUPPER
 	RET
 
@@ -29473,28 +29405,28 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x40
-	JAE   chunk1562
+	JAE   chunk1572
 	RET
 
-chunk1562:
+chunk1572:
 	SUBQ $0x40, BX
 
-group1563:
+group1573:
 	MOVQ rows+24(FP), R9
 
-row1564:
+row1574:
 	XORQ R8, R8
 
-chunks1565:
+chunks1575:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	VMOVDQU (AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 64(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 192(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29503,10 +29435,10 @@ chunks1565:
 	VMOVDQU 4(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 68(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 132(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 196(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29515,10 +29447,10 @@ chunks1565:
 	VMOVDQU 8(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 72(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 136(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 200(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29527,10 +29459,10 @@ chunks1565:
 	VMOVDQU 12(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 76(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 140(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 204(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29539,10 +29471,10 @@ chunks1565:
 	VMOVDQU 16(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 80(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 208(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29551,10 +29483,10 @@ chunks1565:
 	VMOVDQU 20(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 84(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 148(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 212(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29563,10 +29495,10 @@ chunks1565:
 	VMOVDQU 24(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 88(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 152(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 216(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29575,10 +29507,10 @@ chunks1565:
 	VMOVDQU 28(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 92(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 156(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 220(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29587,10 +29519,10 @@ chunks1565:
 	VMOVDQU 32(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 96(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 160(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 224(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29599,10 +29531,10 @@ chunks1565:
 	VMOVDQU 36(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 100(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 164(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 228(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29611,10 +29543,10 @@ chunks1565:
 	VMOVDQU 40(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 104(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 168(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 232(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
@@ -29623,10 +29555,10 @@ chunks1565:
 	VMOVDQU 44(AX)(R8*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VMOVDQU 108(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 172(AX)(R8*4), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X1
+	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 236(AX)(R8*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
@@ -29635,10 +29567,10 @@ chunks1565:
 	VMOVDQU 48(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 112(AX)(R8*4), X1
-	VPSHUFB shuffle60<>+0(SB), X1, X1
+	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 176(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 240(AX)(R8*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
@@ -29647,10 +29579,10 @@ chunks1565:
 	VMOVDQU 52(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 116(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 180(AX)(R8*4), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
@@ -29658,42 +29590,42 @@ chunks1565:
 	VMOVDQU 56(AX)(R8*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
 	VMOVDQU 120(AX)(R8*4), X2
-	VPSHUFB shuffle60<>+0(SB), X2, X2
+	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 184(AX)(R8*4), X0
-	VPSHUFB shuffle61<>+0(SB), X0, X0
+	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle64<>+0(SB), X1, X2
+	VPSHUFB shuffle238<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 60(AX)(R8*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VMOVDQU 124(AX)(R8*4), X0
-	VPSHUFB shuffle60<>+0(SB), X0, X0
+	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 188(AX)(R8*4), X2
-	VPSHUFB shuffle61<>+0(SB), X2, X2
+	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle66<>+0(SB), X1, X1
+	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 48(R11)(DX*1)
 	CMPQ    R8, BX
-	JEQ     rowdone1566
+	JEQ     rowdone1576
 	ADDQ    $0x40, R8
 	CMPQ    R8, BX
-	JLE     chunks1565
+	JLE     chunks1575
 	MOVQ    BX, R8
-	JMP     chunks1565
+	JMP     chunks1575
 
-rowdone1566:
+rowdone1576:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1564
+	JNZ  row1574
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1563
+	JNZ  group1573
 	VZEROUPPER
 	RET
 
@@ -29718,21 +29650,21 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1567
+	JAE   chunk1577
 	CMPQ  BX, $0x10
-	JAE   chunk1568
+	JAE   chunk1578
 	RET
 
-chunk1567:
+chunk1577:
 	SUBQ $0x20, BX
 
-group1569:
+group1579:
 	MOVQ rows+24(FP), R10
 
-row1570:
+row1580:
 	XORQ R9, R9
 
-chunks1571:
+chunks1581:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x05, R9, R13
@@ -29798,35 +29730,35 @@ chunks1571:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
-	JEQ         rowdone1572
+	JEQ         rowdone1582
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1571
+	JLE         chunks1581
 	MOVQ        BX, R9
-	JMP         chunks1571
+	JMP         chunks1581
 
-rowdone1572:
+rowdone1582:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1570
+	JNZ  row1580
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1569
+	JNZ  group1579
 	VZEROUPPER
 	RET
 
-chunk1568:
+chunk1578:
 	SUBQ $0x10, BX
 
-group1573:
+group1583:
 	MOVQ rows+24(FP), R10
 
-row1574:
+row1584:
 	XORQ R9, R9
 
-chunks1575:
+chunks1585:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -29887,22 +29819,22 @@ chunks1575:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
-	JEQ     rowdone1576
+	JEQ     rowdone1586
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1575
+	JLE     chunks1585
 	MOVQ    BX, R9
-	JMP     chunks1575
+	JMP     chunks1585
 
-rowdone1576:
+rowdone1586:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1574
+	JNZ  row1584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1573
+	JNZ  group1583
 	VZEROUPPER
 	RET
 
@@ -30177,21 +30109,21 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1577
+	JAE   chunk1587
 	CMPQ  BX, $0x10
-	JAE   chunk1578
+	JAE   chunk1588
 	RET
 
-chunk1577:
+chunk1587:
 	SUBQ $0x20, BX
 
-group1579:
+group1589:
 	MOVQ rows+24(FP), R10
 
-row1580:
+row1590:
 	XORQ R9, R9
 
-chunks1581:
+chunks1591:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x05, R9, R13
@@ -30257,35 +30189,35 @@ chunks1581:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
-	JEQ         rowdone1582
+	JEQ         rowdone1592
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1581
+	JLE         chunks1591
 	MOVQ        BX, R9
-	JMP         chunks1581
+	JMP         chunks1591
 
-rowdone1582:
+rowdone1592:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1580
+	JNZ  row1590
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1579
+	JNZ  group1589
 	VZEROUPPER
 	RET
 
-chunk1578:
+chunk1588:
 	SUBQ $0x10, BX
 
-group1583:
+group1593:
 	MOVQ rows+24(FP), R10
 
-row1584:
+row1594:
 	XORQ R9, R9
 
-chunks1585:
+chunks1595:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -30296,7 +30228,7 @@ chunks1585:
 	VPSHUFB shuffle1082<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle320<>+0(SB), X1, X4
+	VPSHUFB shuffle319<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
 	VPSHUFB shuffle1083<>+0(SB), X3, X5
@@ -30306,7 +30238,7 @@ chunks1585:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)
 	VPSHUFB shuffle1085<>+0(SB), X0, X6
-	VPSHUFB shuffle110<>+0(SB), X2, X5
+	VPSHUFB shuffle102<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1086<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
@@ -30316,7 +30248,7 @@ chunks1585:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
 	VPSHUFB shuffle1089<>+0(SB), X0, X6
-	VPSHUFB shuffle329<>+0(SB), X2, X5
+	VPSHUFB shuffle328<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1090<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
@@ -30330,7 +30262,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1094<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle330<>+0(SB), X3, X5
+	VPSHUFB shuffle329<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1095<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
@@ -30338,7 +30270,7 @@ chunks1585:
 	VPSHUFB shuffle1096<>+0(SB), X0, X0
 	VPSHUFB shuffle1097<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle484<>+0(SB), X1, X1
+	VPSHUFB shuffle483<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1098<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
@@ -30346,22 +30278,22 @@ chunks1585:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
-	JEQ     rowdone1586
+	JEQ     rowdone1596
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1585
+	JLE     chunks1595
 	MOVQ    BX, R9
-	JMP     chunks1585
+	JMP     chunks1595
 
-rowdone1586:
+rowdone1596:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1584
+	JNZ  row1594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1583
+	JNZ  group1593
 	VZEROUPPER
 	RET
 
@@ -30612,21 +30544,21 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1587
+	JAE   chunk1597
 	CMPQ  BX, $0x10
-	JAE   chunk1588
+	JAE   chunk1598
 	RET
 
-chunk1587:
+chunk1597:
 	SUBQ $0x20, BX
 
-group1589:
+group1599:
 	MOVQ rows+24(FP), R10
 
-row1590:
+row1600:
 	XORQ R9, R9
 
-chunks1591:
+chunks1601:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x05, R9, R13
@@ -30682,35 +30614,35 @@ chunks1591:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R12)
 	CMPQ        R9, BX
-	JEQ         rowdone1592
+	JEQ         rowdone1602
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1591
+	JLE         chunks1601
 	MOVQ        BX, R9
-	JMP         chunks1591
+	JMP         chunks1601
 
-rowdone1592:
+rowdone1602:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1590
+	JNZ  row1600
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1589
+	JNZ  group1599
 	VZEROUPPER
 	RET
 
-chunk1588:
+chunk1598:
 	SUBQ $0x10, BX
 
-group1593:
+group1603:
 	MOVQ rows+24(FP), R10
 
-row1594:
+row1604:
 	XORQ R9, R9
 
-chunks1595:
+chunks1605:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x05, R9, R13
@@ -30718,65 +30650,65 @@ chunks1595:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle62<>+0(SB), X2, X3
+	VPSHUFB shuffle120<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle124<>+0(SB), X1, X4
+	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle66<>+0(SB), X3, X5
+	VPSHUFB shuffle240<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle128<>+0(SB), X0, X5
-	VPSHUFB shuffle63<>+0(SB), X2, X4
+	VPSHUFB shuffle124<>+0(SB), X0, X5
+	VPSHUFB shuffle511<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle126<>+0(SB), X1, X5
+	VPSHUFB shuffle122<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X0, X6
-	VPSHUFB shuffle65<>+0(SB), X2, X5
+	VPSHUFB shuffle237<>+0(SB), X0, X6
+	VPSHUFB shuffle121<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle61<>+0(SB), X3, X6
+	VPSHUFB shuffle117<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle20<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle60<>+0(SB), X1, X5
+	VPSHUFB shuffle116<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle274<>+0(SB), X3, X0
+	VPSHUFB shuffle273<>+0(SB), X3, X0
 	VPOR    X0, X5, X0
-	VPSHUFB shuffle64<>+0(SB), X4, X5
+	VPSHUFB shuffle238<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VMOVDQU X5, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VPSHUFB shuffle62<>+0(SB), X1, X1
+	VPSHUFB shuffle120<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle124<>+0(SB), X3, X3
+	VPSHUFB shuffle118<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle66<>+0(SB), X4, X4
+	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R12)
 	CMPQ    R9, BX
-	JEQ     rowdone1596
+	JEQ     rowdone1606
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1595
+	JLE     chunks1605
 	MOVQ    BX, R9
-	JMP     chunks1595
+	JMP     chunks1605
 
-rowdone1596:
+rowdone1606:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1594
+	JNZ  row1604
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1593
+	JNZ  group1603
 	VZEROUPPER
 	RET
 
@@ -30861,21 +30793,21 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1597
+	JAE   chunk1607
 	CMPQ  BX, $0x10
-	JAE   chunk1598
+	JAE   chunk1608
 	RET
 
-chunk1597:
+chunk1607:
 	SUBQ $0x20, BX
 
-group1599:
+group1609:
 	MOVQ rows+24(FP), R10
 
-row1600:
+row1610:
 	XORQ R9, R9
 
-chunks1601:
+chunks1611:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x05, R9, R13
@@ -30911,140 +30843,6 @@ chunks1601:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)
 	CMPQ        R9, BX
-	JEQ         rowdone1602
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
-	JLE         chunks1601
-	MOVQ        BX, R9
-	JMP         chunks1601
-
-rowdone1602:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
-	JNZ  row1600
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1599
-	VZEROUPPER
-	RET
-
-chunk1598:
-	SUBQ $0x10, BX
-
-group1603:
-	MOVQ rows+24(FP), R10
-
-row1604:
-	XORQ R9, R9
-
-chunks1605:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 32(R13), X2
-	VPSHUFB shuffle31<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (R11)
-	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 16(R13), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(DX*2)
-	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVDQU 64(R13), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)(DI*1)
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, (R12)
-	CMPQ    R9, BX
-	JEQ     rowdone1606
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
-	JLE     chunks1605
-	MOVQ    BX, R9
-	JMP     chunks1605
-
-rowdone1606:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
-	JNZ  row1604
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1603
-	VZEROUPPER
-	RET
-
-// func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
-	CMPQ  BX, $0x20
-	JAE   chunk1607
-	CMPQ  BX, $0x10
-	JAE   chunk1608
-	RET
-
-chunk1607:
-	SUBQ $0x20, BX
-
-group1609:
-	MOVQ rows+24(FP), R10
-
-row1610:
-	XORQ R9, R9
-
-chunks1611:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     16(R13), X0
-	VINSERTI128 $0x01, 96(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     32(R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     48(R13), X0
-	VINSERTI128 $0x01, 128(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     64(R13), X0
-	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)
-	CMPQ        R9, BX
 	JEQ         rowdone1612
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
@@ -31079,15 +30877,30 @@ chunks1615:
 	IMUL3Q  $0x05, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(DX*2)
-	VMOVDQU 48(R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 32(R13), X2
+	VPSHUFB shuffle131<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R11)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 48(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 16(R13), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X0
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (R11)(DX*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVDQU 64(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X0
+	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 64(R13), X0
-	VMOVDQU X0, (R12)
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R12)
 	CMPQ    R9, BX
 	JEQ     rowdone1616
 	ADDQ    $0x10, R9
@@ -31105,6 +30918,125 @@ rowdone1616:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1613
+	VZEROUPPER
+	RET
+
+// func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (DX)(DX*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  BX, $0x20
+	JAE   chunk1617
+	CMPQ  BX, $0x10
+	JAE   chunk1618
+	RET
+
+chunk1617:
+	SUBQ $0x20, BX
+
+group1619:
+	MOVQ rows+24(FP), R10
+
+row1620:
+	XORQ R9, R9
+
+chunks1621:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x05, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(R13), X0
+	VINSERTI128 $0x01, 96(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*1)
+	VMOVDQU     32(R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*2)
+	VMOVDQU     48(R13), X0
+	VINSERTI128 $0x01, 128(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     64(R13), X0
+	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	CMPQ        R9, BX
+	JEQ         rowdone1622
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
+	JLE         chunks1621
+	MOVQ        BX, R9
+	JMP         chunks1621
+
+rowdone1622:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1620
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1619
+	VZEROUPPER
+	RET
+
+chunk1618:
+	SUBQ $0x10, BX
+
+group1623:
+	MOVQ rows+24(FP), R10
+
+row1624:
+	XORQ R9, R9
+
+chunks1625:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x05, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(R13), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 32(R13), X0
+	VMOVDQU X0, (R11)(DX*2)
+	VMOVDQU 48(R13), X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 64(R13), X0
+	VMOVDQU X0, (R12)
+	CMPQ    R9, BX
+	JEQ     rowdone1626
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
+	JLE     chunks1625
+	MOVQ    BX, R9
+	JMP     chunks1625
+
+rowdone1626:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1624
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1623
 	VZEROUPPER
 	RET
 
@@ -31128,21 +31060,21 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1617
+	JAE   chunk1627
 	CMPQ  BX, $0x10
-	JAE   chunk1618
+	JAE   chunk1628
 	RET
 
-chunk1617:
+chunk1627:
 	SUBQ $0x20, BX
 
-group1619:
+group1629:
 	MOVQ rows+24(FP), R9
 
-row1620:
+row1630:
 	XORQ R8, R8
 
-chunks1621:
+chunks1631:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	IMUL3Q      $0x06, R8, R12
@@ -31232,35 +31164,35 @@ chunks1621:
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
-	JEQ         rowdone1622
+	JEQ         rowdone1632
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1621
+	JLE         chunks1631
 	MOVQ        BX, R8
-	JMP         chunks1621
+	JMP         chunks1631
 
-rowdone1622:
+rowdone1632:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1620
+	JNZ  row1630
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1619
+	JNZ  group1629
 	VZEROUPPER
 	RET
 
-chunk1618:
+chunk1628:
 	SUBQ $0x10, BX
 
-group1623:
+group1633:
 	MOVQ rows+24(FP), R9
 
-row1624:
+row1634:
 	XORQ R8, R8
 
-chunks1625:
+chunks1635:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -31344,22 +31276,22 @@ chunks1625:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
-	JEQ     rowdone1626
+	JEQ     rowdone1636
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1625
+	JLE     chunks1635
 	MOVQ    BX, R8
-	JMP     chunks1625
+	JMP     chunks1635
 
-rowdone1626:
+rowdone1636:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1624
+	JNZ  row1634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1623
+	JNZ  group1633
 	VZEROUPPER
 	RET
 
@@ -31743,21 +31675,21 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1627
+	JAE   chunk1637
 	CMPQ  BX, $0x10
-	JAE   chunk1628
+	JAE   chunk1638
 	RET
 
-chunk1627:
+chunk1637:
 	SUBQ $0x20, BX
 
-group1629:
+group1639:
 	MOVQ rows+24(FP), R9
 
-row1630:
+row1640:
 	XORQ R8, R8
 
-chunks1631:
+chunks1641:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	IMUL3Q      $0x06, R8, R12
@@ -31847,35 +31779,35 @@ chunks1631:
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R11)(DX*2)
 	CMPQ        R8, BX
-	JEQ         rowdone1632
+	JEQ         rowdone1642
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1631
+	JLE         chunks1641
 	MOVQ        BX, R8
-	JMP         chunks1631
+	JMP         chunks1641
 
-rowdone1632:
+rowdone1642:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1630
+	JNZ  row1640
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1629
+	JNZ  group1639
 	VZEROUPPER
 	RET
 
-chunk1628:
+chunk1638:
 	SUBQ $0x10, BX
 
-group1633:
+group1643:
 	MOVQ rows+24(FP), R9
 
-row1634:
+row1644:
 	XORQ R8, R8
 
-chunks1635:
+chunks1645:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -31883,29 +31815,29 @@ chunks1635:
 	VMOVDQU (R12), X0
 	VPSHUFB shuffle1210<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle329<>+0(SB), X2, X3
+	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle477<>+0(SB), X1, X4
+	VPSHUFB shuffle476<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R12), X3
 	VPSHUFB shuffle1211<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R12), X4
-	VPSHUFB shuffle319<>+0(SB), X4, X6
+	VPSHUFB shuffle318<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R12), X5
 	VPSHUFB shuffle827<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R10)
 	VPSHUFB shuffle1212<>+0(SB), X0, X7
-	VPSHUFB shuffle322<>+0(SB), X2, X6
+	VPSHUFB shuffle321<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle484<>+0(SB), X1, X7
+	VPSHUFB shuffle483<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1213<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle332<>+0(SB), X4, X7
+	VPSHUFB shuffle331<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1084<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
@@ -31915,7 +31847,7 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle601<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle478<>+0(SB), X3, X7
+	VPSHUFB shuffle477<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1215<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
@@ -31925,13 +31857,13 @@ chunks1635:
 	VPSHUFB shuffle1092<>+0(SB), X0, X7
 	VPSHUFB shuffle1216<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle331<>+0(SB), X1, X7
+	VPSHUFB shuffle330<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle595<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1217<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle321<>+0(SB), X5, X6
+	VPSHUFB shuffle320<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R11)
 	VPSHUFB shuffle1096<>+0(SB), X0, X6
@@ -31939,7 +31871,7 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1218<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle320<>+0(SB), X3, X7
+	VPSHUFB shuffle319<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle590<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
@@ -31947,11 +31879,11 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R11)(DX*1)
 	VPSHUFB shuffle1220<>+0(SB), X0, X0
-	VPSHUFB shuffle109<>+0(SB), X2, X2
+	VPSHUFB shuffle101<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1221<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle487<>+0(SB), X3, X3
+	VPSHUFB shuffle486<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle596<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
@@ -31959,22 +31891,22 @@ chunks1635:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)(DX*2)
 	CMPQ    R8, BX
-	JEQ     rowdone1636
+	JEQ     rowdone1646
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1635
+	JLE     chunks1645
 	MOVQ    BX, R8
-	JMP     chunks1635
+	JMP     chunks1645
 
-rowdone1636:
+rowdone1646:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1634
+	JNZ  row1644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1633
+	JNZ  group1643
 	VZEROUPPER
 	RET
 
@@ -32218,21 +32150,21 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1637
+	JAE   chunk1647
 	CMPQ  BX, $0x10
-	JAE   chunk1638
+	JAE   chunk1648
 	RET
 
-chunk1637:
+chunk1647:
 	SUBQ $0x20, BX
 
-group1639:
+group1649:
 	MOVQ rows+24(FP), R9
 
-row1640:
+row1650:
 	XORQ R8, R8
 
-chunks1641:
+chunks1651:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	IMUL3Q      $0x06, R8, R12
@@ -32298,35 +32230,35 @@ chunks1641:
 	VPOR        Y6, Y3, Y6
 	VMOVDQU     Y6, (R11)(DX*2)
 	CMPQ        R8, BX
-	JEQ         rowdone1642
+	JEQ         rowdone1652
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
-	JLE         chunks1641
+	JLE         chunks1651
 	MOVQ        BX, R8
-	JMP         chunks1641
+	JMP         chunks1651
 
-rowdone1642:
+rowdone1652:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1640
+	JNZ  row1650
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1639
+	JNZ  group1649
 	VZEROUPPER
 	RET
 
-chunk1638:
+chunk1648:
 	SUBQ $0x10, BX
 
-group1643:
+group1653:
 	MOVQ rows+24(FP), R9
 
-row1644:
+row1654:
 	XORQ R8, R8
 
-chunks1645:
+chunks1655:
 	LEAQ    (CX)(R8*1), R10
 	LEAQ    (R10)(DI*1), R11
 	IMUL3Q  $0x06, R8, R12
@@ -32334,74 +32266,74 @@ chunks1645:
 	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle63<>+0(SB), X2, X3
+	VPSHUFB shuffle511<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R12), X1
-	VPSHUFB shuffle61<>+0(SB), X1, X4
+	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 64(R12), X3
-	VPSHUFB shuffle64<>+0(SB), X3, X5
+	VPSHUFB shuffle238<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R10)
-	VPSHUFB shuffle128<>+0(SB), X0, X5
-	VPSHUFB shuffle65<>+0(SB), X2, X4
+	VPSHUFB shuffle124<>+0(SB), X0, X5
+	VPSHUFB shuffle121<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VPSHUFB shuffle274<>+0(SB), X1, X5
+	VPSHUFB shuffle273<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle66<>+0(SB), X3, X4
+	VPSHUFB shuffle240<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
 	VMOVDQU X4, (R10)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X0, X4
+	VPSHUFB shuffle237<>+0(SB), X0, X4
 	VMOVDQU 32(R12), X5
-	VPSHUFB shuffle60<>+0(SB), X5, X6
+	VPSHUFB shuffle116<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
-	VPSHUFB shuffle124<>+0(SB), X1, X4
+	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X6, X4
 	VMOVDQU 80(R12), X6
 	VPSHUFB shuffle14<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VMOVDQU X7, (R10)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle62<>+0(SB), X5, X7
+	VPSHUFB shuffle120<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
-	VPSHUFB shuffle126<>+0(SB), X1, X1
+	VPSHUFB shuffle122<>+0(SB), X1, X1
 	VPOR    X1, X7, X1
 	VPSHUFB shuffle20<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
 	VMOVDQU X7, (R11)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle63<>+0(SB), X5, X1
+	VPSHUFB shuffle511<>+0(SB), X5, X1
 	VPOR    X1, X7, X1
-	VPSHUFB shuffle61<>+0(SB), X3, X7
+	VPSHUFB shuffle117<>+0(SB), X3, X7
 	VPOR    X7, X1, X7
-	VPSHUFB shuffle64<>+0(SB), X6, X1
+	VPSHUFB shuffle238<>+0(SB), X6, X1
 	VPOR    X1, X7, X1
 	VMOVDQU X1, (R11)(DX*1)
-	VPSHUFB shuffle128<>+0(SB), X2, X2
-	VPSHUFB shuffle65<>+0(SB), X5, X5
+	VPSHUFB shuffle124<>+0(SB), X2, X2
+	VPSHUFB shuffle121<>+0(SB), X5, X5
 	VPOR    X5, X2, X5
-	VPSHUFB shuffle274<>+0(SB), X3, X3
+	VPSHUFB shuffle273<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
-	VPSHUFB shuffle66<>+0(SB), X6, X6
+	VPSHUFB shuffle240<>+0(SB), X6, X6
 	VPOR    X6, X3, X6
 	VMOVDQU X6, (R11)(DX*2)
 	CMPQ    R8, BX
-	JEQ     rowdone1646
+	JEQ     rowdone1656
 	ADDQ    $0x10, R8
 	CMPQ    R8, BX
-	JLE     chunks1645
+	JLE     chunks1655
 	MOVQ    BX, R8
-	JMP     chunks1645
+	JMP     chunks1655
 
-rowdone1646:
+rowdone1656:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1644
+	JNZ  row1654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1643
+	JNZ  group1653
 	VZEROUPPER
 	RET
 
@@ -32425,21 +32357,21 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  DI, 8(SP)
 	MOVQ  laneI+56(FP), DI
 	CMPQ  BX, $0x20
-	JAE   chunk1647
+	JAE   chunk1657
 	CMPQ  BX, $0x10
-	JAE   chunk1648
+	JAE   chunk1658
 	RET
 
-chunk1647:
+chunk1657:
 	SUBQ $0x20, BX
 
-group1649:
+group1659:
 	MOVQ rows+24(FP), R9
 
-row1650:
+row1660:
 	XORQ R8, R8
 
-chunks1651:
+chunks1661:
 	LEAQ        (CX)(R8*1), R10
 	LEAQ        (R10)(DI*1), R11
 	IMUL3Q      $0x06, R8, R12
@@ -32481,147 +32413,6 @@ chunks1651:
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R8, BX
-	JEQ         rowdone1652
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
-	JLE         chunks1651
-	MOVQ        BX, R8
-	JMP         chunks1651
-
-rowdone1652:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row1650
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1649
-	VZEROUPPER
-	RET
-
-chunk1648:
-	SUBQ $0x10, BX
-
-group1653:
-	MOVQ rows+24(FP), R9
-
-row1654:
-	XORQ R8, R8
-
-chunks1655:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 48(R12), X2
-	VPSHUFB shuffle16<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (R10)
-	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VPSHUFB shuffle31<>+0(SB), X2, X2
-	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)(DX*1)
-	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle15<>+0(SB), X2, X0
-	VMOVDQU 64(R12), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*2)
-	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, (R11)
-	VMOVDQU 32(R12), X3
-	VPSHUFB shuffle15<>+0(SB), X3, X2
-	VMOVDQU 80(R12), X1
-	VPSHUFB shuffle16<>+0(SB), X1, X0
-	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(DX*1)
-	VPSHUFB shuffle21<>+0(SB), X3, X3
-	VPSHUFB shuffle31<>+0(SB), X1, X1
-	VPOR    X1, X3, X1
-	VMOVDQU X1, (R11)(DX*2)
-	CMPQ    R8, BX
-	JEQ     rowdone1656
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
-	JLE     chunks1655
-	MOVQ    BX, R8
-	JMP     chunks1655
-
-rowdone1656:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
-	JNZ  row1654
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1653
-	VZEROUPPER
-	RET
-
-// func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
-	CMPQ  BX, $0x20
-	JAE   chunk1657
-	CMPQ  BX, $0x10
-	JAE   chunk1658
-	RET
-
-chunk1657:
-	SUBQ $0x20, BX
-
-group1659:
-	MOVQ rows+24(FP), R9
-
-row1660:
-	XORQ R8, R8
-
-chunks1661:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)
-	VMOVDQU     16(R12), X0
-	VINSERTI128 $0x01, 112(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(DX*1)
-	VMOVDQU     32(R12), X0
-	VINSERTI128 $0x01, 128(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(DX*2)
-	VMOVDQU     48(R12), X0
-	VINSERTI128 $0x01, 144(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     64(R12), X0
-	VINSERTI128 $0x01, 160(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     80(R12), X0
-	VINSERTI128 $0x01, 176(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	CMPQ        R8, BX
 	JEQ         rowdone1662
 	ADDQ        $0x20, R8
 	CMPQ        R8, BX
@@ -32656,17 +32447,35 @@ chunks1665:
 	IMUL3Q  $0x06, R8, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 16(R12), X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 32(R12), X0
-	VMOVDQU X0, (R10)(DX*2)
-	VMOVDQU 48(R12), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 64(R12), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 48(R12), X2
+	VPSHUFB shuffle16<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R10)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VPSHUFB shuffle131<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVDQU X2, (R10)(DX*1)
+	VMOVDQU 16(R12), X2
+	VPSHUFB shuffle15<>+0(SB), X2, X0
+	VMOVDQU 64(R12), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R10)(DX*2)
+	VPSHUFB shuffle21<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R11)
+	VMOVDQU 32(R12), X3
+	VPSHUFB shuffle15<>+0(SB), X3, X2
+	VMOVDQU 80(R12), X1
+	VPSHUFB shuffle16<>+0(SB), X1, X0
+	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 80(R12), X0
-	VMOVDQU X0, (R11)(DX*2)
+	VPSHUFB shuffle21<>+0(SB), X3, X3
+	VPSHUFB shuffle131<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R8, BX
 	JEQ     rowdone1666
 	ADDQ    $0x10, R8
@@ -32684,6 +32493,129 @@ rowdone1666:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1663
+	VZEROUPPER
+	RET
+
+// func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	MOVQ  laneI+56(FP), DI
+	CMPQ  BX, $0x20
+	JAE   chunk1667
+	CMPQ  BX, $0x10
+	JAE   chunk1668
+	RET
+
+chunk1667:
+	SUBQ $0x20, BX
+
+group1669:
+	MOVQ rows+24(FP), R9
+
+row1670:
+	XORQ R8, R8
+
+chunks1671:
+	LEAQ        (CX)(R8*1), R10
+	LEAQ        (R10)(DI*1), R11
+	IMUL3Q      $0x06, R8, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)
+	VMOVDQU     16(R12), X0
+	VINSERTI128 $0x01, 112(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)(DX*1)
+	VMOVDQU     32(R12), X0
+	VINSERTI128 $0x01, 128(R12), Y0, Y0
+	VMOVDQU     Y0, (R10)(DX*2)
+	VMOVDQU     48(R12), X0
+	VINSERTI128 $0x01, 144(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     64(R12), X0
+	VINSERTI128 $0x01, 160(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*1)
+	VMOVDQU     80(R12), X0
+	VINSERTI128 $0x01, 176(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*2)
+	CMPQ        R8, BX
+	JEQ         rowdone1672
+	ADDQ        $0x20, R8
+	CMPQ        R8, BX
+	JLE         chunks1671
+	MOVQ        BX, R8
+	JMP         chunks1671
+
+rowdone1672:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1670
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1669
+	VZEROUPPER
+	RET
+
+chunk1668:
+	SUBQ $0x10, BX
+
+group1673:
+	MOVQ rows+24(FP), R9
+
+row1674:
+	XORQ R8, R8
+
+chunks1675:
+	LEAQ    (CX)(R8*1), R10
+	LEAQ    (R10)(DI*1), R11
+	IMUL3Q  $0x06, R8, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (R10)
+	VMOVDQU 16(R12), X0
+	VMOVDQU X0, (R10)(DX*1)
+	VMOVDQU 32(R12), X0
+	VMOVDQU X0, (R10)(DX*2)
+	VMOVDQU 48(R12), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 64(R12), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 80(R12), X0
+	VMOVDQU X0, (R11)(DX*2)
+	CMPQ    R8, BX
+	JEQ     rowdone1676
+	ADDQ    $0x10, R8
+	CMPQ    R8, BX
+	JLE     chunks1675
+	MOVQ    BX, R8
+	JMP     chunks1675
+
+rowdone1676:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R9
+	JNZ  row1674
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1673
 	VZEROUPPER
 	RET
 
@@ -32708,21 +32640,21 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1667
+	JAE   chunk1677
 	CMPQ  BX, $0x10
-	JAE   chunk1668
+	JAE   chunk1678
 	RET
 
-chunk1667:
+chunk1677:
 	SUBQ $0x20, BX
 
-group1669:
+group1679:
 	MOVQ rows+24(FP), R10
 
-row1670:
+row1680:
 	XORQ R9, R9
 
-chunks1671:
+chunks1681:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x07, R9, R13
@@ -32840,35 +32772,35 @@ chunks1671:
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1672
+	JEQ         rowdone1682
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1671
+	JLE         chunks1681
 	MOVQ        BX, R9
-	JMP         chunks1671
+	JMP         chunks1681
 
-rowdone1672:
+rowdone1682:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1670
+	JNZ  row1680
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1669
+	JNZ  group1679
 	VZEROUPPER
 	RET
 
-chunk1668:
+chunk1678:
 	SUBQ $0x10, BX
 
-group1673:
+group1683:
 	MOVQ rows+24(FP), R10
 
-row1674:
+row1684:
 	XORQ R9, R9
 
-chunks1675:
+chunks1685:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -32979,22 +32911,22 @@ chunks1675:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1676
+	JEQ     rowdone1686
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1675
+	JLE     chunks1685
 	MOVQ    BX, R9
-	JMP     chunks1675
+	JMP     chunks1685
 
-rowdone1676:
+rowdone1686:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1674
+	JNZ  row1684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1673
+	JNZ  group1683
 	VZEROUPPER
 	RET
 
@@ -33509,21 +33441,21 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1677
+	JAE   chunk1687
 	CMPQ  BX, $0x10
-	JAE   chunk1678
+	JAE   chunk1688
 	RET
 
-chunk1677:
+chunk1687:
 	SUBQ $0x20, BX
 
-group1679:
+group1689:
 	MOVQ rows+24(FP), R10
 
-row1680:
+row1690:
 	XORQ R9, R9
 
-chunks1681:
+chunks1691:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x07, R9, R13
@@ -33641,35 +33573,35 @@ chunks1681:
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R12)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1682
+	JEQ         rowdone1692
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1681
+	JLE         chunks1691
 	MOVQ        BX, R9
-	JMP         chunks1681
+	JMP         chunks1691
 
-rowdone1682:
+rowdone1692:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1680
+	JNZ  row1690
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1679
+	JNZ  group1689
 	VZEROUPPER
 	RET
 
-chunk1678:
+chunk1688:
 	SUBQ $0x10, BX
 
-group1683:
+group1693:
 	MOVQ rows+24(FP), R10
 
-row1684:
+row1694:
 	XORQ R9, R9
 
-chunks1685:
+chunks1695:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -33677,13 +33609,13 @@ chunks1685:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle336<>+0(SB), X2, X3
+	VPSHUFB shuffle335<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R13), X1
-	VPSHUFB shuffle331<>+0(SB), X1, X4
+	VPSHUFB shuffle330<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R13), X3
-	VPSHUFB shuffle320<>+0(SB), X3, X5
+	VPSHUFB shuffle319<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R13), X4
 	VPSHUFB shuffle596<>+0(SB), X4, X6
@@ -33698,11 +33630,11 @@ chunks1685:
 	VPSHUFB shuffle868<>+0(SB), X0, X8
 	VPSHUFB shuffle1349<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle324<>+0(SB), X1, X8
+	VPSHUFB shuffle323<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle487<>+0(SB), X3, X7
+	VPSHUFB shuffle486<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle330<>+0(SB), X4, X8
+	VPSHUFB shuffle329<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle772<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
@@ -33714,11 +33646,11 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1350<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle334<>+0(SB), X3, X7
+	VPSHUFB shuffle333<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle323<>+0(SB), X4, X8
+	VPSHUFB shuffle322<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle319<>+0(SB), X5, X7
+	VPSHUFB shuffle318<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1084<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
@@ -33732,13 +33664,13 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle602<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle332<>+0(SB), X5, X7
+	VPSHUFB shuffle331<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1088<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R11)(DI*1)
 	VPSHUFB shuffle1096<>+0(SB), X0, X8
-	VPSHUFB shuffle109<>+0(SB), X2, X7
+	VPSHUFB shuffle101<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle775<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
@@ -33746,33 +33678,33 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1351<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle325<>+0(SB), X5, X7
+	VPSHUFB shuffle324<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle321<>+0(SB), X6, X8
+	VPSHUFB shuffle320<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)
 	VPSHUFB shuffle1220<>+0(SB), X0, X8
 	VPSHUFB shuffle778<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle110<>+0(SB), X1, X8
+	VPSHUFB shuffle102<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle477<>+0(SB), X3, X7
+	VPSHUFB shuffle476<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle770<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle1352<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle335<>+0(SB), X6, X8
+	VPSHUFB shuffle334<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R12)(DX*1)
 	VPSHUFB shuffle1353<>+0(SB), X0, X0
 	VPSHUFB shuffle780<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle329<>+0(SB), X1, X1
+	VPSHUFB shuffle328<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle484<>+0(SB), X3, X3
+	VPSHUFB shuffle483<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle478<>+0(SB), X4, X4
+	VPSHUFB shuffle477<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle771<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
@@ -33780,22 +33712,22 @@ chunks1685:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R12)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1686
+	JEQ     rowdone1696
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1685
+	JLE     chunks1695
 	MOVQ    BX, R9
-	JMP     chunks1685
+	JMP     chunks1695
 
-rowdone1686:
+rowdone1696:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1684
+	JNZ  row1694
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1683
+	JNZ  group1693
 	VZEROUPPER
 	RET
 
@@ -34010,21 +33942,21 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1687
+	JAE   chunk1697
 	CMPQ  BX, $0x10
-	JAE   chunk1688
+	JAE   chunk1698
 	RET
 
-chunk1687:
+chunk1697:
 	SUBQ $0x20, BX
 
-group1689:
+group1699:
 	MOVQ rows+24(FP), R10
 
-row1690:
+row1700:
 	XORQ R9, R9
 
-chunks1691:
+chunks1701:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x07, R9, R13
@@ -34100,35 +34032,35 @@ chunks1691:
 	VPOR        Y5, Y3, Y5
 	VMOVDQU     Y5, (R12)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1692
+	JEQ         rowdone1702
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1691
+	JLE         chunks1701
 	MOVQ        BX, R9
-	JMP         chunks1691
+	JMP         chunks1701
 
-rowdone1692:
+rowdone1702:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1690
+	JNZ  row1700
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1689
+	JNZ  group1699
 	VZEROUPPER
 	RET
 
-chunk1688:
+chunk1698:
 	SUBQ $0x10, BX
 
-group1693:
+group1703:
 	MOVQ rows+24(FP), R10
 
-row1694:
+row1704:
 	XORQ R9, R9
 
-chunks1695:
+chunks1705:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	IMUL3Q  $0x07, R9, R13
@@ -34136,83 +34068,83 @@ chunks1695:
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
 	VMOVDQU 16(R13), X2
-	VPSHUFB shuffle65<>+0(SB), X2, X3
+	VPSHUFB shuffle121<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 48(R13), X1
-	VPSHUFB shuffle124<>+0(SB), X1, X4
+	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 80(R13), X3
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R11)
-	VPSHUFB shuffle128<>+0(SB), X0, X5
+	VPSHUFB shuffle124<>+0(SB), X0, X5
 	VMOVDQU 32(R13), X4
-	VPSHUFB shuffle60<>+0(SB), X4, X6
+	VPSHUFB shuffle116<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle126<>+0(SB), X1, X5
+	VPSHUFB shuffle122<>+0(SB), X1, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle64<>+0(SB), X3, X6
+	VPSHUFB shuffle238<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R11)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X0, X6
-	VPSHUFB shuffle62<>+0(SB), X4, X5
+	VPSHUFB shuffle237<>+0(SB), X0, X6
+	VPSHUFB shuffle120<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
 	VMOVDQU 64(R13), X6
-	VPSHUFB shuffle61<>+0(SB), X6, X7
+	VPSHUFB shuffle117<>+0(SB), X6, X7
 	VPOR    X7, X5, X7
-	VPSHUFB shuffle66<>+0(SB), X3, X5
+	VPSHUFB shuffle240<>+0(SB), X3, X5
 	VPOR    X5, X7, X5
 	VMOVDQU X5, (R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VPSHUFB shuffle63<>+0(SB), X4, X5
+	VPSHUFB shuffle511<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
-	VPSHUFB shuffle274<>+0(SB), X6, X0
+	VPSHUFB shuffle273<>+0(SB), X6, X0
 	VPOR    X0, X5, X0
 	VMOVDQU 96(R13), X5
 	VPSHUFB shuffle14<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
 	VMOVDQU X7, (R11)(DI*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
-	VPSHUFB shuffle65<>+0(SB), X4, X4
+	VPSHUFB shuffle121<>+0(SB), X4, X4
 	VPOR    X4, X7, X4
-	VPSHUFB shuffle124<>+0(SB), X6, X7
+	VPSHUFB shuffle118<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
 	VPSHUFB shuffle20<>+0(SB), X5, X4
 	VPOR    X4, X7, X4
 	VMOVDQU X4, (R12)
-	VPSHUFB shuffle128<>+0(SB), X2, X4
-	VPSHUFB shuffle60<>+0(SB), X1, X7
+	VPSHUFB shuffle124<>+0(SB), X2, X4
+	VPSHUFB shuffle116<>+0(SB), X1, X7
 	VPOR    X7, X4, X7
-	VPSHUFB shuffle126<>+0(SB), X6, X6
+	VPSHUFB shuffle122<>+0(SB), X6, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle64<>+0(SB), X5, X7
+	VPSHUFB shuffle238<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)(DX*1)
-	VPSHUFB shuffle240<>+0(SB), X2, X2
-	VPSHUFB shuffle62<>+0(SB), X1, X1
+	VPSHUFB shuffle237<>+0(SB), X2, X2
+	VPSHUFB shuffle120<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle61<>+0(SB), X3, X3
+	VPSHUFB shuffle117<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle66<>+0(SB), X5, X5
+	VPSHUFB shuffle240<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VMOVDQU X5, (R12)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1696
+	JEQ     rowdone1706
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1695
+	JLE     chunks1705
 	MOVQ    BX, R9
-	JMP     chunks1695
+	JMP     chunks1705
 
-rowdone1696:
+rowdone1706:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1694
+	JNZ  row1704
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1693
+	JNZ  group1703
 	VZEROUPPER
 	RET
 
@@ -34237,21 +34169,21 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1697
+	JAE   chunk1707
 	CMPQ  BX, $0x10
-	JAE   chunk1698
+	JAE   chunk1708
 	RET
 
-chunk1697:
+chunk1707:
 	SUBQ $0x20, BX
 
-group1699:
+group1709:
 	MOVQ rows+24(FP), R10
 
-row1700:
+row1710:
 	XORQ R9, R9
 
-chunks1701:
+chunks1711:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	IMUL3Q      $0x07, R9, R13
@@ -34299,156 +34231,6 @@ chunks1701:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R12)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1702
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
-	JLE         chunks1701
-	MOVQ        BX, R9
-	JMP         chunks1701
-
-rowdone1702:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
-	JNZ  row1700
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1699
-	VZEROUPPER
-	RET
-
-chunk1698:
-	SUBQ $0x10, BX
-
-group1703:
-	MOVQ rows+24(FP), R10
-
-row1704:
-	XORQ R9, R9
-
-chunks1705:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 48(R13), X2
-	VPSHUFB shuffle31<>+0(SB), X2, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (R11)
-	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 64(R13), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 16(R13), X1
-	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(DX*2)
-	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVDQU 80(R13), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X0
-	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 32(R13), X0
-	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X1, X3
-	VMOVDQU X3, (R12)
-	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 96(R13), X3
-	VPSHUFB shuffle16<>+0(SB), X3, X1
-	VPOR    X1, X0, X1
-	VMOVDQU X1, (R12)(DX*1)
-	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VPSHUFB shuffle31<>+0(SB), X3, X3
-	VPOR    X3, X2, X3
-	VMOVDQU X3, (R12)(DX*2)
-	CMPQ    R9, BX
-	JEQ     rowdone1706
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
-	JLE     chunks1705
-	MOVQ    BX, R9
-	JMP     chunks1705
-
-rowdone1706:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
-	JNZ  row1704
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group1703
-	VZEROUPPER
-	RET
-
-// func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX2
-TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  n+16(FP), BX
-	MOVQ  groups+64(FP), SI
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), R8
-	IMULQ spaceStride+32(FP), R8
-	MOVQ  groupSpace+72(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, (SP)
-	MOVQ  rows+24(FP), R8
-	IMULQ depthStride+40(FP), R8
-	MOVQ  groupDepth+80(FP), DI
-	SUBQ  R8, DI
-	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
-	CMPQ  BX, $0x20
-	JAE   chunk1707
-	CMPQ  BX, $0x10
-	JAE   chunk1708
-	RET
-
-chunk1707:
-	SUBQ $0x20, BX
-
-group1709:
-	MOVQ rows+24(FP), R10
-
-row1710:
-	XORQ R9, R9
-
-chunks1711:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     16(R13), X0
-	VINSERTI128 $0x01, 128(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     32(R13), X0
-	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     48(R13), X0
-	VINSERTI128 $0x01, 160(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     64(R13), X0
-	VINSERTI128 $0x01, 176(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)
-	VMOVDQU     80(R13), X0
-	VINSERTI128 $0x01, 192(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*1)
-	VMOVDQU     96(R13), X0
-	VINSERTI128 $0x01, 208(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*2)
-	CMPQ        R9, BX
 	JEQ         rowdone1712
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
@@ -34483,19 +34265,40 @@ chunks1715:
 	IMUL3Q  $0x07, R9, R13
 	ADDQ    AX, R13
 	VMOVDQU (R13), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(DX*2)
-	VMOVDQU 48(R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VMOVDQU 48(R13), X2
+	VPSHUFB shuffle131<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R11)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 64(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 16(R13), X1
+	VPSHUFB shuffle15<>+0(SB), X1, X0
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (R11)(DX*2)
+	VPSHUFB shuffle21<>+0(SB), X1, X1
+	VMOVDQU 80(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X0
+	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 64(R13), X0
-	VMOVDQU X0, (R12)
-	VMOVDQU 80(R13), X0
-	VMOVDQU X0, (R12)(DX*1)
-	VMOVDQU 96(R13), X0
-	VMOVDQU X0, (R12)(DX*2)
+	VMOVDQU 32(R13), X0
+	VPSHUFB shuffle15<>+0(SB), X0, X1
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, (R12)
+	VPSHUFB shuffle21<>+0(SB), X0, X0
+	VMOVDQU 96(R13), X3
+	VPSHUFB shuffle16<>+0(SB), X3, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R12)(DX*1)
+	VPSHUFB shuffle15<>+0(SB), X2, X2
+	VPSHUFB shuffle131<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R12)(DX*2)
 	CMPQ    R9, BX
 	JEQ     rowdone1716
 	ADDQ    $0x10, R9
@@ -34513,6 +34316,135 @@ rowdone1716:
 	ADDQ 8(SP), CX
 	DECQ SI
 	JNZ  group1713
+	VZEROUPPER
+	RET
+
+// func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX2
+TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  n+16(FP), BX
+	MOVQ  groups+64(FP), SI
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), R8
+	IMULQ spaceStride+32(FP), R8
+	MOVQ  groupSpace+72(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, (SP)
+	MOVQ  rows+24(FP), R8
+	IMULQ depthStride+40(FP), R8
+	MOVQ  groupDepth+80(FP), DI
+	SUBQ  R8, DI
+	MOVQ  DI, 8(SP)
+	LEAQ  (DX)(DX*2), DI
+	MOVQ  laneI+56(FP), R8
+	CMPQ  BX, $0x20
+	JAE   chunk1717
+	CMPQ  BX, $0x10
+	JAE   chunk1718
+	RET
+
+chunk1717:
+	SUBQ $0x20, BX
+
+group1719:
+	MOVQ rows+24(FP), R10
+
+row1720:
+	XORQ R9, R9
+
+chunks1721:
+	LEAQ        (CX)(R9*1), R11
+	LEAQ        (R11)(R8*1), R12
+	IMUL3Q      $0x07, R9, R13
+	ADDQ        AX, R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(R13), X0
+	VINSERTI128 $0x01, 128(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*1)
+	VMOVDQU     32(R13), X0
+	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*2)
+	VMOVDQU     48(R13), X0
+	VINSERTI128 $0x01, 160(R13), Y0, Y0
+	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     64(R13), X0
+	VINSERTI128 $0x01, 176(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     80(R13), X0
+	VINSERTI128 $0x01, 192(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)(DX*1)
+	VMOVDQU     96(R13), X0
+	VINSERTI128 $0x01, 208(R13), Y0, Y0
+	VMOVDQU     Y0, (R12)(DX*2)
+	CMPQ        R9, BX
+	JEQ         rowdone1722
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
+	JLE         chunks1721
+	MOVQ        BX, R9
+	JMP         chunks1721
+
+rowdone1722:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1720
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1719
+	VZEROUPPER
+	RET
+
+chunk1718:
+	SUBQ $0x10, BX
+
+group1723:
+	MOVQ rows+24(FP), R10
+
+row1724:
+	XORQ R9, R9
+
+chunks1725:
+	LEAQ    (CX)(R9*1), R11
+	LEAQ    (R11)(R8*1), R12
+	IMUL3Q  $0x07, R9, R13
+	ADDQ    AX, R13
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(R13), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 32(R13), X0
+	VMOVDQU X0, (R11)(DX*2)
+	VMOVDQU 48(R13), X0
+	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU 64(R13), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 80(R13), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 96(R13), X0
+	VMOVDQU X0, (R12)(DX*2)
+	CMPQ    R9, BX
+	JEQ     rowdone1726
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
+	JLE     chunks1725
+	MOVQ    BX, R9
+	JMP     chunks1725
+
+rowdone1726:
+	ADDQ spaceStride+32(FP), AX
+	ADDQ depthStride+40(FP), CX
+	DECQ R10
+	JNZ  row1724
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group1723
 	VZEROUPPER
 	RET
 
@@ -34537,25 +34469,25 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1717
+	JAE   chunk1727
 	CMPQ  BX, $0x10
-	JAE   chunk1718
+	JAE   chunk1728
 	CMPQ  BX, $0x08
-	JAE   chunk1719
+	JAE   chunk1729
 	CMPQ  BX, $0x04
-	JAE   chunk1720
+	JAE   chunk1730
 	RET
 
-chunk1717:
+chunk1727:
 	SUBQ $0x20, BX
 
-group1721:
+group1731:
 	MOVQ rows+24(FP), R10
 
-row1722:
+row1732:
 	XORQ R9, R9
 
-chunks1723:
+chunks1733:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -34655,35 +34587,35 @@ chunks1723:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1724
+	JEQ         rowdone1734
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1723
+	JLE         chunks1733
 	MOVQ        BX, R9
-	JMP         chunks1723
+	JMP         chunks1733
 
-rowdone1724:
+rowdone1734:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1722
+	JNZ  row1732
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1721
+	JNZ  group1731
 	VZEROUPPER
 	RET
 
-chunk1718:
+chunk1728:
 	SUBQ $0x10, BX
 
-group1725:
+group1735:
 	MOVQ rows+24(FP), R10
 
-row1726:
+row1736:
 	XORQ R9, R9
 
-chunks1727:
+chunks1737:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -34775,35 +34707,35 @@ chunks1727:
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1728
+	JEQ       rowdone1738
 	ADDQ      $0x10, R9
 	CMPQ      R9, BX
-	JLE       chunks1727
+	JLE       chunks1737
 	MOVQ      BX, R9
-	JMP       chunks1727
+	JMP       chunks1737
 
-rowdone1728:
+rowdone1738:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1726
+	JNZ  row1736
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1725
+	JNZ  group1735
 	VZEROUPPER
 	RET
 
-chunk1719:
+chunk1729:
 	SUBQ $0x08, BX
 
-group1729:
+group1739:
 	MOVQ rows+24(FP), R10
 
-row1730:
+row1740:
 	XORQ R9, R9
 
-chunks1731:
+chunks1741:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -34867,35 +34799,35 @@ chunks1731:
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1732
+	JEQ       rowdone1742
 	ADDQ      $0x08, R9
 	CMPQ      R9, BX
-	JLE       chunks1731
+	JLE       chunks1741
 	MOVQ      BX, R9
-	JMP       chunks1731
+	JMP       chunks1741
 
-rowdone1732:
+rowdone1742:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1730
+	JNZ  row1740
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1729
+	JNZ  group1739
 	VZEROUPPER
 	RET
 
-chunk1720:
+chunk1730:
 	SUBQ $0x04, BX
 
-group1733:
+group1743:
 	MOVQ rows+24(FP), R10
 
-row1734:
+row1744:
 	XORQ R9, R9
 
-chunks1735:
+chunks1745:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -34951,22 +34883,22 @@ chunks1735:
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1736
+	JEQ       rowdone1746
 	ADDQ      $0x04, R9
 	CMPQ      R9, BX
-	JLE       chunks1735
+	JLE       chunks1745
 	MOVQ      BX, R9
-	JMP       chunks1735
+	JMP       chunks1745
 
-rowdone1736:
+rowdone1746:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1734
+	JNZ  row1744
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1733
+	JNZ  group1743
 	VZEROUPPER
 	RET
 
@@ -34991,25 +34923,25 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1737
+	JAE   chunk1747
 	CMPQ  BX, $0x10
-	JAE   chunk1738
+	JAE   chunk1748
 	CMPQ  BX, $0x08
-	JAE   chunk1739
+	JAE   chunk1749
 	CMPQ  BX, $0x04
-	JAE   chunk1740
+	JAE   chunk1750
 	RET
 
-chunk1737:
+chunk1747:
 	SUBQ $0x20, BX
 
-group1741:
+group1751:
 	MOVQ rows+24(FP), R10
 
-row1742:
+row1752:
 	XORQ R9, R9
 
-chunks1743:
+chunks1753:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -35109,35 +35041,35 @@ chunks1743:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVDQU     Y8, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1744
+	JEQ         rowdone1754
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1743
+	JLE         chunks1753
 	MOVQ        BX, R9
-	JMP         chunks1743
+	JMP         chunks1753
 
-rowdone1744:
+rowdone1754:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1742
+	JNZ  row1752
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1741
+	JNZ  group1751
 	VZEROUPPER
 	RET
 
-chunk1738:
+chunk1748:
 	SUBQ $0x10, BX
 
-group1745:
+group1755:
 	MOVQ rows+24(FP), R10
 
-row1746:
+row1756:
 	XORQ R9, R9
 
-chunks1747:
+chunks1757:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -35229,35 +35161,35 @@ chunks1747:
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1748
+	JEQ       rowdone1758
 	ADDQ      $0x10, R9
 	CMPQ      R9, BX
-	JLE       chunks1747
+	JLE       chunks1757
 	MOVQ      BX, R9
-	JMP       chunks1747
+	JMP       chunks1757
 
-rowdone1748:
+rowdone1758:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1746
+	JNZ  row1756
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1745
+	JNZ  group1755
 	VZEROUPPER
 	RET
 
-chunk1739:
+chunk1749:
 	SUBQ $0x08, BX
 
-group1749:
+group1759:
 	MOVQ rows+24(FP), R10
 
-row1750:
+row1760:
 	XORQ R9, R9
 
-chunks1751:
+chunks1761:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -35321,35 +35253,35 @@ chunks1751:
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1752
+	JEQ       rowdone1762
 	ADDQ      $0x08, R9
 	CMPQ      R9, BX
-	JLE       chunks1751
+	JLE       chunks1761
 	MOVQ      BX, R9
-	JMP       chunks1751
+	JMP       chunks1761
 
-rowdone1752:
+rowdone1762:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1750
+	JNZ  row1760
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1749
+	JNZ  group1759
 	VZEROUPPER
 	RET
 
-chunk1740:
+chunk1750:
 	SUBQ $0x04, BX
 
-group1753:
+group1763:
 	MOVQ rows+24(FP), R10
 
-row1754:
+row1764:
 	XORQ R9, R9
 
-chunks1755:
+chunks1765:
 	LEAQ      (CX)(R9*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU   (AX)(R9*8), X0
@@ -35405,22 +35337,22 @@ chunks1755:
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R12)(DI*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1756
+	JEQ       rowdone1766
 	ADDQ      $0x04, R9
 	CMPQ      R9, BX
-	JLE       chunks1755
+	JLE       chunks1765
 	MOVQ      BX, R9
-	JMP       chunks1755
+	JMP       chunks1765
 
-rowdone1756:
+rowdone1766:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1754
+	JNZ  row1764
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1753
+	JNZ  group1763
 	VZEROUPPER
 	RET
 
@@ -35445,25 +35377,25 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1757
+	JAE   chunk1767
 	CMPQ  BX, $0x10
-	JAE   chunk1758
+	JAE   chunk1768
 	CMPQ  BX, $0x08
-	JAE   chunk1759
+	JAE   chunk1769
 	CMPQ  BX, $0x04
-	JAE   chunk1760
+	JAE   chunk1770
 	RET
 
-chunk1757:
+chunk1767:
 	SUBQ $0x20, BX
 
-group1761:
+group1771:
 	MOVQ rows+24(FP), R10
 
-row1762:
+row1772:
 	XORQ R9, R9
 
-chunks1763:
+chunks1773:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -35515,35 +35447,35 @@ chunks1763:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1764
+	JEQ         rowdone1774
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1763
+	JLE         chunks1773
 	MOVQ        BX, R9
-	JMP         chunks1763
+	JMP         chunks1773
 
-rowdone1764:
+rowdone1774:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1762
+	JNZ  row1772
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1761
+	JNZ  group1771
 	VZEROUPPER
 	RET
 
-chunk1758:
+chunk1768:
 	SUBQ $0x10, BX
 
-group1765:
+group1775:
 	MOVQ rows+24(FP), R10
 
-row1766:
+row1776:
 	XORQ R9, R9
 
-chunks1767:
+chunks1777:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -35587,35 +35519,35 @@ chunks1767:
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R12)(DI*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1768
+	JEQ     rowdone1778
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1767
+	JLE     chunks1777
 	MOVQ    BX, R9
-	JMP     chunks1767
+	JMP     chunks1777
 
-rowdone1768:
+rowdone1778:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1766
+	JNZ  row1776
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1765
+	JNZ  group1775
 	VZEROUPPER
 	RET
 
-chunk1759:
+chunk1769:
 	SUBQ $0x08, BX
 
-group1769:
+group1779:
 	MOVQ rows+24(FP), R10
 
-row1770:
+row1780:
 	XORQ R9, R9
 
-chunks1771:
+chunks1781:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -35647,35 +35579,35 @@ chunks1771:
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R12)(DI*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1772
+	JEQ     rowdone1782
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1771
+	JLE     chunks1781
 	MOVQ    BX, R9
-	JMP     chunks1771
+	JMP     chunks1781
 
-rowdone1772:
+rowdone1782:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1770
+	JNZ  row1780
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1769
+	JNZ  group1779
 	VZEROUPPER
 	RET
 
-chunk1760:
+chunk1770:
 	SUBQ $0x04, BX
 
-group1773:
+group1783:
 	MOVQ rows+24(FP), R10
 
-row1774:
+row1784:
 	XORQ R9, R9
 
-chunks1775:
+chunks1785:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -35703,22 +35635,22 @@ chunks1775:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R12)(DI*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1776
+	JEQ     rowdone1786
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks1775
+	JLE     chunks1785
 	MOVQ    BX, R9
-	JMP     chunks1775
+	JMP     chunks1785
 
-rowdone1776:
+rowdone1786:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1774
+	JNZ  row1784
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1773
+	JNZ  group1783
 	VZEROUPPER
 	RET
 
@@ -35743,23 +35675,23 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1777
+	JAE   chunk1787
 	CMPQ  BX, $0x10
-	JAE   chunk1778
+	JAE   chunk1788
 	CMPQ  BX, $0x08
-	JAE   chunk1779
+	JAE   chunk1789
 	RET
 
-chunk1777:
+chunk1787:
 	SUBQ $0x20, BX
 
-group1780:
+group1790:
 	MOVQ rows+24(FP), R10
 
-row1781:
+row1791:
 	XORQ R9, R9
 
-chunks1782:
+chunks1792:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -35811,35 +35743,35 @@ chunks1782:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1783
+	JEQ         rowdone1793
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1782
+	JLE         chunks1792
 	MOVQ        BX, R9
-	JMP         chunks1782
+	JMP         chunks1792
 
-rowdone1783:
+rowdone1793:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1781
+	JNZ  row1791
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1780
+	JNZ  group1790
 	VZEROUPPER
 	RET
 
-chunk1778:
+chunk1788:
 	SUBQ $0x10, BX
 
-group1784:
+group1794:
 	MOVQ rows+24(FP), R10
 
-row1785:
+row1795:
 	XORQ R9, R9
 
-chunks1786:
+chunks1796:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -35883,35 +35815,35 @@ chunks1786:
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1787
+	JEQ         rowdone1797
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks1786
+	JLE         chunks1796
 	MOVQ        BX, R9
-	JMP         chunks1786
+	JMP         chunks1796
 
-rowdone1787:
+rowdone1797:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1785
+	JNZ  row1795
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1784
+	JNZ  group1794
 	VZEROUPPER
 	RET
 
-chunk1779:
+chunk1789:
 	SUBQ $0x08, BX
 
-group1788:
+group1798:
 	MOVQ rows+24(FP), R10
 
-row1789:
+row1799:
 	XORQ R9, R9
 
-chunks1790:
+chunks1800:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -35943,22 +35875,22 @@ chunks1790:
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1791
+	JEQ         rowdone1801
 	ADDQ        $0x08, R9
 	CMPQ        R9, BX
-	JLE         chunks1790
+	JLE         chunks1800
 	MOVQ        BX, R9
-	JMP         chunks1790
+	JMP         chunks1800
 
-rowdone1791:
+rowdone1801:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1789
+	JNZ  row1799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1788
+	JNZ  group1798
 	VZEROUPPER
 	RET
 
@@ -35983,21 +35915,21 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1792
+	JAE   chunk1802
 	CMPQ  BX, $0x10
-	JAE   chunk1793
+	JAE   chunk1803
 	RET
 
-chunk1792:
+chunk1802:
 	SUBQ $0x20, BX
 
-group1794:
+group1804:
 	MOVQ rows+24(FP), R10
 
-row1795:
+row1805:
 	XORQ R9, R9
 
-chunks1796:
+chunks1806:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36025,35 +35957,35 @@ chunks1796:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVDQU     Y0, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1797
+	JEQ         rowdone1807
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1796
+	JLE         chunks1806
 	MOVQ        BX, R9
-	JMP         chunks1796
+	JMP         chunks1806
 
-rowdone1797:
+rowdone1807:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1795
+	JNZ  row1805
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1794
+	JNZ  group1804
 	VZEROUPPER
 	RET
 
-chunk1793:
+chunk1803:
 	SUBQ $0x10, BX
 
-group1798:
+group1808:
 	MOVQ rows+24(FP), R10
 
-row1799:
+row1809:
 	XORQ R9, R9
 
-chunks1800:
+chunks1810:
 	LEAQ    (CX)(R9*1), R11
 	LEAQ    (R11)(R8*1), R12
 	VMOVDQU (AX)(R9*8), X0
@@ -36073,22 +36005,22 @@ chunks1800:
 	VMOVDQU 112(AX)(R9*8), X0
 	VMOVDQU X0, (R12)(DI*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1801
+	JEQ     rowdone1811
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1800
+	JLE     chunks1810
 	MOVQ    BX, R9
-	JMP     chunks1800
+	JMP     chunks1810
 
-rowdone1801:
+rowdone1811:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1799
+	JNZ  row1809
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1798
+	JNZ  group1808
 	VZEROUPPER
 	RET
 
@@ -36113,19 +36045,19 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1802
+	JAE   chunk1812
 	RET
 
-chunk1802:
+chunk1812:
 	SUBQ $0x20, BX
 
-group1803:
+group1813:
 	MOVQ rows+24(FP), R10
 
-row1804:
+row1814:
 	XORQ R9, R9
 
-chunks1805:
+chunks1815:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36225,22 +36157,22 @@ chunks1805:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1806
+	JEQ         rowdone1816
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1805
+	JLE         chunks1815
 	MOVQ        BX, R9
-	JMP         chunks1805
+	JMP         chunks1815
 
-rowdone1806:
+rowdone1816:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1804
+	JNZ  row1814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1803
+	JNZ  group1813
 	SFENCE
 	VZEROUPPER
 	RET
@@ -36266,19 +36198,19 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1807
+	JAE   chunk1817
 	RET
 
-chunk1807:
+chunk1817:
 	SUBQ $0x20, BX
 
-group1808:
+group1818:
 	MOVQ rows+24(FP), R10
 
-row1809:
+row1819:
 	XORQ R9, R9
 
-chunks1810:
+chunks1820:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36378,22 +36310,22 @@ chunks1810:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1811
+	JEQ         rowdone1821
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1810
+	JLE         chunks1820
 	MOVQ        BX, R9
-	JMP         chunks1810
+	JMP         chunks1820
 
-rowdone1811:
+rowdone1821:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1809
+	JNZ  row1819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1808
+	JNZ  group1818
 	SFENCE
 	VZEROUPPER
 	RET
@@ -36419,19 +36351,19 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1812
+	JAE   chunk1822
 	RET
 
-chunk1812:
+chunk1822:
 	SUBQ $0x20, BX
 
-group1813:
+group1823:
 	MOVQ rows+24(FP), R10
 
-row1814:
+row1824:
 	XORQ R9, R9
 
-chunks1815:
+chunks1825:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36483,22 +36415,22 @@ chunks1815:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1816
+	JEQ         rowdone1826
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1815
+	JLE         chunks1825
 	MOVQ        BX, R9
-	JMP         chunks1815
+	JMP         chunks1825
 
-rowdone1816:
+rowdone1826:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1814
+	JNZ  row1824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1813
+	JNZ  group1823
 	SFENCE
 	VZEROUPPER
 	RET
@@ -36524,19 +36456,19 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1817
+	JAE   chunk1827
 	RET
 
-chunk1817:
+chunk1827:
 	SUBQ $0x20, BX
 
-group1818:
+group1828:
 	MOVQ rows+24(FP), R10
 
-row1819:
+row1829:
 	XORQ R9, R9
 
-chunks1820:
+chunks1830:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36588,22 +36520,22 @@ chunks1820:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1821
+	JEQ         rowdone1831
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1820
+	JLE         chunks1830
 	MOVQ        BX, R9
-	JMP         chunks1820
+	JMP         chunks1830
 
-rowdone1821:
+rowdone1831:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1819
+	JNZ  row1829
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1818
+	JNZ  group1828
 	SFENCE
 	VZEROUPPER
 	RET
@@ -36629,19 +36561,19 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), DI
 	MOVQ  laneI+56(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1822
+	JAE   chunk1832
 	RET
 
-chunk1822:
+chunk1832:
 	SUBQ $0x20, BX
 
-group1823:
+group1833:
 	MOVQ rows+24(FP), R10
 
-row1824:
+row1834:
 	XORQ R9, R9
 
-chunks1825:
+chunks1835:
 	LEAQ        (CX)(R9*1), R11
 	LEAQ        (R11)(R8*1), R12
 	VMOVDQU     (AX)(R9*8), X0
@@ -36669,22 +36601,22 @@ chunks1825:
 	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
 	VMOVNTDQ    Y0, (R12)(DI*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1826
+	JEQ         rowdone1836
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1825
+	JLE         chunks1835
 	MOVQ        BX, R9
-	JMP         chunks1825
+	JMP         chunks1835
 
-rowdone1826:
+rowdone1836:
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R10
-	JNZ  row1824
+	JNZ  row1834
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1823
+	JNZ  group1833
 	SFENCE
 	VZEROUPPER
 	RET
@@ -36711,50 +36643,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group1827:
+group1837:
 	MOVQ rows+24(FP), R9
 
-row1828:
+row1838:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes1829:
+lanes1839:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs1830:
+pairs1840:
 	CMPQ        R15, $0x20
-	JB          single1831
+	JB          single1841
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs1830
+	JMP         pairs1840
 
-single1831:
+single1841:
 	TESTQ   R15, R15
-	JZ      lanedone1832
+	JZ      lanedone1842
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone1832:
+lanedone1842:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes1829
+	JB   lanes1839
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1828
+	JNZ  row1838
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1827
+	JNZ  group1837
 	VZEROUPPER
 	RET
 
@@ -36777,64 +36709,64 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs1833
+	JAE   runs1843
 	CMPQ  DX, $+16
-	JAE   runs1834
+	JAE   runs1844
 	RET
 
-runs1833:
+runs1843:
 	SUBQ $+32, SI
 
-group1835:
+group1845:
 	MOVQ rows+48(FP), DX
 
-row1836:
+row1846:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1837:
+run1847:
 	XORQ R10, R10
 
-pieces1838:
+pieces1848:
 	VMOVDQU (R9)(R10*1), Y0
 	VMOVDQU Y0, (R8)(R10*1)
 	CMPQ    R10, SI
-	JEQ     piecesdone1839
+	JEQ     piecesdone1849
 	ADDQ    $+32, R10
 	CMPQ    R10, SI
-	JLE     pieces1838
+	JLE     pieces1848
 	MOVQ    SI, R10
-	JMP     pieces1838
+	JMP     pieces1848
 
-piecesdone1839:
+piecesdone1849:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1837
+	JNZ  run1847
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1836
+	JNZ  row1846
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1835
+	JNZ  group1845
 	VZEROUPPER
 	RET
 
-runs1834:
+runs1844:
 	SUBQ $+16, SI
 
-group1840:
+group1850:
 	MOVQ rows+48(FP), DX
 
-row1841:
+row1851:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1842:
+run1852:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -36842,15 +36774,15 @@ run1842:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run1842
+	JNZ     run1852
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row1841
+	JNZ     row1851
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group1840
+	JNZ     group1850
 	VZEROUPPER
 	RET
 
@@ -36873,47 +36805,47 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs1843
+	JAE   runs1853
 	RET
 
-runs1843:
+runs1853:
 	SUBQ $+32, SI
 
-group1844:
+group1854:
 	MOVQ rows+48(FP), DX
 
-row1845:
+row1855:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run1846:
+run1856:
 	XORQ R10, R10
 
-pieces1847:
+pieces1857:
 	VMOVDQU  (R9)(R10*1), Y0
 	VMOVNTDQ Y0, (R8)(R10*1)
 	CMPQ     R10, SI
-	JEQ      piecesdone1848
+	JEQ      piecesdone1858
 	ADDQ     $+32, R10
 	CMPQ     R10, SI
-	JLE      pieces1847
+	JLE      pieces1857
 	MOVQ     SI, R10
-	JMP      pieces1847
+	JMP      pieces1857
 
-piecesdone1848:
+piecesdone1858:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run1846
+	JNZ  run1856
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row1845
+	JNZ  row1855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1844
+	JNZ  group1854
 	SFENCE
 	VZEROUPPER
 	RET

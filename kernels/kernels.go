@@ -46,10 +46,10 @@
 //     elements and the sides' roles swapped (the depth row interleaves
 //     the b space rows' runs); copyRuns for runs of 16 bytes and more.
 //     Transpose   call: the transposing lane kernel for b, C' and w
-//     (b and C' up to 4); for b = 2 with C'*w >= 16 bytes, lanes: an
-//     unzip (zip) by 4 of every pixel; for pixels without either,
-//     zipsByChannel: a zip (unzip) by C' of lanes of b elements per block
-//     row.
+//     (b and C' up to 4); for b = 2 with C'*w >= 16 bytes where the table
+//     has none, lanes: an unzip (zip) by 4 of every pixel; for pixels
+//     without either, zipsByChannel: a zip (unzip) by C' of lanes of b
+//     elements per block row.
 //
 //     A table with a base (AVX-512's is AVX2) hands the base what it has
 //     no kernel for and rows shorter than its kernels take.

@@ -54,11 +54,6 @@ func tzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tzip2x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tzip2x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tzip2x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -74,11 +69,6 @@ func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tzip2x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tzip2x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tzip2x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -88,16 +78,6 @@ func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //
 //go:noescape
 func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tzip2x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tzip2x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tzip2x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tzip2x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // zip3x1NEON interleaves 3 lanes of 1-byte elements into one row, for each row of each group.
 //
@@ -434,11 +414,6 @@ func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tunzip2x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip2x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tunzip2x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -454,11 +429,6 @@ func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tunzip2x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip2x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tunzip2x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -468,16 +438,6 @@ func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tunzip2x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip2x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tunzip2x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip2x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzip3x1NEON splits one row into 3 lanes of 1-byte elements, for each row of each group.
 //

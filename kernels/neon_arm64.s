@@ -1430,87 +1430,6 @@ rowdone161:
 	BNE group156
 	RET
 
-// func tzip2x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk162
-	RET
-chunk162:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group163:
-	MOVD R3, R11
-row164:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks165:
-	CMP $32, R22
-	BLO tail167
-body166:
-	FMOVQ 0(R12), F0
-	FMOVQ 8(R12), F1
-	FMOVQ 16(R12), F2
-	FMOVQ 0(R13), F3
-	FMOVQ 8(R13), F4
-	FMOVQ 16(R13), F5
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V30.B16, [V5.B16], V3.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	VTBL V31.B16, [V4.B16], V4.B16
-	VTBX V29.B16, [V5.B16], V4.B16
-	FSTPQ (F0, F3), 0(R21)
-	FSTPQ (F1, F4), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks165
-tail167:
-	CBZ R22, rowdone168
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body166
-rowdone168:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row164
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group163
-	RET
-
 // func tzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -1529,42 +1448,42 @@ TEXT ·tzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk169
+	BHS chunk162
 	CMP $24, R2
-	BHS chunk170
+	BHS chunk163
 	RET
-chunk169:
-	MOVD $mask38<>(SB), R24
+chunk162:
+	MOVD $mask37<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask39<>(SB), R24
+	MOVD $mask38<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask40<>(SB), R24
+	MOVD $mask39<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask41<>(SB), R24
+	MOVD $mask40<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask42<>(SB), R24
+	MOVD $mask41<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask43<>(SB), R24
+	MOVD $mask42<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask44<>(SB), R24
+	MOVD $mask43<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask45<>(SB), R24
+	MOVD $mask44<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask46<>(SB), R24
+	MOVD $mask45<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask47<>(SB), R24
+	MOVD $mask46<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group171:
+group164:
 	MOVD R3, R11
-row172:
+row165:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks173:
+chunks166:
 	CMP $36, R22
-	BLO tail175
-body174:
+	BLO tail168
+body167:
 	FMOVQ 0(R12), F0
 	FMOVQ 7(R12), F1
 	FMOVQ 14(R12), F2
@@ -1590,9 +1509,9 @@ body174:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks173
-tail175:
-	CBZ R22, rowdone176
+	B chunks166
+tail168:
+	CBZ R22, rowdone169
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1601,41 +1520,41 @@ tail175:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body174
-rowdone176:
+	B body167
+rowdone169:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row172
+	BNE row165
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group171
+	BNE group164
 	RET
-chunk170:
-	MOVD $mask38<>(SB), R24
+chunk163:
+	MOVD $mask37<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask39<>(SB), R24
+	MOVD $mask38<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask40<>(SB), R24
+	MOVD $mask39<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask41<>(SB), R24
+	MOVD $mask40<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask48<>(SB), R24
+	MOVD $mask47<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask49<>(SB), R24
+	MOVD $mask48<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group177:
+group170:
 	MOVD R3, R11
-row178:
+row171:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks179:
+chunks172:
 	CMP $24, R22
-	BLO tail181
-body180:
+	BLO tail174
+body173:
 	FMOVQ 0(R12), F0
 	FMOVQ 7(R12), F1
 	FMOVQ 8(R12), F2
@@ -1654,9 +1573,9 @@ body180:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks179
-tail181:
-	CBZ R22, rowdone182
+	B chunks172
+tail174:
+	CBZ R22, rowdone175
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1665,16 +1584,16 @@ tail181:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body180
-rowdone182:
+	B body173
+rowdone175:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row178
+	BNE row171
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group177
+	BNE group170
 	RET
 
 // func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -1695,38 +1614,38 @@ TEXT ·tzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk183
+	BHS chunk176
 	CMP $24, R2
-	BHS chunk184
+	BHS chunk177
 	RET
-chunk183:
-	MOVD $mask50<>(SB), R24
+chunk176:
+	MOVD $mask49<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask51<>(SB), R24
+	MOVD $mask50<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask52<>(SB), R24
+	MOVD $mask51<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask53<>(SB), R24
+	MOVD $mask52<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask54<>(SB), R24
+	MOVD $mask53<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask55<>(SB), R24
+	MOVD $mask54<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask56<>(SB), R24
+	MOVD $mask55<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask57<>(SB), R24
+	MOVD $mask56<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group185:
+group178:
 	MOVD R3, R11
-row186:
+row179:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks187:
+chunks180:
 	CMP $36, R22
-	BLO tail189
-body188:
+	BLO tail182
+body181:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 14(R12), F2
@@ -1752,9 +1671,9 @@ body188:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks187
-tail189:
-	CBZ R22, rowdone190
+	B chunks180
+tail182:
+	CBZ R22, rowdone183
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1763,41 +1682,41 @@ tail189:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body188
-rowdone190:
+	B body181
+rowdone183:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row186
+	BNE row179
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group185
+	BNE group178
 	RET
-chunk184:
-	MOVD $mask50<>(SB), R24
+chunk177:
+	MOVD $mask49<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask51<>(SB), R24
+	MOVD $mask50<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask52<>(SB), R24
+	MOVD $mask51<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask53<>(SB), R24
+	MOVD $mask52<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask58<>(SB), R24
+	MOVD $mask57<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask59<>(SB), R24
+	MOVD $mask58<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group191:
+group184:
 	MOVD R3, R11
-row192:
+row185:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks193:
+chunks186:
 	CMP $24, R22
-	BLO tail195
-body194:
+	BLO tail188
+body187:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -1816,9 +1735,9 @@ body194:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks193
-tail195:
-	CBZ R22, rowdone196
+	B chunks186
+tail188:
+	CBZ R22, rowdone189
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1827,16 +1746,16 @@ tail195:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body194
-rowdone196:
+	B body187
+rowdone189:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row192
+	BNE row185
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group191
+	BNE group184
 	RET
 
 // func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -1857,26 +1776,26 @@ TEXT ·tzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk197
+	BHS chunk190
 	CMP $24, R2
-	BHS chunk198
+	BHS chunk191
 	RET
-chunk197:
-	MOVD $mask60<>(SB), R24
+chunk190:
+	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask61<>(SB), R24
+	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V30.B16]
-group199:
+group192:
 	MOVD R3, R11
-row200:
+row193:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks201:
+chunks194:
 	CMP $48, R22
-	BLO tail203
-body202:
+	BLO tail196
+body195:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -1908,9 +1827,9 @@ body202:
 	ADD $48, R13, R13
 	ADD $96, R21, R21
 	SUB $48, R22, R22
-	B chunks201
-tail203:
-	CBZ R22, rowdone204
+	B chunks194
+tail196:
+	CBZ R22, rowdone197
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1919,33 +1838,33 @@ tail203:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body202
-rowdone204:
+	B body195
+rowdone197:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row200
+	BNE row193
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group199
+	BNE group192
 	RET
-chunk198:
-	MOVD $mask60<>(SB), R24
+chunk191:
+	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask61<>(SB), R24
+	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V30.B16]
-group205:
+group198:
 	MOVD R3, R11
-row206:
+row199:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks207:
+chunks200:
 	CMP $24, R22
-	BLO tail209
-body208:
+	BLO tail202
+body201:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -1964,9 +1883,9 @@ body208:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks207
-tail209:
-	CBZ R22, rowdone210
+	B chunks200
+tail202:
+	CBZ R22, rowdone203
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -1975,20 +1894,20 @@ tail209:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body208
-rowdone210:
+	B body201
+rowdone203:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row206
+	BNE row199
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group205
+	BNE group198
 	RET
 
-// func tzip2x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -2004,16 +1923,82 @@ TEXT ·tzip2x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	SUB R24, R9, R9
 	MUL R5, R3, R24
 	SUB R24, R10, R10
-	CMP $48, R2
-	BHS chunk211
+	CMP $32, R2
+	BHS chunk204
+	CMP $16, R2
+	BHS chunk205
 	RET
-chunk211:
-	MOVD $mask15<>(SB), R24
+chunk204:
+	MOVD $mask61<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
+	MOVD $mask62<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask63<>(SB), R24
 	VLD1 (R24), [V29.B16]
+	MOVD $mask64<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group206:
+	MOVD R3, R11
+row207:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks208:
+	CMP $32, R22
+	BLO tail210
+body209:
+	FMOVQ 0(R12), F0
+	FMOVQ 8(R12), F1
+	FMOVQ 16(R12), F2
+	FMOVQ 0(R13), F3
+	FMOVQ 8(R13), F4
+	FMOVQ 16(R13), F5
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V4.B16], V1.B16
+	VTBL V31.B16, [V2.B16], V4.B16
+	VTBX V30.B16, [V5.B16], V4.B16
+	VTBL V29.B16, [V2.B16], V2.B16
+	VTBX V28.B16, [V5.B16], V2.B16
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F4, F2), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks208
+tail210:
+	CBZ R22, rowdone211
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body209
+rowdone211:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row207
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group206
+	RET
+chunk205:
+	MOVD $mask61<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask62<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask63<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask64<>(SB), R24
+	VLD1 (R24), [V28.B16]
 group212:
 	MOVD R3, R11
 row213:
@@ -2022,49 +2007,31 @@ row213:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks214:
-	CMP $48, R22
+	CMP $16, R22
 	BLO tail216
 body215:
 	FMOVQ 0(R12), F0
-	FMOVQ 8(R12), F1
-	FMOVQ 16(R12), F2
-	FMOVQ 24(R12), F3
-	FMOVQ 32(R12), F4
-	FMOVQ 0(R13), F5
-	FMOVQ 8(R13), F6
-	FMOVQ 16(R13), F7
-	FMOVQ 24(R13), F8
-	FMOVQ 32(R13), F9
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V3.B16], V0.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V30.B16, [V8.B16], V5.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V4.B16], V1.B16
-	VTBL V31.B16, [V6.B16], V6.B16
-	VTBX V30.B16, [V9.B16], V6.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V29.B16, [V4.B16], V2.B16
-	VTBL V31.B16, [V7.B16], V7.B16
-	VTBX V29.B16, [V9.B16], V7.B16
-	FSTPQ (F0, F5), 0(R21)
-	FSTPQ (F1, F6), 32(R21)
-	FSTPQ (F2, F7), 64(R21)
-	ADD $48, R12, R12
-	ADD $48, R13, R13
-	ADD $96, R21, R21
-	SUB $48, R22, R22
+	FMOVQ 0(R13), F1
+	VTBL V31.B16, [V0.B16], V2.B16
+	VTBX V30.B16, [V1.B16], V2.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	FSTPQ (F2, F0), 0(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
 	B chunks214
 tail216:
 	CBZ R22, rowdone217
-	MOVD $48, R23
+	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $48, R22
+	MOVD $16, R22
 	B body215
 rowdone217:
 	ADD R4, R0, R0
@@ -2077,8 +2044,8 @@ rowdone217:
 	BNE group212
 	RET
 
-// func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -2100,13 +2067,13 @@ TEXT ·tzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk219
 	RET
 chunk218:
-	MOVD $mask62<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask63<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask64<>(SB), R24
-	VLD1 (R24), [V29.B16]
 	MOVD $mask65<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask66<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask67<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V28.B16]
 group220:
 	MOVD R3, R11
@@ -2120,10 +2087,10 @@ chunks222:
 	BLO tail224
 body223:
 	FMOVQ 0(R12), F0
-	FMOVQ 8(R12), F1
+	FMOVQ 4(R12), F1
 	FMOVQ 16(R12), F2
 	FMOVQ 0(R13), F3
-	FMOVQ 8(R13), F4
+	FMOVQ 4(R13), F4
 	FMOVQ 16(R13), F5
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V3.B16], V0.B16
@@ -2162,13 +2129,13 @@ rowdone225:
 	BNE group220
 	RET
 chunk219:
-	MOVD $mask62<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask63<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask64<>(SB), R24
-	VLD1 (R24), [V29.B16]
 	MOVD $mask65<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask66<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask67<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V28.B16]
 group226:
 	MOVD R3, R11
@@ -2215,8 +2182,8 @@ rowdone231:
 	BNE group226
 	RET
 
-// func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -2236,366 +2203,22 @@ TEXT ·tzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk232
 	CMP $16, R2
 	BHS chunk233
+	CMP $8, R2
+	BHS chunk234
 	RET
 chunk232:
-	MOVD $mask66<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask67<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask68<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask69<>(SB), R24
-	VLD1 (R24), [V28.B16]
-group234:
+group235:
 	MOVD R3, R11
-row235:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks236:
-	CMP $32, R22
-	BLO tail238
-body237:
-	FMOVQ 0(R12), F0
-	FMOVQ 4(R12), F1
-	FMOVQ 16(R12), F2
-	FMOVQ 0(R13), F3
-	FMOVQ 4(R13), F4
-	FMOVQ 16(R13), F5
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V3.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V4.B16], V1.B16
-	VTBL V31.B16, [V2.B16], V4.B16
-	VTBX V30.B16, [V5.B16], V4.B16
-	VTBL V29.B16, [V2.B16], V2.B16
-	VTBX V28.B16, [V5.B16], V2.B16
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F4, F2), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks236
-tail238:
-	CBZ R22, rowdone239
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body237
-rowdone239:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row235
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group234
-	RET
-chunk233:
-	MOVD $mask66<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask67<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask68<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask69<>(SB), R24
-	VLD1 (R24), [V28.B16]
-group240:
-	MOVD R3, R11
-row241:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks242:
-	CMP $16, R22
-	BLO tail244
-body243:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VTBL V31.B16, [V0.B16], V2.B16
-	VTBX V30.B16, [V1.B16], V2.B16
-	VTBL V29.B16, [V0.B16], V0.B16
-	VTBX V28.B16, [V1.B16], V0.B16
-	FSTPQ (F2, F0), 0(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
-	B chunks242
-tail244:
-	CBZ R22, rowdone245
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body243
-rowdone245:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row241
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group240
-	RET
-
-// func tzip2x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk246
-	RET
-chunk246:
-	MOVD $mask17<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask14<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask72<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask20<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask73<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask74<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask75<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask76<>(SB), R24
-	VLD1 (R24), [V22.B16]
-group247:
-	MOVD R3, R11
-row248:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks249:
-	CMP $32, R22
-	BLO tail251
-body250:
-	FMOVQ 0(R12), F0
-	FMOVQ 4(R12), F1
-	FMOVQ 8(R12), F2
-	FMOVQ 12(R12), F3
-	FMOVQ 16(R12), F4
-	FMOVQ 0(R13), F5
-	FMOVQ 4(R13), F6
-	FMOVQ 8(R13), F7
-	FMOVQ 12(R13), F8
-	FMOVQ 16(R13), F9
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBX V29.B16, [V5.B16], V0.B16
-	VTBX V28.B16, [V9.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V27.B16, [V4.B16], V1.B16
-	VTBX V29.B16, [V6.B16], V1.B16
-	VTBX V26.B16, [V9.B16], V1.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V25.B16, [V4.B16], V2.B16
-	VTBX V29.B16, [V7.B16], V2.B16
-	VTBX V24.B16, [V9.B16], V2.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V23.B16, [V4.B16], V3.B16
-	VTBX V29.B16, [V8.B16], V3.B16
-	VTBX V22.B16, [V9.B16], V3.B16
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks249
-tail251:
-	CBZ R22, rowdone252
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body250
-rowdone252:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row248
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group247
-	RET
-
-// func tzip2x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip2x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $64, R2
-	BHS chunk253
-	RET
-chunk253:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group254:
-	MOVD R3, R11
-row255:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks256:
-	CMP $64, R22
-	BLO tail258
-body257:
-	FMOVQ 0(R12), F0
-	FMOVQ 8(R12), F1
-	FMOVQ 16(R12), F2
-	FMOVQ 24(R12), F3
-	FMOVQ 32(R12), F4
-	FMOVQ 40(R12), F5
-	FMOVQ 48(R12), F6
-	FMOVQ 0(R13), F7
-	FMOVQ 8(R13), F8
-	FMOVQ 16(R13), F9
-	FMOVQ 24(R13), F10
-	FMOVQ 32(R13), F11
-	FMOVQ 40(R13), F12
-	FMOVQ 48(R13), F13
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBL V31.B16, [V7.B16], V7.B16
-	VTBX V30.B16, [V11.B16], V7.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V5.B16], V1.B16
-	VTBL V31.B16, [V8.B16], V8.B16
-	VTBX V30.B16, [V12.B16], V8.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V6.B16], V2.B16
-	VTBL V31.B16, [V9.B16], V9.B16
-	VTBX V30.B16, [V13.B16], V9.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V29.B16, [V6.B16], V3.B16
-	VTBL V31.B16, [V10.B16], V10.B16
-	VTBX V29.B16, [V13.B16], V10.B16
-	FSTPQ (F0, F7), 0(R21)
-	FSTPQ (F1, F8), 32(R21)
-	FSTPQ (F2, F9), 64(R21)
-	FSTPQ (F3, F10), 96(R21)
-	ADD $64, R12, R12
-	ADD $64, R13, R13
-	ADD $128, R21, R21
-	SUB $64, R22, R22
-	B chunks256
-tail258:
-	CBZ R22, rowdone259
-	MOVD $64, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $64, R22
-	B body257
-rowdone259:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row255
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group254
-	RET
-
-// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk260
-	CMP $16, R2
-	BHS chunk261
-	CMP $8, R2
-	BHS chunk262
-	RET
-chunk260:
-group263:
-	MOVD R3, R11
-row264:
+row236:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks265:
+chunks237:
 	CMP $32, R22
-	BLO tail267
-body266:
+	BLO tail239
+body238:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2610,9 +2233,9 @@ body266:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks265
-tail267:
-	CBZ R22, rowdone268
+	B chunks237
+tail239:
+	CBZ R22, rowdone240
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2622,30 +2245,30 @@ tail267:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body266
-rowdone268:
+	B body238
+rowdone240:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row264
+	BNE row236
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group263
+	BNE group235
 	RET
-chunk261:
-group269:
+chunk233:
+group241:
 	MOVD R3, R11
-row270:
+row242:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks271:
+chunks243:
 	CMP $16, R22
-	BLO tail273
-body272:
+	BLO tail245
+body244:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2655,9 +2278,9 @@ body272:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks271
-tail273:
-	CBZ R22, rowdone274
+	B chunks243
+tail245:
+	CBZ R22, rowdone246
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2667,30 +2290,30 @@ tail273:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body272
-rowdone274:
+	B body244
+rowdone246:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row270
+	BNE row242
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group269
+	BNE group241
 	RET
-chunk262:
-group275:
+chunk234:
+group247:
 	MOVD R3, R11
-row276:
+row248:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks277:
+chunks249:
 	CMP $8, R22
-	BLO tail279
-body278:
+	BLO tail251
+body250:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -2700,9 +2323,9 @@ body278:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks277
-tail279:
-	CBZ R22, rowdone280
+	B chunks249
+tail251:
+	CBZ R22, rowdone252
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2712,16 +2335,16 @@ tail279:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body278
-rowdone280:
+	B body250
+rowdone252:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row276
+	BNE row248
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group275
+	BNE group247
 	RET
 
 // func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -2742,25 +2365,25 @@ TEXT ·zip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk281
+	BHS chunk253
 	CMP $16, R2
-	BHS chunk282
+	BHS chunk254
 	CMP $8, R2
-	BHS chunk283
+	BHS chunk255
 	RET
-chunk281:
-group284:
+chunk253:
+group256:
 	MOVD R3, R11
-row285:
+row257:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks286:
+chunks258:
 	CMP $32, R22
-	BLO tail288
-body287:
+	BLO tail260
+body259:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2775,9 +2398,9 @@ body287:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks286
-tail288:
-	CBZ R22, rowdone289
+	B chunks258
+tail260:
+	CBZ R22, rowdone261
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2787,30 +2410,30 @@ tail288:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body287
-rowdone289:
+	B body259
+rowdone261:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row285
+	BNE row257
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group284
+	BNE group256
 	RET
-chunk282:
-group290:
+chunk254:
+group262:
 	MOVD R3, R11
-row291:
+row263:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks292:
+chunks264:
 	CMP $16, R22
-	BLO tail294
-body293:
+	BLO tail266
+body265:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2820,9 +2443,9 @@ body293:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks292
-tail294:
-	CBZ R22, rowdone295
+	B chunks264
+tail266:
+	CBZ R22, rowdone267
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2832,30 +2455,30 @@ tail294:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body293
-rowdone295:
+	B body265
+rowdone267:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row291
+	BNE row263
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group290
+	BNE group262
 	RET
-chunk283:
-group296:
+chunk255:
+group268:
 	MOVD R3, R11
-row297:
+row269:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks298:
+chunks270:
 	CMP $8, R22
-	BLO tail300
-body299:
+	BLO tail272
+body271:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -2865,9 +2488,9 @@ body299:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks298
-tail300:
-	CBZ R22, rowdone301
+	B chunks270
+tail272:
+	CBZ R22, rowdone273
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2877,16 +2500,16 @@ tail300:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body299
-rowdone301:
+	B body271
+rowdone273:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row297
+	BNE row269
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group296
+	BNE group268
 	RET
 
 // func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -2907,25 +2530,25 @@ TEXT ·zip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk302
+	BHS chunk274
 	CMP $16, R2
-	BHS chunk303
+	BHS chunk275
 	CMP $8, R2
-	BHS chunk304
+	BHS chunk276
 	RET
-chunk302:
-group305:
+chunk274:
+group277:
 	MOVD R3, R11
-row306:
+row278:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks307:
+chunks279:
 	CMP $32, R22
-	BLO tail309
-body308:
+	BLO tail281
+body280:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2940,9 +2563,9 @@ body308:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks307
-tail309:
-	CBZ R22, rowdone310
+	B chunks279
+tail281:
+	CBZ R22, rowdone282
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2952,30 +2575,30 @@ tail309:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body308
-rowdone310:
+	B body280
+rowdone282:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row306
+	BNE row278
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group305
+	BNE group277
 	RET
-chunk303:
-group311:
+chunk275:
+group283:
 	MOVD R3, R11
-row312:
+row284:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks313:
+chunks285:
 	CMP $16, R22
-	BLO tail315
-body314:
+	BLO tail287
+body286:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2985,9 +2608,9 @@ body314:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks313
-tail315:
-	CBZ R22, rowdone316
+	B chunks285
+tail287:
+	CBZ R22, rowdone288
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2997,30 +2620,30 @@ tail315:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body314
-rowdone316:
+	B body286
+rowdone288:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row312
+	BNE row284
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group311
+	BNE group283
 	RET
-chunk304:
-group317:
+chunk276:
+group289:
 	MOVD R3, R11
-row318:
+row290:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks319:
+chunks291:
 	CMP $8, R22
-	BLO tail321
-body320:
+	BLO tail293
+body292:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -3030,9 +2653,9 @@ body320:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks319
-tail321:
-	CBZ R22, rowdone322
+	B chunks291
+tail293:
+	CBZ R22, rowdone294
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3042,16 +2665,16 @@ tail321:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body320
-rowdone322:
+	B body292
+rowdone294:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row318
+	BNE row290
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group317
+	BNE group289
 	RET
 
 // func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3072,23 +2695,23 @@ TEXT ·zip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk323
+	BHS chunk295
 	CMP $16, R2
-	BHS chunk324
+	BHS chunk296
 	RET
-chunk323:
-group325:
+chunk295:
+group297:
 	MOVD R3, R11
-row326:
+row298:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks327:
+chunks299:
 	CMP $32, R22
-	BLO tail329
-body328:
+	BLO tail301
+body300:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -3103,9 +2726,9 @@ body328:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks327
-tail329:
-	CBZ R22, rowdone330
+	B chunks299
+tail301:
+	CBZ R22, rowdone302
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3115,30 +2738,30 @@ tail329:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body328
-rowdone330:
+	B body300
+rowdone302:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row326
+	BNE row298
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group325
+	BNE group297
 	RET
-chunk324:
-group331:
+chunk296:
+group303:
 	MOVD R3, R11
-row332:
+row304:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks333:
+chunks305:
 	CMP $16, R22
-	BLO tail335
-body334:
+	BLO tail307
+body306:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -3148,9 +2771,9 @@ body334:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks333
-tail335:
-	CBZ R22, rowdone336
+	B chunks305
+tail307:
+	CBZ R22, rowdone308
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3160,16 +2783,16 @@ tail335:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body334
-rowdone336:
+	B body306
+rowdone308:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row332
+	BNE row304
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group331
+	BNE group303
 	RET
 
 // func zip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3190,23 +2813,23 @@ TEXT ·zip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk337
+	BHS chunk309
 	CMP $16, R2
-	BHS chunk338
+	BHS chunk310
 	RET
-chunk337:
-group339:
+chunk309:
+group311:
 	MOVD R3, R11
-row340:
+row312:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks341:
+chunks313:
 	CMP $32, R22
-	BLO tail343
-body342:
+	BLO tail315
+body314:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -3218,9 +2841,9 @@ body342:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks341
-tail343:
-	CBZ R22, rowdone344
+	B chunks313
+tail315:
+	CBZ R22, rowdone316
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3230,30 +2853,30 @@ tail343:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body342
-rowdone344:
+	B body314
+rowdone316:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row340
+	BNE row312
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group339
+	BNE group311
 	RET
-chunk338:
-group345:
+chunk310:
+group317:
 	MOVD R3, R11
-row346:
+row318:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks347:
+chunks319:
 	CMP $16, R22
-	BLO tail349
-body348:
+	BLO tail321
+body320:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -3264,9 +2887,9 @@ body348:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks347
-tail349:
-	CBZ R22, rowdone350
+	B chunks319
+tail321:
+	CBZ R22, rowdone322
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3276,16 +2899,16 @@ tail349:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body348
-rowdone350:
+	B body320
+rowdone322:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row346
+	BNE row318
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group345
+	BNE group317
 	RET
 
 // func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3306,59 +2929,59 @@ TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk351
+	BHS chunk323
 	CMP $24, R2
-	BHS chunk352
+	BHS chunk324
 	RET
-chunk351:
-	MOVD $mask77<>(SB), R24
+chunk323:
+	MOVD $mask69<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask78<>(SB), R24
+	MOVD $mask70<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask79<>(SB), R24
+	MOVD $mask71<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask80<>(SB), R24
+	MOVD $mask72<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask81<>(SB), R24
+	MOVD $mask73<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask82<>(SB), R24
+	MOVD $mask74<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask83<>(SB), R24
+	MOVD $mask75<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask84<>(SB), R24
+	MOVD $mask76<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask85<>(SB), R24
+	MOVD $mask77<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask86<>(SB), R24
+	MOVD $mask78<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask87<>(SB), R24
+	MOVD $mask79<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask88<>(SB), R24
+	MOVD $mask80<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask89<>(SB), R24
+	MOVD $mask81<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask90<>(SB), R24
+	MOVD $mask82<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask91<>(SB), R24
+	MOVD $mask83<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask92<>(SB), R24
+	MOVD $mask84<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask93<>(SB), R24
+	MOVD $mask85<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask94<>(SB), R24
+	MOVD $mask86<>(SB), R24
 	VLD1 (R24), [V14.B16]
-group353:
+group325:
 	MOVD R3, R11
-row354:
+row326:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks355:
+chunks327:
 	CMP $36, R22
-	BLO tail357
-body356:
+	BLO tail329
+body328:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3409,9 +3032,9 @@ body356:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks355
-tail357:
-	CBZ R22, rowdone358
+	B chunks327
+tail329:
+	CBZ R22, rowdone330
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3421,60 +3044,60 @@ tail357:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body356
-rowdone358:
+	B body328
+rowdone330:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row354
+	BNE row326
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group353
+	BNE group325
 	RET
-chunk352:
-	MOVD $mask77<>(SB), R24
+chunk324:
+	MOVD $mask69<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask78<>(SB), R24
+	MOVD $mask70<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask79<>(SB), R24
+	MOVD $mask71<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask80<>(SB), R24
+	MOVD $mask72<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask81<>(SB), R24
+	MOVD $mask73<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask82<>(SB), R24
+	MOVD $mask74<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask95<>(SB), R24
+	MOVD $mask87<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask96<>(SB), R24
+	MOVD $mask88<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask97<>(SB), R24
+	MOVD $mask89<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask98<>(SB), R24
+	MOVD $mask90<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask99<>(SB), R24
+	MOVD $mask91<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask100<>(SB), R24
+	MOVD $mask92<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask101<>(SB), R24
+	MOVD $mask93<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask102<>(SB), R24
+	MOVD $mask94<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group359:
+group331:
 	MOVD R3, R11
-row360:
+row332:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks361:
+chunks333:
 	CMP $24, R22
-	BLO tail363
-body362:
+	BLO tail335
+body334:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -3507,9 +3130,9 @@ body362:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks361
-tail363:
-	CBZ R22, rowdone364
+	B chunks333
+tail335:
+	CBZ R22, rowdone336
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3519,16 +3142,16 @@ tail363:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body362
-rowdone364:
+	B body334
+rowdone336:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row360
+	BNE row332
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group359
+	BNE group331
 	RET
 
 // func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3549,55 +3172,55 @@ TEXT ·zip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk365
+	BHS chunk337
 	CMP $24, R2
-	BHS chunk366
+	BHS chunk338
 	RET
-chunk365:
-	MOVD $mask103<>(SB), R24
+chunk337:
+	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask104<>(SB), R24
+	MOVD $mask96<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask105<>(SB), R24
+	MOVD $mask97<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask106<>(SB), R24
+	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask5<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask107<>(SB), R24
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask108<>(SB), R24
+	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask109<>(SB), R24
+	MOVD $mask101<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask110<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask111<>(SB), R24
+	MOVD $mask103<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask112<>(SB), R24
+	MOVD $mask104<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask113<>(SB), R24
+	MOVD $mask105<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask114<>(SB), R24
+	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group367:
+group339:
 	MOVD R3, R11
-row368:
+row340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks369:
+chunks341:
 	CMP $36, R22
-	BLO tail371
-body370:
+	BLO tail343
+body342:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3648,9 +3271,9 @@ body370:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks369
-tail371:
-	CBZ R22, rowdone372
+	B chunks341
+tail343:
+	CBZ R22, rowdone344
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3660,58 +3283,58 @@ tail371:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body370
-rowdone372:
+	B body342
+rowdone344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row368
+	BNE row340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group367
+	BNE group339
 	RET
-chunk366:
-	MOVD $mask103<>(SB), R24
+chunk338:
+	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask104<>(SB), R24
+	MOVD $mask96<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask105<>(SB), R24
+	MOVD $mask97<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask106<>(SB), R24
+	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask111<>(SB), R24
+	MOVD $mask103<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask115<>(SB), R24
+	MOVD $mask107<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask116<>(SB), R24
+	MOVD $mask108<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask114<>(SB), R24
+	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask117<>(SB), R24
+	MOVD $mask109<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask9<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group373:
+group345:
 	MOVD R3, R11
-row374:
+row346:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks375:
+chunks347:
 	CMP $24, R22
-	BLO tail377
-body376:
+	BLO tail349
+body348:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -3743,9 +3366,9 @@ body376:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks375
-tail377:
-	CBZ R22, rowdone378
+	B chunks347
+tail349:
+	CBZ R22, rowdone350
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3755,16 +3378,16 @@ tail377:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body376
-rowdone378:
+	B body348
+rowdone350:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row374
+	BNE row346
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group373
+	BNE group345
 	RET
 
 // func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3785,57 +3408,57 @@ TEXT ·zip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk379
+	BHS chunk351
 	RET
-chunk379:
-	MOVD $mask118<>(SB), R24
+chunk351:
+	MOVD $mask110<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask119<>(SB), R24
+	MOVD $mask111<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask121<>(SB), R24
+	MOVD $mask113<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask122<>(SB), R24
+	MOVD $mask114<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask123<>(SB), R24
+	MOVD $mask115<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask124<>(SB), R24
+	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask103<>(SB), R24
+	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask125<>(SB), R24
+	MOVD $mask117<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask126<>(SB), R24
+	MOVD $mask118<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask127<>(SB), R24
+	MOVD $mask119<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask128<>(SB), R24
+	MOVD $mask120<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask129<>(SB), R24
+	MOVD $mask121<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask130<>(SB), R24
+	MOVD $mask122<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask131<>(SB), R24
+	MOVD $mask123<>(SB), R24
 	VLD1 (R24), [V14.B16]
-group380:
+group352:
 	MOVD R3, R11
-row381:
+row353:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks382:
+chunks354:
 	CMP $36, R22
-	BLO tail384
-body383:
+	BLO tail356
+body355:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3884,9 +3507,9 @@ body383:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks382
-tail384:
-	CBZ R22, rowdone385
+	B chunks354
+tail356:
+	CBZ R22, rowdone357
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3896,16 +3519,16 @@ tail384:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body383
-rowdone385:
+	B body355
+rowdone357:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row381
+	BNE row353
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group380
+	BNE group352
 	RET
 
 // func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3926,11 +3549,11 @@ TEXT ·zip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk386
+	BHS chunk358
 	CMP $24, R2
-	BHS chunk387
+	BHS chunk359
 	RET
-chunk386:
+chunk358:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -3951,18 +3574,18 @@ chunk386:
 	VLD1 (R24), [V23.B16]
 	MOVD $mask19<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group388:
+group360:
 	MOVD R3, R11
-row389:
+row361:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks390:
+chunks362:
 	CMP $36, R22
-	BLO tail392
-body391:
+	BLO tail364
+body363:
 	FMOVQ 0(R12), F0
 	FMOVQ 12(R12), F1
 	FMOVQ 20(R12), F2
@@ -3999,9 +3622,9 @@ body391:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks390
-tail392:
-	CBZ R22, rowdone393
+	B chunks362
+tail364:
+	CBZ R22, rowdone365
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4011,18 +3634,18 @@ tail392:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body391
-rowdone393:
+	B body363
+rowdone365:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row389
+	BNE row361
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group388
+	BNE group360
 	RET
-chunk387:
+chunk359:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -4041,18 +3664,18 @@ chunk387:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group394:
+group366:
 	MOVD R3, R11
-row395:
+row367:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks396:
+chunks368:
 	CMP $24, R22
-	BLO tail398
-body397:
+	BLO tail370
+body369:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 0(R13), F2
@@ -4077,9 +3700,9 @@ body397:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks396
-tail398:
-	CBZ R22, rowdone399
+	B chunks368
+tail370:
+	CBZ R22, rowdone371
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4089,16 +3712,16 @@ tail398:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body397
-rowdone399:
+	B body369
+rowdone371:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row395
+	BNE row367
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group394
+	BNE group366
 	RET
 
 // func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4119,63 +3742,63 @@ TEXT ·tzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk400
+	BHS chunk372
 	CMP $24, R2
-	BHS chunk401
+	BHS chunk373
 	RET
-chunk400:
-	MOVD $mask132<>(SB), R24
+chunk372:
+	MOVD $mask124<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask133<>(SB), R24
+	MOVD $mask125<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask134<>(SB), R24
+	MOVD $mask126<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask135<>(SB), R24
+	MOVD $mask127<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask136<>(SB), R24
+	MOVD $mask128<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask137<>(SB), R24
+	MOVD $mask129<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask138<>(SB), R24
+	MOVD $mask130<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask139<>(SB), R24
+	MOVD $mask131<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask140<>(SB), R24
+	MOVD $mask132<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask141<>(SB), R24
+	MOVD $mask133<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask142<>(SB), R24
+	MOVD $mask134<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask143<>(SB), R24
+	MOVD $mask135<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask144<>(SB), R24
+	MOVD $mask136<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask145<>(SB), R24
+	MOVD $mask137<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask146<>(SB), R24
+	MOVD $mask138<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask147<>(SB), R24
+	MOVD $mask139<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask148<>(SB), R24
+	MOVD $mask140<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask149<>(SB), R24
+	MOVD $mask141<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask150<>(SB), R24
+	MOVD $mask142<>(SB), R24
 	VLD1 (R24), [V13.B16]
-	MOVD $mask151<>(SB), R24
+	MOVD $mask143<>(SB), R24
 	VLD1 (R24), [V12.B16]
-group402:
+group374:
 	MOVD R3, R11
-row403:
+row375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks404:
+chunks376:
 	CMP $36, R22
-	BLO tail406
-body405:
+	BLO tail378
+body377:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -4228,9 +3851,9 @@ body405:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks404
-tail406:
-	CBZ R22, rowdone407
+	B chunks376
+tail378:
+	CBZ R22, rowdone379
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4240,60 +3863,60 @@ tail406:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body405
-rowdone407:
+	B body377
+rowdone379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row403
+	BNE row375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group402
+	BNE group374
 	RET
-chunk401:
-	MOVD $mask132<>(SB), R24
+chunk373:
+	MOVD $mask124<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask133<>(SB), R24
+	MOVD $mask125<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask134<>(SB), R24
+	MOVD $mask126<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask135<>(SB), R24
+	MOVD $mask127<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask136<>(SB), R24
+	MOVD $mask128<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask137<>(SB), R24
+	MOVD $mask129<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask152<>(SB), R24
+	MOVD $mask144<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask139<>(SB), R24
+	MOVD $mask131<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask153<>(SB), R24
+	MOVD $mask145<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask154<>(SB), R24
+	MOVD $mask146<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask155<>(SB), R24
+	MOVD $mask147<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask156<>(SB), R24
+	MOVD $mask148<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask157<>(SB), R24
+	MOVD $mask149<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask158<>(SB), R24
+	MOVD $mask150<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask159<>(SB), R24
+	MOVD $mask151<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group408:
+group380:
 	MOVD R3, R11
-row409:
+row381:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks410:
+chunks382:
 	CMP $24, R22
-	BLO tail412
-body411:
+	BLO tail384
+body383:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -4327,9 +3950,9 @@ body411:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks410
-tail412:
-	CBZ R22, rowdone413
+	B chunks382
+tail384:
+	CBZ R22, rowdone385
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4339,16 +3962,16 @@ tail412:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body411
-rowdone413:
+	B body383
+rowdone385:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row409
+	BNE row381
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group408
+	BNE group380
 	RET
 
 // func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4369,55 +3992,55 @@ TEXT ·tzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk414
+	BHS chunk386
 	CMP $24, R2
-	BHS chunk415
+	BHS chunk387
 	RET
-chunk414:
-	MOVD $mask160<>(SB), R24
+chunk386:
+	MOVD $mask152<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask161<>(SB), R24
+	MOVD $mask153<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask162<>(SB), R24
+	MOVD $mask154<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask163<>(SB), R24
+	MOVD $mask155<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask164<>(SB), R24
+	MOVD $mask156<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask165<>(SB), R24
+	MOVD $mask157<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask166<>(SB), R24
+	MOVD $mask158<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask167<>(SB), R24
+	MOVD $mask159<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask168<>(SB), R24
+	MOVD $mask160<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask108<>(SB), R24
+	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask169<>(SB), R24
+	MOVD $mask161<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask170<>(SB), R24
+	MOVD $mask162<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask163<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask172<>(SB), R24
+	MOVD $mask164<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask165<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask166<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group416:
+group388:
 	MOVD R3, R11
-row417:
+row389:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks418:
+chunks390:
 	CMP $36, R22
-	BLO tail420
-body419:
+	BLO tail392
+body391:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -4468,9 +4091,9 @@ body419:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks418
-tail420:
-	CBZ R22, rowdone421
+	B chunks390
+tail392:
+	CBZ R22, rowdone393
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4480,58 +4103,58 @@ tail420:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body419
-rowdone421:
+	B body391
+rowdone393:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row417
+	BNE row389
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group416
+	BNE group388
 	RET
-chunk415:
-	MOVD $mask160<>(SB), R24
+chunk387:
+	MOVD $mask152<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask161<>(SB), R24
+	MOVD $mask153<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask162<>(SB), R24
+	MOVD $mask154<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask163<>(SB), R24
+	MOVD $mask155<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask164<>(SB), R24
+	MOVD $mask156<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask165<>(SB), R24
+	MOVD $mask157<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask166<>(SB), R24
+	MOVD $mask158<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask163<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask167<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask168<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask166<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask169<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask170<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group422:
+group394:
 	MOVD R3, R11
-row423:
+row395:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks424:
+chunks396:
 	CMP $24, R22
-	BLO tail426
-body425:
+	BLO tail398
+body397:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 8(R12), F2
@@ -4564,9 +4187,9 @@ body425:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks424
-tail426:
-	CBZ R22, rowdone427
+	B chunks396
+tail398:
+	CBZ R22, rowdone399
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4576,16 +4199,16 @@ tail426:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body425
-rowdone427:
+	B body397
+rowdone399:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row423
+	BNE row395
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group422
+	BNE group394
 	RET
 
 // func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4606,14 +4229,14 @@ TEXT ·tzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk428
+	BHS chunk400
 	CMP $24, R2
-	BHS chunk429
+	BHS chunk401
 	RET
-chunk428:
+chunk400:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
@@ -4621,32 +4244,32 @@ chunk428:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask179<>(SB), R24
+	MOVD $mask172<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask35<>(SB), R24
 	VLD1 (R24), [V22.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group430:
+group402:
 	MOVD R3, R11
-row431:
+row403:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks432:
+chunks404:
 	CMP $48, R22
-	BLO tail434
-body433:
+	BLO tail406
+body405:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -4706,9 +4329,9 @@ body433:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks432
-tail434:
-	CBZ R22, rowdone435
+	B chunks404
+tail406:
+	CBZ R22, rowdone407
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4718,48 +4341,48 @@ tail434:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body433
-rowdone435:
+	B body405
+rowdone407:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row431
+	BNE row403
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group430
+	BNE group402
 	RET
-chunk429:
+chunk401:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask34<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask179<>(SB), R24
+	MOVD $mask172<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask35<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group436:
+group408:
 	MOVD R3, R11
-row437:
+row409:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks438:
+chunks410:
 	CMP $24, R22
-	BLO tail440
-body439:
+	BLO tail412
+body411:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -4789,9 +4412,9 @@ body439:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks438
-tail440:
-	CBZ R22, rowdone441
+	B chunks410
+tail412:
+	CBZ R22, rowdone413
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4801,16 +4424,16 @@ tail440:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body439
-rowdone441:
+	B body411
+rowdone413:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row437
+	BNE row409
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group436
+	BNE group408
 	RET
 
 // func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4831,29 +4454,29 @@ TEXT ·tzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk442
+	BHS chunk414
 	RET
-chunk442:
+chunk414:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group443:
+group415:
 	MOVD R3, R11
-row444:
+row416:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks445:
+chunks417:
 	CMP $48, R22
-	BLO tail447
-body446:
+	BLO tail419
+body418:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 16(R12), F2
@@ -4897,9 +4520,9 @@ body446:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks445
-tail447:
-	CBZ R22, rowdone448
+	B chunks417
+tail419:
+	CBZ R22, rowdone420
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4909,16 +4532,16 @@ tail447:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body446
-rowdone448:
+	B body418
+rowdone420:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row444
+	BNE row416
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group443
+	BNE group415
 	RET
 
 // func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4939,59 +4562,59 @@ TEXT ·tzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk449
+	BHS chunk421
 	RET
-chunk449:
-	MOVD $mask183<>(SB), R24
+chunk421:
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask184<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask185<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask186<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask187<>(SB), R24
+	MOVD $mask183<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask188<>(SB), R24
+	MOVD $mask184<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask189<>(SB), R24
+	MOVD $mask185<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask190<>(SB), R24
+	MOVD $mask186<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask191<>(SB), R24
+	MOVD $mask187<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask192<>(SB), R24
+	MOVD $mask188<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask193<>(SB), R24
+	MOVD $mask189<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask194<>(SB), R24
+	MOVD $mask190<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask195<>(SB), R24
+	MOVD $mask191<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask196<>(SB), R24
+	MOVD $mask192<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask197<>(SB), R24
+	MOVD $mask193<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask198<>(SB), R24
+	MOVD $mask194<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask199<>(SB), R24
+	MOVD $mask195<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask200<>(SB), R24
+	MOVD $mask196<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask201<>(SB), R24
+	MOVD $mask197<>(SB), R24
 	VLD1 (R24), [V13.B16]
-group450:
+group422:
 	MOVD R3, R11
-row451:
+row423:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks452:
+chunks424:
 	CMP $36, R22
-	BLO tail454
-body453:
+	BLO tail426
+body425:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -5044,9 +4667,9 @@ body453:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks452
-tail454:
-	CBZ R22, rowdone455
+	B chunks424
+tail426:
+	CBZ R22, rowdone427
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5056,16 +4679,16 @@ tail454:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body453
-rowdone455:
+	B body425
+rowdone427:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row451
+	BNE row423
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group450
+	BNE group422
 	RET
 
 // func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5086,47 +4709,47 @@ TEXT ·tzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk456
+	BHS chunk428
 	RET
-chunk456:
-	MOVD $mask202<>(SB), R24
+chunk428:
+	MOVD $mask198<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask203<>(SB), R24
+	MOVD $mask199<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask204<>(SB), R24
+	MOVD $mask200<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask205<>(SB), R24
+	MOVD $mask201<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask206<>(SB), R24
+	MOVD $mask202<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask207<>(SB), R24
+	MOVD $mask203<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask208<>(SB), R24
+	MOVD $mask204<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask209<>(SB), R24
+	MOVD $mask205<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask210<>(SB), R24
+	MOVD $mask206<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask207<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask208<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask213<>(SB), R24
+	MOVD $mask209<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask214<>(SB), R24
+	MOVD $mask210<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group457:
+group429:
 	MOVD R3, R11
-row458:
+row430:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks459:
+chunks431:
 	CMP $36, R22
-	BLO tail461
-body460:
+	BLO tail433
+body432:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -5174,9 +4797,9 @@ body460:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks459
-tail461:
-	CBZ R22, rowdone462
+	B chunks431
+tail433:
+	CBZ R22, rowdone434
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5186,16 +4809,16 @@ tail461:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body460
-rowdone462:
+	B body432
+rowdone434:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row458
+	BNE row430
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group457
+	BNE group429
 	RET
 
 // func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5216,43 +4839,43 @@ TEXT ·tzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk463
+	BHS chunk435
 	RET
-chunk463:
-	MOVD $mask60<>(SB), R24
+chunk435:
+	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask61<>(SB), R24
+	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask217<>(SB), R24
+	MOVD $mask213<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V21.B16]
-group464:
+group436:
 	MOVD R3, R11
-row465:
+row437:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks466:
+chunks438:
 	CMP $36, R22
-	BLO tail468
-body467:
+	BLO tail440
+body439:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -5296,9 +4919,9 @@ body467:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks466
-tail468:
-	CBZ R22, rowdone469
+	B chunks438
+tail440:
+	CBZ R22, rowdone441
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5308,16 +4931,16 @@ tail468:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body467
-rowdone469:
+	B body439
+rowdone441:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row465
+	BNE row437
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group464
+	BNE group436
 	RET
 
 // func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5338,29 +4961,29 @@ TEXT ·tzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk470
+	BHS chunk442
 	RET
-chunk470:
+chunk442:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group471:
+group443:
 	MOVD R3, R11
-row472:
+row444:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks473:
+chunks445:
 	CMP $72, R22
-	BLO tail475
-body474:
+	BLO tail447
+body446:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 16(R12), F2
@@ -5425,9 +5048,9 @@ body474:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks473
-tail475:
-	CBZ R22, rowdone476
+	B chunks445
+tail447:
+	CBZ R22, rowdone448
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5437,16 +5060,16 @@ tail475:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body474
-rowdone476:
+	B body446
+rowdone448:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row472
+	BNE row444
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group471
+	BNE group443
 	RET
 
 // func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5467,63 +5090,63 @@ TEXT ·tzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk477
+	BHS chunk449
 	CMP $24, R2
-	BHS chunk478
+	BHS chunk450
 	RET
-chunk477:
-	MOVD $mask218<>(SB), R24
+chunk449:
+	MOVD $mask214<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask219<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask220<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask221<>(SB), R24
+	MOVD $mask217<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask222<>(SB), R24
+	MOVD $mask218<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask223<>(SB), R24
+	MOVD $mask219<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask224<>(SB), R24
+	MOVD $mask220<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask225<>(SB), R24
+	MOVD $mask221<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask226<>(SB), R24
+	MOVD $mask222<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask227<>(SB), R24
+	MOVD $mask223<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask228<>(SB), R24
+	MOVD $mask224<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask229<>(SB), R24
+	MOVD $mask225<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask230<>(SB), R24
+	MOVD $mask226<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask231<>(SB), R24
+	MOVD $mask227<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask232<>(SB), R24
+	MOVD $mask228<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask233<>(SB), R24
+	MOVD $mask229<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask234<>(SB), R24
+	MOVD $mask230<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask235<>(SB), R24
+	MOVD $mask231<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask236<>(SB), R24
+	MOVD $mask232<>(SB), R24
 	VLD1 (R24), [V13.B16]
-	MOVD $mask237<>(SB), R24
+	MOVD $mask233<>(SB), R24
 	VLD1 (R24), [V12.B16]
-group479:
+group451:
 	MOVD R3, R11
-row480:
+row452:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks481:
+chunks453:
 	CMP $36, R22
-	BLO tail483
-body482:
+	BLO tail455
+body454:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -5579,9 +5202,9 @@ body482:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks481
-tail483:
-	CBZ R22, rowdone484
+	B chunks453
+tail455:
+	CBZ R22, rowdone456
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5591,62 +5214,62 @@ tail483:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body482
-rowdone484:
+	B body454
+rowdone456:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row480
+	BNE row452
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group479
+	BNE group451
 	RET
-chunk478:
-	MOVD $mask218<>(SB), R24
+chunk450:
+	MOVD $mask214<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask219<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask220<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask221<>(SB), R24
+	MOVD $mask217<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask222<>(SB), R24
+	MOVD $mask218<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask223<>(SB), R24
+	MOVD $mask219<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask238<>(SB), R24
+	MOVD $mask234<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask225<>(SB), R24
+	MOVD $mask221<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask239<>(SB), R24
+	MOVD $mask235<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask240<>(SB), R24
+	MOVD $mask236<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask241<>(SB), R24
+	MOVD $mask237<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask242<>(SB), R24
+	MOVD $mask238<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask243<>(SB), R24
+	MOVD $mask239<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask244<>(SB), R24
+	MOVD $mask240<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask245<>(SB), R24
+	MOVD $mask241<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask246<>(SB), R24
+	MOVD $mask242<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group485:
+group457:
 	MOVD R3, R11
-row486:
+row458:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks487:
+chunks459:
 	CMP $24, R22
-	BLO tail489
-body488:
+	BLO tail461
+body460:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 8(R12), F2
@@ -5681,9 +5304,9 @@ body488:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks487
-tail489:
-	CBZ R22, rowdone490
+	B chunks459
+tail461:
+	CBZ R22, rowdone462
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5693,16 +5316,16 @@ tail489:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body488
-rowdone490:
+	B body460
+rowdone462:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row486
+	BNE row458
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group485
+	BNE group457
 	RET
 
 // func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5723,73 +5346,73 @@ TEXT ·tzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk491
+	BHS chunk463
 	CMP $24, R2
-	BHS chunk492
+	BHS chunk464
 	RET
-chunk491:
-	MOVD $mask247<>(SB), R24
+chunk463:
+	MOVD $mask243<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask249<>(SB), R24
+	MOVD $mask245<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask250<>(SB), R24
+	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask251<>(SB), R24
+	MOVD $mask247<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask252<>(SB), R24
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask253<>(SB), R24
+	MOVD $mask249<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask254<>(SB), R24
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask255<>(SB), R24
+	MOVD $mask251<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask257<>(SB), R24
+	MOVD $mask253<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask258<>(SB), R24
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask259<>(SB), R24
+	MOVD $mask255<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask104<>(SB), R24
+	MOVD $mask96<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V15.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask264<>(SB), R24
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V13.B16]
-	MOVD $mask265<>(SB), R24
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V12.B16]
-	MOVD $mask266<>(SB), R24
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V11.B16]
-	MOVD $mask267<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V10.B16]
-	MOVD $mask268<>(SB), R24
+	MOVD $mask264<>(SB), R24
 	VLD1 (R24), [V9.B16]
-	MOVD $mask269<>(SB), R24
+	MOVD $mask265<>(SB), R24
 	VLD1 (R24), [V8.B16]
-	MOVD $mask270<>(SB), R24
+	MOVD $mask266<>(SB), R24
 	VLD1 (R24), [V7.B16]
-group493:
+group465:
 	MOVD R3, R11
-row494:
+row466:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks495:
+chunks467:
 	CMP $48, R22
-	BLO tail497
-body496:
+	BLO tail469
+body468:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -5886,9 +5509,9 @@ body496:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks495
-tail497:
-	CBZ R22, rowdone498
+	B chunks467
+tail469:
+	CBZ R22, rowdone470
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5898,68 +5521,68 @@ tail497:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body496
-rowdone498:
+	B body468
+rowdone470:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row494
+	BNE row466
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group493
+	BNE group465
 	RET
-chunk492:
-	MOVD $mask247<>(SB), R24
+chunk464:
+	MOVD $mask243<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask249<>(SB), R24
+	MOVD $mask245<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask272<>(SB), R24
+	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask251<>(SB), R24
+	MOVD $mask247<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask252<>(SB), R24
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask253<>(SB), R24
+	MOVD $mask249<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask255<>(SB), R24
+	MOVD $mask251<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask274<>(SB), R24
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask275<>(SB), R24
+	MOVD $mask271<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask257<>(SB), R24
+	MOVD $mask253<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask276<>(SB), R24
+	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask259<>(SB), R24
+	MOVD $mask255<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V16.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask275<>(SB), R24
 	VLD1 (R24), [V15.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V13.B16]
-group499:
+group471:
 	MOVD R3, R11
-row500:
+row472:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks501:
+chunks473:
 	CMP $24, R22
-	BLO tail503
-body502:
+	BLO tail475
+body474:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 8(R12), F1
@@ -6008,9 +5631,9 @@ body502:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks501
-tail503:
-	CBZ R22, rowdone504
+	B chunks473
+tail475:
+	CBZ R22, rowdone476
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6020,16 +5643,16 @@ tail503:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body502
-rowdone504:
+	B body474
+rowdone476:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row500
+	BNE row472
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group499
+	BNE group471
 	RET
 
 // func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6050,47 +5673,47 @@ TEXT ·tzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk505
+	BHS chunk477
 	RET
-chunk505:
+chunk477:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group506:
+group478:
 	MOVD R3, R11
-row507:
+row479:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks508:
+chunks480:
 	CMP $48, R22
-	BLO tail510
-body509:
+	BLO tail482
+body481:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -6168,9 +5791,9 @@ body509:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks508
-tail510:
-	CBZ R22, rowdone511
+	B chunks480
+tail482:
+	CBZ R22, rowdone483
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6180,16 +5803,16 @@ tail510:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body509
-rowdone511:
+	B body481
+rowdone483:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row507
+	BNE row479
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group506
+	BNE group478
 	RET
 
 // func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6210,26 +5833,26 @@ TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk512
+	BHS chunk484
 	CMP $16, R2
-	BHS chunk513
+	BHS chunk485
 	CMP $8, R2
-	BHS chunk514
+	BHS chunk486
 	RET
-chunk512:
-group515:
+chunk484:
+group487:
 	MOVD R3, R11
-row516:
+row488:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks517:
+chunks489:
 	CMP $32, R22
-	BLO tail519
-body518:
+	BLO tail491
+body490:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6260,9 +5883,9 @@ body518:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks517
-tail519:
-	CBZ R22, rowdone520
+	B chunks489
+tail491:
+	CBZ R22, rowdone492
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6273,31 +5896,31 @@ tail519:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body518
-rowdone520:
+	B body490
+rowdone492:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row516
+	BNE row488
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group515
+	BNE group487
 	RET
-chunk513:
-group521:
+chunk485:
+group493:
 	MOVD R3, R11
-row522:
+row494:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks523:
+chunks495:
 	CMP $16, R22
-	BLO tail525
-body524:
+	BLO tail497
+body496:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6318,9 +5941,9 @@ body524:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks523
-tail525:
-	CBZ R22, rowdone526
+	B chunks495
+tail497:
+	CBZ R22, rowdone498
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6331,31 +5954,31 @@ tail525:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body524
-rowdone526:
+	B body496
+rowdone498:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row522
+	BNE row494
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group521
+	BNE group493
 	RET
-chunk514:
-group527:
+chunk486:
+group499:
 	MOVD R3, R11
-row528:
+row500:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks529:
+chunks501:
 	CMP $8, R22
-	BLO tail531
-body530:
+	BLO tail503
+body502:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6371,9 +5994,9 @@ body530:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks529
-tail531:
-	CBZ R22, rowdone532
+	B chunks501
+tail503:
+	CBZ R22, rowdone504
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6384,16 +6007,16 @@ tail531:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body530
-rowdone532:
+	B body502
+rowdone504:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row528
+	BNE row500
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group527
+	BNE group499
 	RET
 
 // func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6414,26 +6037,26 @@ TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk533
+	BHS chunk505
 	CMP $16, R2
-	BHS chunk534
+	BHS chunk506
 	CMP $8, R2
-	BHS chunk535
+	BHS chunk507
 	RET
-chunk533:
-group536:
+chunk505:
+group508:
 	MOVD R3, R11
-row537:
+row509:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks538:
+chunks510:
 	CMP $32, R22
-	BLO tail540
-body539:
+	BLO tail512
+body511:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6464,9 +6087,9 @@ body539:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks538
-tail540:
-	CBZ R22, rowdone541
+	B chunks510
+tail512:
+	CBZ R22, rowdone513
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6477,31 +6100,31 @@ tail540:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body539
-rowdone541:
+	B body511
+rowdone513:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row537
+	BNE row509
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group536
+	BNE group508
 	RET
-chunk534:
-group542:
+chunk506:
+group514:
 	MOVD R3, R11
-row543:
+row515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks544:
+chunks516:
 	CMP $16, R22
-	BLO tail546
-body545:
+	BLO tail518
+body517:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6522,9 +6145,9 @@ body545:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks544
-tail546:
-	CBZ R22, rowdone547
+	B chunks516
+tail518:
+	CBZ R22, rowdone519
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6535,31 +6158,31 @@ tail546:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body545
-rowdone547:
+	B body517
+rowdone519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row543
+	BNE row515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group542
+	BNE group514
 	RET
-chunk535:
-group548:
+chunk507:
+group520:
 	MOVD R3, R11
-row549:
+row521:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks550:
+chunks522:
 	CMP $8, R22
-	BLO tail552
-body551:
+	BLO tail524
+body523:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6575,9 +6198,9 @@ body551:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks550
-tail552:
-	CBZ R22, rowdone553
+	B chunks522
+tail524:
+	CBZ R22, rowdone525
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6588,16 +6211,16 @@ tail552:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body551
-rowdone553:
+	B body523
+rowdone525:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row549
+	BNE row521
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group548
+	BNE group520
 	RET
 
 // func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6618,26 +6241,26 @@ TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk554
+	BHS chunk526
 	CMP $16, R2
-	BHS chunk555
+	BHS chunk527
 	CMP $8, R2
-	BHS chunk556
+	BHS chunk528
 	RET
-chunk554:
-group557:
+chunk526:
+group529:
 	MOVD R3, R11
-row558:
+row530:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks559:
+chunks531:
 	CMP $32, R22
-	BLO tail561
-body560:
+	BLO tail533
+body532:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6668,9 +6291,9 @@ body560:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks559
-tail561:
-	CBZ R22, rowdone562
+	B chunks531
+tail533:
+	CBZ R22, rowdone534
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6681,31 +6304,31 @@ tail561:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body560
-rowdone562:
+	B body532
+rowdone534:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row558
+	BNE row530
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group557
+	BNE group529
 	RET
-chunk555:
-group563:
+chunk527:
+group535:
 	MOVD R3, R11
-row564:
+row536:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks565:
+chunks537:
 	CMP $16, R22
-	BLO tail567
-body566:
+	BLO tail539
+body538:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6726,9 +6349,9 @@ body566:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks565
-tail567:
-	CBZ R22, rowdone568
+	B chunks537
+tail539:
+	CBZ R22, rowdone540
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6739,31 +6362,31 @@ tail567:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body566
-rowdone568:
+	B body538
+rowdone540:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row564
+	BNE row536
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group563
+	BNE group535
 	RET
-chunk556:
-group569:
+chunk528:
+group541:
 	MOVD R3, R11
-row570:
+row542:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks571:
+chunks543:
 	CMP $8, R22
-	BLO tail573
-body572:
+	BLO tail545
+body544:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6779,9 +6402,9 @@ body572:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks571
-tail573:
-	CBZ R22, rowdone574
+	B chunks543
+tail545:
+	CBZ R22, rowdone546
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6792,16 +6415,16 @@ tail573:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body572
-rowdone574:
+	B body544
+rowdone546:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row570
+	BNE row542
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group569
+	BNE group541
 	RET
 
 // func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6822,24 +6445,24 @@ TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk575
+	BHS chunk547
 	CMP $16, R2
-	BHS chunk576
+	BHS chunk548
 	RET
-chunk575:
-group577:
+chunk547:
+group549:
 	MOVD R3, R11
-row578:
+row550:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks579:
+chunks551:
 	CMP $32, R22
-	BLO tail581
-body580:
+	BLO tail553
+body552:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6870,9 +6493,9 @@ body580:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks579
-tail581:
-	CBZ R22, rowdone582
+	B chunks551
+tail553:
+	CBZ R22, rowdone554
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6883,31 +6506,31 @@ tail581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body580
-rowdone582:
+	B body552
+rowdone554:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row578
+	BNE row550
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group577
+	BNE group549
 	RET
-chunk576:
-group583:
+chunk548:
+group555:
 	MOVD R3, R11
-row584:
+row556:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks585:
+chunks557:
 	CMP $16, R22
-	BLO tail587
-body586:
+	BLO tail559
+body558:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6928,9 +6551,9 @@ body586:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks585
-tail587:
-	CBZ R22, rowdone588
+	B chunks557
+tail559:
+	CBZ R22, rowdone560
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6941,16 +6564,16 @@ tail587:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body586
-rowdone588:
+	B body558
+rowdone560:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row584
+	BNE row556
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group583
+	BNE group555
 	RET
 
 // func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6971,24 +6594,24 @@ TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk589
+	BHS chunk561
 	CMP $16, R2
-	BHS chunk590
+	BHS chunk562
 	RET
-chunk589:
-group591:
+chunk561:
+group563:
 	MOVD R3, R11
-row592:
+row564:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks593:
+chunks565:
 	CMP $32, R22
-	BLO tail595
-body594:
+	BLO tail567
+body566:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -7003,9 +6626,9 @@ body594:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks593
-tail595:
-	CBZ R22, rowdone596
+	B chunks565
+tail567:
+	CBZ R22, rowdone568
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7016,31 +6639,31 @@ tail595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body594
-rowdone596:
+	B body566
+rowdone568:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row592
+	BNE row564
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group591
+	BNE group563
 	RET
-chunk590:
-group597:
+chunk562:
+group569:
 	MOVD R3, R11
-row598:
+row570:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks599:
+chunks571:
 	CMP $16, R22
-	BLO tail601
-body600:
+	BLO tail573
+body572:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7053,9 +6676,9 @@ body600:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks599
-tail601:
-	CBZ R22, rowdone602
+	B chunks571
+tail573:
+	CBZ R22, rowdone574
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7066,16 +6689,16 @@ tail601:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body600
-rowdone602:
+	B body572
+rowdone574:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row598
+	BNE row570
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group597
+	BNE group569
 	RET
 
 // func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7096,11 +6719,11 @@ TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk603
+	BHS chunk575
 	CMP $24, R2
-	BHS chunk604
+	BHS chunk576
 	RET
-chunk603:
+chunk575:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -7125,19 +6748,19 @@ chunk603:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group605:
+group577:
 	MOVD R3, R11
-row606:
+row578:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks607:
+chunks579:
 	CMP $36, R22
-	BLO tail609
-body608:
+	BLO tail581
+body580:
 	FMOVQ 0(R12), F0
 	FMOVQ 12(R12), F1
 	FMOVQ 20(R12), F2
@@ -7182,9 +6805,9 @@ body608:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks607
-tail609:
-	CBZ R22, rowdone610
+	B chunks579
+tail581:
+	CBZ R22, rowdone582
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7195,18 +6818,18 @@ tail609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body608
-rowdone610:
+	B body580
+rowdone582:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row606
+	BNE row578
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group605
+	BNE group577
 	RET
-chunk604:
+chunk576:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -7231,19 +6854,19 @@ chunk604:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group611:
+group583:
 	MOVD R3, R11
-row612:
+row584:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks613:
+chunks585:
 	CMP $24, R22
-	BLO tail615
-body614:
+	BLO tail587
+body586:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 0(R13), F2
@@ -7274,9 +6897,9 @@ body614:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks613
-tail615:
-	CBZ R22, rowdone616
+	B chunks585
+tail587:
+	CBZ R22, rowdone588
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7287,16 +6910,16 @@ tail615:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body614
-rowdone616:
+	B body586
+rowdone588:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row612
+	BNE row584
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group611
+	BNE group583
 	RET
 
 // func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7317,56 +6940,56 @@ TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk617
+	BHS chunk589
 	CMP $16, R2
-	BHS chunk618
+	BHS chunk590
 	RET
-chunk617:
-	MOVD $mask281<>(SB), R24
+chunk589:
+	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask282<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask283<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask284<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask285<>(SB), R24
+	MOVD $mask284<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask286<>(SB), R24
+	MOVD $mask285<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask287<>(SB), R24
+	MOVD $mask286<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask288<>(SB), R24
+	MOVD $mask287<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask289<>(SB), R24
+	MOVD $mask288<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask290<>(SB), R24
+	MOVD $mask289<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask291<>(SB), R24
+	MOVD $mask290<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask292<>(SB), R24
+	MOVD $mask291<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask293<>(SB), R24
+	MOVD $mask292<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask294<>(SB), R24
+	MOVD $mask293<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask295<>(SB), R24
+	MOVD $mask294<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask296<>(SB), R24
+	MOVD $mask295<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group619:
+group591:
 	MOVD R3, R11
-row620:
+row592:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks621:
+chunks593:
 	CMP $32, R22
-	BLO tail623
-body622:
+	BLO tail595
+body594:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7433,9 +7056,9 @@ body622:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks621
-tail623:
-	CBZ R22, rowdone624
+	B chunks593
+tail595:
+	CBZ R22, rowdone596
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7446,63 +7069,63 @@ tail623:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body622
-rowdone624:
+	B body594
+rowdone596:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row620
+	BNE row592
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group619
+	BNE group591
 	RET
-chunk618:
-	MOVD $mask281<>(SB), R24
+chunk590:
+	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask282<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask283<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask284<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask285<>(SB), R24
+	MOVD $mask284<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask286<>(SB), R24
+	MOVD $mask285<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask287<>(SB), R24
+	MOVD $mask286<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask288<>(SB), R24
+	MOVD $mask287<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask289<>(SB), R24
+	MOVD $mask288<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask290<>(SB), R24
+	MOVD $mask289<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask291<>(SB), R24
+	MOVD $mask290<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask292<>(SB), R24
+	MOVD $mask291<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask293<>(SB), R24
+	MOVD $mask292<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask294<>(SB), R24
+	MOVD $mask293<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask295<>(SB), R24
+	MOVD $mask294<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask296<>(SB), R24
+	MOVD $mask295<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group625:
+group597:
 	MOVD R3, R11
-row626:
+row598:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks627:
+chunks599:
 	CMP $16, R22
-	BLO tail629
-body628:
+	BLO tail601
+body600:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7531,9 +7154,9 @@ body628:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks627
-tail629:
-	CBZ R22, rowdone630
+	B chunks599
+tail601:
+	CBZ R22, rowdone602
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7544,16 +7167,16 @@ tail629:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body628
-rowdone630:
+	B body600
+rowdone602:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row626
+	BNE row598
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group625
+	BNE group597
 	RET
 
 // func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7574,32 +7197,32 @@ TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk631
+	BHS chunk603
 	CMP $16, R2
-	BHS chunk632
+	BHS chunk604
 	RET
-chunk631:
-	MOVD $mask297<>(SB), R24
+chunk603:
+	MOVD $mask296<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask298<>(SB), R24
+	MOVD $mask297<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask299<>(SB), R24
+	MOVD $mask298<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask300<>(SB), R24
+	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group633:
+group605:
 	MOVD R3, R11
-row634:
+row606:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks635:
+chunks607:
 	CMP $32, R22
-	BLO tail637
-body636:
+	BLO tail609
+body608:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 16(R12), F2
@@ -7638,9 +7261,9 @@ body636:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks635
-tail637:
-	CBZ R22, rowdone638
+	B chunks607
+tail609:
+	CBZ R22, rowdone610
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7651,39 +7274,39 @@ tail637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body636
-rowdone638:
+	B body608
+rowdone610:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row634
+	BNE row606
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group633
+	BNE group605
 	RET
-chunk632:
-	MOVD $mask297<>(SB), R24
+chunk604:
+	MOVD $mask296<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask298<>(SB), R24
+	MOVD $mask297<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask299<>(SB), R24
+	MOVD $mask298<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask300<>(SB), R24
+	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group639:
+group611:
 	MOVD R3, R11
-row640:
+row612:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks641:
+chunks613:
 	CMP $16, R22
-	BLO tail643
-body642:
+	BLO tail615
+body614:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7704,9 +7327,9 @@ body642:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks641
-tail643:
-	CBZ R22, rowdone644
+	B chunks613
+tail615:
+	CBZ R22, rowdone616
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7717,16 +7340,16 @@ tail643:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body642
-rowdone644:
+	B body614
+rowdone616:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row640
+	BNE row612
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group639
+	BNE group611
 	RET
 
 // func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7747,28 +7370,28 @@ TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk645
+	BHS chunk617
 	RET
-chunk645:
+chunk617:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask34<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask36<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group646:
+group618:
 	MOVD R3, R11
-row647:
+row619:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks648:
+chunks620:
 	CMP $32, R22
-	BLO tail650
-body649:
+	BLO tail622
+body621:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 16(R12), F2
@@ -7807,9 +7430,9 @@ body649:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks648
-tail650:
-	CBZ R22, rowdone651
+	B chunks620
+tail622:
+	CBZ R22, rowdone623
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7820,16 +7443,16 @@ tail650:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body649
-rowdone651:
+	B body621
+rowdone623:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row647
+	BNE row619
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group646
+	BNE group618
 	RET
 
 // func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7850,28 +7473,28 @@ TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk652
+	BHS chunk624
 	RET
-chunk652:
+chunk624:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group653:
+group625:
 	MOVD R3, R11
-row654:
+row626:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks655:
+chunks627:
 	CMP $64, R22
-	BLO tail657
-body656:
+	BLO tail629
+body628:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -7954,9 +7577,9 @@ body656:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks655
-tail657:
-	CBZ R22, rowdone658
+	B chunks627
+tail629:
+	CBZ R22, rowdone630
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7967,16 +7590,16 @@ tail657:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body656
-rowdone658:
+	B body628
+rowdone630:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row654
+	BNE row626
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group653
+	BNE group625
 	RET
 
 // func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7997,56 +7620,56 @@ TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk659
+	BHS chunk631
 	CMP $24, R2
-	BHS chunk660
+	BHS chunk632
 	RET
-chunk659:
-	MOVD $mask301<>(SB), R24
+chunk631:
+	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask302<>(SB), R24
+	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask303<>(SB), R24
+	MOVD $mask302<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask304<>(SB), R24
+	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask305<>(SB), R24
+	MOVD $mask304<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask306<>(SB), R24
+	MOVD $mask305<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask307<>(SB), R24
+	MOVD $mask306<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask308<>(SB), R24
+	MOVD $mask307<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask309<>(SB), R24
+	MOVD $mask308<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask310<>(SB), R24
+	MOVD $mask309<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask311<>(SB), R24
+	MOVD $mask310<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask312<>(SB), R24
+	MOVD $mask311<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask313<>(SB), R24
+	MOVD $mask312<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask314<>(SB), R24
+	MOVD $mask313<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask315<>(SB), R24
+	MOVD $mask314<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask316<>(SB), R24
+	MOVD $mask315<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group661:
+group633:
 	MOVD R3, R11
-row662:
+row634:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks663:
+chunks635:
 	CMP $36, R22
-	BLO tail665
-body664:
+	BLO tail637
+body636:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8126,9 +7749,9 @@ body664:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks663
-tail665:
-	CBZ R22, rowdone666
+	B chunks635
+tail637:
+	CBZ R22, rowdone638
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8139,63 +7762,63 @@ tail665:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body664
-rowdone666:
+	B body636
+rowdone638:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row662
+	BNE row634
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group661
+	BNE group633
 	RET
-chunk660:
-	MOVD $mask301<>(SB), R24
+chunk632:
+	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask302<>(SB), R24
+	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask303<>(SB), R24
+	MOVD $mask302<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask304<>(SB), R24
+	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask305<>(SB), R24
+	MOVD $mask304<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask306<>(SB), R24
+	MOVD $mask305<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask307<>(SB), R24
+	MOVD $mask306<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask308<>(SB), R24
+	MOVD $mask307<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask309<>(SB), R24
+	MOVD $mask308<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask310<>(SB), R24
+	MOVD $mask309<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask311<>(SB), R24
+	MOVD $mask310<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask312<>(SB), R24
+	MOVD $mask311<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask313<>(SB), R24
+	MOVD $mask312<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask314<>(SB), R24
+	MOVD $mask313<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask315<>(SB), R24
+	MOVD $mask314<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask316<>(SB), R24
+	MOVD $mask315<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group667:
+group639:
 	MOVD R3, R11
-row668:
+row640:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks669:
+chunks641:
 	CMP $24, R22
-	BLO tail671
-body670:
+	BLO tail643
+body642:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8248,9 +7871,9 @@ body670:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks669
-tail671:
-	CBZ R22, rowdone672
+	B chunks641
+tail643:
+	CBZ R22, rowdone644
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8261,16 +7884,16 @@ tail671:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body670
-rowdone672:
+	B body642
+rowdone644:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row668
+	BNE row640
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group667
+	BNE group639
 	RET
 
 // func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8291,44 +7914,44 @@ TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk673
+	BHS chunk645
 	CMP $24, R2
-	BHS chunk674
+	BHS chunk646
 	RET
-chunk673:
-	MOVD $mask202<>(SB), R24
+chunk645:
+	MOVD $mask198<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask254<>(SB), R24
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask207<>(SB), R24
+	MOVD $mask203<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask266<>(SB), R24
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask270<>(SB), R24
+	MOVD $mask266<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group675:
+group647:
 	MOVD R3, R11
-row676:
+row648:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks677:
+chunks649:
 	CMP $48, R22
-	BLO tail679
-body678:
+	BLO tail651
+body650:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R12), F1
@@ -8435,9 +8058,9 @@ body678:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks677
-tail679:
-	CBZ R22, rowdone680
+	B chunks649
+tail651:
+	CBZ R22, rowdone652
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8448,47 +8071,47 @@ tail679:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body678
-rowdone680:
+	B body650
+rowdone652:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row676
+	BNE row648
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group675
+	BNE group647
 	RET
-chunk674:
-	MOVD $mask202<>(SB), R24
+chunk646:
+	MOVD $mask198<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask207<>(SB), R24
+	MOVD $mask203<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask266<>(SB), R24
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask270<>(SB), R24
+	MOVD $mask266<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group681:
+group653:
 	MOVD R3, R11
-row682:
+row654:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks683:
+chunks655:
 	CMP $24, R22
-	BLO tail685
-body684:
+	BLO tail657
+body656:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -8538,9 +8161,9 @@ body684:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks683
-tail685:
-	CBZ R22, rowdone686
+	B chunks655
+tail657:
+	CBZ R22, rowdone658
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8551,16 +8174,16 @@ tail685:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body684
-rowdone686:
+	B body656
+rowdone658:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row682
+	BNE row654
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group681
+	BNE group653
 	RET
 
 // func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8581,26 +8204,26 @@ TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk687
+	BHS chunk659
 	RET
-chunk687:
-	MOVD $mask60<>(SB), R24
+chunk659:
+	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask61<>(SB), R24
+	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V30.B16]
-group688:
+group660:
 	MOVD R3, R11
-row689:
+row661:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks690:
+chunks662:
 	CMP $48, R22
-	BLO tail692
-body691:
+	BLO tail664
+body663:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -8661,9 +8284,9 @@ body691:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks690
-tail692:
-	CBZ R22, rowdone693
+	B chunks662
+tail664:
+	CBZ R22, rowdone665
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8674,16 +8297,16 @@ tail692:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body691
-rowdone693:
+	B body663
+rowdone665:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row689
+	BNE row661
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group688
+	BNE group660
 	RET
 
 // func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8704,56 +8327,56 @@ TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk694
+	BHS chunk666
 	CMP $16, R2
-	BHS chunk695
+	BHS chunk667
 	RET
-chunk694:
-	MOVD $mask317<>(SB), R24
+chunk666:
+	MOVD $mask316<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask318<>(SB), R24
+	MOVD $mask317<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask319<>(SB), R24
+	MOVD $mask318<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask320<>(SB), R24
+	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask321<>(SB), R24
+	MOVD $mask320<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask322<>(SB), R24
+	MOVD $mask321<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask323<>(SB), R24
+	MOVD $mask322<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask324<>(SB), R24
+	MOVD $mask323<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask325<>(SB), R24
+	MOVD $mask324<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask326<>(SB), R24
+	MOVD $mask325<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask327<>(SB), R24
+	MOVD $mask326<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask328<>(SB), R24
+	MOVD $mask327<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask329<>(SB), R24
+	MOVD $mask328<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask330<>(SB), R24
+	MOVD $mask329<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask331<>(SB), R24
+	MOVD $mask330<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask332<>(SB), R24
+	MOVD $mask331<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group696:
+group668:
 	MOVD R3, R11
-row697:
+row669:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks698:
+chunks670:
 	CMP $32, R22
-	BLO tail700
-body699:
+	BLO tail672
+body671:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8820,9 +8443,9 @@ body699:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks698
-tail700:
-	CBZ R22, rowdone701
+	B chunks670
+tail672:
+	CBZ R22, rowdone673
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8833,63 +8456,63 @@ tail700:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body699
-rowdone701:
+	B body671
+rowdone673:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row697
+	BNE row669
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group696
+	BNE group668
 	RET
-chunk695:
-	MOVD $mask317<>(SB), R24
+chunk667:
+	MOVD $mask316<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask318<>(SB), R24
+	MOVD $mask317<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask319<>(SB), R24
+	MOVD $mask318<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask320<>(SB), R24
+	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask321<>(SB), R24
+	MOVD $mask320<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask322<>(SB), R24
+	MOVD $mask321<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask323<>(SB), R24
+	MOVD $mask322<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask324<>(SB), R24
+	MOVD $mask323<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask325<>(SB), R24
+	MOVD $mask324<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask326<>(SB), R24
+	MOVD $mask325<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask327<>(SB), R24
+	MOVD $mask326<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask328<>(SB), R24
+	MOVD $mask327<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask329<>(SB), R24
+	MOVD $mask328<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask330<>(SB), R24
+	MOVD $mask329<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask331<>(SB), R24
+	MOVD $mask330<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask332<>(SB), R24
+	MOVD $mask331<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group702:
+group674:
 	MOVD R3, R11
-row703:
+row675:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks704:
+chunks676:
 	CMP $16, R22
-	BLO tail706
-body705:
+	BLO tail678
+body677:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -8918,9 +8541,9 @@ body705:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks704
-tail706:
-	CBZ R22, rowdone707
+	B chunks676
+tail678:
+	CBZ R22, rowdone679
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8931,16 +8554,16 @@ tail706:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body705
-rowdone707:
+	B body677
+rowdone679:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row703
+	BNE row675
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group702
+	BNE group674
 	RET
 
 // func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8961,42 +8584,42 @@ TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk708
+	BHS chunk680
 	RET
-chunk708:
-	MOVD $mask247<>(SB), R24
+chunk680:
+	MOVD $mask243<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask257<>(SB), R24
+	MOVD $mask253<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask255<>(SB), R24
-	VLD1 (R24), [V29.B16]
 	MOVD $mask251<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask247<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask333<>(SB), R24
+	MOVD $mask332<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask334<>(SB), R24
+	MOVD $mask333<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask335<>(SB), R24
+	MOVD $mask334<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask336<>(SB), R24
+	MOVD $mask335<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask337<>(SB), R24
+	MOVD $mask336<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask338<>(SB), R24
+	MOVD $mask337<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group709:
+group681:
 	MOVD R3, R11
-row710:
+row682:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks711:
+chunks683:
 	CMP $32, R22
-	BLO tail713
-body712:
+	BLO tail685
+body684:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -9059,9 +8682,9 @@ body712:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks711
-tail713:
-	CBZ R22, rowdone714
+	B chunks683
+tail685:
+	CBZ R22, rowdone686
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9072,16 +8695,16 @@ tail713:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body712
-rowdone714:
+	B body684
+rowdone686:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row710
+	BNE row682
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group709
+	BNE group681
 	RET
 
 // func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9102,36 +8725,36 @@ TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk715
+	BHS chunk687
 	RET
-chunk715:
+chunk687:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group716:
+group688:
 	MOVD R3, R11
-row717:
+row689:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks718:
+chunks690:
 	CMP $64, R22
-	BLO tail720
-body719:
+	BLO tail692
+body691:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -9270,9 +8893,9 @@ body719:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks718
-tail720:
-	CBZ R22, rowdone721
+	B chunks690
+tail692:
+	CBZ R22, rowdone693
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9283,16 +8906,16 @@ tail720:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body719
-rowdone721:
+	B body691
+rowdone693:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row717
+	BNE row689
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group716
+	BNE group688
 	RET
 
 // func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9313,12 +8936,12 @@ TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk722
+	BHS chunk694
 	RET
-chunk722:
-group723:
+chunk694:
+group695:
 	MOVD R3, R11
-row724:
+row696:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9326,88 +8949,88 @@ row724:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks725:
+chunks697:
 	CMP $16, R22
-	BLO tail727
-body726:
+	BLO tail699
+body698:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
-	MOVD $mask339<>(SB), R24
+	MOVD $mask338<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask340<>(SB), R24
+	MOVD $mask339<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask341<>(SB), R24
+	MOVD $mask340<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask342<>(SB), R24
+	MOVD $mask341<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask343<>(SB), R24
+	MOVD $mask342<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask344<>(SB), R24
+	MOVD $mask343<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask345<>(SB), R24
+	MOVD $mask344<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask346<>(SB), R24
+	MOVD $mask345<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask347<>(SB), R24
+	MOVD $mask346<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask348<>(SB), R24
+	MOVD $mask347<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask349<>(SB), R24
+	MOVD $mask348<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask350<>(SB), R24
+	MOVD $mask349<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask351<>(SB), R24
+	MOVD $mask350<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask352<>(SB), R24
+	MOVD $mask351<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask353<>(SB), R24
+	MOVD $mask352<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask354<>(SB), R24
+	MOVD $mask353<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask355<>(SB), R24
+	MOVD $mask354<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask356<>(SB), R24
+	MOVD $mask355<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask357<>(SB), R24
+	MOVD $mask356<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask358<>(SB), R24
+	MOVD $mask357<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask359<>(SB), R24
+	MOVD $mask358<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask360<>(SB), R24
+	MOVD $mask359<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask361<>(SB), R24
+	MOVD $mask360<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask362<>(SB), R24
+	MOVD $mask361<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask363<>(SB), R24
+	MOVD $mask362<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FSTPQ (F5, F6), 0(R21)
@@ -9420,9 +9043,9 @@ body726:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks725
-tail727:
-	CBZ R22, rowdone728
+	B chunks697
+tail699:
+	CBZ R22, rowdone700
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9434,16 +9057,16 @@ tail727:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body726
-rowdone728:
+	B body698
+rowdone700:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row724
+	BNE row696
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group723
+	BNE group695
 	RET
 
 // func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9464,12 +9087,12 @@ TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk729
+	BHS chunk701
 	RET
-chunk729:
-group730:
+chunk701:
+group702:
 	MOVD R3, R11
-row731:
+row703:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9477,88 +9100,88 @@ row731:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks732:
+chunks704:
 	CMP $16, R22
-	BLO tail734
-body733:
+	BLO tail706
+body705:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
-	MOVD $mask364<>(SB), R24
+	MOVD $mask363<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask365<>(SB), R24
+	MOVD $mask364<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask366<>(SB), R24
+	MOVD $mask365<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask254<>(SB), R24
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask258<>(SB), R24
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask367<>(SB), R24
+	MOVD $mask366<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask368<>(SB), R24
+	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask369<>(SB), R24
+	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask370<>(SB), R24
+	MOVD $mask369<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask371<>(SB), R24
+	MOVD $mask370<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask372<>(SB), R24
+	MOVD $mask371<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask373<>(SB), R24
+	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask374<>(SB), R24
+	MOVD $mask373<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask376<>(SB), R24
+	MOVD $mask375<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask377<>(SB), R24
+	MOVD $mask376<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask273<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask378<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask379<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask280<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask377<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask378<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask276<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask265<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask380<>(SB), R24
+	MOVD $mask379<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask381<>(SB), R24
+	MOVD $mask380<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask382<>(SB), R24
+	MOVD $mask381<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FSTPQ (F5, F6), 0(R21)
@@ -9571,9 +9194,9 @@ body733:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks732
-tail734:
-	CBZ R22, rowdone735
+	B chunks704
+tail706:
+	CBZ R22, rowdone707
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9585,16 +9208,16 @@ tail734:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body733
-rowdone735:
+	B body705
+rowdone707:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row731
+	BNE row703
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group730
+	BNE group702
 	RET
 
 // func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9615,44 +9238,44 @@ TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk736
+	BHS chunk708
 	RET
-chunk736:
+chunk708:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group737:
+group709:
 	MOVD R3, R11
-row738:
+row710:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9660,10 +9283,10 @@ row738:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks739:
+chunks711:
 	CMP $16, R22
-	BLO tail741
-body740:
+	BLO tail713
+body712:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9699,9 +9322,9 @@ body740:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks739
-tail741:
-	CBZ R22, rowdone742
+	B chunks711
+tail713:
+	CBZ R22, rowdone714
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9713,16 +9336,16 @@ tail741:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body740
-rowdone742:
+	B body712
+rowdone714:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row738
+	BNE row710
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group737
+	BNE group709
 	RET
 
 // func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9743,20 +9366,20 @@ TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk743
+	BHS chunk715
 	RET
-chunk743:
+chunk715:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group744:
+group716:
 	MOVD R3, R11
-row745:
+row717:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9764,10 +9387,10 @@ row745:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks746:
+chunks718:
 	CMP $16, R22
-	BLO tail748
-body747:
+	BLO tail720
+body719:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9793,9 +9416,9 @@ body747:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks746
-tail748:
-	CBZ R22, rowdone749
+	B chunks718
+tail720:
+	CBZ R22, rowdone721
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9807,16 +9430,16 @@ tail748:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body747
-rowdone749:
+	B body719
+rowdone721:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row745
+	BNE row717
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group744
+	BNE group716
 	RET
 
 // func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9837,14 +9460,14 @@ TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk750
+	BHS chunk722
 	CMP $16, R2
-	BHS chunk751
+	BHS chunk723
 	RET
-chunk750:
-group752:
+chunk722:
+group724:
 	MOVD R3, R11
-row753:
+row725:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9852,10 +9475,10 @@ row753:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks754:
+chunks726:
 	CMP $32, R22
-	BLO tail756
-body755:
+	BLO tail728
+body727:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -9873,9 +9496,9 @@ body755:
 	ADD $32, R16, R16
 	ADD $160, R21, R21
 	SUB $32, R22, R22
-	B chunks754
-tail756:
-	CBZ R22, rowdone757
+	B chunks726
+tail728:
+	CBZ R22, rowdone729
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9887,21 +9510,21 @@ tail756:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body755
-rowdone757:
+	B body727
+rowdone729:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row753
+	BNE row725
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group752
+	BNE group724
 	RET
-chunk751:
-group758:
+chunk723:
+group730:
 	MOVD R3, R11
-row759:
+row731:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9909,10 +9532,10 @@ row759:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks760:
+chunks732:
 	CMP $16, R22
-	BLO tail762
-body761:
+	BLO tail734
+body733:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9928,9 +9551,9 @@ body761:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks760
-tail762:
-	CBZ R22, rowdone763
+	B chunks732
+tail734:
+	CBZ R22, rowdone735
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9942,16 +9565,16 @@ tail762:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body761
-rowdone763:
+	B body733
+rowdone735:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row759
+	BNE row731
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group758
+	BNE group730
 	RET
 
 // func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9972,12 +9595,12 @@ TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk764
+	BHS chunk736
 	RET
-chunk764:
-group765:
+chunk736:
+group737:
 	MOVD R3, R11
-row766:
+row738:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9986,10 +9609,10 @@ row766:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks767:
+chunks739:
 	CMP $16, R22
-	BLO tail769
-body768:
+	BLO tail741
+body740:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10115,9 +9738,9 @@ body768:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks767
-tail769:
-	CBZ R22, rowdone770
+	B chunks739
+tail741:
+	CBZ R22, rowdone742
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10130,16 +9753,16 @@ tail769:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body768
-rowdone770:
+	B body740
+rowdone742:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row766
+	BNE row738
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group765
+	BNE group737
 	RET
 
 // func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10160,12 +9783,12 @@ TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk771
+	BHS chunk743
 	RET
-chunk771:
-group772:
+chunk743:
+group744:
 	MOVD R3, R11
-row773:
+row745:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10174,10 +9797,10 @@ row773:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks774:
+chunks746:
 	CMP $16, R22
-	BLO tail776
-body775:
+	BLO tail748
+body747:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10190,19 +9813,19 @@ body775:
 	MOVD $mask420<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask258<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V6.B16
+	MOVD $mask254<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V6.B16
+	MOVD $mask246<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask369<>(SB), R24
+	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask421<>(SB), R24
@@ -10223,7 +9846,7 @@ body775:
 	MOVD $mask426<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask427<>(SB), R24
@@ -10244,19 +9867,19 @@ body775:
 	MOVD $mask432<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask433<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask272<>(SB), R24
+	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask276<>(SB), R24
+	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask434<>(SB), R24
@@ -10268,22 +9891,22 @@ body775:
 	MOVD $mask436<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V10.B16
-	MOVD $mask264<>(SB), R24
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask437<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask269<>(SB), R24
+	MOVD $mask265<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask279<>(SB), R24
+	MOVD $mask275<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
 	MOVD $mask438<>(SB), R24
@@ -10303,9 +9926,9 @@ body775:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks774
-tail776:
-	CBZ R22, rowdone777
+	B chunks746
+tail748:
+	CBZ R22, rowdone749
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10318,16 +9941,16 @@ tail776:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body775
-rowdone777:
+	B body747
+rowdone749:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row773
+	BNE row745
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group772
+	BNE group744
 	RET
 
 // func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10348,44 +9971,44 @@ TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk778
+	BHS chunk750
 	RET
-chunk778:
+chunk750:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V18.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group779:
+group751:
 	MOVD R3, R11
-row780:
+row752:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10394,10 +10017,10 @@ row780:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks781:
+chunks753:
 	CMP $16, R22
-	BLO tail783
-body782:
+	BLO tail755
+body754:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10439,9 +10062,9 @@ body782:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks781
-tail783:
-	CBZ R22, rowdone784
+	B chunks753
+tail755:
+	CBZ R22, rowdone756
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10454,16 +10077,16 @@ tail783:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body782
-rowdone784:
+	B body754
+rowdone756:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row780
+	BNE row752
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group779
+	BNE group751
 	RET
 
 // func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10484,20 +10107,20 @@ TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk785
+	BHS chunk757
 	RET
-chunk785:
+chunk757:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group786:
+group758:
 	MOVD R3, R11
-row787:
+row759:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10506,10 +10129,10 @@ row787:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks788:
+chunks760:
 	CMP $16, R22
-	BLO tail790
-body789:
+	BLO tail762
+body761:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10539,9 +10162,9 @@ body789:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks788
-tail790:
-	CBZ R22, rowdone791
+	B chunks760
+tail762:
+	CBZ R22, rowdone763
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10554,16 +10177,16 @@ tail790:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body789
-rowdone791:
+	B body761
+rowdone763:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row787
+	BNE row759
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group786
+	BNE group758
 	RET
 
 // func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10584,14 +10207,14 @@ TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk792
+	BHS chunk764
 	CMP $16, R2
-	BHS chunk793
+	BHS chunk765
 	RET
-chunk792:
-group794:
+chunk764:
+group766:
 	MOVD R3, R11
-row795:
+row767:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10600,10 +10223,10 @@ row795:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks796:
+chunks768:
 	CMP $32, R22
-	BLO tail798
-body797:
+	BLO tail770
+body769:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -10624,9 +10247,9 @@ body797:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks796
-tail798:
-	CBZ R22, rowdone799
+	B chunks768
+tail770:
+	CBZ R22, rowdone771
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10639,21 +10262,21 @@ tail798:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body797
-rowdone799:
+	B body769
+rowdone771:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row795
+	BNE row767
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group794
+	BNE group766
 	RET
-chunk793:
-group800:
+chunk765:
+group772:
 	MOVD R3, R11
-row801:
+row773:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10662,10 +10285,10 @@ row801:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks802:
+chunks774:
 	CMP $16, R22
-	BLO tail804
-body803:
+	BLO tail776
+body775:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10683,9 +10306,9 @@ body803:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks802
-tail804:
-	CBZ R22, rowdone805
+	B chunks774
+tail776:
+	CBZ R22, rowdone777
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10698,16 +10321,16 @@ tail804:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body803
-rowdone805:
+	B body775
+rowdone777:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row801
+	BNE row773
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group800
+	BNE group772
 	RET
 
 // func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10728,12 +10351,12 @@ TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk806
+	BHS chunk778
 	RET
-chunk806:
-group807:
+chunk778:
+group779:
 	MOVD R3, R11
-row808:
+row780:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10743,10 +10366,10 @@ row808:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks809:
+chunks781:
 	CMP $16, R22
-	BLO tail811
-body810:
+	BLO tail783
+body782:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10914,9 +10537,9 @@ body810:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks809
-tail811:
-	CBZ R22, rowdone812
+	B chunks781
+tail783:
+	CBZ R22, rowdone784
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10930,16 +10553,16 @@ tail811:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body810
-rowdone812:
+	B body782
+rowdone784:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row808
+	BNE row780
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group807
+	BNE group779
 	RET
 
 // func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10960,12 +10583,12 @@ TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk813
+	BHS chunk785
 	RET
-chunk813:
-group814:
+chunk785:
+group786:
 	MOVD R3, R11
-row815:
+row787:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10975,10 +10598,10 @@ row815:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks816:
+chunks788:
 	CMP $16, R22
-	BLO tail818
-body817:
+	BLO tail790
+body789:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10986,31 +10609,31 @@ body817:
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
-	MOVD $mask104<>(SB), R24
+	MOVD $mask96<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask258<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V7.B16
+	MOVD $mask254<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask246<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask490<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask108<>(SB), R24
+	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask491<>(SB), R24
@@ -11043,19 +10666,19 @@ body817:
 	MOVD $mask497<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask368<>(SB), R24
+	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask369<>(SB), R24
+	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V9.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
-	MOVD $mask272<>(SB), R24
+	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V10.B16
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask498<>(SB), R24
@@ -11067,19 +10690,19 @@ body817:
 	MOVD $mask426<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V10.B16
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V11.B16
-	MOVD $mask378<>(SB), R24
+	MOVD $mask377<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V11.B16
-	MOVD $mask265<>(SB), R24
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V11.B16
-	MOVD $mask274<>(SB), R24
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V11.B16
 	MOVD $mask500<>(SB), R24
@@ -11088,22 +10711,22 @@ body817:
 	MOVD $mask501<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V11.B16
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V11.B16
-	MOVD $mask278<>(SB), R24
+	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V12.B16
-	MOVD $mask266<>(SB), R24
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V12.B16
-	MOVD $mask276<>(SB), R24
+	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V12.B16
 	MOVD $mask434<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V12.B16
-	MOVD $mask267<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V12.B16
 	MOVD $mask502<>(SB), R24
@@ -11118,13 +10741,13 @@ body817:
 	MOVD $mask437<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask269<>(SB), R24
+	MOVD $mask265<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask279<>(SB), R24
+	MOVD $mask275<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	MOVD $mask505<>(SB), R24
@@ -11146,9 +10769,9 @@ body817:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks816
-tail818:
-	CBZ R22, rowdone819
+	B chunks788
+tail790:
+	CBZ R22, rowdone791
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11162,16 +10785,16 @@ tail818:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body817
-rowdone819:
+	B body789
+rowdone791:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row815
+	BNE row787
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group814
+	BNE group786
 	RET
 
 // func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11192,44 +10815,44 @@ TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk820
+	BHS chunk792
 	RET
-chunk820:
+chunk792:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group821:
+group793:
 	MOVD R3, R11
-row822:
+row794:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11239,10 +10862,10 @@ row822:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks823:
+chunks795:
 	CMP $16, R22
-	BLO tail825
-body824:
+	BLO tail797
+body796:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11291,9 +10914,9 @@ body824:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks823
-tail825:
-	CBZ R22, rowdone826
+	B chunks795
+tail797:
+	CBZ R22, rowdone798
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11307,16 +10930,16 @@ tail825:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body824
-rowdone826:
+	B body796
+rowdone798:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row822
+	BNE row794
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group821
+	BNE group793
 	RET
 
 // func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11337,20 +10960,20 @@ TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk827
+	BHS chunk799
 	RET
-chunk827:
+chunk799:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group828:
+group800:
 	MOVD R3, R11
-row829:
+row801:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11360,10 +10983,10 @@ row829:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks830:
+chunks802:
 	CMP $16, R22
-	BLO tail832
-body831:
+	BLO tail804
+body803:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11398,6 +11021,352 @@ body831:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
+	B chunks802
+tail804:
+	CBZ R22, rowdone805
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	MOVD $7, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body803
+rowdone805:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row801
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group800
+	RET
+
+// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk806
+	CMP $16, R2
+	BHS chunk807
+	RET
+chunk806:
+group808:
+	MOVD R3, R11
+row809:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	MOVD R0, R21
+	MOVD R2, R22
+chunks810:
+	CMP $32, R22
+	BLO tail812
+body811:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FLDPQ 0(R17), (F10, F11)
+	FLDPQ 0(R19), (F12, F13)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F10), 64(R21)
+	FSTPQ (F12, F1), 96(R21)
+	FSTPQ (F3, F5), 128(R21)
+	FSTPQ (F7, F9), 160(R21)
+	FSTPQ (F11, F13), 192(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $224, R21, R21
+	SUB $32, R22, R22
+	B chunks810
+tail812:
+	CBZ R22, rowdone813
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	MOVD $7, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body811
+rowdone813:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row809
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group808
+	RET
+chunk807:
+group814:
+	MOVD R3, R11
+row815:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	MOVD R0, R21
+	MOVD R2, R22
+chunks816:
+	CMP $16, R22
+	BLO tail818
+body817:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FSTPQ (F4, F5), 64(R21)
+	FMOVQ F6, 96(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $112, R21, R21
+	SUB $16, R22, R22
+	B chunks816
+tail818:
+	CBZ R22, rowdone819
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	MOVD $7, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body817
+rowdone819:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row815
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group814
+	RET
+
+// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk820
+	CMP $16, R2
+	BHS chunk821
+	RET
+chunk820:
+group822:
+	MOVD R3, R11
+row823:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks824:
+	CMP $32, R22
+	BLO tail826
+body825:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	VZIP1 V1.B16, V0.B16, V8.B16
+	VZIP2 V1.B16, V0.B16, V12.B16
+	VZIP1 V3.B16, V2.B16, V9.B16
+	VZIP2 V3.B16, V2.B16, V13.B16
+	VZIP1 V5.B16, V4.B16, V10.B16
+	VZIP2 V5.B16, V4.B16, V14.B16
+	VZIP1 V7.B16, V6.B16, V11.B16
+	VZIP2 V7.B16, V6.B16, V15.B16
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
+	ADD $64, R21, R24
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
+	FMOVQ 16(R12), F16
+	FMOVQ 16(R13), F17
+	FMOVQ 16(R14), F18
+	FMOVQ 16(R15), F19
+	FMOVQ 16(R16), F20
+	FMOVQ 16(R17), F21
+	FMOVQ 16(R19), F22
+	FMOVQ 16(R20), F23
+	VZIP1 V17.B16, V16.B16, V24.B16
+	VZIP2 V17.B16, V16.B16, V28.B16
+	VZIP1 V19.B16, V18.B16, V25.B16
+	VZIP2 V19.B16, V18.B16, V29.B16
+	VZIP1 V21.B16, V20.B16, V26.B16
+	VZIP2 V21.B16, V20.B16, V30.B16
+	VZIP1 V23.B16, V22.B16, V27.B16
+	VZIP2 V23.B16, V22.B16, V31.B16
+	ADD $128, R21, R23
+	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23)
+	ADD $192, R21, R24
+	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks824
+tail826:
+	CBZ R22, rowdone827
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body825
+rowdone827:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row823
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group822
+	RET
+chunk821:
+group828:
+	MOVD R3, R11
+row829:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks830:
+	CMP $16, R22
+	BLO tail832
+body831:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	VZIP1 V1.B16, V0.B16, V8.B16
+	VZIP2 V1.B16, V0.B16, V12.B16
+	VZIP1 V3.B16, V2.B16, V9.B16
+	VZIP2 V3.B16, V2.B16, V13.B16
+	VZIP1 V5.B16, V4.B16, V10.B16
+	VZIP2 V5.B16, V4.B16, V14.B16
+	VZIP1 V7.B16, V6.B16, V11.B16
+	VZIP2 V7.B16, V6.B16, V15.B16
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
+	ADD $64, R21, R24
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
 	B chunks830
 tail832:
 	CBZ R22, rowdone833
@@ -11410,7 +11379,8 @@ tail832:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	MOVD $7, R24
+	SUB R23, R20, R20
+	MOVD $8, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
@@ -11426,8 +11396,8 @@ rowdone833:
 	BNE group828
 	RET
 
-// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11459,26 +11429,52 @@ row837:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
+	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks838:
 	CMP $32, R22
 	BLO tail840
 body839:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FLDPQ 0(R17), (F10, F11)
-	FLDPQ 0(R19), (F12, F13)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F10), 64(R21)
-	FSTPQ (F12, F1), 96(R21)
-	FSTPQ (F3, F5), 128(R21)
-	FSTPQ (F7, F9), 160(R21)
-	FSTPQ (F11, F13), 192(R21)
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	VZIP1 V1.H8, V0.H8, V8.H8
+	VZIP2 V1.H8, V0.H8, V12.H8
+	VZIP1 V3.H8, V2.H8, V9.H8
+	VZIP2 V3.H8, V2.H8, V13.H8
+	VZIP1 V5.H8, V4.H8, V10.H8
+	VZIP2 V5.H8, V4.H8, V14.H8
+	VZIP1 V7.H8, V6.H8, V11.H8
+	VZIP2 V7.H8, V6.H8, V15.H8
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	ADD $64, R21, R24
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
+	FMOVQ 16(R12), F16
+	FMOVQ 16(R13), F17
+	FMOVQ 16(R14), F18
+	FMOVQ 16(R15), F19
+	FMOVQ 16(R16), F20
+	FMOVQ 16(R17), F21
+	FMOVQ 16(R19), F22
+	FMOVQ 16(R20), F23
+	VZIP1 V17.H8, V16.H8, V24.H8
+	VZIP2 V17.H8, V16.H8, V28.H8
+	VZIP1 V19.H8, V18.H8, V25.H8
+	VZIP2 V19.H8, V18.H8, V29.H8
+	VZIP1 V21.H8, V20.H8, V26.H8
+	VZIP2 V21.H8, V20.H8, V30.H8
+	VZIP1 V23.H8, V22.H8, V27.H8
+	VZIP2 V23.H8, V22.H8, V31.H8
+	ADD $128, R21, R23
+	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23)
+	ADD $192, R21, R24
+	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11486,7 +11482,8 @@ body839:
 	ADD $32, R16, R16
 	ADD $32, R17, R17
 	ADD $32, R19, R19
-	ADD $224, R21, R21
+	ADD $32, R20, R20
+	ADD $256, R21, R21
 	SUB $32, R22, R22
 	B chunks838
 tail840:
@@ -11500,7 +11497,8 @@ tail840:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	MOVD $7, R24
+	SUB R23, R20, R20
+	MOVD $8, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
@@ -11526,6 +11524,7 @@ row843:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
+	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks844:
@@ -11539,10 +11538,18 @@ body845:
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FSTPQ (F4, F5), 64(R21)
-	FMOVQ F6, 96(R21)
+	FMOVQ 0(R20), F7
+	VZIP1 V1.H8, V0.H8, V8.H8
+	VZIP2 V1.H8, V0.H8, V12.H8
+	VZIP1 V3.H8, V2.H8, V9.H8
+	VZIP2 V3.H8, V2.H8, V13.H8
+	VZIP1 V5.H8, V4.H8, V10.H8
+	VZIP2 V5.H8, V4.H8, V14.H8
+	VZIP1 V7.H8, V6.H8, V11.H8
+	VZIP2 V7.H8, V6.H8, V15.H8
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	ADD $64, R21, R24
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11550,7 +11557,8 @@ body845:
 	ADD $16, R16, R16
 	ADD $16, R17, R17
 	ADD $16, R19, R19
-	ADD $112, R21, R21
+	ADD $16, R20, R20
+	ADD $128, R21, R21
 	SUB $16, R22, R22
 	B chunks844
 tail846:
@@ -11564,7 +11572,8 @@ tail846:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	MOVD $7, R24
+	SUB R23, R20, R20
+	MOVD $8, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
@@ -11580,8 +11589,8 @@ rowdone847:
 	BNE group842
 	RET
 
-// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11628,17 +11637,17 @@ body853:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.B16, V0.B16, V8.B16
-	VZIP2 V1.B16, V0.B16, V12.B16
-	VZIP1 V3.B16, V2.B16, V9.B16
-	VZIP2 V3.B16, V2.B16, V13.B16
-	VZIP1 V5.B16, V4.B16, V10.B16
-	VZIP2 V5.B16, V4.B16, V14.B16
-	VZIP1 V7.B16, V6.B16, V11.B16
-	VZIP2 V7.B16, V6.B16, V15.B16
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
+	VZIP1 V1.S4, V0.S4, V8.S4
+	VZIP2 V1.S4, V0.S4, V12.S4
+	VZIP1 V3.S4, V2.S4, V9.S4
+	VZIP2 V3.S4, V2.S4, V13.S4
+	VZIP1 V5.S4, V4.S4, V10.S4
+	VZIP2 V5.S4, V4.S4, V14.S4
+	VZIP1 V7.S4, V6.S4, V11.S4
+	VZIP2 V7.S4, V6.S4, V15.S4
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
 	FMOVQ 16(R12), F16
 	FMOVQ 16(R13), F17
 	FMOVQ 16(R14), F18
@@ -11647,18 +11656,18 @@ body853:
 	FMOVQ 16(R17), F21
 	FMOVQ 16(R19), F22
 	FMOVQ 16(R20), F23
-	VZIP1 V17.B16, V16.B16, V24.B16
-	VZIP2 V17.B16, V16.B16, V28.B16
-	VZIP1 V19.B16, V18.B16, V25.B16
-	VZIP2 V19.B16, V18.B16, V29.B16
-	VZIP1 V21.B16, V20.B16, V26.B16
-	VZIP2 V21.B16, V20.B16, V30.B16
-	VZIP1 V23.B16, V22.B16, V27.B16
-	VZIP2 V23.B16, V22.B16, V31.B16
+	VZIP1 V17.S4, V16.S4, V24.S4
+	VZIP2 V17.S4, V16.S4, V28.S4
+	VZIP1 V19.S4, V18.S4, V25.S4
+	VZIP2 V19.S4, V18.S4, V29.S4
+	VZIP1 V21.S4, V20.S4, V26.S4
+	VZIP2 V21.S4, V20.S4, V30.S4
+	VZIP1 V23.S4, V22.S4, V27.S4
+	VZIP2 V23.S4, V22.S4, V31.S4
 	ADD $128, R21, R23
-	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23)
+	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23)
 	ADD $192, R21, R24
-	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24)
+	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11723,17 +11732,17 @@ body859:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.B16, V0.B16, V8.B16
-	VZIP2 V1.B16, V0.B16, V12.B16
-	VZIP1 V3.B16, V2.B16, V9.B16
-	VZIP2 V3.B16, V2.B16, V13.B16
-	VZIP1 V5.B16, V4.B16, V10.B16
-	VZIP2 V5.B16, V4.B16, V14.B16
-	VZIP1 V7.B16, V6.B16, V11.B16
-	VZIP2 V7.B16, V6.B16, V15.B16
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
+	VZIP1 V1.S4, V0.S4, V8.S4
+	VZIP2 V1.S4, V0.S4, V12.S4
+	VZIP1 V3.S4, V2.S4, V9.S4
+	VZIP2 V3.S4, V2.S4, V13.S4
+	VZIP1 V5.S4, V4.S4, V10.S4
+	VZIP2 V5.S4, V4.S4, V14.S4
+	VZIP1 V7.S4, V6.S4, V11.S4
+	VZIP2 V7.S4, V6.S4, V15.S4
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11773,8 +11782,8 @@ rowdone861:
 	BNE group856
 	RET
 
-// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11821,17 +11830,17 @@ body867:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.H8, V0.H8, V8.H8
-	VZIP2 V1.H8, V0.H8, V12.H8
-	VZIP1 V3.H8, V2.H8, V9.H8
-	VZIP2 V3.H8, V2.H8, V13.H8
-	VZIP1 V5.H8, V4.H8, V10.H8
-	VZIP2 V5.H8, V4.H8, V14.H8
-	VZIP1 V7.H8, V6.H8, V11.H8
-	VZIP2 V7.H8, V6.H8, V15.H8
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	VZIP1 V1.D2, V0.D2, V8.D2
+	VZIP2 V1.D2, V0.D2, V12.D2
+	VZIP1 V3.D2, V2.D2, V9.D2
+	VZIP2 V3.D2, V2.D2, V13.D2
+	VZIP1 V5.D2, V4.D2, V10.D2
+	VZIP2 V5.D2, V4.D2, V14.D2
+	VZIP1 V7.D2, V6.D2, V11.D2
+	VZIP2 V7.D2, V6.D2, V15.D2
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
 	FMOVQ 16(R12), F16
 	FMOVQ 16(R13), F17
 	FMOVQ 16(R14), F18
@@ -11840,18 +11849,18 @@ body867:
 	FMOVQ 16(R17), F21
 	FMOVQ 16(R19), F22
 	FMOVQ 16(R20), F23
-	VZIP1 V17.H8, V16.H8, V24.H8
-	VZIP2 V17.H8, V16.H8, V28.H8
-	VZIP1 V19.H8, V18.H8, V25.H8
-	VZIP2 V19.H8, V18.H8, V29.H8
-	VZIP1 V21.H8, V20.H8, V26.H8
-	VZIP2 V21.H8, V20.H8, V30.H8
-	VZIP1 V23.H8, V22.H8, V27.H8
-	VZIP2 V23.H8, V22.H8, V31.H8
+	VZIP1 V17.D2, V16.D2, V24.D2
+	VZIP2 V17.D2, V16.D2, V28.D2
+	VZIP1 V19.D2, V18.D2, V25.D2
+	VZIP2 V19.D2, V18.D2, V29.D2
+	VZIP1 V21.D2, V20.D2, V26.D2
+	VZIP2 V21.D2, V20.D2, V30.D2
+	VZIP1 V23.D2, V22.D2, V27.D2
+	VZIP2 V23.D2, V22.D2, V31.D2
 	ADD $128, R21, R23
-	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23)
+	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23)
 	ADD $192, R21, R24
-	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24)
+	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11916,17 +11925,17 @@ body873:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.H8, V0.H8, V8.H8
-	VZIP2 V1.H8, V0.H8, V12.H8
-	VZIP1 V3.H8, V2.H8, V9.H8
-	VZIP2 V3.H8, V2.H8, V13.H8
-	VZIP1 V5.H8, V4.H8, V10.H8
-	VZIP2 V5.H8, V4.H8, V14.H8
-	VZIP1 V7.H8, V6.H8, V11.H8
-	VZIP2 V7.H8, V6.H8, V15.H8
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	VZIP1 V1.D2, V0.D2, V8.D2
+	VZIP2 V1.D2, V0.D2, V12.D2
+	VZIP1 V3.D2, V2.D2, V9.D2
+	VZIP2 V3.D2, V2.D2, V13.D2
+	VZIP1 V5.D2, V4.D2, V10.D2
+	VZIP2 V5.D2, V4.D2, V14.D2
+	VZIP1 V7.D2, V6.D2, V11.D2
+	VZIP2 V7.D2, V6.D2, V15.D2
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11966,8 +11975,8 @@ rowdone875:
 	BNE group870
 	RET
 
-// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12006,45 +12015,22 @@ chunks880:
 	CMP $32, R22
 	BLO tail882
 body881:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	VZIP1 V1.S4, V0.S4, V8.S4
-	VZIP2 V1.S4, V0.S4, V12.S4
-	VZIP1 V3.S4, V2.S4, V9.S4
-	VZIP2 V3.S4, V2.S4, V13.S4
-	VZIP1 V5.S4, V4.S4, V10.S4
-	VZIP2 V5.S4, V4.S4, V14.S4
-	VZIP1 V7.S4, V6.S4, V11.S4
-	VZIP2 V7.S4, V6.S4, V15.S4
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
-	ADD $64, R21, R24
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
-	FMOVQ 16(R12), F16
-	FMOVQ 16(R13), F17
-	FMOVQ 16(R14), F18
-	FMOVQ 16(R15), F19
-	FMOVQ 16(R16), F20
-	FMOVQ 16(R17), F21
-	FMOVQ 16(R19), F22
-	FMOVQ 16(R20), F23
-	VZIP1 V17.S4, V16.S4, V24.S4
-	VZIP2 V17.S4, V16.S4, V28.S4
-	VZIP1 V19.S4, V18.S4, V25.S4
-	VZIP2 V19.S4, V18.S4, V29.S4
-	VZIP1 V21.S4, V20.S4, V26.S4
-	VZIP2 V21.S4, V20.S4, V30.S4
-	VZIP1 V23.S4, V22.S4, V27.S4
-	VZIP2 V23.S4, V22.S4, V31.S4
-	ADD $128, R21, R23
-	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23)
-	ADD $192, R21, R24
-	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24)
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FLDPQ 0(R17), (F10, F11)
+	FLDPQ 0(R19), (F12, F13)
+	FLDPQ 0(R20), (F14, F15)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F10), 64(R21)
+	FSTPQ (F12, F14), 96(R21)
+	FSTPQ (F1, F3), 128(R21)
+	FSTPQ (F5, F7), 160(R21)
+	FSTPQ (F9, F11), 192(R21)
+	FSTPQ (F13, F15), 224(R21)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -12109,17 +12095,10 @@ body887:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.S4, V0.S4, V8.S4
-	VZIP2 V1.S4, V0.S4, V12.S4
-	VZIP1 V3.S4, V2.S4, V9.S4
-	VZIP2 V3.S4, V2.S4, V13.S4
-	VZIP1 V5.S4, V4.S4, V10.S4
-	VZIP2 V5.S4, V4.S4, V14.S4
-	VZIP1 V7.S4, V6.S4, V11.S4
-	VZIP2 V7.S4, V6.S4, V15.S4
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
-	ADD $64, R21, R24
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FSTPQ (F4, F5), 64(R21)
+	FSTPQ (F6, F7), 96(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -12159,362 +12138,6 @@ rowdone889:
 	BNE group884
 	RET
 
-// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk890
-	CMP $16, R2
-	BHS chunk891
-	RET
-chunk890:
-group892:
-	MOVD R3, R11
-row893:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks894:
-	CMP $32, R22
-	BLO tail896
-body895:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	VZIP1 V1.D2, V0.D2, V8.D2
-	VZIP2 V1.D2, V0.D2, V12.D2
-	VZIP1 V3.D2, V2.D2, V9.D2
-	VZIP2 V3.D2, V2.D2, V13.D2
-	VZIP1 V5.D2, V4.D2, V10.D2
-	VZIP2 V5.D2, V4.D2, V14.D2
-	VZIP1 V7.D2, V6.D2, V11.D2
-	VZIP2 V7.D2, V6.D2, V15.D2
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
-	ADD $64, R21, R24
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
-	FMOVQ 16(R12), F16
-	FMOVQ 16(R13), F17
-	FMOVQ 16(R14), F18
-	FMOVQ 16(R15), F19
-	FMOVQ 16(R16), F20
-	FMOVQ 16(R17), F21
-	FMOVQ 16(R19), F22
-	FMOVQ 16(R20), F23
-	VZIP1 V17.D2, V16.D2, V24.D2
-	VZIP2 V17.D2, V16.D2, V28.D2
-	VZIP1 V19.D2, V18.D2, V25.D2
-	VZIP2 V19.D2, V18.D2, V29.D2
-	VZIP1 V21.D2, V20.D2, V26.D2
-	VZIP2 V21.D2, V20.D2, V30.D2
-	VZIP1 V23.D2, V22.D2, V27.D2
-	VZIP2 V23.D2, V22.D2, V31.D2
-	ADD $128, R21, R23
-	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23)
-	ADD $192, R21, R24
-	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks894
-tail896:
-	CBZ R22, rowdone897
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body895
-rowdone897:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row893
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group892
-	RET
-chunk891:
-group898:
-	MOVD R3, R11
-row899:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks900:
-	CMP $16, R22
-	BLO tail902
-body901:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	VZIP1 V1.D2, V0.D2, V8.D2
-	VZIP2 V1.D2, V0.D2, V12.D2
-	VZIP1 V3.D2, V2.D2, V9.D2
-	VZIP2 V3.D2, V2.D2, V13.D2
-	VZIP1 V5.D2, V4.D2, V10.D2
-	VZIP2 V5.D2, V4.D2, V14.D2
-	VZIP1 V7.D2, V6.D2, V11.D2
-	VZIP2 V7.D2, V6.D2, V15.D2
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
-	ADD $64, R21, R24
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks900
-tail902:
-	CBZ R22, rowdone903
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body901
-rowdone903:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row899
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group898
-	RET
-
-// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk904
-	CMP $16, R2
-	BHS chunk905
-	RET
-chunk904:
-group906:
-	MOVD R3, R11
-row907:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks908:
-	CMP $32, R22
-	BLO tail910
-body909:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FLDPQ 0(R17), (F10, F11)
-	FLDPQ 0(R19), (F12, F13)
-	FLDPQ 0(R20), (F14, F15)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F10), 64(R21)
-	FSTPQ (F12, F14), 96(R21)
-	FSTPQ (F1, F3), 128(R21)
-	FSTPQ (F5, F7), 160(R21)
-	FSTPQ (F9, F11), 192(R21)
-	FSTPQ (F13, F15), 224(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks908
-tail910:
-	CBZ R22, rowdone911
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body909
-rowdone911:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row907
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group906
-	RET
-chunk905:
-group912:
-	MOVD R3, R11
-row913:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks914:
-	CMP $16, R22
-	BLO tail916
-body915:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FSTPQ (F4, F5), 64(R21)
-	FSTPQ (F6, F7), 96(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks914
-tail916:
-	CBZ R22, rowdone917
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body915
-rowdone917:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row913
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group912
-	RET
-
 // func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -12536,19 +12159,19 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group918:
+group890:
 	MOVD R3, R11
-row919:
+row891:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane920:
+lane892:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad922:
+quad894:
 	CMP $64, R17
-	BLO single923
+	BLO single895
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -12561,29 +12184,29 @@ quad922:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad922
-single923:
-	CBZ R17, lanedone924
-elem921:
+	B quad894
+single895:
+	CBZ R17, lanedone896
+elem893:
 	VLD1.P 16(R16), [V0.B16]
 	VST1 [V0.B16], (R15)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem921
-lanedone924:
+	BNE elem893
+lanedone896:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane920
+	BLO lane892
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row919
+	BNE row891
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group918
+	BNE group890
 	RET
 
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12604,24 +12227,24 @@ TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk925
+	BHS chunk897
 	CMP $16, R2
-	BHS chunk926
+	BHS chunk898
 	CMP $8, R2
-	BHS chunk927
+	BHS chunk899
 	RET
-chunk925:
-group928:
+chunk897:
+group900:
 	MOVD R3, R11
-row929:
+row901:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks930:
+chunks902:
 	CMP $32, R22
-	BLO tail932
-body931:
+	BLO tail904
+body903:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -12634,9 +12257,9 @@ body931:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks930
-tail932:
-	CBZ R22, rowdone933
+	B chunks902
+tail904:
+	CBZ R22, rowdone905
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12645,29 +12268,29 @@ tail932:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body931
-rowdone933:
+	B body903
+rowdone905:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row929
+	BNE row901
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group928
+	BNE group900
 	RET
-chunk926:
-group934:
+chunk898:
+group906:
 	MOVD R3, R11
-row935:
+row907:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks936:
+chunks908:
 	CMP $16, R22
-	BLO tail938
-body937:
+	BLO tail910
+body909:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -12677,9 +12300,9 @@ body937:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks936
-tail938:
-	CBZ R22, rowdone939
+	B chunks908
+tail910:
+	CBZ R22, rowdone911
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12688,29 +12311,29 @@ tail938:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body937
-rowdone939:
+	B body909
+rowdone911:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row935
+	BNE row907
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group934
+	BNE group906
 	RET
-chunk927:
-group940:
+chunk899:
+group912:
 	MOVD R3, R11
-row941:
+row913:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks942:
+chunks914:
 	CMP $8, R22
-	BLO tail944
-body943:
+	BLO tail916
+body915:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
@@ -12720,9 +12343,9 @@ body943:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks942
-tail944:
-	CBZ R22, rowdone945
+	B chunks914
+tail916:
+	CBZ R22, rowdone917
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12731,16 +12354,16 @@ tail944:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body943
-rowdone945:
+	B body915
+rowdone917:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row941
+	BNE row913
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group940
+	BNE group912
 	RET
 
 // func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12761,24 +12384,24 @@ TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk946
+	BHS chunk918
 	CMP $16, R2
-	BHS chunk947
+	BHS chunk919
 	CMP $8, R2
-	BHS chunk948
+	BHS chunk920
 	RET
-chunk946:
-group949:
+chunk918:
+group921:
 	MOVD R3, R11
-row950:
+row922:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks951:
+chunks923:
 	CMP $32, R22
-	BLO tail953
-body952:
+	BLO tail925
+body924:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -12791,9 +12414,9 @@ body952:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks951
-tail953:
-	CBZ R22, rowdone954
+	B chunks923
+tail925:
+	CBZ R22, rowdone926
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12802,29 +12425,29 @@ tail953:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body952
-rowdone954:
+	B body924
+rowdone926:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row950
+	BNE row922
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group949
+	BNE group921
 	RET
-chunk947:
-group955:
+chunk919:
+group927:
 	MOVD R3, R11
-row956:
+row928:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks957:
+chunks929:
 	CMP $16, R22
-	BLO tail959
-body958:
+	BLO tail931
+body930:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -12834,9 +12457,9 @@ body958:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks957
-tail959:
-	CBZ R22, rowdone960
+	B chunks929
+tail931:
+	CBZ R22, rowdone932
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12845,29 +12468,29 @@ tail959:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body958
-rowdone960:
+	B body930
+rowdone932:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row956
+	BNE row928
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group955
+	BNE group927
 	RET
-chunk948:
-group961:
+chunk920:
+group933:
 	MOVD R3, R11
-row962:
+row934:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks963:
+chunks935:
 	CMP $8, R22
-	BLO tail965
-body964:
+	BLO tail937
+body936:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
@@ -12877,9 +12500,9 @@ body964:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks963
-tail965:
-	CBZ R22, rowdone966
+	B chunks935
+tail937:
+	CBZ R22, rowdone938
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12888,16 +12511,16 @@ tail965:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body964
-rowdone966:
+	B body936
+rowdone938:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row962
+	BNE row934
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group961
+	BNE group933
 	RET
 
 // func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12918,24 +12541,24 @@ TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk967
+	BHS chunk939
 	CMP $16, R2
-	BHS chunk968
+	BHS chunk940
 	CMP $8, R2
-	BHS chunk969
+	BHS chunk941
 	RET
-chunk967:
-group970:
+chunk939:
+group942:
 	MOVD R3, R11
-row971:
+row943:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks972:
+chunks944:
 	CMP $32, R22
-	BLO tail974
-body973:
+	BLO tail946
+body945:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -12948,9 +12571,9 @@ body973:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks972
-tail974:
-	CBZ R22, rowdone975
+	B chunks944
+tail946:
+	CBZ R22, rowdone947
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12959,29 +12582,29 @@ tail974:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body973
-rowdone975:
+	B body945
+rowdone947:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row971
+	BNE row943
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group970
+	BNE group942
 	RET
-chunk968:
-group976:
+chunk940:
+group948:
 	MOVD R3, R11
-row977:
+row949:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks978:
+chunks950:
 	CMP $16, R22
-	BLO tail980
-body979:
+	BLO tail952
+body951:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -12991,9 +12614,9 @@ body979:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks978
-tail980:
-	CBZ R22, rowdone981
+	B chunks950
+tail952:
+	CBZ R22, rowdone953
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13002,29 +12625,29 @@ tail980:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body979
-rowdone981:
+	B body951
+rowdone953:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row977
+	BNE row949
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group976
+	BNE group948
 	RET
-chunk969:
-group982:
+chunk941:
+group954:
 	MOVD R3, R11
-row983:
+row955:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks984:
+chunks956:
 	CMP $8, R22
-	BLO tail986
-body985:
+	BLO tail958
+body957:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
@@ -13034,9 +12657,9 @@ body985:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks984
-tail986:
-	CBZ R22, rowdone987
+	B chunks956
+tail958:
+	CBZ R22, rowdone959
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13045,16 +12668,16 @@ tail986:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body985
-rowdone987:
+	B body957
+rowdone959:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row983
+	BNE row955
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group982
+	BNE group954
 	RET
 
 // func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13075,22 +12698,22 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk988
+	BHS chunk960
 	CMP $16, R2
-	BHS chunk989
+	BHS chunk961
 	RET
-chunk988:
-group990:
+chunk960:
+group962:
 	MOVD R3, R11
-row991:
+row963:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks992:
+chunks964:
 	CMP $32, R22
-	BLO tail994
-body993:
+	BLO tail966
+body965:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -13103,9 +12726,9 @@ body993:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks992
-tail994:
-	CBZ R22, rowdone995
+	B chunks964
+tail966:
+	CBZ R22, rowdone967
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13114,29 +12737,29 @@ tail994:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body993
-rowdone995:
+	B body965
+rowdone967:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row991
+	BNE row963
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group990
+	BNE group962
 	RET
-chunk989:
-group996:
+chunk961:
+group968:
 	MOVD R3, R11
-row997:
+row969:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks998:
+chunks970:
 	CMP $16, R22
-	BLO tail1000
-body999:
+	BLO tail972
+body971:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
@@ -13146,9 +12769,9 @@ body999:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks998
-tail1000:
-	CBZ R22, rowdone1001
+	B chunks970
+tail972:
+	CBZ R22, rowdone973
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13157,16 +12780,16 @@ tail1000:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body999
-rowdone1001:
+	B body971
+rowdone973:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row997
+	BNE row969
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group996
+	BNE group968
 	RET
 
 // func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13187,22 +12810,22 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1002
+	BHS chunk974
 	CMP $16, R2
-	BHS chunk1003
+	BHS chunk975
 	RET
-chunk1002:
-group1004:
+chunk974:
+group976:
 	MOVD R3, R11
-row1005:
+row977:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1006:
+chunks978:
 	CMP $32, R22
-	BLO tail1008
-body1007:
+	BLO tail980
+body979:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FSTPQ (F0, F2), 0(R12)
@@ -13211,9 +12834,9 @@ body1007:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1006
-tail1008:
-	CBZ R22, rowdone1009
+	B chunks978
+tail980:
+	CBZ R22, rowdone981
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13222,29 +12845,29 @@ tail1008:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1007
-rowdone1009:
+	B body979
+rowdone981:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1005
+	BNE row977
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1004
+	BNE group976
 	RET
-chunk1003:
-group1010:
+chunk975:
+group982:
 	MOVD R3, R11
-row1011:
+row983:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1012:
+chunks984:
 	CMP $16, R22
-	BLO tail1014
-body1013:
+	BLO tail986
+body985:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -13252,9 +12875,9 @@ body1013:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1012
-tail1014:
-	CBZ R22, rowdone1015
+	B chunks984
+tail986:
+	CBZ R22, rowdone987
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13263,16 +12886,16 @@ tail1014:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1013
-rowdone1015:
+	B body985
+rowdone987:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1011
+	BNE row983
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1010
+	BNE group982
 	RET
 
 // func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13293,11 +12916,11 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1016
+	BHS chunk988
 	CMP $24, R2
-	BHS chunk1017
+	BHS chunk989
 	RET
-chunk1016:
+chunk988:
 	MOVD $mask507<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask508<>(SB), R24
@@ -13306,21 +12929,21 @@ chunk1016:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask510<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask110<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1018:
+group990:
 	MOVD R3, R11
-row1019:
+row991:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1020:
+chunks992:
 	CMP $36, R22
-	BLO tail1022
-body1021:
+	BLO tail994
+body993:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13348,9 +12971,9 @@ body1021:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1020
-tail1022:
-	CBZ R22, rowdone1023
+	B chunks992
+tail994:
+	CBZ R22, rowdone995
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13359,18 +12982,18 @@ tail1022:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1021
-rowdone1023:
+	B body993
+rowdone995:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1019
+	BNE row991
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1018
+	BNE group990
 	RET
-chunk1017:
+chunk989:
 	MOVD $mask507<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask508<>(SB), R24
@@ -13379,17 +13002,17 @@ chunk1017:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask511<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1024:
+group996:
 	MOVD R3, R11
-row1025:
+row997:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1026:
+chunks998:
 	CMP $24, R22
-	BLO tail1028
-body1027:
+	BLO tail1000
+body999:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13410,9 +13033,9 @@ body1027:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1026
-tail1028:
-	CBZ R22, rowdone1029
+	B chunks998
+tail1000:
+	CBZ R22, rowdone1001
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13421,16 +13044,16 @@ tail1028:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1027
-rowdone1029:
+	B body999
+rowdone1001:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1025
+	BNE row997
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1024
+	BNE group996
 	RET
 
 // func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13451,11 +13074,11 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1030
+	BHS chunk1002
 	CMP $24, R2
-	BHS chunk1031
+	BHS chunk1003
 	RET
-chunk1030:
+chunk1002:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13470,17 +13093,17 @@ chunk1030:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1032:
+group1004:
 	MOVD R3, R11
-row1033:
+row1005:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1034:
+chunks1006:
 	CMP $36, R22
-	BLO tail1036
-body1035:
+	BLO tail1008
+body1007:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13507,9 +13130,9 @@ body1035:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1034
-tail1036:
-	CBZ R22, rowdone1037
+	B chunks1006
+tail1008:
+	CBZ R22, rowdone1009
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13518,18 +13141,18 @@ tail1036:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1035
-rowdone1037:
+	B body1007
+rowdone1009:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1033
+	BNE row1005
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1032
+	BNE group1004
 	RET
-chunk1031:
+chunk1003:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13540,17 +13163,17 @@ chunk1031:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1038:
+group1010:
 	MOVD R3, R11
-row1039:
+row1011:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1040:
+chunks1012:
 	CMP $24, R22
-	BLO tail1042
-body1041:
+	BLO tail1014
+body1013:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13570,9 +13193,9 @@ body1041:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1040
-tail1042:
-	CBZ R22, rowdone1043
+	B chunks1012
+tail1014:
+	CBZ R22, rowdone1015
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13581,6 +13204,280 @@ tail1042:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
+	B body1013
+rowdone1015:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1011
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1010
+	RET
+
+// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1016
+	CMP $16, R2
+	BHS chunk1017
+	RET
+chunk1016:
+	MOVD $mask512<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask513<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask514<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1018:
+	MOVD R3, R11
+row1019:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1020:
+	CMP $32, R22
+	BLO tail1022
+body1021:
+	FMOVQ 0(R21), F0
+	FMOVQ 2(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 18(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 34(R21), F5
+	FMOVQ 48(R21), F6
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V6.B16], V4.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V29.B16, [V6.B16], V5.B16
+	FSTPQ (F0, F4), 0(R12)
+	FSTPQ (F1, F5), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks1020
+tail1022:
+	CBZ R22, rowdone1023
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1021
+rowdone1023:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1019
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1018
+	RET
+chunk1017:
+	MOVD $mask512<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask513<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask514<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1024:
+	MOVD R3, R11
+row1025:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1026:
+	CMP $16, R22
+	BLO tail1028
+body1027:
+	FMOVQ 0(R21), F0
+	FMOVQ 2(R21), F1
+	FMOVQ 16(R21), F2
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks1026
+tail1028:
+	CBZ R22, rowdone1029
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1027
+rowdone1029:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1025
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1024
+	RET
+
+// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1030
+	CMP $16, R2
+	BHS chunk1031
+	RET
+chunk1030:
+	MOVD $mask515<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask516<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask517<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1032:
+	MOVD R3, R11
+row1033:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1034:
+	CMP $32, R22
+	BLO tail1036
+body1035:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 20(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 36(R21), F5
+	FMOVQ 48(R21), F6
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V6.B16], V4.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V29.B16, [V6.B16], V5.B16
+	FSTPQ (F0, F4), 0(R12)
+	FSTPQ (F1, F5), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks1034
+tail1036:
+	CBZ R22, rowdone1037
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1035
+rowdone1037:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1033
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1032
+	RET
+chunk1031:
+	MOVD $mask515<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask516<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask517<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1038:
+	MOVD R3, R11
+row1039:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1040:
+	CMP $16, R22
+	BLO tail1042
+body1041:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks1040
+tail1042:
+	CBZ R22, rowdone1043
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
 	B body1041
 rowdone1043:
 	ADD R4, R0, R0
@@ -13593,8 +13490,8 @@ rowdone1043:
 	BNE group1038
 	RET
 
-// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -13616,11 +13513,11 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1045
 	RET
 chunk1044:
-	MOVD $mask512<>(SB), R24
+	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask513<>(SB), R24
+	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask514<>(SB), R24
+	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1046:
 	MOVD R3, R11
@@ -13634,11 +13531,11 @@ chunks1048:
 	BLO tail1050
 body1049:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
+	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 18(R21), F3
+	FMOVQ 24(R21), F3
 	FMOVQ 32(R21), F4
-	FMOVQ 34(R21), F5
+	FMOVQ 40(R21), F5
 	FMOVQ 48(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -13677,11 +13574,11 @@ rowdone1051:
 	BNE group1046
 	RET
 chunk1045:
-	MOVD $mask512<>(SB), R24
+	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask513<>(SB), R24
+	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask514<>(SB), R24
+	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1052:
 	MOVD R3, R11
@@ -13695,7 +13592,7 @@ chunks1054:
 	BLO tail1056
 body1055:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
+	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -13730,362 +13627,6 @@ rowdone1057:
 	BNE group1052
 	RET
 
-// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1058
-	CMP $16, R2
-	BHS chunk1059
-	RET
-chunk1058:
-	MOVD $mask515<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1060:
-	MOVD R3, R11
-row1061:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1062:
-	CMP $32, R22
-	BLO tail1064
-body1063:
-	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 20(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 36(R21), F5
-	FMOVQ 48(R21), F6
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V4.B16], V4.B16
-	VTBX V30.B16, [V6.B16], V4.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V29.B16, [V6.B16], V5.B16
-	FSTPQ (F0, F4), 0(R12)
-	FSTPQ (F1, F5), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks1062
-tail1064:
-	CBZ R22, rowdone1065
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1063
-rowdone1065:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1061
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1060
-	RET
-chunk1059:
-	MOVD $mask515<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1066:
-	MOVD R3, R11
-row1067:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1068:
-	CMP $16, R22
-	BLO tail1070
-body1069:
-	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
-	FMOVQ 16(R21), F2
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
-	B chunks1068
-tail1070:
-	CBZ R22, rowdone1071
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1069
-rowdone1071:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1067
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1066
-	RET
-
-// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1072
-	CMP $16, R2
-	BHS chunk1073
-	RET
-chunk1072:
-	MOVD $mask518<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask520<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1074:
-	MOVD R3, R11
-row1075:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1076:
-	CMP $32, R22
-	BLO tail1078
-body1077:
-	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 24(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 40(R21), F5
-	FMOVQ 48(R21), F6
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V4.B16], V4.B16
-	VTBX V30.B16, [V6.B16], V4.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V29.B16, [V6.B16], V5.B16
-	FSTPQ (F0, F4), 0(R12)
-	FSTPQ (F1, F5), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks1076
-tail1078:
-	CBZ R22, rowdone1079
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1077
-rowdone1079:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1075
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1074
-	RET
-chunk1073:
-	MOVD $mask518<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask520<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1080:
-	MOVD R3, R11
-row1081:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1082:
-	CMP $16, R22
-	BLO tail1084
-body1083:
-	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
-	FMOVQ 16(R21), F2
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
-	B chunks1082
-tail1084:
-	CBZ R22, rowdone1085
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1083
-rowdone1085:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1081
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1080
-	RET
-
-// func tunzip2x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1086
-	RET
-chunk1086:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1087:
-	MOVD R3, R11
-row1088:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1089:
-	CMP $32, R22
-	BLO tail1091
-body1090:
-	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 24(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 40(R21), F5
-	FMOVQ 48(R21), F6
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V5.B16], V1.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V6.B16], V2.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V29.B16, [V6.B16], V3.B16
-	FSTPQ (F0, F1), 0(R12)
-	FSTPQ (F2, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks1089
-tail1091:
-	CBZ R22, rowdone1092
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1090
-rowdone1092:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1088
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1087
-	RET
-
 // func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -14104,11 +13645,11 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1093
+	BHS chunk1058
 	CMP $24, R2
-	BHS chunk1094
+	BHS chunk1059
 	RET
-chunk1093:
+chunk1058:
 	MOVD $mask521<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask522<>(SB), R24
@@ -14127,17 +13668,17 @@ chunk1093:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask529<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1095:
+group1060:
 	MOVD R3, R11
-row1096:
+row1061:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1097:
+chunks1062:
 	CMP $36, R22
-	BLO tail1099
-body1098:
+	BLO tail1064
+body1063:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14171,9 +13712,9 @@ body1098:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1097
-tail1099:
-	CBZ R22, rowdone1100
+	B chunks1062
+tail1064:
+	CBZ R22, rowdone1065
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14182,18 +13723,18 @@ tail1099:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1098
-rowdone1100:
+	B body1063
+rowdone1065:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1096
+	BNE row1061
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1095
+	BNE group1060
 	RET
-chunk1094:
+chunk1059:
 	MOVD $mask521<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask522<>(SB), R24
@@ -14208,17 +13749,17 @@ chunk1094:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask532<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1101:
+group1066:
 	MOVD R3, R11
-row1102:
+row1067:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1103:
+chunks1068:
 	CMP $24, R22
-	BLO tail1105
-body1104:
+	BLO tail1070
+body1069:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14244,9 +13785,9 @@ body1104:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1103
-tail1105:
-	CBZ R22, rowdone1106
+	B chunks1068
+tail1070:
+	CBZ R22, rowdone1071
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14255,16 +13796,16 @@ tail1105:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1104
-rowdone1106:
+	B body1069
+rowdone1071:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1102
+	BNE row1067
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1101
+	BNE group1066
 	RET
 
 // func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14285,40 +13826,40 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1107
+	BHS chunk1072
 	CMP $24, R2
-	BHS chunk1108
+	BHS chunk1073
 	RET
-chunk1107:
+chunk1072:
 	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask536<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask275<>(SB), R24
+	MOVD $mask271<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask267<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask268<>(SB), R24
+	MOVD $mask264<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1109:
+group1074:
 	MOVD R3, R11
-row1110:
+row1075:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1111:
+chunks1076:
 	CMP $36, R22
-	BLO tail1113
-body1112:
+	BLO tail1078
+body1077:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14352,9 +13893,9 @@ body1112:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1111
-tail1113:
-	CBZ R22, rowdone1114
+	B chunks1076
+tail1078:
+	CBZ R22, rowdone1079
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14363,43 +13904,43 @@ tail1113:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1112
-rowdone1114:
+	B body1077
+rowdone1079:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1110
+	BNE row1075
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1109
+	BNE group1074
 	RET
-chunk1108:
+chunk1073:
 	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1115:
+group1080:
 	MOVD R3, R11
-row1116:
+row1081:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1117:
+chunks1082:
 	CMP $24, R22
-	BLO tail1119
-body1118:
+	BLO tail1084
+body1083:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14425,9 +13966,9 @@ body1118:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1117
-tail1119:
-	CBZ R22, rowdone1120
+	B chunks1082
+tail1084:
+	CBZ R22, rowdone1085
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14436,16 +13977,16 @@ tail1119:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1118
-rowdone1120:
+	B body1083
+rowdone1085:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1116
+	BNE row1081
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1115
+	BNE group1080
 	RET
 
 // func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14466,20 +14007,20 @@ TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1121
+	BHS chunk1086
 	CMP $24, R2
-	BHS chunk1122
+	BHS chunk1087
 	RET
-chunk1121:
+chunk1086:
 	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask217<>(SB), R24
+	MOVD $mask213<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -14487,19 +14028,19 @@ chunk1121:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1123:
+group1088:
 	MOVD R3, R11
-row1124:
+row1089:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1125:
+chunks1090:
 	CMP $48, R22
-	BLO tail1127
-body1126:
+	BLO tail1092
+body1091:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14543,9 +14084,9 @@ body1126:
 	ADD $48, R13, R13
 	ADD $96, R21, R21
 	SUB $48, R22, R22
-	B chunks1125
-tail1127:
-	CBZ R22, rowdone1128
+	B chunks1090
+tail1092:
+	CBZ R22, rowdone1093
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14554,43 +14095,43 @@ tail1127:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1126
-rowdone1128:
+	B body1091
+rowdone1093:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1124
+	BNE row1089
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1123
+	BNE group1088
 	RET
-chunk1122:
+chunk1087:
 	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1129:
+group1094:
 	MOVD R3, R11
-row1130:
+row1095:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1131:
+chunks1096:
 	CMP $24, R22
-	BLO tail1133
-body1132:
+	BLO tail1098
+body1097:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14616,9 +14157,9 @@ body1132:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1131
-tail1133:
-	CBZ R22, rowdone1134
+	B chunks1096
+tail1098:
+	CBZ R22, rowdone1099
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14627,108 +14168,16 @@ tail1133:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1132
-rowdone1134:
+	B body1097
+rowdone1099:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1130
+	BNE row1095
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1129
-	RET
-
-// func tunzip2x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $48, R2
-	BHS chunk1135
-	RET
-chunk1135:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1136:
-	MOVD R3, R11
-row1137:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1138:
-	CMP $48, R22
-	BLO tail1140
-body1139:
-	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 24(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 40(R21), F5
-	FMOVQ 48(R21), F6
-	FMOVQ 56(R21), F7
-	FMOVQ 64(R21), F8
-	FMOVQ 72(R21), F9
-	FMOVQ 80(R21), F10
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBL V30.B16, [V1.B16], V1.B16
-	VTBX V31.B16, [V8.B16], V1.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V30.B16, [V9.B16], V5.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V6.B16], V2.B16
-	VTBL V30.B16, [V3.B16], V3.B16
-	VTBX V31.B16, [V10.B16], V3.B16
-	VTBL V31.B16, [V7.B16], V7.B16
-	VTBX V29.B16, [V10.B16], V7.B16
-	FSTPQ (F0, F1), 0(R12)
-	FMOVQ F5, 32(R12)
-	FSTPQ (F2, F3), 0(R13)
-	FMOVQ F7, 32(R13)
-	ADD $48, R12, R12
-	ADD $48, R13, R13
-	ADD $96, R21, R21
-	SUB $48, R22, R22
-	B chunks1138
-tail1140:
-	CBZ R22, rowdone1141
-	MOVD $48, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $48, R22
-	B body1139
-rowdone1141:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1137
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1136
+	BNE group1094
 	RET
 
 // func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14749,28 +14198,28 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1142
+	BHS chunk1100
 	CMP $16, R2
-	BHS chunk1143
+	BHS chunk1101
 	RET
-chunk1142:
+chunk1100:
 	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1144:
+group1102:
 	MOVD R3, R11
-row1145:
+row1103:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1146:
+chunks1104:
 	CMP $32, R22
-	BLO tail1148
-body1147:
+	BLO tail1106
+body1105:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14792,9 +14241,9 @@ body1147:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1146
-tail1148:
-	CBZ R22, rowdone1149
+	B chunks1104
+tail1106:
+	CBZ R22, rowdone1107
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14803,35 +14252,35 @@ tail1148:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1147
-rowdone1149:
+	B body1105
+rowdone1107:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1145
+	BNE row1103
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1144
+	BNE group1102
 	RET
-chunk1143:
+chunk1101:
 	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1150:
+group1108:
 	MOVD R3, R11
-row1151:
+row1109:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1152:
+chunks1110:
 	CMP $16, R22
-	BLO tail1154
-body1153:
+	BLO tail1112
+body1111:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14845,9 +14294,9 @@ body1153:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1152
-tail1154:
-	CBZ R22, rowdone1155
+	B chunks1110
+tail1112:
+	CBZ R22, rowdone1113
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14856,16 +14305,16 @@ tail1154:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1153
-rowdone1155:
+	B body1111
+rowdone1113:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1151
+	BNE row1109
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1150
+	BNE group1108
 	RET
 
 // func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14886,28 +14335,28 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1156
+	BHS chunk1114
 	CMP $16, R2
-	BHS chunk1157
+	BHS chunk1115
 	RET
-chunk1156:
-	MOVD $mask66<>(SB), R24
+chunk1114:
+	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask67<>(SB), R24
+	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask69<>(SB), R24
+	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1158:
+group1116:
 	MOVD R3, R11
-row1159:
+row1117:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1160:
+chunks1118:
 	CMP $32, R22
-	BLO tail1162
-body1161:
+	BLO tail1120
+body1119:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14929,9 +14378,9 @@ body1161:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1160
-tail1162:
-	CBZ R22, rowdone1163
+	B chunks1118
+tail1120:
+	CBZ R22, rowdone1121
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14940,35 +14389,35 @@ tail1162:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1161
-rowdone1163:
+	B body1119
+rowdone1121:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1159
+	BNE row1117
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1158
+	BNE group1116
 	RET
-chunk1157:
-	MOVD $mask66<>(SB), R24
+chunk1115:
+	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask67<>(SB), R24
+	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask69<>(SB), R24
+	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1164:
+group1122:
 	MOVD R3, R11
-row1165:
+row1123:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1166:
+chunks1124:
 	CMP $16, R22
-	BLO tail1168
-body1167:
+	BLO tail1126
+body1125:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14982,9 +14431,9 @@ body1167:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1166
-tail1168:
-	CBZ R22, rowdone1169
+	B chunks1124
+tail1126:
+	CBZ R22, rowdone1127
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14993,220 +14442,16 @@ tail1168:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1167
-rowdone1169:
+	B body1125
+rowdone1127:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1165
+	BNE row1123
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1164
-	RET
-
-// func tunzip2x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1170
-	RET
-chunk1170:
-	MOVD $mask17<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask14<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask20<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask74<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask76<>(SB), R24
-	VLD1 (R24), [V25.B16]
-group1171:
-	MOVD R3, R11
-row1172:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1173:
-	CMP $32, R22
-	BLO tail1175
-body1174:
-	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
-	FMOVQ 8(R21), F2
-	FMOVQ 12(R21), F3
-	FMOVQ 16(R21), F4
-	FMOVQ 20(R21), F5
-	FMOVQ 24(R21), F6
-	FMOVQ 28(R21), F7
-	FMOVQ 32(R21), F8
-	FMOVQ 36(R21), F9
-	FMOVQ 40(R21), F10
-	FMOVQ 44(R21), F11
-	FMOVQ 48(R21), F12
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBX V29.B16, [V8.B16], V0.B16
-	VTBX V28.B16, [V12.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V5.B16], V1.B16
-	VTBX V29.B16, [V9.B16], V1.B16
-	VTBX V27.B16, [V12.B16], V1.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V6.B16], V2.B16
-	VTBX V29.B16, [V10.B16], V2.B16
-	VTBX V26.B16, [V12.B16], V2.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V30.B16, [V7.B16], V3.B16
-	VTBX V29.B16, [V11.B16], V3.B16
-	VTBX V25.B16, [V12.B16], V3.B16
-	FSTPQ (F0, F1), 0(R12)
-	FSTPQ (F2, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks1173
-tail1175:
-	CBZ R22, rowdone1176
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1174
-rowdone1176:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1172
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1171
-	RET
-
-// func tunzip2x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $64, R2
-	BHS chunk1177
-	RET
-chunk1177:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1178:
-	MOVD R3, R11
-row1179:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1180:
-	CMP $64, R22
-	BLO tail1182
-body1181:
-	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 24(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 40(R21), F5
-	FMOVQ 48(R21), F6
-	FMOVQ 56(R21), F7
-	FMOVQ 64(R21), F8
-	FMOVQ 72(R21), F9
-	FMOVQ 80(R21), F10
-	FMOVQ 88(R21), F11
-	FMOVQ 96(R21), F12
-	FMOVQ 104(R21), F13
-	FMOVQ 112(R21), F14
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V4.B16], V0.B16
-	VTBL V31.B16, [V8.B16], V8.B16
-	VTBX V30.B16, [V12.B16], V8.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V5.B16], V1.B16
-	VTBL V31.B16, [V9.B16], V9.B16
-	VTBX V30.B16, [V13.B16], V9.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V6.B16], V2.B16
-	VTBL V31.B16, [V10.B16], V10.B16
-	VTBX V30.B16, [V14.B16], V10.B16
-	VTBL V31.B16, [V3.B16], V3.B16
-	VTBX V30.B16, [V7.B16], V3.B16
-	VTBL V31.B16, [V11.B16], V11.B16
-	VTBX V29.B16, [V14.B16], V11.B16
-	FSTPQ (F0, F8), 0(R12)
-	FSTPQ (F1, F9), 32(R12)
-	FSTPQ (F2, F10), 0(R13)
-	FSTPQ (F3, F11), 32(R13)
-	ADD $64, R12, R12
-	ADD $64, R13, R13
-	ADD $128, R21, R21
-	SUB $64, R22, R22
-	B chunks1180
-tail1182:
-	CBZ R22, rowdone1183
-	MOVD $64, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $64, R22
-	B body1181
-rowdone1183:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1179
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1178
+	BNE group1122
 	RET
 
 // func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15227,25 +14472,25 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1184
+	BHS chunk1128
 	CMP $16, R2
-	BHS chunk1185
+	BHS chunk1129
 	CMP $8, R2
-	BHS chunk1186
+	BHS chunk1130
 	RET
-chunk1184:
-group1187:
+chunk1128:
+group1131:
 	MOVD R3, R11
-row1188:
+row1132:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1189:
+chunks1133:
 	CMP $32, R22
-	BLO tail1191
-body1190:
+	BLO tail1135
+body1134:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15260,9 +14505,9 @@ body1190:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1189
-tail1191:
-	CBZ R22, rowdone1192
+	B chunks1133
+tail1135:
+	CBZ R22, rowdone1136
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15272,30 +14517,30 @@ tail1191:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1190
-rowdone1192:
+	B body1134
+rowdone1136:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1188
+	BNE row1132
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1187
+	BNE group1131
 	RET
-chunk1185:
-group1193:
+chunk1129:
+group1137:
 	MOVD R3, R11
-row1194:
+row1138:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1195:
+chunks1139:
 	CMP $16, R22
-	BLO tail1197
-body1196:
+	BLO tail1141
+body1140:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15305,9 +14550,9 @@ body1196:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1195
-tail1197:
-	CBZ R22, rowdone1198
+	B chunks1139
+tail1141:
+	CBZ R22, rowdone1142
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15317,30 +14562,30 @@ tail1197:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1196
-rowdone1198:
+	B body1140
+rowdone1142:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1194
+	BNE row1138
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1193
+	BNE group1137
 	RET
-chunk1186:
-group1199:
+chunk1130:
+group1143:
 	MOVD R3, R11
-row1200:
+row1144:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1201:
+chunks1145:
 	CMP $8, R22
-	BLO tail1203
-body1202:
+	BLO tail1147
+body1146:
 	VLD3 (R21), [V0.B8, V1.B8, V2.B8]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15350,9 +14595,9 @@ body1202:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1201
-tail1203:
-	CBZ R22, rowdone1204
+	B chunks1145
+tail1147:
+	CBZ R22, rowdone1148
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15362,16 +14607,16 @@ tail1203:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1202
-rowdone1204:
+	B body1146
+rowdone1148:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1200
+	BNE row1144
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1199
+	BNE group1143
 	RET
 
 // func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15392,25 +14637,25 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1205
+	BHS chunk1149
 	CMP $16, R2
-	BHS chunk1206
+	BHS chunk1150
 	CMP $8, R2
-	BHS chunk1207
+	BHS chunk1151
 	RET
-chunk1205:
-group1208:
+chunk1149:
+group1152:
 	MOVD R3, R11
-row1209:
+row1153:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1210:
+chunks1154:
 	CMP $32, R22
-	BLO tail1212
-body1211:
+	BLO tail1156
+body1155:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15425,9 +14670,9 @@ body1211:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1210
-tail1212:
-	CBZ R22, rowdone1213
+	B chunks1154
+tail1156:
+	CBZ R22, rowdone1157
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15437,30 +14682,30 @@ tail1212:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1211
-rowdone1213:
+	B body1155
+rowdone1157:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1209
+	BNE row1153
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1208
+	BNE group1152
 	RET
-chunk1206:
-group1214:
+chunk1150:
+group1158:
 	MOVD R3, R11
-row1215:
+row1159:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1216:
+chunks1160:
 	CMP $16, R22
-	BLO tail1218
-body1217:
+	BLO tail1162
+body1161:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15470,9 +14715,9 @@ body1217:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1216
-tail1218:
-	CBZ R22, rowdone1219
+	B chunks1160
+tail1162:
+	CBZ R22, rowdone1163
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15482,30 +14727,30 @@ tail1218:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1217
-rowdone1219:
+	B body1161
+rowdone1163:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1215
+	BNE row1159
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1214
+	BNE group1158
 	RET
-chunk1207:
-group1220:
+chunk1151:
+group1164:
 	MOVD R3, R11
-row1221:
+row1165:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1222:
+chunks1166:
 	CMP $8, R22
-	BLO tail1224
-body1223:
+	BLO tail1168
+body1167:
 	VLD3 (R21), [V0.H4, V1.H4, V2.H4]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15515,9 +14760,9 @@ body1223:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1222
-tail1224:
-	CBZ R22, rowdone1225
+	B chunks1166
+tail1168:
+	CBZ R22, rowdone1169
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15527,16 +14772,16 @@ tail1224:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1223
-rowdone1225:
+	B body1167
+rowdone1169:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1221
+	BNE row1165
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1220
+	BNE group1164
 	RET
 
 // func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15557,25 +14802,25 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1226
+	BHS chunk1170
 	CMP $16, R2
-	BHS chunk1227
+	BHS chunk1171
 	CMP $8, R2
-	BHS chunk1228
+	BHS chunk1172
 	RET
-chunk1226:
-group1229:
+chunk1170:
+group1173:
 	MOVD R3, R11
-row1230:
+row1174:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1231:
+chunks1175:
 	CMP $32, R22
-	BLO tail1233
-body1232:
+	BLO tail1177
+body1176:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15590,9 +14835,9 @@ body1232:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1231
-tail1233:
-	CBZ R22, rowdone1234
+	B chunks1175
+tail1177:
+	CBZ R22, rowdone1178
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15602,30 +14847,30 @@ tail1233:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1232
-rowdone1234:
+	B body1176
+rowdone1178:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1230
+	BNE row1174
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1229
+	BNE group1173
 	RET
-chunk1227:
-group1235:
+chunk1171:
+group1179:
 	MOVD R3, R11
-row1236:
+row1180:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1237:
+chunks1181:
 	CMP $16, R22
-	BLO tail1239
-body1238:
+	BLO tail1183
+body1182:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15635,9 +14880,9 @@ body1238:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1237
-tail1239:
-	CBZ R22, rowdone1240
+	B chunks1181
+tail1183:
+	CBZ R22, rowdone1184
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15647,30 +14892,30 @@ tail1239:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1238
-rowdone1240:
+	B body1182
+rowdone1184:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1236
+	BNE row1180
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1235
+	BNE group1179
 	RET
-chunk1228:
-group1241:
+chunk1172:
+group1185:
 	MOVD R3, R11
-row1242:
+row1186:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1243:
+chunks1187:
 	CMP $8, R22
-	BLO tail1245
-body1244:
+	BLO tail1189
+body1188:
 	VLD3 (R21), [V0.S2, V1.S2, V2.S2]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15680,9 +14925,9 @@ body1244:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1243
-tail1245:
-	CBZ R22, rowdone1246
+	B chunks1187
+tail1189:
+	CBZ R22, rowdone1190
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15692,16 +14937,16 @@ tail1245:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1244
-rowdone1246:
+	B body1188
+rowdone1190:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1242
+	BNE row1186
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1241
+	BNE group1185
 	RET
 
 // func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15722,23 +14967,23 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1247
+	BHS chunk1191
 	CMP $16, R2
-	BHS chunk1248
+	BHS chunk1192
 	RET
-chunk1247:
-group1249:
+chunk1191:
+group1193:
 	MOVD R3, R11
-row1250:
+row1194:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1251:
+chunks1195:
 	CMP $32, R22
-	BLO tail1253
-body1252:
+	BLO tail1197
+body1196:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15753,9 +14998,9 @@ body1252:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1251
-tail1253:
-	CBZ R22, rowdone1254
+	B chunks1195
+tail1197:
+	CBZ R22, rowdone1198
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15765,30 +15010,30 @@ tail1253:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1252
-rowdone1254:
+	B body1196
+rowdone1198:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1250
+	BNE row1194
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1249
+	BNE group1193
 	RET
-chunk1248:
-group1255:
+chunk1192:
+group1199:
 	MOVD R3, R11
-row1256:
+row1200:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1257:
+chunks1201:
 	CMP $16, R22
-	BLO tail1259
-body1258:
+	BLO tail1203
+body1202:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15798,9 +15043,9 @@ body1258:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1257
-tail1259:
-	CBZ R22, rowdone1260
+	B chunks1201
+tail1203:
+	CBZ R22, rowdone1204
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15810,16 +15055,16 @@ tail1259:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1258
-rowdone1260:
+	B body1202
+rowdone1204:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1256
+	BNE row1200
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1255
+	BNE group1199
 	RET
 
 // func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15840,23 +15085,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1261
+	BHS chunk1205
 	CMP $16, R2
-	BHS chunk1262
+	BHS chunk1206
 	RET
-chunk1261:
-group1263:
+chunk1205:
+group1207:
 	MOVD R3, R11
-row1264:
+row1208:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1265:
+chunks1209:
 	CMP $32, R22
-	BLO tail1267
-body1266:
+	BLO tail1211
+body1210:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -15868,9 +15113,9 @@ body1266:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1265
-tail1267:
-	CBZ R22, rowdone1268
+	B chunks1209
+tail1211:
+	CBZ R22, rowdone1212
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15880,30 +15125,30 @@ tail1267:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1266
-rowdone1268:
+	B body1210
+rowdone1212:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1264
+	BNE row1208
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1263
+	BNE group1207
 	RET
-chunk1262:
-group1269:
+chunk1206:
+group1213:
 	MOVD R3, R11
-row1270:
+row1214:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1271:
+chunks1215:
 	CMP $16, R22
-	BLO tail1273
-body1272:
+	BLO tail1217
+body1216:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ 32(R21), F2
 	FMOVQ F0, 0(R12)
@@ -15914,9 +15159,9 @@ body1272:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1271
-tail1273:
-	CBZ R22, rowdone1274
+	B chunks1215
+tail1217:
+	CBZ R22, rowdone1218
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15926,16 +15171,16 @@ tail1273:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1272
-rowdone1274:
+	B body1216
+rowdone1218:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1270
+	BNE row1214
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1269
+	BNE group1213
 	RET
 
 // func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15956,11 +15201,11 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1275
+	BHS chunk1219
 	CMP $24, R2
-	BHS chunk1276
+	BHS chunk1220
 	RET
-chunk1275:
+chunk1219:
 	MOVD $mask543<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask544<>(SB), R24
@@ -15979,18 +15224,18 @@ chunk1275:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask551<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1277:
+group1221:
 	MOVD R3, R11
-row1278:
+row1222:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1279:
+chunks1223:
 	CMP $36, R22
-	BLO tail1281
-body1280:
+	BLO tail1225
+body1224:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16042,9 +15287,9 @@ body1280:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1279
-tail1281:
-	CBZ R22, rowdone1282
+	B chunks1223
+tail1225:
+	CBZ R22, rowdone1226
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16054,18 +15299,18 @@ tail1281:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1280
-rowdone1282:
+	B body1224
+rowdone1226:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1278
+	BNE row1222
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1277
+	BNE group1221
 	RET
-chunk1276:
+chunk1220:
 	MOVD $mask543<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask544<>(SB), R24
@@ -16078,20 +15323,20 @@ chunk1276:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask553<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask102<>(SB), R24
+	MOVD $mask94<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1283:
+group1227:
 	MOVD R3, R11
-row1284:
+row1228:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1285:
+chunks1229:
 	CMP $24, R22
-	BLO tail1287
-body1286:
+	BLO tail1231
+body1230:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16131,9 +15376,9 @@ body1286:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1285
-tail1287:
-	CBZ R22, rowdone1288
+	B chunks1229
+tail1231:
+	CBZ R22, rowdone1232
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16143,16 +15388,16 @@ tail1287:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1286
-rowdone1288:
+	B body1230
+rowdone1232:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1284
+	BNE row1228
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1283
+	BNE group1227
 	RET
 
 // func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16173,12 +15418,12 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1289
+	BHS chunk1233
 	CMP $24, R2
-	BHS chunk1290
+	BHS chunk1234
 	RET
-chunk1289:
-	MOVD $mask103<>(SB), R24
+chunk1233:
+	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -16186,34 +15431,34 @@ chunk1289:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask106<>(SB), R24
+	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask110<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1291:
+group1235:
 	MOVD R3, R11
-row1292:
+row1236:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1293:
+chunks1237:
 	CMP $36, R22
-	BLO tail1295
-body1294:
+	BLO tail1239
+body1238:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16272,9 +15517,9 @@ body1294:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1293
-tail1295:
-	CBZ R22, rowdone1296
+	B chunks1237
+tail1239:
+	CBZ R22, rowdone1240
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16284,19 +15529,19 @@ tail1295:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1294
-rowdone1296:
+	B body1238
+rowdone1240:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1292
+	BNE row1236
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1291
+	BNE group1235
 	RET
-chunk1290:
-	MOVD $mask103<>(SB), R24
+chunk1234:
+	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -16304,24 +15549,24 @@ chunk1290:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask555<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1297:
+group1241:
 	MOVD R3, R11
-row1298:
+row1242:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1299:
+chunks1243:
 	CMP $24, R22
-	BLO tail1301
-body1300:
+	BLO tail1245
+body1244:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -16361,9 +15606,9 @@ body1300:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1299
-tail1301:
-	CBZ R22, rowdone1302
+	B chunks1243
+tail1245:
+	CBZ R22, rowdone1246
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16373,16 +15618,16 @@ tail1301:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1300
-rowdone1302:
+	B body1244
+rowdone1246:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1298
+	BNE row1242
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1297
+	BNE group1241
 	RET
 
 // func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16403,18 +15648,18 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1303
+	BHS chunk1247
 	RET
-chunk1303:
-	MOVD $mask118<>(SB), R24
+chunk1247:
+	MOVD $mask110<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask119<>(SB), R24
+	MOVD $mask111<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask121<>(SB), R24
+	MOVD $mask113<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask122<>(SB), R24
+	MOVD $mask114<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -16424,18 +15669,18 @@ chunk1303:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1304:
+group1248:
 	MOVD R3, R11
-row1305:
+row1249:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1306:
+chunks1250:
 	CMP $36, R22
-	BLO tail1308
-body1307:
+	BLO tail1252
+body1251:
 	FMOVQ 0(R21), F0
 	FMOVQ 9(R21), F1
 	FMOVQ 18(R21), F2
@@ -16481,9 +15726,9 @@ body1307:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1306
-tail1308:
-	CBZ R22, rowdone1309
+	B chunks1250
+tail1252:
+	CBZ R22, rowdone1253
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16493,16 +15738,16 @@ tail1308:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1307
-rowdone1309:
+	B body1251
+rowdone1253:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1305
+	BNE row1249
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1304
+	BNE group1248
 	RET
 
 // func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16523,11 +15768,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1310
+	BHS chunk1254
 	CMP $24, R2
-	BHS chunk1311
+	BHS chunk1255
 	RET
-chunk1310:
+chunk1254:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16542,18 +15787,18 @@ chunk1310:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1312:
+group1256:
 	MOVD R3, R11
-row1313:
+row1257:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1314:
+chunks1258:
 	CMP $36, R22
-	BLO tail1316
-body1315:
+	BLO tail1260
+body1259:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16593,9 +15838,9 @@ body1315:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1314
-tail1316:
-	CBZ R22, rowdone1317
+	B chunks1258
+tail1260:
+	CBZ R22, rowdone1261
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16605,18 +15850,18 @@ tail1316:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1315
-rowdone1317:
+	B body1259
+rowdone1261:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1313
+	BNE row1257
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1312
+	BNE group1256
 	RET
-chunk1311:
+chunk1255:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16627,18 +15872,18 @@ chunk1311:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1318:
+group1262:
 	MOVD R3, R11
-row1319:
+row1263:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1320:
+chunks1264:
 	CMP $24, R22
-	BLO tail1322
-body1321:
+	BLO tail1266
+body1265:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16667,9 +15912,9 @@ body1321:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1320
-tail1322:
-	CBZ R22, rowdone1323
+	B chunks1264
+tail1266:
+	CBZ R22, rowdone1267
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16679,16 +15924,16 @@ tail1322:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1321
-rowdone1323:
+	B body1265
+rowdone1267:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1319
+	BNE row1263
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1318
+	BNE group1262
 	RET
 
 // func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16709,11 +15954,11 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1324
+	BHS chunk1268
 	CMP $24, R2
-	BHS chunk1325
+	BHS chunk1269
 	RET
-chunk1324:
+chunk1268:
 	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask559<>(SB), R24
@@ -16738,18 +15983,18 @@ chunk1324:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask569<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1326:
+group1270:
 	MOVD R3, R11
-row1327:
+row1271:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1328:
+chunks1272:
 	CMP $36, R22
-	BLO tail1330
-body1329:
+	BLO tail1274
+body1273:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16809,9 +16054,9 @@ body1329:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1328
-tail1330:
-	CBZ R22, rowdone1331
+	B chunks1272
+tail1274:
+	CBZ R22, rowdone1275
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16821,18 +16066,18 @@ tail1330:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1329
-rowdone1331:
+	B body1273
+rowdone1275:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1327
+	BNE row1271
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1326
+	BNE group1270
 	RET
-chunk1325:
+chunk1269:
 	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask559<>(SB), R24
@@ -16847,18 +16092,18 @@ chunk1325:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask571<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1332:
+group1276:
 	MOVD R3, R11
-row1333:
+row1277:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1334:
+chunks1278:
 	CMP $24, R22
-	BLO tail1336
-body1335:
+	BLO tail1280
+body1279:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16899,9 +16144,9 @@ body1335:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1334
-tail1336:
-	CBZ R22, rowdone1337
+	B chunks1278
+tail1280:
+	CBZ R22, rowdone1281
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16911,16 +16156,16 @@ tail1336:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1335
-rowdone1337:
+	B body1279
+rowdone1281:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1333
+	BNE row1277
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1332
+	BNE group1276
 	RET
 
 // func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16941,18 +16186,18 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1338
+	BHS chunk1282
 	CMP $24, R2
-	BHS chunk1339
+	BHS chunk1283
 	RET
-chunk1338:
+chunk1282:
 	MOVD $mask572<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask573<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask574<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -16962,7 +16207,7 @@ chunk1338:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask577<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask491<>(SB), R24
 	VLD1 (R24), [V22.B16]
@@ -16974,18 +16219,18 @@ chunk1338:
 	VLD1 (R24), [V19.B16]
 	MOVD $mask504<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1340:
+group1284:
 	MOVD R3, R11
-row1341:
+row1285:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1342:
+chunks1286:
 	CMP $36, R22
-	BLO tail1344
-body1343:
+	BLO tail1288
+body1287:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17056,9 +16301,9 @@ body1343:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1342
-tail1344:
-	CBZ R22, rowdone1345
+	B chunks1286
+tail1288:
+	CBZ R22, rowdone1289
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17068,25 +16313,25 @@ tail1344:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1343
-rowdone1345:
+	B body1287
+rowdone1289:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1341
+	BNE row1285
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1340
+	BNE group1284
 	RET
-chunk1339:
+chunk1283:
 	MOVD $mask572<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask573<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask574<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -17096,22 +16341,22 @@ chunk1339:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask580<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask581<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1346:
+group1290:
 	MOVD R3, R11
-row1347:
+row1291:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1348:
+chunks1292:
 	CMP $24, R22
-	BLO tail1350
-body1349:
+	BLO tail1294
+body1293:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -17155,9 +16400,9 @@ body1349:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1348
-tail1350:
-	CBZ R22, rowdone1351
+	B chunks1292
+tail1294:
+	CBZ R22, rowdone1295
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17167,16 +16412,16 @@ tail1350:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1349
-rowdone1351:
+	B body1293
+rowdone1295:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1347
+	BNE row1291
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1346
+	BNE group1290
 	RET
 
 // func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17197,20 +16442,20 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1352
+	BHS chunk1296
 	CMP $24, R2
-	BHS chunk1353
+	BHS chunk1297
 	RET
-chunk1352:
+chunk1296:
 	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -17218,18 +16463,18 @@ chunk1352:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group1354:
+group1298:
 	MOVD R3, R11
-row1355:
+row1299:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1356:
+chunks1300:
 	CMP $48, R22
-	BLO tail1358
-body1357:
+	BLO tail1302
+body1301:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -17291,9 +16536,9 @@ body1357:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1356
-tail1358:
-	CBZ R22, rowdone1359
+	B chunks1300
+tail1302:
+	CBZ R22, rowdone1303
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17303,42 +16548,42 @@ tail1358:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1357
-rowdone1359:
+	B body1301
+rowdone1303:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1355
+	BNE row1299
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1354
+	BNE group1298
 	RET
-chunk1353:
+chunk1297:
 	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask582<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1360:
+group1304:
 	MOVD R3, R11
-row1361:
+row1305:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1362:
+chunks1306:
 	CMP $24, R22
-	BLO tail1364
-body1363:
+	BLO tail1308
+body1307:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17372,9 +16617,9 @@ body1363:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1362
-tail1364:
-	CBZ R22, rowdone1365
+	B chunks1306
+tail1308:
+	CBZ R22, rowdone1309
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17384,16 +16629,16 @@ tail1364:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1363
-rowdone1365:
+	B body1307
+rowdone1309:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1361
+	BNE row1305
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1360
+	BNE group1304
 	RET
 
 // func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17414,27 +16659,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1366
+	BHS chunk1310
 	RET
-chunk1366:
+chunk1310:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1367:
+group1311:
 	MOVD R3, R11
-row1368:
+row1312:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1369:
+chunks1313:
 	CMP $48, R22
-	BLO tail1371
-body1370:
+	BLO tail1315
+body1314:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17481,9 +16726,9 @@ body1370:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1369
-tail1371:
-	CBZ R22, rowdone1372
+	B chunks1313
+tail1315:
+	CBZ R22, rowdone1316
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17493,16 +16738,16 @@ tail1371:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1370
-rowdone1372:
+	B body1314
+rowdone1316:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1368
+	BNE row1312
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1367
+	BNE group1311
 	RET
 
 // func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17523,9 +16768,9 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1373
+	BHS chunk1317
 	RET
-chunk1373:
+chunk1317:
 	MOVD $mask583<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask584<>(SB), R24
@@ -17552,18 +16797,18 @@ chunk1373:
 	VLD1 (R24), [V20.B16]
 	MOVD $mask594<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group1374:
+group1318:
 	MOVD R3, R11
-row1375:
+row1319:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1376:
+chunks1320:
 	CMP $36, R22
-	BLO tail1378
-body1377:
+	BLO tail1322
+body1321:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17628,9 +16873,9 @@ body1377:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1376
-tail1378:
-	CBZ R22, rowdone1379
+	B chunks1320
+tail1322:
+	CBZ R22, rowdone1323
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17640,16 +16885,16 @@ tail1378:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1377
-rowdone1379:
+	B body1321
+rowdone1323:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1375
+	BNE row1319
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1374
+	BNE group1318
 	RET
 
 // func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17670,9 +16915,9 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1380
+	BHS chunk1324
 	RET
-chunk1380:
+chunk1324:
 	MOVD $mask595<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask596<>(SB), R24
@@ -17685,7 +16930,7 @@ chunk1380:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask599<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask491<>(SB), R24
 	VLD1 (R24), [V24.B16]
@@ -17697,18 +16942,18 @@ chunk1380:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask504<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1381:
+group1325:
 	MOVD R3, R11
-row1382:
+row1326:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1383:
+chunks1327:
 	CMP $36, R22
-	BLO tail1385
-body1384:
+	BLO tail1329
+body1328:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17773,9 +17018,9 @@ body1384:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1383
-tail1385:
-	CBZ R22, rowdone1386
+	B chunks1327
+tail1329:
+	CBZ R22, rowdone1330
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17785,16 +17030,16 @@ tail1385:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1384
-rowdone1386:
+	B body1328
+rowdone1330:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1382
+	BNE row1326
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1381
+	BNE group1325
 	RET
 
 // func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17815,35 +17060,35 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1387
+	BHS chunk1331
 	RET
-chunk1387:
+chunk1331:
 	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1388:
+group1332:
 	MOVD R3, R11
-row1389:
+row1333:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1390:
+chunks1334:
 	CMP $36, R22
-	BLO tail1392
-body1391:
+	BLO tail1336
+body1335:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17894,9 +17139,9 @@ body1391:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1390
-tail1392:
-	CBZ R22, rowdone1393
+	B chunks1334
+tail1336:
+	CBZ R22, rowdone1337
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17906,16 +17151,16 @@ tail1392:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1391
-rowdone1393:
+	B body1335
+rowdone1337:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1389
+	BNE row1333
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1388
+	BNE group1332
 	RET
 
 // func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17936,27 +17181,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk1394
+	BHS chunk1338
 	RET
-chunk1394:
+chunk1338:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1395:
+group1339:
 	MOVD R3, R11
-row1396:
+row1340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1397:
+chunks1341:
 	CMP $72, R22
-	BLO tail1399
-body1398:
+	BLO tail1343
+body1342:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -18024,9 +17269,9 @@ body1398:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks1397
-tail1399:
-	CBZ R22, rowdone1400
+	B chunks1341
+tail1343:
+	CBZ R22, rowdone1344
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18036,16 +17281,16 @@ tail1399:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body1398
-rowdone1400:
+	B body1342
+rowdone1344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1396
+	BNE row1340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1395
+	BNE group1339
 	RET
 
 // func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18066,11 +17311,11 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1401
+	BHS chunk1345
 	CMP $24, R2
-	BHS chunk1402
+	BHS chunk1346
 	RET
-chunk1401:
+chunk1345:
 	MOVD $mask602<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask603<>(SB), R24
@@ -18099,18 +17344,18 @@ chunk1401:
 	VLD1 (R24), [V19.B16]
 	MOVD $mask613<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1403:
+group1347:
 	MOVD R3, R11
-row1404:
+row1348:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1405:
+chunks1349:
 	CMP $36, R22
-	BLO tail1407
-body1406:
+	BLO tail1351
+body1350:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18181,9 +17426,9 @@ body1406:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1405
-tail1407:
-	CBZ R22, rowdone1408
+	B chunks1349
+tail1351:
+	CBZ R22, rowdone1352
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18193,18 +17438,18 @@ tail1407:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1406
-rowdone1408:
+	B body1350
+rowdone1352:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1404
+	BNE row1348
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1403
+	BNE group1347
 	RET
-chunk1402:
+chunk1346:
 	MOVD $mask602<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask603<>(SB), R24
@@ -18225,18 +17470,18 @@ chunk1402:
 	VLD1 (R24), [V23.B16]
 	MOVD $mask615<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1409:
+group1353:
 	MOVD R3, R11
-row1410:
+row1354:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1411:
+chunks1355:
 	CMP $24, R22
-	BLO tail1413
-body1412:
+	BLO tail1357
+body1356:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -18281,9 +17526,9 @@ body1412:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1411
-tail1413:
-	CBZ R22, rowdone1414
+	B chunks1355
+tail1357:
+	CBZ R22, rowdone1358
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18293,16 +17538,16 @@ tail1413:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1412
-rowdone1414:
+	B body1356
+rowdone1358:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1410
+	BNE row1354
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1409
+	BNE group1353
 	RET
 
 // func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18323,11 +17568,11 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1415
+	BHS chunk1359
 	CMP $24, R2
-	BHS chunk1416
+	BHS chunk1360
 	RET
-chunk1415:
+chunk1359:
 	MOVD $mask616<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask617<>(SB), R24
@@ -18336,40 +17581,40 @@ chunk1415:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask250<>(SB), R24
+	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask260<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V18.B16]
 	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1417:
+group1361:
 	MOVD R3, R11
-row1418:
+row1362:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1419:
+chunks1363:
 	CMP $48, R22
-	BLO tail1421
-body1420:
+	BLO tail1365
+body1364:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18470,9 +17715,9 @@ body1420:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1419
-tail1421:
-	CBZ R22, rowdone1422
+	B chunks1363
+tail1365:
+	CBZ R22, rowdone1366
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18482,18 +17727,18 @@ tail1421:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1420
-rowdone1422:
+	B body1364
+rowdone1366:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1418
+	BNE row1362
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1417
+	BNE group1361
 	RET
-chunk1416:
+chunk1360:
 	MOVD $mask616<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask617<>(SB), R24
@@ -18502,11 +17747,11 @@ chunk1416:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask120<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask425<>(SB), R24
 	VLD1 (R24), [V24.B16]
@@ -18516,20 +17761,20 @@ chunk1416:
 	VLD1 (R24), [V22.B16]
 	MOVD $mask624<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask280<>(SB), R24
+	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1423:
+group1367:
 	MOVD R3, R11
-row1424:
+row1368:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1425:
+chunks1369:
 	CMP $24, R22
-	BLO tail1427
-body1426:
+	BLO tail1371
+body1370:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18585,9 +17830,9 @@ body1426:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1425
-tail1427:
-	CBZ R22, rowdone1428
+	B chunks1369
+tail1371:
+	CBZ R22, rowdone1372
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18597,16 +17842,16 @@ tail1427:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1426
-rowdone1428:
+	B body1370
+rowdone1372:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1424
+	BNE row1368
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1423
+	BNE group1367
 	RET
 
 // func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18627,35 +17872,35 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1429
+	BHS chunk1373
 	RET
-chunk1429:
+chunk1373:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1430:
+group1374:
 	MOVD R3, R11
-row1431:
+row1375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1432:
+chunks1376:
 	CMP $48, R22
-	BLO tail1434
-body1433:
+	BLO tail1378
+body1377:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -18739,9 +17984,9 @@ body1433:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1432
-tail1434:
-	CBZ R22, rowdone1435
+	B chunks1376
+tail1378:
+	CBZ R22, rowdone1379
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18751,16 +17996,16 @@ tail1434:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1433
-rowdone1435:
+	B body1377
+rowdone1379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1431
+	BNE row1375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1430
+	BNE group1374
 	RET
 
 // func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18781,26 +18026,26 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1436
+	BHS chunk1380
 	CMP $16, R2
-	BHS chunk1437
+	BHS chunk1381
 	CMP $8, R2
-	BHS chunk1438
+	BHS chunk1382
 	RET
-chunk1436:
-group1439:
+chunk1380:
+group1383:
 	MOVD R3, R11
-row1440:
+row1384:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1441:
+chunks1385:
 	CMP $32, R22
-	BLO tail1443
-body1442:
+	BLO tail1387
+body1386:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18831,9 +18076,9 @@ body1442:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1441
-tail1443:
-	CBZ R22, rowdone1444
+	B chunks1385
+tail1387:
+	CBZ R22, rowdone1388
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18844,31 +18089,31 @@ tail1443:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1442
-rowdone1444:
+	B body1386
+rowdone1388:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1440
+	BNE row1384
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1439
+	BNE group1383
 	RET
-chunk1437:
-group1445:
+chunk1381:
+group1389:
 	MOVD R3, R11
-row1446:
+row1390:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1447:
+chunks1391:
 	CMP $16, R22
-	BLO tail1449
-body1448:
+	BLO tail1393
+body1392:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -18889,9 +18134,9 @@ body1448:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1447
-tail1449:
-	CBZ R22, rowdone1450
+	B chunks1391
+tail1393:
+	CBZ R22, rowdone1394
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18902,31 +18147,31 @@ tail1449:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1448
-rowdone1450:
+	B body1392
+rowdone1394:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1446
+	BNE row1390
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1445
+	BNE group1389
 	RET
-chunk1438:
-group1451:
+chunk1382:
+group1395:
 	MOVD R3, R11
-row1452:
+row1396:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1453:
+chunks1397:
 	CMP $8, R22
-	BLO tail1455
-body1454:
+	BLO tail1399
+body1398:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -18944,9 +18189,9 @@ body1454:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1453
-tail1455:
-	CBZ R22, rowdone1456
+	B chunks1397
+tail1399:
+	CBZ R22, rowdone1400
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18957,16 +18202,16 @@ tail1455:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1454
-rowdone1456:
+	B body1398
+rowdone1400:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1452
+	BNE row1396
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1451
+	BNE group1395
 	RET
 
 // func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18987,26 +18232,26 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1457
+	BHS chunk1401
 	CMP $16, R2
-	BHS chunk1458
+	BHS chunk1402
 	CMP $8, R2
-	BHS chunk1459
+	BHS chunk1403
 	RET
-chunk1457:
-group1460:
+chunk1401:
+group1404:
 	MOVD R3, R11
-row1461:
+row1405:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1462:
+chunks1406:
 	CMP $32, R22
-	BLO tail1464
-body1463:
+	BLO tail1408
+body1407:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19037,9 +18282,9 @@ body1463:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1462
-tail1464:
-	CBZ R22, rowdone1465
+	B chunks1406
+tail1408:
+	CBZ R22, rowdone1409
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19050,31 +18295,31 @@ tail1464:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1463
-rowdone1465:
+	B body1407
+rowdone1409:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1461
+	BNE row1405
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1460
+	BNE group1404
 	RET
-chunk1458:
-group1466:
+chunk1402:
+group1410:
 	MOVD R3, R11
-row1467:
+row1411:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1468:
+chunks1412:
 	CMP $16, R22
-	BLO tail1470
-body1469:
+	BLO tail1414
+body1413:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -19095,9 +18340,9 @@ body1469:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1468
-tail1470:
-	CBZ R22, rowdone1471
+	B chunks1412
+tail1414:
+	CBZ R22, rowdone1415
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19108,31 +18353,31 @@ tail1470:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1469
-rowdone1471:
+	B body1413
+rowdone1415:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1467
+	BNE row1411
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1466
+	BNE group1410
 	RET
-chunk1459:
-group1472:
+chunk1403:
+group1416:
 	MOVD R3, R11
-row1473:
+row1417:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1474:
+chunks1418:
 	CMP $8, R22
-	BLO tail1476
-body1475:
+	BLO tail1420
+body1419:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -19150,9 +18395,9 @@ body1475:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1474
-tail1476:
-	CBZ R22, rowdone1477
+	B chunks1418
+tail1420:
+	CBZ R22, rowdone1421
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19163,16 +18408,16 @@ tail1476:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1475
-rowdone1477:
+	B body1419
+rowdone1421:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1473
+	BNE row1417
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1472
+	BNE group1416
 	RET
 
 // func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19193,26 +18438,26 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1478
+	BHS chunk1422
 	CMP $16, R2
-	BHS chunk1479
+	BHS chunk1423
 	CMP $8, R2
-	BHS chunk1480
+	BHS chunk1424
 	RET
-chunk1478:
-group1481:
+chunk1422:
+group1425:
 	MOVD R3, R11
-row1482:
+row1426:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1483:
+chunks1427:
 	CMP $32, R22
-	BLO tail1485
-body1484:
+	BLO tail1429
+body1428:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19243,9 +18488,9 @@ body1484:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1483
-tail1485:
-	CBZ R22, rowdone1486
+	B chunks1427
+tail1429:
+	CBZ R22, rowdone1430
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19256,31 +18501,31 @@ tail1485:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1484
-rowdone1486:
+	B body1428
+rowdone1430:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1482
+	BNE row1426
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1481
+	BNE group1425
 	RET
-chunk1479:
-group1487:
+chunk1423:
+group1431:
 	MOVD R3, R11
-row1488:
+row1432:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1489:
+chunks1433:
 	CMP $16, R22
-	BLO tail1491
-body1490:
+	BLO tail1435
+body1434:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -19301,9 +18546,9 @@ body1490:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1489
-tail1491:
-	CBZ R22, rowdone1492
+	B chunks1433
+tail1435:
+	CBZ R22, rowdone1436
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19314,31 +18559,31 @@ tail1491:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1490
-rowdone1492:
+	B body1434
+rowdone1436:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1488
+	BNE row1432
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1487
+	BNE group1431
 	RET
-chunk1480:
-group1493:
+chunk1424:
+group1437:
 	MOVD R3, R11
-row1494:
+row1438:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1495:
+chunks1439:
 	CMP $8, R22
-	BLO tail1497
-body1496:
+	BLO tail1441
+body1440:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -19356,9 +18601,9 @@ body1496:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1495
-tail1497:
-	CBZ R22, rowdone1498
+	B chunks1439
+tail1441:
+	CBZ R22, rowdone1442
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19369,16 +18614,16 @@ tail1497:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1496
-rowdone1498:
+	B body1440
+rowdone1442:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1494
+	BNE row1438
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1493
+	BNE group1437
 	RET
 
 // func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19399,24 +18644,24 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1499
+	BHS chunk1443
 	CMP $16, R2
-	BHS chunk1500
+	BHS chunk1444
 	RET
-chunk1499:
-group1501:
+chunk1443:
+group1445:
 	MOVD R3, R11
-row1502:
+row1446:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1503:
+chunks1447:
 	CMP $32, R22
-	BLO tail1505
-body1504:
+	BLO tail1449
+body1448:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19447,9 +18692,9 @@ body1504:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1503
-tail1505:
-	CBZ R22, rowdone1506
+	B chunks1447
+tail1449:
+	CBZ R22, rowdone1450
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19460,31 +18705,31 @@ tail1505:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1504
-rowdone1506:
+	B body1448
+rowdone1450:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1502
+	BNE row1446
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1501
+	BNE group1445
 	RET
-chunk1500:
-group1507:
+chunk1444:
+group1451:
 	MOVD R3, R11
-row1508:
+row1452:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1509:
+chunks1453:
 	CMP $16, R22
-	BLO tail1511
-body1510:
+	BLO tail1455
+body1454:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -19505,9 +18750,9 @@ body1510:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1509
-tail1511:
-	CBZ R22, rowdone1512
+	B chunks1453
+tail1455:
+	CBZ R22, rowdone1456
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19518,16 +18763,16 @@ tail1511:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1510
-rowdone1512:
+	B body1454
+rowdone1456:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1508
+	BNE row1452
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1507
+	BNE group1451
 	RET
 
 // func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19548,24 +18793,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1513
+	BHS chunk1457
 	CMP $16, R2
-	BHS chunk1514
+	BHS chunk1458
 	RET
-chunk1513:
-group1515:
+chunk1457:
+group1459:
 	MOVD R3, R11
-row1516:
+row1460:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1517:
+chunks1461:
 	CMP $32, R22
-	BLO tail1519
-body1518:
+	BLO tail1463
+body1462:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19580,9 +18825,9 @@ body1518:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1517
-tail1519:
-	CBZ R22, rowdone1520
+	B chunks1461
+tail1463:
+	CBZ R22, rowdone1464
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19593,31 +18838,31 @@ tail1519:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1518
-rowdone1520:
+	B body1462
+rowdone1464:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1516
+	BNE row1460
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1515
+	BNE group1459
 	RET
-chunk1514:
-group1521:
+chunk1458:
+group1465:
 	MOVD R3, R11
-row1522:
+row1466:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1523:
+chunks1467:
 	CMP $16, R22
-	BLO tail1525
-body1524:
+	BLO tail1469
+body1468:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ F0, 0(R12)
@@ -19630,9 +18875,9 @@ body1524:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1523
-tail1525:
-	CBZ R22, rowdone1526
+	B chunks1467
+tail1469:
+	CBZ R22, rowdone1470
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19643,16 +18888,16 @@ tail1525:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1524
-rowdone1526:
+	B body1468
+rowdone1470:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1522
+	BNE row1466
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1521
+	BNE group1465
 	RET
 
 // func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19673,11 +18918,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1527
+	BHS chunk1471
 	CMP $24, R2
-	BHS chunk1528
+	BHS chunk1472
 	RET
-chunk1527:
+chunk1471:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19692,19 +18937,19 @@ chunk1527:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1529:
+group1473:
 	MOVD R3, R11
-row1530:
+row1474:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1531:
+chunks1475:
 	CMP $36, R22
-	BLO tail1533
-body1532:
+	BLO tail1477
+body1476:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19757,9 +19002,9 @@ body1532:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1531
-tail1533:
-	CBZ R22, rowdone1534
+	B chunks1475
+tail1477:
+	CBZ R22, rowdone1478
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19770,18 +19015,18 @@ tail1533:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1532
-rowdone1534:
+	B body1476
+rowdone1478:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1530
+	BNE row1474
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1529
+	BNE group1473
 	RET
-chunk1528:
+chunk1472:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19792,19 +19037,19 @@ chunk1528:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1535:
+group1479:
 	MOVD R3, R11
-row1536:
+row1480:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1537:
+chunks1481:
 	CMP $24, R22
-	BLO tail1539
-body1538:
+	BLO tail1483
+body1482:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19842,9 +19087,9 @@ body1538:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1537
-tail1539:
-	CBZ R22, rowdone1540
+	B chunks1481
+tail1483:
+	CBZ R22, rowdone1484
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19855,16 +19100,16 @@ tail1539:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1538
-rowdone1540:
+	B body1482
+rowdone1484:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1536
+	BNE row1480
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1535
+	BNE group1479
 	RET
 
 // func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19885,11 +19130,11 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1541
+	BHS chunk1485
 	CMP $16, R2
-	BHS chunk1542
+	BHS chunk1486
 	RET
-chunk1541:
+chunk1485:
 	MOVD $mask625<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask626<>(SB), R24
@@ -19904,19 +19149,19 @@ chunk1541:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask631<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1543:
+group1487:
 	MOVD R3, R11
-row1544:
+row1488:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1545:
+chunks1489:
 	CMP $32, R22
-	BLO tail1547
-body1546:
+	BLO tail1491
+body1490:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -19992,9 +19237,9 @@ body1546:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1545
-tail1547:
-	CBZ R22, rowdone1548
+	B chunks1489
+tail1491:
+	CBZ R22, rowdone1492
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20005,18 +19250,18 @@ tail1547:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1546
-rowdone1548:
+	B body1490
+rowdone1492:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1544
+	BNE row1488
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1543
+	BNE group1487
 	RET
-chunk1542:
+chunk1486:
 	MOVD $mask625<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask626<>(SB), R24
@@ -20031,19 +19276,19 @@ chunk1542:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask631<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1549:
+group1493:
 	MOVD R3, R11
-row1550:
+row1494:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1551:
+chunks1495:
 	CMP $16, R22
-	BLO tail1553
-body1552:
+	BLO tail1497
+body1496:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -20083,9 +19328,9 @@ body1552:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1551
-tail1553:
-	CBZ R22, rowdone1554
+	B chunks1495
+tail1497:
+	CBZ R22, rowdone1498
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20096,16 +19341,16 @@ tail1553:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1552
-rowdone1554:
+	B body1496
+rowdone1498:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1550
+	BNE row1494
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1549
+	BNE group1493
 	RET
 
 // func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20126,30 +19371,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1555
+	BHS chunk1499
 	CMP $16, R2
-	BHS chunk1556
+	BHS chunk1500
 	RET
-chunk1555:
+chunk1499:
 	MOVD $mask632<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask633<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask634<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1557:
+group1501:
 	MOVD R3, R11
-row1558:
+row1502:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1559:
+chunks1503:
 	CMP $32, R22
-	BLO tail1561
-body1560:
+	BLO tail1505
+body1504:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20191,9 +19436,9 @@ body1560:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1559
-tail1561:
-	CBZ R22, rowdone1562
+	B chunks1503
+tail1505:
+	CBZ R22, rowdone1506
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20204,37 +19449,37 @@ tail1561:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1560
-rowdone1562:
+	B body1504
+rowdone1506:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1558
+	BNE row1502
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1557
+	BNE group1501
 	RET
-chunk1556:
+chunk1500:
 	MOVD $mask632<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask633<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask634<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1563:
+group1507:
 	MOVD R3, R11
-row1564:
+row1508:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1565:
+chunks1509:
 	CMP $16, R22
-	BLO tail1567
-body1566:
+	BLO tail1511
+body1510:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20260,9 +19505,9 @@ body1566:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1565
-tail1567:
-	CBZ R22, rowdone1568
+	B chunks1509
+tail1511:
+	CBZ R22, rowdone1512
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20273,16 +19518,16 @@ tail1567:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1566
-rowdone1568:
+	B body1510
+rowdone1512:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1564
+	BNE row1508
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1563
+	BNE group1507
 	RET
 
 // func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20303,28 +19548,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1569
+	BHS chunk1513
 	RET
-chunk1569:
+chunk1513:
 	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1570:
+group1514:
 	MOVD R3, R11
-row1571:
+row1515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1572:
+chunks1516:
 	CMP $32, R22
-	BLO tail1574
-body1573:
+	BLO tail1518
+body1517:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20366,9 +19611,9 @@ body1573:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1572
-tail1574:
-	CBZ R22, rowdone1575
+	B chunks1516
+tail1518:
+	CBZ R22, rowdone1519
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20379,16 +19624,16 @@ tail1574:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1573
-rowdone1575:
+	B body1517
+rowdone1519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1571
+	BNE row1515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1570
+	BNE group1514
 	RET
 
 // func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20409,28 +19654,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1576
+	BHS chunk1520
 	RET
-chunk1576:
+chunk1520:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1577:
+group1521:
 	MOVD R3, R11
-row1578:
+row1522:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1579:
+chunks1523:
 	CMP $64, R22
-	BLO tail1581
-body1580:
+	BLO tail1525
+body1524:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -20516,9 +19761,9 @@ body1580:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1579
-tail1581:
-	CBZ R22, rowdone1582
+	B chunks1523
+tail1525:
+	CBZ R22, rowdone1526
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20529,16 +19774,16 @@ tail1581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1580
-rowdone1582:
+	B body1524
+rowdone1526:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1578
+	BNE row1522
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1577
+	BNE group1521
 	RET
 
 // func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20559,11 +19804,11 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1583
+	BHS chunk1527
 	CMP $24, R2
-	BHS chunk1584
+	BHS chunk1528
 	RET
-chunk1583:
+chunk1527:
 	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask636<>(SB), R24
@@ -20598,19 +19843,19 @@ chunk1583:
 	VLD1 (R24), [V16.B16]
 	MOVD $mask650<>(SB), R24
 	VLD1 (R24), [V15.B16]
-group1585:
+group1529:
 	MOVD R3, R11
-row1586:
+row1530:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1587:
+chunks1531:
 	CMP $36, R22
-	BLO tail1589
-body1588:
+	BLO tail1533
+body1532:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20738,9 +19983,9 @@ body1588:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1587
-tail1589:
-	CBZ R22, rowdone1590
+	B chunks1531
+tail1533:
+	CBZ R22, rowdone1534
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20751,18 +19996,18 @@ tail1589:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1588
-rowdone1590:
+	B body1532
+rowdone1534:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1586
+	BNE row1530
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1585
+	BNE group1529
 	RET
-chunk1584:
+chunk1528:
 	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask636<>(SB), R24
@@ -20793,19 +20038,19 @@ chunk1584:
 	VLD1 (R24), [V18.B16]
 	MOVD $mask657<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1591:
+group1535:
 	MOVD R3, R11
-row1592:
+row1536:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1593:
+chunks1537:
 	CMP $24, R22
-	BLO tail1595
-body1594:
+	BLO tail1539
+body1538:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20885,9 +20130,9 @@ body1594:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1593
-tail1595:
-	CBZ R22, rowdone1596
+	B chunks1537
+tail1539:
+	CBZ R22, rowdone1540
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20898,16 +20143,16 @@ tail1595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1594
-rowdone1596:
+	B body1538
+rowdone1540:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1592
+	BNE row1536
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1591
+	BNE group1535
 	RET
 
 // func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20928,11 +20173,11 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1597
+	BHS chunk1541
 	CMP $24, R2
-	BHS chunk1598
+	BHS chunk1542
 	RET
-chunk1597:
+chunk1541:
 	MOVD $mask595<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask596<>(SB), R24
@@ -20941,35 +20186,35 @@ chunk1597:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask658<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask598<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask250<>(SB), R24
+	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask659<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask660<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1599:
+group1543:
 	MOVD R3, R11
-row1600:
+row1544:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1601:
+chunks1545:
 	CMP $48, R22
-	BLO tail1603
-body1602:
+	BLO tail1547
+body1546:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -21081,9 +20326,9 @@ body1602:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1601
-tail1603:
-	CBZ R22, rowdone1604
+	B chunks1545
+tail1547:
+	CBZ R22, rowdone1548
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21094,18 +20339,18 @@ tail1603:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1602
-rowdone1604:
+	B body1546
+rowdone1548:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1600
+	BNE row1544
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1599
+	BNE group1543
 	RET
-chunk1598:
+chunk1542:
 	MOVD $mask595<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask596<>(SB), R24
@@ -21114,7 +20359,7 @@ chunk1598:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask248<>(SB), R24
+	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask658<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -21124,19 +20369,19 @@ chunk1598:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask663<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1605:
+group1549:
 	MOVD R3, R11
-row1606:
+row1550:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1607:
+chunks1551:
 	CMP $24, R22
-	BLO tail1609
-body1608:
+	BLO tail1553
+body1552:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 8(R21), F2
@@ -21196,9 +20441,9 @@ body1608:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1607
-tail1609:
-	CBZ R22, rowdone1610
+	B chunks1551
+tail1553:
+	CBZ R22, rowdone1554
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21209,16 +20454,16 @@ tail1609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1608
-rowdone1610:
+	B body1552
+rowdone1554:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1606
+	BNE row1550
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1605
+	BNE group1549
 	RET
 
 // func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21239,32 +20484,32 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1611
+	BHS chunk1555
 	RET
-chunk1611:
+chunk1555:
 	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask664<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1612:
+group1556:
 	MOVD R3, R11
-row1613:
+row1557:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1614:
+chunks1558:
 	CMP $48, R22
-	BLO tail1616
-body1615:
+	BLO tail1560
+body1559:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21353,9 +20598,9 @@ body1615:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1614
-tail1616:
-	CBZ R22, rowdone1617
+	B chunks1558
+tail1560:
+	CBZ R22, rowdone1561
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21366,16 +20611,16 @@ tail1616:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1615
-rowdone1617:
+	B body1559
+rowdone1561:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1613
+	BNE row1557
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1612
+	BNE group1556
 	RET
 
 // func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21396,11 +20641,11 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1618
+	BHS chunk1562
 	CMP $16, R2
-	BHS chunk1619
+	BHS chunk1563
 	RET
-chunk1618:
+chunk1562:
 	MOVD $mask665<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask666<>(SB), R24
@@ -21415,19 +20660,19 @@ chunk1618:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask671<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1620:
+group1564:
 	MOVD R3, R11
-row1621:
+row1565:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1622:
+chunks1566:
 	CMP $32, R22
-	BLO tail1624
-body1623:
+	BLO tail1568
+body1567:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -21503,9 +20748,9 @@ body1623:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1622
-tail1624:
-	CBZ R22, rowdone1625
+	B chunks1566
+tail1568:
+	CBZ R22, rowdone1569
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21516,18 +20761,18 @@ tail1624:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1623
-rowdone1625:
+	B body1567
+rowdone1569:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1621
+	BNE row1565
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1620
+	BNE group1564
 	RET
-chunk1619:
+chunk1563:
 	MOVD $mask665<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask666<>(SB), R24
@@ -21542,19 +20787,19 @@ chunk1619:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask671<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1626:
+group1570:
 	MOVD R3, R11
-row1627:
+row1571:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1628:
+chunks1572:
 	CMP $16, R22
-	BLO tail1630
-body1629:
+	BLO tail1574
+body1573:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -21594,9 +20839,9 @@ body1629:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1628
-tail1630:
-	CBZ R22, rowdone1631
+	B chunks1572
+tail1574:
+	CBZ R22, rowdone1575
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21607,16 +20852,16 @@ tail1630:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1629
-rowdone1631:
+	B body1573
+rowdone1575:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1627
+	BNE row1571
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1626
+	BNE group1570
 	RET
 
 // func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21637,9 +20882,9 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1632
+	BHS chunk1576
 	RET
-chunk1632:
+chunk1576:
 	MOVD $mask616<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask617<>(SB), R24
@@ -21654,19 +20899,19 @@ chunk1632:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1633:
+group1577:
 	MOVD R3, R11
-row1634:
+row1578:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1635:
+chunks1579:
 	CMP $32, R22
-	BLO tail1637
-body1636:
+	BLO tail1581
+body1580:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -21742,9 +20987,9 @@ body1636:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1635
-tail1637:
-	CBZ R22, rowdone1638
+	B chunks1579
+tail1581:
+	CBZ R22, rowdone1582
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21755,16 +21000,16 @@ tail1637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1636
-rowdone1638:
+	B body1580
+rowdone1582:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1634
+	BNE row1578
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1633
+	BNE group1577
 	RET
 
 // func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21785,36 +21030,36 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1639
+	BHS chunk1583
 	RET
-chunk1639:
+chunk1583:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1640:
+group1584:
 	MOVD R3, R11
-row1641:
+row1585:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1642:
+chunks1586:
 	CMP $64, R22
-	BLO tail1644
-body1643:
+	BLO tail1588
+body1587:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21962,9 +21207,9 @@ body1643:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1642
-tail1644:
-	CBZ R22, rowdone1645
+	B chunks1586
+tail1588:
+	CBZ R22, rowdone1589
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21975,16 +21220,16 @@ tail1644:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1643
-rowdone1645:
+	B body1587
+rowdone1589:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1641
+	BNE row1585
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1640
+	BNE group1584
 	RET
 
 // func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22005,12 +21250,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1646
+	BHS chunk1590
 	RET
-chunk1646:
-group1647:
+chunk1590:
+group1591:
 	MOVD R3, R11
-row1648:
+row1592:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22018,10 +21263,10 @@ row1648:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1649:
+chunks1593:
 	CMP $16, R22
-	BLO tail1651
-body1650:
+	BLO tail1595
+body1594:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22112,9 +21357,9 @@ body1650:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1649
-tail1651:
-	CBZ R22, rowdone1652
+	B chunks1593
+tail1595:
+	CBZ R22, rowdone1596
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22126,16 +21371,16 @@ tail1651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1650
-rowdone1652:
+	B body1594
+rowdone1596:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1648
+	BNE row1592
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1647
+	BNE group1591
 	RET
 
 // func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22156,12 +21401,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1653
+	BHS chunk1597
 	RET
-chunk1653:
-group1654:
+chunk1597:
+group1598:
 	MOVD R3, R11
-row1655:
+row1599:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22169,10 +21414,10 @@ row1655:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1656:
+chunks1600:
 	CMP $16, R22
-	BLO tail1658
-body1657:
+	BLO tail1602
+body1601:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22182,7 +21427,7 @@ body1657:
 	MOVD $mask699<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask700<>(SB), R24
@@ -22209,7 +21454,7 @@ body1657:
 	MOVD $mask706<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask707<>(SB), R24
@@ -22230,7 +21475,7 @@ body1657:
 	MOVD $mask711<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask272<>(SB), R24
+	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask712<>(SB), R24
@@ -22242,7 +21487,7 @@ body1657:
 	MOVD $mask714<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
 	MOVD $mask715<>(SB), R24
@@ -22263,9 +21508,9 @@ body1657:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1656
-tail1658:
-	CBZ R22, rowdone1659
+	B chunks1600
+tail1602:
+	CBZ R22, rowdone1603
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22277,16 +21522,16 @@ tail1658:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1657
-rowdone1659:
+	B body1601
+rowdone1603:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1655
+	BNE row1599
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1654
+	BNE group1598
 	RET
 
 // func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22307,44 +21552,44 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1660
+	BHS chunk1604
 	RET
-chunk1660:
+chunk1604:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1661:
+group1605:
 	MOVD R3, R11
-row1662:
+row1606:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22352,10 +21597,10 @@ row1662:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1663:
+chunks1607:
 	CMP $16, R22
-	BLO tail1665
-body1664:
+	BLO tail1609
+body1608:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22391,9 +21636,9 @@ body1664:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1663
-tail1665:
-	CBZ R22, rowdone1666
+	B chunks1607
+tail1609:
+	CBZ R22, rowdone1610
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22405,16 +21650,16 @@ tail1665:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1664
-rowdone1666:
+	B body1608
+rowdone1610:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1662
+	BNE row1606
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1661
+	BNE group1605
 	RET
 
 // func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22435,20 +21680,20 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1667
+	BHS chunk1611
 	RET
-chunk1667:
+chunk1611:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1668:
+group1612:
 	MOVD R3, R11
-row1669:
+row1613:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22456,10 +21701,10 @@ row1669:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1670:
+chunks1614:
 	CMP $16, R22
-	BLO tail1672
-body1671:
+	BLO tail1616
+body1615:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22485,9 +21730,9 @@ body1671:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1670
-tail1672:
-	CBZ R22, rowdone1673
+	B chunks1614
+tail1616:
+	CBZ R22, rowdone1617
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22499,16 +21744,16 @@ tail1672:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1671
-rowdone1673:
+	B body1615
+rowdone1617:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1669
+	BNE row1613
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1668
+	BNE group1612
 	RET
 
 // func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22529,14 +21774,14 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1674
+	BHS chunk1618
 	CMP $16, R2
-	BHS chunk1675
+	BHS chunk1619
 	RET
-chunk1674:
-group1676:
+chunk1618:
+group1620:
 	MOVD R3, R11
-row1677:
+row1621:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22544,10 +21789,10 @@ row1677:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1678:
+chunks1622:
 	CMP $32, R22
-	BLO tail1680
-body1679:
+	BLO tail1624
+body1623:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22565,9 +21810,9 @@ body1679:
 	ADD $32, R16, R16
 	ADD $160, R21, R21
 	SUB $32, R22, R22
-	B chunks1678
-tail1680:
-	CBZ R22, rowdone1681
+	B chunks1622
+tail1624:
+	CBZ R22, rowdone1625
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22579,21 +21824,21 @@ tail1680:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1679
-rowdone1681:
+	B body1623
+rowdone1625:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1677
+	BNE row1621
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1676
+	BNE group1620
 	RET
-chunk1675:
-group1682:
+chunk1619:
+group1626:
 	MOVD R3, R11
-row1683:
+row1627:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22601,10 +21846,10 @@ row1683:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1684:
+chunks1628:
 	CMP $16, R22
-	BLO tail1686
-body1685:
+	BLO tail1630
+body1629:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22620,9 +21865,9 @@ body1685:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1684
-tail1686:
-	CBZ R22, rowdone1687
+	B chunks1628
+tail1630:
+	CBZ R22, rowdone1631
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22634,16 +21879,16 @@ tail1686:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1685
-rowdone1687:
+	B body1629
+rowdone1631:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1683
+	BNE row1627
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1682
+	BNE group1626
 	RET
 
 // func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22664,12 +21909,12 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1688
+	BHS chunk1632
 	RET
-chunk1688:
-group1689:
+chunk1632:
+group1633:
 	MOVD R3, R11
-row1690:
+row1634:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22678,10 +21923,10 @@ row1690:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1691:
+chunks1635:
 	CMP $16, R22
-	BLO tail1693
-body1692:
+	BLO tail1637
+body1636:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22807,9 +22052,9 @@ body1692:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1691
-tail1693:
-	CBZ R22, rowdone1694
+	B chunks1635
+tail1637:
+	CBZ R22, rowdone1638
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22822,16 +22067,16 @@ tail1693:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1692
-rowdone1694:
+	B body1636
+rowdone1638:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1690
+	BNE row1634
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1689
+	BNE group1633
 	RET
 
 // func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22852,12 +22097,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1695
+	BHS chunk1639
 	RET
-chunk1695:
-group1696:
+chunk1639:
+group1640:
 	MOVD R3, R11
-row1697:
+row1641:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22866,26 +22111,26 @@ row1697:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1698:
+chunks1642:
 	CMP $16, R22
-	BLO tail1700
-body1699:
+	BLO tail1644
+body1643:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	MOVD $mask753<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask368<>(SB), R24
+	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask754<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask537<>(SB), R24
@@ -22894,16 +22139,16 @@ body1699:
 	MOVD $mask755<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask264<>(SB), R24
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask756<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask274<>(SB), R24
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask701<>(SB), R24
@@ -22918,7 +22163,7 @@ body1699:
 	MOVD $mask433<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask369<>(SB), R24
+	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask759<>(SB), R24
@@ -22933,7 +22178,7 @@ body1699:
 	MOVD $mask760<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask427<>(SB), R24
@@ -22942,7 +22187,7 @@ body1699:
 	MOVD $mask761<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask713<>(SB), R24
@@ -22954,7 +22199,7 @@ body1699:
 	MOVD $mask762<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask421<>(SB), R24
@@ -22972,7 +22217,7 @@ body1699:
 	MOVD $mask765<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask378<>(SB), R24
+	MOVD $mask377<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
 	MOVD $mask428<>(SB), R24
@@ -22995,9 +22240,9 @@ body1699:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1698
-tail1700:
-	CBZ R22, rowdone1701
+	B chunks1642
+tail1644:
+	CBZ R22, rowdone1645
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23010,16 +22255,16 @@ tail1700:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1699
-rowdone1701:
+	B body1643
+rowdone1645:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1697
+	BNE row1641
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1696
+	BNE group1640
 	RET
 
 // func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23040,44 +22285,44 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1702
+	BHS chunk1646
 	RET
-chunk1702:
+chunk1646:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1703:
+group1647:
 	MOVD R3, R11
-row1704:
+row1648:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23086,10 +22331,10 @@ row1704:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1705:
+chunks1649:
 	CMP $16, R22
-	BLO tail1707
-body1706:
+	BLO tail1651
+body1650:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23131,9 +22376,9 @@ body1706:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1705
-tail1707:
-	CBZ R22, rowdone1708
+	B chunks1649
+tail1651:
+	CBZ R22, rowdone1652
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23146,16 +22391,16 @@ tail1707:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1706
-rowdone1708:
+	B body1650
+rowdone1652:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1704
+	BNE row1648
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1703
+	BNE group1647
 	RET
 
 // func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23176,20 +22421,20 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1709
+	BHS chunk1653
 	RET
-chunk1709:
+chunk1653:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1710:
+group1654:
 	MOVD R3, R11
-row1711:
+row1655:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23198,10 +22443,10 @@ row1711:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1712:
+chunks1656:
 	CMP $16, R22
-	BLO tail1714
-body1713:
+	BLO tail1658
+body1657:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23231,9 +22476,9 @@ body1713:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1712
-tail1714:
-	CBZ R22, rowdone1715
+	B chunks1656
+tail1658:
+	CBZ R22, rowdone1659
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23246,16 +22491,16 @@ tail1714:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1713
-rowdone1715:
+	B body1657
+rowdone1659:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1711
+	BNE row1655
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1710
+	BNE group1654
 	RET
 
 // func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23276,14 +22521,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1716
+	BHS chunk1660
 	CMP $16, R2
-	BHS chunk1717
+	BHS chunk1661
 	RET
-chunk1716:
-group1718:
+chunk1660:
+group1662:
 	MOVD R3, R11
-row1719:
+row1663:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23292,10 +22537,10 @@ row1719:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1720:
+chunks1664:
 	CMP $32, R22
-	BLO tail1722
-body1721:
+	BLO tail1666
+body1665:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23316,9 +22561,9 @@ body1721:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks1720
-tail1722:
-	CBZ R22, rowdone1723
+	B chunks1664
+tail1666:
+	CBZ R22, rowdone1667
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23331,21 +22576,21 @@ tail1722:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1721
-rowdone1723:
+	B body1665
+rowdone1667:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1719
+	BNE row1663
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1718
+	BNE group1662
 	RET
-chunk1717:
-group1724:
+chunk1661:
+group1668:
 	MOVD R3, R11
-row1725:
+row1669:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23354,10 +22599,10 @@ row1725:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1726:
+chunks1670:
 	CMP $16, R22
-	BLO tail1728
-body1727:
+	BLO tail1672
+body1671:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23375,9 +22620,9 @@ body1727:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1726
-tail1728:
-	CBZ R22, rowdone1729
+	B chunks1670
+tail1672:
+	CBZ R22, rowdone1673
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23390,16 +22635,16 @@ tail1728:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1727
-rowdone1729:
+	B body1671
+rowdone1673:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1725
+	BNE row1669
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1724
+	BNE group1668
 	RET
 
 // func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23420,12 +22665,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1730
+	BHS chunk1674
 	RET
-chunk1730:
-group1731:
+chunk1674:
+group1675:
 	MOVD R3, R11
-row1732:
+row1676:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23435,10 +22680,10 @@ row1732:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1733:
+chunks1677:
 	CMP $16, R22
-	BLO tail1735
-body1734:
+	BLO tail1679
+body1678:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23606,9 +22851,9 @@ body1734:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1733
-tail1735:
-	CBZ R22, rowdone1736
+	B chunks1677
+tail1679:
+	CBZ R22, rowdone1680
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23622,16 +22867,16 @@ tail1735:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1734
-rowdone1736:
+	B body1678
+rowdone1680:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1732
+	BNE row1676
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1731
+	BNE group1675
 	RET
 
 // func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23652,12 +22897,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1737
+	BHS chunk1681
 	RET
-chunk1737:
-group1738:
+chunk1681:
+group1682:
 	MOVD R3, R11
-row1739:
+row1683:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23667,10 +22912,10 @@ row1739:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1740:
+chunks1684:
 	CMP $16, R22
-	BLO tail1742
-body1741:
+	BLO tail1686
+body1685:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23678,13 +22923,13 @@ body1741:
 	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask278<>(SB), R24
+	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask273<>(SB), R24
+	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask262<>(SB), R24
+	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask428<>(SB), R24
@@ -23702,13 +22947,13 @@ body1741:
 	MOVD $mask818<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask266<>(SB), R24
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask378<>(SB), R24
+	MOVD $mask377<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask272<>(SB), R24
+	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask494<>(SB), R24
@@ -23726,13 +22971,13 @@ body1741:
 	MOVD $mask819<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V9.B16
-	MOVD $mask276<>(SB), R24
+	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask265<>(SB), R24
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask261<>(SB), R24
+	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask701<>(SB), R24
@@ -23753,7 +22998,7 @@ body1741:
 	MOVD $mask434<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask274<>(SB), R24
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask705<>(SB), R24
@@ -23774,10 +23019,10 @@ body1741:
 	MOVD $mask820<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V11.B16
-	MOVD $mask267<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V11.B16
-	MOVD $mask263<>(SB), R24
+	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V11.B16
 	MOVD $mask764<>(SB), R24
@@ -23789,7 +23034,7 @@ body1741:
 	MOVD $mask426<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V12.B16
-	MOVD $mask368<>(SB), R24
+	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V12.B16
 	MOVD $mask492<>(SB), R24
@@ -23798,7 +23043,7 @@ body1741:
 	MOVD $mask821<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V12.B16
-	MOVD $mask277<>(SB), R24
+	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V12.B16
 	MOVD $mask822<>(SB), R24
@@ -23807,13 +23052,13 @@ body1741:
 	MOVD $mask503<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask271<>(SB), R24
+	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask375<>(SB), R24
+	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask369<>(SB), R24
+	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	MOVD $mask493<>(SB), R24
@@ -23838,9 +23083,9 @@ body1741:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1740
-tail1742:
-	CBZ R22, rowdone1743
+	B chunks1684
+tail1686:
+	CBZ R22, rowdone1687
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23854,16 +23099,16 @@ tail1742:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1741
-rowdone1743:
+	B body1685
+rowdone1687:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1739
+	BNE row1683
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1738
+	BNE group1682
 	RET
 
 // func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23884,44 +23129,44 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1744
+	BHS chunk1688
 	RET
-chunk1744:
+chunk1688:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask75<>(SB), R24
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask181<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask216<>(SB), R24
+	MOVD $mask212<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask70<>(SB), R24
+	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask182<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask74<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask180<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask72<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask71<>(SB), R24
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask76<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask73<>(SB), R24
+	MOVD $mask382<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask215<>(SB), R24
+	MOVD $mask211<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1745:
+group1689:
 	MOVD R3, R11
-row1746:
+row1690:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23931,10 +23176,10 @@ row1746:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1747:
+chunks1691:
 	CMP $16, R22
-	BLO tail1749
-body1748:
+	BLO tail1693
+body1692:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23983,9 +23228,9 @@ body1748:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1747
-tail1749:
-	CBZ R22, rowdone1750
+	B chunks1691
+tail1693:
+	CBZ R22, rowdone1694
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23999,16 +23244,16 @@ tail1749:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1748
-rowdone1750:
+	B body1692
+rowdone1694:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1746
+	BNE row1690
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1745
+	BNE group1689
 	RET
 
 // func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24029,20 +23274,20 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1751
+	BHS chunk1695
 	RET
-chunk1751:
+chunk1695:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask37<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1752:
+group1696:
 	MOVD R3, R11
-row1753:
+row1697:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24052,10 +23297,10 @@ row1753:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1754:
+chunks1698:
 	CMP $16, R22
-	BLO tail1756
-body1755:
+	BLO tail1700
+body1699:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24090,9 +23335,9 @@ body1755:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1754
-tail1756:
-	CBZ R22, rowdone1757
+	B chunks1698
+tail1700:
+	CBZ R22, rowdone1701
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24106,16 +23351,16 @@ tail1756:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1755
-rowdone1757:
+	B body1699
+rowdone1701:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1753
+	BNE row1697
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1752
+	BNE group1696
 	RET
 
 // func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24136,14 +23381,14 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1758
+	BHS chunk1702
 	CMP $16, R2
-	BHS chunk1759
+	BHS chunk1703
 	RET
-chunk1758:
-group1760:
+chunk1702:
+group1704:
 	MOVD R3, R11
-row1761:
+row1705:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24153,10 +23398,10 @@ row1761:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1762:
+chunks1706:
 	CMP $32, R22
-	BLO tail1764
-body1763:
+	BLO tail1708
+body1707:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24180,9 +23425,9 @@ body1763:
 	ADD $32, R19, R19
 	ADD $224, R21, R21
 	SUB $32, R22, R22
-	B chunks1762
-tail1764:
-	CBZ R22, rowdone1765
+	B chunks1706
+tail1708:
+	CBZ R22, rowdone1709
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24196,21 +23441,21 @@ tail1764:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1763
-rowdone1765:
+	B body1707
+rowdone1709:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1761
+	BNE row1705
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1760
+	BNE group1704
 	RET
-chunk1759:
-group1766:
+chunk1703:
+group1710:
 	MOVD R3, R11
-row1767:
+row1711:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24220,10 +23465,10 @@ row1767:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1768:
+chunks1712:
 	CMP $16, R22
-	BLO tail1770
-body1769:
+	BLO tail1714
+body1713:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24244,9 +23489,9 @@ body1769:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1768
-tail1770:
-	CBZ R22, rowdone1771
+	B chunks1712
+tail1714:
+	CBZ R22, rowdone1715
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24260,16 +23505,16 @@ tail1770:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1769
-rowdone1771:
+	B body1713
+rowdone1715:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1767
+	BNE row1711
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1766
+	BNE group1710
 	RET
 
 // func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24290,14 +23535,14 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1772
+	BHS chunk1716
 	CMP $16, R2
-	BHS chunk1773
+	BHS chunk1717
 	RET
-chunk1772:
-group1774:
+chunk1716:
+group1718:
 	MOVD R3, R11
-row1775:
+row1719:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24308,10 +23553,10 @@ row1775:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1776:
+chunks1720:
 	CMP $32, R22
-	BLO tail1778
-body1777:
+	BLO tail1722
+body1721:
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
@@ -24351,6 +23596,755 @@ body1777:
 	FMOVQ F21, 16(R17)
 	FMOVQ F22, 16(R19)
 	FMOVQ F23, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1720
+tail1722:
+	CBZ R22, rowdone1723
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1721
+rowdone1723:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1719
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1718
+	RET
+chunk1717:
+group1724:
+	MOVD R3, R11
+row1725:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1726:
+	CMP $16, R22
+	BLO tail1728
+body1727:
+	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
+	VUZP1 V12.B16, V8.B16, V0.B16
+	VUZP2 V12.B16, V8.B16, V1.B16
+	VUZP1 V13.B16, V9.B16, V2.B16
+	VUZP2 V13.B16, V9.B16, V3.B16
+	VUZP1 V14.B16, V10.B16, V4.B16
+	VUZP2 V14.B16, V10.B16, V5.B16
+	VUZP1 V15.B16, V11.B16, V6.B16
+	VUZP2 V15.B16, V11.B16, V7.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1726
+tail1728:
+	CBZ R22, rowdone1729
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1727
+rowdone1729:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1725
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1724
+	RET
+
+// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1730
+	CMP $16, R2
+	BHS chunk1731
+	RET
+chunk1730:
+group1732:
+	MOVD R3, R11
+row1733:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1734:
+	CMP $32, R22
+	BLO tail1736
+body1735:
+	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
+	VUZP1 V12.H8, V8.H8, V0.H8
+	VUZP2 V12.H8, V8.H8, V1.H8
+	VUZP1 V13.H8, V9.H8, V2.H8
+	VUZP2 V13.H8, V9.H8, V3.H8
+	VUZP1 V14.H8, V10.H8, V4.H8
+	VUZP2 V14.H8, V10.H8, V5.H8
+	VUZP1 V15.H8, V11.H8, V6.H8
+	VUZP2 V15.H8, V11.H8, V7.H8
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $128, R21, R23
+	VLD4 (R23), [V24.S4, V25.S4, V26.S4, V27.S4]
+	ADD $192, R21, R24
+	VLD4 (R24), [V28.S4, V29.S4, V30.S4, V31.S4]
+	VUZP1 V28.H8, V24.H8, V16.H8
+	VUZP2 V28.H8, V24.H8, V17.H8
+	VUZP1 V29.H8, V25.H8, V18.H8
+	VUZP2 V29.H8, V25.H8, V19.H8
+	VUZP1 V30.H8, V26.H8, V20.H8
+	VUZP2 V30.H8, V26.H8, V21.H8
+	VUZP1 V31.H8, V27.H8, V22.H8
+	VUZP2 V31.H8, V27.H8, V23.H8
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	FMOVQ F19, 16(R15)
+	FMOVQ F20, 16(R16)
+	FMOVQ F21, 16(R17)
+	FMOVQ F22, 16(R19)
+	FMOVQ F23, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1734
+tail1736:
+	CBZ R22, rowdone1737
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1735
+rowdone1737:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1733
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1732
+	RET
+chunk1731:
+group1738:
+	MOVD R3, R11
+row1739:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1740:
+	CMP $16, R22
+	BLO tail1742
+body1741:
+	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
+	VUZP1 V12.H8, V8.H8, V0.H8
+	VUZP2 V12.H8, V8.H8, V1.H8
+	VUZP1 V13.H8, V9.H8, V2.H8
+	VUZP2 V13.H8, V9.H8, V3.H8
+	VUZP1 V14.H8, V10.H8, V4.H8
+	VUZP2 V14.H8, V10.H8, V5.H8
+	VUZP1 V15.H8, V11.H8, V6.H8
+	VUZP2 V15.H8, V11.H8, V7.H8
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1740
+tail1742:
+	CBZ R22, rowdone1743
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1741
+rowdone1743:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1739
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1738
+	RET
+
+// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1744
+	CMP $16, R2
+	BHS chunk1745
+	RET
+chunk1744:
+group1746:
+	MOVD R3, R11
+row1747:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1748:
+	CMP $32, R22
+	BLO tail1750
+body1749:
+	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
+	VUZP1 V12.S4, V8.S4, V0.S4
+	VUZP2 V12.S4, V8.S4, V1.S4
+	VUZP1 V13.S4, V9.S4, V2.S4
+	VUZP2 V13.S4, V9.S4, V3.S4
+	VUZP1 V14.S4, V10.S4, V4.S4
+	VUZP2 V14.S4, V10.S4, V5.S4
+	VUZP1 V15.S4, V11.S4, V6.S4
+	VUZP2 V15.S4, V11.S4, V7.S4
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $128, R21, R23
+	VLD4 (R23), [V24.D2, V25.D2, V26.D2, V27.D2]
+	ADD $192, R21, R24
+	VLD4 (R24), [V28.D2, V29.D2, V30.D2, V31.D2]
+	VUZP1 V28.S4, V24.S4, V16.S4
+	VUZP2 V28.S4, V24.S4, V17.S4
+	VUZP1 V29.S4, V25.S4, V18.S4
+	VUZP2 V29.S4, V25.S4, V19.S4
+	VUZP1 V30.S4, V26.S4, V20.S4
+	VUZP2 V30.S4, V26.S4, V21.S4
+	VUZP1 V31.S4, V27.S4, V22.S4
+	VUZP2 V31.S4, V27.S4, V23.S4
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	FMOVQ F19, 16(R15)
+	FMOVQ F20, 16(R16)
+	FMOVQ F21, 16(R17)
+	FMOVQ F22, 16(R19)
+	FMOVQ F23, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1748
+tail1750:
+	CBZ R22, rowdone1751
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1749
+rowdone1751:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1747
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1746
+	RET
+chunk1745:
+group1752:
+	MOVD R3, R11
+row1753:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1754:
+	CMP $16, R22
+	BLO tail1756
+body1755:
+	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
+	VUZP1 V12.S4, V8.S4, V0.S4
+	VUZP2 V12.S4, V8.S4, V1.S4
+	VUZP1 V13.S4, V9.S4, V2.S4
+	VUZP2 V13.S4, V9.S4, V3.S4
+	VUZP1 V14.S4, V10.S4, V4.S4
+	VUZP2 V14.S4, V10.S4, V5.S4
+	VUZP1 V15.S4, V11.S4, V6.S4
+	VUZP2 V15.S4, V11.S4, V7.S4
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1754
+tail1756:
+	CBZ R22, rowdone1757
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1755
+rowdone1757:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1753
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1752
+	RET
+
+// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1758
+	CMP $16, R2
+	BHS chunk1759
+	RET
+chunk1758:
+group1760:
+	MOVD R3, R11
+row1761:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1762:
+	CMP $32, R22
+	BLO tail1764
+body1763:
+	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	ADD $64, R21, R24
+	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
+	VUZP1 V12.D2, V8.D2, V0.D2
+	VUZP2 V12.D2, V8.D2, V1.D2
+	VUZP1 V13.D2, V9.D2, V2.D2
+	VUZP2 V13.D2, V9.D2, V3.D2
+	VUZP1 V14.D2, V10.D2, V4.D2
+	VUZP2 V14.D2, V10.D2, V5.D2
+	VUZP1 V15.D2, V11.D2, V6.D2
+	VUZP2 V15.D2, V11.D2, V7.D2
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $128, R21, R23
+	VLD1 (R23), [V24.B16, V25.B16, V26.B16, V27.B16]
+	ADD $192, R21, R24
+	VLD1 (R24), [V28.B16, V29.B16, V30.B16, V31.B16]
+	VUZP1 V28.D2, V24.D2, V16.D2
+	VUZP2 V28.D2, V24.D2, V17.D2
+	VUZP1 V29.D2, V25.D2, V18.D2
+	VUZP2 V29.D2, V25.D2, V19.D2
+	VUZP1 V30.D2, V26.D2, V20.D2
+	VUZP2 V30.D2, V26.D2, V21.D2
+	VUZP1 V31.D2, V27.D2, V22.D2
+	VUZP2 V31.D2, V27.D2, V23.D2
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	FMOVQ F19, 16(R15)
+	FMOVQ F20, 16(R16)
+	FMOVQ F21, 16(R17)
+	FMOVQ F22, 16(R19)
+	FMOVQ F23, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1762
+tail1764:
+	CBZ R22, rowdone1765
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1763
+rowdone1765:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1761
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1760
+	RET
+chunk1759:
+group1766:
+	MOVD R3, R11
+row1767:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1768:
+	CMP $16, R22
+	BLO tail1770
+body1769:
+	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	ADD $64, R21, R24
+	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
+	VUZP1 V12.D2, V8.D2, V0.D2
+	VUZP2 V12.D2, V8.D2, V1.D2
+	VUZP1 V13.D2, V9.D2, V2.D2
+	VUZP2 V13.D2, V9.D2, V3.D2
+	VUZP1 V14.D2, V10.D2, V4.D2
+	VUZP2 V14.D2, V10.D2, V5.D2
+	VUZP1 V15.D2, V11.D2, V6.D2
+	VUZP2 V15.D2, V11.D2, V7.D2
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1768
+tail1770:
+	CBZ R22, rowdone1771
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1769
+rowdone1771:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1767
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1766
+	RET
+
+// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1772
+	CMP $16, R2
+	BHS chunk1773
+	RET
+chunk1772:
+group1774:
+	MOVD R3, R11
+row1775:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1776:
+	CMP $32, R22
+	BLO tail1778
+body1777:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
+	FLDPQ 128(R21), (F8, F9)
+	FLDPQ 160(R21), (F10, F11)
+	FLDPQ 192(R21), (F12, F13)
+	FLDPQ 224(R21), (F14, F15)
+	FSTPQ (F0, F8), 0(R12)
+	FSTPQ (F1, F9), 0(R13)
+	FSTPQ (F2, F10), 0(R14)
+	FSTPQ (F3, F11), 0(R15)
+	FSTPQ (F4, F12), 0(R16)
+	FSTPQ (F5, F13), 0(R17)
+	FSTPQ (F6, F14), 0(R19)
+	FSTPQ (F7, F15), 0(R20)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -24407,17 +24401,10 @@ chunks1782:
 	CMP $16, R22
 	BLO tail1784
 body1783:
-	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
-	VUZP1 V12.B16, V8.B16, V0.B16
-	VUZP2 V12.B16, V8.B16, V1.B16
-	VUZP1 V13.B16, V9.B16, V2.B16
-	VUZP2 V13.B16, V9.B16, V3.B16
-	VUZP1 V14.B16, V10.B16, V4.B16
-	VUZP2 V14.B16, V10.B16, V5.B16
-	VUZP1 V15.B16, V11.B16, V6.B16
-	VUZP2 V15.B16, V11.B16, V7.B16
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24465,748 +24452,6 @@ rowdone1785:
 	BNE group1780
 	RET
 
-// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1786
-	CMP $16, R2
-	BHS chunk1787
-	RET
-chunk1786:
-group1788:
-	MOVD R3, R11
-row1789:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1790:
-	CMP $32, R22
-	BLO tail1792
-body1791:
-	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
-	VUZP1 V12.H8, V8.H8, V0.H8
-	VUZP2 V12.H8, V8.H8, V1.H8
-	VUZP1 V13.H8, V9.H8, V2.H8
-	VUZP2 V13.H8, V9.H8, V3.H8
-	VUZP1 V14.H8, V10.H8, V4.H8
-	VUZP2 V14.H8, V10.H8, V5.H8
-	VUZP1 V15.H8, V11.H8, V6.H8
-	VUZP2 V15.H8, V11.H8, V7.H8
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $128, R21, R23
-	VLD4 (R23), [V24.S4, V25.S4, V26.S4, V27.S4]
-	ADD $192, R21, R24
-	VLD4 (R24), [V28.S4, V29.S4, V30.S4, V31.S4]
-	VUZP1 V28.H8, V24.H8, V16.H8
-	VUZP2 V28.H8, V24.H8, V17.H8
-	VUZP1 V29.H8, V25.H8, V18.H8
-	VUZP2 V29.H8, V25.H8, V19.H8
-	VUZP1 V30.H8, V26.H8, V20.H8
-	VUZP2 V30.H8, V26.H8, V21.H8
-	VUZP1 V31.H8, V27.H8, V22.H8
-	VUZP2 V31.H8, V27.H8, V23.H8
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	FMOVQ F19, 16(R15)
-	FMOVQ F20, 16(R16)
-	FMOVQ F21, 16(R17)
-	FMOVQ F22, 16(R19)
-	FMOVQ F23, 16(R20)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks1790
-tail1792:
-	CBZ R22, rowdone1793
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1791
-rowdone1793:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1789
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1788
-	RET
-chunk1787:
-group1794:
-	MOVD R3, R11
-row1795:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1796:
-	CMP $16, R22
-	BLO tail1798
-body1797:
-	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
-	VUZP1 V12.H8, V8.H8, V0.H8
-	VUZP2 V12.H8, V8.H8, V1.H8
-	VUZP1 V13.H8, V9.H8, V2.H8
-	VUZP2 V13.H8, V9.H8, V3.H8
-	VUZP1 V14.H8, V10.H8, V4.H8
-	VUZP2 V14.H8, V10.H8, V5.H8
-	VUZP1 V15.H8, V11.H8, V6.H8
-	VUZP2 V15.H8, V11.H8, V7.H8
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks1796
-tail1798:
-	CBZ R22, rowdone1799
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1797
-rowdone1799:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1795
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1794
-	RET
-
-// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1800
-	CMP $16, R2
-	BHS chunk1801
-	RET
-chunk1800:
-group1802:
-	MOVD R3, R11
-row1803:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1804:
-	CMP $32, R22
-	BLO tail1806
-body1805:
-	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
-	VUZP1 V12.S4, V8.S4, V0.S4
-	VUZP2 V12.S4, V8.S4, V1.S4
-	VUZP1 V13.S4, V9.S4, V2.S4
-	VUZP2 V13.S4, V9.S4, V3.S4
-	VUZP1 V14.S4, V10.S4, V4.S4
-	VUZP2 V14.S4, V10.S4, V5.S4
-	VUZP1 V15.S4, V11.S4, V6.S4
-	VUZP2 V15.S4, V11.S4, V7.S4
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $128, R21, R23
-	VLD4 (R23), [V24.D2, V25.D2, V26.D2, V27.D2]
-	ADD $192, R21, R24
-	VLD4 (R24), [V28.D2, V29.D2, V30.D2, V31.D2]
-	VUZP1 V28.S4, V24.S4, V16.S4
-	VUZP2 V28.S4, V24.S4, V17.S4
-	VUZP1 V29.S4, V25.S4, V18.S4
-	VUZP2 V29.S4, V25.S4, V19.S4
-	VUZP1 V30.S4, V26.S4, V20.S4
-	VUZP2 V30.S4, V26.S4, V21.S4
-	VUZP1 V31.S4, V27.S4, V22.S4
-	VUZP2 V31.S4, V27.S4, V23.S4
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	FMOVQ F19, 16(R15)
-	FMOVQ F20, 16(R16)
-	FMOVQ F21, 16(R17)
-	FMOVQ F22, 16(R19)
-	FMOVQ F23, 16(R20)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks1804
-tail1806:
-	CBZ R22, rowdone1807
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1805
-rowdone1807:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1803
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1802
-	RET
-chunk1801:
-group1808:
-	MOVD R3, R11
-row1809:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1810:
-	CMP $16, R22
-	BLO tail1812
-body1811:
-	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
-	VUZP1 V12.S4, V8.S4, V0.S4
-	VUZP2 V12.S4, V8.S4, V1.S4
-	VUZP1 V13.S4, V9.S4, V2.S4
-	VUZP2 V13.S4, V9.S4, V3.S4
-	VUZP1 V14.S4, V10.S4, V4.S4
-	VUZP2 V14.S4, V10.S4, V5.S4
-	VUZP1 V15.S4, V11.S4, V6.S4
-	VUZP2 V15.S4, V11.S4, V7.S4
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks1810
-tail1812:
-	CBZ R22, rowdone1813
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1811
-rowdone1813:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1809
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1808
-	RET
-
-// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1814
-	CMP $16, R2
-	BHS chunk1815
-	RET
-chunk1814:
-group1816:
-	MOVD R3, R11
-row1817:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1818:
-	CMP $32, R22
-	BLO tail1820
-body1819:
-	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
-	ADD $64, R21, R24
-	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
-	VUZP1 V12.D2, V8.D2, V0.D2
-	VUZP2 V12.D2, V8.D2, V1.D2
-	VUZP1 V13.D2, V9.D2, V2.D2
-	VUZP2 V13.D2, V9.D2, V3.D2
-	VUZP1 V14.D2, V10.D2, V4.D2
-	VUZP2 V14.D2, V10.D2, V5.D2
-	VUZP1 V15.D2, V11.D2, V6.D2
-	VUZP2 V15.D2, V11.D2, V7.D2
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $128, R21, R23
-	VLD1 (R23), [V24.B16, V25.B16, V26.B16, V27.B16]
-	ADD $192, R21, R24
-	VLD1 (R24), [V28.B16, V29.B16, V30.B16, V31.B16]
-	VUZP1 V28.D2, V24.D2, V16.D2
-	VUZP2 V28.D2, V24.D2, V17.D2
-	VUZP1 V29.D2, V25.D2, V18.D2
-	VUZP2 V29.D2, V25.D2, V19.D2
-	VUZP1 V30.D2, V26.D2, V20.D2
-	VUZP2 V30.D2, V26.D2, V21.D2
-	VUZP1 V31.D2, V27.D2, V22.D2
-	VUZP2 V31.D2, V27.D2, V23.D2
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	FMOVQ F19, 16(R15)
-	FMOVQ F20, 16(R16)
-	FMOVQ F21, 16(R17)
-	FMOVQ F22, 16(R19)
-	FMOVQ F23, 16(R20)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks1818
-tail1820:
-	CBZ R22, rowdone1821
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1819
-rowdone1821:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1817
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1816
-	RET
-chunk1815:
-group1822:
-	MOVD R3, R11
-row1823:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1824:
-	CMP $16, R22
-	BLO tail1826
-body1825:
-	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
-	ADD $64, R21, R24
-	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
-	VUZP1 V12.D2, V8.D2, V0.D2
-	VUZP2 V12.D2, V8.D2, V1.D2
-	VUZP1 V13.D2, V9.D2, V2.D2
-	VUZP2 V13.D2, V9.D2, V3.D2
-	VUZP1 V14.D2, V10.D2, V4.D2
-	VUZP2 V14.D2, V10.D2, V5.D2
-	VUZP1 V15.D2, V11.D2, V6.D2
-	VUZP2 V15.D2, V11.D2, V7.D2
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks1824
-tail1826:
-	CBZ R22, rowdone1827
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1825
-rowdone1827:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1823
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1822
-	RET
-
-// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1828
-	CMP $16, R2
-	BHS chunk1829
-	RET
-chunk1828:
-group1830:
-	MOVD R3, R11
-row1831:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1832:
-	CMP $32, R22
-	BLO tail1834
-body1833:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	FLDPQ 128(R21), (F8, F9)
-	FLDPQ 160(R21), (F10, F11)
-	FLDPQ 192(R21), (F12, F13)
-	FLDPQ 224(R21), (F14, F15)
-	FSTPQ (F0, F8), 0(R12)
-	FSTPQ (F1, F9), 0(R13)
-	FSTPQ (F2, F10), 0(R14)
-	FSTPQ (F3, F11), 0(R15)
-	FSTPQ (F4, F12), 0(R16)
-	FSTPQ (F5, F13), 0(R17)
-	FSTPQ (F6, F14), 0(R19)
-	FSTPQ (F7, F15), 0(R20)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks1832
-tail1834:
-	CBZ R22, rowdone1835
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1833
-rowdone1835:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1831
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1830
-	RET
-chunk1829:
-group1836:
-	MOVD R3, R11
-row1837:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1838:
-	CMP $16, R22
-	BLO tail1840
-body1839:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
-	B chunks1838
-tail1840:
-	CBZ R22, rowdone1841
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1839
-rowdone1841:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1837
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1836
-	RET
-
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -25228,19 +24473,19 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group1842:
+group1786:
 	MOVD R3, R11
-row1843:
+row1787:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane1844:
+lane1788:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad1846:
+quad1790:
 	CMP $64, R17
-	BLO single1847
+	BLO single1791
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -25253,29 +24498,29 @@ quad1846:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad1846
-single1847:
-	CBZ R17, lanedone1848
-elem1845:
+	B quad1790
+single1791:
+	CBZ R17, lanedone1792
+elem1789:
 	VLD1 (R15), [V0.B16]
 	VST1.P [V0.B16], 16(R16)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem1845
-lanedone1848:
+	BNE elem1789
+lanedone1792:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane1844
+	BLO lane1788
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1843
+	BNE row1787
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1842
+	BNE group1786
 	RET
 
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
@@ -25297,60 +24542,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MUL R8, R6, R24
 	SUB R24, R11, R11
 	CMP $32, R2
-	BLO short1849
+	BLO short1793
 	SUB $32, R2, R12
-group1850:
+group1794:
 	MOVD R6, R13
-row1851:
+row1795:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run1852:
+run1796:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	MOVD R15, R19
 	MOVD R14, R20
-pairs1853:
+pairs1797:
 	ADD $32, R19, R23
 	CMP R24, R23
-	BHS single1854
+	BHS single1798
 	FLDPQ (R19), (F0, F1)
 	FLDPQ 32(R19), (F2, F3)
 	FSTPQ (F0, F1), (R20)
 	FSTPQ (F2, F3), 32(R20)
 	ADD $64, R19, R19
 	ADD $64, R20, R20
-	B pairs1853
-single1854:
+	B pairs1797
+single1798:
 	CMP R24, R19
-	BHS last1855
+	BHS last1799
 	FLDPQ (R19), (F0, F1)
 	FSTPQ (F0, F1), (R20)
-last1855:
+last1799:
 	FLDPQ (R24), (F0, F1)
 	FSTPQ (F0, F1), (R25)
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run1852
+	BNE run1796
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row1851
+	BNE row1795
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group1850
+	BNE group1794
 	RET
-short1849:
+short1793:
 	SUB $16, R2, R12
-group1856:
+group1800:
 	MOVD R6, R13
-row1857:
+row1801:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run1858:
+run1802:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	FMOVQ (R15), F0
@@ -25360,15 +24605,15 @@ run1858:
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run1858
+	BNE run1802
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row1857
+	BNE row1801
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group1856
+	BNE group1800
 	RET
 DATA mask0<>+0(SB)/8, $0xffff050403020100
 DATA mask0<>+8(SB)/8, $0x09080706ffffffff
@@ -25481,1043 +24726,1043 @@ GLOBL mask35<>(SB), RODATA|NOPTR, $16
 DATA mask36<>+0(SB)/8, $0xffffffffffffffff
 DATA mask36<>+8(SB)/8, $0x0f0e0d0c07060504
 GLOBL mask36<>(SB), RODATA|NOPTR, $16
-DATA mask37<>+0(SB)/8, $0xffffffffffffffff
-DATA mask37<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA mask37<>+0(SB)/8, $0xffff0401ffff0300
+DATA mask37<>+8(SB)/8, $0xffff0906ffff0502
 GLOBL mask37<>(SB), RODATA|NOPTR, $16
-DATA mask38<>+0(SB)/8, $0xffff0401ffff0300
-DATA mask38<>+8(SB)/8, $0xffff0906ffff0502
+DATA mask38<>+0(SB)/8, $0x0401ffff0300ffff
+DATA mask38<>+8(SB)/8, $0x0906ffff0502ffff
 GLOBL mask38<>(SB), RODATA|NOPTR, $16
-DATA mask39<>+0(SB)/8, $0x0401ffff0300ffff
-DATA mask39<>+8(SB)/8, $0x0906ffff0502ffff
+DATA mask39<>+0(SB)/8, $0xffff0401ffff0300
+DATA mask39<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL mask39<>(SB), RODATA|NOPTR, $16
-DATA mask40<>+0(SB)/8, $0xffff0401ffff0300
-DATA mask40<>+8(SB)/8, $0xffff0906ffff0805
+DATA mask40<>+0(SB)/8, $0x0401ffff0300ffff
+DATA mask40<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL mask40<>(SB), RODATA|NOPTR, $16
-DATA mask41<>+0(SB)/8, $0x0401ffff0300ffff
-DATA mask41<>+8(SB)/8, $0x0906ffff0805ffff
+DATA mask41<>+0(SB)/8, $0xffff0704ffff0300
+DATA mask41<>+8(SB)/8, $0xffff0906ffff0805
 GLOBL mask41<>(SB), RODATA|NOPTR, $16
-DATA mask42<>+0(SB)/8, $0xffff0704ffff0300
-DATA mask42<>+8(SB)/8, $0xffff0906ffff0805
+DATA mask42<>+0(SB)/8, $0x0704ffff0300ffff
+DATA mask42<>+8(SB)/8, $0x0906ffff0805ffff
 GLOBL mask42<>(SB), RODATA|NOPTR, $16
-DATA mask43<>+0(SB)/8, $0x0704ffff0300ffff
-DATA mask43<>+8(SB)/8, $0x0906ffff0805ffff
+DATA mask43<>+0(SB)/8, $0xffff0805ffff0704
+DATA mask43<>+8(SB)/8, $0xffff0d0affff0906
 GLOBL mask43<>(SB), RODATA|NOPTR, $16
-DATA mask44<>+0(SB)/8, $0xffff0805ffff0704
-DATA mask44<>+8(SB)/8, $0xffff0d0affff0906
+DATA mask44<>+0(SB)/8, $0x0805ffff0704ffff
+DATA mask44<>+8(SB)/8, $0x0d0affff0906ffff
 GLOBL mask44<>(SB), RODATA|NOPTR, $16
-DATA mask45<>+0(SB)/8, $0x0805ffff0704ffff
-DATA mask45<>+8(SB)/8, $0x0d0affff0906ffff
+DATA mask45<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA mask45<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask45<>(SB), RODATA|NOPTR, $16
-DATA mask46<>+0(SB)/8, $0xffff0f0cffff0e0b
+DATA mask46<>+0(SB)/8, $0x0f0cffff0e0bffff
 DATA mask46<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask46<>(SB), RODATA|NOPTR, $16
-DATA mask47<>+0(SB)/8, $0x0f0cffff0e0bffff
-DATA mask47<>+8(SB)/8, $0xffffffffffffffff
+DATA mask47<>+0(SB)/8, $0xffff0d0affff0906
+DATA mask47<>+8(SB)/8, $0xffff0f0cffff0e0b
 GLOBL mask47<>(SB), RODATA|NOPTR, $16
-DATA mask48<>+0(SB)/8, $0xffff0d0affff0906
-DATA mask48<>+8(SB)/8, $0xffff0f0cffff0e0b
+DATA mask48<>+0(SB)/8, $0x0d0affff0906ffff
+DATA mask48<>+8(SB)/8, $0x0f0cffff0e0bffff
 GLOBL mask48<>(SB), RODATA|NOPTR, $16
-DATA mask49<>+0(SB)/8, $0x0d0affff0906ffff
-DATA mask49<>+8(SB)/8, $0x0f0cffff0e0bffff
+DATA mask49<>+0(SB)/8, $0xffffffff07060100
+DATA mask49<>+8(SB)/8, $0xffffffff09080302
 GLOBL mask49<>(SB), RODATA|NOPTR, $16
-DATA mask50<>+0(SB)/8, $0xffffffff07060100
-DATA mask50<>+8(SB)/8, $0xffffffff09080302
+DATA mask50<>+0(SB)/8, $0x07060100ffffffff
+DATA mask50<>+8(SB)/8, $0x09080302ffffffff
 GLOBL mask50<>(SB), RODATA|NOPTR, $16
-DATA mask51<>+0(SB)/8, $0x07060100ffffffff
-DATA mask51<>+8(SB)/8, $0x09080302ffffffff
+DATA mask51<>+0(SB)/8, $0xffffffff07060100
+DATA mask51<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL mask51<>(SB), RODATA|NOPTR, $16
-DATA mask52<>+0(SB)/8, $0xffffffff07060100
-DATA mask52<>+8(SB)/8, $0xffffffff0f0e0908
+DATA mask52<>+0(SB)/8, $0x07060100ffffffff
+DATA mask52<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL mask52<>(SB), RODATA|NOPTR, $16
-DATA mask53<>+0(SB)/8, $0x07060100ffffffff
-DATA mask53<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA mask53<>+0(SB)/8, $0xffffffff0b0a0504
+DATA mask53<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL mask53<>(SB), RODATA|NOPTR, $16
-DATA mask54<>+0(SB)/8, $0xffffffff0b0a0504
-DATA mask54<>+8(SB)/8, $0xffffffff0d0c0706
+DATA mask54<>+0(SB)/8, $0x0b0a0504ffffffff
+DATA mask54<>+8(SB)/8, $0x0d0c0706ffffffff
 GLOBL mask54<>(SB), RODATA|NOPTR, $16
-DATA mask55<>+0(SB)/8, $0x0b0a0504ffffffff
-DATA mask55<>+8(SB)/8, $0x0d0c0706ffffffff
+DATA mask55<>+0(SB)/8, $0xffffffff0f0e0908
+DATA mask55<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask55<>(SB), RODATA|NOPTR, $16
-DATA mask56<>+0(SB)/8, $0xffffffff0f0e0908
+DATA mask56<>+0(SB)/8, $0x0f0e0908ffffffff
 DATA mask56<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask56<>(SB), RODATA|NOPTR, $16
-DATA mask57<>+0(SB)/8, $0x0f0e0908ffffffff
-DATA mask57<>+8(SB)/8, $0xffffffffffffffff
+DATA mask57<>+0(SB)/8, $0xffffffff0d0c0706
+DATA mask57<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL mask57<>(SB), RODATA|NOPTR, $16
-DATA mask58<>+0(SB)/8, $0xffffffff0d0c0706
-DATA mask58<>+8(SB)/8, $0xffffffff0f0e0908
+DATA mask58<>+0(SB)/8, $0x0d0c0706ffffffff
+DATA mask58<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL mask58<>(SB), RODATA|NOPTR, $16
-DATA mask59<>+0(SB)/8, $0x0d0c0706ffffffff
-DATA mask59<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA mask59<>+0(SB)/8, $0x0f0e0d0c03020100
+DATA mask59<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask59<>(SB), RODATA|NOPTR, $16
-DATA mask60<>+0(SB)/8, $0x0f0e0d0c03020100
-DATA mask60<>+8(SB)/8, $0xffffffffffffffff
+DATA mask60<>+0(SB)/8, $0xffffffffffffffff
+DATA mask60<>+8(SB)/8, $0x0f0e0d0c03020100
 GLOBL mask60<>(SB), RODATA|NOPTR, $16
-DATA mask61<>+0(SB)/8, $0xffffffffffffffff
-DATA mask61<>+8(SB)/8, $0x0f0e0d0c03020100
+DATA mask61<>+0(SB)/8, $0xffff0501ffff0400
+DATA mask61<>+8(SB)/8, $0xffff0703ffff0602
 GLOBL mask61<>(SB), RODATA|NOPTR, $16
-DATA mask62<>+0(SB)/8, $0xffff0501ffff0400
-DATA mask62<>+8(SB)/8, $0xffff0703ffff0602
+DATA mask62<>+0(SB)/8, $0x0501ffff0400ffff
+DATA mask62<>+8(SB)/8, $0x0703ffff0602ffff
 GLOBL mask62<>(SB), RODATA|NOPTR, $16
-DATA mask63<>+0(SB)/8, $0x0501ffff0400ffff
-DATA mask63<>+8(SB)/8, $0x0703ffff0602ffff
+DATA mask63<>+0(SB)/8, $0xffff0d09ffff0c08
+DATA mask63<>+8(SB)/8, $0xffff0f0bffff0e0a
 GLOBL mask63<>(SB), RODATA|NOPTR, $16
-DATA mask64<>+0(SB)/8, $0xffff0d09ffff0c08
-DATA mask64<>+8(SB)/8, $0xffff0f0bffff0e0a
+DATA mask64<>+0(SB)/8, $0x0d09ffff0c08ffff
+DATA mask64<>+8(SB)/8, $0x0f0bffff0e0affff
 GLOBL mask64<>(SB), RODATA|NOPTR, $16
-DATA mask65<>+0(SB)/8, $0x0d09ffff0c08ffff
-DATA mask65<>+8(SB)/8, $0x0f0bffff0e0affff
+DATA mask65<>+0(SB)/8, $0xffffffff09080100
+DATA mask65<>+8(SB)/8, $0xffffffff0b0a0302
 GLOBL mask65<>(SB), RODATA|NOPTR, $16
-DATA mask66<>+0(SB)/8, $0xffffffff09080100
-DATA mask66<>+8(SB)/8, $0xffffffff0b0a0302
+DATA mask66<>+0(SB)/8, $0x09080100ffffffff
+DATA mask66<>+8(SB)/8, $0x0b0a0302ffffffff
 GLOBL mask66<>(SB), RODATA|NOPTR, $16
-DATA mask67<>+0(SB)/8, $0x09080100ffffffff
-DATA mask67<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA mask67<>+0(SB)/8, $0xffffffff0d0c0504
+DATA mask67<>+8(SB)/8, $0xffffffff0f0e0706
 GLOBL mask67<>(SB), RODATA|NOPTR, $16
-DATA mask68<>+0(SB)/8, $0xffffffff0d0c0504
-DATA mask68<>+8(SB)/8, $0xffffffff0f0e0706
+DATA mask68<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA mask68<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL mask68<>(SB), RODATA|NOPTR, $16
-DATA mask69<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA mask69<>+8(SB)/8, $0x0f0e0706ffffffff
+DATA mask69<>+0(SB)/8, $0xffffffffff020100
+DATA mask69<>+8(SB)/8, $0xffffffff050403ff
 GLOBL mask69<>(SB), RODATA|NOPTR, $16
-DATA mask70<>+0(SB)/8, $0x03020100ffffffff
-DATA mask70<>+8(SB)/8, $0xffffffffffffffff
+DATA mask70<>+0(SB)/8, $0xffff020100ffffff
+DATA mask70<>+8(SB)/8, $0xff050403ffffffff
 GLOBL mask70<>(SB), RODATA|NOPTR, $16
-DATA mask71<>+0(SB)/8, $0xffffffffffffffff
-DATA mask71<>+8(SB)/8, $0xffffffff03020100
+DATA mask71<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask71<>+8(SB)/8, $0x03ffffffffffff02
 GLOBL mask71<>(SB), RODATA|NOPTR, $16
-DATA mask72<>+0(SB)/8, $0x07060504ffffffff
-DATA mask72<>+8(SB)/8, $0xffffffffffffffff
+DATA mask72<>+0(SB)/8, $0xffffffffffff0100
+DATA mask72<>+8(SB)/8, $0xffffffffff040302
 GLOBL mask72<>(SB), RODATA|NOPTR, $16
-DATA mask73<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask73<>+8(SB)/8, $0xffffffffffffffff
+DATA mask73<>+0(SB)/8, $0xffffff020100ffff
+DATA mask73<>+8(SB)/8, $0xffff050403ffffff
 GLOBL mask73<>(SB), RODATA|NOPTR, $16
-DATA mask74<>+0(SB)/8, $0xffffffffffffffff
-DATA mask74<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask74<>+0(SB)/8, $0x020100ffffffffff
+DATA mask74<>+8(SB)/8, $0x0403ffffffffffff
 GLOBL mask74<>(SB), RODATA|NOPTR, $16
-DATA mask75<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA mask75<>+8(SB)/8, $0xffffffffffffffff
+DATA mask75<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask75<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask75<>(SB), RODATA|NOPTR, $16
-DATA mask76<>+0(SB)/8, $0xffffffffffffffff
-DATA mask76<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask76<>+0(SB)/8, $0xffffffff020100ff
+DATA mask76<>+8(SB)/8, $0xffffff050403ffff
 GLOBL mask76<>(SB), RODATA|NOPTR, $16
-DATA mask77<>+0(SB)/8, $0xffffffffff020100
-DATA mask77<>+8(SB)/8, $0xffffffff050403ff
+DATA mask77<>+0(SB)/8, $0xff020100ffffffff
+DATA mask77<>+8(SB)/8, $0x050403ffffffffff
 GLOBL mask77<>(SB), RODATA|NOPTR, $16
-DATA mask78<>+0(SB)/8, $0xffff020100ffffff
-DATA mask78<>+8(SB)/8, $0xff050403ffffffff
+DATA mask78<>+0(SB)/8, $0xffffffffffff0302
+DATA mask78<>+8(SB)/8, $0xffffffffff060504
 GLOBL mask78<>(SB), RODATA|NOPTR, $16
-DATA mask79<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask79<>+8(SB)/8, $0x03ffffffffffff02
+DATA mask79<>+0(SB)/8, $0xffffff030201ffff
+DATA mask79<>+8(SB)/8, $0xffff060504ffffff
 GLOBL mask79<>(SB), RODATA|NOPTR, $16
-DATA mask80<>+0(SB)/8, $0xffffffffffff0100
-DATA mask80<>+8(SB)/8, $0xffffffffff040302
+DATA mask80<>+0(SB)/8, $0x030201ffffffffff
+DATA mask80<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask80<>(SB), RODATA|NOPTR, $16
-DATA mask81<>+0(SB)/8, $0xffffff020100ffff
-DATA mask81<>+8(SB)/8, $0xffff050403ffffff
+DATA mask81<>+0(SB)/8, $0x07ffffffffffff06
+DATA mask81<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask81<>(SB), RODATA|NOPTR, $16
-DATA mask82<>+0(SB)/8, $0x020100ffffffffff
-DATA mask82<>+8(SB)/8, $0x0403ffffffffffff
+DATA mask82<>+0(SB)/8, $0xffffffff090807ff
+DATA mask82<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL mask82<>(SB), RODATA|NOPTR, $16
-DATA mask83<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask83<>+8(SB)/8, $0xffffffffffff0302
+DATA mask83<>+0(SB)/8, $0xff090807ffffffff
+DATA mask83<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL mask83<>(SB), RODATA|NOPTR, $16
-DATA mask84<>+0(SB)/8, $0xffffffff020100ff
-DATA mask84<>+8(SB)/8, $0xffffff050403ffff
+DATA mask84<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA mask84<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL mask84<>(SB), RODATA|NOPTR, $16
-DATA mask85<>+0(SB)/8, $0xff020100ffffffff
-DATA mask85<>+8(SB)/8, $0x050403ffffffffff
+DATA mask85<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA mask85<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask85<>(SB), RODATA|NOPTR, $16
-DATA mask86<>+0(SB)/8, $0xffffffffffff0302
-DATA mask86<>+8(SB)/8, $0xffffffffff060504
+DATA mask86<>+0(SB)/8, $0x0e0dffffffffffff
+DATA mask86<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask86<>(SB), RODATA|NOPTR, $16
-DATA mask87<>+0(SB)/8, $0xffffff030201ffff
-DATA mask87<>+8(SB)/8, $0xffff060504ffffff
+DATA mask87<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask87<>+8(SB)/8, $0xffffffffffff0605
 GLOBL mask87<>(SB), RODATA|NOPTR, $16
-DATA mask88<>+0(SB)/8, $0x030201ffffffffff
-DATA mask88<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask88<>+0(SB)/8, $0xffffffff030201ff
+DATA mask88<>+8(SB)/8, $0xffffff060504ffff
 GLOBL mask88<>(SB), RODATA|NOPTR, $16
-DATA mask89<>+0(SB)/8, $0x07ffffffffffff06
-DATA mask89<>+8(SB)/8, $0xffffffffffff0908
+DATA mask89<>+0(SB)/8, $0xff060504ffffffff
+DATA mask89<>+8(SB)/8, $0x090807ffffffffff
 GLOBL mask89<>(SB), RODATA|NOPTR, $16
-DATA mask90<>+0(SB)/8, $0xffffffff090807ff
-DATA mask90<>+8(SB)/8, $0xffffff0c0b0affff
+DATA mask90<>+0(SB)/8, $0xffffffffff090807
+DATA mask90<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL mask90<>(SB), RODATA|NOPTR, $16
-DATA mask91<>+0(SB)/8, $0xff090807ffffffff
-DATA mask91<>+8(SB)/8, $0x0c0b0affffffffff
+DATA mask91<>+0(SB)/8, $0xffff090807ffffff
+DATA mask91<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL mask91<>(SB), RODATA|NOPTR, $16
-DATA mask92<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA mask92<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA mask92<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask92<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL mask92<>(SB), RODATA|NOPTR, $16
-DATA mask93<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA mask93<>+0(SB)/8, $0xffffff0f0e0dffff
 DATA mask93<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask93<>(SB), RODATA|NOPTR, $16
-DATA mask94<>+0(SB)/8, $0x0e0dffffffffffff
-DATA mask94<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask94<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA mask94<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask94<>(SB), RODATA|NOPTR, $16
-DATA mask95<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask95<>+8(SB)/8, $0xffffffffffff0605
+DATA mask95<>+0(SB)/8, $0xffff050403020100
+DATA mask95<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask95<>(SB), RODATA|NOPTR, $16
-DATA mask96<>+0(SB)/8, $0xffffffff030201ff
-DATA mask96<>+8(SB)/8, $0xffffff060504ffff
+DATA mask96<>+0(SB)/8, $0xffffffffffff0100
+DATA mask96<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask96<>(SB), RODATA|NOPTR, $16
-DATA mask97<>+0(SB)/8, $0xff060504ffffffff
-DATA mask97<>+8(SB)/8, $0x090807ffffffffff
+DATA mask97<>+0(SB)/8, $0x050403020100ffff
+DATA mask97<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask97<>(SB), RODATA|NOPTR, $16
-DATA mask98<>+0(SB)/8, $0xffffffffff090807
-DATA mask98<>+8(SB)/8, $0xffffffff0c0b0aff
+DATA mask98<>+0(SB)/8, $0xffffffffffffffff
+DATA mask98<>+8(SB)/8, $0xffff050403020100
 GLOBL mask98<>(SB), RODATA|NOPTR, $16
-DATA mask99<>+0(SB)/8, $0xffff090807ffffff
-DATA mask99<>+8(SB)/8, $0xff0c0b0affffffff
+DATA mask99<>+0(SB)/8, $0xffffffffffffffff
+DATA mask99<>+8(SB)/8, $0x050403020100ffff
 GLOBL mask99<>(SB), RODATA|NOPTR, $16
-DATA mask100<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask100<>+8(SB)/8, $0x0dffffffffffff0c
+DATA mask100<>+0(SB)/8, $0xffffffffffff0302
+DATA mask100<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask100<>(SB), RODATA|NOPTR, $16
-DATA mask101<>+0(SB)/8, $0xffffff0f0e0dffff
-DATA mask101<>+8(SB)/8, $0xffffffffffffffff
+DATA mask101<>+0(SB)/8, $0xffffffffffffffff
+DATA mask101<>+8(SB)/8, $0xffff090807060504
 GLOBL mask101<>(SB), RODATA|NOPTR, $16
-DATA mask102<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA mask102<>+0(SB)/8, $0xffffffff09080706
 DATA mask102<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask102<>(SB), RODATA|NOPTR, $16
-DATA mask103<>+0(SB)/8, $0xffff050403020100
-DATA mask103<>+8(SB)/8, $0xffffffffffffffff
+DATA mask103<>+0(SB)/8, $0x07060504ffffffff
+DATA mask103<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask103<>(SB), RODATA|NOPTR, $16
-DATA mask104<>+0(SB)/8, $0xffffffffffff0100
-DATA mask104<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask104<>+0(SB)/8, $0xffffffffffffffff
+DATA mask104<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL mask104<>(SB), RODATA|NOPTR, $16
-DATA mask105<>+0(SB)/8, $0x050403020100ffff
+DATA mask105<>+0(SB)/8, $0xffff0f0e0d0c0b0a
 DATA mask105<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask105<>(SB), RODATA|NOPTR, $16
-DATA mask106<>+0(SB)/8, $0xffffffffffffffff
-DATA mask106<>+8(SB)/8, $0xffff050403020100
+DATA mask106<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask106<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask106<>(SB), RODATA|NOPTR, $16
 DATA mask107<>+0(SB)/8, $0xffffffffffffffff
-DATA mask107<>+8(SB)/8, $0x050403020100ffff
+DATA mask107<>+8(SB)/8, $0x090807060504ffff
 GLOBL mask107<>(SB), RODATA|NOPTR, $16
-DATA mask108<>+0(SB)/8, $0xffffffffffff0302
-DATA mask108<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask108<>+0(SB)/8, $0xffff090807060504
+DATA mask108<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask108<>(SB), RODATA|NOPTR, $16
 DATA mask109<>+0(SB)/8, $0xffffffffffffffff
-DATA mask109<>+8(SB)/8, $0xffff090807060504
+DATA mask109<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL mask109<>(SB), RODATA|NOPTR, $16
-DATA mask110<>+0(SB)/8, $0xffffffff09080706
-DATA mask110<>+8(SB)/8, $0xffffffffffffffff
+DATA mask110<>+0(SB)/8, $0x0706050403020100
+DATA mask110<>+8(SB)/8, $0xffffffffffffff08
 GLOBL mask110<>(SB), RODATA|NOPTR, $16
-DATA mask111<>+0(SB)/8, $0x07060504ffffffff
-DATA mask111<>+8(SB)/8, $0xffffffffffff0908
+DATA mask111<>+0(SB)/8, $0xffffffffffffffff
+DATA mask111<>+8(SB)/8, $0x06050403020100ff
 GLOBL mask111<>(SB), RODATA|NOPTR, $16
-DATA mask112<>+0(SB)/8, $0xffffffffffffffff
-DATA mask112<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA mask112<>+0(SB)/8, $0xffffffffffff0100
+DATA mask112<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask112<>(SB), RODATA|NOPTR, $16
-DATA mask113<>+0(SB)/8, $0xffff0f0e0d0c0b0a
-DATA mask113<>+8(SB)/8, $0xffffffffffffffff
+DATA mask113<>+0(SB)/8, $0x050403020100ffff
+DATA mask113<>+8(SB)/8, $0xffffffffff080706
 GLOBL mask113<>(SB), RODATA|NOPTR, $16
-DATA mask114<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask114<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask114<>+0(SB)/8, $0xffffffffffffffff
+DATA mask114<>+8(SB)/8, $0x0403020100ffffff
 GLOBL mask114<>(SB), RODATA|NOPTR, $16
-DATA mask115<>+0(SB)/8, $0xffffffffffffffff
-DATA mask115<>+8(SB)/8, $0x090807060504ffff
+DATA mask115<>+0(SB)/8, $0x03020100ffffffff
+DATA mask115<>+8(SB)/8, $0xffffff0807060504
 GLOBL mask115<>(SB), RODATA|NOPTR, $16
-DATA mask116<>+0(SB)/8, $0xffff090807060504
-DATA mask116<>+8(SB)/8, $0xffffffffffffffff
+DATA mask116<>+0(SB)/8, $0xffffffffffffffff
+DATA mask116<>+8(SB)/8, $0x020100ffffffffff
 GLOBL mask116<>(SB), RODATA|NOPTR, $16
-DATA mask117<>+0(SB)/8, $0xffffffffffffffff
-DATA mask117<>+8(SB)/8, $0x0d0c0b0affffffff
+DATA mask117<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask117<>+8(SB)/8, $0xff08070605040302
 GLOBL mask117<>(SB), RODATA|NOPTR, $16
-DATA mask118<>+0(SB)/8, $0x0706050403020100
-DATA mask118<>+8(SB)/8, $0xffffffffffffff08
+DATA mask118<>+0(SB)/8, $0xffffffffffffffff
+DATA mask118<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL mask118<>(SB), RODATA|NOPTR, $16
-DATA mask119<>+0(SB)/8, $0xffffffffffffffff
-DATA mask119<>+8(SB)/8, $0x06050403020100ff
+DATA mask119<>+0(SB)/8, $0xffffffffffffff06
+DATA mask119<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask119<>(SB), RODATA|NOPTR, $16
-DATA mask120<>+0(SB)/8, $0xffffffffffff0100
-DATA mask120<>+8(SB)/8, $0xffffffffffffffff
+DATA mask120<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA mask120<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask120<>(SB), RODATA|NOPTR, $16
-DATA mask121<>+0(SB)/8, $0x050403020100ffff
-DATA mask121<>+8(SB)/8, $0xffffffffff080706
+DATA mask121<>+0(SB)/8, $0xffffffffffffffff
+DATA mask121<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL mask121<>(SB), RODATA|NOPTR, $16
-DATA mask122<>+0(SB)/8, $0xffffffffffffffff
-DATA mask122<>+8(SB)/8, $0x0403020100ffffff
+DATA mask122<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA mask122<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask122<>(SB), RODATA|NOPTR, $16
-DATA mask123<>+0(SB)/8, $0x03020100ffffffff
-DATA mask123<>+8(SB)/8, $0xffffff0807060504
+DATA mask123<>+0(SB)/8, $0x0b0a090807ffffff
+DATA mask123<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask123<>(SB), RODATA|NOPTR, $16
-DATA mask124<>+0(SB)/8, $0xffffffffffffffff
-DATA mask124<>+8(SB)/8, $0x020100ffffffffff
+DATA mask124<>+0(SB)/8, $0xffffffffff040200
+DATA mask124<>+8(SB)/8, $0xffffffff050301ff
 GLOBL mask124<>(SB), RODATA|NOPTR, $16
-DATA mask125<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask125<>+8(SB)/8, $0xff08070605040302
+DATA mask125<>+0(SB)/8, $0xffff040200ffffff
+DATA mask125<>+8(SB)/8, $0xff050301ffffffff
 GLOBL mask125<>(SB), RODATA|NOPTR, $16
-DATA mask126<>+0(SB)/8, $0xffffffffffffffff
-DATA mask126<>+8(SB)/8, $0x00ffffffffffffff
+DATA mask126<>+0(SB)/8, $0x0200ffffffffffff
+DATA mask126<>+8(SB)/8, $0x01ffffffffffff04
 GLOBL mask126<>(SB), RODATA|NOPTR, $16
-DATA mask127<>+0(SB)/8, $0xffffffffffffff06
-DATA mask127<>+8(SB)/8, $0xffffffffffffffff
+DATA mask127<>+0(SB)/8, $0xffffffffffff0200
+DATA mask127<>+8(SB)/8, $0xffffffffff070503
 GLOBL mask127<>(SB), RODATA|NOPTR, $16
-DATA mask128<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA mask128<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask128<>+0(SB)/8, $0xffffff040200ffff
+DATA mask128<>+8(SB)/8, $0xffff050301ffffff
 GLOBL mask128<>(SB), RODATA|NOPTR, $16
-DATA mask129<>+0(SB)/8, $0xffffffffffffffff
-DATA mask129<>+8(SB)/8, $0x0c0b0a090807ffff
+DATA mask129<>+0(SB)/8, $0x040200ffffffffff
+DATA mask129<>+8(SB)/8, $0x0301ffffffffffff
 GLOBL mask129<>(SB), RODATA|NOPTR, $16
-DATA mask130<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA mask130<>+8(SB)/8, $0xffffffffffffffff
+DATA mask130<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask130<>+8(SB)/8, $0xffffffffffff0503
 GLOBL mask130<>(SB), RODATA|NOPTR, $16
-DATA mask131<>+0(SB)/8, $0x0b0a090807ffffff
-DATA mask131<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask131<>+0(SB)/8, $0xffffffff040200ff
+DATA mask131<>+8(SB)/8, $0xffffff090705ffff
 GLOBL mask131<>(SB), RODATA|NOPTR, $16
-DATA mask132<>+0(SB)/8, $0xffffffffff040200
-DATA mask132<>+8(SB)/8, $0xffffffff050301ff
+DATA mask132<>+0(SB)/8, $0xff040200ffffffff
+DATA mask132<>+8(SB)/8, $0x050301ffffffffff
 GLOBL mask132<>(SB), RODATA|NOPTR, $16
-DATA mask133<>+0(SB)/8, $0xffff040200ffffff
-DATA mask133<>+8(SB)/8, $0xff050301ffffffff
+DATA mask133<>+0(SB)/8, $0xffffffffff040200
+DATA mask133<>+8(SB)/8, $0xffffffff090705ff
 GLOBL mask133<>(SB), RODATA|NOPTR, $16
-DATA mask134<>+0(SB)/8, $0x0200ffffffffffff
-DATA mask134<>+8(SB)/8, $0x01ffffffffffff04
+DATA mask134<>+0(SB)/8, $0xffff040200ffffff
+DATA mask134<>+8(SB)/8, $0xff090705ffffffff
 GLOBL mask134<>(SB), RODATA|NOPTR, $16
-DATA mask135<>+0(SB)/8, $0xffffffffffff0200
-DATA mask135<>+8(SB)/8, $0xffffffffff070503
+DATA mask135<>+0(SB)/8, $0xffffffffffff0301
+DATA mask135<>+8(SB)/8, $0xffffffffff080604
 GLOBL mask135<>(SB), RODATA|NOPTR, $16
 DATA mask136<>+0(SB)/8, $0xffffff040200ffff
-DATA mask136<>+8(SB)/8, $0xffff050301ffffff
+DATA mask136<>+8(SB)/8, $0xffff090705ffffff
 GLOBL mask136<>(SB), RODATA|NOPTR, $16
 DATA mask137<>+0(SB)/8, $0x040200ffffffffff
-DATA mask137<>+8(SB)/8, $0x0301ffffffffffff
+DATA mask137<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL mask137<>(SB), RODATA|NOPTR, $16
-DATA mask138<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask138<>+8(SB)/8, $0xffffffffffff0503
+DATA mask138<>+0(SB)/8, $0x05ffffffffffff08
+DATA mask138<>+8(SB)/8, $0xffffffffffff0907
 GLOBL mask138<>(SB), RODATA|NOPTR, $16
-DATA mask139<>+0(SB)/8, $0xffffffff040200ff
-DATA mask139<>+8(SB)/8, $0xffffff090705ffff
+DATA mask139<>+0(SB)/8, $0xffffffff090705ff
+DATA mask139<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL mask139<>(SB), RODATA|NOPTR, $16
-DATA mask140<>+0(SB)/8, $0xff040200ffffffff
-DATA mask140<>+8(SB)/8, $0x050301ffffffffff
+DATA mask140<>+0(SB)/8, $0xff090705ffffffff
+DATA mask140<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL mask140<>(SB), RODATA|NOPTR, $16
-DATA mask141<>+0(SB)/8, $0xffffffffff040200
-DATA mask141<>+8(SB)/8, $0xffffffff090705ff
+DATA mask141<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA mask141<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL mask141<>(SB), RODATA|NOPTR, $16
-DATA mask142<>+0(SB)/8, $0xffff040200ffffff
-DATA mask142<>+8(SB)/8, $0xff090705ffffffff
+DATA mask142<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA mask142<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask142<>(SB), RODATA|NOPTR, $16
-DATA mask143<>+0(SB)/8, $0xffffffffffff0301
-DATA mask143<>+8(SB)/8, $0xffffffffff080604
+DATA mask143<>+0(SB)/8, $0x0d0bffffffffffff
+DATA mask143<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask143<>(SB), RODATA|NOPTR, $16
-DATA mask144<>+0(SB)/8, $0xffffff040200ffff
-DATA mask144<>+8(SB)/8, $0xffff090705ffffff
+DATA mask144<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask144<>+8(SB)/8, $0xffffffffffff0806
 GLOBL mask144<>(SB), RODATA|NOPTR, $16
-DATA mask145<>+0(SB)/8, $0x040200ffffffffff
-DATA mask145<>+8(SB)/8, $0x0705ffffffffffff
+DATA mask145<>+0(SB)/8, $0xff080604ffffffff
+DATA mask145<>+8(SB)/8, $0x090705ffffffffff
 GLOBL mask145<>(SB), RODATA|NOPTR, $16
-DATA mask146<>+0(SB)/8, $0x05ffffffffffff08
-DATA mask146<>+8(SB)/8, $0xffffffffffff0907
+DATA mask146<>+0(SB)/8, $0xffffffffff090705
+DATA mask146<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL mask146<>(SB), RODATA|NOPTR, $16
-DATA mask147<>+0(SB)/8, $0xffffffff090705ff
-DATA mask147<>+8(SB)/8, $0xffffff0e0c0affff
+DATA mask147<>+0(SB)/8, $0xffff090705ffffff
+DATA mask147<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL mask147<>(SB), RODATA|NOPTR, $16
-DATA mask148<>+0(SB)/8, $0xff090705ffffffff
-DATA mask148<>+8(SB)/8, $0x0e0c0affffffffff
+DATA mask148<>+0(SB)/8, $0x0c0affffffffffff
+DATA mask148<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL mask148<>(SB), RODATA|NOPTR, $16
-DATA mask149<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA mask149<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA mask149<>+0(SB)/8, $0xffffffffffff0f0d
+DATA mask149<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask149<>(SB), RODATA|NOPTR, $16
-DATA mask150<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA mask150<>+0(SB)/8, $0xffffff0f0d0bffff
 DATA mask150<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask150<>(SB), RODATA|NOPTR, $16
-DATA mask151<>+0(SB)/8, $0x0d0bffffffffffff
-DATA mask151<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask151<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA mask151<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask151<>(SB), RODATA|NOPTR, $16
-DATA mask152<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask152<>+8(SB)/8, $0xffffffffffff0806
+DATA mask152<>+0(SB)/8, $0xffff090805040100
+DATA mask152<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask152<>(SB), RODATA|NOPTR, $16
-DATA mask153<>+0(SB)/8, $0xff080604ffffffff
-DATA mask153<>+8(SB)/8, $0x090705ffffffffff
+DATA mask153<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask153<>+8(SB)/8, $0xffffffff09080504
 GLOBL mask153<>(SB), RODATA|NOPTR, $16
-DATA mask154<>+0(SB)/8, $0xffffffffff090705
-DATA mask154<>+8(SB)/8, $0xffffffff0e0c0aff
+DATA mask154<>+0(SB)/8, $0xffffffffffffffff
+DATA mask154<>+8(SB)/8, $0x05040100ffffffff
 GLOBL mask154<>(SB), RODATA|NOPTR, $16
-DATA mask155<>+0(SB)/8, $0xffff090705ffffff
-DATA mask155<>+8(SB)/8, $0xff0e0c0affffffff
+DATA mask155<>+0(SB)/8, $0xffffffffffff0706
+DATA mask155<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask155<>(SB), RODATA|NOPTR, $16
-DATA mask156<>+0(SB)/8, $0x0c0affffffffffff
-DATA mask156<>+8(SB)/8, $0x0bffffffffffff0e
+DATA mask156<>+0(SB)/8, $0x090805040100ffff
+DATA mask156<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask156<>(SB), RODATA|NOPTR, $16
-DATA mask157<>+0(SB)/8, $0xffffffffffff0f0d
-DATA mask157<>+8(SB)/8, $0xffffffffffffffff
+DATA mask157<>+0(SB)/8, $0xffffffffffffffff
+DATA mask157<>+8(SB)/8, $0xffff090805040100
 GLOBL mask157<>(SB), RODATA|NOPTR, $16
-DATA mask158<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA mask158<>+0(SB)/8, $0xffffffff05040100
 DATA mask158<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask158<>(SB), RODATA|NOPTR, $16
-DATA mask159<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA mask159<>+8(SB)/8, $0xffffffffffffffff
+DATA mask159<>+0(SB)/8, $0x05040100ffffffff
+DATA mask159<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask159<>(SB), RODATA|NOPTR, $16
-DATA mask160<>+0(SB)/8, $0xffff090805040100
-DATA mask160<>+8(SB)/8, $0xffffffffffffffff
+DATA mask160<>+0(SB)/8, $0xffffffffffffffff
+DATA mask160<>+8(SB)/8, $0x090805040100ffff
 GLOBL mask160<>(SB), RODATA|NOPTR, $16
-DATA mask161<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask161<>+8(SB)/8, $0xffffffff09080504
+DATA mask161<>+0(SB)/8, $0xffffffffffffffff
+DATA mask161<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL mask161<>(SB), RODATA|NOPTR, $16
-DATA mask162<>+0(SB)/8, $0xffffffffffffffff
-DATA mask162<>+8(SB)/8, $0x05040100ffffffff
+DATA mask162<>+0(SB)/8, $0xffffffff0d0c0908
+DATA mask162<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask162<>(SB), RODATA|NOPTR, $16
-DATA mask163<>+0(SB)/8, $0xffffffffffff0706
-DATA mask163<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask163<>+0(SB)/8, $0x09080504ffffffff
+DATA mask163<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask163<>(SB), RODATA|NOPTR, $16
-DATA mask164<>+0(SB)/8, $0x090805040100ffff
-DATA mask164<>+8(SB)/8, $0xffffffffffffffff
+DATA mask164<>+0(SB)/8, $0xffffffffffffffff
+DATA mask164<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL mask164<>(SB), RODATA|NOPTR, $16
-DATA mask165<>+0(SB)/8, $0xffffffffffffffff
-DATA mask165<>+8(SB)/8, $0xffff090805040100
+DATA mask165<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA mask165<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask165<>(SB), RODATA|NOPTR, $16
-DATA mask166<>+0(SB)/8, $0xffffffff05040100
-DATA mask166<>+8(SB)/8, $0xffffffffffffffff
+DATA mask166<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask166<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL mask166<>(SB), RODATA|NOPTR, $16
-DATA mask167<>+0(SB)/8, $0x05040100ffffffff
-DATA mask167<>+8(SB)/8, $0xffffffffffff0908
+DATA mask167<>+0(SB)/8, $0xffffffffffffffff
+DATA mask167<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL mask167<>(SB), RODATA|NOPTR, $16
-DATA mask168<>+0(SB)/8, $0xffffffffffffffff
-DATA mask168<>+8(SB)/8, $0x090805040100ffff
+DATA mask168<>+0(SB)/8, $0xffff0d0c09080504
+DATA mask168<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask168<>(SB), RODATA|NOPTR, $16
 DATA mask169<>+0(SB)/8, $0xffffffffffffffff
-DATA mask169<>+8(SB)/8, $0xffff0d0c09080504
+DATA mask169<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL mask169<>(SB), RODATA|NOPTR, $16
-DATA mask170<>+0(SB)/8, $0xffffffff0d0c0908
+DATA mask170<>+0(SB)/8, $0x0f0e0b0a0706ffff
 DATA mask170<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask170<>(SB), RODATA|NOPTR, $16
-DATA mask171<>+0(SB)/8, $0x09080504ffffffff
-DATA mask171<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask171<>+0(SB)/8, $0xffffffffffffffff
+DATA mask171<>+8(SB)/8, $0xffffffff03020100
 GLOBL mask171<>(SB), RODATA|NOPTR, $16
-DATA mask172<>+0(SB)/8, $0xffffffffffffffff
-DATA mask172<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA mask172<>+0(SB)/8, $0x03020100ffffffff
+DATA mask172<>+8(SB)/8, $0xffffffff0b0a0908
 GLOBL mask172<>(SB), RODATA|NOPTR, $16
-DATA mask173<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA mask173<>+0(SB)/8, $0xffffffff0b0a0908
 DATA mask173<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask173<>(SB), RODATA|NOPTR, $16
-DATA mask174<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask174<>+8(SB)/8, $0xffffffff0f0e0b0a
+DATA mask174<>+0(SB)/8, $0xffffffffffffffff
+DATA mask174<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask174<>(SB), RODATA|NOPTR, $16
 DATA mask175<>+0(SB)/8, $0xffffffffffffffff
-DATA mask175<>+8(SB)/8, $0x0d0c09080504ffff
+DATA mask175<>+8(SB)/8, $0xffffffff0b0a0908
 GLOBL mask175<>(SB), RODATA|NOPTR, $16
-DATA mask176<>+0(SB)/8, $0xffff0d0c09080504
-DATA mask176<>+8(SB)/8, $0xffffffffffffffff
+DATA mask176<>+0(SB)/8, $0xffffffffffffffff
+DATA mask176<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask176<>(SB), RODATA|NOPTR, $16
 DATA mask177<>+0(SB)/8, $0xffffffffffffffff
-DATA mask177<>+8(SB)/8, $0x0b0a0706ffffffff
+DATA mask177<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask177<>(SB), RODATA|NOPTR, $16
-DATA mask178<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA mask178<>+8(SB)/8, $0xffffffffffffffff
+DATA mask178<>+0(SB)/8, $0xffffffffffffffff
+DATA mask178<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL mask178<>(SB), RODATA|NOPTR, $16
-DATA mask179<>+0(SB)/8, $0x03020100ffffffff
-DATA mask179<>+8(SB)/8, $0xffffffff0b0a0908
+DATA mask179<>+0(SB)/8, $0xffffffffff060300
+DATA mask179<>+8(SB)/8, $0xffffffff070401ff
 GLOBL mask179<>(SB), RODATA|NOPTR, $16
-DATA mask180<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask180<>+8(SB)/8, $0xffffffffffffffff
+DATA mask180<>+0(SB)/8, $0xffff060300ffffff
+DATA mask180<>+8(SB)/8, $0xff070401ffffffff
 GLOBL mask180<>(SB), RODATA|NOPTR, $16
-DATA mask181<>+0(SB)/8, $0xffffffffffffffff
-DATA mask181<>+8(SB)/8, $0xffffffff0b0a0908
+DATA mask181<>+0(SB)/8, $0x0300ffffffffffff
+DATA mask181<>+8(SB)/8, $0x01ffffffffffff06
 GLOBL mask181<>(SB), RODATA|NOPTR, $16
-DATA mask182<>+0(SB)/8, $0xffffffffffffffff
-DATA mask182<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask182<>+0(SB)/8, $0xffffffffffff0502
+DATA mask182<>+8(SB)/8, $0xffffffffff060300
 GLOBL mask182<>(SB), RODATA|NOPTR, $16
-DATA mask183<>+0(SB)/8, $0xffffffffff060300
-DATA mask183<>+8(SB)/8, $0xffffffff070401ff
+DATA mask183<>+0(SB)/8, $0xffffff060300ffff
+DATA mask183<>+8(SB)/8, $0xffff0d0a07ffffff
 GLOBL mask183<>(SB), RODATA|NOPTR, $16
-DATA mask184<>+0(SB)/8, $0xffff060300ffffff
-DATA mask184<>+8(SB)/8, $0xff070401ffffffff
+DATA mask184<>+0(SB)/8, $0x060300ffffffffff
+DATA mask184<>+8(SB)/8, $0x0a07ffffffffffff
 GLOBL mask184<>(SB), RODATA|NOPTR, $16
-DATA mask185<>+0(SB)/8, $0x0300ffffffffffff
-DATA mask185<>+8(SB)/8, $0x01ffffffffffff06
+DATA mask185<>+0(SB)/8, $0x00ffffffffffff05
+DATA mask185<>+8(SB)/8, $0xffffffffffff0603
 GLOBL mask185<>(SB), RODATA|NOPTR, $16
-DATA mask186<>+0(SB)/8, $0xffffffffffff0502
-DATA mask186<>+8(SB)/8, $0xffffffffff060300
+DATA mask186<>+0(SB)/8, $0xffffffff060300ff
+DATA mask186<>+8(SB)/8, $0xffffff070401ffff
 GLOBL mask186<>(SB), RODATA|NOPTR, $16
-DATA mask187<>+0(SB)/8, $0xffffff060300ffff
-DATA mask187<>+8(SB)/8, $0xffff0d0a07ffffff
+DATA mask187<>+0(SB)/8, $0xff060300ffffffff
+DATA mask187<>+8(SB)/8, $0x070401ffffffffff
 GLOBL mask187<>(SB), RODATA|NOPTR, $16
-DATA mask188<>+0(SB)/8, $0x060300ffffffffff
-DATA mask188<>+8(SB)/8, $0x0a07ffffffffffff
+DATA mask188<>+0(SB)/8, $0xffffffffff060300
+DATA mask188<>+8(SB)/8, $0xffffffff0d0a07ff
 GLOBL mask188<>(SB), RODATA|NOPTR, $16
-DATA mask189<>+0(SB)/8, $0x00ffffffffffff05
-DATA mask189<>+8(SB)/8, $0xffffffffffff0603
+DATA mask189<>+0(SB)/8, $0xffff060300ffffff
+DATA mask189<>+8(SB)/8, $0xff0d0a07ffffffff
 GLOBL mask189<>(SB), RODATA|NOPTR, $16
-DATA mask190<>+0(SB)/8, $0xffffffff060300ff
-DATA mask190<>+8(SB)/8, $0xffffff070401ffff
+DATA mask190<>+0(SB)/8, $0xffffff060300ffff
+DATA mask190<>+8(SB)/8, $0xffff070401ffffff
 GLOBL mask190<>(SB), RODATA|NOPTR, $16
-DATA mask191<>+0(SB)/8, $0xff060300ffffffff
-DATA mask191<>+8(SB)/8, $0x070401ffffffffff
+DATA mask191<>+0(SB)/8, $0x060300ffffffffff
+DATA mask191<>+8(SB)/8, $0x0401ffffffffffff
 GLOBL mask191<>(SB), RODATA|NOPTR, $16
-DATA mask192<>+0(SB)/8, $0xffffffffff060300
-DATA mask192<>+8(SB)/8, $0xffffffff0d0a07ff
+DATA mask192<>+0(SB)/8, $0x07ffffffffffff06
+DATA mask192<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL mask192<>(SB), RODATA|NOPTR, $16
-DATA mask193<>+0(SB)/8, $0xffff060300ffffff
-DATA mask193<>+8(SB)/8, $0xff0d0a07ffffffff
+DATA mask193<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA mask193<>+8(SB)/8, $0xffffff0e0b08ffff
 GLOBL mask193<>(SB), RODATA|NOPTR, $16
-DATA mask194<>+0(SB)/8, $0xffffff060300ffff
-DATA mask194<>+8(SB)/8, $0xffff070401ffffff
+DATA mask194<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA mask194<>+8(SB)/8, $0x0e0b08ffffffffff
 GLOBL mask194<>(SB), RODATA|NOPTR, $16
-DATA mask195<>+0(SB)/8, $0x060300ffffffffff
-DATA mask195<>+8(SB)/8, $0x0401ffffffffffff
+DATA mask195<>+0(SB)/8, $0xffffffffff0e0b08
+DATA mask195<>+8(SB)/8, $0xffffffff0f0c09ff
 GLOBL mask195<>(SB), RODATA|NOPTR, $16
-DATA mask196<>+0(SB)/8, $0x07ffffffffffff06
-DATA mask196<>+8(SB)/8, $0xffffffffffff0d0a
+DATA mask196<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA mask196<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask196<>(SB), RODATA|NOPTR, $16
-DATA mask197<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA mask197<>+8(SB)/8, $0xffffff0e0b08ffff
+DATA mask197<>+0(SB)/8, $0x0c09ffffffffffff
+DATA mask197<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask197<>(SB), RODATA|NOPTR, $16
-DATA mask198<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA mask198<>+8(SB)/8, $0x0e0b08ffffffffff
+DATA mask198<>+0(SB)/8, $0xffff0d0c07060100
+DATA mask198<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask198<>(SB), RODATA|NOPTR, $16
-DATA mask199<>+0(SB)/8, $0xffffffffff0e0b08
-DATA mask199<>+8(SB)/8, $0xffffffff0f0c09ff
+DATA mask199<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask199<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL mask199<>(SB), RODATA|NOPTR, $16
-DATA mask200<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA mask200<>+8(SB)/8, $0xffffffffffffffff
+DATA mask200<>+0(SB)/8, $0xffffffffffffffff
+DATA mask200<>+8(SB)/8, $0x07060100ffffffff
 GLOBL mask200<>(SB), RODATA|NOPTR, $16
-DATA mask201<>+0(SB)/8, $0x0c09ffffffffffff
-DATA mask201<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask201<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask201<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask201<>(SB), RODATA|NOPTR, $16
-DATA mask202<>+0(SB)/8, $0xffff0d0c07060100
+DATA mask202<>+0(SB)/8, $0x0d0c07060100ffff
 DATA mask202<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask202<>(SB), RODATA|NOPTR, $16
-DATA mask203<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask203<>+8(SB)/8, $0xffffffff0d0c0706
+DATA mask203<>+0(SB)/8, $0xffffffffffffffff
+DATA mask203<>+8(SB)/8, $0xffff0d0c07060100
 GLOBL mask203<>(SB), RODATA|NOPTR, $16
-DATA mask204<>+0(SB)/8, $0xffffffffffffffff
-DATA mask204<>+8(SB)/8, $0x07060100ffffffff
+DATA mask204<>+0(SB)/8, $0xffffffff07060100
+DATA mask204<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask204<>(SB), RODATA|NOPTR, $16
-DATA mask205<>+0(SB)/8, $0xffffffffffff0b0a
-DATA mask205<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask205<>+0(SB)/8, $0x07060100ffffffff
+DATA mask205<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask205<>(SB), RODATA|NOPTR, $16
-DATA mask206<>+0(SB)/8, $0x0d0c07060100ffff
-DATA mask206<>+8(SB)/8, $0xffffffffffffffff
+DATA mask206<>+0(SB)/8, $0xffffffffffffffff
+DATA mask206<>+8(SB)/8, $0x0d0c07060100ffff
 GLOBL mask206<>(SB), RODATA|NOPTR, $16
-DATA mask207<>+0(SB)/8, $0xffffffffffffffff
-DATA mask207<>+8(SB)/8, $0xffff0d0c07060100
+DATA mask207<>+0(SB)/8, $0xffffffff0d0c0706
+DATA mask207<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask207<>(SB), RODATA|NOPTR, $16
-DATA mask208<>+0(SB)/8, $0xffffffff07060100
-DATA mask208<>+8(SB)/8, $0xffffffffffffffff
+DATA mask208<>+0(SB)/8, $0xffffffffffffffff
+DATA mask208<>+8(SB)/8, $0x0f0e09080302ffff
 GLOBL mask208<>(SB), RODATA|NOPTR, $16
-DATA mask209<>+0(SB)/8, $0x07060100ffffffff
-DATA mask209<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask209<>+0(SB)/8, $0xffff0f0e09080302
+DATA mask209<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask209<>(SB), RODATA|NOPTR, $16
-DATA mask210<>+0(SB)/8, $0xffffffffffffffff
-DATA mask210<>+8(SB)/8, $0x0d0c07060100ffff
+DATA mask210<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask210<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL mask210<>(SB), RODATA|NOPTR, $16
-DATA mask211<>+0(SB)/8, $0xffffffff0d0c0706
-DATA mask211<>+8(SB)/8, $0xffffffffffffffff
+DATA mask211<>+0(SB)/8, $0xffffffffffffffff
+DATA mask211<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask211<>(SB), RODATA|NOPTR, $16
-DATA mask212<>+0(SB)/8, $0xffffffffffffffff
-DATA mask212<>+8(SB)/8, $0x0f0e09080302ffff
+DATA mask212<>+0(SB)/8, $0xffffffff07060504
+DATA mask212<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask212<>(SB), RODATA|NOPTR, $16
-DATA mask213<>+0(SB)/8, $0xffff0f0e09080302
-DATA mask213<>+8(SB)/8, $0xffffffffffffffff
+DATA mask213<>+0(SB)/8, $0x03020100ffffffff
+DATA mask213<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask213<>(SB), RODATA|NOPTR, $16
-DATA mask214<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask214<>+8(SB)/8, $0xffffffff0f0e0908
+DATA mask214<>+0(SB)/8, $0xffffffffff080400
+DATA mask214<>+8(SB)/8, $0xffffffff090501ff
 GLOBL mask214<>(SB), RODATA|NOPTR, $16
-DATA mask215<>+0(SB)/8, $0xffffffffffffffff
-DATA mask215<>+8(SB)/8, $0xffffffff07060504
+DATA mask215<>+0(SB)/8, $0xffff080400ffffff
+DATA mask215<>+8(SB)/8, $0xff090501ffffffff
 GLOBL mask215<>(SB), RODATA|NOPTR, $16
-DATA mask216<>+0(SB)/8, $0xffffffff07060504
-DATA mask216<>+8(SB)/8, $0xffffffffffffffff
+DATA mask216<>+0(SB)/8, $0x0400ffffffffffff
+DATA mask216<>+8(SB)/8, $0x01ffffffffffff08
 GLOBL mask216<>(SB), RODATA|NOPTR, $16
-DATA mask217<>+0(SB)/8, $0x03020100ffffffff
-DATA mask217<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask217<>+0(SB)/8, $0xffffffffffff0703
+DATA mask217<>+8(SB)/8, $0xffffffffff080400
 GLOBL mask217<>(SB), RODATA|NOPTR, $16
-DATA mask218<>+0(SB)/8, $0xffffffffff080400
-DATA mask218<>+8(SB)/8, $0xffffffff090501ff
+DATA mask218<>+0(SB)/8, $0xffffff080400ffff
+DATA mask218<>+8(SB)/8, $0xffff090501ffffff
 GLOBL mask218<>(SB), RODATA|NOPTR, $16
-DATA mask219<>+0(SB)/8, $0xffff080400ffffff
-DATA mask219<>+8(SB)/8, $0xff090501ffffffff
+DATA mask219<>+0(SB)/8, $0x080400ffffffffff
+DATA mask219<>+8(SB)/8, $0x0501ffffffffffff
 GLOBL mask219<>(SB), RODATA|NOPTR, $16
-DATA mask220<>+0(SB)/8, $0x0400ffffffffffff
-DATA mask220<>+8(SB)/8, $0x01ffffffffffff08
+DATA mask220<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask220<>+8(SB)/8, $0xffffffffffff0905
 GLOBL mask220<>(SB), RODATA|NOPTR, $16
-DATA mask221<>+0(SB)/8, $0xffffffffffff0703
-DATA mask221<>+8(SB)/8, $0xffffffffff080400
+DATA mask221<>+0(SB)/8, $0xffffffff080400ff
+DATA mask221<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL mask221<>(SB), RODATA|NOPTR, $16
-DATA mask222<>+0(SB)/8, $0xffffff080400ffff
-DATA mask222<>+8(SB)/8, $0xffff090501ffffff
+DATA mask222<>+0(SB)/8, $0xffffffffffffffff
+DATA mask222<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL mask222<>(SB), RODATA|NOPTR, $16
-DATA mask223<>+0(SB)/8, $0x080400ffffffffff
-DATA mask223<>+8(SB)/8, $0x0501ffffffffffff
+DATA mask223<>+0(SB)/8, $0xff080400ffffffff
+DATA mask223<>+8(SB)/8, $0x090501ffffffffff
 GLOBL mask223<>(SB), RODATA|NOPTR, $16
-DATA mask224<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask224<>+8(SB)/8, $0xffffffffffff0905
+DATA mask224<>+0(SB)/8, $0xffffffffffff0400
+DATA mask224<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL mask224<>(SB), RODATA|NOPTR, $16
-DATA mask225<>+0(SB)/8, $0xffffffff080400ff
-DATA mask225<>+8(SB)/8, $0xffffffff0d09ffff
+DATA mask225<>+0(SB)/8, $0xffffff080400ffff
+DATA mask225<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL mask225<>(SB), RODATA|NOPTR, $16
 DATA mask226<>+0(SB)/8, $0xffffffffffffffff
-DATA mask226<>+8(SB)/8, $0xffffff00ffffffff
+DATA mask226<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL mask226<>(SB), RODATA|NOPTR, $16
-DATA mask227<>+0(SB)/8, $0xff080400ffffffff
-DATA mask227<>+8(SB)/8, $0x090501ffffffffff
+DATA mask227<>+0(SB)/8, $0x080400ffffffffff
+DATA mask227<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL mask227<>(SB), RODATA|NOPTR, $16
-DATA mask228<>+0(SB)/8, $0xffffffffffff0400
-DATA mask228<>+8(SB)/8, $0xffffffffff0d0905
+DATA mask228<>+0(SB)/8, $0x05ffffffffffff0c
+DATA mask228<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL mask228<>(SB), RODATA|NOPTR, $16
-DATA mask229<>+0(SB)/8, $0xffffff080400ffff
-DATA mask229<>+8(SB)/8, $0xffffff0d09ffffff
+DATA mask229<>+0(SB)/8, $0xffffffff0d0905ff
+DATA mask229<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL mask229<>(SB), RODATA|NOPTR, $16
-DATA mask230<>+0(SB)/8, $0xffffffffffffffff
-DATA mask230<>+8(SB)/8, $0xffff0cffffffffff
+DATA mask230<>+0(SB)/8, $0xff0d0905ffffffff
+DATA mask230<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL mask230<>(SB), RODATA|NOPTR, $16
-DATA mask231<>+0(SB)/8, $0x080400ffffffffff
-DATA mask231<>+8(SB)/8, $0x0d09ffffffffffff
+DATA mask231<>+0(SB)/8, $0xffffffffff0e0a06
+DATA mask231<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL mask231<>(SB), RODATA|NOPTR, $16
-DATA mask232<>+0(SB)/8, $0x05ffffffffffff0c
-DATA mask232<>+8(SB)/8, $0xffffffffffff0d09
+DATA mask232<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA mask232<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask232<>(SB), RODATA|NOPTR, $16
-DATA mask233<>+0(SB)/8, $0xffffffff0d0905ff
-DATA mask233<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA mask233<>+0(SB)/8, $0x0b07ffffffffffff
+DATA mask233<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask233<>(SB), RODATA|NOPTR, $16
-DATA mask234<>+0(SB)/8, $0xff0d0905ffffffff
-DATA mask234<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA mask234<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask234<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL mask234<>(SB), RODATA|NOPTR, $16
-DATA mask235<>+0(SB)/8, $0xffffffffff0e0a06
-DATA mask235<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA mask235<>+0(SB)/8, $0xffffffffffffffff
+DATA mask235<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL mask235<>(SB), RODATA|NOPTR, $16
-DATA mask236<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA mask236<>+8(SB)/8, $0xffffffffffffffff
+DATA mask236<>+0(SB)/8, $0xff0c0804ffffffff
+DATA mask236<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL mask236<>(SB), RODATA|NOPTR, $16
-DATA mask237<>+0(SB)/8, $0x0b07ffffffffffff
-DATA mask237<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask237<>+0(SB)/8, $0xffffffffff0d0905
+DATA mask237<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL mask237<>(SB), RODATA|NOPTR, $16
-DATA mask238<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask238<>+8(SB)/8, $0xffffffffffff0c08
+DATA mask238<>+0(SB)/8, $0xffff0d0905ffffff
+DATA mask238<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL mask238<>(SB), RODATA|NOPTR, $16
-DATA mask239<>+0(SB)/8, $0xffffffffffffffff
-DATA mask239<>+8(SB)/8, $0xffffff0cffffffff
+DATA mask239<>+0(SB)/8, $0x0a06ffffffffffff
+DATA mask239<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL mask239<>(SB), RODATA|NOPTR, $16
-DATA mask240<>+0(SB)/8, $0xff0c0804ffffffff
-DATA mask240<>+8(SB)/8, $0x0d0905ffffffffff
+DATA mask240<>+0(SB)/8, $0xffffffffffff0f0b
+DATA mask240<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask240<>(SB), RODATA|NOPTR, $16
-DATA mask241<>+0(SB)/8, $0xffffffffff0d0905
-DATA mask241<>+8(SB)/8, $0xffffffff0e0a06ff
+DATA mask241<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA mask241<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask241<>(SB), RODATA|NOPTR, $16
-DATA mask242<>+0(SB)/8, $0xffff0d0905ffffff
-DATA mask242<>+8(SB)/8, $0xff0e0a06ffffffff
+DATA mask242<>+0(SB)/8, $0x0f0b07ffffffffff
+DATA mask242<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask242<>(SB), RODATA|NOPTR, $16
-DATA mask243<>+0(SB)/8, $0x0a06ffffffffffff
-DATA mask243<>+8(SB)/8, $0x07ffffffffffff0e
+DATA mask243<>+0(SB)/8, $0xffffffff09080100
+DATA mask243<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask243<>(SB), RODATA|NOPTR, $16
-DATA mask244<>+0(SB)/8, $0xffffffffffff0f0b
+DATA mask244<>+0(SB)/8, $0xffff0100ffffffff
 DATA mask244<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask244<>(SB), RODATA|NOPTR, $16
-DATA mask245<>+0(SB)/8, $0xffffff0f0b07ffff
-DATA mask245<>+8(SB)/8, $0xffffffffffffffff
+DATA mask245<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask245<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask245<>(SB), RODATA|NOPTR, $16
-DATA mask246<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA mask246<>+8(SB)/8, $0xffffffffffffffff
+DATA mask246<>+0(SB)/8, $0xffffffffffffffff
+DATA mask246<>+8(SB)/8, $0xffffffff0100ffff
 GLOBL mask246<>(SB), RODATA|NOPTR, $16
-DATA mask247<>+0(SB)/8, $0xffffffff09080100
-DATA mask247<>+8(SB)/8, $0xffffffffffffffff
+DATA mask247<>+0(SB)/8, $0xffffffffffffffff
+DATA mask247<>+8(SB)/8, $0x09080100ffffffff
 GLOBL mask247<>(SB), RODATA|NOPTR, $16
-DATA mask248<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask248<>+8(SB)/8, $0xffffffffffffffff
+DATA mask248<>+0(SB)/8, $0xffffffffffff0f0e
+DATA mask248<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask248<>(SB), RODATA|NOPTR, $16
-DATA mask249<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask249<>+8(SB)/8, $0xffffffffffff0908
+DATA mask249<>+0(SB)/8, $0xffff09080100ffff
+DATA mask249<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask249<>(SB), RODATA|NOPTR, $16
-DATA mask250<>+0(SB)/8, $0xffffffffffffffff
-DATA mask250<>+8(SB)/8, $0xffffffff0100ffff
+DATA mask250<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask250<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask250<>(SB), RODATA|NOPTR, $16
 DATA mask251<>+0(SB)/8, $0xffffffffffffffff
-DATA mask251<>+8(SB)/8, $0x09080100ffffffff
+DATA mask251<>+8(SB)/8, $0xffffffff09080100
 GLOBL mask251<>(SB), RODATA|NOPTR, $16
-DATA mask252<>+0(SB)/8, $0xffffffffffff0f0e
-DATA mask252<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask252<>+0(SB)/8, $0xffffffffffffffff
+DATA mask252<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL mask252<>(SB), RODATA|NOPTR, $16
-DATA mask253<>+0(SB)/8, $0xffff09080100ffff
+DATA mask253<>+0(SB)/8, $0x09080100ffffffff
 DATA mask253<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask253<>(SB), RODATA|NOPTR, $16
-DATA mask254<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask254<>+8(SB)/8, $0xffffffffffffffff
+DATA mask254<>+0(SB)/8, $0xffffffffffffffff
+DATA mask254<>+8(SB)/8, $0xffffffffffff0100
 GLOBL mask254<>(SB), RODATA|NOPTR, $16
 DATA mask255<>+0(SB)/8, $0xffffffffffffffff
-DATA mask255<>+8(SB)/8, $0xffffffff09080100
+DATA mask255<>+8(SB)/8, $0xffff09080100ffff
 GLOBL mask255<>(SB), RODATA|NOPTR, $16
 DATA mask256<>+0(SB)/8, $0xffffffffffffffff
-DATA mask256<>+8(SB)/8, $0xffff0100ffffffff
+DATA mask256<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask256<>(SB), RODATA|NOPTR, $16
-DATA mask257<>+0(SB)/8, $0x09080100ffffffff
-DATA mask257<>+8(SB)/8, $0xffffffffffffffff
+DATA mask257<>+0(SB)/8, $0xffffffffffffffff
+DATA mask257<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask257<>(SB), RODATA|NOPTR, $16
 DATA mask258<>+0(SB)/8, $0xffffffffffffffff
-DATA mask258<>+8(SB)/8, $0xffffffffffff0100
+DATA mask258<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask258<>(SB), RODATA|NOPTR, $16
 DATA mask259<>+0(SB)/8, $0xffffffffffffffff
-DATA mask259<>+8(SB)/8, $0xffff09080100ffff
+DATA mask259<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask259<>(SB), RODATA|NOPTR, $16
-DATA mask260<>+0(SB)/8, $0xffffffffffffffff
-DATA mask260<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask260<>+0(SB)/8, $0xffff0b0affffffff
+DATA mask260<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask260<>(SB), RODATA|NOPTR, $16
 DATA mask261<>+0(SB)/8, $0xffffffffffffffff
-DATA mask261<>+8(SB)/8, $0xffff0908ffffffff
+DATA mask261<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask261<>(SB), RODATA|NOPTR, $16
-DATA mask262<>+0(SB)/8, $0xffffffffffffffff
-DATA mask262<>+8(SB)/8, $0xffffffffffff0908
+DATA mask262<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask262<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask262<>(SB), RODATA|NOPTR, $16
 DATA mask263<>+0(SB)/8, $0xffffffffffffffff
-DATA mask263<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask263<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask263<>(SB), RODATA|NOPTR, $16
-DATA mask264<>+0(SB)/8, $0xffff0b0affffffff
+DATA mask264<>+0(SB)/8, $0xffffffff0f0e0706
 DATA mask264<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask264<>(SB), RODATA|NOPTR, $16
 DATA mask265<>+0(SB)/8, $0xffffffffffffffff
-DATA mask265<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask265<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask265<>(SB), RODATA|NOPTR, $16
-DATA mask266<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask266<>+8(SB)/8, $0xffffffffffffffff
+DATA mask266<>+0(SB)/8, $0xffffffffffffffff
+DATA mask266<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask266<>(SB), RODATA|NOPTR, $16
-DATA mask267<>+0(SB)/8, $0xffffffffffffffff
-DATA mask267<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask267<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask267<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask267<>(SB), RODATA|NOPTR, $16
-DATA mask268<>+0(SB)/8, $0xffffffff0f0e0706
-DATA mask268<>+8(SB)/8, $0xffffffffffffffff
+DATA mask268<>+0(SB)/8, $0xffffffffffffffff
+DATA mask268<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL mask268<>(SB), RODATA|NOPTR, $16
-DATA mask269<>+0(SB)/8, $0xffffffffffffffff
-DATA mask269<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask269<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask269<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask269<>(SB), RODATA|NOPTR, $16
 DATA mask270<>+0(SB)/8, $0xffffffffffffffff
-DATA mask270<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask270<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL mask270<>(SB), RODATA|NOPTR, $16
-DATA mask271<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask271<>+0(SB)/8, $0xffffffff0b0a0302
 DATA mask271<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask271<>(SB), RODATA|NOPTR, $16
 DATA mask272<>+0(SB)/8, $0xffffffffffffffff
-DATA mask272<>+8(SB)/8, $0xffffffff0908ffff
+DATA mask272<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask272<>(SB), RODATA|NOPTR, $16
-DATA mask273<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask273<>+8(SB)/8, $0xffffffffffffffff
+DATA mask273<>+0(SB)/8, $0xffffffffffffffff
+DATA mask273<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask273<>(SB), RODATA|NOPTR, $16
-DATA mask274<>+0(SB)/8, $0xffffffffffffffff
-DATA mask274<>+8(SB)/8, $0xffff0b0affffffff
+DATA mask274<>+0(SB)/8, $0xffff0d0cffffffff
+DATA mask274<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask274<>(SB), RODATA|NOPTR, $16
-DATA mask275<>+0(SB)/8, $0xffffffff0b0a0302
-DATA mask275<>+8(SB)/8, $0xffffffffffffffff
+DATA mask275<>+0(SB)/8, $0xffffffffffffffff
+DATA mask275<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL mask275<>(SB), RODATA|NOPTR, $16
-DATA mask276<>+0(SB)/8, $0xffffffffffffffff
-DATA mask276<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask276<>+0(SB)/8, $0x0f0effffffffffff
+DATA mask276<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask276<>(SB), RODATA|NOPTR, $16
-DATA mask277<>+0(SB)/8, $0xffffffffffffffff
-DATA mask277<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask277<>+0(SB)/8, $0x03020100ffffffff
+DATA mask277<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask277<>(SB), RODATA|NOPTR, $16
-DATA mask278<>+0(SB)/8, $0xffff0d0cffffffff
+DATA mask278<>+0(SB)/8, $0x07060504ffffffff
 DATA mask278<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask278<>(SB), RODATA|NOPTR, $16
-DATA mask279<>+0(SB)/8, $0xffffffffffffffff
-DATA mask279<>+8(SB)/8, $0xffffffff0f0effff
+DATA mask279<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA mask279<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask279<>(SB), RODATA|NOPTR, $16
-DATA mask280<>+0(SB)/8, $0x0f0effffffffffff
+DATA mask280<>+0(SB)/8, $0xffffffff06040200
 DATA mask280<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask280<>(SB), RODATA|NOPTR, $16
-DATA mask281<>+0(SB)/8, $0xffffffff06040200
+DATA mask281<>+0(SB)/8, $0x06040200ffffffff
 DATA mask281<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask281<>(SB), RODATA|NOPTR, $16
-DATA mask282<>+0(SB)/8, $0x06040200ffffffff
-DATA mask282<>+8(SB)/8, $0xffffffffffffffff
+DATA mask282<>+0(SB)/8, $0xffffffffffffffff
+DATA mask282<>+8(SB)/8, $0xffffffff06040200
 GLOBL mask282<>(SB), RODATA|NOPTR, $16
 DATA mask283<>+0(SB)/8, $0xffffffffffffffff
-DATA mask283<>+8(SB)/8, $0xffffffff06040200
+DATA mask283<>+8(SB)/8, $0x06040200ffffffff
 GLOBL mask283<>(SB), RODATA|NOPTR, $16
-DATA mask284<>+0(SB)/8, $0xffffffffffffffff
-DATA mask284<>+8(SB)/8, $0x06040200ffffffff
+DATA mask284<>+0(SB)/8, $0xffffffff07050301
+DATA mask284<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask284<>(SB), RODATA|NOPTR, $16
-DATA mask285<>+0(SB)/8, $0xffffffff07050301
+DATA mask285<>+0(SB)/8, $0x07050301ffffffff
 DATA mask285<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask285<>(SB), RODATA|NOPTR, $16
-DATA mask286<>+0(SB)/8, $0x07050301ffffffff
-DATA mask286<>+8(SB)/8, $0xffffffffffffffff
+DATA mask286<>+0(SB)/8, $0xffffffffffffffff
+DATA mask286<>+8(SB)/8, $0xffffffff07050301
 GLOBL mask286<>(SB), RODATA|NOPTR, $16
 DATA mask287<>+0(SB)/8, $0xffffffffffffffff
-DATA mask287<>+8(SB)/8, $0xffffffff07050301
+DATA mask287<>+8(SB)/8, $0x07050301ffffffff
 GLOBL mask287<>(SB), RODATA|NOPTR, $16
-DATA mask288<>+0(SB)/8, $0xffffffffffffffff
-DATA mask288<>+8(SB)/8, $0x07050301ffffffff
+DATA mask288<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA mask288<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask288<>(SB), RODATA|NOPTR, $16
-DATA mask289<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA mask289<>+0(SB)/8, $0x0e0c0a08ffffffff
 DATA mask289<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask289<>(SB), RODATA|NOPTR, $16
-DATA mask290<>+0(SB)/8, $0x0e0c0a08ffffffff
-DATA mask290<>+8(SB)/8, $0xffffffffffffffff
+DATA mask290<>+0(SB)/8, $0xffffffffffffffff
+DATA mask290<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL mask290<>(SB), RODATA|NOPTR, $16
 DATA mask291<>+0(SB)/8, $0xffffffffffffffff
-DATA mask291<>+8(SB)/8, $0xffffffff0e0c0a08
+DATA mask291<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL mask291<>(SB), RODATA|NOPTR, $16
-DATA mask292<>+0(SB)/8, $0xffffffffffffffff
-DATA mask292<>+8(SB)/8, $0x0e0c0a08ffffffff
+DATA mask292<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA mask292<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask292<>(SB), RODATA|NOPTR, $16
-DATA mask293<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA mask293<>+0(SB)/8, $0x0f0d0b09ffffffff
 DATA mask293<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask293<>(SB), RODATA|NOPTR, $16
-DATA mask294<>+0(SB)/8, $0x0f0d0b09ffffffff
-DATA mask294<>+8(SB)/8, $0xffffffffffffffff
+DATA mask294<>+0(SB)/8, $0xffffffffffffffff
+DATA mask294<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL mask294<>(SB), RODATA|NOPTR, $16
 DATA mask295<>+0(SB)/8, $0xffffffffffffffff
-DATA mask295<>+8(SB)/8, $0xffffffff0f0d0b09
+DATA mask295<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL mask295<>(SB), RODATA|NOPTR, $16
-DATA mask296<>+0(SB)/8, $0xffffffffffffffff
-DATA mask296<>+8(SB)/8, $0x0f0d0b09ffffffff
+DATA mask296<>+0(SB)/8, $0x0d0c090805040100
+DATA mask296<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask296<>(SB), RODATA|NOPTR, $16
-DATA mask297<>+0(SB)/8, $0x0d0c090805040100
-DATA mask297<>+8(SB)/8, $0xffffffffffffffff
+DATA mask297<>+0(SB)/8, $0xffffffffffffffff
+DATA mask297<>+8(SB)/8, $0x0d0c090805040100
 GLOBL mask297<>(SB), RODATA|NOPTR, $16
-DATA mask298<>+0(SB)/8, $0xffffffffffffffff
-DATA mask298<>+8(SB)/8, $0x0d0c090805040100
+DATA mask298<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA mask298<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask298<>(SB), RODATA|NOPTR, $16
-DATA mask299<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA mask299<>+8(SB)/8, $0xffffffffffffffff
+DATA mask299<>+0(SB)/8, $0xffffffffffffffff
+DATA mask299<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL mask299<>(SB), RODATA|NOPTR, $16
-DATA mask300<>+0(SB)/8, $0xffffffffffffffff
-DATA mask300<>+8(SB)/8, $0x0f0e0b0a07060302
+DATA mask300<>+0(SB)/8, $0xffffffff09060300
+DATA mask300<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask300<>(SB), RODATA|NOPTR, $16
-DATA mask301<>+0(SB)/8, $0xffffffff09060300
+DATA mask301<>+0(SB)/8, $0x09060300ffffffff
 DATA mask301<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask301<>(SB), RODATA|NOPTR, $16
-DATA mask302<>+0(SB)/8, $0x09060300ffffffff
-DATA mask302<>+8(SB)/8, $0xffffffffffffffff
+DATA mask302<>+0(SB)/8, $0xffffffffffffffff
+DATA mask302<>+8(SB)/8, $0xffffffff09060300
 GLOBL mask302<>(SB), RODATA|NOPTR, $16
 DATA mask303<>+0(SB)/8, $0xffffffffffffffff
-DATA mask303<>+8(SB)/8, $0xffffffff09060300
+DATA mask303<>+8(SB)/8, $0x09060300ffffffff
 GLOBL mask303<>(SB), RODATA|NOPTR, $16
-DATA mask304<>+0(SB)/8, $0xffffffffffffffff
-DATA mask304<>+8(SB)/8, $0x09060300ffffffff
+DATA mask304<>+0(SB)/8, $0xffffffff0d0a0704
+DATA mask304<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask304<>(SB), RODATA|NOPTR, $16
-DATA mask305<>+0(SB)/8, $0xffffffff0d0a0704
+DATA mask305<>+0(SB)/8, $0x0d0a0704ffffffff
 DATA mask305<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask305<>(SB), RODATA|NOPTR, $16
-DATA mask306<>+0(SB)/8, $0x0d0a0704ffffffff
-DATA mask306<>+8(SB)/8, $0xffffffffffffffff
+DATA mask306<>+0(SB)/8, $0xffffffffffffffff
+DATA mask306<>+8(SB)/8, $0xffffffff0d0a0704
 GLOBL mask306<>(SB), RODATA|NOPTR, $16
 DATA mask307<>+0(SB)/8, $0xffffffffffffffff
-DATA mask307<>+8(SB)/8, $0xffffffff0d0a0704
+DATA mask307<>+8(SB)/8, $0x0d0a0704ffffffff
 GLOBL mask307<>(SB), RODATA|NOPTR, $16
-DATA mask308<>+0(SB)/8, $0xffffffffffffffff
-DATA mask308<>+8(SB)/8, $0x0d0a0704ffffffff
+DATA mask308<>+0(SB)/8, $0xffffffff0e0b0805
+DATA mask308<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask308<>(SB), RODATA|NOPTR, $16
-DATA mask309<>+0(SB)/8, $0xffffffff0e0b0805
+DATA mask309<>+0(SB)/8, $0x0e0b0805ffffffff
 DATA mask309<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask309<>(SB), RODATA|NOPTR, $16
-DATA mask310<>+0(SB)/8, $0x0e0b0805ffffffff
-DATA mask310<>+8(SB)/8, $0xffffffffffffffff
+DATA mask310<>+0(SB)/8, $0xffffffffffffffff
+DATA mask310<>+8(SB)/8, $0xffffffff0e0b0805
 GLOBL mask310<>(SB), RODATA|NOPTR, $16
 DATA mask311<>+0(SB)/8, $0xffffffffffffffff
-DATA mask311<>+8(SB)/8, $0xffffffff0e0b0805
+DATA mask311<>+8(SB)/8, $0x0e0b0805ffffffff
 GLOBL mask311<>(SB), RODATA|NOPTR, $16
-DATA mask312<>+0(SB)/8, $0xffffffffffffffff
-DATA mask312<>+8(SB)/8, $0x0e0b0805ffffffff
+DATA mask312<>+0(SB)/8, $0xffffffff0f0c0906
+DATA mask312<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask312<>(SB), RODATA|NOPTR, $16
-DATA mask313<>+0(SB)/8, $0xffffffff0f0c0906
+DATA mask313<>+0(SB)/8, $0x0f0c0906ffffffff
 DATA mask313<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask313<>(SB), RODATA|NOPTR, $16
-DATA mask314<>+0(SB)/8, $0x0f0c0906ffffffff
-DATA mask314<>+8(SB)/8, $0xffffffffffffffff
+DATA mask314<>+0(SB)/8, $0xffffffffffffffff
+DATA mask314<>+8(SB)/8, $0xffffffff0f0c0906
 GLOBL mask314<>(SB), RODATA|NOPTR, $16
 DATA mask315<>+0(SB)/8, $0xffffffffffffffff
-DATA mask315<>+8(SB)/8, $0xffffffff0f0c0906
+DATA mask315<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL mask315<>(SB), RODATA|NOPTR, $16
-DATA mask316<>+0(SB)/8, $0xffffffffffffffff
-DATA mask316<>+8(SB)/8, $0x0f0c0906ffffffff
+DATA mask316<>+0(SB)/8, $0xffffffff0c080400
+DATA mask316<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask316<>(SB), RODATA|NOPTR, $16
-DATA mask317<>+0(SB)/8, $0xffffffff0c080400
+DATA mask317<>+0(SB)/8, $0x0c080400ffffffff
 DATA mask317<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask317<>(SB), RODATA|NOPTR, $16
-DATA mask318<>+0(SB)/8, $0x0c080400ffffffff
-DATA mask318<>+8(SB)/8, $0xffffffffffffffff
+DATA mask318<>+0(SB)/8, $0xffffffffffffffff
+DATA mask318<>+8(SB)/8, $0xffffffff0c080400
 GLOBL mask318<>(SB), RODATA|NOPTR, $16
 DATA mask319<>+0(SB)/8, $0xffffffffffffffff
-DATA mask319<>+8(SB)/8, $0xffffffff0c080400
+DATA mask319<>+8(SB)/8, $0x0c080400ffffffff
 GLOBL mask319<>(SB), RODATA|NOPTR, $16
-DATA mask320<>+0(SB)/8, $0xffffffffffffffff
-DATA mask320<>+8(SB)/8, $0x0c080400ffffffff
+DATA mask320<>+0(SB)/8, $0xffffffff0d090501
+DATA mask320<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask320<>(SB), RODATA|NOPTR, $16
-DATA mask321<>+0(SB)/8, $0xffffffff0d090501
+DATA mask321<>+0(SB)/8, $0x0d090501ffffffff
 DATA mask321<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask321<>(SB), RODATA|NOPTR, $16
-DATA mask322<>+0(SB)/8, $0x0d090501ffffffff
-DATA mask322<>+8(SB)/8, $0xffffffffffffffff
+DATA mask322<>+0(SB)/8, $0xffffffffffffffff
+DATA mask322<>+8(SB)/8, $0xffffffff0d090501
 GLOBL mask322<>(SB), RODATA|NOPTR, $16
 DATA mask323<>+0(SB)/8, $0xffffffffffffffff
-DATA mask323<>+8(SB)/8, $0xffffffff0d090501
+DATA mask323<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL mask323<>(SB), RODATA|NOPTR, $16
-DATA mask324<>+0(SB)/8, $0xffffffffffffffff
-DATA mask324<>+8(SB)/8, $0x0d090501ffffffff
+DATA mask324<>+0(SB)/8, $0xffffffff0e0a0602
+DATA mask324<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask324<>(SB), RODATA|NOPTR, $16
-DATA mask325<>+0(SB)/8, $0xffffffff0e0a0602
+DATA mask325<>+0(SB)/8, $0x0e0a0602ffffffff
 DATA mask325<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask325<>(SB), RODATA|NOPTR, $16
-DATA mask326<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA mask326<>+8(SB)/8, $0xffffffffffffffff
+DATA mask326<>+0(SB)/8, $0xffffffffffffffff
+DATA mask326<>+8(SB)/8, $0xffffffff0e0a0602
 GLOBL mask326<>(SB), RODATA|NOPTR, $16
 DATA mask327<>+0(SB)/8, $0xffffffffffffffff
-DATA mask327<>+8(SB)/8, $0xffffffff0e0a0602
+DATA mask327<>+8(SB)/8, $0x0e0a0602ffffffff
 GLOBL mask327<>(SB), RODATA|NOPTR, $16
-DATA mask328<>+0(SB)/8, $0xffffffffffffffff
-DATA mask328<>+8(SB)/8, $0x0e0a0602ffffffff
+DATA mask328<>+0(SB)/8, $0xffffffff0f0b0703
+DATA mask328<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask328<>(SB), RODATA|NOPTR, $16
-DATA mask329<>+0(SB)/8, $0xffffffff0f0b0703
+DATA mask329<>+0(SB)/8, $0x0f0b0703ffffffff
 DATA mask329<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask329<>(SB), RODATA|NOPTR, $16
-DATA mask330<>+0(SB)/8, $0x0f0b0703ffffffff
-DATA mask330<>+8(SB)/8, $0xffffffffffffffff
+DATA mask330<>+0(SB)/8, $0xffffffffffffffff
+DATA mask330<>+8(SB)/8, $0xffffffff0f0b0703
 GLOBL mask330<>(SB), RODATA|NOPTR, $16
 DATA mask331<>+0(SB)/8, $0xffffffffffffffff
-DATA mask331<>+8(SB)/8, $0xffffffff0f0b0703
+DATA mask331<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL mask331<>(SB), RODATA|NOPTR, $16
-DATA mask332<>+0(SB)/8, $0xffffffffffffffff
-DATA mask332<>+8(SB)/8, $0x0f0b0703ffffffff
+DATA mask332<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA mask332<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask332<>(SB), RODATA|NOPTR, $16
-DATA mask333<>+0(SB)/8, $0x0b0a0302ffffffff
-DATA mask333<>+8(SB)/8, $0xffffffffffffffff
+DATA mask333<>+0(SB)/8, $0xffffffffffffffff
+DATA mask333<>+8(SB)/8, $0x0b0a0302ffffffff
 GLOBL mask333<>(SB), RODATA|NOPTR, $16
-DATA mask334<>+0(SB)/8, $0xffffffffffffffff
-DATA mask334<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA mask334<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA mask334<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask334<>(SB), RODATA|NOPTR, $16
-DATA mask335<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA mask335<>+8(SB)/8, $0xffffffffffffffff
+DATA mask335<>+0(SB)/8, $0xffffffffffffffff
+DATA mask335<>+8(SB)/8, $0x0d0c0504ffffffff
 GLOBL mask335<>(SB), RODATA|NOPTR, $16
-DATA mask336<>+0(SB)/8, $0xffffffffffffffff
-DATA mask336<>+8(SB)/8, $0x0d0c0504ffffffff
+DATA mask336<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA mask336<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask336<>(SB), RODATA|NOPTR, $16
-DATA mask337<>+0(SB)/8, $0x0f0e0706ffffffff
-DATA mask337<>+8(SB)/8, $0xffffffffffffffff
+DATA mask337<>+0(SB)/8, $0xffffffffffffffff
+DATA mask337<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL mask337<>(SB), RODATA|NOPTR, $16
-DATA mask338<>+0(SB)/8, $0xffffffffffffffff
-DATA mask338<>+8(SB)/8, $0x0f0e0706ffffffff
+DATA mask338<>+0(SB)/8, $0xffff01ffffffff00
+DATA mask338<>+8(SB)/8, $0x03ffffffff02ffff
 GLOBL mask338<>(SB), RODATA|NOPTR, $16
-DATA mask339<>+0(SB)/8, $0xffff01ffffffff00
-DATA mask339<>+8(SB)/8, $0x03ffffffff02ffff
+DATA mask339<>+0(SB)/8, $0xff01ffffffff00ff
+DATA mask339<>+8(SB)/8, $0xffffffff02ffffff
 GLOBL mask339<>(SB), RODATA|NOPTR, $16
-DATA mask340<>+0(SB)/8, $0xff01ffffffff00ff
-DATA mask340<>+8(SB)/8, $0xffffffff02ffffff
+DATA mask340<>+0(SB)/8, $0x01ffffffff00ffff
+DATA mask340<>+8(SB)/8, $0xffffff02ffffffff
 GLOBL mask340<>(SB), RODATA|NOPTR, $16
-DATA mask341<>+0(SB)/8, $0x01ffffffff00ffff
-DATA mask341<>+8(SB)/8, $0xffffff02ffffffff
+DATA mask341<>+0(SB)/8, $0xffffffff00ffffff
+DATA mask341<>+8(SB)/8, $0xffff02ffffffff01
 GLOBL mask341<>(SB), RODATA|NOPTR, $16
-DATA mask342<>+0(SB)/8, $0xffffffff00ffffff
-DATA mask342<>+8(SB)/8, $0xffff02ffffffff01
+DATA mask342<>+0(SB)/8, $0xffffff00ffffffff
+DATA mask342<>+8(SB)/8, $0xff02ffffffff01ff
 GLOBL mask342<>(SB), RODATA|NOPTR, $16
-DATA mask343<>+0(SB)/8, $0xffffff00ffffffff
-DATA mask343<>+8(SB)/8, $0xff02ffffffff01ff
+DATA mask343<>+0(SB)/8, $0xffffff04ffffffff
+DATA mask343<>+8(SB)/8, $0xff06ffffffff05ff
 GLOBL mask343<>(SB), RODATA|NOPTR, $16
-DATA mask344<>+0(SB)/8, $0xffffff04ffffffff
-DATA mask344<>+8(SB)/8, $0xff06ffffffff05ff
+DATA mask344<>+0(SB)/8, $0xffff04ffffffff03
+DATA mask344<>+8(SB)/8, $0x06ffffffff05ffff
 GLOBL mask344<>(SB), RODATA|NOPTR, $16
-DATA mask345<>+0(SB)/8, $0xffff04ffffffff03
-DATA mask345<>+8(SB)/8, $0x06ffffffff05ffff
+DATA mask345<>+0(SB)/8, $0xff04ffffffff03ff
+DATA mask345<>+8(SB)/8, $0xffffffff05ffffff
 GLOBL mask345<>(SB), RODATA|NOPTR, $16
-DATA mask346<>+0(SB)/8, $0xff04ffffffff03ff
-DATA mask346<>+8(SB)/8, $0xffffffff05ffffff
+DATA mask346<>+0(SB)/8, $0x04ffffffff03ffff
+DATA mask346<>+8(SB)/8, $0xffffff05ffffffff
 GLOBL mask346<>(SB), RODATA|NOPTR, $16
-DATA mask347<>+0(SB)/8, $0x04ffffffff03ffff
-DATA mask347<>+8(SB)/8, $0xffffff05ffffffff
+DATA mask347<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask347<>+8(SB)/8, $0xffff05ffffffff04
 GLOBL mask347<>(SB), RODATA|NOPTR, $16
-DATA mask348<>+0(SB)/8, $0xffffffff03ffffff
-DATA mask348<>+8(SB)/8, $0xffff05ffffffff04
+DATA mask348<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask348<>+8(SB)/8, $0xffff09ffffffff08
 GLOBL mask348<>(SB), RODATA|NOPTR, $16
-DATA mask349<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask349<>+8(SB)/8, $0xffff09ffffffff08
+DATA mask349<>+0(SB)/8, $0xffffff07ffffffff
+DATA mask349<>+8(SB)/8, $0xff09ffffffff08ff
 GLOBL mask349<>(SB), RODATA|NOPTR, $16
-DATA mask350<>+0(SB)/8, $0xffffff07ffffffff
-DATA mask350<>+8(SB)/8, $0xff09ffffffff08ff
+DATA mask350<>+0(SB)/8, $0xffff07ffffffff06
+DATA mask350<>+8(SB)/8, $0x09ffffffff08ffff
 GLOBL mask350<>(SB), RODATA|NOPTR, $16
-DATA mask351<>+0(SB)/8, $0xffff07ffffffff06
-DATA mask351<>+8(SB)/8, $0x09ffffffff08ffff
+DATA mask351<>+0(SB)/8, $0xff07ffffffff06ff
+DATA mask351<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL mask351<>(SB), RODATA|NOPTR, $16
-DATA mask352<>+0(SB)/8, $0xff07ffffffff06ff
-DATA mask352<>+8(SB)/8, $0xffffffff08ffffff
+DATA mask352<>+0(SB)/8, $0x07ffffffff06ffff
+DATA mask352<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL mask352<>(SB), RODATA|NOPTR, $16
-DATA mask353<>+0(SB)/8, $0x07ffffffff06ffff
-DATA mask353<>+8(SB)/8, $0xffffff08ffffffff
+DATA mask353<>+0(SB)/8, $0x0bffffffff0affff
+DATA mask353<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL mask353<>(SB), RODATA|NOPTR, $16
-DATA mask354<>+0(SB)/8, $0x0bffffffff0affff
-DATA mask354<>+8(SB)/8, $0xffffff0cffffffff
+DATA mask354<>+0(SB)/8, $0xffffffff0affffff
+DATA mask354<>+8(SB)/8, $0xffff0cffffffff0b
 GLOBL mask354<>(SB), RODATA|NOPTR, $16
-DATA mask355<>+0(SB)/8, $0xffffffff0affffff
-DATA mask355<>+8(SB)/8, $0xffff0cffffffff0b
+DATA mask355<>+0(SB)/8, $0xffffff0affffffff
+DATA mask355<>+8(SB)/8, $0xff0cffffffff0bff
 GLOBL mask355<>(SB), RODATA|NOPTR, $16
-DATA mask356<>+0(SB)/8, $0xffffff0affffffff
-DATA mask356<>+8(SB)/8, $0xff0cffffffff0bff
+DATA mask356<>+0(SB)/8, $0xffff0affffffff09
+DATA mask356<>+8(SB)/8, $0x0cffffffff0bffff
 GLOBL mask356<>(SB), RODATA|NOPTR, $16
-DATA mask357<>+0(SB)/8, $0xffff0affffffff09
-DATA mask357<>+8(SB)/8, $0x0cffffffff0bffff
+DATA mask357<>+0(SB)/8, $0xff0affffffff09ff
+DATA mask357<>+8(SB)/8, $0xffffffff0bffffff
 GLOBL mask357<>(SB), RODATA|NOPTR, $16
-DATA mask358<>+0(SB)/8, $0xff0affffffff09ff
-DATA mask358<>+8(SB)/8, $0xffffffff0bffffff
+DATA mask358<>+0(SB)/8, $0xff0effffffff0dff
+DATA mask358<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL mask358<>(SB), RODATA|NOPTR, $16
-DATA mask359<>+0(SB)/8, $0xff0effffffff0dff
-DATA mask359<>+8(SB)/8, $0xffffffff0fffffff
+DATA mask359<>+0(SB)/8, $0x0effffffff0dffff
+DATA mask359<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL mask359<>(SB), RODATA|NOPTR, $16
-DATA mask360<>+0(SB)/8, $0x0effffffff0dffff
-DATA mask360<>+8(SB)/8, $0xffffff0fffffffff
+DATA mask360<>+0(SB)/8, $0xffffffff0dffffff
+DATA mask360<>+8(SB)/8, $0xffff0fffffffff0e
 GLOBL mask360<>(SB), RODATA|NOPTR, $16
-DATA mask361<>+0(SB)/8, $0xffffffff0dffffff
-DATA mask361<>+8(SB)/8, $0xffff0fffffffff0e
+DATA mask361<>+0(SB)/8, $0xffffff0dffffffff
+DATA mask361<>+8(SB)/8, $0xff0fffffffff0eff
 GLOBL mask361<>(SB), RODATA|NOPTR, $16
-DATA mask362<>+0(SB)/8, $0xffffff0dffffffff
-DATA mask362<>+8(SB)/8, $0xff0fffffffff0eff
+DATA mask362<>+0(SB)/8, $0xffff0dffffffff0c
+DATA mask362<>+8(SB)/8, $0x0fffffffff0effff
 GLOBL mask362<>(SB), RODATA|NOPTR, $16
-DATA mask363<>+0(SB)/8, $0xffff0dffffffff0c
-DATA mask363<>+8(SB)/8, $0x0fffffffff0effff
+DATA mask363<>+0(SB)/8, $0xffffffffffff0100
+DATA mask363<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask363<>(SB), RODATA|NOPTR, $16
-DATA mask364<>+0(SB)/8, $0xffffffffffff0100
-DATA mask364<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask364<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask364<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask364<>(SB), RODATA|NOPTR, $16
-DATA mask365<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask365<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask365<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask365<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask365<>(SB), RODATA|NOPTR, $16
-DATA mask366<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask366<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask366<>+0(SB)/8, $0xffff0504ffffffff
+DATA mask366<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask366<>(SB), RODATA|NOPTR, $16
-DATA mask367<>+0(SB)/8, $0xffff0504ffffffff
-DATA mask367<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask367<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask367<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask367<>(SB), RODATA|NOPTR, $16
-DATA mask368<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask368<>+8(SB)/8, $0xffffffffffffffff
+DATA mask368<>+0(SB)/8, $0xffffffffffffffff
+DATA mask368<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask368<>(SB), RODATA|NOPTR, $16
-DATA mask369<>+0(SB)/8, $0xffffffffffffffff
-DATA mask369<>+8(SB)/8, $0xffffffffffff0504
+DATA mask369<>+0(SB)/8, $0xffffffffffff0302
+DATA mask369<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask369<>(SB), RODATA|NOPTR, $16
-DATA mask370<>+0(SB)/8, $0xffffffffffff0302
-DATA mask370<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask370<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask370<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask370<>(SB), RODATA|NOPTR, $16
-DATA mask371<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask371<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask371<>+0(SB)/8, $0xffffffffffff0706
+DATA mask371<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL mask371<>(SB), RODATA|NOPTR, $16
-DATA mask372<>+0(SB)/8, $0xffffffffffff0706
-DATA mask372<>+8(SB)/8, $0xffffffff0908ffff
+DATA mask372<>+0(SB)/8, $0xffffffff0706ffff
+DATA mask372<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask372<>(SB), RODATA|NOPTR, $16
-DATA mask373<>+0(SB)/8, $0xffffffff0706ffff
-DATA mask373<>+8(SB)/8, $0xffff0908ffffffff
+DATA mask373<>+0(SB)/8, $0xffff0706ffffffff
+DATA mask373<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask373<>(SB), RODATA|NOPTR, $16
-DATA mask374<>+0(SB)/8, $0xffff0706ffffffff
-DATA mask374<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask374<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask374<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask374<>(SB), RODATA|NOPTR, $16
-DATA mask375<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask375<>+8(SB)/8, $0xffffffffffffffff
+DATA mask375<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask375<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask375<>(SB), RODATA|NOPTR, $16
-DATA mask376<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask376<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask376<>+0(SB)/8, $0xffff0b0affffffff
+DATA mask376<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask376<>(SB), RODATA|NOPTR, $16
-DATA mask377<>+0(SB)/8, $0xffff0b0affffffff
-DATA mask377<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask377<>+0(SB)/8, $0xffffffffffffffff
+DATA mask377<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask377<>(SB), RODATA|NOPTR, $16
-DATA mask378<>+0(SB)/8, $0xffffffffffffffff
-DATA mask378<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask378<>+0(SB)/8, $0xffffffffffff0908
+DATA mask378<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask378<>(SB), RODATA|NOPTR, $16
-DATA mask379<>+0(SB)/8, $0xffffffffffff0908
-DATA mask379<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask379<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask379<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL mask379<>(SB), RODATA|NOPTR, $16
-DATA mask380<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask380<>+8(SB)/8, $0xffffffff0f0effff
+DATA mask380<>+0(SB)/8, $0xffffffff0d0cffff
+DATA mask380<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL mask380<>(SB), RODATA|NOPTR, $16
-DATA mask381<>+0(SB)/8, $0xffffffff0d0cffff
-DATA mask381<>+8(SB)/8, $0xffff0f0effffffff
+DATA mask381<>+0(SB)/8, $0xffff0d0cffffffff
+DATA mask381<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask381<>(SB), RODATA|NOPTR, $16
-DATA mask382<>+0(SB)/8, $0xffff0d0cffffffff
-DATA mask382<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask382<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask382<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask382<>(SB), RODATA|NOPTR, $16
 DATA mask383<>+0(SB)/8, $0xff01ffffffffff00
 DATA mask383<>+8(SB)/8, $0xffffff02ffffffff

@@ -18,6 +18,11 @@ import (
 
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
+	if k.Cp > 0 && vec.RunFits(k.B, k.Cp, k.Width) {
+		return vec.Bodies(k.Name(), vec.RunChunks(k.B, k.Cp, k.Width), vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
+			return vec.RunNetwork(k.B, k.Cp, k.Width, chunk, k.Kind == table.Unzip)
+		})
+	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
 		build := vec.PeriodBuilder(pd, k.Kind == table.Unzip)
 		if vec.PixelFits(pd) {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
@@ -235,6 +236,26 @@ func Transposes(b int) (cps, widths []int) {
 
 const maxPixel = 256
 
+// beatsLanes reports whether an ISA has the transposing kernel of b, C'
+// and w, given that the runtime moves a transpose of b = 2 whose runs (C'
+// elements, C'*w bytes) are 16 bytes or more as an unzip by 4 of each
+// pixel, the lanes path, where the table has no kernel for it. Measured
+// on a Zen 5 (1x16x64x64 and 1x12x64x64 b2 NHWC CRD): AVX-512's kernels
+// and AVX2's run networks (runs of 16 or 32 bytes, vec.RunFits) beat the
+// lanes path, 0.42 -> 0.53-0.67 of copy() at C' = 4 with 4-byte
+// elements; AVX2's window programs lose to it (C' = 3, 8-byte elements,
+// 0.43 -> 0.22), and NEON keeps the lanes path, unmeasured.
+func (i ISA) beatsLanes(b, cp, w int) bool {
+	run := cp * w
+	switch {
+	case b != 2 || run < 16 || i.avx512():
+		return true
+	case i == AVX2:
+		return vec.RunFits(b, cp, w)
+	}
+	return false
+}
+
 // avx512 reports whether an ISA is one of the AVX-512 ones.
 func (i ISA) avx512() bool { return i == AVX512BW || i == AVX512VBMI }
 
@@ -280,7 +301,7 @@ func Kernels(i ISA) []Kernel {
 			cps, widths := Transposes(b)
 			for _, cp := range cps {
 				for _, w := range widths {
-					if b*b*cp*w <= maxPixel && i.has(b, w) {
+					if b*b*cp*w <= maxPixel && i.has(b, w) && i.beatsLanes(b, cp, w) {
 						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp})
 					}
 				}

@@ -137,3 +137,66 @@ func (p *Prog) reorder(v int, from []int) int {
 	}
 	return p.Or(p.Shuffle(v, own), p.Shuffle(p.Lanes(v, v, [2]int{1, 0}), other))
 }
+
+// RunNetwork builds a chunk (bytes of each space row) of the NHWC CRD
+// transpose of b = 2 with runs of C'*w = 16 or 32 bytes: a depth pixel's
+// channels (c, i, j) are a zip of b*b lanes (i, j) of w-byte elements, lane
+// (i, j) holding the pixel's run of C' elements, which space row i takes
+// at j*C'*w. So the unpack network of b*b lanes moves whole runs, and the
+// space rows are the lanes' 16-byte halves put side by side, as the lanes
+// path of the runtime does one pixel per kernel row.
+func RunNetwork(b, cp, w, chunk int, unzip bool) (*Prog, error) {
+	run := cp * w
+	pd := CRD(b, cp, w)
+	if !RunFits(b, cp, w) || chunk%(b*run) != 0 || chunk/b > 2*LaneBytes {
+		return nil, fmt.Errorf("%v: no run network for chunks of %d bytes", pd, chunk)
+	}
+	lanes, laneChunk := b*b, chunk/b
+	p := NewProg(width(laneChunk))
+	ilv, rows := pd.want(chunk, !unzip)
+	if unzip {
+		p.unpackLanes(lanes, w, laneChunk)
+		for i := range b {
+			if err := p.storeAll(i, rows[i]); err != nil {
+				return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
+			}
+		}
+		return p.finish(inputs(1, b*chunk), rows)
+	}
+	vals := make([]int, lanes)
+	for l := range vals {
+		i, j := l/b, l%b
+		at := func(x int) Mem { return Mem{i, x*b*run + j*run} }
+		switch {
+		case laneChunk == run:
+			vals[l] = p.Load(at(0), run)
+		case run == LaneBytes && laneChunk == 2*LaneBytes:
+			vals[l] = p.LoadPair(at(0), at(1))
+		default:
+			return nil, fmt.Errorf("%v: no load of %d-byte runs into %d bytes", pd, run, laneChunk)
+		}
+	}
+	unpackNetwork(p, vals, w)
+	if err := p.storeAll(0, ilv); err != nil {
+		return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
+	}
+	return p.finish(inputs(b, chunk), map[int]Value{0: ilv})
+}
+
+// RunFits reports whether RunNetwork builds the transpose of b, C' and w.
+func RunFits(b, cp, w int) bool {
+	run := cp * w
+	return b == 2 && w&(w-1) == 0 && (run == LaneBytes || run == 2*LaneBytes)
+}
+
+// RunChunks are the chunks of RunNetwork's kernels, largest first: lanes
+// of 32 and 16 bytes of whole runs.
+func RunChunks(b, cp, w int) []int {
+	var out []int
+	for _, lane := range []int{2 * LaneBytes, LaneBytes} {
+		if lane%(cp*w) == 0 {
+			out = append(out, b*lane)
+		}
+	}
+	return out
+}

@@ -81,3 +81,50 @@ func shuffles(p *Prog) int {
 	}
 	return n
 }
+
+// TestRunNetworks builds the run network of every transpose RunFits takes
+// (and checks which those are: b = 2, runs of 16 or 32 bytes), both ways,
+// with fewer shuffles than the window programs.
+func TestRunNetworks(t *testing.T) {
+	built := 0
+	for _, b := range []int{2, 3, 4} {
+		for _, cp := range []int{2, 3, 4} {
+			for _, w := range []int{1, 2, 4, 8} {
+				run := cp * w
+				if want := b == 2 && (run == 16 || run == 32); RunFits(b, cp, w) != want {
+					t.Errorf("RunFits(%d, %d, %d) = %v, want %v", b, cp, w, !want, want)
+				}
+				if !RunFits(b, cp, w) {
+					continue
+				}
+				for _, c := range RunChunks(b, cp, w) {
+					for _, unzip := range []bool{false, true} {
+						net, err := RunNetwork(b, cp, w, c, unzip)
+						if err != nil {
+							t.Errorf("RunNetwork(%d, %d, %d, chunk %d, unzip %v): %v", b, cp, w, c, unzip, err)
+							continue
+						}
+						build := PeriodZip
+						if unzip {
+							build = PeriodUnzip
+						}
+						win, err := build(CRD(b, cp, w), c)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if n, w := shuffles(net), shuffles(win); n >= w {
+							t.Errorf("b=%d C'=%d w=%d chunk %d unzip %v: network of %d shuffles, windows %d", b, cp, w, c, unzip, n, w)
+						}
+						built++
+					}
+				}
+			}
+		}
+	}
+	if built == 0 {
+		t.Fatal("no transpose has a run network")
+	}
+	if _, err := RunNetwork(2, 3, 4, 24, true); err == nil {
+		t.Error("RunNetwork built runs of 12 bytes")
+	}
+}

@@ -72,7 +72,22 @@ func unpackNetwork(p *Prog, vals []int, w int) []int {
 // into the lane order the zip network ends with, then undoes the levels with
 // deinterleaves.
 func UnpackUnzip(b, w, chunk int) (*Prog, error) {
-	z := NewProg(width(chunk))
+	p := NewProg(width(chunk))
+	vals := p.unpackLanes(b, w, chunk)
+	want := UnzipWant(b, w, chunk)
+	for j, v := range vals {
+		if err := p.storeValue(j, v, want[j]); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(inputs(1, b*chunk), want)
+}
+
+// unpackLanes appends UnpackUnzip's loads and deinterleaves and returns the
+// values holding the b lanes' chunks in their low bytes (-1 for a lane
+// with none).
+func (p *Prog) unpackLanes(b, w, chunk int) []int {
+	z := NewProg(p.Width)
 	rows := make([]int, b)
 	for j := range rows {
 		rows[j] = z.Load(Mem{j, 0}, chunk)
@@ -84,7 +99,6 @@ func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 	for i, l := range ZipWant(b, w, chunk) {
 		pos[l] = i
 	}
-	p := NewProg(z.Width)
 	total := b * chunk
 	vals := make([]int, b)
 	for i, f := range finals {
@@ -120,13 +134,7 @@ func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 		}
 		vals = prev
 	}
-	want := UnzipWant(b, w, chunk)
-	for j, v := range vals {
-		if err := p.storeValue(j, v, want[j]); err != nil {
-			return nil, err
-		}
-	}
-	return p.finish(inputs(1, b*chunk), want)
+	return vals
 }
 
 // ShuffleZip builds a zip chunk for any b from byte shuffles: every output

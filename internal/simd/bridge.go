@@ -65,19 +65,19 @@ func (k kernels[T]) runs(op shape.Op, space, depth []byte, a *engine.Args, w int
 
 // transpose runs a Transpose call (NHWC CRD). Small pixels have transposing
 // lane kernels, whose lanes are the b space rows of a group and whose
-// interleaved side is its depth row. With b = 2 and C' elements of 16
-// bytes or more per pixel and block row, every depth pixel is an unzip
-// (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j are 4
-// interleaved lanes of C' elements, lane (i, j) going to space row i at
-// j*C', and each pixel is one kernel row. Pixels too large for a
-// transposing kernel go to zipsByChannel.
+// interleaved side is its depth row. Without one, with b = 2 and C'
+// elements of 16 bytes or more per pixel and block row, every depth pixel
+// is an unzip (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j are
+// 4 interleaved lanes of C' elements, lane (i, j) going to space row i at
+// j*C', and each pixel is one kernel row (the tables leave out the
+// transposing kernels this path beats: asmgen/table's beatsLanes). Pixels
+// too large for either go to zipsByChannel.
 func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, w int) bool {
 	if a.Rows != a.B || a.B > MaxBlock {
 		return false
 	}
 	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
-	// BenchmarkShuffle: with b = 2, the unzip by 4 wins from 16 bytes.
-	if (a.B != 2 || cpw < 16) && k.t.call(key{unzip: d2s, w: w, b: a.B, cp: a.Cp}, &LaneArgs{
+	if k.t.call(key{unzip: d2s, w: w, b: a.B, cp: a.Cp}, &LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
 		LaneI: k.t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 		Report: a.Report,
