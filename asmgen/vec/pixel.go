@@ -26,26 +26,15 @@ func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
 	if err != nil {
 		return nil, err
 	}
-	// mask[q] is the byte whose place q takes: from the CRD order into the
-	// lanes' (unzip), or back (zip), pixel by pixel within each lane.
+	// One shuffle per register, pixel by pixel within each lane.
+	from, pixel := pd.pixelOrder(unzip), b*e
 	mask := make([]int8, net.Width)
-	pixel := b * e
 	for q := range mask {
-		base := q - q%pixel
-		for j := range b {
-			for t := range e {
-				crd, lanes := base+pd.Map(j, t), base+j*e+t
-				if unzip && q == lanes {
-					mask[q] = int8(crd % LaneBytes)
-				} else if !unzip && q == crd {
-					mask[q] = int8(lanes % LaneBytes)
-				}
-			}
-		}
+		mask[q] = int8((q - q%pixel + from[q%pixel]) % LaneBytes)
 	}
 	p := NewProg(net.Width)
 	vals := make([]int, net.NumValues())
-	shuffled := map[int]int{} // stored values, by their shuffled twin
+	shuffled := map[int]int{} // the shuffled twin of each stored value
 	for _, in := range net.Instrs {
 		switch {
 		case !unzip && in.Op == Store:
@@ -70,6 +59,24 @@ func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
 	return p.finish(inputs(b, chunk), map[int]Value{0: ilv})
 }
 
+// pixelOrder is, for each place q of an interleaved pixel, the byte of the
+// pixel it takes: from the CRD order into the lanes' order (unzip), or
+// back (zip).
+func (pd Period) pixelOrder(unzip bool) []int {
+	from := make([]int, pd.B*pd.E)
+	for j := range pd.B {
+		for t := range pd.E {
+			crd, lanes := pd.Map(j, t), j*pd.E+t
+			if unzip {
+				from[lanes] = crd
+			} else {
+				from[crd] = lanes
+			}
+		}
+	}
+	return from
+}
+
 // PixelFits reports whether PixelNetwork builds pd's chunks.
 func PixelFits(pd Period) bool {
 	pow2 := func(n int) bool { return n&(n-1) == 0 }
@@ -86,18 +93,7 @@ func pixelLanes(pd Period, chunk int, unzip bool) (*Prog, error) {
 	if chunk%LaneBytes != 0 {
 		return nil, fmt.Errorf("%v: chunk %d is not whole pixels", pd, chunk)
 	}
-	// from[q] is the byte of the pixel that place q takes.
-	from := make([]int, width)
-	for j := range pd.B {
-		for t := range pd.E {
-			crd, lanes := pd.Map(j, t), j*pd.E+t
-			if unzip {
-				from[lanes] = crd
-			} else {
-				from[crd] = lanes
-			}
-		}
-	}
+	from := pd.pixelOrder(unzip)
 	p := NewProg(width)
 	for x := range chunk / LaneBytes {
 		var v int
