@@ -139,7 +139,7 @@ func (k Kernel) Name() string {
 	if k.Kind == Copy {
 		return "copyRuns" + string(k.ISA)
 	}
-	if k.Kind == Gather { // e.g. gather4AVX2: 4 groups of windows per vector
+	if k.Kind == Gather { // e.g. gather2AVX512VBMI: 2 groups of windows per vector
 		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
 	}
 	kind := "zip"

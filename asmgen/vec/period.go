@@ -82,7 +82,7 @@ func PeriodZip(pd Period, chunk int) (*Prog, error) {
 			return nil, err
 		}
 	}
-	return p.finish(inputs(pd.B, chunk), map[int]Value{0: ilv})
+	return p.finishPeriod(pd, chunk, false)
 }
 
 // PeriodUnzip builds a chunk of the interleaved-to-lanes direction.
@@ -99,7 +99,18 @@ func PeriodUnzip(pd Period, chunk int) (*Prog, error) {
 			}
 		}
 	}
-	return p.finish(inputs(1, total), lanes)
+	return p.finishPeriod(pd, chunk, true)
+}
+
+// finishPeriod finishes a chunk of pd (chunk bytes of each lane), proving
+// it reads inside its inputs and writes what pd wants: the lanes for an
+// unzip, the interleaved stream for a zip.
+func (p *Prog) finishPeriod(pd Period, chunk int, unzip bool) (*Prog, error) {
+	ilv, lanes := pd.want(chunk, !unzip)
+	if unzip {
+		return p.finish(inputs(1, pd.B*chunk), lanes)
+	}
+	return p.finish(inputs(pd.B, chunk), map[int]Value{0: ilv})
 }
 
 // windowGather returns a function that builds a register holding want (up

@@ -52,11 +52,7 @@ func PixelNetwork(pd Period, chunk int, unzip bool) (*Prog, error) {
 			vals[in.Dst] = p.apply(in, vals[in.A], vals[in.B])
 		}
 	}
-	ilv, lanes := pd.want(chunk, !unzip)
-	if unzip {
-		return p.finish(inputs(1, b*chunk), lanes)
-	}
-	return p.finish(inputs(b, chunk), map[int]Value{0: ilv})
+	return p.finishPeriod(pd, chunk, unzip)
 }
 
 // pixelOrder is, for each place q of an interleaved pixel, the byte of the
@@ -111,11 +107,7 @@ func pixelLanes(pd Period, chunk int, unzip bool) (*Prog, error) {
 			p.Store(v, 0, width, Mem{0, x * width})
 		}
 	}
-	ilv, lanes := pd.want(chunk, !unzip)
-	if unzip {
-		return p.finish(inputs(1, pd.B*chunk), lanes)
-	}
-	return p.finish(inputs(pd.B, chunk), map[int]Value{0: ilv})
+	return p.finishPeriod(pd, chunk, unzip)
 }
 
 // reorder permutes the bytes of a 32-byte value across its lanes: place q
@@ -157,7 +149,7 @@ func RunNetwork(b, cp, w, chunk int, unzip bool) (*Prog, error) {
 				return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
 			}
 		}
-		return p.finish(inputs(1, b*chunk), rows)
+		return p.finishPeriod(pd, chunk, true)
 	}
 	vals := make([]int, lanes)
 	for l := range vals {
@@ -176,7 +168,7 @@ func RunNetwork(b, cp, w, chunk int, unzip bool) (*Prog, error) {
 	if err := p.storeAll(0, ilv); err != nil {
 		return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
 	}
-	return p.finish(inputs(b, chunk), map[int]Value{0: ilv})
+	return p.finishPeriod(pd, chunk, false)
 }
 
 // RunFits reports whether RunNetwork builds the transpose of b, C' and w.
