@@ -233,7 +233,8 @@ func TestLargeTensors(t *testing.T) {
 // AVX2) hands the base what it has no kernel for: rows shorter than its
 // kernels take, and 16-byte elements at block sizes it leaves out. The
 // route names the base's kernel, and the result is right. (Short
-// DepthToSpace rows go to the tier's own gather kernels where it has them.)
+// DepthToSpace rows go to the tier's own gather kernels where it has them,
+// and short rows of block size 2 to its stacked-row kernels.)
 func TestBaseTakesTheRest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, tier := range dispatch.Available() {
@@ -249,7 +250,7 @@ func TestBaseTakesTheRest(t *testing.T) {
 					t.Fatal(err)
 				}
 				gathers := i.Windows.Vector > 0 && k.Op == shape.DepthToSpace
-				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) {
+				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) && !(c.b == 2 && strings.HasPrefix(route.Kernel, "stack")) {
 					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
 				}
 				src := cases.Fill(rng, k.Len()*c.es)
@@ -275,7 +276,7 @@ func TestDescribe(t *testing.T) {
 			if r.Tier != tier.String() || r.Workers != 1 || !strings.Contains(r.Plan, " of ") {
 				t.Fatalf("%v %v: %+v", tier, c, r)
 			}
-			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip"}, shape.SpaceToDepth: {"unzip", "tzip"}}[c.Op]
+			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip"}}[c.Op]
 			if c.P.Layout == shape.NCHW && c.Op == shape.DepthToSpace { // short rows: a gather plan
 				want = append(want, "gather")
 			}

@@ -134,18 +134,19 @@ func ExampleDepthToSpace_inPlace() {
 // the call splits into, the goroutines, and the kernel its rows go to.
 // Logging it for a model's shapes shows which ones run SIMD kernels.
 func ExampleDescribe() {
-	p := blockshuffle.Params{N: 1, C: 256, H: 13, W: 13, BlockSize: 2} // YOLOv2's reorg, float32
+	p := blockshuffle.Params{N: 1, C: 48, H: 128, W: 128, BlockSize: 4} // ESPCN x4's output, float32
 	route, err := blockshuffle.Describe(blockshuffle.OpDepthToSpace, p, 4)
 	if err != nil {
 		panic(err)
 	}
-	// The tier and kernel depend on the CPU (avx2: ...; zip2x4AVX2 on a
-	// Haswell); the plan does not.
+	// The tier and kernel depend on the CPU (avx2: ...; zip4x4AVX2 on a
+	// Haswell); the plan of rows this long does not. (Rows shorter than a
+	// vector may take a one-pass plan of the tier's own.)
 	tier, rest, _ := strings.Cut(route, ": ")
 	plan, _, _ := strings.Cut(rest, ";")
 	fmt.Println(tier == blockshuffle.Tier())
 	fmt.Println(plan)
 	// Output:
 	// true
-	// interleave, 832 groups of 2 rows of 13 pixels of 2×1 4-byte elements in 1 kernel call
+	// interleave, 1536 groups of 1 row of 128 pixels of 4×1 4-byte elements in 4 kernel calls
 }

@@ -16957,6 +16957,286 @@ rowdone588:
 	VZEROUPPER
 	RET
 
+// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group589:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit590:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit590
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group589
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group591:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit592:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit592
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group591
+	VZEROUPPER
+	RET
+
+// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group593:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit594:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVD2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z4
+	VPERMI2D   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVD2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z5
+	VPERMI2D   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVD2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z6
+	VPERMI2D   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVD2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z7
+	VPERMI2D   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit594
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group593
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group595:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit596:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVD2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z4
+	VPERMI2D   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVD2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z5
+	VPERMI2D   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVD2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z6
+	VPERMI2D   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVD2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z7
+	VPERMI2D   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit596
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group595
+	VZEROUPPER
+	RET
+
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX, AVX512F
 TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
@@ -16976,87 +17256,15 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs589
+	JAE   runs597
 	CMPQ  DX, $+32
-	JAE   runs590
+	JAE   runs598
 	CMPQ  DX, $+16
-	JAE   runs591
+	JAE   runs599
 	RET
 
-runs589:
+runs597:
 	SUBQ $+64, SI
-
-group592:
-	MOVQ rows+48(FP), DX
-
-row593:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
-
-run594:
-	XORQ R10, R10
-
-pieces595:
-	VMOVDQU64 (R9)(R10*1), Z0
-	VMOVDQU64 Z0, (R8)(R10*1)
-	CMPQ      R10, SI
-	JEQ       piecesdone596
-	ADDQ      $+64, R10
-	CMPQ      R10, SI
-	JLE       pieces595
-	MOVQ      SI, R10
-	JMP       pieces595
-
-piecesdone596:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
-	JNZ  run594
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
-	JNZ  row593
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group592
-	VZEROUPPER
-	RET
-
-runs590:
-	SUBQ $+32, SI
-
-group597:
-	MOVQ rows+48(FP), DX
-
-row598:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
-
-run599:
-	VMOVDQU (R9), Y0
-	VMOVDQU (R9)(SI*1), Y1
-	VMOVDQU Y0, (R8)
-	VMOVDQU Y1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
-	JNZ     run599
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
-	JNZ     row598
-	ADDQ    (SP), AX
-	ADDQ    8(SP), CX
-	DECQ    BX
-	JNZ     group597
-	VZEROUPPER
-	RET
-
-runs591:
-	SUBQ $+16, SI
 
 group600:
 	MOVQ rows+48(FP), DX
@@ -17067,6 +17275,78 @@ row601:
 	MOVQ CX, R9
 
 run602:
+	XORQ R10, R10
+
+pieces603:
+	VMOVDQU64 (R9)(R10*1), Z0
+	VMOVDQU64 Z0, (R8)(R10*1)
+	CMPQ      R10, SI
+	JEQ       piecesdone604
+	ADDQ      $+64, R10
+	CMPQ      R10, SI
+	JLE       pieces603
+	MOVQ      SI, R10
+	JMP       pieces603
+
+piecesdone604:
+	ADDQ dstX+32(FP), R8
+	ADDQ srcX+40(FP), R9
+	DECQ DI
+	JNZ  run602
+	ADDQ dstRow+56(FP), AX
+	ADDQ srcRow+64(FP), CX
+	DECQ DX
+	JNZ  row601
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ BX
+	JNZ  group600
+	VZEROUPPER
+	RET
+
+runs598:
+	SUBQ $+32, SI
+
+group605:
+	MOVQ rows+48(FP), DX
+
+row606:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run607:
+	VMOVDQU (R9), Y0
+	VMOVDQU (R9)(SI*1), Y1
+	VMOVDQU Y0, (R8)
+	VMOVDQU Y1, (R8)(SI*1)
+	ADDQ    dstX+32(FP), R8
+	ADDQ    srcX+40(FP), R9
+	DECQ    DI
+	JNZ     run607
+	ADDQ    dstRow+56(FP), AX
+	ADDQ    srcRow+64(FP), CX
+	DECQ    DX
+	JNZ     row606
+	ADDQ    (SP), AX
+	ADDQ    8(SP), CX
+	DECQ    BX
+	JNZ     group605
+	VZEROUPPER
+	RET
+
+runs599:
+	SUBQ $+16, SI
+
+group608:
+	MOVQ rows+48(FP), DX
+
+row609:
+	MOVQ w+24(FP), DI
+	MOVQ AX, R8
+	MOVQ CX, R9
+
+run610:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -17074,14 +17354,14 @@ run602:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run602
+	JNZ     run610
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row601
+	JNZ     row609
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group600
+	JNZ     group608
 	VZEROUPPER
 	RET

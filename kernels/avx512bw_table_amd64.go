@@ -36,9 +36,11 @@ var avx512bw = simd.Table{
 		3: {2: {2: {F: tunzip3x2x2AVX512BW, MinN: 12}, 4: {F: tunzip3x2x4AVX512BW, MinN: 24}, 8: {F: tunzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tunzip3x3x2AVX512BW, MinN: 18}, 4: {F: tunzip3x3x4AVX512BW, MinN: 36}, 8: {F: tunzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tunzip3x4x2AVX512BW, MinN: 24}, 4: {F: tunzip3x4x4AVX512BW, MinN: 48}}},
 		4: {2: {2: {F: tunzip4x2x2AVX512BW, MinN: 64}, 4: {F: tunzip4x2x4AVX512BW, MinN: 64}, 8: {F: tunzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip4x3x2AVX512BW, MinN: 48}, 4: {F: tunzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tunzip4x4x2AVX512BW, MinN: 64}, 4: {F: tunzip4x4x4AVX512BW, MinN: 64}}},
 	},
-	CopyRuns: copyRunsAVX512BW,
-	Base:     &avx2,
-	Split:    [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
+	StackZip:   simd.StackKernels{2: stackZip2x2AVX512BW, 4: stackZip2x4AVX512BW},
+	StackUnzip: simd.StackKernels{2: stackUnzip2x2AVX512BW, 4: stackUnzip2x4AVX512BW},
+	CopyRuns:   copyRunsAVX512BW,
+	Base:       &avx2,
+	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 
 func init() { simd.Register("AVX512BW", &avx512bw) }

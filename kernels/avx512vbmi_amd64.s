@@ -22351,6 +22351,426 @@ rowdone796:
 	VZEROUPPER
 	RET
 
+// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group797:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit798:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVB2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z4
+	VPERMI2B   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVB2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z5
+	VPERMI2B   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVB2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z6
+	VPERMI2B   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVB2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z7
+	VPERMI2B   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit798
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group797
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
+TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group799:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit800:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVB2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z4
+	VPERMI2B   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVB2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z5
+	VPERMI2B   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVB2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z6
+	VPERMI2B   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVB2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2B   Z3, Z2, K6, Z7
+	VPERMI2B   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit800
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group799
+	VZEROUPPER
+	RET
+
+// func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group801:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit802:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit802
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group801
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group803:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit804:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit804
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group803
+	VZEROUPPER
+	RET
+
+// func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group805:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit806:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVD2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z4
+	VPERMI2D   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVD2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z5
+	VPERMI2D   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVD2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z6
+	VPERMI2D   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVD2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z7
+	VPERMI2D   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit806
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group805
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group807:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit808:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVD2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z4
+	VPERMI2D   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVD2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z5
+	VPERMI2D   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVD2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z6
+	VPERMI2D   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVD2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2D   Z3, Z2, K6, Z7
+	VPERMI2D   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit808
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group807
+	VZEROUPPER
+	RET
+
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
@@ -22358,12 +22778,12 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile797:
+tile809:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector798:
+vector810:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -22379,11 +22799,11 @@ vector798:
 	ADDQ         $+20, BX
 	ADDQ         $+64, SI
 	DECQ         DI
-	JNZ          vector798
+	JNZ          vector810
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile797
+	JNZ          tile809
 	VZEROUPPER
 	RET
 
@@ -22394,12 +22814,12 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile799:
+tile811:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector800:
+vector812:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -22428,11 +22848,11 @@ vector800:
 	ADDQ         $+36, BX
 	ADDQ         $+128, SI
 	DECQ         DI
-	JNZ          vector800
+	JNZ          vector812
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile799
+	JNZ          tile811
 	VZEROUPPER
 	RET
 
@@ -22443,12 +22863,12 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile801:
+tile813:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector802:
+vector814:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -22489,11 +22909,11 @@ vector802:
 	ADDQ         $+52, BX
 	ADDQ         $+192, SI
 	DECQ         DI
-	JNZ          vector802
+	JNZ          vector814
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile801
+	JNZ          tile813
 	VZEROUPPER
 	RET
 
@@ -22516,66 +22936,66 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs803
+	JAE   runs815
 	CMPQ  DX, $+32
-	JAE   runs804
+	JAE   runs816
 	CMPQ  DX, $+16
-	JAE   runs805
+	JAE   runs817
 	RET
 
-runs803:
+runs815:
 	SUBQ $+64, SI
 
-group806:
+group818:
 	MOVQ rows+48(FP), DX
 
-row807:
+row819:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run808:
+run820:
 	XORQ R10, R10
 
-pieces809:
+pieces821:
 	VMOVDQU64 (R9)(R10*1), Z0
 	VMOVDQU64 Z0, (R8)(R10*1)
 	CMPQ      R10, SI
-	JEQ       piecesdone810
+	JEQ       piecesdone822
 	ADDQ      $+64, R10
 	CMPQ      R10, SI
-	JLE       pieces809
+	JLE       pieces821
 	MOVQ      SI, R10
-	JMP       pieces809
+	JMP       pieces821
 
-piecesdone810:
+piecesdone822:
 	ADDQ dstX+32(FP), R8
 	ADDQ srcX+40(FP), R9
 	DECQ DI
-	JNZ  run808
+	JNZ  run820
 	ADDQ dstRow+56(FP), AX
 	ADDQ srcRow+64(FP), CX
 	DECQ DX
-	JNZ  row807
+	JNZ  row819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group806
+	JNZ  group818
 	VZEROUPPER
 	RET
 
-runs804:
+runs816:
 	SUBQ $+32, SI
 
-group811:
+group823:
 	MOVQ rows+48(FP), DX
 
-row812:
+row824:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run813:
+run825:
 	VMOVDQU (R9), Y0
 	VMOVDQU (R9)(SI*1), Y1
 	VMOVDQU Y0, (R8)
@@ -22583,30 +23003,30 @@ run813:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run813
+	JNZ     run825
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row812
+	JNZ     row824
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group811
+	JNZ     group823
 	VZEROUPPER
 	RET
 
-runs805:
+runs817:
 	SUBQ $+16, SI
 
-group814:
+group826:
 	MOVQ rows+48(FP), DX
 
-row815:
+row827:
 	MOVQ w+24(FP), DI
 	MOVQ AX, R8
 	MOVQ CX, R9
 
-run816:
+run828:
 	VMOVDQU (R9), X0
 	VMOVDQU (R9)(SI*1), X1
 	VMOVDQU X0, (R8)
@@ -22614,14 +23034,14 @@ run816:
 	ADDQ    dstX+32(FP), R8
 	ADDQ    srcX+40(FP), R9
 	DECQ    DI
-	JNZ     run816
+	JNZ     run828
 	ADDQ    dstRow+56(FP), AX
 	ADDQ    srcRow+64(FP), CX
 	DECQ    DX
-	JNZ     row815
+	JNZ     row827
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group814
+	JNZ     group826
 	VZEROUPPER
 	RET

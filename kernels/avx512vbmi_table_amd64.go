@@ -36,10 +36,12 @@ var avx512vbmi = simd.Table{
 		3: {2: {1: {F: tunzip3x2x1AVX512VBMI, MinN: 6}, 2: {F: tunzip3x2x2AVX512VBMI, MinN: 12}, 4: {F: tunzip3x2x4AVX512VBMI, MinN: 24}, 8: {F: tunzip3x2x8AVX512VBMI, MinN: 48}}, 3: {1: {F: tunzip3x3x1AVX512VBMI, MinN: 9}, 2: {F: tunzip3x3x2AVX512VBMI, MinN: 18}, 4: {F: tunzip3x3x4AVX512VBMI, MinN: 36}, 8: {F: tunzip3x3x8AVX512VBMI, MinN: 72}}, 4: {1: {F: tunzip3x4x1AVX512VBMI, MinN: 12}, 2: {F: tunzip3x4x2AVX512VBMI, MinN: 24}, 4: {F: tunzip3x4x4AVX512VBMI, MinN: 48}}},
 		4: {2: {1: {F: tunzip4x2x1AVX512VBMI, MinN: 64}, 2: {F: tunzip4x2x2AVX512VBMI, MinN: 64}, 4: {F: tunzip4x2x4AVX512VBMI, MinN: 64}, 8: {F: tunzip4x2x8AVX512VBMI, MinN: 64}}, 3: {1: {F: tunzip4x3x1AVX512VBMI, MinN: 12}, 2: {F: tunzip4x3x2AVX512VBMI, MinN: 48}, 4: {F: tunzip4x3x4AVX512VBMI, MinN: 48}}, 4: {1: {F: tunzip4x4x1AVX512VBMI, MinN: 64}, 2: {F: tunzip4x4x2AVX512VBMI, MinN: 64}, 4: {F: tunzip4x4x4AVX512VBMI, MinN: 64}}},
 	},
-	Gather:   [simd.MaxGroups + 1]simd.GatherFunc{1: gather1AVX512VBMI, 2: gather2AVX512VBMI, 3: gather3AVX512VBMI},
-	CopyRuns: copyRunsAVX512VBMI,
-	Base:     &avx2,
-	Split:    [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
+	Gather:     [simd.MaxGroups + 1]simd.GatherFunc{1: gather1AVX512VBMI, 2: gather2AVX512VBMI, 3: gather3AVX512VBMI},
+	StackZip:   simd.StackKernels{1: stackZip2x1AVX512VBMI, 2: stackZip2x2AVX512VBMI, 4: stackZip2x4AVX512VBMI},
+	StackUnzip: simd.StackKernels{1: stackUnzip2x1AVX512VBMI, 2: stackUnzip2x2AVX512VBMI, 4: stackUnzip2x4AVX512VBMI},
+	CopyRuns:   copyRunsAVX512VBMI,
+	Base:       &avx2,
+	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 
 func init() { simd.Register("AVX512VBMI", &avx512vbmi) }

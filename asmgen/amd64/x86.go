@@ -39,8 +39,12 @@ func (g *Generator) Result() (*ir.File, error) { return g.c.Result() }
 // Kernel adds one kernel of the table and returns the shortest row, in
 // bytes, a fixed-b kernel handles (0 for the others).
 func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
-	if k.Kind == table.Gather {
+	switch k.Kind {
+	case table.Gather:
 		g.gather(k)
+		return 0, nil
+	case table.StackZip, table.StackUnzip:
+		g.stackRows(k)
 		return 0, nil
 	}
 	if k.ISA != table.AVX2 {

@@ -55,10 +55,12 @@ func (i ISA) streams() bool { return i.desc().Streaming }
 type Kind uint8
 
 const (
-	Zip    Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
-	Unzip              // split one row into b lanes (NCHW SpaceToDepth)
-	Copy               // copy runs of 16 bytes or more between strided places (NHWC)
-	Gather             // write output vectors shuffled from source windows (rows shorter than a vector)
+	Zip        Kind = iota // interleave b lanes of elements into one row (NCHW DepthToSpace)
+	Unzip                  // split one row into b lanes (NCHW SpaceToDepth)
+	Copy                   // copy runs of 16 bytes or more between strided places (NHWC)
+	Gather                 // write output vectors shuffled from source windows (rows shorter than a vector)
+	StackZip               // NCHW DepthToSpace of b = 2 by units of short rows stacked in registers (internal/stack)
+	StackUnzip             // its SpaceToDepth
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -85,6 +87,10 @@ var (
 		"the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather)",
 		[]string{"dst", "src", "offs", "idx"},
 		[]string{"steps", "reps", "srcRep", "dstRep"}}
+	StackSig = Signature{"Stack",
+		"the stacked-row kernels, which run, in each of groups groups (group bytes apart on both sides), units units of short rows: unit u starts min(u*step, last) bytes into the group on the depth side, where its four planes lie plane bytes apart, and four times as far on the space side; tab holds the units' permutation and masks (see internal/stack)",
+		[]string{"space", "depth", "tab"},
+		[]string{"units", "step", "last", "plane", "groups", "group"}}
 	CopySig = Signature{"Copy",
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
@@ -106,6 +112,8 @@ func (k Kernel) Signature() Signature {
 		return CopySig
 	case k.Kind == Gather:
 		return GatherSig
+	case k.Kind == StackZip || k.Kind == StackUnzip:
+		return StackSig
 	case k.B == 0:
 		return AnyBSig
 	}
@@ -141,6 +149,13 @@ func (k Kernel) Name() string {
 	}
 	if k.Kind == Gather { // e.g. gather2AVX512VBMI: 2 groups of windows per vector
 		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
+	}
+	if k.Kind == StackZip || k.Kind == StackUnzip { // e.g. stackZip2x1AVX512VBMI: permutes of 1-byte units
+		kind := "Zip"
+		if k.Kind == StackUnzip {
+			kind = "Unzip"
+		}
+		return fmt.Sprintf("stack%s2x%d%s", kind, k.Width, k.ISA)
 	}
 	kind := "zip"
 	if k.Kind == Unzip {
@@ -311,6 +326,9 @@ func Kernels(i ISA) []Kernel {
 			out = append(out, Kernel{ISA: i, Kind: kind, Width: 16})
 		}
 	}
+	for _, u := range i.StackUnits() {
+		out = append(out, Kernel{ISA: i, Kind: StackZip, B: 2, Width: u}, Kernel{ISA: i, Kind: StackUnzip, B: 2, Width: u})
+	}
 	for g := 1; g <= i.Windows().MaxGroups; g++ {
 		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
 	}
@@ -319,6 +337,30 @@ func Kernels(i ISA) []Kernel {
 		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true})
 	}
 	return out
+}
+
+// StackUnits are the units, in bytes, whose two-table permutes an ISA's
+// stacked-row kernels use (VPERMI2B, VPERMI2W, VPERMI2D): the runtime takes
+// the largest that divides the element size. Only AVX-512 has them: AVX2
+// permutes bytes only within 16-byte lanes.
+func (i ISA) StackUnits() []int {
+	switch i {
+	case AVX512VBMI:
+		return []int{1, 2, 4}
+	case AVX512BW:
+		return []int{2, 4}
+	}
+	return nil
+}
+
+// MaxStackUnit is the largest permute unit of any ISA's stacked-row
+// kernels.
+func MaxStackUnit() int {
+	n := 0
+	for _, i := range ISAs() {
+		n = max(n, slices.Max(append(ISA(i.Name).StackUnits(), 0)))
+	}
+	return n
 }
 
 // MaxGroups is the most groups of windows a gather kernel of any ISA

@@ -1,10 +1,8 @@
 package gather
 
 import (
-	"sync"
-	"sync/atomic"
-
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -79,41 +77,17 @@ type key struct {
 	depth   shape.Dims
 }
 
-// maxCached bounds the cache; when it is full it starts again empty.
-const maxCached = 256
-
-var (
-	cache atomic.Pointer[map[key]*Plan] // nil until the first plan
-	mu    sync.Mutex                    // serializes writers, which copy the map
-)
+var cache memo.Cache[key, *Plan]
 
 // Cached returns the plan of a validated, non-empty call for kernels of
 // windows w, building it on first use, or nil if the call has none. A
 // cached plan costs a map lookup and no allocation.
 func Cached(w isa.Windows, g *shape.Geometry) *Plan {
 	k := key{w, g.Op, g.Order, g.Layout, g.B, g.Elem, g.Depth}
-	if m := cache.Load(); m != nil {
-		if p, ok := (*m)[k]; ok {
+	return cache.Get(k, func() *Plan {
+		if p, ok := New(w, g); ok {
 			return p
 		}
-	}
-	p, ok := New(w, g)
-	if !ok {
-		p = nil
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	var old map[key]*Plan
-	if m := cache.Load(); m != nil {
-		old = *m
-	}
-	next := make(map[key]*Plan, len(old)+1)
-	if len(old) < maxCached {
-		for k, v := range old {
-			next[k] = v
-		}
-	}
-	next[k] = p
-	cache.Store(&next)
-	return p
+		return nil
+	})
 }

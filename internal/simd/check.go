@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
 // The kernels trust their arguments: a wrong stride makes them read or
@@ -95,6 +96,20 @@ func (f GatherFunc) Run(a *GatherArgs, w isa.Windows, groups int) {
 	src, ok2 := around(srcEnd, a.Reps, a.SrcRep)
 	if !ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+	}
+	f.call(a)
+}
+
+// Run calls a stacked-row kernel after checking the call against the
+// masks its table holds (stack.Reach). With a.Report set it names the
+// kernel instead.
+func (f StackFunc) Run(a *StackArgs) {
+	if dryRun(f, a.Report) {
+		return
+	}
+	depth, space, ok := stack.Reach(a.Tab, a.Units, a.Step, a.Last, a.Plane, a.Groups, a.Group)
+	if !ok || depth > len(a.Depth) || space > len(a.Space) {
+		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
 	f.call(a)
 }

@@ -6,10 +6,11 @@ import "unsafe"
 
 // The limits of the kernel table.
 const (
-	MaxBlock  = 8  // the largest block size with kernels of its own
-	MaxWidth  = 16 // the largest element size, in bytes
-	MaxCp     = 4  // the largest C' of a transposing kernel
-	MaxGroups = 3  // the most groups of windows of a gather kernel
+	MaxBlock     = 8  // the largest block size with kernels of its own
+	MaxWidth     = 16 // the largest element size, in bytes
+	MaxCp        = 4  // the largest C' of a transposing kernel
+	MaxGroups    = 3  // the most groups of windows of a gather kernel
+	MaxStackUnit = 4  // the largest permute unit, in bytes, of a stacked-row kernel
 )
 
 // LaneFunc is the signature of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups.
@@ -80,9 +81,30 @@ func (f GatherFunc) call(a *GatherArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
 }
 
+// StackFunc is the signature of the stacked-row kernels, which run, in each of groups groups (group bytes apart on both sides), units units of short rows: unit u starts min(u*step, last) bytes into the group on the depth side, where its four planes lie plane bytes apart, and four times as far on the space side; tab holds the units' permutation and masks (see internal/stack).
+type StackFunc func(space, depth, tab *byte, units, step, last, plane, groups, group int)
+
+// StackArgs are the arguments of a StackFunc, with the slices its pointers point into.
+type StackArgs struct {
+	Space, Depth, Tab                       []byte
+	Units, Step, Last, Plane, Groups, Group int
+
+	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
+	Report func(kernel string)
+}
+
+// call calls f with a's arguments.
+func (f StackFunc) call(a *StackArgs) {
+	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.Plane, a.Groups, a.Group)
+}
+
 // LaneKernels are lane kernels by block size and element width.
 type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
 
 // TransposeKernels are transposing lane kernels by block size, C' and
 // element width.
 type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
+
+// StackKernels are stacked-row kernels by the bytes of their permutes'
+// units.
+type StackKernels [MaxStackUnit + 1]StackFunc

@@ -48,6 +48,11 @@ type Table struct {
 	Gather  [MaxGroups + 1]GatherFunc
 	windows isa.Windows
 
+	// StackZip[u] and StackUnzip[u] are the stacked-row kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), whose
+	// permutes move units of u bytes.
+	StackZip, StackUnzip StackKernels
+
 	// Base, if not nil, runs what this table has no kernel for, and rows
 	// too short for its kernels.
 	Base *Table
@@ -70,7 +75,7 @@ func Register(name string, t *Table) {
 	c := chosen(t)
 	engine.Register(&engine.Impl{
 		Tier:   isa.Lookup(name).Tier,
-		Gather: c.gather,
+		Gather: c.short,
 		W1:     kernels[uint8]{c},
 		W2:     kernels[uint16]{c},
 		W4:     kernels[uint32]{c},

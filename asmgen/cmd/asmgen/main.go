@@ -217,6 +217,19 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 		}
 		b.WriteString("},\n")
 	}
+	if us := table.ISA(i.Name).StackUnits(); len(us) > 0 {
+		for _, kind := range []table.Kind{table.StackZip, table.StackUnzip} {
+			name := "StackZip"
+			if kind == table.StackUnzip {
+				name = "StackUnzip"
+			}
+			fmt.Fprintf(&b, "%s: simd.StackKernels{", name)
+			for _, u := range us {
+				fmt.Fprintf(&b, "%d: %s, ", u, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}.Name())
+			}
+			b.WriteString("},\n")
+		}
+	}
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
 	if i.Streaming {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
@@ -252,9 +265,10 @@ const (
 	MaxWidth = %d // the largest element size, in bytes
 	MaxCp    = %d // the largest C' of a transposing kernel
 	MaxGroups = %d // the most groups of windows of a gather kernel
+	MaxStackUnit = %d // the largest permute unit, in bytes, of a stacked-row kernel
 )
-`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups())
-	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig} {
+`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit())
+	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig, table.StackSig} {
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
@@ -295,6 +309,10 @@ type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
 // TransposeKernels are transposing lane kernels by block size, C' and
 // element width.
 type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
+
+// StackKernels are stacked-row kernels by the bytes of their permutes'
+// units.
+type StackKernels [MaxStackUnit + 1]StackFunc
 `)
 	return writeGo(path, b.Bytes())
 }

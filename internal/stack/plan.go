@@ -1,0 +1,252 @@
+// Package stack plans NCHW calls of block size 2 whose depth-side rows fit
+// a 64-byte register (YOLO's 13x13 maps: rows of 13 to 52 bytes) for the
+// stacked-row kernels of package kernels (AVX-512).
+//
+// In NCHW the four planes (i, j) that one output row draws from each hold
+// their rows back to back, and the space side holds the rows they make back
+// to back too. So k consecutive rows of each plane fill one register (L =
+// k*W*w bytes, masked), and the 4*L bytes of the 2*k space rows they make
+// fill four; one permutation maps the one to the other, the same for every
+// such unit of k rows anywhere in the call. A kernel keeps that
+// permutation in registers and runs unit after unit: four masked loads,
+// eight two-table permutes, four masked stores, where the row kernels pay
+// a loop iteration and partial vectors for every 13-byte row.
+//
+// The units run along rows that continue each other's bytes: in DCR the
+// rows of every channel of a plane group, in CRD those of one channel. A
+// group whose rows are not a multiple of k ends with a unit that overlaps
+// the one before it and rewrites the same bytes.
+package stack
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// The layout of a plan's table, which the kernels read: an index vector per
+// register they write, then the depth side's load or store mask and the
+// space side's four.
+const (
+	Vector    = 64                   // bytes of a register
+	Planes    = 4                    // the planes (i, j) of block size 2
+	MaskDepth = Planes * Vector      // offset of the depth side's mask
+	MaskSpace = MaskDepth + 8        // offset of the space side's masks, one per register
+	TabBytes  = MaskSpace + 8*Planes // bytes of a table
+	MaxRow    = Vector               // the longest depth row, in bytes, that plans take (a unit of one row)
+	b         = 2                    // the block size
+	pairBytes = 2 * Vector           // the bytes a two-table permute picks from
+	unitsMax  = 1 << 30              // bounds units so that offsets stay far from overflow
+)
+
+// A Plan runs a call as Groups groups, Group bytes apart on both sides, of
+// Units units each. Unit u of a group starts min(u*Step, Last) bytes into
+// the group on the depth side, where its four planes lie Plane bytes apart,
+// and four times as far on the space side.
+//
+// Tab holds, per register the kernel writes (the space side's four for a
+// DepthToSpace, the planes' for a SpaceToDepth), the index vector of its
+// two-table permutes in units of Unit bytes: those whose top bit is set
+// pick from the second pair of registers read, the others from the first.
+// Then the masks of the bytes loaded or stored: the depth side's (Step
+// bytes) and the space side's, one per register.
+type Plan struct {
+	Op                                      shape.Op
+	Unit                                    int
+	Units, Step, Last, Plane, Groups, Group int
+	Tab                                     [TabBytes]byte
+}
+
+// New plans a validated call for kernels that permute units of unit bytes
+// (1, 2 or 4), or reports false if the call is not NCHW, of block size 2,
+// with depth rows of at most MaxRow bytes and elements a multiple of unit.
+func New(g *shape.Geometry, unit int) (*Plan, bool) {
+	d, w := g.Depth, g.Elem
+	row := d.W * w
+	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%unit != 0 || g.Len() == 0 {
+		return nil, false
+	}
+	cp := d.C / (b * b) // C' of the channels the block spreads
+	plane := d.H * row
+	p := &Plan{Op: g.Op, Unit: unit, Plane: plane, Groups: d.N, Group: d.C * plane}
+	rows := cp * d.H
+	if g.Order == shape.CRD {
+		p.Plane, p.Groups, p.Group, rows = plane, d.N*cp, b*b*plane, d.H
+	} else {
+		p.Plane = cp * plane
+	}
+	k := min(Vector/row, rows)
+	p.Step, p.Last = k*row, (rows-k)*row
+	p.Units = (rows + k - 1) / k
+	p.fill(row, w)
+	return p, true
+}
+
+// fill writes the table of units of k = p.Step/row rows of row bytes of
+// w-byte elements.
+func (p *Plan) fill(row, w int) {
+	l := p.Step
+	binary.LittleEndian.PutUint64(p.Tab[MaskDepth:], lowBits(l))
+	for r := range Planes {
+		binary.LittleEndian.PutUint64(p.Tab[MaskSpace+8*r:], lowBits(min(max(Planes*l-r*Vector, 0), Vector)))
+	}
+	top := byte(0x80) // the top bit of a unit, in its last byte
+	for r := range Planes {
+		idx := p.Tab[r*Vector:][:Vector]
+		for at := 0; at < Vector; at += p.Unit {
+			var from int // the byte of the pairs this unit of register r takes
+			var ok bool
+			if p.Op == shape.DepthToSpace {
+				from, ok = zipFrom(r*Vector+at, row, w, l)
+			} else {
+				from, ok = unzipFrom(r, at, row, w, l)
+			}
+			if !ok {
+				continue // a byte the mask keeps from being written
+			}
+			// Below 128 units, so the low byte holds it; the permutes
+			// read its low 7 (bytes), 6 (words) or 5 (dwords) bits.
+			idx[at] = byte(from % pairBytes / p.Unit)
+			if from >= pairBytes {
+				idx[at+p.Unit-1] |= top
+			}
+		}
+	}
+}
+
+// space splits byte x of a unit's space side into the plane and the byte of
+// the plane's register it comes from: x = (r*b + i)*b*row + (c*b + j)*w + e
+// for byte e of column c of row r of plane (i, j).
+func space(x, row, w int) (plane, y int) {
+	line, col := x/(b*row), x%(b*row)
+	r, i := line/b, line%b
+	c, j, e := col/(b*w), col/w%b, col%w
+	return i*b + j, r*row + c*w + e
+}
+
+// zipFrom is where byte x of the space side comes from in a DepthToSpace,
+// as a byte of the two pairs of plane registers (planes 0 and 1, then 2 and
+// 3), or false past the unit's 4*l bytes.
+func zipFrom(x, row, w, l int) (int, bool) {
+	if x >= Planes*l {
+		return 0, false
+	}
+	plane, y := space(x, row, w)
+	return plane*Vector + y, true
+}
+
+// unzipFrom is where byte y of plane register r comes from in a
+// SpaceToDepth, as a byte of the two pairs of space registers, or false
+// past the unit's l bytes.
+func unzipFrom(r, y, row, w, l int) (int, bool) {
+	if y >= l {
+		return 0, false
+	}
+	line, rem := y/row, y%row // row of the plane, byte within it
+	c, e := rem/w, rem%w
+	i, j := r/b, r%b
+	return (line*b+i)*b*row + (c*b+j)*w + e, true
+}
+
+func lowBits(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<n - 1
+}
+
+// Reach returns how many bytes from their starts a stacked-row kernel
+// reaches on the depth and space sides with these arguments, the masks
+// read from tab as the kernel reads them, or false for arguments no kernel
+// takes or whose reach would overflow: the check before every call, which
+// trusts no plan.
+func Reach(tab []byte, units, step, last, plane, groups, group int) (depth, space int, ok bool) {
+	const huge = math.MaxInt / 16 // far from overflow after the sums below
+	if len(tab) < TabBytes || units < 1 || units > unitsMax || step < 1 || step > Vector ||
+		groups < 1 || min(last, plane, group) < 0 || max(last, plane, group) > huge ||
+		groups > 1 && group > huge/(groups-1) {
+		return 0, 0, false
+	}
+	at := min((units-1)*step, last) // the furthest unit's start
+	if n := maskLen(tab[MaskDepth:]); n > 0 {
+		depth = at + (Planes-1)*plane + n
+	}
+	for r := range Planes {
+		if n := maskLen(tab[MaskSpace+8*r:]); n > 0 {
+			space = max(space, Planes*at+r*Vector+n)
+		}
+	}
+	g := (groups - 1) * group
+	return depth + g, space + g, true
+}
+
+// Reach is the package's Reach for the plan's arguments.
+func (p *Plan) Reach() (depth, space int, ok bool) {
+	return Reach(p.Tab[:], p.Units, p.Step, p.Last, p.Plane, p.Groups, p.Group)
+}
+
+// maskLen is one past the highest byte a mask at b selects.
+func maskLen(m []byte) int { return 64 - bits.LeadingZeros64(binary.LittleEndian.Uint64(m)) }
+
+// Interpret runs the plan as the kernels do, in Go: the model the kernels
+// are tested against, and a check of the table on any machine.
+func (p *Plan) Interpret(space, depth []byte) {
+	for gr := range p.Groups {
+		for u := range p.Units {
+			o := min(u*p.Step, p.Last)
+			p.unit(space[gr*p.Group+Planes*o:], depth[gr*p.Group+o:])
+		}
+	}
+}
+
+// unit runs one unit whose space side starts at space and depth side at
+// depth: masked loads of four registers, the permutes, masked stores.
+func (p *Plan) unit(space, depth []byte) {
+	zip := p.Op == shape.DepthToSpace
+	mask := func(r int, depthSide bool) ([]byte, uint64) {
+		switch m := binary.LittleEndian.Uint64(p.Tab[MaskSpace+8*r:]); {
+		case depthSide:
+			return depth[r*p.Plane:], binary.LittleEndian.Uint64(p.Tab[MaskDepth:])
+		case m == 0: // a register past the unit's end, perhaps past space's
+			return nil, 0
+		default:
+			return space[r*Vector:], m
+		}
+	}
+	var in, out [Planes][Vector]byte
+	for r := range Planes {
+		at, m := mask(r, zip)
+		for k := range Vector {
+			if m>>k&1 != 0 {
+				in[r][k] = at[k]
+			}
+		}
+	}
+	for r := range Planes {
+		idx := p.Tab[r*Vector:][:Vector]
+		for at := 0; at < Vector; at += p.Unit {
+			x := int(idx[at]) % (pairBytes / p.Unit) * p.Unit
+			pair := 0
+			if idx[at+p.Unit-1]&0x80 != 0 {
+				pair = 2
+			}
+			copy(out[r][at:at+p.Unit], in[pair+x/Vector][x%Vector:])
+		}
+	}
+	for r := range Planes {
+		at, m := mask(r, !zip)
+		for k := range Vector {
+			if m>>k&1 != 0 {
+				at[k] = out[r][k]
+			}
+		}
+	}
+}
+
+// String describes the plan, as Describe reports it.
+func (p *Plan) String() string {
+	return fmt.Sprintf("stacked rows, %d groups of %d units of 4 registers of %d-byte rows", p.Groups, p.Units, p.Step)
+}

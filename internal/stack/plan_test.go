@@ -1,0 +1,83 @@
+package stack
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// cases are NCHW calls of block size 2 on the depth side (n, C', h, w):
+// YOLO's, rows of one element, H = 1, N > 1, rows that fill a register
+// exactly or leave a remainder of rows per group.
+var cases = [][4]int{
+	{1, 64, 13, 13}, {2, 3, 5, 7}, {1, 1, 1, 1}, {3, 2, 3, 5}, {1, 16, 28, 28},
+	{1, 3, 1, 1}, {2, 5, 1, 9}, {1, 4, 7, 1}, {1, 2, 9, 16}, {2, 1, 5, 32}, {1, 7, 3, 11},
+}
+
+// each calls run with every plan of every case, order, op, element width
+// and unit, with a random source and the reference's output.
+func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	planned := 0
+	for _, c := range cases {
+		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
+			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+				for _, elem := range []int{1, 2, 3, 4, 8, 16} {
+					for _, unit := range []int{1, 2, 4} {
+						n, cp, h, w := c[0], c[1], c[2], c[3]
+						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						if op == shape.SpaceToDepth {
+							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						}
+						size := n * cp * 4 * h * w * elem
+						g, err := shape.Validate(op, prm, elem, size, size, false)
+						if err != nil {
+							t.Fatal(err)
+						}
+						p, ok := New(&g, unit)
+						if ok != (w*elem <= MaxRow && elem%unit == 0) {
+							t.Fatalf("%+v elem %d unit %d: planned %v", prm, elem, unit, ok)
+						}
+						if !ok {
+							continue
+						}
+						src := make([]byte, size)
+						for i := range src {
+							src[i] = byte(rng.Uint32())
+						}
+						want := make([]byte, size)
+						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
+							t.Fatal(err)
+						}
+						planned++
+						run(p, &g, want, src)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d plans", planned)
+}
+
+// TestInterpret runs every plan's table in Go against the reference and
+// checks that Reach covers exactly the tensors.
+func TestInterpret(t *testing.T) {
+	each(t, func(p *Plan, g *shape.Geometry, want, src []byte) {
+		depth, space, ok := p.Reach()
+		if !ok || depth != len(src) || space != len(src) {
+			t.Fatalf("%v %v %+v: reach %d %d %v for %d bytes (%v)", g.Op, g.Order, g.Depth, depth, space, ok, len(src), p)
+		}
+		dst := make([]byte, len(want))
+		if g.Op == shape.DepthToSpace {
+			p.Interpret(dst, src)
+		} else {
+			p.Interpret(src, dst)
+		}
+		if !bytes.Equal(dst, want) {
+			t.Fatalf("%v %v %+v elem %d unit %d: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Unit, p)
+		}
+	})
+}

@@ -1,0 +1,116 @@
+package kernels
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
+	"github.com/blockshuffle/blockshuffle/internal/stack"
+)
+
+// stackCases are NCHW calls of block size 2 for the stacked-row kernels,
+// as depth-side (n, C', h, w): YOLO's, rows of one element, H = 1, N > 1,
+// rows that fill a register exactly (16 and 32 bytes) or leave rows over
+// in a group, and rows of every length up to stack.MaxRow with 1-byte
+// elements (every count of rows per register).
+func stackCases() [][4]int {
+	out := [][4]int{
+		{1, 64, 13, 13}, {2, 3, 5, 7}, {1, 1, 1, 1}, {3, 2, 3, 5}, {1, 16, 28, 28},
+		{1, 3, 1, 1}, {2, 5, 1, 9}, {1, 4, 7, 1}, {1, 2, 9, 16}, {2, 1, 5, 32}, {1, 7, 3, 11},
+	}
+	for w := 1; w <= stack.MaxRow; w++ {
+		out = append(out, [4]int{1, 3, 5, w})
+	}
+	return out
+}
+
+// eachStackPlan calls run with the stacked-row kernel and plan of every
+// case, order, op and element width and every table under test, and the
+// output the reference writes; space and depth say which of dst and src
+// is which side.
+func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte)) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	planned := 0
+	for name, set := range tablesUnderTest() {
+		for _, c := range stackCases() {
+			for _, order := range []shape.Order{shape.DCR, shape.CRD} {
+				for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+					for _, elem := range []int{1, 2, 3, 4, 6, 8, 16} {
+						n, cp, h, w := c[0], c[1], c[2], c[3]
+						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						if op == shape.SpaceToDepth {
+							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						}
+						size := n * cp * 4 * h * w * elem
+						g, err := shape.Validate(op, prm, elem, size, size, false)
+						if err != nil {
+							t.Fatal(err)
+						}
+						f, p := set.StackPlan(&g, false)
+						if p == nil {
+							continue
+						}
+						src := make([]byte, size)
+						for i := range src {
+							src[i] = byte(rng.Uint32())
+						}
+						want := make([]byte, size)
+						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
+							t.Fatal(err)
+						}
+						planned++
+						run(name, f, p, &g, want, src)
+					}
+				}
+			}
+		}
+	}
+	for _, set := range tablesUnderTest() {
+		if set.StackZip[2] != nil && planned == 0 {
+			t.Fatal("no case had a stacked-row plan")
+		}
+	}
+	t.Logf("%d plans run", planned)
+}
+
+// runStack runs plan p with kernel f from src into dst.
+func runStack(f simd.StackFunc, p *stack.Plan, dst, src []byte) {
+	a := &simd.StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, Plane: p.Plane, Groups: p.Groups, Group: p.Group}
+	if p.Op == shape.SpaceToDepth {
+		a.Space, a.Depth = src, dst
+	}
+	f.Run(a)
+}
+
+// TestStack runs every stacked-row plan of the cases with the kernels
+// against the reference, into outputs with random bytes around them, which
+// must stay.
+func TestStack(t *testing.T) {
+	eachStackPlan(t, func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
+		pad := bytes.Repeat([]byte{0xa5}, 64)
+		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
+		runStack(f, p, buf[64:64+len(want)], src)
+		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
+			t.Fatalf("%s: %s: wrong output with plan %v", name, describeGeometry(g), p)
+		}
+	})
+}
+
+// TestStackGuardPages runs every stacked-row plan with both tensors right
+// against inaccessible pages, before and after: a load or store whose mask
+// let a byte outside them through would fault.
+func TestStackGuardPages(t *testing.T) {
+	eachStackPlan(t, func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
+		inGuards(t, len(want), len(src), func(dst, s []byte) {
+			copy(s, src)
+			clear(dst)
+			runStack(f, p, dst, s)
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
+			}
+		})
+	})
+}
