@@ -22,6 +22,8 @@ TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1
 	CMPQ  BX, $0x10
@@ -36,33 +38,33 @@ chunk1:
 	SUBQ $0x20, BX
 
 group5:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row6:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks7:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
+	VMOVDQU    Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone8
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks7
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks7
 
 rowdone8:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row6
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -75,31 +77,31 @@ chunk2:
 	SUBQ $0x10, BX
 
 group9:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row10:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks11:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (AX)(DI*2)
+	VMOVDQU    X2, (AX)(R9*2)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, 16(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone12
-	ADDQ       $0x10, DI
-	CMPQ       DI, BX
+	ADDQ       $0x10, R9
+	CMPQ       R9, BX
 	JLE        chunks11
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks11
 
 rowdone12:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row10
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -112,29 +114,29 @@ chunk3:
 	SUBQ $0x08, BX
 
 group13:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row14:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks15:
-	LEAQ       (CX)(DI*1), R9
-	VMOVQ      (R9), X0
-	VMOVQ      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone16
-	ADDQ       $0x08, DI
-	CMPQ       DI, BX
+	ADDQ       $0x08, R9
+	CMPQ       R9, BX
 	JLE        chunks15
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks15
 
 rowdone16:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row14
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -147,29 +149,29 @@ chunk4:
 	SUBQ $0x04, BX
 
 group17:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row18:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks19:
-	LEAQ       (CX)(DI*1), R9
-	VMOVD      (R9), X0
-	VMOVD      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVQ      X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone20
-	ADDQ       $0x04, DI
-	CMPQ       DI, BX
+	ADDQ       $0x04, R9
+	CMPQ       R9, BX
 	JLE        chunks19
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks19
 
 rowdone20:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row18
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -196,6 +198,8 @@ TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk21
 	CMPQ  BX, $0x10
@@ -210,33 +214,33 @@ chunk21:
 	SUBQ $0x20, BX
 
 group25:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row26:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks27:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
+	VMOVDQU    Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone28
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks27
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks27
 
 rowdone28:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row26
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -249,31 +253,31 @@ chunk22:
 	SUBQ $0x10, BX
 
 group29:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row30:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks31:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(DI*2)
+	VMOVDQU    X2, (AX)(R9*2)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, 16(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone32
-	ADDQ       $0x10, DI
-	CMPQ       DI, BX
+	ADDQ       $0x10, R9
+	CMPQ       R9, BX
 	JLE        chunks31
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks31
 
 rowdone32:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row30
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -286,29 +290,29 @@ chunk23:
 	SUBQ $0x08, BX
 
 group33:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row34:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks35:
-	LEAQ       (CX)(DI*1), R9
-	VMOVQ      (R9), X0
-	VMOVQ      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone36
-	ADDQ       $0x08, DI
-	CMPQ       DI, BX
+	ADDQ       $0x08, R9
+	CMPQ       R9, BX
 	JLE        chunks35
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks35
 
 rowdone36:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row34
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -321,29 +325,29 @@ chunk24:
 	SUBQ $0x04, BX
 
 group37:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row38:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks39:
-	LEAQ       (CX)(DI*1), R9
-	VMOVD      (R9), X0
-	VMOVD      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVQ      X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone40
-	ADDQ       $0x04, DI
-	CMPQ       DI, BX
+	ADDQ       $0x04, R9
+	CMPQ       R9, BX
 	JLE        chunks39
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks39
 
 rowdone40:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row38
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -370,6 +374,8 @@ TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk41
 	CMPQ  BX, $0x10
@@ -384,33 +390,33 @@ chunk41:
 	SUBQ $0x20, BX
 
 group45:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row46:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks47:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
+	VMOVDQU    Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone48
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks47
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks47
 
 rowdone48:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row46
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -423,31 +429,31 @@ chunk42:
 	SUBQ $0x10, BX
 
 group49:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row50:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks51:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(DI*2)
+	VMOVDQU    X2, (AX)(R9*2)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, 16(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone52
-	ADDQ       $0x10, DI
-	CMPQ       DI, BX
+	ADDQ       $0x10, R9
+	CMPQ       R9, BX
 	JLE        chunks51
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks51
 
 rowdone52:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row50
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -460,29 +466,29 @@ chunk43:
 	SUBQ $0x08, BX
 
 group53:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row54:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks55:
-	LEAQ       (CX)(DI*1), R9
-	VMOVQ      (R9), X0
-	VMOVQ      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVDQU    X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone56
-	ADDQ       $0x08, DI
-	CMPQ       DI, BX
+	ADDQ       $0x08, R9
+	CMPQ       R9, BX
 	JLE        chunks55
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks55
 
 rowdone56:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row54
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -495,29 +501,29 @@ chunk44:
 	SUBQ $0x04, BX
 
 group57:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row58:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks59:
-	LEAQ       (CX)(DI*1), R9
-	VMOVD      (R9), X0
-	VMOVD      (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVQ      X1, (AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone60
-	ADDQ       $0x04, DI
-	CMPQ       DI, BX
+	ADDQ       $0x04, R9
+	CMPQ       R9, BX
 	JLE        chunks59
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks59
 
 rowdone60:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row58
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -544,6 +550,8 @@ TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk61
 	CMPQ  BX, $0x10
@@ -556,33 +564,33 @@ chunk61:
 	SUBQ $0x20, BX
 
 group64:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row65:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks66:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(DX*1), Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R11)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
+	VMOVDQU     Y0, (AX)(R9*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone67
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks66
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks66
 
 rowdone67:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row65
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -595,31 +603,31 @@ chunk62:
 	SUBQ $0x10, BX
 
 group68:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row69:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks70:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(DX*1), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(DI*2)
+	VMOVDQU     X2, (AX)(R9*2)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     X1, 16(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone71
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks70
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks70
 
 rowdone71:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row69
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -632,29 +640,29 @@ chunk63:
 	SUBQ $0x08, BX
 
 group72:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row73:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks74:
-	LEAQ        (CX)(DI*1), R9
-	VMOVQ       (R9), X0
-	VMOVQ       (R9)(DX*1), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVQ       (R11), X0
+	VMOVQ       (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     X1, (AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone75
-	ADDQ        $0x08, DI
-	CMPQ        DI, BX
+	ADDQ        $0x08, R9
+	CMPQ        R9, BX
 	JLE         chunks74
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks74
 
 rowdone75:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row73
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -681,6 +689,8 @@ TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk76
 	CMPQ  BX, $0x10
@@ -691,31 +701,31 @@ chunk76:
 	SUBQ $0x20, BX
 
 group78:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row79:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks80:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (AX)(DI*2)
+	VMOVDQU    Y2, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone81
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks80
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks80
 
 rowdone81:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row79
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -728,29 +738,29 @@ chunk77:
 	SUBQ $0x10, BX
 
 group82:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row83:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks84:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
-	VMOVDQU X0, (AX)(DI*2)
-	VMOVDQU (R9)(DX*1), X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	CMPQ    DI, BX
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (AX)(R9*2)
+	VMOVDQU (R11)(DX*1), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone85
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks84
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks84
 
 rowdone85:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row83
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -777,6 +787,8 @@ TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk86
 	CMPQ  BX, $0x18
@@ -787,53 +799,53 @@ chunk86:
 	SUBQ $0x24, BX
 
 group88:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row89:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks90:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle0<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 10(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 10(R11), X1
 	VPSHUFB shuffle2<>+0(SB), X1, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle3<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 14(R9)(DX*1), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 14(R11)(DX*1), X0
 	VPSHUFB shuffle4<>+0(SB), X0, X0
-	VMOVDQU 18(R9), X1
+	VMOVDQU 18(R11), X1
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 20(R9), X1
+	VMOVDQU X1, 32(AX)(R9*2)
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle6<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle7<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 48(AX)(DI*2)
+	VMOVDQU X3, 48(AX)(R9*2)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
 	VPSHUFB shuffle9<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone91
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks90
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks90
 
 rowdone91:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row89
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -846,42 +858,42 @@ chunk87:
 	SUBQ $0x18, BX
 
 group92:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row93:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks94:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle0<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 8(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle10<>+0(SB), X1, X0
-	VMOVDQU 6(R9)(DX*1), X2
+	VMOVDQU 6(R11)(DX*1), X2
 	VPSHUFB shuffle3<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(AX)(DI*2)
-	VMOVDQU 8(R9)(DX*1), X2
+	VMOVDQU X2, 16(AX)(R9*2)
+	VMOVDQU 8(R11)(DX*1), X2
 	VPSHUFB shuffle11<>+0(SB), X2, X2
 	VPSHUFB shuffle12<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone95
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks94
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks94
 
 rowdone95:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row93
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -960,6 +972,8 @@ TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk96
 	CMPQ  BX, $0x18
@@ -970,50 +984,50 @@ chunk96:
 	SUBQ $0x24, BX
 
 group98:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row99:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks100:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 12(R9), X0
+	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 20(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 12(R9)(DX*1), X2
+	VMOVDQU 12(R11)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(AX)(DI*2)
+	VMOVDQU X2, 32(AX)(R9*2)
 	VPSHUFB shuffle19<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle20<>+0(SB), X2, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 48(AX)(DI*2)
+	VMOVDQU X1, 48(AX)(R9*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone101
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks100
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks100
 
 rowdone101:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row99
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1026,42 +1040,42 @@ chunk97:
 	SUBQ $0x18, BX
 
 group102:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row103:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks104:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 8(R9), X0
+	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle22<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(AX)(DI*2)
+	VMOVDQU X2, 16(AX)(R9*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X2
+	VMOVDQU 8(R11)(DX*1), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X2, 32(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone105
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks104
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks104
 
 rowdone105:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row103
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1136,6 +1150,8 @@ TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk106
 	RET
@@ -1144,33 +1160,33 @@ chunk106:
 	SUBQ $0x20, BX
 
 group107:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row108:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks109:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVNTDQ   Y0, (AX)(DI*2)
+	VMOVNTDQ   Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVNTDQ   Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone110
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks109
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks109
 
 rowdone110:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row108
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1198,6 +1214,8 @@ TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk111
 	RET
@@ -1206,33 +1224,33 @@ chunk111:
 	SUBQ $0x20, BX
 
 group112:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row113:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks114:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVNTDQ   Y0, (AX)(DI*2)
+	VMOVNTDQ   Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVNTDQ   Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone115
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks114
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks114
 
 rowdone115:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row113
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1260,6 +1278,8 @@ TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk116
 	RET
@@ -1268,33 +1288,33 @@ chunk116:
 	SUBQ $0x20, BX
 
 group117:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row118:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks119:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
-	VMOVNTDQ   Y0, (AX)(DI*2)
+	VMOVNTDQ   Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVNTDQ   Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone120
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks119
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks119
 
 rowdone120:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row118
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1322,6 +1342,8 @@ TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk121
 	RET
@@ -1330,33 +1352,33 @@ chunk121:
 	SUBQ $0x20, BX
 
 group122:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row123:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks124:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(DX*1), Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R11)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
-	VMOVNTDQ    Y0, (AX)(DI*2)
+	VMOVNTDQ    Y0, (AX)(R9*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
-	VMOVNTDQ    Y1, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone125
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks124
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks124
 
 rowdone125:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row123
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1384,6 +1406,8 @@ TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk126
 	RET
@@ -1392,31 +1416,31 @@ chunk126:
 	SUBQ $0x20, BX
 
 group127:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row128:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks129:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVNTDQ   Y2, (AX)(DI*2)
+	VMOVNTDQ   Y2, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVNTDQ   Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVNTDQ   Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone130
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks129
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks129
 
 rowdone130:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row128
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1444,6 +1468,8 @@ TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk131
 	CMPQ  BX, $0x10
@@ -1454,35 +1480,35 @@ chunk131:
 	SUBQ $0x20, BX
 
 group133:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row134:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks135:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPERM2I128 $0x20, Y1, Y2, Y0
 	VPSHUFB    shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU    Y0, (AX)(DI*2)
+	VMOVDQU    Y0, (AX)(R9*2)
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VPSHUFB    shuffle25<>+0(SB), Y1, Y1
-	VMOVDQU    Y1, 32(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    Y1, 32(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone136
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks135
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks135
 
 rowdone136:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row134
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1495,33 +1521,33 @@ chunk132:
 	SUBQ $0x10, BX
 
 group137:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row138:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks139:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPSHUFB    shuffle26<>+0(SB), X2, X2
-	VMOVDQU    X2, (AX)(DI*2)
+	VMOVDQU    X2, (AX)(R9*2)
 	VPUNPCKHDQ X1, X0, X1
 	VPSHUFB    shuffle26<>+0(SB), X1, X1
-	VMOVDQU    X1, 16(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X1, 16(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone140
-	ADDQ       $0x10, DI
-	CMPQ       DI, BX
+	ADDQ       $0x10, R9
+	CMPQ       R9, BX
 	JLE        chunks139
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks139
 
 rowdone140:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row138
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1558,6 +1584,8 @@ TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk141
 	CMPQ  BX, $0x10
@@ -1568,35 +1596,35 @@ chunk141:
 	SUBQ $0x20, BX
 
 group143:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row144:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks145:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(DX*1), Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R11)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
 	VPSHUFB     shuffle27<>+0(SB), Y0, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
+	VMOVDQU     Y0, (AX)(R9*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VPSHUFB     shuffle27<>+0(SB), Y1, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone146
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks145
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks145
 
 rowdone146:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1609,33 +1637,33 @@ chunk142:
 	SUBQ $0x10, BX
 
 group147:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row148:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks149:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(DX*1), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPSHUFB     shuffle28<>+0(SB), X2, X2
-	VMOVDQU     X2, (AX)(DI*2)
+	VMOVDQU     X2, (AX)(R9*2)
 	VPUNPCKHQDQ X1, X0, X1
 	VPSHUFB     shuffle28<>+0(SB), X1, X1
-	VMOVDQU     X1, 16(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     X1, 16(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone150
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks149
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks149
 
 rowdone150:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row148
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1672,6 +1700,8 @@ TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk151
 	CMPQ  BX, $0x10
@@ -1682,39 +1712,39 @@ chunk151:
 	SUBQ $0x20, BX
 
 group153:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row154:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks155:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
-	VMOVDQU     16(R9), X0
-	VINSERTI128 $0x01, 16(R9)(DX*1), Y0, Y0
+	VMOVDQU     Y0, (AX)(R9*2)
+	VMOVDQU     16(R11), X0
+	VINSERTI128 $0x01, 16(R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y0, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone156
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks155
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks155
 
 rowdone156:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row154
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1727,32 +1757,32 @@ chunk152:
 	SUBQ $0x10, BX
 
 group157:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row158:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks159:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle29<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle30<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y0, (AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone160
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks159
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks159
 
 rowdone160:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row158
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1791,6 +1821,8 @@ TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk161
 	CMPQ  BX, $0x20
@@ -1801,23 +1833,23 @@ chunk161:
 	SUBQ $0x40, BX
 
 group163:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row164:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks165:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, 32(R9), Y0, Y0
-	VMOVDQU     (R9)(DX*1), X1
-	VINSERTI128 $0x01, 32(R9)(DX*1), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, 32(R11), Y0, Y0
+	VMOVDQU     (R11)(DX*1), X1
+	VINSERTI128 $0x01, 32(R11)(DX*1), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     16(R9), X0
-	VINSERTI128 $0x01, 48(R9), Y0, Y0
-	VMOVDQU     16(R9)(DX*1), X3
-	VINSERTI128 $0x01, 48(R9)(DX*1), Y3, Y3
+	VMOVDQU     16(R11), X0
+	VINSERTI128 $0x01, 48(R11), Y0, Y0
+	VMOVDQU     16(R11)(DX*1), X3
+	VINSERTI128 $0x01, 48(R11)(DX*1), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -1825,25 +1857,25 @@ chunks165:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(DI*2)
+	VMOVDQU     Y1, (AX)(R9*2)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
+	VMOVDQU     Y1, 32(AX)(R9*2)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(DI*2)
+	VMOVDQU     Y4, 64(AX)(R9*2)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 96(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone166
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks165
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks165
 
 rowdone166:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row164
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1856,41 +1888,41 @@ chunk162:
 	SUBQ $0x20, BX
 
 group167:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row168:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks169:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(DX*1), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     16(R9), X0
-	VMOVDQU     16(R9)(DX*1), X3
+	VMOVDQU     16(R11), X0
+	VMOVDQU     16(R11)(DX*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (AX)(DI*2)
+	VMOVDQU     X0, (AX)(R9*2)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 16(AX)(DI*2)
+	VMOVDQU     X4, 16(AX)(R9*2)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, 32(AX)(DI*2)
+	VMOVDQU     X4, 32(AX)(R9*2)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, 48(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     X3, 48(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone170
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks169
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks169
 
 rowdone170:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row168
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1917,6 +1949,8 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk171
 	CMPQ  BX, $0x18
@@ -1927,53 +1961,53 @@ chunk171:
 	SUBQ $0x24, BX
 
 group173:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row174:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks175:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle32<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 7(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 7(R11), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VMOVDQU 7(R9)(DX*1), X0
+	VMOVDQU 7(R11)(DX*1), X0
 	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 14(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 14(R11), X0
 	VPSHUFB shuffle35<>+0(SB), X0, X0
-	VMOVDQU 14(R9)(DX*1), X1
+	VMOVDQU 14(R11)(DX*1), X1
 	VPSHUFB shuffle36<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 20(R9), X1
+	VMOVDQU X1, 32(AX)(R9*2)
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle37<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle38<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 48(AX)(DI*2)
+	VMOVDQU X3, 48(AX)(R9*2)
 	VPSHUFB shuffle39<>+0(SB), X1, X1
 	VPSHUFB shuffle40<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone176
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks175
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks175
 
 rowdone176:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row174
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -1986,43 +2020,43 @@ chunk172:
 	SUBQ $0x18, BX
 
 group177:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row178:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks179:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle31<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle32<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 7(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 7(R11), X1
 	VPSHUFB shuffle33<>+0(SB), X1, X1
-	VMOVDQU 7(R9)(DX*1), X0
+	VMOVDQU 7(R11)(DX*1), X0
 	VPSHUFB shuffle34<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle41<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle42<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone180
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks179
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks179
 
 rowdone180:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row178
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2097,6 +2131,8 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk181
 	CMPQ  BX, $0x18
@@ -2107,53 +2143,53 @@ chunk181:
 	SUBQ $0x24, BX
 
 group183:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row184:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks185:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle43<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle45<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 14(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 14(R11), X0
 	VPSHUFB shuffle43<>+0(SB), X0, X0
-	VMOVDQU 14(R9)(DX*1), X1
+	VMOVDQU 14(R11)(DX*1), X1
 	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 20(R9), X1
+	VMOVDQU X1, 32(AX)(R9*2)
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle47<>+0(SB), X1, X0
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle48<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 48(AX)(DI*2)
+	VMOVDQU X3, 48(AX)(R9*2)
 	VPSHUFB shuffle49<>+0(SB), X1, X1
 	VPSHUFB shuffle50<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 64(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone186
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks185
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks185
 
 rowdone186:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row184
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2166,43 +2202,43 @@ chunk182:
 	SUBQ $0x18, BX
 
 group187:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row188:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks189:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle43<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle44<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle45<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle46<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle51<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle52<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone190
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks189
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks189
 
 rowdone190:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row188
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2269,6 +2305,8 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk191
 	CMPQ  BX, $0x18
@@ -2279,61 +2317,61 @@ chunk191:
 	SUBQ $0x30, BX
 
 group193:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row194:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks195:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	VMOVDQU 24(R9), X1
+	VMOVDQU X1, 32(AX)(R9*2)
+	VMOVDQU 24(R11), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(DX*1), X0
+	VMOVDQU 24(R11)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(DI*2)
-	VMOVDQU 28(R9), X0
+	VMOVDQU X0, 48(AX)(R9*2)
+	VMOVDQU 28(R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 28(R9)(DX*1), X1
+	VMOVDQU 28(R11)(DX*1), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(AX)(DI*2)
-	VMOVDQU 32(R9), X1
+	VMOVDQU X1, 64(AX)(R9*2)
+	VMOVDQU 32(R11), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(DX*1), X0
+	VMOVDQU 32(R11)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X0, 80(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone196
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks195
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks195
 
 rowdone196:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row194
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2346,43 +2384,43 @@ chunk192:
 	SUBQ $0x18, BX
 
 group197:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row198:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks199:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(DI*2)
-	VMOVDQU 4(R9), X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(DI*2)
-	VMOVDQU 8(R9), X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 8(R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(DI*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(AX)(R9*2)
+	CMPQ    R9, BX
 	JEQ     rowdone200
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks199
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks199
 
 rowdone200:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row198
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2417,6 +2455,8 @@ TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk201
 	CMPQ  BX, $0x10
@@ -2427,35 +2467,35 @@ chunk201:
 	SUBQ $0x20, BX
 
 group203:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row204:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks205:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(DX*1), Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R11)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VPERM2I128  $0x20, Y1, Y2, Y0
 	VPSHUFB     shuffle55<>+0(SB), Y0, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
+	VMOVDQU     Y0, (AX)(R9*2)
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VPSHUFB     shuffle55<>+0(SB), Y1, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone206
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks205
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks205
 
 rowdone206:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2468,33 +2508,33 @@ chunk202:
 	SUBQ $0x10, BX
 
 group207:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row208:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks209:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VMOVDQU     (R9)(DX*1), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPSHUFB     shuffle56<>+0(SB), X2, X2
-	VMOVDQU     X2, (AX)(DI*2)
+	VMOVDQU     X2, (AX)(R9*2)
 	VPUNPCKHQDQ X1, X0, X1
 	VPSHUFB     shuffle56<>+0(SB), X1, X1
-	VMOVDQU     X1, 16(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     X1, 16(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone210
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks209
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks209
 
 rowdone210:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row208
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2531,6 +2571,8 @@ TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk211
 	CMPQ  BX, $0x10
@@ -2541,39 +2583,39 @@ chunk211:
 	SUBQ $0x20, BX
 
 group213:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row214:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks215:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
-	VMOVDQU     16(R9), X0
-	VINSERTI128 $0x01, 16(R9)(DX*1), Y0, Y0
+	VMOVDQU     Y0, (AX)(R9*2)
+	VMOVDQU     16(R11), X0
+	VINSERTI128 $0x01, 16(R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y0, 32(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone216
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks215
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks215
 
 rowdone216:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2586,32 +2628,32 @@ chunk212:
 	SUBQ $0x10, BX
 
 group217:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row218:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks219:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, (R9)(DX*1), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
 	VPSHUFB     shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128  $0x01, Y0, Y0, Y0
 	VPSHUFB     shuffle58<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y0, (AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone220
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks219
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks219
 
 rowdone220:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row218
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2650,6 +2692,8 @@ TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk221
 	CMPQ  BX, $0x20
@@ -2660,23 +2704,23 @@ chunk221:
 	SUBQ $0x40, BX
 
 group223:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row224:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks225:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), X0
-	VINSERTI128 $0x01, 32(R9), Y0, Y0
-	VMOVDQU     (R9)(DX*1), X1
-	VINSERTI128 $0x01, 32(R9)(DX*1), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, 32(R11), Y0, Y0
+	VMOVDQU     (R11)(DX*1), X1
+	VINSERTI128 $0x01, 32(R11)(DX*1), Y1, Y1
 	VPUNPCKLDQ  Y1, Y0, Y2
 	VPUNPCKHDQ  Y1, Y0, Y1
-	VMOVDQU     16(R9), X0
-	VINSERTI128 $0x01, 48(R9), Y0, Y0
-	VMOVDQU     16(R9)(DX*1), X3
-	VINSERTI128 $0x01, 48(R9)(DX*1), Y3, Y3
+	VMOVDQU     16(R11), X0
+	VINSERTI128 $0x01, 48(R11), Y0, Y0
+	VMOVDQU     16(R11)(DX*1), X3
+	VINSERTI128 $0x01, 48(R11)(DX*1), Y3, Y3
 	VPUNPCKLDQ  Y3, Y0, Y4
 	VPUNPCKHDQ  Y3, Y0, Y3
 	VPUNPCKLDQ  Y4, Y2, Y0
@@ -2684,25 +2728,25 @@ chunks225:
 	VPUNPCKLDQ  Y3, Y1, Y2
 	VPUNPCKHDQ  Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(DI*2)
+	VMOVDQU     Y1, (AX)(R9*2)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
+	VMOVDQU     Y1, 32(AX)(R9*2)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(DI*2)
+	VMOVDQU     Y4, 64(AX)(R9*2)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 96(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone226
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks225
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks225
 
 rowdone226:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row224
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2715,41 +2759,41 @@ chunk222:
 	SUBQ $0x20, BX
 
 group227:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row228:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks229:
-	LEAQ       (CX)(DI*1), R9
-	VMOVDQU    (R9), X0
-	VMOVDQU    (R9)(DX*1), X1
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    16(R9), X0
-	VMOVDQU    16(R9)(DX*1), X3
+	VMOVDQU    16(R11), X0
+	VMOVDQU    16(R11)(DX*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
 	VPUNPCKLDQ X4, X2, X0
-	VMOVDQU    X0, (AX)(DI*2)
+	VMOVDQU    X0, (AX)(R9*2)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 16(AX)(DI*2)
+	VMOVDQU    X4, 16(AX)(R9*2)
 	VPUNPCKLDQ X3, X1, X4
-	VMOVDQU    X4, 32(AX)(DI*2)
+	VMOVDQU    X4, 32(AX)(R9*2)
 	VPUNPCKHDQ X3, X1, X3
-	VMOVDQU    X3, 48(AX)(DI*2)
-	CMPQ       DI, BX
+	VMOVDQU    X3, 48(AX)(R9*2)
+	CMPQ       R9, BX
 	JEQ        rowdone230
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks229
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks229
 
 rowdone230:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row228
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2776,6 +2820,8 @@ TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk231
 	RET
@@ -2784,19 +2830,19 @@ chunk231:
 	SUBQ $0x40, BX
 
 group232:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row233:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks234:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (R9), Y0
-	VMOVDQU     (R9)(DX*1), Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), Y0
+	VMOVDQU     (R11)(DX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(R9), Y0
-	VMOVDQU     32(R9)(DX*1), Y3
+	VMOVDQU     32(R11), Y0
+	VMOVDQU     32(R11)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -2804,25 +2850,25 @@ chunks234:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(DI*2)
+	VMOVDQU     Y1, (AX)(R9*2)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(DI*2)
+	VMOVDQU     Y1, 32(AX)(R9*2)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(DI*2)
+	VMOVDQU     Y4, 64(AX)(R9*2)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(DI*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 96(AX)(R9*2)
+	CMPQ        R9, BX
 	JEQ         rowdone235
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks234
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks234
 
 rowdone235:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row233
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2849,6 +2895,8 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk236
 	CMPQ  BX, $0x10
@@ -2863,54 +2911,54 @@ chunk236:
 	SUBQ $0x20, BX
 
 group240:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row241:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks242:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle61<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVDQU        Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle62<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle63<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle64<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVDQU        Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle65<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle66<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVDQU        Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone243
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks242
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks242
 
 rowdone243:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row241
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2923,48 +2971,48 @@ chunk237:
 	SUBQ $0x10, BX
 
 group244:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row245:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks246:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle68<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle69<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R12)
 	VPSHUFB shuffle71<>+0(SB), X0, X4
 	VPSHUFB shuffle72<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle73<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
+	VMOVDQU X4, 16(R12)
 	VPSHUFB shuffle74<>+0(SB), X0, X0
 	VPSHUFB shuffle75<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle76<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone247
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks246
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks246
 
 rowdone247:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -2977,42 +3025,42 @@ chunk238:
 	SUBQ $0x08, BX
 
 group248:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row249:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks250:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R11), X0
 	VPSHUFB shuffle68<>+0(SB), X0, X1
-	VMOVQ   (R9)(DX*1), X2
+	VMOVQ   (R11)(DX*1), X2
 	VPSHUFB shuffle69<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   (R9)(DX*2), X1
+	VMOVQ   (R11)(DX*2), X1
 	VPSHUFB shuffle70<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R12)
 	VPSHUFB shuffle77<>+0(SB), X0, X0
 	VPSHUFB shuffle78<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle79<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R10)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone251
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks250
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks250
 
 rowdone251:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3025,37 +3073,37 @@ chunk239:
 	SUBQ $0x04, BX
 
 group252:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row253:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks254:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVD   (R11), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
-	VMOVD   (R9)(DX*1), X1
+	VMOVD   (R11)(DX*1), X1
 	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(DX*2), X0
+	VMOVD   (R11)(DX*2), X0
 	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, (R12)
+	VPEXTRD $0x02, X0, 8(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone255
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks254
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks254
 
 rowdone255:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row253
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3196,6 +3244,8 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk256
 	CMPQ  BX, $0x10
@@ -3210,54 +3260,54 @@ chunk256:
 	SUBQ $0x20, BX
 
 group260:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row261:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks262:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVDQU        Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle86<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle87<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle88<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVDQU        Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle89<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle90<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVDQU        Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone263
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks262
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks262
 
 rowdone263:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row261
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3270,48 +3320,48 @@ chunk257:
 	SUBQ $0x10, BX
 
 group264:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row265:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks266:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle93<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle94<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R12)
 	VPSHUFB shuffle95<>+0(SB), X0, X4
 	VPSHUFB shuffle96<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle97<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
+	VMOVDQU X4, 16(R12)
 	VPSHUFB shuffle98<>+0(SB), X0, X0
 	VPSHUFB shuffle99<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone267
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks266
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks266
 
 rowdone267:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row265
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3324,42 +3374,42 @@ chunk258:
 	SUBQ $0x08, BX
 
 group268:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row269:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks270:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R11), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X1
-	VMOVQ   (R9)(DX*1), X2
+	VMOVQ   (R11)(DX*1), X2
 	VPSHUFB shuffle93<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   (R9)(DX*2), X1
+	VMOVQ   (R11)(DX*2), X1
 	VPSHUFB shuffle94<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R12)
 	VPSHUFB shuffle101<>+0(SB), X0, X0
 	VPSHUFB shuffle102<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle103<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R10)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone271
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks270
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks270
 
 rowdone271:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row269
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3372,37 +3422,37 @@ chunk259:
 	SUBQ $0x04, BX
 
 group272:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row273:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks274:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVD   (R11), X0
 	VPSHUFB shuffle104<>+0(SB), X0, X0
-	VMOVD   (R9)(DX*1), X1
+	VMOVD   (R11)(DX*1), X1
 	VPSHUFB shuffle105<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(DX*2), X0
+	VMOVD   (R11)(DX*2), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, (R12)
+	VPEXTRD $0x02, X0, 8(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone275
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks274
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks274
 
 rowdone275:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row273
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3539,6 +3589,8 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk276
 	CMPQ  BX, $0x10
@@ -3553,54 +3605,54 @@ chunk276:
 	SUBQ $0x20, BX
 
 group280:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row281:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks282:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle107<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle108<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVDQU        Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle110<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle111<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVDQU        Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle112<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle113<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVDQU        Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone283
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks282
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks282
 
 rowdone283:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row281
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3613,48 +3665,48 @@ chunk277:
 	SUBQ $0x10, BX
 
 group284:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row285:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks286:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R10)
+	VMOVDQU X4, (R12)
 	VPSHUFB shuffle118<>+0(SB), X0, X4
 	VPSHUFB shuffle119<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle120<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 16(R10)
+	VMOVDQU X4, 16(R12)
 	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle123<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	CMPQ    DI, BX
+	VMOVDQU X1, 32(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone287
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks286
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks286
 
 rowdone287:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row285
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3667,40 +3719,40 @@ chunk278:
 	SUBQ $0x08, BX
 
 group288:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row289:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks290:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R11), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVQ   (R9)(DX*1), X1
+	VMOVQ   (R11)(DX*1), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   (R9)(DX*2), X0
+	VMOVQ   (R11)(DX*2), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R10)
+	VMOVDQU X3, (R12)
 	VPSHUFB shuffle124<>+0(SB), X1, X1
 	VPSHUFB shuffle120<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone291
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks290
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks290
 
 rowdone291:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row289
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3713,37 +3765,37 @@ chunk279:
 	SUBQ $0x04, BX
 
 group292:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row293:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks294:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVD   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVD   (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   (R9)(DX*1), X1
+	VMOVD   (R11)(DX*1), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   (R9)(DX*2), X0
+	VMOVD   (R11)(DX*2), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, (R10)
-	VPEXTRD $0x02, X0, 8(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, (R12)
+	VPEXTRD $0x02, X0, 8(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone295
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks294
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks294
 
 rowdone295:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row293
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3864,6 +3916,8 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk296
 	CMPQ  BX, $0x10
@@ -3876,52 +3930,52 @@ chunk296:
 	SUBQ $0x20, BX
 
 group299:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row300:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks301:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle125<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle126<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, (R10)
-	VBROADCASTI128 16(R9), Y2
+	VMOVDQU        Y2, (R12)
+	VBROADCASTI128 16(R11), Y2
 	VPSHUFB        shuffle127<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(DX*1), Y3
+	VMOVDQU        (R11)(DX*1), Y3
 	VPSHUFB        shuffle128<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
-	VMOVDQU        Y0, 32(R10)
+	VMOVDQU        Y0, 32(R12)
 	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(DX*1), Y0
+	VBROADCASTI128 16(R11)(DX*1), Y0
 	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(DX*2), Y2
+	VBROADCASTI128 16(R11)(DX*2), Y2
 	VPSHUFB        shuffle125<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 64(R10)
-	CMPQ           DI, BX
+	VMOVDQU        Y2, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone302
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks301
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks301
 
 rowdone302:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row300
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3934,42 +3988,42 @@ chunk297:
 	SUBQ $0x10, BX
 
 group303:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row304:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks305:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R9)(DX*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R10)
+	VMOVDQU X3, (R12)
 	VPSHUFB shuffle131<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*2), X3
+	VMOVDQU (R11)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R10)
+	VMOVDQU X1, 16(R12)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 32(R10)
-	CMPQ    DI, BX
+	VMOVDQU X3, 32(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone306
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks305
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks305
 
 rowdone306:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row304
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -3982,36 +4036,36 @@ chunk298:
 	SUBQ $0x08, BX
 
 group307:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row308:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks309:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   (R9)(DX*1), X1
+	VMOVQ   (R11)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVQ   (R9)(DX*2), X1
+	VMOVDQU X1, (R12)
+	VMOVQ   (R11)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R10)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone310
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks309
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks309
 
 rowdone310:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row308
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4078,6 +4132,8 @@ TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk311
 	CMPQ  BX, $0x10
@@ -4088,36 +4144,36 @@ chunk311:
 	SUBQ $0x20, BX
 
 group313:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row314:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks315:
-	LEAQ       (CX)(DI*1), R9
-	IMUL3Q     $0x03, DI, R10
-	ADDQ       AX, R10
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	IMUL3Q     $0x03, R9, R12
+	ADDQ       AX, R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (R10)
-	VMOVDQU    (R9)(DX*2), Y2
+	VMOVDQU    Y2, (R12)
+	VMOVDQU    (R11)(DX*2), Y2
 	VPERM2I128 $0x30, Y0, Y2, Y0
-	VMOVDQU    Y0, 32(R10)
+	VMOVDQU    Y0, 32(R12)
 	VPERM2I128 $0x31, Y2, Y1, Y2
-	VMOVDQU    Y2, 64(R10)
-	CMPQ       DI, BX
+	VMOVDQU    Y2, 64(R12)
+	CMPQ       R9, BX
 	JEQ        rowdone316
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks315
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks315
 
 rowdone316:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4130,33 +4186,33 @@ chunk312:
 	SUBQ $0x10, BX
 
 group317:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row318:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks319:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU (R9)(DX*1), X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU (R9)(DX*2), X0
-	VMOVDQU X0, 32(R10)
-	CMPQ    DI, BX
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU (R11)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU (R11)(DX*2), X0
+	VMOVDQU X0, 32(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone320
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks319
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks319
 
 rowdone320:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row318
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4183,6 +4239,8 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk321
 	CMPQ  BX, $0x18
@@ -4193,85 +4251,85 @@ chunk321:
 	SUBQ $0x24, BX
 
 group323:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row324:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks325:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle132<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle135<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 11(R11)(DX*1), X0
 	VPSHUFB shuffle138<>+0(SB), X0, X0
-	VMOVDQU 9(R9)(DX*2), X1
+	VMOVDQU 9(R11)(DX*2), X1
 	VPSHUFB shuffle139<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9), X0
+	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle140<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 15(R9)(DX*1), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 15(R11)(DX*1), X0
 	VPSHUFB shuffle132<>+0(SB), X0, X0
-	VMOVDQU 15(R9)(DX*2), X1
+	VMOVDQU 15(R11)(DX*2), X1
 	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9), X0
+	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle141<>+0(SB), X0, X1
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle142<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 20(R9)(DX*2), X1
+	VMOVDQU 20(R11)(DX*2), X1
 	VPSHUFB shuffle143<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R10)
+	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle144<>+0(SB), X1, X4
 	VPSHUFB shuffle145<>+0(SB), X0, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle146<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 80(R10)
+	VMOVDQU X4, 80(R12)
 	VPSHUFB shuffle147<>+0(SB), X1, X1
 	VPSHUFB shuffle148<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle149<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone326
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks325
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks325
 
 rowdone326:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4284,66 +4342,66 @@ chunk322:
 	SUBQ $0x18, BX
 
 group327:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row328:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks329:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle132<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle133<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle134<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle135<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle136<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle137<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle150<>+0(SB), X0, X1
-	VMOVDQU 8(R9)(DX*2), X2
+	VMOVDQU 8(R11)(DX*2), X2
 	VPSHUFB shuffle151<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle152<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 32(R10)
+	VMOVDQU X4, 32(R12)
 	VPSHUFB shuffle153<>+0(SB), X0, X4
 	VPSHUFB shuffle154<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle155<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 48(R10)
+	VMOVDQU X4, 48(R12)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
 	VPSHUFB shuffle156<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle157<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone330
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks329
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks329
 
 rowdone330:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row328
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4474,6 +4532,8 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk331
 	CMPQ  BX, $0x18
@@ -4484,84 +4544,84 @@ chunk331:
 	SUBQ $0x24, BX
 
 group333:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row334:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks335:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle159<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle160<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 12(R9), X1
+	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle5<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9)(DX*1), X0
+	VMOVDQU 12(R11)(DX*1), X0
 	VPSHUFB shuffle162<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 12(R9)(DX*2), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 12(R11)(DX*2), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU 18(R9), X1
+	VMOVDQU 18(R11), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(DX*1), X0
+	VMOVDQU 18(R11)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(DX*1), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle163<>+0(SB), X0, X1
-	VMOVDQU 18(R9)(DX*2), X2
+	VMOVDQU 18(R11)(DX*2), X2
 	VPSHUFB shuffle160<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle164<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 64(R10)
+	VMOVDQU X3, 64(R12)
 	VPSHUFB shuffle165<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(DX*2), X2
+	VMOVDQU 20(R11)(DX*2), X2
 	VPSHUFB shuffle166<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle167<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
+	VMOVDQU X1, 80(R12)
 	VPSHUFB shuffle168<>+0(SB), X0, X0
 	VPSHUFB shuffle169<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone336
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks335
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks335
 
 rowdone336:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4574,64 +4634,64 @@ chunk332:
 	SUBQ $0x18, BX
 
 group337:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row338:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks339:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle159<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle160<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 8(R9), X2
+	VMOVDQU 8(R11), X2
 	VPSHUFB shuffle166<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle170<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 32(R10)
+	VMOVDQU X4, 32(R12)
 	VPSHUFB shuffle171<>+0(SB), X0, X4
 	VPSHUFB shuffle169<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
 	VPSHUFB shuffle172<>+0(SB), X1, X4
 	VPOR    X4, X2, X4
-	VMOVDQU X4, 48(R10)
+	VMOVDQU X4, 48(R12)
 	VPSHUFB shuffle8<>+0(SB), X1, X1
 	VPSHUFB shuffle9<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone340
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks339
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks339
 
 rowdone340:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row338
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4718,6 +4778,8 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk341
 	RET
@@ -4726,80 +4788,80 @@ chunk341:
 	SUBQ $0x24, BX
 
 group342:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row343:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks344:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle173<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle174<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 7(R9)(DX*1), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 7(R11)(DX*1), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 9(R9), X1
+	VMOVDQU 9(R11), X1
 	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R10)
-	VMOVDQU 14(R9), X1
+	VMOVDQU X1, 16(R12)
+	VMOVDQU 14(R11), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 9(R9)(DX*1), X0
+	VMOVDQU 9(R11)(DX*1), X0
 	VPSHUFB shuffle178<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 9(R9)(DX*2), X1
+	VMOVDQU 9(R11)(DX*2), X1
 	VPSHUFB shuffle179<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 12(R9)(DX*2), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 12(R11)(DX*2), X1
 	VPSHUFB shuffle158<>+0(SB), X1, X1
-	VMOVDQU 18(R9), X0
+	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle180<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 18(R9)(DX*1), X1
+	VMOVDQU 18(R11)(DX*1), X1
 	VPSHUFB shuffle181<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 48(R10)
-	VMOVDQU 19(R9)(DX*1), X1
+	VMOVDQU X1, 48(R12)
+	VMOVDQU 19(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 18(R9)(DX*2), X0
+	VMOVDQU 18(R11)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 64(R10)
-	VMOVDQU 20(R9)(DX*2), X0
+	VMOVDQU X0, 64(R12)
+	VMOVDQU 20(R11)(DX*2), X0
 	VPSHUFB shuffle182<>+0(SB), X0, X1
-	VMOVDQU 20(R9), X2
+	VMOVDQU 20(R11), X2
 	VPSHUFB shuffle183<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9)(DX*1), X1
+	VMOVDQU 20(R11)(DX*1), X1
 	VPSHUFB shuffle184<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 80(R10)
+	VMOVDQU X3, 80(R12)
 	VPSHUFB shuffle185<>+0(SB), X1, X1
 	VPSHUFB shuffle186<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 96(R10)
-	VPEXTRD $0x02, X0, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, 96(R12)
+	VPEXTRD $0x02, X0, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone345
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks344
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks344
 
 rowdone345:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row343
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4882,6 +4944,8 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk346
 	CMPQ  BX, $0x18
@@ -4892,66 +4956,66 @@ chunk346:
 	SUBQ $0x24, BX
 
 group348:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row349:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks350:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 12(R9), X1
+	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle18<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 12(R9)(DX*1), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 12(R11)(DX*1), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 12(R9)(DX*2), X0
+	VMOVDQU 12(R11)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(R9)(DX*2), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 16(R11)(DX*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle22<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 64(R10)
+	VMOVDQU X2, 64(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 80(R10)
-	VMOVDQU 20(R9)(DX*2), X2
+	VMOVDQU X2, 80(R12)
+	VMOVDQU 20(R11)(DX*2), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone351
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks350
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks350
 
 rowdone351:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row349
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -4964,52 +5028,52 @@ chunk347:
 	SUBQ $0x18, BX
 
 group352:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row353:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks354:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 8(R9), X2
+	VMOVDQU 8(R11), X2
 	VPSHUFB shuffle24<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R10)
-	VMOVDQU 8(R9)(DX*1), X2
+	VMOVDQU X2, 32(R12)
+	VMOVDQU 8(R11)(DX*1), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R10)
+	VMOVDQU X1, 48(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone355
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks354
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks354
 
 rowdone355:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row353
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5036,6 +5100,8 @@ TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk356
 	RET
@@ -5044,54 +5110,54 @@ chunk356:
 	SUBQ $0x20, BX
 
 group357:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row358:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks359:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle61<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVNTDQ       Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle62<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle63<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle64<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVNTDQ       Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle65<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle66<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle67<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVNTDQ       Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone360
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks359
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks359
 
 rowdone360:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row358
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5119,6 +5185,8 @@ TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk361
 	RET
@@ -5127,54 +5195,54 @@ chunk361:
 	SUBQ $0x20, BX
 
 group362:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row363:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks364:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle83<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle84<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle85<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVNTDQ       Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle86<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle87<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle88<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVNTDQ       Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle89<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle90<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle91<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVNTDQ       Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone365
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks364
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks364
 
 rowdone365:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row363
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5202,6 +5270,8 @@ TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk366
 	RET
@@ -5210,54 +5280,54 @@ chunk366:
 	SUBQ $0x20, BX
 
 group367:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row368:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks369:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle106<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle107<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle108<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, (R10)
-	VMOVDQU        (R9), Y0
+	VMOVNTDQ       Y0, (R12)
+	VMOVDQU        (R11), Y0
 	VPSHUFB        shuffle109<>+0(SB), Y0, Y0
-	VMOVDQU        (R9)(DX*1), Y1
+	VMOVDQU        (R11)(DX*1), Y1
 	VPSHUFB        shuffle110<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        (R9)(DX*2), Y0
+	VMOVDQU        (R11)(DX*2), Y0
 	VPSHUFB        shuffle111<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 32(R10)
-	VBROADCASTI128 16(R9), Y0
+	VMOVNTDQ       Y0, 32(R12)
+	VBROADCASTI128 16(R11), Y0
 	VPSHUFB        shuffle112<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R9)(DX*1), Y1
+	VBROADCASTI128 16(R11)(DX*1), Y1
 	VPSHUFB        shuffle113<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R9)(DX*2), Y0
+	VBROADCASTI128 16(R11)(DX*2), Y0
 	VPSHUFB        shuffle114<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVNTDQ       Y0, 64(R10)
-	CMPQ           DI, BX
+	VMOVNTDQ       Y0, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone370
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks369
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks369
 
 rowdone370:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row368
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5285,6 +5355,8 @@ TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk371
 	RET
@@ -5293,52 +5365,52 @@ chunk371:
 	SUBQ $0x20, BX
 
 group372:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row373:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks374:
-	LEAQ           (CX)(DI*1), R9
-	IMUL3Q         $0x03, DI, R10
-	ADDQ           AX, R10
-	VBROADCASTI128 (R9), Y0
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R11), Y0
 	VPSHUFB        shuffle125<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R9)(DX*1), Y1
+	VBROADCASTI128 (R11)(DX*1), Y1
 	VPSHUFB        shuffle126<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 (R9)(DX*2), Y0
+	VBROADCASTI128 (R11)(DX*2), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
-	VMOVNTDQ       Y2, (R10)
-	VBROADCASTI128 16(R9), Y2
+	VMOVNTDQ       Y2, (R12)
+	VBROADCASTI128 16(R11), Y2
 	VPSHUFB        shuffle127<>+0(SB), Y2, Y1
-	VMOVDQU        (R9)(DX*1), Y3
+	VMOVDQU        (R11)(DX*1), Y3
 	VPSHUFB        shuffle128<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
-	VMOVNTDQ       Y0, 32(R10)
+	VMOVNTDQ       Y0, 32(R12)
 	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
-	VBROADCASTI128 16(R9)(DX*1), Y0
+	VBROADCASTI128 16(R11)(DX*1), Y0
 	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R9)(DX*2), Y2
+	VBROADCASTI128 16(R11)(DX*2), Y2
 	VPSHUFB        shuffle125<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VMOVNTDQ       Y2, 64(R10)
-	CMPQ           DI, BX
+	VMOVNTDQ       Y2, 64(R12)
+	CMPQ           R9, BX
 	JEQ            rowdone375
-	ADDQ           $0x20, DI
-	CMPQ           DI, BX
+	ADDQ           $0x20, R9
+	CMPQ           R9, BX
 	JLE            chunks374
-	MOVQ           BX, DI
+	MOVQ           BX, R9
 	JMP            chunks374
 
 rowdone375:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row373
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5366,6 +5438,8 @@ TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk376
 	RET
@@ -5374,36 +5448,36 @@ chunk376:
 	SUBQ $0x20, BX
 
 group377:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row378:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks379:
-	LEAQ       (CX)(DI*1), R9
-	IMUL3Q     $0x03, DI, R10
-	ADDQ       AX, R10
-	VMOVDQU    (R9), Y0
-	VMOVDQU    (R9)(DX*1), Y1
+	LEAQ       (CX)(R9*1), R11
+	IMUL3Q     $0x03, R9, R12
+	ADDQ       AX, R12
+	VMOVDQU    (R11), Y0
+	VMOVDQU    (R11)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVNTDQ   Y2, (R10)
-	VMOVDQU    (R9)(DX*2), Y2
+	VMOVNTDQ   Y2, (R12)
+	VMOVDQU    (R11)(DX*2), Y2
 	VPERM2I128 $0x30, Y0, Y2, Y0
-	VMOVNTDQ   Y0, 32(R10)
+	VMOVNTDQ   Y0, 32(R12)
 	VPERM2I128 $0x31, Y2, Y1, Y2
-	VMOVNTDQ   Y2, 64(R10)
-	CMPQ       DI, BX
+	VMOVNTDQ   Y2, 64(R12)
+	CMPQ       R9, BX
 	JEQ        rowdone380
-	ADDQ       $0x20, DI
-	CMPQ       DI, BX
+	ADDQ       $0x20, R9
+	CMPQ       R9, BX
 	JLE        chunks379
-	MOVQ       BX, DI
+	MOVQ       BX, R9
 	JMP        chunks379
 
 rowdone380:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row378
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5431,6 +5505,8 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk381
 	CMPQ  BX, $0x18
@@ -5441,87 +5517,87 @@ chunk381:
 	SUBQ $0x24, BX
 
 group383:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row384:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks385:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle187<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 3(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 3(R11)(DX*2), X0
 	VPSHUFB shuffle190<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 11(R11)(DX*1), X0
 	VPSHUFB shuffle193<>+0(SB), X0, X0
-	VMOVDQU 7(R9)(DX*2), X1
+	VMOVDQU 7(R11)(DX*2), X1
 	VPSHUFB shuffle194<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9), X0
+	VMOVDQU 12(R11), X0
 	VPSHUFB shuffle195<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 13(R9)(DX*1), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 13(R11)(DX*1), X0
 	VPSHUFB shuffle196<>+0(SB), X0, X0
-	VMOVDQU 13(R9)(DX*2), X1
+	VMOVDQU 13(R11)(DX*2), X1
 	VPSHUFB shuffle197<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9), X0
+	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle198<>+0(SB), X0, X1
-	VMOVDQU 19(R9)(DX*1), X2
+	VMOVDQU 19(R11)(DX*1), X2
 	VPSHUFB shuffle199<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 19(R9)(DX*2), X1
+	VMOVDQU 19(R11)(DX*2), X1
 	VPSHUFB shuffle200<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 64(R10)
-	VMOVDQU 20(R9)(DX*2), X1
+	VMOVDQU X1, 64(R12)
+	VMOVDQU 20(R11)(DX*2), X1
 	VPSHUFB shuffle201<>+0(SB), X1, X2
 	VPSHUFB shuffle202<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle203<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 80(R10)
+	VMOVDQU X4, 80(R12)
 	VPSHUFB shuffle204<>+0(SB), X1, X1
 	VPSHUFB shuffle205<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle206<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone386
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks385
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks385
 
 rowdone386:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row384
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5534,67 +5610,67 @@ chunk382:
 	SUBQ $0x18, BX
 
 group387:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row388:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks389:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle187<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle188<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle189<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 3(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 3(R11)(DX*2), X0
 	VPSHUFB shuffle190<>+0(SB), X0, X0
-	VMOVDQU 6(R9), X1
+	VMOVDQU 6(R11), X1
 	VPSHUFB shuffle191<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle192<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle207<>+0(SB), X0, X1
-	VMOVDQU 7(R9)(DX*2), X2
+	VMOVDQU 7(R11)(DX*2), X2
 	VPSHUFB shuffle194<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle208<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 32(R10)
+	VMOVDQU X3, 32(R12)
 	VPSHUFB shuffle209<>+0(SB), X0, X3
-	VMOVDQU 8(R9)(DX*2), X2
+	VMOVDQU 8(R11)(DX*2), X2
 	VPSHUFB shuffle210<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle211<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VMOVDQU X3, 48(R10)
+	VMOVDQU X3, 48(R12)
 	VPSHUFB shuffle212<>+0(SB), X1, X1
 	VPSHUFB shuffle213<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle214<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone390
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks389
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks389
 
 rowdone390:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row388
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5733,6 +5809,8 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk391
 	CMPQ  BX, $0x18
@@ -5743,84 +5821,84 @@ chunk391:
 	SUBQ $0x24, BX
 
 group393:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row394:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks395:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle215<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle218<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 6(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 6(R11)(DX*2), X0
 	VPSHUFB shuffle221<>+0(SB), X0, X0
-	VMOVDQU 12(R9), X1
+	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle222<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R9)(DX*1), X0
+	VMOVDQU 12(R11)(DX*1), X0
 	VPSHUFB shuffle223<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 12(R9)(DX*2), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 12(R11)(DX*2), X0
 	VPSHUFB shuffle215<>+0(SB), X0, X0
-	VMOVDQU 14(R9), X1
+	VMOVDQU 14(R11), X1
 	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 14(R9)(DX*1), X0
+	VMOVDQU 14(R11)(DX*1), X0
 	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(DX*1), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle163<>+0(SB), X0, X1
-	VMOVDQU 14(R9)(DX*2), X2
+	VMOVDQU 14(R11)(DX*2), X2
 	VPSHUFB shuffle219<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle224<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 64(R10)
+	VMOVDQU X3, 64(R12)
 	VPSHUFB shuffle225<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(DX*2), X2
+	VMOVDQU 20(R11)(DX*2), X2
 	VPSHUFB shuffle226<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle227<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
+	VMOVDQU X1, 80(R12)
 	VPSHUFB shuffle228<>+0(SB), X0, X0
 	VPSHUFB shuffle229<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone396
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks395
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks395
 
 rowdone396:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row394
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5833,65 +5911,65 @@ chunk392:
 	SUBQ $0x18, BX
 
 group397:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row398:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks399:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle215<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle216<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle217<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle218<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle219<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle220<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 6(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 6(R11)(DX*2), X0
 	VPSHUFB shuffle221<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle226<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle230<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 32(R10)
-	VMOVDQU 8(R9)(DX*2), X3
+	VMOVDQU X3, 32(R12)
+	VMOVDQU 8(R11)(DX*2), X3
 	VPSHUFB shuffle231<>+0(SB), X3, X2
 	VPSHUFB shuffle229<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle232<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 48(R10)
+	VMOVDQU X2, 48(R12)
 	VPSHUFB shuffle8<>+0(SB), X0, X0
 	VPSHUFB shuffle233<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVQ   X3, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X3, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone400
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks399
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks399
 
 rowdone400:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row398
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -5994,6 +6072,8 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk401
 	CMPQ  BX, $0x18
@@ -6004,96 +6084,96 @@ chunk401:
 	SUBQ $0x30, BX
 
 group403:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row404:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks405:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
+	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle235<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R10)
-	VMOVDQU 16(R9)(DX*2), X1
+	VMOVDQU X1, 16(R12)
+	VMOVDQU 16(R11)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 4(R9), X0
+	VMOVDQU 4(R11), X0
 	VPSHUFB shuffle236<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle234<>+0(SB), X1, X1
-	VMOVDQU 20(R9)(DX*1), X0
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(DX*2), X1
+	VMOVDQU 4(R11)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 48(R10)
-	VMOVDQU 12(R9)(DX*2), X1
+	VMOVDQU X1, 48(R12)
+	VMOVDQU 12(R11)(DX*2), X1
 	VPSHUFB shuffle234<>+0(SB), X1, X1
-	VMOVDQU 24(R9), X0
+	VMOVDQU 24(R11), X0
 	VPSHUFB shuffle235<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 64(R10)
-	VMOVDQU 32(R9), X0
+	VMOVDQU X0, 64(R12)
+	VMOVDQU 32(R11), X0
 	VPSHUFB shuffle237<>+0(SB), X0, X1
-	VMOVDQU 24(R9)(DX*1), X2
+	VMOVDQU 24(R11)(DX*1), X2
 	VPSHUFB shuffle236<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 32(R9)(DX*1), X1
+	VMOVDQU 32(R11)(DX*1), X1
 	VPSHUFB shuffle238<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 80(R10)
-	VMOVDQU 24(R9)(DX*2), X3
+	VMOVDQU X3, 80(R12)
+	VMOVDQU 24(R11)(DX*2), X3
 	VPSHUFB shuffle234<>+0(SB), X3, X3
-	VMOVDQU 32(R9)(DX*2), X2
+	VMOVDQU 32(R11)(DX*2), X2
 	VPSHUFB shuffle118<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 28(R9), X3
+	VMOVDQU 28(R11), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU X3, 96(R10)
+	VMOVDQU X3, 96(R12)
 	VPSHUFB shuffle239<>+0(SB), X0, X0
-	VMOVDQU 28(R9)(DX*1), X3
+	VMOVDQU 28(R11)(DX*1), X3
 	VPSHUFB shuffle235<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 112(R10)
+	VMOVDQU X3, 112(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 28(R9)(DX*2), X3
+	VMOVDQU 28(R11)(DX*2), X3
 	VPSHUFB shuffle236<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
-	VMOVDQU X2, 128(R10)
-	CMPQ    DI, BX
+	VMOVDQU X2, 128(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone406
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks405
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks405
 
 rowdone406:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row404
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6106,60 +6186,60 @@ chunk402:
 	SUBQ $0x18, BX
 
 group407:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row408:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks409:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle118<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X2
-	VMOVDQU (R9)(DX*2), X3
+	VMOVDQU (R11)(DX*2), X3
 	VPSHUFB shuffle235<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X3
+	VMOVDQU X3, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X3
 	VPSHUFB shuffle237<>+0(SB), X3, X2
-	VMOVDQU 4(R9), X4
+	VMOVDQU 4(R11), X4
 	VPSHUFB shuffle236<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(DX*2), X1
+	VMOVDQU 4(R11)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 48(R10)
+	VMOVDQU X1, 48(R12)
 	VPSHUFB shuffle239<>+0(SB), X3, X3
-	VMOVQ   X3, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X3, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone410
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks409
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks409
 
 rowdone410:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row408
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6214,6 +6294,8 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk411
 	RET
@@ -6222,78 +6304,78 @@ chunk411:
 	SUBQ $0x30, BX
 
 group412:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row413:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks414:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
+	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 32(R9), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 32(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
-	VMOVDQU (R9)(DX*1), X2
+	VMOVDQU (R11)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R10)
-	VMOVDQU 16(R9)(DX*1), X2
+	VMOVDQU X2, 16(R12)
+	VMOVDQU 16(R11)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(DX*1), X0
+	VMOVDQU 32(R11)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 32(R10)
-	VMOVDQU (R9)(DX*2), X3
+	VMOVDQU X3, 32(R12)
+	VMOVDQU (R11)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 16(R9)(DX*2), X2
+	VMOVDQU 16(R11)(DX*2), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
-	VMOVDQU X2, 48(R10)
-	VMOVDQU 32(R9)(DX*2), X2
+	VMOVDQU X2, 48(R12)
+	VMOVDQU 32(R11)(DX*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X3
-	VMOVDQU 8(R9), X4
+	VMOVDQU 8(R11), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R10)
-	VMOVDQU 24(R9), X4
+	VMOVDQU X4, 64(R12)
+	VMOVDQU 24(R11), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
 	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU X1, 80(R12)
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(DX*1), X4
+	VMOVDQU 24(R11)(DX*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 96(R10)
+	VMOVDQU X4, 96(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 8(R9)(DX*2), X4
+	VMOVDQU 8(R11)(DX*2), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VMOVDQU X4, 112(R10)
-	VMOVDQU 24(R9)(DX*2), X4
+	VMOVDQU X4, 112(R12)
+	VMOVDQU 24(R11)(DX*2), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
 	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VMOVDQU X2, 128(R10)
-	CMPQ    DI, BX
+	VMOVDQU X2, 128(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone415
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks414
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks414
 
 rowdone415:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row413
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6320,6 +6402,8 @@ TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk416
 	RET
@@ -6328,87 +6412,87 @@ chunk416:
 	SUBQ $0x24, BX
 
 group417:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row418:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks419:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle241<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle242<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle243<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle244<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle245<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle246<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 10(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 10(R11)(DX*1), X0
 	VPSHUFB shuffle247<>+0(SB), X0, X0
-	VMOVDQU 9(R9)(DX*2), X1
+	VMOVDQU 9(R11)(DX*2), X1
 	VPSHUFB shuffle248<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 10(R9), X0
+	VMOVDQU 10(R11), X0
 	VPSHUFB shuffle249<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 11(R9)(DX*1), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 11(R11)(DX*1), X0
 	VPSHUFB shuffle250<>+0(SB), X0, X0
-	VMOVDQU 11(R9)(DX*2), X1
+	VMOVDQU 11(R11)(DX*2), X1
 	VPSHUFB shuffle251<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9), X0
+	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle243<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle244<>+0(SB), X0, X1
-	VMOVDQU 19(R9)(DX*1), X2
+	VMOVDQU 19(R11)(DX*1), X2
 	VPSHUFB shuffle252<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 19(R9)(DX*2), X1
+	VMOVDQU 19(R11)(DX*2), X1
 	VPSHUFB shuffle253<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 64(R10)
-	VMOVDQU 20(R9)(DX*2), X1
+	VMOVDQU X1, 64(R12)
+	VMOVDQU 20(R11)(DX*2), X1
 	VPSHUFB shuffle254<>+0(SB), X1, X2
 	VPSHUFB shuffle255<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 20(R9)(DX*1), X2
+	VMOVDQU 20(R11)(DX*1), X2
 	VPSHUFB shuffle256<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 80(R10)
+	VMOVDQU X4, 80(R12)
 	VPSHUFB shuffle257<>+0(SB), X1, X1
 	VPSHUFB shuffle258<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle259<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone420
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks419
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks419
 
 rowdone420:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row418
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6511,6 +6595,8 @@ TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk421
 	RET
@@ -6519,84 +6605,84 @@ chunk421:
 	SUBQ $0x24, BX
 
 group422:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row423:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks424:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle263<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle264<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle266<>+0(SB), X0, X0
-	VMOVDQU 4(R9), X1
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle267<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle268<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 18(R9), X1
+	VMOVDQU 18(R11), X1
 	VPSHUFB shuffle261<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(DX*1), X0
+	VMOVDQU 18(R11)(DX*1), X0
 	VPSHUFB shuffle262<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 20(R9)(DX*1), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle263<>+0(SB), X0, X1
-	VMOVDQU 18(R9)(DX*2), X2
+	VMOVDQU 18(R11)(DX*2), X2
 	VPSHUFB shuffle264<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle265<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 64(R10)
+	VMOVDQU X3, 64(R12)
 	VPSHUFB shuffle269<>+0(SB), X0, X3
-	VMOVDQU 20(R9)(DX*2), X2
+	VMOVDQU 20(R11)(DX*2), X2
 	VPSHUFB shuffle267<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle270<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
+	VMOVDQU X1, 80(R12)
 	VPSHUFB shuffle271<>+0(SB), X0, X0
 	VPSHUFB shuffle272<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone425
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks424
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks424
 
 rowdone425:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row423
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6675,6 +6761,8 @@ TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk426
 	RET
@@ -6683,78 +6771,78 @@ chunk426:
 	SUBQ $0x24, BX
 
 group427:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row428:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks429:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle273<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 12(R9)(DX*1), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 12(R11)(DX*1), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*2), X2
+	VMOVDQU (R11)(DX*2), X2
 	VPSHUFB shuffle54<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R10)
-	VMOVDQU 20(R9)(DX*2), X2
+	VMOVDQU X2, 16(R12)
+	VMOVDQU 20(R11)(DX*2), X2
 	VPSHUFB shuffle124<>+0(SB), X2, X0
-	VMOVDQU 4(R9), X3
+	VMOVDQU 4(R11), X3
 	VPSHUFB shuffle274<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle238<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(DX*1), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 4(R11)(DX*1), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(DX*1), X3
+	VMOVDQU 20(R11)(DX*1), X3
 	VPSHUFB shuffle118<>+0(SB), X3, X4
 	VPOR    X4, X0, X4
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(R9)(DX*2), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 16(R11)(DX*2), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X4
+	VMOVDQU 8(R11), X4
 	VPSHUFB shuffle54<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VMOVDQU X4, 64(R10)
+	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 8(R9)(DX*1), X4
+	VMOVDQU 8(R11)(DX*1), X4
 	VPSHUFB shuffle274<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU X3, 80(R10)
-	VMOVDQU 8(R9)(DX*2), X3
+	VMOVDQU X3, 80(R12)
+	VMOVDQU 8(R11)(DX*2), X3
 	VPSHUFB shuffle53<>+0(SB), X3, X3
 	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
-	VMOVQ   X2, 96(R10)
-	VPEXTRD $0x02, X2, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 96(R12)
+	VPEXTRD $0x02, X2, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone430
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks429
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks429
 
 rowdone430:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row428
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6789,6 +6877,8 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x48
 	JAE   chunk431
 	RET
@@ -6797,105 +6887,105 @@ chunk431:
 	SUBQ $0x48, BX
 
 group432:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row433:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks434:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 24(R9), X1
+	VMOVDQU 24(R11), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 48(R9), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 48(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 24(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 24(R11)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 48(R9)(DX*1), X1
+	VMOVDQU 48(R11)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(DX*2), X0
+	VMOVDQU 24(R11)(DX*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 48(R9)(DX*2), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 48(R11)(DX*2), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(R10)
-	VMOVDQU 32(R9), X1
+	VMOVDQU X1, 64(R12)
+	VMOVDQU 32(R11), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 56(R9), X0
+	VMOVDQU 56(R11), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 80(R10)
-	VMOVDQU 8(R9)(DX*1), X2
+	VMOVDQU X2, 80(R12)
+	VMOVDQU 8(R11)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 32(R9)(DX*1), X1
+	VMOVDQU 32(R11)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 96(R10)
-	VMOVDQU 56(R9)(DX*1), X1
+	VMOVDQU X1, 96(R12)
+	VMOVDQU 56(R11)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X2
-	VMOVDQU 8(R9)(DX*2), X3
+	VMOVDQU 8(R11)(DX*2), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 112(R10)
-	VMOVDQU 32(R9)(DX*2), X3
+	VMOVDQU X3, 112(R12)
+	VMOVDQU 32(R11)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 56(R9)(DX*2), X2
+	VMOVDQU 56(R11)(DX*2), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 128(R10)
-	VMOVDQU 16(R9), X4
+	VMOVDQU X4, 128(R12)
+	VMOVDQU 16(R11), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VMOVDQU 40(R9), X3
+	VMOVDQU 40(R11), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU X3, 144(R10)
+	VMOVDQU X3, 144(R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 16(R9)(DX*1), X3
+	VMOVDQU 16(R11)(DX*1), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 160(R10)
-	VMOVDQU 40(R9)(DX*1), X3
+	VMOVDQU X3, 160(R12)
+	VMOVDQU 40(R11)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
 	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, 176(R10)
-	VMOVDQU 16(R9)(DX*2), X1
+	VMOVDQU X1, 176(R12)
+	VMOVDQU 16(R11)(DX*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 40(R9)(DX*2), X3
+	VMOVDQU 40(R11)(DX*2), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 192(R10)
+	VMOVDQU X3, 192(R12)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
-	VMOVQ   X2, 208(R10)
-	CMPQ    DI, BX
+	VMOVQ   X2, 208(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone435
-	ADDQ    $0x48, DI
-	CMPQ    DI, BX
+	ADDQ    $0x48, R9
+	CMPQ    R9, BX
 	JLE     chunks434
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks434
 
 rowdone435:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row433
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -6922,6 +7012,8 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk436
 	CMPQ  BX, $0x18
@@ -6932,92 +7024,92 @@ chunk436:
 	SUBQ $0x24, BX
 
 group438:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row439:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks440:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle275<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle278<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle279<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 11(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 11(R11)(DX*1), X0
 	VPSHUFB shuffle281<>+0(SB), X0, X0
-	VMOVDQU 3(R9)(DX*2), X1
+	VMOVDQU 3(R11)(DX*2), X1
 	VPSHUFB shuffle282<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R9)(DX*2), X0
+	VMOVDQU 20(R11)(DX*2), X0
 	VPSHUFB shuffle283<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 12(R9), X1
+	VMOVDQU 12(R11), X1
 	VPSHUFB shuffle284<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 13(R9)(DX*1), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 13(R11)(DX*1), X1
 	VPSHUFB shuffle275<>+0(SB), X1, X1
-	VMOVDQU 13(R9)(DX*2), X2
+	VMOVDQU 13(R11)(DX*2), X2
 	VPSHUFB shuffle276<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 14(R9), X1
+	VMOVDQU 14(R11), X1
 	VPSHUFB shuffle277<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R10)
-	VMOVDQU 19(R9), X1
+	VMOVDQU X1, 48(R12)
+	VMOVDQU 19(R11), X1
 	VPSHUFB shuffle285<>+0(SB), X1, X1
-	VMOVDQU 15(R9)(DX*1), X2
+	VMOVDQU 15(R11)(DX*1), X2
 	VPSHUFB shuffle286<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 20(R9)(DX*1), X1
+	VMOVDQU 20(R11)(DX*1), X1
 	VPSHUFB shuffle287<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 15(R9)(DX*2), X2
+	VMOVDQU 15(R11)(DX*2), X2
 	VPSHUFB shuffle288<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
-	VMOVDQU X2, 64(R10)
+	VMOVDQU X2, 64(R12)
 	VPSHUFB shuffle289<>+0(SB), X0, X2
-	VMOVDQU 20(R9), X3
+	VMOVDQU 20(R11), X3
 	VPSHUFB shuffle290<>+0(SB), X3, X4
 	VPOR    X4, X2, X4
 	VPSHUFB shuffle291<>+0(SB), X1, X2
 	VPOR    X2, X4, X2
-	VMOVDQU X2, 80(R10)
+	VMOVDQU X2, 80(R12)
 	VPSHUFB shuffle292<>+0(SB), X0, X0
 	VPSHUFB shuffle293<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle294<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, 96(R10)
-	VPEXTRD $0x02, X1, 104(R10)
-	CMPQ    DI, BX
+	VMOVQ   X1, 96(R12)
+	VPEXTRD $0x02, X1, 104(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone441
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks440
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks440
 
 rowdone441:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row439
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7030,69 +7122,69 @@ chunk437:
 	SUBQ $0x18, BX
 
 group442:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row443:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks444:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle275<>+0(SB), X0, X0
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle276<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle277<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle278<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle279<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R9)(DX*1), X0
+	VMOVDQU 2(R11)(DX*1), X0
 	VPSHUFB shuffle280<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*1), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*1), X0
 	VPSHUFB shuffle295<>+0(SB), X0, X1
-	VMOVDQU 3(R9)(DX*2), X2
+	VMOVDQU 3(R11)(DX*2), X2
 	VPSHUFB shuffle282<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 8(R9)(DX*2), X1
+	VMOVDQU 8(R11)(DX*2), X1
 	VPSHUFB shuffle296<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 8(R9), X2
+	VMOVDQU 8(R11), X2
 	VPSHUFB shuffle297<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 32(R10)
+	VMOVDQU X4, 32(R12)
 	VPSHUFB shuffle298<>+0(SB), X0, X4
 	VPSHUFB shuffle299<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle300<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 48(R10)
+	VMOVDQU X4, 48(R12)
 	VPSHUFB shuffle301<>+0(SB), X2, X2
 	VPSHUFB shuffle302<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle303<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X1, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone445
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks444
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks444
 
 rowdone445:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row443
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7235,6 +7327,8 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk446
 	CMPQ  BX, $0x18
@@ -7245,154 +7339,154 @@ chunk446:
 	SUBQ $0x30, BX
 
 group448:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row449:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks450:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle304<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
+	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 16(R9)(DX*1), X1
+	VMOVDQU 16(R11)(DX*1), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle309<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X1
+	VMOVDQU 2(R11), X1
 	VPSHUFB shuffle310<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9), X0
+	VMOVDQU 18(R11), X0
 	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R9)(DX*1), X1
+	VMOVDQU 2(R11)(DX*1), X1
 	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R9)(DX*1), X0
+	VMOVDQU 18(R11)(DX*1), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 10(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 10(R11)(DX*2), X0
 	VPSHUFB shuffle304<>+0(SB), X0, X0
-	VMOVDQU 4(R9), X1
+	VMOVDQU 4(R11), X1
 	VPSHUFB shuffle314<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R9), X0
+	VMOVDQU 20(R11), X0
 	VPSHUFB shuffle315<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R9)(DX*1), X1
+	VMOVDQU 4(R11)(DX*1), X1
 	VPSHUFB shuffle316<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R9)(DX*1), X0
+	VMOVDQU 20(R11)(DX*1), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 4(R9)(DX*2), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 4(R11)(DX*2), X0
 	VPSHUFB shuffle304<>+0(SB), X0, X0
-	VMOVDQU 20(R9)(DX*2), X1
+	VMOVDQU 20(R11)(DX*2), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9), X0
+	VMOVDQU 6(R11), X0
 	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 22(R9), X1
+	VMOVDQU 22(R11), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 6(R9)(DX*1), X0
+	VMOVDQU 6(R11)(DX*1), X0
 	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 22(R9)(DX*1), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 22(R11)(DX*1), X0
 	VPSHUFB shuffle159<>+0(SB), X0, X0
-	VMOVDQU 6(R9)(DX*2), X1
+	VMOVDQU 6(R11)(DX*2), X1
 	VPSHUFB shuffle310<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 22(R9)(DX*2), X0
+	VMOVDQU 22(R11)(DX*2), X0
 	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 24(R9), X1
+	VMOVDQU 24(R11), X1
 	VPSHUFB shuffle312<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(R9), X0
+	VMOVDQU 32(R11), X0
 	VPSHUFB shuffle318<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 64(R10)
-	VMOVDQU 32(R9)(DX*1), X2
+	VMOVDQU X2, 64(R12)
+	VMOVDQU 32(R11)(DX*1), X2
 	VPSHUFB shuffle304<>+0(SB), X2, X1
-	VMOVDQU 24(R9)(DX*2), X3
+	VMOVDQU 24(R11)(DX*2), X3
 	VPSHUFB shuffle314<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R9)(DX*2), X1
+	VMOVDQU 32(R11)(DX*2), X1
 	VPSHUFB shuffle319<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 26(R9), X3
+	VMOVDQU 26(R11), X3
 	VPSHUFB shuffle316<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle320<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 80(R10)
-	VMOVDQU 26(R9)(DX*1), X4
+	VMOVDQU X4, 80(R12)
+	VMOVDQU 26(R11)(DX*1), X4
 	VPSHUFB shuffle304<>+0(SB), X4, X4
 	VPSHUFB shuffle321<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 26(R9)(DX*2), X4
+	VMOVDQU 26(R11)(DX*2), X4
 	VPSHUFB shuffle306<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle322<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 28(R9), X4
+	VMOVDQU 28(R11), X4
 	VPSHUFB shuffle308<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 96(R10)
-	VMOVDQU 30(R9), X4
+	VMOVDQU X4, 96(R12)
+	VMOVDQU 30(R11), X4
 	VPSHUFB shuffle309<>+0(SB), X4, X4
-	VMOVDQU 28(R9)(DX*1), X3
+	VMOVDQU 28(R11)(DX*1), X3
 	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle323<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 28(R9)(DX*2), X3
+	VMOVDQU 28(R11)(DX*2), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle324<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 112(R10)
+	VMOVDQU X4, 112(R12)
 	VPSHUFB shuffle325<>+0(SB), X0, X0
-	VMOVDQU 30(R9)(DX*1), X4
+	VMOVDQU 30(R11)(DX*1), X4
 	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
 	VPSHUFB shuffle326<>+0(SB), X2, X2
 	VPOR    X2, X4, X2
-	VMOVDQU 30(R9)(DX*2), X4
+	VMOVDQU 30(R11)(DX*2), X4
 	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
 	VPSHUFB shuffle327<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 128(R10)
-	CMPQ    DI, BX
+	VMOVDQU X1, 128(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone451
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks450
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks450
 
 rowdone451:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row449
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7405,88 +7499,88 @@ chunk447:
 	SUBQ $0x18, BX
 
 group452:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row453:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks454:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle304<>+0(SB), X0, X0
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle328<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R9)(DX*1), X0
+	VMOVDQU (R11)(DX*1), X0
 	VPSHUFB shuffle306<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 8(R9)(DX*1), X2
+	VMOVDQU 8(R11)(DX*1), X2
 	VPSHUFB shuffle329<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU (R9)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle308<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 2(R9)(DX*2), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 2(R11)(DX*2), X0
 	VPSHUFB shuffle309<>+0(SB), X0, X0
-	VMOVDQU 2(R9), X3
+	VMOVDQU 2(R11), X3
 	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle330<>+0(SB), X1, X0
 	VPOR    X0, X3, X0
-	VMOVDQU 2(R9)(DX*1), X3
+	VMOVDQU 2(R11)(DX*1), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
 	VPSHUFB shuffle331<>+0(SB), X2, X0
 	VPOR    X0, X3, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(R9)(DX*2), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(R11)(DX*2), X0
 	VPSHUFB shuffle332<>+0(SB), X0, X3
-	VMOVDQU 4(R9), X4
+	VMOVDQU 4(R11), X4
 	VPSHUFB shuffle314<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle333<>+0(SB), X1, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 4(R9)(DX*1), X4
+	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle316<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VMOVDQU X3, 32(R10)
-	VMOVDQU 4(R9)(DX*2), X3
+	VMOVDQU X3, 32(R12)
+	VMOVDQU 4(R11)(DX*2), X3
 	VPSHUFB shuffle304<>+0(SB), X3, X3
 	VPSHUFB shuffle335<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 6(R9), X3
+	VMOVDQU 6(R11), X3
 	VPSHUFB shuffle306<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle336<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU 6(R9)(DX*1), X3
+	VMOVDQU 6(R11)(DX*1), X3
 	VPSHUFB shuffle308<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 48(R10)
+	VMOVDQU X3, 48(R12)
 	VPSHUFB shuffle8<>+0(SB), X2, X2
-	VMOVDQU 6(R9)(DX*2), X3
+	VMOVDQU 6(R11)(DX*2), X3
 	VPSHUFB shuffle310<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X3, X0
-	VMOVQ   X0, 64(R10)
-	CMPQ    DI, BX
+	VMOVQ   X0, 64(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone455
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks454
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks454
 
 rowdone455:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row453
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7649,6 +7743,8 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk456
 	RET
@@ -7657,126 +7753,126 @@ chunk456:
 	SUBQ $0x30, BX
 
 group457:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row458:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks459:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R9), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R11), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 16(R9), X1
+	VMOVDQU 16(R11), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(R9), X0
+	VMOVDQU 32(R11), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU (R9)(DX*1), X1
+	VMOVDQU (R11)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 16(R9)(DX*1), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 16(R11)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 32(R9)(DX*1), X2
+	VMOVDQU 32(R11)(DX*1), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R9)(DX*2), X1
+	VMOVDQU (R11)(DX*2), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU 16(R9)(DX*2), X3
+	VMOVDQU 16(R11)(DX*2), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 16(R10)
-	VMOVDQU 32(R9)(DX*2), X3
+	VMOVDQU X3, 16(R12)
+	VMOVDQU 32(R11)(DX*2), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X1
-	VMOVDQU 4(R9), X4
+	VMOVDQU 4(R11), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VMOVDQU 20(R9), X1
+	VMOVDQU 20(R11), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle20<>+0(SB), X0, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 32(R10)
-	VMOVDQU 4(R9)(DX*1), X4
+	VMOVDQU X4, 32(R12)
+	VMOVDQU 4(R11)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R9)(DX*1), X1
+	VMOVDQU 20(R11)(DX*1), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
 	VPSHUFB shuffle273<>+0(SB), X2, X4
 	VPOR    X4, X1, X4
-	VMOVDQU 4(R9)(DX*2), X1
+	VMOVDQU 4(R11)(DX*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 48(R10)
-	VMOVDQU 20(R9)(DX*2), X1
+	VMOVDQU X1, 48(R12)
+	VMOVDQU 20(R11)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle120<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
-	VMOVDQU 8(R9), X1
+	VMOVDQU 8(R11), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU 24(R9), X4
+	VMOVDQU 24(R11), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 64(R10)
+	VMOVDQU X4, 64(R12)
 	VPSHUFB shuffle237<>+0(SB), X0, X4
-	VMOVDQU 8(R9)(DX*1), X1
+	VMOVDQU 8(R11)(DX*1), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU 24(R9)(DX*1), X4
+	VMOVDQU 24(R11)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle238<>+0(SB), X2, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 80(R10)
-	VMOVDQU 8(R9)(DX*2), X1
+	VMOVDQU X1, 80(R12)
+	VMOVDQU 8(R11)(DX*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 24(R9)(DX*2), X4
+	VMOVDQU 24(R11)(DX*2), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
 	VPSHUFB shuffle118<>+0(SB), X3, X1
 	VPOR    X1, X4, X1
-	VMOVDQU 12(R9), X4
+	VMOVDQU 12(R11), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 96(R10)
-	VMOVDQU 28(R9), X4
+	VMOVDQU X4, 96(R12)
+	VMOVDQU 28(R11), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
 	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
-	VMOVDQU 12(R9)(DX*1), X4
+	VMOVDQU 12(R11)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X0, X4
-	VMOVDQU 28(R9)(DX*1), X0
+	VMOVDQU 28(R11)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X4, X0
-	VMOVDQU X0, 112(R10)
+	VMOVDQU X0, 112(R12)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
-	VMOVDQU 12(R9)(DX*2), X0
+	VMOVDQU 12(R11)(DX*2), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 28(R9)(DX*2), X2
+	VMOVDQU 28(R11)(DX*2), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 128(R10)
-	CMPQ    DI, BX
+	VMOVDQU X3, 128(R12)
+	CMPQ    R9, BX
 	JEQ     rowdone460
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks459
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks459
 
 rowdone460:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row458
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7803,7 +7899,9 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk461
 	CMPQ  BX, $0x10
@@ -7818,20 +7916,20 @@ chunk461:
 	SUBQ $0x20, BX
 
 group465:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row466:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks467:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -7839,25 +7937,25 @@ chunks467:
 	VPUNPCKLBW Y3, Y1, Y2
 	VPUNPCKHBW Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R8*4)
+	VMOVDQU    Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R8*4)
+	VMOVDQU    Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R8*4)
+	VMOVDQU    Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone468
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks467
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks467
 
 rowdone468:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row466
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7870,42 +7968,42 @@ chunk462:
 	SUBQ $0x10, BX
 
 group469:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row470:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks471:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R10)(DX*1), X0
-	VMOVDQU    (R11)(DX*1), X3
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
 	VPUNPCKLBW X4, X2, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHBW X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R8*4)
+	VMOVDQU    X4, 16(AX)(R10*4)
 	VPUNPCKLBW X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R8*4)
+	VMOVDQU    X4, 32(AX)(R10*4)
 	VPUNPCKHBW X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X3, 48(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone472
-	ADDQ       $0x10, R8
-	CMPQ       R8, BX
+	ADDQ       $0x10, R10
+	CMPQ       R10, BX
 	JLE        chunks471
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks471
 
 rowdone472:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row470
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7918,36 +8016,36 @@ chunk463:
 	SUBQ $0x08, BX
 
 group473:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row474:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks475:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R10)(DX*1), X0
-	VMOVQ      (R11)(DX*1), X2
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHBW X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, 16(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone476
-	ADDQ       $0x08, R8
-	CMPQ       R8, BX
+	ADDQ       $0x08, R10
+	CMPQ       R10, BX
 	JLE        chunks475
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks475
 
 rowdone476:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -7960,34 +8058,34 @@ chunk464:
 	SUBQ $0x04, BX
 
 group477:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row478:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks479:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVD      (R10), X0
-	VMOVD      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R10)(DX*1), X0
-	VMOVD      (R11)(DX*1), X2
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
 	VPUNPCKLBW X2, X1, X2
-	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, (AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone480
-	ADDQ       $0x04, R8
-	CMPQ       R8, BX
+	ADDQ       $0x04, R10
+	CMPQ       R10, BX
 	JLE        chunks479
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks479
 
 rowdone480:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row478
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8014,7 +8112,9 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk481
 	CMPQ  BX, $0x10
@@ -8029,20 +8129,20 @@ chunk481:
 	SUBQ $0x20, BX
 
 group485:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row486:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks487:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -8050,25 +8150,25 @@ chunks487:
 	VPUNPCKLWD Y3, Y1, Y2
 	VPUNPCKHWD Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R8*4)
+	VMOVDQU    Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R8*4)
+	VMOVDQU    Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R8*4)
+	VMOVDQU    Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone488
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks487
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks487
 
 rowdone488:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row486
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8081,42 +8181,42 @@ chunk482:
 	SUBQ $0x10, BX
 
 group489:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row490:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks491:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R10)(DX*1), X0
-	VMOVDQU    (R11)(DX*1), X3
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
 	VPUNPCKLWD X4, X2, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R8*4)
+	VMOVDQU    X4, 16(AX)(R10*4)
 	VPUNPCKLWD X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R8*4)
+	VMOVDQU    X4, 32(AX)(R10*4)
 	VPUNPCKHWD X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X3, 48(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone492
-	ADDQ       $0x10, R8
-	CMPQ       R8, BX
+	ADDQ       $0x10, R10
+	CMPQ       R10, BX
 	JLE        chunks491
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks491
 
 rowdone492:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row490
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8129,36 +8229,36 @@ chunk483:
 	SUBQ $0x08, BX
 
 group493:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row494:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks495:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R10)(DX*1), X0
-	VMOVQ      (R11)(DX*1), X2
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHWD X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, 16(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone496
-	ADDQ       $0x08, R8
-	CMPQ       R8, BX
+	ADDQ       $0x08, R10
+	CMPQ       R10, BX
 	JLE        chunks495
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks495
 
 rowdone496:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row494
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8171,34 +8271,34 @@ chunk484:
 	SUBQ $0x04, BX
 
 group497:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row498:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks499:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVD      (R10), X0
-	VMOVD      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R10)(DX*1), X0
-	VMOVD      (R11)(DX*1), X2
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
 	VPUNPCKLWD X2, X1, X2
-	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, (AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone500
-	ADDQ       $0x04, R8
-	CMPQ       R8, BX
+	ADDQ       $0x04, R10
+	CMPQ       R10, BX
 	JLE        chunks499
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks499
 
 rowdone500:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row498
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8225,7 +8325,9 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk501
 	CMPQ  BX, $0x10
@@ -8240,20 +8342,20 @@ chunk501:
 	SUBQ $0x20, BX
 
 group505:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row506:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks507:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -8261,25 +8363,25 @@ chunks507:
 	VPUNPCKLDQ Y3, Y1, Y2
 	VPUNPCKHDQ Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVDQU    Y1, (AX)(R8*4)
+	VMOVDQU    Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVDQU    Y1, 32(AX)(R8*4)
+	VMOVDQU    Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVDQU    Y4, 64(AX)(R8*4)
+	VMOVDQU    Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone508
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks507
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks507
 
 rowdone508:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row506
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8292,42 +8394,42 @@ chunk502:
 	SUBQ $0x10, BX
 
 group509:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row510:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks511:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), X0
-	VMOVDQU    (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R10)(DX*1), X0
-	VMOVDQU    (R11)(DX*1), X3
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
 	VPUNPCKLDQ X4, X2, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 16(AX)(R8*4)
+	VMOVDQU    X4, 16(AX)(R10*4)
 	VPUNPCKLDQ X3, X1, X4
-	VMOVDQU    X4, 32(AX)(R8*4)
+	VMOVDQU    X4, 32(AX)(R10*4)
 	VPUNPCKHDQ X3, X1, X3
-	VMOVDQU    X3, 48(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X3, 48(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone512
-	ADDQ       $0x10, R8
-	CMPQ       R8, BX
+	ADDQ       $0x10, R10
+	CMPQ       R10, BX
 	JLE        chunks511
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks511
 
 rowdone512:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row510
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8340,36 +8442,36 @@ chunk503:
 	SUBQ $0x08, BX
 
 group513:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row514:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks515:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVQ      (R10), X0
-	VMOVQ      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R10)(DX*1), X0
-	VMOVQ      (R11)(DX*1), X2
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X0
-	VMOVDQU    X0, (AX)(R8*4)
+	VMOVDQU    X0, (AX)(R10*4)
 	VPUNPCKHDQ X2, X1, X2
-	VMOVDQU    X2, 16(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, 16(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone516
-	ADDQ       $0x08, R8
-	CMPQ       R8, BX
+	ADDQ       $0x08, R10
+	CMPQ       R10, BX
 	JLE        chunks515
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks515
 
 rowdone516:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row514
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8382,34 +8484,34 @@ chunk504:
 	SUBQ $0x04, BX
 
 group517:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row518:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks519:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVD      (R10), X0
-	VMOVD      (R11), X1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R10)(DX*1), X0
-	VMOVD      (R11)(DX*1), X2
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
 	VPUNPCKLDQ X2, X1, X2
-	VMOVDQU    X2, (AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    X2, (AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone520
-	ADDQ       $0x04, R8
-	CMPQ       R8, BX
+	ADDQ       $0x04, R10
+	CMPQ       R10, BX
 	JLE        chunks519
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks519
 
 rowdone520:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row518
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8436,7 +8538,9 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk521
 	CMPQ  BX, $0x10
@@ -8449,20 +8553,20 @@ chunk521:
 	SUBQ $0x20, BX
 
 group524:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row525:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks526:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R11), Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), Y0
+	VMOVDQU     (R13), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(DX*1), Y0
-	VMOVDQU     (R11)(DX*1), Y3
+	VMOVDQU     (R12)(DX*1), Y0
+	VMOVDQU     (R13)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -8470,25 +8574,25 @@ chunks526:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVDQU     Y1, (AX)(R8*4)
+	VMOVDQU     Y1, (AX)(R10*4)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVDQU     Y1, 32(AX)(R8*4)
+	VMOVDQU     Y1, 32(AX)(R10*4)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVDQU     Y4, 64(AX)(R8*4)
+	VMOVDQU     Y4, 64(AX)(R10*4)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVDQU     Y3, 96(AX)(R8*4)
-	CMPQ        R8, BX
+	VMOVDQU     Y3, 96(AX)(R10*4)
+	CMPQ        R10, BX
 	JEQ         rowdone527
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks526
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks526
 
 rowdone527:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row525
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8501,42 +8605,42 @@ chunk522:
 	SUBQ $0x10, BX
 
 group528:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row529:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks530:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), X0
-	VMOVDQU     (R11), X1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), X0
+	VMOVDQU     (R13), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R10)(DX*1), X0
-	VMOVDQU     (R11)(DX*1), X3
+	VMOVDQU     (R12)(DX*1), X0
+	VMOVDQU     (R13)(DX*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (AX)(R8*4)
+	VMOVDQU     X0, (AX)(R10*4)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 16(AX)(R8*4)
+	VMOVDQU     X4, 16(AX)(R10*4)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, 32(AX)(R8*4)
+	VMOVDQU     X4, 32(AX)(R10*4)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, 48(AX)(R8*4)
-	CMPQ        R8, BX
+	VMOVDQU     X3, 48(AX)(R10*4)
+	CMPQ        R10, BX
 	JEQ         rowdone531
-	ADDQ        $0x10, R8
-	CMPQ        R8, BX
+	ADDQ        $0x10, R10
+	CMPQ        R10, BX
 	JLE         chunks530
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks530
 
 rowdone531:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8549,36 +8653,36 @@ chunk523:
 	SUBQ $0x08, BX
 
 group532:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row533:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks534:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVQ       (R10), X0
-	VMOVQ       (R11), X1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVQ       (R12), X0
+	VMOVQ       (R13), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R10)(DX*1), X0
-	VMOVQ       (R11)(DX*1), X2
+	VMOVQ       (R12)(DX*1), X0
+	VMOVQ       (R13)(DX*1), X2
 	VPUNPCKLQDQ X2, X0, X2
 	VPUNPCKLQDQ X2, X1, X0
-	VMOVDQU     X0, (AX)(R8*4)
+	VMOVDQU     X0, (AX)(R10*4)
 	VPUNPCKHQDQ X2, X1, X2
-	VMOVDQU     X2, 16(AX)(R8*4)
-	CMPQ        R8, BX
+	VMOVDQU     X2, 16(AX)(R10*4)
+	CMPQ        R10, BX
 	JEQ         rowdone535
-	ADDQ        $0x08, R8
-	CMPQ        R8, BX
+	ADDQ        $0x08, R10
+	CMPQ        R10, BX
 	JLE         chunks534
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks534
 
 rowdone535:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row533
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8605,7 +8709,9 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk536
 	CMPQ  BX, $0x10
@@ -8616,38 +8722,38 @@ chunk536:
 	SUBQ $0x20, BX
 
 group538:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row539:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks540:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(DX*1), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (AX)(R8*4)
-	VMOVDQU    (R11), Y2
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    Y2, (AX)(R10*4)
+	VMOVDQU    (R13), Y2
+	VMOVDQU    (R13)(DX*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(AX)(R8*4)
+	VMOVDQU    Y4, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 64(AX)(R8*4)
+	VMOVDQU    Y1, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVDQU    Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone541
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks540
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks540
 
 rowdone541:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8660,34 +8766,34 @@ chunk537:
 	SUBQ $0x10, BX
 
 group542:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row543:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks544:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (AX)(R8*4)
-	VMOVDQU (R10)(DX*1), X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU (R11), X0
-	VMOVDQU X0, 32(AX)(R8*4)
-	VMOVDQU (R11)(DX*1), X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	CMPQ    R8, BX
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (AX)(R10*4)
+	VMOVDQU (R12)(DX*1), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU (R13), X0
+	VMOVDQU X0, 32(AX)(R10*4)
+	VMOVDQU (R13)(DX*1), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone545
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks544
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks544
 
 rowdone545:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row543
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8714,7 +8820,9 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x24
 	JAE   chunk546
 	CMPQ  BX, $0x18
@@ -8725,77 +8833,77 @@ chunk546:
 	SUBQ $0x24, BX
 
 group548:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row549:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks550:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 4(R10)(DX*1), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 4(R12)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 8(R11), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle18<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 12(R10), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 12(R12), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 12(R10)(DX*1), X0
+	VMOVDQU 12(R12)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 16(R10)(DX*1), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 16(R12)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 12(R11), X1
+	VMOVDQU 12(R13), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 20(R11), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 20(R13), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
-	VMOVDQU 12(R11)(DX*1), X2
+	VMOVDQU 12(R13)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 80(AX)(R8*4)
-	VMOVDQU 20(R10), X2
+	VMOVDQU X2, 80(AX)(R10*4)
+	VMOVDQU 20(R12), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VMOVDQU 20(R10)(DX*1), X0
+	VMOVDQU 20(R12)(DX*1), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 96(AX)(R8*4)
+	VMOVDQU X3, 96(AX)(R10*4)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VPSHUFB shuffle22<>+0(SB), X1, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 112(AX)(R8*4)
+	VMOVDQU X3, 112(AX)(R10*4)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVDQU 20(R11)(DX*1), X3
+	VMOVDQU 20(R13)(DX*1), X3
 	VPSHUFB shuffle24<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 128(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 128(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone551
-	ADDQ    $0x24, R8
-	CMPQ    R8, BX
+	ADDQ    $0x24, R10
+	CMPQ    R10, BX
 	JLE     chunks550
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks550
 
 rowdone551:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row549
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8808,59 +8916,59 @@ chunk547:
 	SUBQ $0x18, BX
 
 group552:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row553:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks554:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 4(R10)(DX*1), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 4(R12)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 8(R11), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle18<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(AX)(R8*4)
-	VMOVDQU 8(R10), X2
+	VMOVDQU X2, 32(AX)(R10*4)
+	VMOVDQU 8(R12), X2
 	VPSHUFB shuffle19<>+0(SB), X2, X2
-	VMOVDQU 8(R10)(DX*1), X1
+	VMOVDQU 8(R12)(DX*1), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 48(AX)(R8*4)
+	VMOVDQU X3, 48(AX)(R10*4)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
 	VPSHUFB shuffle22<>+0(SB), X0, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 64(AX)(R8*4)
+	VMOVDQU X3, 64(AX)(R10*4)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVDQU 8(R11)(DX*1), X3
+	VMOVDQU 8(R13)(DX*1), X3
 	VPSHUFB shuffle24<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 80(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 80(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone555
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks554
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks554
 
 rowdone555:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row553
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8887,7 +8995,9 @@ TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk556
 	RET
@@ -8896,20 +9006,20 @@ chunk556:
 	SUBQ $0x20, BX
 
 group557:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row558:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks559:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
 	VPUNPCKLBW Y4, Y2, Y0
@@ -8917,25 +9027,25 @@ chunks559:
 	VPUNPCKLBW Y3, Y1, Y2
 	VPUNPCKHBW Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(R8*4)
+	VMOVNTDQ   Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VMOVNTDQ   Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VMOVNTDQ   Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVNTDQ   Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone560
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks559
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks559
 
 rowdone560:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row558
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -8963,7 +9073,9 @@ TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk561
 	RET
@@ -8972,20 +9084,20 @@ chunk561:
 	SUBQ $0x20, BX
 
 group562:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row563:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks564:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
 	VPUNPCKLWD Y4, Y2, Y0
@@ -8993,25 +9105,25 @@ chunks564:
 	VPUNPCKLWD Y3, Y1, Y2
 	VPUNPCKHWD Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(R8*4)
+	VMOVNTDQ   Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VMOVNTDQ   Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VMOVNTDQ   Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVNTDQ   Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone565
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks564
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks564
 
 rowdone565:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row563
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9039,7 +9151,9 @@ TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk566
 	RET
@@ -9048,20 +9162,20 @@ chunk566:
 	SUBQ $0x20, BX
 
 group567:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row568:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks569:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R11), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R13), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R10)(DX*1), Y0
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVDQU    (R12)(DX*1), Y0
+	VMOVDQU    (R13)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
 	VPUNPCKLDQ Y4, Y2, Y0
@@ -9069,25 +9183,25 @@ chunks569:
 	VPUNPCKLDQ Y3, Y1, Y2
 	VPUNPCKHDQ Y3, Y1, Y3
 	VPERM2I128 $0x20, Y4, Y0, Y1
-	VMOVNTDQ   Y1, (AX)(R8*4)
+	VMOVNTDQ   Y1, (AX)(R10*4)
 	VPERM2I128 $0x20, Y3, Y2, Y1
-	VMOVNTDQ   Y1, 32(AX)(R8*4)
+	VMOVNTDQ   Y1, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y4, Y0, Y4
-	VMOVNTDQ   Y4, 64(AX)(R8*4)
+	VMOVNTDQ   Y4, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVNTDQ   Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone570
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks569
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks569
 
 rowdone570:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row568
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9115,7 +9229,9 @@ TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk571
 	RET
@@ -9124,20 +9240,20 @@ chunk571:
 	SUBQ $0x20, BX
 
 group572:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row573:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks574:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (R10), Y0
-	VMOVDQU     (R11), Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), Y0
+	VMOVDQU     (R13), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R10)(DX*1), Y0
-	VMOVDQU     (R11)(DX*1), Y3
+	VMOVDQU     (R12)(DX*1), Y0
+	VMOVDQU     (R13)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -9145,25 +9261,25 @@ chunks574:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y4, Y0, Y1
-	VMOVNTDQ    Y1, (AX)(R8*4)
+	VMOVNTDQ    Y1, (AX)(R10*4)
 	VPERM2I128  $0x20, Y3, Y2, Y1
-	VMOVNTDQ    Y1, 32(AX)(R8*4)
+	VMOVNTDQ    Y1, 32(AX)(R10*4)
 	VPERM2I128  $0x31, Y4, Y0, Y4
-	VMOVNTDQ    Y4, 64(AX)(R8*4)
+	VMOVNTDQ    Y4, 64(AX)(R10*4)
 	VPERM2I128  $0x31, Y3, Y2, Y3
-	VMOVNTDQ    Y3, 96(AX)(R8*4)
-	CMPQ        R8, BX
+	VMOVNTDQ    Y3, 96(AX)(R10*4)
+	CMPQ        R10, BX
 	JEQ         rowdone575
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks574
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks574
 
 rowdone575:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row573
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9191,7 +9307,9 @@ TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk576
 	RET
@@ -9200,38 +9318,38 @@ chunk576:
 	SUBQ $0x20, BX
 
 group577:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row578:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks579:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(DX*1), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVNTDQ   Y2, (AX)(R8*4)
-	VMOVDQU    (R11), Y2
-	VMOVDQU    (R11)(DX*1), Y3
+	VMOVNTDQ   Y2, (AX)(R10*4)
+	VMOVDQU    (R13), Y2
+	VMOVDQU    (R13)(DX*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVNTDQ   Y4, 32(AX)(R8*4)
+	VMOVNTDQ   Y4, 32(AX)(R10*4)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVNTDQ   Y1, 64(AX)(R8*4)
+	VMOVNTDQ   Y1, 64(AX)(R10*4)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 96(AX)(R8*4)
-	CMPQ       R8, BX
+	VMOVNTDQ   Y3, 96(AX)(R10*4)
+	CMPQ       R10, BX
 	JEQ        rowdone580
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks579
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks579
 
 rowdone580:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row578
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9259,7 +9377,9 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk581
 	CMPQ  BX, $0x10
@@ -9270,74 +9390,74 @@ chunk581:
 	SUBQ $0x20, BX
 
 group583:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row584:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks585:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 1(R10), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 1(R12), X1
 	VPSHUFB shuffle338<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(DX*1), X0
+	VMOVDQU 1(R12)(DX*1), X0
 	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 1(R11), X1
+	VMOVDQU 1(R13), X1
 	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(DX*1), X0
+	VMOVDQU 1(R13)(DX*1), X0
 	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 8(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 8(R12), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X0
-	VMOVDQU 8(R10)(DX*1), X1
+	VMOVDQU 8(R12)(DX*1), X1
 	VPSHUFB shuffle339<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 8(R11), X0
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle340<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 8(R11)(DX*1), X1
+	VMOVDQU 8(R13)(DX*1), X1
 	VPSHUFB shuffle341<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 9(R10), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 9(R12), X1
 	VPSHUFB shuffle338<>+0(SB), X1, X1
-	VMOVDQU 9(R10)(DX*1), X0
+	VMOVDQU 9(R12)(DX*1), X0
 	VPSHUFB shuffle339<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 9(R11), X1
+	VMOVDQU 9(R13), X1
 	VPSHUFB shuffle340<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 9(R11)(DX*1), X0
+	VMOVDQU 9(R13)(DX*1), X0
 	VPSHUFB shuffle341<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 16(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 16(R12), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(DX*1), X2
+	VMOVDQU 16(R12)(DX*1), X2
 	VPSHUFB shuffle339<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 16(R11), X1
+	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle340<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 16(R11)(DX*1), X3
+	VMOVDQU 16(R13)(DX*1), X3
 	VPSHUFB shuffle341<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 64(AX)(R8*4)
+	VMOVDQU X5, 64(AX)(R10*4)
 	VPSHUFB shuffle342<>+0(SB), X0, X5
 	VPSHUFB shuffle343<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -9345,7 +9465,7 @@ chunks585:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle345<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 80(AX)(R8*4)
+	VMOVDQU X4, 80(AX)(R10*4)
 	VPSHUFB shuffle346<>+0(SB), X0, X4
 	VPSHUFB shuffle347<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
@@ -9353,7 +9473,7 @@ chunks585:
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 96(AX)(R8*4)
+	VMOVDQU X5, 96(AX)(R10*4)
 	VPSHUFB shuffle350<>+0(SB), X0, X0
 	VPSHUFB shuffle351<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -9361,19 +9481,19 @@ chunks585:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle353<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 112(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone586
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks585
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks585
 
 rowdone586:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9386,26 +9506,26 @@ chunk582:
 	SUBQ $0x10, BX
 
 group587:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row588:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks589:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle338<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle339<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11), X1
+	VMOVDQU (R13), X1
 	VPSHUFB shuffle340<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DX*1), X3
+	VMOVDQU (R13)(DX*1), X3
 	VPSHUFB shuffle341<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (AX)(R8*4)
+	VMOVDQU X5, (AX)(R10*4)
 	VPSHUFB shuffle342<>+0(SB), X0, X5
 	VPSHUFB shuffle343<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -9413,7 +9533,7 @@ chunks589:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle345<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 16(AX)(R8*4)
+	VMOVDQU X4, 16(AX)(R10*4)
 	VPSHUFB shuffle346<>+0(SB), X0, X4
 	VPSHUFB shuffle347<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
@@ -9421,7 +9541,7 @@ chunks589:
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle349<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 32(AX)(R8*4)
+	VMOVDQU X5, 32(AX)(R10*4)
 	VPSHUFB shuffle350<>+0(SB), X0, X0
 	VPSHUFB shuffle351<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -9429,19 +9549,19 @@ chunks589:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle353<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 48(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 48(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone590
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks589
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks589
 
 rowdone590:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row588
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9532,7 +9652,9 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk591
 	CMPQ  BX, $0x10
@@ -9543,70 +9665,70 @@ chunk591:
 	SUBQ $0x20, BX
 
 group593:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row594:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks595:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle354<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU (R11), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU (R13), X1
 	VPSHUFB shuffle354<>+0(SB), X1, X1
-	VMOVDQU (R11)(DX*1), X0
+	VMOVDQU (R13)(DX*1), X0
 	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X0
 	VPSHUFB shuffle354<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(DX*1), X1
+	VMOVDQU 2(R12)(DX*1), X1
 	VPSHUFB shuffle355<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 2(R11), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 2(R13), X1
 	VPSHUFB shuffle354<>+0(SB), X1, X1
-	VMOVDQU 2(R11)(DX*1), X0
+	VMOVDQU 2(R13)(DX*1), X0
 	VPSHUFB shuffle355<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 16(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 16(R12), X0
 	VPSHUFB shuffle354<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(DX*1), X2
+	VMOVDQU 16(R12)(DX*1), X2
 	VPSHUFB shuffle355<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 64(AX)(R8*4)
-	VMOVDQU 16(R11), X3
+	VMOVDQU X3, 64(AX)(R10*4)
+	VMOVDQU 16(R13), X3
 	VPSHUFB shuffle354<>+0(SB), X3, X1
-	VMOVDQU 16(R11)(DX*1), X4
+	VMOVDQU 16(R13)(DX*1), X4
 	VPSHUFB shuffle355<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 80(AX)(R8*4)
+	VMOVDQU X5, 80(AX)(R10*4)
 	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VPSHUFB shuffle357<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 96(AX)(R8*4)
+	VMOVDQU X2, 96(AX)(R10*4)
 	VPSHUFB shuffle356<>+0(SB), X3, X3
 	VPSHUFB shuffle357<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 112(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 112(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone596
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks595
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks595
 
 rowdone596:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9619,46 +9741,46 @@ chunk592:
 	SUBQ $0x10, BX
 
 group597:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row598:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks599:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle354<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle355<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, (AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle354<>+0(SB), X3, X1
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle355<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 16(AX)(R8*4)
+	VMOVDQU X5, 16(AX)(R10*4)
 	VPSHUFB shuffle356<>+0(SB), X0, X0
 	VPSHUFB shuffle357<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(AX)(R8*4)
+	VMOVDQU X2, 32(AX)(R10*4)
 	VPSHUFB shuffle356<>+0(SB), X3, X3
 	VPSHUFB shuffle357<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 48(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 48(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone600
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks599
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks599
 
 rowdone600:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row598
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9701,7 +9823,9 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk601
 	RET
@@ -9710,70 +9834,70 @@ chunk601:
 	SUBQ $0x20, BX
 
 group602:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row603:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks604:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
-	VMOVDQU 16(R10), X1
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle235<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (AX)(R8*4)
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU X2, (AX)(R10*4)
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle234<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(DX*1), X0
+	VMOVDQU 16(R12)(DX*1), X0
 	VPSHUFB shuffle235<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 16(AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, 16(AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle234<>+0(SB), X3, X3
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R13), X2
 	VPSHUFB shuffle235<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 32(AX)(R8*4)
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU X4, 32(AX)(R10*4)
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle234<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(DX*1), X3
+	VMOVDQU 16(R13)(DX*1), X3
 	VPSHUFB shuffle235<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X5
+	VMOVDQU X5, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X5
 	VPSHUFB shuffle234<>+0(SB), X5, X5
 	VPSHUFB shuffle358<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(DX*1), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 4(R12)(DX*1), X1
 	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VPSHUFB shuffle358<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(R8*4)
-	VMOVDQU 4(R11), X0
+	VMOVDQU X0, 80(AX)(R10*4)
+	VMOVDQU 4(R13), X0
 	VPSHUFB shuffle234<>+0(SB), X0, X0
 	VPSHUFB shuffle358<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(DX*1), X2
+	VMOVDQU X2, 96(AX)(R10*4)
+	VMOVDQU 4(R13)(DX*1), X2
 	VPSHUFB shuffle234<>+0(SB), X2, X2
 	VPSHUFB shuffle358<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 112(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone605
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks604
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks604
 
 rowdone605:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row603
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9804,7 +9928,9 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
 	JAE   chunk606
 	RET
@@ -9813,118 +9939,118 @@ chunk606:
 	SUBQ $0x40, BX
 
 group607:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row608:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks609:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 16(R10), X1
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 32(R10), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(AX)(R8*4)
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU X2, 16(AX)(R10*4)
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(DX*1), X1
+	VMOVDQU 16(R12)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 32(R10)(DX*1), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 32(R12)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R10)(DX*1), X2
+	VMOVDQU 48(R12)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 48(AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, 48(AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 16(R11), X1
+	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 32(R11), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 32(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R11), X3
+	VMOVDQU 48(R13), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 80(AX)(R8*4)
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU X4, 80(AX)(R10*4)
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle15<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(DX*1), X1
+	VMOVDQU 16(R13)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X4, X1
-	VMOVDQU X1, 96(AX)(R8*4)
-	VMOVDQU 32(R11)(DX*1), X1
+	VMOVDQU X1, 96(AX)(R10*4)
+	VMOVDQU 32(R13)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(R11)(DX*1), X4
+	VMOVDQU 48(R13)(DX*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 112(AX)(R8*4)
-	VMOVDQU 8(R10), X5
+	VMOVDQU X5, 112(AX)(R10*4)
+	VMOVDQU 8(R12), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X5
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU X1, 128(AX)(R8*4)
-	VMOVDQU 40(R10), X1
+	VMOVDQU X1, 128(AX)(R10*4)
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 144(AX)(R8*4)
-	VMOVDQU 8(R10)(DX*1), X0
+	VMOVDQU X0, 144(AX)(R10*4)
+	VMOVDQU 8(R12)(DX*1), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 24(R10)(DX*1), X1
+	VMOVDQU 24(R12)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 160(AX)(R8*4)
-	VMOVDQU 40(R10)(DX*1), X1
+	VMOVDQU X1, 160(AX)(R10*4)
+	VMOVDQU 40(R12)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 176(AX)(R8*4)
-	VMOVDQU 8(R11), X2
+	VMOVDQU X2, 176(AX)(R10*4)
+	VMOVDQU 8(R13), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 24(R11), X1
+	VMOVDQU 24(R13), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 192(AX)(R8*4)
-	VMOVDQU 40(R11), X1
+	VMOVDQU X1, 192(AX)(R10*4)
+	VMOVDQU 40(R13), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 208(AX)(R8*4)
-	VMOVDQU 8(R11)(DX*1), X3
+	VMOVDQU X3, 208(AX)(R10*4)
+	VMOVDQU 8(R13)(DX*1), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X3
-	VMOVDQU 24(R11)(DX*1), X1
+	VMOVDQU 24(R13)(DX*1), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, 224(AX)(R8*4)
-	VMOVDQU 40(R11)(DX*1), X1
+	VMOVDQU X1, 224(AX)(R10*4)
+	VMOVDQU 40(R13)(DX*1), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
 	VPSHUFB shuffle131<>+0(SB), X4, X4
 	VPOR    X4, X1, X4
-	VMOVDQU X4, 240(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 240(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone610
-	ADDQ    $0x40, R8
-	CMPQ    R8, BX
+	ADDQ    $0x40, R10
+	CMPQ    R10, BX
 	JLE     chunks609
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks609
 
 rowdone610:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row608
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -9951,7 +10077,9 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x24
 	JAE   chunk611
 	CMPQ  BX, $0x18
@@ -9962,98 +10090,98 @@ chunk611:
 	SUBQ $0x24, BX
 
 group613:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row614:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks615:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 1(R10), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 1(R12), X1
 	VPSHUFB shuffle359<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(DX*1), X0
+	VMOVDQU 1(R12)(DX*1), X0
 	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 1(R11), X1
+	VMOVDQU 1(R13), X1
 	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(DX*1), X0
+	VMOVDQU 1(R13)(DX*1), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X0
 	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(DX*1), X1
+	VMOVDQU 2(R12)(DX*1), X1
 	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R11), X0
+	VMOVDQU 2(R13), X0
 	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(DX*1), X1
+	VMOVDQU 2(R13)(DX*1), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 12(R10), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 12(R12), X1
 	VPSHUFB shuffle359<>+0(SB), X1, X1
-	VMOVDQU 12(R10)(DX*1), X0
+	VMOVDQU 12(R12)(DX*1), X0
 	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 12(R11), X1
+	VMOVDQU 12(R13), X1
 	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 12(R11)(DX*1), X0
+	VMOVDQU 12(R13)(DX*1), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 13(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 13(R12), X0
 	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VMOVDQU 13(R10)(DX*1), X1
+	VMOVDQU 13(R12)(DX*1), X1
 	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 13(R11), X0
+	VMOVDQU 13(R13), X0
 	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 13(R11)(DX*1), X1
+	VMOVDQU 13(R13)(DX*1), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 14(R10), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 14(R12), X1
 	VPSHUFB shuffle359<>+0(SB), X1, X1
-	VMOVDQU 14(R10)(DX*1), X0
+	VMOVDQU 14(R12)(DX*1), X0
 	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 14(R11), X1
+	VMOVDQU 14(R13), X1
 	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 14(R11)(DX*1), X0
+	VMOVDQU 14(R13)(DX*1), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(R8*4)
-	VMOVDQU 20(R10), X0
+	VMOVDQU X0, 80(AX)(R10*4)
+	VMOVDQU 20(R12), X0
 	VPSHUFB shuffle363<>+0(SB), X0, X1
-	VMOVDQU 20(R10)(DX*1), X2
+	VMOVDQU 20(R12)(DX*1), X2
 	VPSHUFB shuffle364<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 20(R11), X1
+	VMOVDQU 20(R13), X1
 	VPSHUFB shuffle365<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 20(R11)(DX*1), X3
+	VMOVDQU 20(R13)(DX*1), X3
 	VPSHUFB shuffle366<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 96(AX)(R8*4)
+	VMOVDQU X5, 96(AX)(R10*4)
 	VPSHUFB shuffle367<>+0(SB), X0, X5
 	VPSHUFB shuffle368<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -10061,7 +10189,7 @@ chunks615:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle370<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 112(AX)(R8*4)
+	VMOVDQU X4, 112(AX)(R10*4)
 	VPSHUFB shuffle371<>+0(SB), X0, X0
 	VPSHUFB shuffle372<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -10069,19 +10197,19 @@ chunks615:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle374<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 128(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 128(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone616
-	ADDQ    $0x24, R8
-	CMPQ    R8, BX
+	ADDQ    $0x24, R10
+	CMPQ    R10, BX
 	JLE     chunks615
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks615
 
 rowdone616:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10094,62 +10222,62 @@ chunk612:
 	SUBQ $0x18, BX
 
 group617:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row618:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks619:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 1(R10), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 1(R12), X1
 	VPSHUFB shuffle359<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(DX*1), X0
+	VMOVDQU 1(R12)(DX*1), X0
 	VPSHUFB shuffle360<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 1(R11), X1
+	VMOVDQU 1(R13), X1
 	VPSHUFB shuffle361<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(DX*1), X0
+	VMOVDQU 1(R13)(DX*1), X0
 	VPSHUFB shuffle362<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X0
 	VPSHUFB shuffle359<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(DX*1), X1
+	VMOVDQU 2(R12)(DX*1), X1
 	VPSHUFB shuffle360<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R11), X0
+	VMOVDQU 2(R13), X0
 	VPSHUFB shuffle361<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(DX*1), X1
+	VMOVDQU 2(R13)(DX*1), X1
 	VPSHUFB shuffle362<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 8(R10), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle363<>+0(SB), X1, X0
-	VMOVDQU 8(R10)(DX*1), X2
+	VMOVDQU 8(R12)(DX*1), X2
 	VPSHUFB shuffle364<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU 8(R11), X0
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle365<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 8(R11)(DX*1), X3
+	VMOVDQU 8(R13)(DX*1), X3
 	VPSHUFB shuffle366<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 48(AX)(R8*4)
+	VMOVDQU X5, 48(AX)(R10*4)
 	VPSHUFB shuffle367<>+0(SB), X1, X5
 	VPSHUFB shuffle368<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -10157,7 +10285,7 @@ chunks619:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle370<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 64(AX)(R8*4)
+	VMOVDQU X4, 64(AX)(R10*4)
 	VPSHUFB shuffle371<>+0(SB), X1, X1
 	VPSHUFB shuffle372<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
@@ -10165,19 +10293,19 @@ chunks619:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle374<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 80(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 80(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone620
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks619
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks619
 
 rowdone620:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row618
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10268,7 +10396,9 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x30
 	JAE   chunk621
 	CMPQ  BX, $0x18
@@ -10279,162 +10409,162 @@ chunk621:
 	SUBQ $0x30, BX
 
 group623:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row624:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks625:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R10)(DX*1), X0
+	VMOVDQU (R12)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 18(R10)(DX*1), X1
+	VMOVDQU 18(R12)(DX*1), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU (R11), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU (R13), X1
 	VPSHUFB shuffle260<>+0(SB), X1, X1
-	VMOVDQU 18(R11), X0
+	VMOVDQU 18(R13), X0
 	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 18(R11)(DX*1), X0
+	VMOVDQU 18(R13)(DX*1), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 20(R10), X1
+	VMOVDQU 20(R12), X1
 	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R10)(DX*1), X0
+	VMOVDQU 2(R12)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 20(R10)(DX*1), X1
+	VMOVDQU 20(R12)(DX*1), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 2(R11), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 2(R13), X1
 	VPSHUFB shuffle260<>+0(SB), X1, X1
-	VMOVDQU 20(R11), X0
+	VMOVDQU 20(R13), X0
 	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(DX*1), X1
+	VMOVDQU 2(R13)(DX*1), X1
 	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 20(R11)(DX*1), X0
+	VMOVDQU 20(R13)(DX*1), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 22(R10), X1
+	VMOVDQU 22(R12), X1
 	VPSHUFB shuffle311<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 4(R10)(DX*1), X0
+	VMOVDQU 4(R12)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 22(R10)(DX*1), X1
+	VMOVDQU 22(R12)(DX*1), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 4(R11), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 4(R13), X1
 	VPSHUFB shuffle260<>+0(SB), X1, X1
-	VMOVDQU 22(R11), X0
+	VMOVDQU 22(R13), X0
 	VPSHUFB shuffle311<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 4(R11)(DX*1), X1
+	VMOVDQU 4(R13)(DX*1), X1
 	VPSHUFB shuffle265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 22(R11)(DX*1), X0
+	VMOVDQU 22(R13)(DX*1), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(R8*4)
-	VMOVDQU 24(R10), X0
+	VMOVDQU X0, 80(AX)(R10*4)
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 32(R10), X1
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle330<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 24(R10)(DX*1), X0
+	VMOVDQU 24(R12)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 32(R10)(DX*1), X2
+	VMOVDQU 32(R12)(DX*1), X2
 	VPSHUFB shuffle320<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, 96(AX)(R8*4)
-	VMOVDQU 24(R11), X3
+	VMOVDQU X3, 96(AX)(R10*4)
+	VMOVDQU 24(R13), X3
 	VPSHUFB shuffle260<>+0(SB), X3, X3
-	VMOVDQU 32(R11), X0
+	VMOVDQU 32(R13), X0
 	VPSHUFB shuffle330<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 24(R11)(DX*1), X3
+	VMOVDQU 24(R13)(DX*1), X3
 	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 32(R11)(DX*1), X4
+	VMOVDQU 32(R13)(DX*1), X4
 	VPSHUFB shuffle320<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 112(AX)(R8*4)
-	VMOVDQU 26(R10), X5
+	VMOVDQU X5, 112(AX)(R10*4)
+	VMOVDQU 26(R12), X5
 	VPSHUFB shuffle260<>+0(SB), X5, X5
 	VPSHUFB shuffle323<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 26(R10)(DX*1), X5
+	VMOVDQU 26(R12)(DX*1), X5
 	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
-	VMOVDQU X3, 128(AX)(R8*4)
-	VMOVDQU 26(R11), X3
+	VMOVDQU X3, 128(AX)(R10*4)
+	VMOVDQU 26(R13), X3
 	VPSHUFB shuffle260<>+0(SB), X3, X3
 	VPSHUFB shuffle323<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 26(R11)(DX*1), X3
+	VMOVDQU 26(R13)(DX*1), X3
 	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle334<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 144(AX)(R8*4)
-	VMOVDQU 28(R10), X5
+	VMOVDQU X5, 144(AX)(R10*4)
+	VMOVDQU 28(R12), X5
 	VPSHUFB shuffle260<>+0(SB), X5, X5
 	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 28(R10)(DX*1), X5
+	VMOVDQU 28(R12)(DX*1), X5
 	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
-	VMOVDQU X2, 160(AX)(R8*4)
-	VMOVDQU 28(R11), X2
+	VMOVDQU X2, 160(AX)(R10*4)
+	VMOVDQU 28(R13), X2
 	VPSHUFB shuffle260<>+0(SB), X2, X2
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 28(R11)(DX*1), X2
+	VMOVDQU 28(R13)(DX*1), X2
 	VPSHUFB shuffle265<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle327<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VMOVDQU X4, 176(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 176(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone626
-	ADDQ    $0x30, R8
-	CMPQ    R8, BX
+	ADDQ    $0x30, R10
+	CMPQ    R10, BX
 	JLE     chunks625
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks625
 
 rowdone626:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10447,90 +10577,90 @@ chunk622:
 	SUBQ $0x18, BX
 
 group627:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row628:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks629:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X0
-	VMOVDQU 8(R10), X1
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle330<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R10)(DX*1), X0
+	VMOVDQU (R12)(DX*1), X0
 	VPSHUFB shuffle265<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 8(R10)(DX*1), X2
+	VMOVDQU 8(R12)(DX*1), X2
 	VPSHUFB shuffle320<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, (AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle260<>+0(SB), X3, X3
-	VMOVDQU 8(R11), X0
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle330<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DX*1), X3
+	VMOVDQU (R13)(DX*1), X3
 	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 8(R11)(DX*1), X4
+	VMOVDQU 8(R13)(DX*1), X4
 	VPSHUFB shuffle320<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X5
+	VMOVDQU X5, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X5
 	VPSHUFB shuffle260<>+0(SB), X5, X5
 	VPSHUFB shuffle323<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 2(R10)(DX*1), X5
+	VMOVDQU 2(R12)(DX*1), X5
 	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle334<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
-	VMOVDQU X3, 32(AX)(R8*4)
-	VMOVDQU 2(R11), X3
+	VMOVDQU X3, 32(AX)(R10*4)
+	VMOVDQU 2(R13), X3
 	VPSHUFB shuffle260<>+0(SB), X3, X3
 	VPSHUFB shuffle323<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 2(R11)(DX*1), X3
+	VMOVDQU 2(R13)(DX*1), X3
 	VPSHUFB shuffle265<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle334<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X5
+	VMOVDQU X5, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X5
 	VPSHUFB shuffle260<>+0(SB), X5, X5
 	VPSHUFB shuffle337<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 4(R10)(DX*1), X5
+	VMOVDQU 4(R12)(DX*1), X5
 	VPSHUFB shuffle265<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle327<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
-	VMOVDQU X2, 64(AX)(R8*4)
-	VMOVDQU 4(R11), X2
+	VMOVDQU X2, 64(AX)(R10*4)
+	VMOVDQU 4(R13), X2
 	VPSHUFB shuffle260<>+0(SB), X2, X2
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 4(R11)(DX*1), X2
+	VMOVDQU 4(R13)(DX*1), X2
 	VPSHUFB shuffle265<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle327<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VMOVDQU X4, 80(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 80(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone630
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks629
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks629
 
 rowdone630:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row628
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10557,7 +10687,9 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x30
 	JAE   chunk631
 	RET
@@ -10566,98 +10698,98 @@ chunk631:
 	SUBQ $0x30, BX
 
 group632:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row633:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks634:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 24(R10)(DX*1), X0
+	VMOVDQU 24(R12)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU (R11), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 24(R11), X1
+	VMOVDQU 24(R13), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 24(R11)(DX*1), X0
+	VMOVDQU 24(R13)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 28(R10), X1
+	VMOVDQU 28(R12), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(DX*1), X1
+	VMOVDQU X1, 64(AX)(R10*4)
+	VMOVDQU 4(R12)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 28(R10)(DX*1), X0
+	VMOVDQU 28(R12)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 80(AX)(R8*4)
-	VMOVDQU 4(R11), X0
+	VMOVDQU X0, 80(AX)(R10*4)
+	VMOVDQU 4(R13), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 28(R11), X1
+	VMOVDQU 28(R13), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(DX*1), X1
+	VMOVDQU X1, 96(AX)(R10*4)
+	VMOVDQU 4(R13)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 28(R11)(DX*1), X0
+	VMOVDQU 28(R13)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 112(AX)(R8*4)
-	VMOVDQU 8(R10), X0
+	VMOVDQU X0, 112(AX)(R10*4)
+	VMOVDQU 8(R12), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 32(R10), X1
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 128(AX)(R8*4)
-	VMOVDQU 8(R10)(DX*1), X1
+	VMOVDQU X1, 128(AX)(R10*4)
+	VMOVDQU 8(R12)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 32(R10)(DX*1), X0
+	VMOVDQU 32(R12)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 144(AX)(R8*4)
-	VMOVDQU 8(R11), X0
+	VMOVDQU X0, 144(AX)(R10*4)
+	VMOVDQU 8(R13), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X0
-	VMOVDQU 32(R11), X1
+	VMOVDQU 32(R13), X1
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 160(AX)(R8*4)
-	VMOVDQU 8(R11)(DX*1), X1
+	VMOVDQU X1, 160(AX)(R10*4)
+	VMOVDQU 8(R13)(DX*1), X1
 	VPSHUFB shuffle53<>+0(SB), X1, X1
-	VMOVDQU 32(R11)(DX*1), X0
+	VMOVDQU 32(R13)(DX*1), X0
 	VPSHUFB shuffle54<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 176(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X0, 176(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone635
-	ADDQ    $0x30, R8
-	CMPQ    R8, BX
+	ADDQ    $0x30, R10
+	CMPQ    R10, BX
 	JLE     chunks634
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks634
 
 rowdone635:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row633
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10684,7 +10816,9 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk636
 	CMPQ  BX, $0x10
@@ -10695,74 +10829,74 @@ chunk636:
 	SUBQ $0x20, BX
 
 group638:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row639:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks640:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle375<>+0(SB), X0, X0
-	VMOVDQU (R10)(DX*1), X1
+	VMOVDQU (R12)(DX*1), X1
 	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU (R11), X0
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU (R11)(DX*1), X1
+	VMOVDQU (R13)(DX*1), X1
 	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (AX)(R8*4)
-	VMOVDQU 1(R10), X1
+	VMOVDQU X1, (AX)(R10*4)
+	VMOVDQU 1(R12), X1
 	VPSHUFB shuffle375<>+0(SB), X1, X1
-	VMOVDQU 1(R10)(DX*1), X0
+	VMOVDQU 1(R12)(DX*1), X0
 	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 1(R11), X1
+	VMOVDQU 1(R13), X1
 	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 1(R11)(DX*1), X0
+	VMOVDQU 1(R13)(DX*1), X0
 	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X0
+	VMOVDQU X0, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X0
 	VPSHUFB shuffle375<>+0(SB), X0, X0
-	VMOVDQU 2(R10)(DX*1), X1
+	VMOVDQU 2(R12)(DX*1), X1
 	VPSHUFB shuffle376<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 2(R11), X0
+	VMOVDQU 2(R13), X0
 	VPSHUFB shuffle377<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 2(R11)(DX*1), X1
+	VMOVDQU 2(R13)(DX*1), X1
 	VPSHUFB shuffle378<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(AX)(R8*4)
-	VMOVDQU 3(R10), X1
+	VMOVDQU X1, 32(AX)(R10*4)
+	VMOVDQU 3(R12), X1
 	VPSHUFB shuffle375<>+0(SB), X1, X1
-	VMOVDQU 3(R10)(DX*1), X0
+	VMOVDQU 3(R12)(DX*1), X0
 	VPSHUFB shuffle376<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 3(R11), X1
+	VMOVDQU 3(R13), X1
 	VPSHUFB shuffle377<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 3(R11)(DX*1), X0
+	VMOVDQU 3(R13)(DX*1), X0
 	VPSHUFB shuffle378<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(AX)(R8*4)
-	VMOVDQU 16(R10), X0
+	VMOVDQU X0, 48(AX)(R10*4)
+	VMOVDQU 16(R12), X0
 	VPSHUFB shuffle375<>+0(SB), X0, X1
-	VMOVDQU 16(R10)(DX*1), X2
+	VMOVDQU 16(R12)(DX*1), X2
 	VPSHUFB shuffle376<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 16(R11), X1
+	VMOVDQU 16(R13), X1
 	VPSHUFB shuffle377<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 16(R11)(DX*1), X3
+	VMOVDQU 16(R13)(DX*1), X3
 	VPSHUFB shuffle378<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 64(AX)(R8*4)
+	VMOVDQU X5, 64(AX)(R10*4)
 	VPSHUFB shuffle379<>+0(SB), X0, X5
 	VPSHUFB shuffle380<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -10770,7 +10904,7 @@ chunks640:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle382<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 80(AX)(R8*4)
+	VMOVDQU X4, 80(AX)(R10*4)
 	VPSHUFB shuffle383<>+0(SB), X0, X4
 	VPSHUFB shuffle384<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
@@ -10778,7 +10912,7 @@ chunks640:
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle386<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 96(AX)(R8*4)
+	VMOVDQU X5, 96(AX)(R10*4)
 	VPSHUFB shuffle387<>+0(SB), X0, X0
 	VPSHUFB shuffle388<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -10786,19 +10920,19 @@ chunks640:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle390<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 112(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 112(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone641
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks640
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks640
 
 rowdone641:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row639
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10811,26 +10945,26 @@ chunk637:
 	SUBQ $0x10, BX
 
 group642:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row643:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks644:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle375<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle376<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11), X1
+	VMOVDQU (R13), X1
 	VPSHUFB shuffle377<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DX*1), X3
+	VMOVDQU (R13)(DX*1), X3
 	VPSHUFB shuffle378<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (AX)(R8*4)
+	VMOVDQU X5, (AX)(R10*4)
 	VPSHUFB shuffle379<>+0(SB), X0, X5
 	VPSHUFB shuffle380<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -10838,7 +10972,7 @@ chunks644:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle382<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 16(AX)(R8*4)
+	VMOVDQU X4, 16(AX)(R10*4)
 	VPSHUFB shuffle383<>+0(SB), X0, X4
 	VPSHUFB shuffle384<>+0(SB), X2, X5
 	VPOR    X5, X4, X5
@@ -10846,7 +10980,7 @@ chunks644:
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle386<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 32(AX)(R8*4)
+	VMOVDQU X5, 32(AX)(R10*4)
 	VPSHUFB shuffle387<>+0(SB), X0, X0
 	VPSHUFB shuffle388<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -10854,19 +10988,19 @@ chunks644:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle390<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, 48(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 48(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone645
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks644
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks644
 
 rowdone645:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row643
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -10957,7 +11091,9 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk646
 	RET
@@ -10966,110 +11102,110 @@ chunk646:
 	SUBQ $0x20, BX
 
 group647:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row648:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks649:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle304<>+0(SB), X0, X0
-	VMOVDQU 16(R10), X1
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle314<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU (R10)(DX*1), X0
+	VMOVDQU (R12)(DX*1), X0
 	VPSHUFB shuffle312<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 16(R10)(DX*1), X2
+	VMOVDQU 16(R12)(DX*1), X2
 	VPSHUFB shuffle308<>+0(SB), X2, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, (AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle304<>+0(SB), X3, X3
-	VMOVDQU 16(R11), X0
+	VMOVDQU 16(R13), X0
 	VPSHUFB shuffle314<>+0(SB), X0, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DX*1), X3
+	VMOVDQU (R13)(DX*1), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 16(R11)(DX*1), X4
+	VMOVDQU 16(R13)(DX*1), X4
 	VPSHUFB shuffle308<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 16(AX)(R8*4)
-	VMOVDQU 2(R10), X5
+	VMOVDQU X5, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X5
 	VPSHUFB shuffle304<>+0(SB), X5, X5
 	VPSHUFB shuffle391<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 2(R10)(DX*1), X5
+	VMOVDQU 2(R12)(DX*1), X5
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle392<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
-	VMOVDQU X3, 32(AX)(R8*4)
-	VMOVDQU 2(R11), X3
+	VMOVDQU X3, 32(AX)(R10*4)
+	VMOVDQU 2(R13), X3
 	VPSHUFB shuffle304<>+0(SB), X3, X3
 	VPSHUFB shuffle391<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 2(R11)(DX*1), X3
+	VMOVDQU 2(R13)(DX*1), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle392<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X5
+	VMOVDQU X5, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X5
 	VPSHUFB shuffle304<>+0(SB), X5, X5
 	VPSHUFB shuffle393<>+0(SB), X1, X3
 	VPOR    X3, X5, X3
-	VMOVDQU 4(R10)(DX*1), X5
+	VMOVDQU 4(R12)(DX*1), X5
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle394<>+0(SB), X2, X3
 	VPOR    X3, X5, X3
-	VMOVDQU X3, 64(AX)(R8*4)
-	VMOVDQU 4(R11), X3
+	VMOVDQU X3, 64(AX)(R10*4)
+	VMOVDQU 4(R13), X3
 	VPSHUFB shuffle304<>+0(SB), X3, X3
 	VPSHUFB shuffle393<>+0(SB), X0, X5
 	VPOR    X5, X3, X5
-	VMOVDQU 4(R11)(DX*1), X3
+	VMOVDQU 4(R13)(DX*1), X3
 	VPSHUFB shuffle312<>+0(SB), X3, X3
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle394<>+0(SB), X4, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, 80(AX)(R8*4)
-	VMOVDQU 6(R10), X5
+	VMOVDQU X5, 80(AX)(R10*4)
+	VMOVDQU 6(R12), X5
 	VPSHUFB shuffle304<>+0(SB), X5, X5
 	VPSHUFB shuffle395<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU 6(R10)(DX*1), X5
+	VMOVDQU 6(R12)(DX*1), X5
 	VPSHUFB shuffle312<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
 	VPSHUFB shuffle396<>+0(SB), X2, X2
 	VPOR    X2, X5, X2
-	VMOVDQU X2, 96(AX)(R8*4)
-	VMOVDQU 6(R11), X2
+	VMOVDQU X2, 96(AX)(R10*4)
+	VMOVDQU 6(R13), X2
 	VPSHUFB shuffle304<>+0(SB), X2, X2
 	VPSHUFB shuffle395<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 6(R11)(DX*1), X2
+	VMOVDQU 6(R13)(DX*1), X2
 	VPSHUFB shuffle312<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle396<>+0(SB), X4, X4
 	VPOR    X4, X2, X4
-	VMOVDQU X4, 112(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X4, 112(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone650
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks649
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks649
 
 rowdone650:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -11120,7 +11256,9 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
 	JAE   chunk651
 	RET
@@ -11129,206 +11267,206 @@ chunk651:
 	SUBQ $0x40, BX
 
 group652:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row653:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks654:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 16(R10), X1
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(R10), X0
+	VMOVDQU 32(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(R10), X1
+	VMOVDQU 48(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (AX)(R8*4)
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU X2, (AX)(R10*4)
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 16(R10)(DX*1), X0
+	VMOVDQU 16(R12)(DX*1), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 32(R10)(DX*1), X2
+	VMOVDQU 32(R12)(DX*1), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 48(R10)(DX*1), X0
+	VMOVDQU 48(R12)(DX*1), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 16(AX)(R8*4)
-	VMOVDQU (R11), X3
+	VMOVDQU X3, 16(AX)(R10*4)
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle17<>+0(SB), X3, X3
-	VMOVDQU 16(R11), X2
+	VMOVDQU 16(R13), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X3, X2
-	VMOVDQU 32(R11), X3
+	VMOVDQU 32(R13), X3
 	VPSHUFB shuffle117<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU 48(R11), X2
+	VMOVDQU 48(R13), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 32(AX)(R8*4)
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU X4, 32(AX)(R10*4)
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 16(R11)(DX*1), X3
+	VMOVDQU 16(R13)(DX*1), X3
 	VPSHUFB shuffle116<>+0(SB), X3, X3
 	VPOR    X3, X4, X3
-	VMOVDQU 32(R11)(DX*1), X4
+	VMOVDQU 32(R13)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R11)(DX*1), X3
+	VMOVDQU 48(R13)(DX*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 48(AX)(R8*4)
-	VMOVDQU 4(R10), X5
+	VMOVDQU X5, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
-	VMOVDQU 20(R10), X4
+	VMOVDQU 20(R12), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU 36(R10), X5
+	VMOVDQU 36(R12), X5
 	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 64(AX)(R8*4)
-	VMOVDQU 4(R10)(DX*1), X4
+	VMOVDQU X4, 64(AX)(R10*4)
+	VMOVDQU 4(R12)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R10)(DX*1), X5
+	VMOVDQU 20(R12)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 36(R10)(DX*1), X4
+	VMOVDQU 36(R12)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 80(AX)(R8*4)
-	VMOVDQU 4(R11), X5
+	VMOVDQU X5, 80(AX)(R10*4)
+	VMOVDQU 4(R13), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
-	VMOVDQU 20(R11), X4
+	VMOVDQU 20(R13), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU 36(R11), X5
+	VMOVDQU 36(R13), X5
 	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 96(AX)(R8*4)
-	VMOVDQU 4(R11)(DX*1), X4
+	VMOVDQU X4, 96(AX)(R10*4)
+	VMOVDQU 4(R13)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 20(R11)(DX*1), X5
+	VMOVDQU 20(R13)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 36(R11)(DX*1), X4
+	VMOVDQU 36(R13)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 112(AX)(R8*4)
-	VMOVDQU 8(R10), X5
+	VMOVDQU X5, 112(AX)(R10*4)
+	VMOVDQU 8(R12), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
-	VMOVDQU 24(R10), X4
+	VMOVDQU 24(R12), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU 40(R10), X5
+	VMOVDQU 40(R12), X5
 	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle238<>+0(SB), X1, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 128(AX)(R8*4)
-	VMOVDQU 8(R10)(DX*1), X4
+	VMOVDQU X4, 128(AX)(R10*4)
+	VMOVDQU 8(R12)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 24(R10)(DX*1), X5
+	VMOVDQU 24(R12)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 40(R10)(DX*1), X4
+	VMOVDQU 40(R12)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle238<>+0(SB), X0, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 144(AX)(R8*4)
-	VMOVDQU 8(R11), X5
+	VMOVDQU X5, 144(AX)(R10*4)
+	VMOVDQU 8(R13), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
-	VMOVDQU 24(R11), X4
+	VMOVDQU 24(R13), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU 40(R11), X5
+	VMOVDQU 40(R13), X5
 	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle238<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 160(AX)(R8*4)
-	VMOVDQU 8(R11)(DX*1), X4
+	VMOVDQU X4, 160(AX)(R10*4)
+	VMOVDQU 8(R13)(DX*1), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X4
-	VMOVDQU 24(R11)(DX*1), X5
+	VMOVDQU 24(R13)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 40(R11)(DX*1), X4
+	VMOVDQU 40(R13)(DX*1), X4
 	VPSHUFB shuffle117<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle238<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 176(AX)(R8*4)
-	VMOVDQU 12(R10), X5
+	VMOVDQU X5, 176(AX)(R10*4)
+	VMOVDQU 12(R12), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X5
-	VMOVDQU 28(R10), X4
+	VMOVDQU 28(R12), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU 44(R10), X5
+	VMOVDQU 44(R12), X5
 	VPSHUFB shuffle117<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
-	VMOVDQU X1, 192(AX)(R8*4)
-	VMOVDQU 12(R10)(DX*1), X1
+	VMOVDQU X1, 192(AX)(R10*4)
+	VMOVDQU 12(R12)(DX*1), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 28(R10)(DX*1), X5
+	VMOVDQU 28(R12)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X5
 	VPOR    X5, X1, X5
-	VMOVDQU 44(R10)(DX*1), X1
+	VMOVDQU 44(R12)(DX*1), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X5, X1
 	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 208(AX)(R8*4)
-	VMOVDQU 12(R11), X0
+	VMOVDQU X0, 208(AX)(R10*4)
+	VMOVDQU 12(R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 28(R11), X1
+	VMOVDQU 28(R13), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 44(R11), X0
+	VMOVDQU 44(R13), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 224(AX)(R8*4)
-	VMOVDQU 12(R11)(DX*1), X2
+	VMOVDQU X2, 224(AX)(R10*4)
+	VMOVDQU 12(R13)(DX*1), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 28(R11)(DX*1), X0
+	VMOVDQU 28(R13)(DX*1), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(R11)(DX*1), X2
+	VMOVDQU 44(R13)(DX*1), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle240<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 240(AX)(R8*4)
-	CMPQ    R8, BX
+	VMOVDQU X3, 240(AX)(R10*4)
+	CMPQ    R10, BX
 	JEQ     rowdone655
-	ADDQ    $0x40, R8
-	CMPQ    R8, BX
+	ADDQ    $0x40, R10
+	CMPQ    R10, BX
 	JLE     chunks654
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks654
 
 rowdone655:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row653
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -11355,8 +11493,10 @@ TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk656
 	CMPQ  BX, $0x10
@@ -11367,31 +11507,31 @@ chunk656:
 	SUBQ $0x20, BX
 
 group658:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row659:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks660:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x05, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle397<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle398<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle399<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle400<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle401<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, (R13)
+	VMOVDQU        Y6, (R15)
 	VPSHUFB        shuffle402<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle403<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -11401,37 +11541,37 @@ chunks660:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle406<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        Y4, 32(R13)
-	VMOVDQU        (R11), Y4
+	VMOVDQU        Y4, 32(R15)
+	VMOVDQU        (R13), Y4
 	VPSHUFB        shuffle407<>+0(SB), Y4, Y4
-	VMOVDQU        (R11)(DX*1), Y3
+	VMOVDQU        (R13)(DX*1), Y3
 	VPSHUFB        shuffle408<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R11)(DX*2), Y4
+	VMOVDQU        (R13)(DX*2), Y4
 	VPSHUFB        shuffle409<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        (R11)(DI*1), Y3
+	VMOVDQU        (R13)(R9*1), Y3
 	VPSHUFB        shuffle410<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R12), Y4
+	VMOVDQU        (R14), Y4
 	VPSHUFB        shuffle411<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        Y4, 64(R13)
-	VBROADCASTI128 16(R11), Y4
+	VMOVDQU        Y4, 64(R15)
+	VBROADCASTI128 16(R13), Y4
 	VPSHUFB        shuffle412<>+0(SB), Y4, Y3
-	VBROADCASTI128 16(R11)(DX*1), Y1
+	VBROADCASTI128 16(R13)(DX*1), Y1
 	VPSHUFB        shuffle413<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
-	VBROADCASTI128 16(R11)(DX*2), Y3
+	VBROADCASTI128 16(R13)(DX*2), Y3
 	VPSHUFB        shuffle414<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(DI*1), Y2
+	VBROADCASTI128 16(R13)(R9*1), Y2
 	VPSHUFB        shuffle415<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R12), Y0
+	VBROADCASTI128 16(R14), Y0
 	VPSHUFB        shuffle416<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        Y5, 96(R13)
+	VMOVDQU        Y5, 96(R15)
 	VPSHUFB        shuffle417<>+0(SB), Y4, Y4
 	VPSHUFB        shuffle418<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
@@ -11441,19 +11581,19 @@ chunks660:
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle421<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 128(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone661
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks660
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks660
 
 rowdone661:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row659
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -11466,31 +11606,31 @@ chunk657:
 	SUBQ $0x10, BX
 
 group662:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row663:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks664:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle422<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle423<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle424<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle425<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle426<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R13)
+	VMOVDQU X6, (R15)
 	VPSHUFB shuffle427<>+0(SB), X0, X6
 	VPSHUFB shuffle428<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11500,7 +11640,7 @@ chunks664:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle431<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 16(R13)
+	VMOVDQU X6, 16(R15)
 	VPSHUFB shuffle432<>+0(SB), X0, X6
 	VPSHUFB shuffle433<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11510,7 +11650,7 @@ chunks664:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle436<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 32(R13)
+	VMOVDQU X6, 32(R15)
 	VPSHUFB shuffle437<>+0(SB), X0, X6
 	VPSHUFB shuffle438<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11520,7 +11660,7 @@ chunks664:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle441<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 48(R13)
+	VMOVDQU X6, 48(R15)
 	VPSHUFB shuffle442<>+0(SB), X0, X0
 	VPSHUFB shuffle443<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -11530,19 +11670,19 @@ chunks664:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle446<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R13)
-	CMPQ    R9, BX
+	VMOVDQU X4, 64(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone665
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks664
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks664
 
 rowdone665:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row663
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -11819,8 +11959,10 @@ TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk666
 	CMPQ  BX, $0x10
@@ -11831,31 +11973,31 @@ chunk666:
 	SUBQ $0x20, BX
 
 group668:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row669:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks670:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x05, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle447<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle448<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle449<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle450<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle451<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, (R13)
+	VMOVDQU        Y6, (R15)
 	VPSHUFB        shuffle452<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle453<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -11865,37 +12007,37 @@ chunks670:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle456<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        Y4, 32(R13)
-	VMOVDQU        (R11), Y4
+	VMOVDQU        Y4, 32(R15)
+	VMOVDQU        (R13), Y4
 	VPSHUFB        shuffle457<>+0(SB), Y4, Y4
-	VMOVDQU        (R11)(DX*1), Y3
+	VMOVDQU        (R13)(DX*1), Y3
 	VPSHUFB        shuffle458<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R11)(DX*2), Y4
+	VMOVDQU        (R13)(DX*2), Y4
 	VPSHUFB        shuffle459<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        (R11)(DI*1), Y3
+	VMOVDQU        (R13)(R9*1), Y3
 	VPSHUFB        shuffle460<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
-	VMOVDQU        (R12), Y4
+	VMOVDQU        (R14), Y4
 	VPSHUFB        shuffle461<>+0(SB), Y4, Y4
 	VPOR           Y4, Y3, Y4
-	VMOVDQU        Y4, 64(R13)
-	VBROADCASTI128 16(R11), Y4
+	VMOVDQU        Y4, 64(R15)
+	VBROADCASTI128 16(R13), Y4
 	VPSHUFB        shuffle462<>+0(SB), Y4, Y3
-	VBROADCASTI128 16(R11)(DX*1), Y1
+	VBROADCASTI128 16(R13)(DX*1), Y1
 	VPSHUFB        shuffle463<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
-	VBROADCASTI128 16(R11)(DX*2), Y3
+	VBROADCASTI128 16(R13)(DX*2), Y3
 	VPSHUFB        shuffle464<>+0(SB), Y3, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(DI*1), Y2
+	VBROADCASTI128 16(R13)(R9*1), Y2
 	VPSHUFB        shuffle465<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R12), Y0
+	VBROADCASTI128 16(R14), Y0
 	VPSHUFB        shuffle466<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        Y5, 96(R13)
+	VMOVDQU        Y5, 96(R15)
 	VPSHUFB        shuffle467<>+0(SB), Y4, Y4
 	VPSHUFB        shuffle468<>+0(SB), Y1, Y1
 	VPOR           Y1, Y4, Y1
@@ -11905,19 +12047,19 @@ chunks670:
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle471<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 128(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone671
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks670
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks670
 
 rowdone671:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row669
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -11930,31 +12072,31 @@ chunk667:
 	SUBQ $0x10, BX
 
 group672:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row673:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks674:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle472<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle473<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle474<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R13)
+	VMOVDQU X6, (R15)
 	VPSHUFB shuffle475<>+0(SB), X0, X6
 	VPSHUFB shuffle476<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11964,7 +12106,7 @@ chunks674:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle479<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 16(R13)
+	VMOVDQU X6, 16(R15)
 	VPSHUFB shuffle319<>+0(SB), X0, X6
 	VPSHUFB shuffle480<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11974,7 +12116,7 @@ chunks674:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle483<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 32(R13)
+	VMOVDQU X6, 32(R15)
 	VPSHUFB shuffle484<>+0(SB), X0, X6
 	VPSHUFB shuffle485<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -11984,7 +12126,7 @@ chunks674:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle487<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 48(R13)
+	VMOVDQU X6, 48(R15)
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPSHUFB shuffle326<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -11994,19 +12136,19 @@ chunks674:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle490<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R13)
-	CMPQ    R9, BX
+	VMOVDQU X4, 64(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone675
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks674
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks674
 
 rowdone675:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row673
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12259,8 +12401,10 @@ TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk676
 	CMPQ  BX, $0x10
@@ -12271,31 +12415,31 @@ chunk676:
 	SUBQ $0x20, BX
 
 group678:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row679:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks680:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x05, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle491<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle492<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle493<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, (R13)
+	VMOVDQU        Y6, (R15)
 	VPSHUFB        shuffle496<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle497<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -12305,35 +12449,35 @@ chunks680:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle500<>+0(SB), Y4, Y1
 	VPOR           Y1, Y3, Y1
-	VMOVDQU        Y1, 32(R13)
-	VBROADCASTI128 16(R11), Y1
+	VMOVDQU        Y1, 32(R15)
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle495<>+0(SB), Y1, Y3
-	VMOVDQU        (R11)(DX*1), Y2
+	VMOVDQU        (R13)(DX*1), Y2
 	VPSHUFB        shuffle501<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VMOVDQU        (R11)(DX*2), Y3
+	VMOVDQU        (R13)(DX*2), Y3
 	VPSHUFB        shuffle502<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VMOVDQU        (R11)(DI*1), Y2
+	VMOVDQU        (R13)(R9*1), Y2
 	VPSHUFB        shuffle503<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle504<>+0(SB), Y4, Y4
 	VPOR           Y4, Y2, Y4
-	VMOVDQU        Y4, 64(R13)
+	VMOVDQU        Y4, 64(R15)
 	VPSHUFB        shuffle500<>+0(SB), Y1, Y4
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle505<>+0(SB), Y2, Y3
 	VPOR           Y3, Y4, Y3
-	VBROADCASTI128 16(R11)(DX*2), Y4
+	VBROADCASTI128 16(R13)(DX*2), Y4
 	VPSHUFB        shuffle506<>+0(SB), Y4, Y0
 	VPOR           Y0, Y3, Y0
-	VBROADCASTI128 16(R11)(DI*1), Y3
+	VBROADCASTI128 16(R13)(R9*1), Y3
 	VPSHUFB        shuffle507<>+0(SB), Y3, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R12), Y0
+	VBROADCASTI128 16(R14), Y0
 	VPSHUFB        shuffle491<>+0(SB), Y0, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        Y5, 96(R13)
+	VMOVDQU        Y5, 96(R15)
 	VPSHUFB        shuffle504<>+0(SB), Y1, Y1
 	VPSHUFB        shuffle508<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
@@ -12343,19 +12487,19 @@ chunks680:
 	VPOR           Y3, Y4, Y3
 	VPSHUFB        shuffle496<>+0(SB), Y0, Y0
 	VPOR           Y0, Y3, Y0
-	VMOVDQU        Y0, 128(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 128(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone681
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks680
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks680
 
 rowdone681:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row679
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12368,37 +12512,37 @@ chunk677:
 	SUBQ $0x10, BX
 
 group682:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row683:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks684:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R13)
+	VMOVDQU X5, (R15)
 	VPSHUFB shuffle120<>+0(SB), X0, X5
 	VPSHUFB shuffle273<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle20<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 16(R13)
+	VMOVDQU X6, 16(R15)
 	VPSHUFB shuffle118<>+0(SB), X0, X6
 	VPSHUFB shuffle238<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -12406,7 +12550,7 @@ chunks684:
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle120<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
-	VMOVDQU X5, 32(R13)
+	VMOVDQU X5, 32(R15)
 	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPSHUFB shuffle237<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
@@ -12414,7 +12558,7 @@ chunks684:
 	VPOR    X0, X5, X0
 	VPSHUFB shuffle118<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
-	VMOVDQU X5, 48(R13)
+	VMOVDQU X5, 48(R15)
 	VPSHUFB shuffle23<>+0(SB), X2, X2
 	VPSHUFB shuffle121<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -12422,19 +12566,19 @@ chunks684:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R13)
-	CMPQ    R9, BX
+	VMOVDQU X4, 64(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone685
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks684
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks684
 
 rowdone685:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row683
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12585,8 +12729,10 @@ TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk686
 	CMPQ  BX, $0x10
@@ -12597,58 +12743,58 @@ chunk686:
 	SUBQ $0x20, BX
 
 group688:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row689:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks690:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x05, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, (R13)
+	VMOVDQU        Y5, (R15)
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle130<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VBROADCASTI128 (R12), Y2
+	VBROADCASTI128 (R14), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R13)
-	VBROADCASTI128 16(R11), Y0
+	VMOVDQU        Y0, 32(R15)
+	VBROADCASTI128 16(R13), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y1
-	VBROADCASTI128 16(R11)(DX*1), Y5
+	VBROADCASTI128 16(R13)(DX*1), Y5
 	VPSHUFB        shuffle513<>+0(SB), Y5, Y4
 	VPOR           Y4, Y1, Y4
 	VPSHUFB        shuffle515<>+0(SB), Y3, Y3
 	VPOR           Y3, Y4, Y3
 	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y3, Y2
-	VMOVDQU        Y2, 64(R13)
+	VMOVDQU        Y2, 64(R15)
 	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
-	VBROADCASTI128 16(R11)(DX*2), Y2
+	VBROADCASTI128 16(R13)(DX*2), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
-	VBROADCASTI128 16(R11)(DI*1), Y0
+	VBROADCASTI128 16(R13)(R9*1), Y0
 	VPSHUFB        shuffle126<>+0(SB), Y0, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 16(R12), Y3
+	VBROADCASTI128 16(R14), Y3
 	VPSHUFB        shuffle127<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VMOVDQU        Y1, 96(R13)
+	VMOVDQU        Y1, 96(R15)
 	VPSHUFB        shuffle515<>+0(SB), Y5, Y5
 	VPSHUFB        shuffle129<>+0(SB), Y2, Y2
 	VPOR           Y2, Y5, Y2
@@ -12656,19 +12802,19 @@ chunks690:
 	VPOR           Y0, Y2, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y0, Y3
-	VMOVDQU        Y3, 128(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y3, 128(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone691
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks690
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks690
 
 rowdone691:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row689
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12681,53 +12827,53 @@ chunk687:
 	SUBQ $0x10, BX
 
 group692:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row693:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks694:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R13)
-	VMOVDQU (R11)(DX*2), X3
+	VMOVDQU X3, (R15)
+	VMOVDQU (R13)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
-	VMOVDQU (R11)(DI*1), X4
+	VMOVDQU (R13)(R9*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 16(R13)
+	VMOVDQU X5, 16(R15)
 	VPSHUFB shuffle131<>+0(SB), X0, X0
-	VMOVDQU (R12), X5
+	VMOVDQU (R14), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R13)
+	VMOVDQU X1, 32(R15)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 48(R13)
+	VMOVDQU X3, 48(R15)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
 	VPSHUFB shuffle131<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 64(R13)
-	CMPQ    R9, BX
+	VMOVDQU X5, 64(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone695
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks694
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks694
 
 rowdone695:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row693
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12778,8 +12924,10 @@ TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk696
 	CMPQ  BX, $0x10
@@ -12790,43 +12938,43 @@ chunk696:
 	SUBQ $0x20, BX
 
 group698:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row699:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks700:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R9, R13
-	ADDQ       AX, R13
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(DX*1), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	IMUL3Q     $0x05, R11, R15
+	ADDQ       AX, R15
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (R13)
-	VMOVDQU    (R11)(DX*2), Y2
-	VMOVDQU    (R11)(DI*1), Y3
+	VMOVDQU    Y2, (R15)
+	VMOVDQU    (R13)(DX*2), Y2
+	VMOVDQU    (R13)(R9*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(R13)
-	VMOVDQU    (R12), Y4
+	VMOVDQU    Y4, 32(R15)
+	VMOVDQU    (R14), Y4
 	VPERM2I128 $0x30, Y0, Y4, Y0
-	VMOVDQU    Y0, 64(R13)
+	VMOVDQU    Y0, 64(R15)
 	VPERM2I128 $0x31, Y2, Y1, Y2
-	VMOVDQU    Y2, 96(R13)
+	VMOVDQU    Y2, 96(R15)
 	VPERM2I128 $0x31, Y4, Y3, Y4
-	VMOVDQU    Y4, 128(R13)
-	CMPQ       R9, BX
+	VMOVDQU    Y4, 128(R15)
+	CMPQ       R11, BX
 	JEQ        rowdone701
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks700
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks700
 
 rowdone701:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row699
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12839,38 +12987,38 @@ chunk697:
 	SUBQ $0x10, BX
 
 group702:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row703:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks704:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
-	VMOVDQU X0, (R13)
-	VMOVDQU (R11)(DX*1), X0
-	VMOVDQU X0, 16(R13)
-	VMOVDQU (R11)(DX*2), X0
-	VMOVDQU X0, 32(R13)
-	VMOVDQU (R11)(DI*1), X0
-	VMOVDQU X0, 48(R13)
-	VMOVDQU (R12), X0
-	VMOVDQU X0, 64(R13)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R15)
+	VMOVDQU (R13)(DX*1), X0
+	VMOVDQU X0, 16(R15)
+	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU X0, 32(R15)
+	VMOVDQU (R13)(R9*1), X0
+	VMOVDQU X0, 48(R15)
+	VMOVDQU (R14), X0
+	VMOVDQU X0, 64(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone705
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks704
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks704
 
 rowdone705:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row703
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -12897,7 +13045,9 @@ TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk706
 	CMPQ  BX, $0x10
@@ -12908,34 +13058,34 @@ chunk706:
 	SUBQ $0x20, BX
 
 group708:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row709:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks710:
-	LEAQ           (CX)(R8*1), R10
-	LEAQ           (R10)(DI*1), R11
-	IMUL3Q         $0x06, R8, R12
-	ADDQ           AX, R12
-	VBROADCASTI128 (R10), Y0
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R14
+	ADDQ           AX, R14
+	VBROADCASTI128 (R12), Y0
 	VPSHUFB        shuffle516<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(DX*1), Y2
+	VBROADCASTI128 (R12)(DX*1), Y2
 	VPSHUFB        shuffle517<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(DX*2), Y1
+	VBROADCASTI128 (R12)(DX*2), Y1
 	VPSHUFB        shuffle518<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11), Y3
+	VBROADCASTI128 (R13), Y3
 	VPSHUFB        shuffle519<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(DX*1), Y4
+	VBROADCASTI128 (R13)(DX*1), Y4
 	VPSHUFB        shuffle520<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(DX*2), Y5
+	VBROADCASTI128 (R13)(DX*2), Y5
 	VPSHUFB        shuffle521<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, (R12)
+	VMOVDQU        Y7, (R14)
 	VPSHUFB        shuffle522<>+0(SB), Y0, Y7
 	VPSHUFB        shuffle523<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
@@ -12947,7 +13097,7 @@ chunks710:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle527<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 32(R12)
+	VMOVDQU        Y6, 32(R14)
 	VPSHUFB        shuffle528<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle529<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -12959,25 +13109,25 @@ chunks710:
 	VPOR           Y4, Y3, Y4
 	VPSHUFB        shuffle533<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, 64(R12)
-	VBROADCASTI128 16(R10), Y5
+	VMOVDQU        Y5, 64(R14)
+	VBROADCASTI128 16(R12), Y5
 	VPSHUFB        shuffle516<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(DX*1), Y3
+	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle517<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(DX*2), Y4
+	VBROADCASTI128 16(R12)(DX*2), Y4
 	VPSHUFB        shuffle518<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 16(R11), Y1
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle519<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle520<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(DX*2), Y0
+	VBROADCASTI128 16(R13)(DX*2), Y0
 	VPSHUFB        shuffle521<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, 96(R12)
+	VMOVDQU        Y7, 96(R14)
 	VPSHUFB        shuffle522<>+0(SB), Y5, Y7
 	VPSHUFB        shuffle523<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
@@ -12989,7 +13139,7 @@ chunks710:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle527<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 128(R12)
+	VMOVDQU        Y6, 128(R14)
 	VPSHUFB        shuffle528<>+0(SB), Y5, Y5
 	VPSHUFB        shuffle529<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
@@ -13001,19 +13151,19 @@ chunks710:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle533<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, BX
+	VMOVDQU        Y0, 160(R14)
+	CMPQ           R10, BX
 	JEQ            rowdone711
-	ADDQ           $0x20, R8
-	CMPQ           R8, BX
+	ADDQ           $0x20, R10
+	CMPQ           R10, BX
 	JLE            chunks710
-	MOVQ           BX, R8
+	MOVQ           BX, R10
 	JMP            chunks710
 
 rowdone711:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row709
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -13026,34 +13176,34 @@ chunk707:
 	SUBQ $0x10, BX
 
 group712:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row713:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks714:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle534<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle535<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(DX*2), X1
+	VMOVDQU (R12)(DX*2), X1
 	VPSHUFB shuffle536<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11), X3
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle537<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle538<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R11)(DX*2), X5
+	VMOVDQU (R13)(DX*2), X5
 	VPSHUFB shuffle539<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R12)
+	VMOVDQU X7, (R14)
 	VPSHUFB shuffle540<>+0(SB), X0, X7
 	VPSHUFB shuffle541<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -13065,7 +13215,7 @@ chunks714:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle545<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, 16(R12)
+	VMOVDQU X6, 16(R14)
 	VPSHUFB shuffle546<>+0(SB), X0, X6
 	VPSHUFB shuffle547<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -13077,7 +13227,7 @@ chunks714:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle551<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 32(R12)
+	VMOVDQU X7, 32(R14)
 	VPSHUFB shuffle552<>+0(SB), X0, X7
 	VPSHUFB shuffle553<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -13089,7 +13239,7 @@ chunks714:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle557<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, 48(R12)
+	VMOVDQU X6, 48(R14)
 	VPSHUFB shuffle558<>+0(SB), X0, X6
 	VPSHUFB shuffle559<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -13101,7 +13251,7 @@ chunks714:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle563<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 64(R12)
+	VMOVDQU X7, 64(R14)
 	VPSHUFB shuffle564<>+0(SB), X0, X0
 	VPSHUFB shuffle565<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -13113,19 +13263,19 @@ chunks714:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle569<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 80(R12)
-	CMPQ    R8, BX
+	VMOVDQU X5, 80(R14)
+	CMPQ    R10, BX
 	JEQ     rowdone715
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks714
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks714
 
 rowdone715:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row713
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -13404,7 +13554,9 @@ TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk716
 	CMPQ  BX, $0x10
@@ -13415,34 +13567,34 @@ chunk716:
 	SUBQ $0x20, BX
 
 group718:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row719:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks720:
-	LEAQ           (CX)(R8*1), R10
-	LEAQ           (R10)(DI*1), R11
-	IMUL3Q         $0x06, R8, R12
-	ADDQ           AX, R12
-	VBROADCASTI128 (R10), Y0
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R14
+	ADDQ           AX, R14
+	VBROADCASTI128 (R12), Y0
 	VPSHUFB        shuffle570<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(DX*1), Y2
+	VBROADCASTI128 (R12)(DX*1), Y2
 	VPSHUFB        shuffle571<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(DX*2), Y1
+	VBROADCASTI128 (R12)(DX*2), Y1
 	VPSHUFB        shuffle572<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11), Y3
+	VBROADCASTI128 (R13), Y3
 	VPSHUFB        shuffle573<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(DX*1), Y4
+	VBROADCASTI128 (R13)(DX*1), Y4
 	VPSHUFB        shuffle574<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(DX*2), Y5
+	VBROADCASTI128 (R13)(DX*2), Y5
 	VPSHUFB        shuffle575<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, (R12)
+	VMOVDQU        Y7, (R14)
 	VPSHUFB        shuffle576<>+0(SB), Y0, Y7
 	VPSHUFB        shuffle577<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
@@ -13454,7 +13606,7 @@ chunks720:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle581<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 32(R12)
+	VMOVDQU        Y6, 32(R14)
 	VPSHUFB        shuffle582<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle583<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -13466,25 +13618,25 @@ chunks720:
 	VPOR           Y4, Y3, Y4
 	VPSHUFB        shuffle587<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, 64(R12)
-	VBROADCASTI128 16(R10), Y5
+	VMOVDQU        Y5, 64(R14)
+	VBROADCASTI128 16(R12), Y5
 	VPSHUFB        shuffle570<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(DX*1), Y3
+	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle571<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(DX*2), Y4
+	VBROADCASTI128 16(R12)(DX*2), Y4
 	VPSHUFB        shuffle572<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 16(R11), Y1
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle573<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle574<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(DX*2), Y0
+	VBROADCASTI128 16(R13)(DX*2), Y0
 	VPSHUFB        shuffle575<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, 96(R12)
+	VMOVDQU        Y7, 96(R14)
 	VPSHUFB        shuffle576<>+0(SB), Y5, Y7
 	VPSHUFB        shuffle577<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
@@ -13496,7 +13648,7 @@ chunks720:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle581<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 128(R12)
+	VMOVDQU        Y6, 128(R14)
 	VPSHUFB        shuffle582<>+0(SB), Y5, Y5
 	VPSHUFB        shuffle583<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
@@ -13508,19 +13660,19 @@ chunks720:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle587<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, BX
+	VMOVDQU        Y0, 160(R14)
+	CMPQ           R10, BX
 	JEQ            rowdone721
-	ADDQ           $0x20, R8
-	CMPQ           R8, BX
+	ADDQ           $0x20, R10
+	CMPQ           R10, BX
 	JLE            chunks720
-	MOVQ           BX, R8
+	MOVQ           BX, R10
 	JMP            chunks720
 
 rowdone721:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row719
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -13533,34 +13685,34 @@ chunk717:
 	SUBQ $0x10, BX
 
 group722:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row723:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks724:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle588<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle589<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(DX*2), X1
+	VMOVDQU (R12)(DX*2), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11), X3
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R11)(DX*1), X4
+	VMOVDQU (R13)(DX*1), X4
 	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R11)(DX*2), X5
+	VMOVDQU (R13)(DX*2), X5
 	VPSHUFB shuffle307<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R12)
+	VMOVDQU X7, (R14)
 	VPSHUFB shuffle477<>+0(SB), X0, X7
 	VPSHUFB shuffle590<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -13572,7 +13724,7 @@ chunks724:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle594<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, 16(R12)
+	VMOVDQU X6, 16(R14)
 	VPSHUFB shuffle102<>+0(SB), X0, X6
 	VPSHUFB shuffle483<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -13584,7 +13736,7 @@ chunks724:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle598<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 32(R12)
+	VMOVDQU X7, 32(R14)
 	VPSHUFB shuffle599<>+0(SB), X0, X7
 	VPSHUFB shuffle600<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -13596,7 +13748,7 @@ chunks724:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle329<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, 48(R12)
+	VMOVDQU X6, 48(R14)
 	VPSHUFB shuffle333<>+0(SB), X0, X6
 	VPSHUFB shuffle602<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -13608,7 +13760,7 @@ chunks724:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle330<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 64(R12)
+	VMOVDQU X7, 64(R14)
 	VPSHUFB shuffle605<>+0(SB), X0, X0
 	VPSHUFB shuffle337<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -13620,19 +13772,19 @@ chunks724:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle607<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 80(R12)
-	CMPQ    R8, BX
+	VMOVDQU X5, 80(R14)
+	CMPQ    R10, BX
 	JEQ     rowdone725
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks724
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks724
 
 rowdone725:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row723
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -13847,7 +13999,9 @@ TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk726
 	CMPQ  BX, $0x10
@@ -13858,34 +14012,34 @@ chunk726:
 	SUBQ $0x20, BX
 
 group728:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row729:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks730:
-	LEAQ           (CX)(R8*1), R10
-	LEAQ           (R10)(DI*1), R11
-	IMUL3Q         $0x06, R8, R12
-	ADDQ           AX, R12
-	VBROADCASTI128 (R10), Y0
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R14
+	ADDQ           AX, R14
+	VBROADCASTI128 (R12), Y0
 	VPSHUFB        shuffle608<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(DX*1), Y2
+	VBROADCASTI128 (R12)(DX*1), Y2
 	VPSHUFB        shuffle609<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(DX*2), Y1
+	VBROADCASTI128 (R12)(DX*2), Y1
 	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11), Y3
+	VBROADCASTI128 (R13), Y3
 	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R11)(DX*1), Y4
+	VBROADCASTI128 (R13)(DX*1), Y4
 	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R11)(DX*2), Y5
+	VBROADCASTI128 (R13)(DX*2), Y5
 	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, (R12)
+	VMOVDQU        Y7, (R14)
 	VPSHUFB        shuffle498<>+0(SB), Y0, Y7
 	VPSHUFB        shuffle612<>+0(SB), Y2, Y6
 	VPOR           Y6, Y7, Y6
@@ -13897,7 +14051,7 @@ chunks730:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle506<>+0(SB), Y5, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 32(R12)
+	VMOVDQU        Y6, 32(R14)
 	VPSHUFB        shuffle616<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle504<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -13909,25 +14063,25 @@ chunks730:
 	VPOR           Y4, Y3, Y4
 	VPSHUFB        shuffle619<>+0(SB), Y5, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, 64(R12)
-	VBROADCASTI128 16(R10), Y5
+	VMOVDQU        Y5, 64(R14)
+	VBROADCASTI128 16(R12), Y5
 	VPSHUFB        shuffle608<>+0(SB), Y5, Y4
-	VBROADCASTI128 16(R10)(DX*1), Y3
+	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle609<>+0(SB), Y3, Y1
 	VPOR           Y1, Y4, Y1
-	VBROADCASTI128 16(R10)(DX*2), Y4
+	VBROADCASTI128 16(R12)(DX*2), Y4
 	VPSHUFB        shuffle610<>+0(SB), Y4, Y2
 	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 16(R11), Y1
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle494<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle495<>+0(SB), Y2, Y6
 	VPOR           Y6, Y0, Y6
-	VBROADCASTI128 16(R11)(DX*2), Y0
+	VBROADCASTI128 16(R13)(DX*2), Y0
 	VPSHUFB        shuffle611<>+0(SB), Y0, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, 96(R12)
+	VMOVDQU        Y7, 96(R14)
 	VPSHUFB        shuffle498<>+0(SB), Y5, Y7
 	VPSHUFB        shuffle612<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
@@ -13939,7 +14093,7 @@ chunks730:
 	VPOR           Y7, Y6, Y7
 	VPSHUFB        shuffle506<>+0(SB), Y0, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 128(R12)
+	VMOVDQU        Y6, 128(R14)
 	VPSHUFB        shuffle616<>+0(SB), Y5, Y5
 	VPSHUFB        shuffle504<>+0(SB), Y3, Y3
 	VPOR           Y3, Y5, Y3
@@ -13951,19 +14105,19 @@ chunks730:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle619<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 160(R12)
-	CMPQ           R8, BX
+	VMOVDQU        Y0, 160(R14)
+	CMPQ           R10, BX
 	JEQ            rowdone731
-	ADDQ           $0x20, R8
-	CMPQ           R8, BX
+	ADDQ           $0x20, R10
+	CMPQ           R10, BX
 	JLE            chunks730
-	MOVQ           BX, R8
+	MOVQ           BX, R10
 	JMP            chunks730
 
 rowdone731:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row729
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -13976,38 +14130,38 @@ chunk727:
 	SUBQ $0x10, BX
 
 group732:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row733:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks734:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R10)(DX*2), X1
+	VMOVDQU (R12)(DX*2), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11), X3
+	VMOVDQU (R13), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R12)
+	VMOVDQU X5, (R14)
 	VPSHUFB shuffle273<>+0(SB), X0, X5
 	VPSHUFB shuffle20<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
-	VMOVDQU (R11)(DX*1), X5
+	VMOVDQU (R13)(DX*1), X5
 	VPSHUFB shuffle17<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
-	VMOVDQU (R11)(DX*2), X4
+	VMOVDQU (R13)(DX*2), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 16(R12)
+	VMOVDQU X7, 16(R14)
 	VPSHUFB shuffle124<>+0(SB), X1, X7
 	VPSHUFB shuffle120<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
@@ -14015,7 +14169,7 @@ chunks734:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle20<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, 32(R12)
+	VMOVDQU X6, 32(R14)
 	VPSHUFB shuffle237<>+0(SB), X0, X6
 	VPSHUFB shuffle511<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -14023,7 +14177,7 @@ chunks734:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle238<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 48(R12)
+	VMOVDQU X7, 48(R14)
 	VPSHUFB shuffle122<>+0(SB), X0, X0
 	VPSHUFB shuffle240<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -14031,7 +14185,7 @@ chunks734:
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle511<>+0(SB), X4, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 64(R12)
+	VMOVDQU X2, 64(R14)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
 	VPSHUFB shuffle121<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
@@ -14039,19 +14193,19 @@ chunks734:
 	VPOR    X5, X3, X5
 	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, 80(R12)
-	CMPQ    R8, BX
+	VMOVDQU X4, 80(R14)
+	CMPQ    R10, BX
 	JEQ     rowdone735
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks734
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks734
 
 rowdone735:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row733
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14150,7 +14304,9 @@ TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk736
 	CMPQ  BX, $0x10
@@ -14161,38 +14317,38 @@ chunk736:
 	SUBQ $0x20, BX
 
 group738:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row739:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks740:
-	LEAQ           (CX)(R8*1), R10
-	LEAQ           (R10)(DI*1), R11
-	IMUL3Q         $0x06, R8, R12
-	ADDQ           AX, R12
-	VBROADCASTI128 (R10), Y0
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R14
+	ADDQ           AX, R14
+	VBROADCASTI128 (R12), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R10)(DX*1), Y2
+	VBROADCASTI128 (R12)(DX*1), Y2
 	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R10)(DX*2), Y1
+	VBROADCASTI128 (R12)(DX*2), Y1
 	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11), Y3
+	VBROADCASTI128 (R13), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, (R12)
+	VMOVDQU        Y5, (R14)
 	VPSHUFB        shuffle130<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VBROADCASTI128 (R11)(DX*1), Y0
+	VBROADCASTI128 (R13)(DX*1), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y5
 	VPOR           Y5, Y2, Y5
-	VBROADCASTI128 (R11)(DX*2), Y2
+	VBROADCASTI128 (R13)(DX*2), Y2
 	VPSHUFB        shuffle126<>+0(SB), Y2, Y4
 	VPOR           Y4, Y5, Y4
-	VMOVDQU        Y4, 32(R12)
+	VMOVDQU        Y4, 32(R14)
 	VPSHUFB        shuffle515<>+0(SB), Y1, Y1
 	VPSHUFB        shuffle129<>+0(SB), Y3, Y3
 	VPOR           Y3, Y1, Y3
@@ -14200,29 +14356,29 @@ chunks740:
 	VPOR           Y0, Y3, Y0
 	VPSHUFB        shuffle514<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 64(R12)
-	VBROADCASTI128 16(R10), Y2
+	VMOVDQU        Y2, 64(R14)
+	VBROADCASTI128 16(R12), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y0
-	VBROADCASTI128 16(R10)(DX*1), Y3
+	VBROADCASTI128 16(R12)(DX*1), Y3
 	VPSHUFB        shuffle126<>+0(SB), Y3, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 16(R10)(DX*2), Y0
+	VBROADCASTI128 16(R12)(DX*2), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y4
 	VPOR           Y4, Y1, Y4
-	VBROADCASTI128 16(R11), Y1
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, 96(R12)
+	VMOVDQU        Y5, 96(R14)
 	VPSHUFB        shuffle130<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle512<>+0(SB), Y2, Y5
 	VPOR           Y5, Y3, Y5
-	VBROADCASTI128 16(R11)(DX*2), Y3
+	VBROADCASTI128 16(R13)(DX*2), Y3
 	VPSHUFB        shuffle126<>+0(SB), Y3, Y4
 	VPOR           Y4, Y5, Y4
-	VMOVDQU        Y4, 128(R12)
+	VMOVDQU        Y4, 128(R14)
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle129<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
@@ -14230,19 +14386,19 @@ chunks740:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle514<>+0(SB), Y3, Y3
 	VPOR           Y3, Y2, Y3
-	VMOVDQU        Y3, 160(R12)
-	CMPQ           R8, BX
+	VMOVDQU        Y3, 160(R14)
+	CMPQ           R10, BX
 	JEQ            rowdone741
-	ADDQ           $0x20, R8
-	CMPQ           R8, BX
+	ADDQ           $0x20, R10
+	CMPQ           R10, BX
 	JLE            chunks740
-	MOVQ           BX, R8
+	MOVQ           BX, R10
 	JMP            chunks740
 
 rowdone741:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row739
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14255,58 +14411,58 @@ chunk737:
 	SUBQ $0x10, BX
 
 group742:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row743:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks744:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R10)(DX*1), X2
+	VMOVDQU (R12)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R12)
-	VMOVDQU (R10)(DX*2), X3
+	VMOVDQU X3, (R14)
+	VMOVDQU (R12)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
-	VMOVDQU (R11), X4
+	VMOVDQU (R13), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 16(R12)
-	VMOVDQU (R11)(DX*1), X5
+	VMOVDQU X5, 16(R14)
+	VMOVDQU (R13)(DX*1), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
-	VMOVDQU (R11)(DX*2), X6
+	VMOVDQU (R13)(DX*2), X6
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
-	VMOVDQU X7, 32(R12)
+	VMOVDQU X7, 32(R14)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 48(R12)
+	VMOVDQU X2, 48(R14)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
 	VPSHUFB shuffle131<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, 64(R12)
+	VMOVDQU X4, 64(R14)
 	VPSHUFB shuffle21<>+0(SB), X5, X5
 	VPSHUFB shuffle131<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 80(R12)
-	CMPQ    R8, BX
+	VMOVDQU X6, 80(R14)
+	CMPQ    R10, BX
 	JEQ     rowdone745
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks744
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks744
 
 rowdone745:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row743
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14333,7 +14489,9 @@ TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk746
 	CMPQ  BX, $0x10
@@ -14344,46 +14502,46 @@ chunk746:
 	SUBQ $0x20, BX
 
 group748:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row749:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks750:
-	LEAQ       (CX)(R8*1), R10
-	LEAQ       (R10)(DI*1), R11
-	IMUL3Q     $0x06, R8, R12
-	ADDQ       AX, R12
-	VMOVDQU    (R10), Y0
-	VMOVDQU    (R10)(DX*1), Y1
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	IMUL3Q     $0x06, R10, R14
+	ADDQ       AX, R14
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (R12)
-	VMOVDQU    (R10)(DX*2), Y2
-	VMOVDQU    (R11), Y3
+	VMOVDQU    Y2, (R14)
+	VMOVDQU    (R12)(DX*2), Y2
+	VMOVDQU    (R13), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(R12)
-	VMOVDQU    (R11)(DX*1), Y4
-	VMOVDQU    (R11)(DX*2), Y5
+	VMOVDQU    Y4, 32(R14)
+	VMOVDQU    (R13)(DX*1), Y4
+	VMOVDQU    (R13)(DX*2), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
-	VMOVDQU    Y6, 64(R12)
+	VMOVDQU    Y6, 64(R14)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 96(R12)
+	VMOVDQU    Y1, 96(R14)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 128(R12)
+	VMOVDQU    Y3, 128(R14)
 	VPERM2I128 $0x31, Y5, Y4, Y5
-	VMOVDQU    Y5, 160(R12)
-	CMPQ       R8, BX
+	VMOVDQU    Y5, 160(R14)
+	CMPQ       R10, BX
 	JEQ        rowdone751
-	ADDQ       $0x20, R8
-	CMPQ       R8, BX
+	ADDQ       $0x20, R10
+	CMPQ       R10, BX
 	JLE        chunks750
-	MOVQ       BX, R8
+	MOVQ       BX, R10
 	JMP        chunks750
 
 rowdone751:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row749
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14396,40 +14554,40 @@ chunk747:
 	SUBQ $0x10, BX
 
 group752:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row753:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks754:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (R12)
-	VMOVDQU (R10)(DX*1), X0
-	VMOVDQU X0, 16(R12)
-	VMOVDQU (R10)(DX*2), X0
-	VMOVDQU X0, 32(R12)
-	VMOVDQU (R11), X0
-	VMOVDQU X0, 48(R12)
-	VMOVDQU (R11)(DX*1), X0
-	VMOVDQU X0, 64(R12)
-	VMOVDQU (R11)(DX*2), X0
-	VMOVDQU X0, 80(R12)
-	CMPQ    R8, BX
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (R14)
+	VMOVDQU (R12)(DX*1), X0
+	VMOVDQU X0, 16(R14)
+	VMOVDQU (R12)(DX*2), X0
+	VMOVDQU X0, 32(R14)
+	VMOVDQU (R13), X0
+	VMOVDQU X0, 48(R14)
+	VMOVDQU (R13)(DX*1), X0
+	VMOVDQU X0, 64(R14)
+	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU X0, 80(R14)
+	CMPQ    R10, BX
 	JEQ     rowdone755
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks754
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks754
 
 rowdone755:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row753
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14456,8 +14614,10 @@ TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk756
 	CMPQ  BX, $0x10
@@ -14468,37 +14628,37 @@ chunk756:
 	SUBQ $0x20, BX
 
 group758:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row759:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks760:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x07, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle620<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle621<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle622<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle623<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle624<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(DX*1), Y5
+	VBROADCASTI128 (R14)(DX*1), Y5
 	VPSHUFB        shuffle625<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(DX*2), Y6
+	VBROADCASTI128 (R14)(DX*2), Y6
 	VPSHUFB        shuffle626<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, (R13)
+	VMOVDQU        Y8, (R15)
 	VPSHUFB        shuffle627<>+0(SB), Y0, Y8
 	VPSHUFB        shuffle628<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
@@ -14512,7 +14672,7 @@ chunks760:
 	VPOR           Y7, Y8, Y7
 	VPSHUFB        shuffle633<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, 32(R13)
+	VMOVDQU        Y8, 32(R15)
 	VPSHUFB        shuffle634<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle635<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -14526,49 +14686,49 @@ chunks760:
 	VPOR           Y5, Y4, Y5
 	VPSHUFB        shuffle640<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, 64(R13)
-	VMOVDQU        (R11), Y6
+	VMOVDQU        Y6, 64(R15)
+	VMOVDQU        (R13), Y6
 	VPSHUFB        shuffle641<>+0(SB), Y6, Y6
-	VMOVDQU        (R11)(DX*1), Y5
+	VMOVDQU        (R13)(DX*1), Y5
 	VPSHUFB        shuffle642<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R11)(DX*2), Y6
+	VMOVDQU        (R13)(DX*2), Y6
 	VPSHUFB        shuffle643<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R11)(DI*1), Y5
+	VMOVDQU        (R13)(R9*1), Y5
 	VPSHUFB        shuffle644<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12), Y6
+	VMOVDQU        (R14), Y6
 	VPSHUFB        shuffle645<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R12)(DX*1), Y5
+	VMOVDQU        (R14)(DX*1), Y5
 	VPSHUFB        shuffle646<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12)(DX*2), Y6
+	VMOVDQU        (R14)(DX*2), Y6
 	VPSHUFB        shuffle647<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, 96(R13)
-	VBROADCASTI128 16(R11), Y6
+	VMOVDQU        Y6, 96(R15)
+	VBROADCASTI128 16(R13), Y6
 	VPSHUFB        shuffle648<>+0(SB), Y6, Y5
-	VBROADCASTI128 16(R11)(DX*1), Y4
+	VBROADCASTI128 16(R13)(DX*1), Y4
 	VPSHUFB        shuffle649<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
-	VBROADCASTI128 16(R11)(DX*2), Y5
+	VBROADCASTI128 16(R13)(DX*2), Y5
 	VPSHUFB        shuffle650<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
-	VBROADCASTI128 16(R11)(DI*1), Y3
+	VBROADCASTI128 16(R13)(R9*1), Y3
 	VPSHUFB        shuffle651<>+0(SB), Y3, Y2
 	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 16(R12), Y1
+	VBROADCASTI128 16(R14), Y1
 	VPSHUFB        shuffle652<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R12)(DX*1), Y2
+	VBROADCASTI128 16(R14)(DX*1), Y2
 	VPSHUFB        shuffle653<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(DX*2), Y0
+	VBROADCASTI128 16(R14)(DX*2), Y0
 	VPSHUFB        shuffle654<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 128(R13)
+	VMOVDQU        Y7, 128(R15)
 	VPSHUFB        shuffle655<>+0(SB), Y6, Y7
 	VPSHUFB        shuffle656<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
@@ -14582,7 +14742,7 @@ chunks760:
 	VPOR           Y8, Y7, Y8
 	VPSHUFB        shuffle661<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 160(R13)
+	VMOVDQU        Y7, 160(R15)
 	VPSHUFB        shuffle662<>+0(SB), Y6, Y6
 	VPSHUFB        shuffle663<>+0(SB), Y4, Y4
 	VPOR           Y4, Y6, Y4
@@ -14596,19 +14756,19 @@ chunks760:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle668<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 192(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone761
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks760
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks760
 
 rowdone761:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row759
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -14621,37 +14781,37 @@ chunk757:
 	SUBQ $0x10, BX
 
 group762:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row763:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks764:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle669<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle670<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle671<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle672<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle673<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(DX*1), X5
+	VMOVDQU (R14)(DX*1), X5
 	VPSHUFB shuffle674<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(DX*2), X6
+	VMOVDQU (R14)(DX*2), X6
 	VPSHUFB shuffle675<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R13)
+	VMOVDQU X8, (R15)
 	VPSHUFB shuffle676<>+0(SB), X0, X8
 	VPSHUFB shuffle677<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -14665,7 +14825,7 @@ chunks764:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle682<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 16(R13)
+	VMOVDQU X8, 16(R15)
 	VPSHUFB shuffle683<>+0(SB), X0, X8
 	VPSHUFB shuffle684<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -14679,7 +14839,7 @@ chunks764:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle689<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 32(R13)
+	VMOVDQU X8, 32(R15)
 	VPSHUFB shuffle690<>+0(SB), X0, X8
 	VPSHUFB shuffle691<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -14693,7 +14853,7 @@ chunks764:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle696<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 48(R13)
+	VMOVDQU X8, 48(R15)
 	VPSHUFB shuffle697<>+0(SB), X0, X8
 	VPSHUFB shuffle698<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -14707,7 +14867,7 @@ chunks764:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle703<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 64(R13)
+	VMOVDQU X8, 64(R15)
 	VPSHUFB shuffle704<>+0(SB), X0, X8
 	VPSHUFB shuffle705<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -14721,7 +14881,7 @@ chunks764:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle710<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 80(R13)
+	VMOVDQU X8, 80(R15)
 	VPSHUFB shuffle711<>+0(SB), X0, X0
 	VPSHUFB shuffle712<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -14735,19 +14895,19 @@ chunks764:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle717<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 96(R13)
-	CMPQ    R9, BX
+	VMOVDQU X6, 96(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone765
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks764
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks764
 
 rowdone765:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row763
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -15264,8 +15424,10 @@ TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk766
 	CMPQ  BX, $0x10
@@ -15276,37 +15438,37 @@ chunk766:
 	SUBQ $0x20, BX
 
 group768:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row769:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks770:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x07, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle718<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle719<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle720<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle721<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle722<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(DX*1), Y5
+	VBROADCASTI128 (R14)(DX*1), Y5
 	VPSHUFB        shuffle723<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(DX*2), Y6
+	VBROADCASTI128 (R14)(DX*2), Y6
 	VPSHUFB        shuffle724<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, (R13)
+	VMOVDQU        Y8, (R15)
 	VPSHUFB        shuffle725<>+0(SB), Y0, Y8
 	VPSHUFB        shuffle726<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
@@ -15320,7 +15482,7 @@ chunks770:
 	VPOR           Y7, Y8, Y7
 	VPSHUFB        shuffle731<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, 32(R13)
+	VMOVDQU        Y8, 32(R15)
 	VPSHUFB        shuffle732<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle733<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -15334,49 +15496,49 @@ chunks770:
 	VPOR           Y5, Y4, Y5
 	VPSHUFB        shuffle738<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, 64(R13)
-	VMOVDQU        (R11), Y6
+	VMOVDQU        Y6, 64(R15)
+	VMOVDQU        (R13), Y6
 	VPSHUFB        shuffle739<>+0(SB), Y6, Y6
-	VMOVDQU        (R11)(DX*1), Y5
+	VMOVDQU        (R13)(DX*1), Y5
 	VPSHUFB        shuffle740<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R11)(DX*2), Y6
+	VMOVDQU        (R13)(DX*2), Y6
 	VPSHUFB        shuffle741<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R11)(DI*1), Y5
+	VMOVDQU        (R13)(R9*1), Y5
 	VPSHUFB        shuffle742<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12), Y6
+	VMOVDQU        (R14), Y6
 	VPSHUFB        shuffle743<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        (R12)(DX*1), Y5
+	VMOVDQU        (R14)(DX*1), Y5
 	VPSHUFB        shuffle744<>+0(SB), Y5, Y5
 	VPOR           Y5, Y6, Y5
-	VMOVDQU        (R12)(DX*2), Y6
+	VMOVDQU        (R14)(DX*2), Y6
 	VPSHUFB        shuffle745<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, 96(R13)
-	VBROADCASTI128 16(R11), Y6
+	VMOVDQU        Y6, 96(R15)
+	VBROADCASTI128 16(R13), Y6
 	VPSHUFB        shuffle746<>+0(SB), Y6, Y5
-	VBROADCASTI128 16(R11)(DX*1), Y4
+	VBROADCASTI128 16(R13)(DX*1), Y4
 	VPSHUFB        shuffle747<>+0(SB), Y4, Y3
 	VPOR           Y3, Y5, Y3
-	VBROADCASTI128 16(R11)(DX*2), Y5
+	VBROADCASTI128 16(R13)(DX*2), Y5
 	VPSHUFB        shuffle748<>+0(SB), Y5, Y1
 	VPOR           Y1, Y3, Y1
-	VBROADCASTI128 16(R11)(DI*1), Y3
+	VBROADCASTI128 16(R13)(R9*1), Y3
 	VPSHUFB        shuffle749<>+0(SB), Y3, Y2
 	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 16(R12), Y1
+	VBROADCASTI128 16(R14), Y1
 	VPSHUFB        shuffle750<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 16(R12)(DX*1), Y2
+	VBROADCASTI128 16(R14)(DX*1), Y2
 	VPSHUFB        shuffle751<>+0(SB), Y2, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(DX*2), Y0
+	VBROADCASTI128 16(R14)(DX*2), Y0
 	VPSHUFB        shuffle752<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 128(R13)
+	VMOVDQU        Y7, 128(R15)
 	VPSHUFB        shuffle753<>+0(SB), Y6, Y7
 	VPSHUFB        shuffle754<>+0(SB), Y4, Y8
 	VPOR           Y8, Y7, Y8
@@ -15390,7 +15552,7 @@ chunks770:
 	VPOR           Y8, Y7, Y8
 	VPSHUFB        shuffle759<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 160(R13)
+	VMOVDQU        Y7, 160(R15)
 	VPSHUFB        shuffle760<>+0(SB), Y6, Y6
 	VPSHUFB        shuffle761<>+0(SB), Y4, Y4
 	VPOR           Y4, Y6, Y4
@@ -15404,19 +15566,19 @@ chunks770:
 	VPOR           Y2, Y1, Y2
 	VPSHUFB        shuffle766<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 192(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone771
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks770
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks770
 
 rowdone771:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row769
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -15429,37 +15591,37 @@ chunk767:
 	SUBQ $0x10, BX
 
 group772:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row773:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks774:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle159<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle311<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle315<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(DX*1), X5
+	VMOVDQU (R14)(DX*1), X5
 	VPSHUFB shuffle307<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(DX*2), X6
+	VMOVDQU (R14)(DX*2), X6
 	VPSHUFB shuffle313<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R13)
+	VMOVDQU X8, (R15)
 	VPSHUFB shuffle768<>+0(SB), X0, X8
 	VPSHUFB shuffle163<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -15473,7 +15635,7 @@ chunks774:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle771<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 16(R13)
+	VMOVDQU X8, 16(R15)
 	VPSHUFB shuffle596<>+0(SB), X0, X8
 	VPSHUFB shuffle772<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -15487,7 +15649,7 @@ chunks774:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle477<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 32(R13)
+	VMOVDQU X8, 32(R15)
 	VPSHUFB shuffle319<>+0(SB), X0, X8
 	VPSHUFB shuffle329<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -15501,7 +15663,7 @@ chunks774:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle483<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 48(R13)
+	VMOVDQU X8, 48(R15)
 	VPSHUFB shuffle330<>+0(SB), X0, X8
 	VPSHUFB shuffle486<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -15515,7 +15677,7 @@ chunks774:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle328<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 64(R13)
+	VMOVDQU X8, 64(R15)
 	VPSHUFB shuffle335<>+0(SB), X0, X8
 	VPSHUFB shuffle323<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -15529,7 +15691,7 @@ chunks774:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle780<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 80(R13)
+	VMOVDQU X8, 80(R15)
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPSHUFB shuffle605<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -15543,19 +15705,19 @@ chunks774:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle783<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 96(R13)
-	CMPQ    R9, BX
+	VMOVDQU X6, 96(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone775
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks774
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks774
 
 rowdone775:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row773
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -15944,8 +16106,10 @@ TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk776
 	CMPQ  BX, $0x10
@@ -15956,37 +16120,37 @@ chunk776:
 	SUBQ $0x20, BX
 
 group778:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row779:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks780:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x07, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle784<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle785<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle610<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle494<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VBROADCASTI128 (R12), Y4
+	VBROADCASTI128 (R14), Y4
 	VPSHUFB        shuffle495<>+0(SB), Y4, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 (R12)(DX*1), Y5
+	VBROADCASTI128 (R14)(DX*1), Y5
 	VPSHUFB        shuffle611<>+0(SB), Y5, Y7
 	VPOR           Y7, Y6, Y7
-	VBROADCASTI128 (R12)(DX*2), Y6
+	VBROADCASTI128 (R14)(DX*2), Y6
 	VPSHUFB        shuffle786<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, (R13)
+	VMOVDQU        Y8, (R15)
 	VPSHUFB        shuffle787<>+0(SB), Y0, Y8
 	VPSHUFB        shuffle788<>+0(SB), Y2, Y7
 	VPOR           Y7, Y8, Y7
@@ -16000,7 +16164,7 @@ chunks780:
 	VPOR           Y7, Y8, Y7
 	VPSHUFB        shuffle790<>+0(SB), Y6, Y8
 	VPOR           Y8, Y7, Y8
-	VMOVDQU        Y8, 32(R13)
+	VMOVDQU        Y8, 32(R15)
 	VPSHUFB        shuffle617<>+0(SB), Y0, Y0
 	VPSHUFB        shuffle791<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
@@ -16014,16 +16178,16 @@ chunks780:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle498<>+0(SB), Y6, Y1
 	VPOR           Y1, Y3, Y1
-	VMOVDQU        Y1, 64(R13)
-	VBROADCASTI128 16(R11), Y1
+	VMOVDQU        Y1, 64(R15)
+	VBROADCASTI128 16(R13), Y1
 	VPSHUFB        shuffle495<>+0(SB), Y1, Y3
-	VBROADCASTI128 16(R11)(DX*1), Y2
+	VBROADCASTI128 16(R13)(DX*1), Y2
 	VPSHUFB        shuffle611<>+0(SB), Y2, Y0
 	VPOR           Y0, Y3, Y0
-	VBROADCASTI128 16(R11)(DX*2), Y3
+	VBROADCASTI128 16(R13)(DX*2), Y3
 	VPSHUFB        shuffle786<>+0(SB), Y3, Y8
 	VPOR           Y8, Y0, Y8
-	VMOVDQU        (R11)(DI*1), Y0
+	VMOVDQU        (R13)(R9*1), Y0
 	VPSHUFB        shuffle795<>+0(SB), Y0, Y0
 	VPOR           Y0, Y8, Y0
 	VPSHUFB        shuffle796<>+0(SB), Y4, Y4
@@ -16032,25 +16196,25 @@ chunks780:
 	VPOR           Y5, Y4, Y5
 	VPSHUFB        shuffle504<>+0(SB), Y6, Y6
 	VPOR           Y6, Y5, Y6
-	VMOVDQU        Y6, 96(R13)
+	VMOVDQU        Y6, 96(R15)
 	VPSHUFB        shuffle506<>+0(SB), Y1, Y6
 	VPSHUFB        shuffle507<>+0(SB), Y2, Y5
 	VPOR           Y5, Y6, Y5
 	VPSHUFB        shuffle790<>+0(SB), Y3, Y6
 	VPOR           Y6, Y5, Y6
-	VBROADCASTI128 16(R11)(DI*1), Y5
+	VBROADCASTI128 16(R13)(R9*1), Y5
 	VPSHUFB        shuffle797<>+0(SB), Y5, Y4
 	VPOR           Y4, Y6, Y4
-	VBROADCASTI128 16(R12), Y6
+	VBROADCASTI128 16(R14), Y6
 	VPSHUFB        shuffle784<>+0(SB), Y6, Y0
 	VPOR           Y0, Y4, Y0
-	VBROADCASTI128 16(R12)(DX*1), Y4
+	VBROADCASTI128 16(R14)(DX*1), Y4
 	VPSHUFB        shuffle785<>+0(SB), Y4, Y8
 	VPOR           Y8, Y0, Y8
-	VBROADCASTI128 16(R12)(DX*2), Y0
+	VBROADCASTI128 16(R14)(DX*2), Y0
 	VPSHUFB        shuffle610<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 128(R13)
+	VMOVDQU        Y7, 128(R15)
 	VPSHUFB        shuffle794<>+0(SB), Y1, Y7
 	VPSHUFB        shuffle497<>+0(SB), Y2, Y8
 	VPOR           Y8, Y7, Y8
@@ -16064,7 +16228,7 @@ chunks780:
 	VPOR           Y8, Y7, Y8
 	VPSHUFB        shuffle789<>+0(SB), Y0, Y7
 	VPOR           Y7, Y8, Y7
-	VMOVDQU        Y7, 160(R13)
+	VMOVDQU        Y7, 160(R15)
 	VPSHUFB        shuffle796<>+0(SB), Y1, Y1
 	VPSHUFB        shuffle616<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
@@ -16078,19 +16242,19 @@ chunks780:
 	VPOR           Y4, Y6, Y4
 	VPSHUFB        shuffle792<>+0(SB), Y0, Y0
 	VPOR           Y0, Y4, Y0
-	VMOVDQU        Y0, 192(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y0, 192(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone781
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks780
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks780
 
 rowdone781:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row779
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16103,39 +16267,39 @@ chunk777:
 	SUBQ $0x10, BX
 
 group782:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row783:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks784:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU (R11)(DX*2), X1
+	VMOVDQU (R13)(DX*2), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU (R11)(DI*1), X3
+	VMOVDQU (R13)(R9*1), X3
 	VPSHUFB shuffle14<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R13)
+	VMOVDQU X5, (R15)
 	VPSHUFB shuffle20<>+0(SB), X0, X5
-	VMOVDQU (R12), X4
+	VMOVDQU (R14), X4
 	VPSHUFB shuffle17<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU (R12)(DX*1), X5
+	VMOVDQU (R14)(DX*1), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU (R12)(DX*2), X6
+	VMOVDQU (R14)(DX*2), X6
 	VPSHUFB shuffle117<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 16(R13)
+	VMOVDQU X8, 16(R15)
 	VPSHUFB shuffle124<>+0(SB), X2, X8
 	VPSHUFB shuffle120<>+0(SB), X1, X7
 	VPOR    X7, X8, X7
@@ -16143,7 +16307,7 @@ chunks784:
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle20<>+0(SB), X4, X7
 	VPOR    X7, X8, X7
-	VMOVDQU X7, 32(R13)
+	VMOVDQU X7, 32(R15)
 	VPSHUFB shuffle118<>+0(SB), X0, X7
 	VPSHUFB shuffle238<>+0(SB), X2, X8
 	VPOR    X8, X7, X8
@@ -16151,7 +16315,7 @@ chunks784:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle120<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, 48(R13)
+	VMOVDQU X8, 48(R15)
 	VPSHUFB shuffle237<>+0(SB), X1, X8
 	VPSHUFB shuffle511<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
@@ -16159,7 +16323,7 @@ chunks784:
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle238<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VMOVDQU X7, 64(R13)
+	VMOVDQU X7, 64(R15)
 	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPSHUFB shuffle122<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -16167,7 +16331,7 @@ chunks784:
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle237<>+0(SB), X6, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 80(R13)
+	VMOVDQU X2, 80(R15)
 	VPSHUFB shuffle23<>+0(SB), X3, X3
 	VPSHUFB shuffle121<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
@@ -16175,19 +16339,19 @@ chunks784:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle240<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, 96(R13)
-	CMPQ    R9, BX
+	VMOVDQU X6, 96(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone785
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks784
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks784
 
 rowdone785:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row783
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16298,8 +16462,10 @@ TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk786
 	CMPQ  BX, $0x10
@@ -16310,39 +16476,39 @@ chunk786:
 	SUBQ $0x20, BX
 
 group788:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row789:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks790:
-	LEAQ           (CX)(R9*1), R11
-	LEAQ           (R11)(R8*1), R12
-	IMUL3Q         $0x07, R9, R13
-	ADDQ           AX, R13
-	VBROADCASTI128 (R11), Y0
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R15
+	ADDQ           AX, R15
+	VBROADCASTI128 (R13), Y0
 	VPSHUFB        shuffle512<>+0(SB), Y0, Y1
-	VBROADCASTI128 (R11)(DX*1), Y2
+	VBROADCASTI128 (R13)(DX*1), Y2
 	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y1, Y3
-	VBROADCASTI128 (R11)(DX*2), Y1
+	VBROADCASTI128 (R13)(DX*2), Y1
 	VPSHUFB        shuffle127<>+0(SB), Y1, Y4
 	VPOR           Y4, Y3, Y4
-	VBROADCASTI128 (R11)(DI*1), Y3
+	VBROADCASTI128 (R13)(R9*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, (R13)
+	VMOVDQU        Y5, (R15)
 	VPSHUFB        shuffle514<>+0(SB), Y0, Y0
-	VBROADCASTI128 (R12), Y5
+	VBROADCASTI128 (R14), Y5
 	VPSHUFB        shuffle512<>+0(SB), Y5, Y4
 	VPOR           Y4, Y0, Y4
-	VBROADCASTI128 (R12)(DX*1), Y0
+	VBROADCASTI128 (R14)(DX*1), Y0
 	VPSHUFB        shuffle126<>+0(SB), Y0, Y6
 	VPOR           Y6, Y4, Y6
-	VBROADCASTI128 (R12)(DX*2), Y4
+	VBROADCASTI128 (R14)(DX*2), Y4
 	VPSHUFB        shuffle127<>+0(SB), Y4, Y7
 	VPOR           Y7, Y6, Y7
-	VMOVDQU        Y7, 32(R13)
+	VMOVDQU        Y7, 32(R15)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle129<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
@@ -16350,38 +16516,38 @@ chunks790:
 	VPOR           Y3, Y1, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y5, Y5
 	VPOR           Y5, Y3, Y5
-	VMOVDQU        Y5, 64(R13)
-	VBROADCASTI128 16(R11), Y5
+	VMOVDQU        Y5, 64(R15)
+	VBROADCASTI128 16(R13), Y5
 	VPSHUFB        shuffle127<>+0(SB), Y5, Y3
-	VBROADCASTI128 16(R11)(DX*1), Y1
+	VBROADCASTI128 16(R13)(DX*1), Y1
 	VPSHUFB        shuffle513<>+0(SB), Y1, Y2
 	VPOR           Y2, Y3, Y2
 	VPSHUFB        shuffle515<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VPSHUFB        shuffle129<>+0(SB), Y4, Y4
 	VPOR           Y4, Y0, Y4
-	VMOVDQU        Y4, 96(R13)
-	VBROADCASTI128 16(R11)(DX*2), Y4
+	VMOVDQU        Y4, 96(R15)
+	VBROADCASTI128 16(R13)(DX*2), Y4
 	VPSHUFB        shuffle512<>+0(SB), Y4, Y0
-	VBROADCASTI128 16(R11)(DI*1), Y2
+	VBROADCASTI128 16(R13)(R9*1), Y2
 	VPSHUFB        shuffle126<>+0(SB), Y2, Y3
 	VPOR           Y3, Y0, Y3
-	VBROADCASTI128 16(R12), Y0
+	VBROADCASTI128 16(R14), Y0
 	VPSHUFB        shuffle127<>+0(SB), Y0, Y7
 	VPOR           Y7, Y3, Y7
-	VBROADCASTI128 16(R12)(DX*1), Y3
+	VBROADCASTI128 16(R14)(DX*1), Y3
 	VPSHUFB        shuffle513<>+0(SB), Y3, Y6
 	VPOR           Y6, Y7, Y6
-	VMOVDQU        Y6, 128(R13)
+	VMOVDQU        Y6, 128(R15)
 	VPSHUFB        shuffle129<>+0(SB), Y5, Y5
 	VPSHUFB        shuffle130<>+0(SB), Y1, Y1
 	VPOR           Y1, Y5, Y1
 	VPSHUFB        shuffle514<>+0(SB), Y4, Y4
 	VPOR           Y4, Y1, Y4
-	VBROADCASTI128 16(R12)(DX*2), Y1
+	VBROADCASTI128 16(R14)(DX*2), Y1
 	VPSHUFB        shuffle512<>+0(SB), Y1, Y5
 	VPOR           Y5, Y4, Y5
-	VMOVDQU        Y5, 160(R13)
+	VMOVDQU        Y5, 160(R15)
 	VPSHUFB        shuffle515<>+0(SB), Y2, Y2
 	VPSHUFB        shuffle129<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
@@ -16389,19 +16555,19 @@ chunks790:
 	VPOR           Y3, Y0, Y3
 	VPSHUFB        shuffle514<>+0(SB), Y1, Y1
 	VPOR           Y1, Y3, Y1
-	VMOVDQU        Y1, 192(R13)
-	CMPQ           R9, BX
+	VMOVDQU        Y1, 192(R15)
+	CMPQ           R11, BX
 	JEQ            rowdone791
-	ADDQ           $0x20, R9
-	CMPQ           R9, BX
+	ADDQ           $0x20, R11
+	CMPQ           R11, BX
 	JLE            chunks790
-	MOVQ           BX, R9
+	MOVQ           BX, R11
 	JMP            chunks790
 
 rowdone791:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row789
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16414,63 +16580,63 @@ chunk787:
 	SUBQ $0x10, BX
 
 group792:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row793:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks794:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU (R11)(DX*1), X2
+	VMOVDQU (R13)(DX*1), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R13)
-	VMOVDQU (R11)(DX*2), X3
+	VMOVDQU X3, (R15)
+	VMOVDQU (R13)(DX*2), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X1
-	VMOVDQU (R11)(DI*1), X4
+	VMOVDQU (R13)(R9*1), X4
 	VPSHUFB shuffle16<>+0(SB), X4, X5
 	VPOR    X5, X1, X5
-	VMOVDQU X5, 16(R13)
-	VMOVDQU (R12), X5
+	VMOVDQU X5, 16(R15)
+	VMOVDQU (R14), X5
 	VPSHUFB shuffle15<>+0(SB), X5, X1
-	VMOVDQU (R12)(DX*1), X6
+	VMOVDQU (R14)(DX*1), X6
 	VPSHUFB shuffle16<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
-	VMOVDQU X7, 32(R13)
+	VMOVDQU X7, 32(R15)
 	VPSHUFB shuffle131<>+0(SB), X0, X0
-	VMOVDQU (R12)(DX*2), X7
+	VMOVDQU (R14)(DX*2), X7
 	VPSHUFB shuffle15<>+0(SB), X7, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 48(R13)
+	VMOVDQU X1, 48(R15)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, 64(R13)
+	VMOVDQU X3, 64(R15)
 	VPSHUFB shuffle21<>+0(SB), X4, X4
 	VPSHUFB shuffle131<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, 80(R13)
+	VMOVDQU X5, 80(R15)
 	VPSHUFB shuffle21<>+0(SB), X6, X6
 	VPSHUFB shuffle131<>+0(SB), X7, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, 96(R13)
-	CMPQ    R9, BX
+	VMOVDQU X7, 96(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone795
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks794
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks794
 
 rowdone795:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row793
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16497,8 +16663,10 @@ TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk796
 	CMPQ  BX, $0x10
@@ -16509,49 +16677,49 @@ chunk796:
 	SUBQ $0x20, BX
 
 group798:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row799:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks800:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R9, R13
-	ADDQ       AX, R13
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(DX*1), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	IMUL3Q     $0x07, R11, R15
+	ADDQ       AX, R15
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (R13)
-	VMOVDQU    (R11)(DX*2), Y2
-	VMOVDQU    (R11)(DI*1), Y3
+	VMOVDQU    Y2, (R15)
+	VMOVDQU    (R13)(DX*2), Y2
+	VMOVDQU    (R13)(R9*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(R13)
-	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(DX*1), Y5
+	VMOVDQU    Y4, 32(R15)
+	VMOVDQU    (R14), Y4
+	VMOVDQU    (R14)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
-	VMOVDQU    Y6, 64(R13)
-	VMOVDQU    (R12)(DX*2), Y6
+	VMOVDQU    Y6, 64(R15)
+	VMOVDQU    (R14)(DX*2), Y6
 	VPERM2I128 $0x30, Y0, Y6, Y0
-	VMOVDQU    Y0, 96(R13)
+	VMOVDQU    Y0, 96(R15)
 	VPERM2I128 $0x31, Y2, Y1, Y2
-	VMOVDQU    Y2, 128(R13)
+	VMOVDQU    Y2, 128(R15)
 	VPERM2I128 $0x31, Y4, Y3, Y4
-	VMOVDQU    Y4, 160(R13)
+	VMOVDQU    Y4, 160(R15)
 	VPERM2I128 $0x31, Y6, Y5, Y6
-	VMOVDQU    Y6, 192(R13)
-	CMPQ       R9, BX
+	VMOVDQU    Y6, 192(R15)
+	CMPQ       R11, BX
 	JEQ        rowdone801
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks800
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks800
 
 rowdone801:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16564,42 +16732,42 @@ chunk797:
 	SUBQ $0x10, BX
 
 group802:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row803:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks804:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R11), X0
-	VMOVDQU X0, (R13)
-	VMOVDQU (R11)(DX*1), X0
-	VMOVDQU X0, 16(R13)
-	VMOVDQU (R11)(DX*2), X0
-	VMOVDQU X0, 32(R13)
-	VMOVDQU (R11)(DI*1), X0
-	VMOVDQU X0, 48(R13)
-	VMOVDQU (R12), X0
-	VMOVDQU X0, 64(R13)
-	VMOVDQU (R12)(DX*1), X0
-	VMOVDQU X0, 80(R13)
-	VMOVDQU (R12)(DX*2), X0
-	VMOVDQU X0, 96(R13)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (R15)
+	VMOVDQU (R13)(DX*1), X0
+	VMOVDQU X0, 16(R15)
+	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU X0, 32(R15)
+	VMOVDQU (R13)(R9*1), X0
+	VMOVDQU X0, 48(R15)
+	VMOVDQU (R14), X0
+	VMOVDQU X0, 64(R15)
+	VMOVDQU (R14)(DX*1), X0
+	VMOVDQU X0, 80(R15)
+	VMOVDQU (R14)(DX*2), X0
+	VMOVDQU X0, 96(R15)
+	CMPQ    R11, BX
 	JEQ     rowdone805
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks804
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks804
 
 rowdone805:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row803
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16626,8 +16794,10 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk806
 	CMPQ  BX, $0x10
@@ -16642,28 +16812,28 @@ chunk806:
 	SUBQ $0x20, BX
 
 group810:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row811:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks812:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLBW Y7, Y0, Y8
 	VPUNPCKHBW Y7, Y0, Y7
 	VPUNPCKLBW Y6, Y2, Y0
@@ -16683,33 +16853,33 @@ chunks812:
 	VPUNPCKLBW Y7, Y5, Y2
 	VPUNPCKHBW Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R9*8)
+	VMOVDQU    Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R9*8)
+	VMOVDQU    Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R9*8)
+	VMOVDQU    Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R9*8)
+	VMOVDQU    Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R9*8)
+	VMOVDQU    Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R9*8)
+	VMOVDQU    Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R9*8)
+	VMOVDQU    Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone813
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks812
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks812
 
 rowdone813:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row811
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16722,28 +16892,28 @@ chunk807:
 	SUBQ $0x10, BX
 
 group814:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row815:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks816:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
 	VPUNPCKLBW X1, X0, X2
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    (R11)(DX*1), X0
-	VMOVDQU    (R12)(DX*1), X3
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
 	VPUNPCKLBW X3, X0, X4
 	VPUNPCKHBW X3, X0, X3
-	VMOVDQU    (R11)(DX*2), X0
-	VMOVDQU    (R12)(DX*2), X5
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
 	VPUNPCKLBW X5, X0, X6
 	VPUNPCKHBW X5, X0, X5
-	VMOVDQU    (R11)(DI*1), X0
-	VMOVDQU    (R12)(DI*1), X7
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
 	VPUNPCKLBW X7, X0, X8
 	VPUNPCKHBW X7, X0, X7
 	VPUNPCKLBW X6, X2, X0
@@ -16755,33 +16925,33 @@ chunks816:
 	VPUNPCKLBW X7, X3, X4
 	VPUNPCKHBW X7, X3, X7
 	VPUNPCKLBW X1, X0, X3
-	VMOVDQU    X3, (AX)(R9*8)
+	VMOVDQU    X3, (AX)(R11*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLBW X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHBW X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R9*8)
+	VMOVDQU    X8, 48(AX)(R11*8)
 	VPUNPCKLBW X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R9*8)
+	VMOVDQU    X8, 64(AX)(R11*8)
 	VPUNPCKHBW X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R9*8)
+	VMOVDQU    X4, 80(AX)(R11*8)
 	VPUNPCKLBW X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R9*8)
+	VMOVDQU    X4, 96(AX)(R11*8)
 	VPUNPCKHBW X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X7, 112(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone817
-	ADDQ       $0x10, R9
-	CMPQ       R9, BX
+	ADDQ       $0x10, R11
+	CMPQ       R11, BX
 	JLE        chunks816
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks816
 
 rowdone817:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row815
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16794,50 +16964,50 @@ chunk808:
 	SUBQ $0x08, BX
 
 group818:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row819:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks820:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      (R11)(DX*1), X0
-	VMOVQ      (R12)(DX*1), X2
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVQ      (R11)(DX*2), X0
-	VMOVQ      (R12)(DX*2), X3
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVQ      (R11)(DI*1), X0
-	VMOVQ      (R12)(DI*1), X4
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X0
 	VPUNPCKHBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X1
 	VPUNPCKHBW X4, X2, X4
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLBW X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 48(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone821
-	ADDQ       $0x08, R9
-	CMPQ       R9, BX
+	ADDQ       $0x08, R11
+	CMPQ       R11, BX
 	JLE        chunks820
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks820
 
 rowdone821:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16850,44 +17020,44 @@ chunk809:
 	SUBQ $0x04, BX
 
 group822:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row823:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks824:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVD      (R11), X0
-	VMOVD      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVD      (R11)(DX*1), X0
-	VMOVD      (R12)(DX*1), X2
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
 	VPUNPCKLBW X2, X0, X2
-	VMOVD      (R11)(DX*2), X0
-	VMOVD      (R12)(DX*2), X3
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
 	VPUNPCKLBW X3, X0, X3
-	VMOVD      (R11)(DI*1), X0
-	VMOVD      (R12)(DI*1), X4
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
 	VPUNPCKLBW X4, X0, X4
 	VPUNPCKLBW X3, X1, X3
 	VPUNPCKLBW X4, X2, X4
 	VPUNPCKLBW X4, X3, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHBW X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 16(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone825
-	ADDQ       $0x04, R9
-	CMPQ       R9, BX
+	ADDQ       $0x04, R11
+	CMPQ       R11, BX
 	JLE        chunks824
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks824
 
 rowdone825:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row823
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -16914,8 +17084,10 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk826
 	CMPQ  BX, $0x10
@@ -16930,28 +17102,28 @@ chunk826:
 	SUBQ $0x20, BX
 
 group830:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row831:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks832:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLWD Y7, Y0, Y8
 	VPUNPCKHWD Y7, Y0, Y7
 	VPUNPCKLWD Y6, Y2, Y0
@@ -16971,33 +17143,33 @@ chunks832:
 	VPUNPCKLWD Y7, Y5, Y2
 	VPUNPCKHWD Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R9*8)
+	VMOVDQU    Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R9*8)
+	VMOVDQU    Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R9*8)
+	VMOVDQU    Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R9*8)
+	VMOVDQU    Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R9*8)
+	VMOVDQU    Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R9*8)
+	VMOVDQU    Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R9*8)
+	VMOVDQU    Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone833
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks832
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks832
 
 rowdone833:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row831
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17010,28 +17182,28 @@ chunk827:
 	SUBQ $0x10, BX
 
 group834:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row835:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks836:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
 	VPUNPCKLWD X1, X0, X2
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    (R11)(DX*1), X0
-	VMOVDQU    (R12)(DX*1), X3
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
 	VPUNPCKLWD X3, X0, X4
 	VPUNPCKHWD X3, X0, X3
-	VMOVDQU    (R11)(DX*2), X0
-	VMOVDQU    (R12)(DX*2), X5
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
 	VPUNPCKLWD X5, X0, X6
 	VPUNPCKHWD X5, X0, X5
-	VMOVDQU    (R11)(DI*1), X0
-	VMOVDQU    (R12)(DI*1), X7
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
 	VPUNPCKLWD X7, X0, X8
 	VPUNPCKHWD X7, X0, X7
 	VPUNPCKLWD X6, X2, X0
@@ -17043,33 +17215,33 @@ chunks836:
 	VPUNPCKLWD X7, X3, X4
 	VPUNPCKHWD X7, X3, X7
 	VPUNPCKLWD X1, X0, X3
-	VMOVDQU    X3, (AX)(R9*8)
+	VMOVDQU    X3, (AX)(R11*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLWD X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHWD X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R9*8)
+	VMOVDQU    X8, 48(AX)(R11*8)
 	VPUNPCKLWD X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R9*8)
+	VMOVDQU    X8, 64(AX)(R11*8)
 	VPUNPCKHWD X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R9*8)
+	VMOVDQU    X4, 80(AX)(R11*8)
 	VPUNPCKLWD X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R9*8)
+	VMOVDQU    X4, 96(AX)(R11*8)
 	VPUNPCKHWD X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X7, 112(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone837
-	ADDQ       $0x10, R9
-	CMPQ       R9, BX
+	ADDQ       $0x10, R11
+	CMPQ       R11, BX
 	JLE        chunks836
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks836
 
 rowdone837:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row835
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17082,50 +17254,50 @@ chunk828:
 	SUBQ $0x08, BX
 
 group838:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row839:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks840:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      (R11)(DX*1), X0
-	VMOVQ      (R12)(DX*1), X2
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVQ      (R11)(DX*2), X0
-	VMOVQ      (R12)(DX*2), X3
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVQ      (R11)(DI*1), X0
-	VMOVQ      (R12)(DI*1), X4
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X0
 	VPUNPCKHWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X1
 	VPUNPCKHWD X4, X2, X4
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLWD X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 48(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone841
-	ADDQ       $0x08, R9
-	CMPQ       R9, BX
+	ADDQ       $0x08, R11
+	CMPQ       R11, BX
 	JLE        chunks840
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks840
 
 rowdone841:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row839
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17138,44 +17310,44 @@ chunk829:
 	SUBQ $0x04, BX
 
 group842:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row843:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks844:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVD      (R11), X0
-	VMOVD      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVD      (R11)(DX*1), X0
-	VMOVD      (R12)(DX*1), X2
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
 	VPUNPCKLWD X2, X0, X2
-	VMOVD      (R11)(DX*2), X0
-	VMOVD      (R12)(DX*2), X3
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
 	VPUNPCKLWD X3, X0, X3
-	VMOVD      (R11)(DI*1), X0
-	VMOVD      (R12)(DI*1), X4
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
 	VPUNPCKLWD X4, X0, X4
 	VPUNPCKLWD X3, X1, X3
 	VPUNPCKLWD X4, X2, X4
 	VPUNPCKLWD X4, X3, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHWD X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 16(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone845
-	ADDQ       $0x04, R9
-	CMPQ       R9, BX
+	ADDQ       $0x04, R11
+	CMPQ       R11, BX
 	JLE        chunks844
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks844
 
 rowdone845:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row843
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17202,8 +17374,10 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk846
 	CMPQ  BX, $0x10
@@ -17218,28 +17392,28 @@ chunk846:
 	SUBQ $0x20, BX
 
 group850:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row851:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks852:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLDQ Y7, Y0, Y8
 	VPUNPCKHDQ Y7, Y0, Y7
 	VPUNPCKLDQ Y6, Y2, Y0
@@ -17259,33 +17433,33 @@ chunks852:
 	VPUNPCKLDQ Y7, Y5, Y2
 	VPUNPCKHDQ Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVDQU    Y5, (AX)(R9*8)
+	VMOVDQU    Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVDQU    Y5, 32(AX)(R9*8)
+	VMOVDQU    Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVDQU    Y5, 64(AX)(R9*8)
+	VMOVDQU    Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVDQU    Y5, 96(AX)(R9*8)
+	VMOVDQU    Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVDQU    Y1, 128(AX)(R9*8)
+	VMOVDQU    Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVDQU    Y8, 160(AX)(R9*8)
+	VMOVDQU    Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVDQU    Y4, 192(AX)(R9*8)
+	VMOVDQU    Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone853
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks852
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks852
 
 rowdone853:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row851
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17298,28 +17472,28 @@ chunk847:
 	SUBQ $0x10, BX
 
 group854:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row855:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks856:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), X0
-	VMOVDQU    (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
 	VPUNPCKLDQ X1, X0, X2
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    (R11)(DX*1), X0
-	VMOVDQU    (R12)(DX*1), X3
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
 	VPUNPCKLDQ X3, X0, X4
 	VPUNPCKHDQ X3, X0, X3
-	VMOVDQU    (R11)(DX*2), X0
-	VMOVDQU    (R12)(DX*2), X5
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
 	VPUNPCKLDQ X5, X0, X6
 	VPUNPCKHDQ X5, X0, X5
-	VMOVDQU    (R11)(DI*1), X0
-	VMOVDQU    (R12)(DI*1), X7
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
 	VPUNPCKLDQ X7, X0, X8
 	VPUNPCKHDQ X7, X0, X7
 	VPUNPCKLDQ X6, X2, X0
@@ -17331,33 +17505,33 @@ chunks856:
 	VPUNPCKLDQ X7, X3, X4
 	VPUNPCKHDQ X7, X3, X7
 	VPUNPCKLDQ X1, X0, X3
-	VMOVDQU    X3, (AX)(R9*8)
+	VMOVDQU    X3, (AX)(R11*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLDQ X8, X6, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHDQ X8, X6, X8
-	VMOVDQU    X8, 48(AX)(R9*8)
+	VMOVDQU    X8, 48(AX)(R11*8)
 	VPUNPCKLDQ X4, X2, X8
-	VMOVDQU    X8, 64(AX)(R9*8)
+	VMOVDQU    X8, 64(AX)(R11*8)
 	VPUNPCKHDQ X4, X2, X4
-	VMOVDQU    X4, 80(AX)(R9*8)
+	VMOVDQU    X4, 80(AX)(R11*8)
 	VPUNPCKLDQ X7, X5, X4
-	VMOVDQU    X4, 96(AX)(R9*8)
+	VMOVDQU    X4, 96(AX)(R11*8)
 	VPUNPCKHDQ X7, X5, X7
-	VMOVDQU    X7, 112(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X7, 112(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone857
-	ADDQ       $0x10, R9
-	CMPQ       R9, BX
+	ADDQ       $0x10, R11
+	CMPQ       R11, BX
 	JLE        chunks856
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks856
 
 rowdone857:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17370,50 +17544,50 @@ chunk848:
 	SUBQ $0x08, BX
 
 group858:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row859:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks860:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVQ      (R11), X0
-	VMOVQ      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      (R11)(DX*1), X0
-	VMOVQ      (R12)(DX*1), X2
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVQ      (R11)(DX*2), X0
-	VMOVQ      (R12)(DX*2), X3
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVQ      (R11)(DI*1), X0
-	VMOVQ      (R12)(DI*1), X4
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X0
 	VPUNPCKHDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X1
 	VPUNPCKHDQ X4, X2, X4
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(AX)(R9*8)
+	VMOVDQU    X1, 16(AX)(R11*8)
 	VPUNPCKLDQ X4, X3, X1
-	VMOVDQU    X1, 32(AX)(R9*8)
+	VMOVDQU    X1, 32(AX)(R11*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 48(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 48(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone861
-	ADDQ       $0x08, R9
-	CMPQ       R9, BX
+	ADDQ       $0x08, R11
+	CMPQ       R11, BX
 	JLE        chunks860
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks860
 
 rowdone861:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row859
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17426,44 +17600,44 @@ chunk849:
 	SUBQ $0x04, BX
 
 group862:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row863:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks864:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVD      (R11), X0
-	VMOVD      (R12), X1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVD      (R11)(DX*1), X0
-	VMOVD      (R12)(DX*1), X2
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
 	VPUNPCKLDQ X2, X0, X2
-	VMOVD      (R11)(DX*2), X0
-	VMOVD      (R12)(DX*2), X3
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
 	VPUNPCKLDQ X3, X0, X3
-	VMOVD      (R11)(DI*1), X0
-	VMOVD      (R12)(DI*1), X4
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
 	VPUNPCKLDQ X4, X0, X4
 	VPUNPCKLDQ X3, X1, X3
 	VPUNPCKLDQ X4, X2, X4
 	VPUNPCKLDQ X4, X3, X2
-	VMOVDQU    X2, (AX)(R9*8)
+	VMOVDQU    X2, (AX)(R11*8)
 	VPUNPCKHDQ X4, X3, X4
-	VMOVDQU    X4, 16(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    X4, 16(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone865
-	ADDQ       $0x04, R9
-	CMPQ       R9, BX
+	ADDQ       $0x04, R11
+	CMPQ       R11, BX
 	JLE        chunks864
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks864
 
 rowdone865:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row863
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17490,8 +17664,10 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk866
 	CMPQ  BX, $0x10
@@ -17504,28 +17680,28 @@ chunk866:
 	SUBQ $0x20, BX
 
 group869:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row870:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks871:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (R11), Y0
-	VMOVDQU     (R12), Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (R13), Y0
+	VMOVDQU     (R14), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(DX*1), Y0
-	VMOVDQU     (R12)(DX*1), Y3
+	VMOVDQU     (R13)(DX*1), Y0
+	VMOVDQU     (R14)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R11)(DX*2), Y0
-	VMOVDQU     (R12)(DX*2), Y5
+	VMOVDQU     (R13)(DX*2), Y0
+	VMOVDQU     (R14)(DX*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     (R11)(DI*1), Y0
-	VMOVDQU     (R12)(DI*1), Y7
+	VMOVDQU     (R13)(R9*1), Y0
+	VMOVDQU     (R14)(R9*1), Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y6, Y2, Y0
@@ -17545,33 +17721,33 @@ chunks871:
 	VPUNPCKLQDQ Y7, Y5, Y2
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPERM2I128  $0x20, Y1, Y3, Y5
-	VMOVDQU     Y5, (AX)(R9*8)
+	VMOVDQU     Y5, (AX)(R11*8)
 	VPERM2I128  $0x20, Y8, Y0, Y5
-	VMOVDQU     Y5, 32(AX)(R9*8)
+	VMOVDQU     Y5, 32(AX)(R11*8)
 	VPERM2I128  $0x20, Y4, Y6, Y5
-	VMOVDQU     Y5, 64(AX)(R9*8)
+	VMOVDQU     Y5, 64(AX)(R11*8)
 	VPERM2I128  $0x20, Y7, Y2, Y5
-	VMOVDQU     Y5, 96(AX)(R9*8)
+	VMOVDQU     Y5, 96(AX)(R11*8)
 	VPERM2I128  $0x31, Y1, Y3, Y1
-	VMOVDQU     Y1, 128(AX)(R9*8)
+	VMOVDQU     Y1, 128(AX)(R11*8)
 	VPERM2I128  $0x31, Y8, Y0, Y8
-	VMOVDQU     Y8, 160(AX)(R9*8)
+	VMOVDQU     Y8, 160(AX)(R11*8)
 	VPERM2I128  $0x31, Y4, Y6, Y4
-	VMOVDQU     Y4, 192(AX)(R9*8)
+	VMOVDQU     Y4, 192(AX)(R11*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
-	VMOVDQU     Y7, 224(AX)(R9*8)
-	CMPQ        R9, BX
+	VMOVDQU     Y7, 224(AX)(R11*8)
+	CMPQ        R11, BX
 	JEQ         rowdone872
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks871
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks871
 
 rowdone872:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row870
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17584,28 +17760,28 @@ chunk867:
 	SUBQ $0x10, BX
 
 group873:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row874:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks875:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (R11), X0
-	VMOVDQU     (R12), X1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (R13), X0
+	VMOVDQU     (R14), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     (R11)(DX*1), X0
-	VMOVDQU     (R12)(DX*1), X3
+	VMOVDQU     (R13)(DX*1), X0
+	VMOVDQU     (R14)(DX*1), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     (R11)(DX*2), X0
-	VMOVDQU     (R12)(DX*2), X5
+	VMOVDQU     (R13)(DX*2), X0
+	VMOVDQU     (R14)(DX*2), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     (R11)(DI*1), X0
-	VMOVDQU     (R12)(DI*1), X7
+	VMOVDQU     (R13)(R9*1), X0
+	VMOVDQU     (R14)(R9*1), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X6, X2, X0
@@ -17617,33 +17793,33 @@ chunks875:
 	VPUNPCKLQDQ X7, X3, X4
 	VPUNPCKHQDQ X7, X3, X7
 	VPUNPCKLQDQ X1, X0, X3
-	VMOVDQU     X3, (AX)(R9*8)
+	VMOVDQU     X3, (AX)(R11*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R9*8)
+	VMOVDQU     X1, 16(AX)(R11*8)
 	VPUNPCKLQDQ X8, X6, X1
-	VMOVDQU     X1, 32(AX)(R9*8)
+	VMOVDQU     X1, 32(AX)(R11*8)
 	VPUNPCKHQDQ X8, X6, X8
-	VMOVDQU     X8, 48(AX)(R9*8)
+	VMOVDQU     X8, 48(AX)(R11*8)
 	VPUNPCKLQDQ X4, X2, X8
-	VMOVDQU     X8, 64(AX)(R9*8)
+	VMOVDQU     X8, 64(AX)(R11*8)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, 80(AX)(R9*8)
+	VMOVDQU     X4, 80(AX)(R11*8)
 	VPUNPCKLQDQ X7, X5, X4
-	VMOVDQU     X4, 96(AX)(R9*8)
+	VMOVDQU     X4, 96(AX)(R11*8)
 	VPUNPCKHQDQ X7, X5, X7
-	VMOVDQU     X7, 112(AX)(R9*8)
-	CMPQ        R9, BX
+	VMOVDQU     X7, 112(AX)(R11*8)
+	CMPQ        R11, BX
 	JEQ         rowdone876
-	ADDQ        $0x10, R9
-	CMPQ        R9, BX
+	ADDQ        $0x10, R11
+	CMPQ        R11, BX
 	JLE         chunks875
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks875
 
 rowdone876:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row874
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17656,50 +17832,50 @@ chunk868:
 	SUBQ $0x08, BX
 
 group877:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row878:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks879:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVQ       (R11), X0
-	VMOVQ       (R12), X1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVQ       (R13), X0
+	VMOVQ       (R14), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVQ       (R11)(DX*1), X0
-	VMOVQ       (R12)(DX*1), X2
+	VMOVQ       (R13)(DX*1), X0
+	VMOVQ       (R14)(DX*1), X2
 	VPUNPCKLQDQ X2, X0, X2
-	VMOVQ       (R11)(DX*2), X0
-	VMOVQ       (R12)(DX*2), X3
+	VMOVQ       (R13)(DX*2), X0
+	VMOVQ       (R14)(DX*2), X3
 	VPUNPCKLQDQ X3, X0, X3
-	VMOVQ       (R11)(DI*1), X0
-	VMOVQ       (R12)(DI*1), X4
+	VMOVQ       (R13)(R9*1), X0
+	VMOVQ       (R14)(R9*1), X4
 	VPUNPCKLQDQ X4, X0, X4
 	VPUNPCKLQDQ X3, X1, X0
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X4, X2, X1
 	VPUNPCKHQDQ X4, X2, X4
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (AX)(R9*8)
+	VMOVDQU     X2, (AX)(R11*8)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(AX)(R9*8)
+	VMOVDQU     X1, 16(AX)(R11*8)
 	VPUNPCKLQDQ X4, X3, X1
-	VMOVDQU     X1, 32(AX)(R9*8)
+	VMOVDQU     X1, 32(AX)(R11*8)
 	VPUNPCKHQDQ X4, X3, X4
-	VMOVDQU     X4, 48(AX)(R9*8)
-	CMPQ        R9, BX
+	VMOVDQU     X4, 48(AX)(R11*8)
+	CMPQ        R11, BX
 	JEQ         rowdone880
-	ADDQ        $0x08, R9
-	CMPQ        R9, BX
+	ADDQ        $0x08, R11
+	CMPQ        R11, BX
 	JLE         chunks879
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks879
 
 rowdone880:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row878
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17726,8 +17902,10 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk881
 	CMPQ  BX, $0x10
@@ -17738,50 +17916,50 @@ chunk881:
 	SUBQ $0x20, BX
 
 group883:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row884:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks885:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(DX*1), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVDQU    Y2, (AX)(R9*8)
-	VMOVDQU    (R11)(DX*2), Y2
-	VMOVDQU    (R11)(DI*1), Y3
+	VMOVDQU    Y2, (AX)(R11*8)
+	VMOVDQU    (R13)(DX*2), Y2
+	VMOVDQU    (R13)(R9*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVDQU    Y4, 32(AX)(R9*8)
-	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(DX*1), Y5
+	VMOVDQU    Y4, 32(AX)(R11*8)
+	VMOVDQU    (R14), Y4
+	VMOVDQU    (R14)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
-	VMOVDQU    Y6, 64(AX)(R9*8)
-	VMOVDQU    (R12)(DX*2), Y6
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    Y6, 64(AX)(R11*8)
+	VMOVDQU    (R14)(DX*2), Y6
+	VMOVDQU    (R14)(R9*1), Y7
 	VPERM2I128 $0x20, Y7, Y6, Y8
-	VMOVDQU    Y8, 96(AX)(R9*8)
+	VMOVDQU    Y8, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVDQU    Y1, 128(AX)(R9*8)
+	VMOVDQU    Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVDQU    Y3, 160(AX)(R9*8)
+	VMOVDQU    Y3, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y5, Y4, Y5
-	VMOVDQU    Y5, 192(AX)(R9*8)
+	VMOVDQU    Y5, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y6, Y7
-	VMOVDQU    Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVDQU    Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone886
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks885
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks885
 
 rowdone886:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row884
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17794,42 +17972,42 @@ chunk882:
 	SUBQ $0x10, BX
 
 group887:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row888:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks889:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	VMOVDQU (R11), X0
-	VMOVDQU X0, (AX)(R9*8)
-	VMOVDQU (R11)(DX*1), X0
-	VMOVDQU X0, 16(AX)(R9*8)
-	VMOVDQU (R11)(DX*2), X0
-	VMOVDQU X0, 32(AX)(R9*8)
-	VMOVDQU (R11)(DI*1), X0
-	VMOVDQU X0, 48(AX)(R9*8)
-	VMOVDQU (R12), X0
-	VMOVDQU X0, 64(AX)(R9*8)
-	VMOVDQU (R12)(DX*1), X0
-	VMOVDQU X0, 80(AX)(R9*8)
-	VMOVDQU (R12)(DX*2), X0
-	VMOVDQU X0, 96(AX)(R9*8)
-	VMOVDQU (R12)(DI*1), X0
-	VMOVDQU X0, 112(AX)(R9*8)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (R13), X0
+	VMOVDQU X0, (AX)(R11*8)
+	VMOVDQU (R13)(DX*1), X0
+	VMOVDQU X0, 16(AX)(R11*8)
+	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU X0, 32(AX)(R11*8)
+	VMOVDQU (R13)(R9*1), X0
+	VMOVDQU X0, 48(AX)(R11*8)
+	VMOVDQU (R14), X0
+	VMOVDQU X0, 64(AX)(R11*8)
+	VMOVDQU (R14)(DX*1), X0
+	VMOVDQU X0, 80(AX)(R11*8)
+	VMOVDQU (R14)(DX*2), X0
+	VMOVDQU X0, 96(AX)(R11*8)
+	VMOVDQU (R14)(R9*1), X0
+	VMOVDQU X0, 112(AX)(R11*8)
+	CMPQ    R11, BX
 	JEQ     rowdone890
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks889
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks889
 
 rowdone890:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row888
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17856,8 +18034,10 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk891
 	RET
@@ -17866,28 +18046,28 @@ chunk891:
 	SUBQ $0x20, BX
 
 group892:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row893:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks894:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLBW Y1, Y0, Y2
 	VPUNPCKHBW Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLBW Y3, Y0, Y4
 	VPUNPCKHBW Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLBW Y5, Y0, Y6
 	VPUNPCKHBW Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLBW Y7, Y0, Y8
 	VPUNPCKHBW Y7, Y0, Y7
 	VPUNPCKLBW Y6, Y2, Y0
@@ -17907,33 +18087,33 @@ chunks894:
 	VPUNPCKLBW Y7, Y5, Y2
 	VPUNPCKHBW Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVNTDQ   Y5, (AX)(R9*8)
+	VMOVNTDQ   Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VMOVNTDQ   Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VMOVNTDQ   Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VMOVNTDQ   Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VMOVNTDQ   Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VMOVNTDQ   Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VMOVNTDQ   Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVNTDQ   Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone895
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks894
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks894
 
 rowdone895:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row893
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17961,8 +18141,10 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk896
 	RET
@@ -17971,28 +18153,28 @@ chunk896:
 	SUBQ $0x20, BX
 
 group897:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row898:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks899:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLWD Y1, Y0, Y2
 	VPUNPCKHWD Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLWD Y3, Y0, Y4
 	VPUNPCKHWD Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLWD Y5, Y0, Y6
 	VPUNPCKHWD Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLWD Y7, Y0, Y8
 	VPUNPCKHWD Y7, Y0, Y7
 	VPUNPCKLWD Y6, Y2, Y0
@@ -18012,33 +18194,33 @@ chunks899:
 	VPUNPCKLWD Y7, Y5, Y2
 	VPUNPCKHWD Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVNTDQ   Y5, (AX)(R9*8)
+	VMOVNTDQ   Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VMOVNTDQ   Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VMOVNTDQ   Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VMOVNTDQ   Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VMOVNTDQ   Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VMOVNTDQ   Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VMOVNTDQ   Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVNTDQ   Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone900
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks899
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks899
 
 rowdone900:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row898
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18066,8 +18248,10 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk901
 	RET
@@ -18076,28 +18260,28 @@ chunk901:
 	SUBQ $0x20, BX
 
 group902:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row903:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks904:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R12), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R14), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
 	VPUNPCKHDQ Y1, Y0, Y1
-	VMOVDQU    (R11)(DX*1), Y0
-	VMOVDQU    (R12)(DX*1), Y3
+	VMOVDQU    (R13)(DX*1), Y0
+	VMOVDQU    (R14)(DX*1), Y3
 	VPUNPCKLDQ Y3, Y0, Y4
 	VPUNPCKHDQ Y3, Y0, Y3
-	VMOVDQU    (R11)(DX*2), Y0
-	VMOVDQU    (R12)(DX*2), Y5
+	VMOVDQU    (R13)(DX*2), Y0
+	VMOVDQU    (R14)(DX*2), Y5
 	VPUNPCKLDQ Y5, Y0, Y6
 	VPUNPCKHDQ Y5, Y0, Y5
-	VMOVDQU    (R11)(DI*1), Y0
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVDQU    (R13)(R9*1), Y0
+	VMOVDQU    (R14)(R9*1), Y7
 	VPUNPCKLDQ Y7, Y0, Y8
 	VPUNPCKHDQ Y7, Y0, Y7
 	VPUNPCKLDQ Y6, Y2, Y0
@@ -18117,33 +18301,33 @@ chunks904:
 	VPUNPCKLDQ Y7, Y5, Y2
 	VPUNPCKHDQ Y7, Y5, Y7
 	VPERM2I128 $0x20, Y1, Y3, Y5
-	VMOVNTDQ   Y5, (AX)(R9*8)
+	VMOVNTDQ   Y5, (AX)(R11*8)
 	VPERM2I128 $0x20, Y8, Y0, Y5
-	VMOVNTDQ   Y5, 32(AX)(R9*8)
+	VMOVNTDQ   Y5, 32(AX)(R11*8)
 	VPERM2I128 $0x20, Y4, Y6, Y5
-	VMOVNTDQ   Y5, 64(AX)(R9*8)
+	VMOVNTDQ   Y5, 64(AX)(R11*8)
 	VPERM2I128 $0x20, Y7, Y2, Y5
-	VMOVNTDQ   Y5, 96(AX)(R9*8)
+	VMOVNTDQ   Y5, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y3, Y1
-	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VMOVNTDQ   Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y8, Y0, Y8
-	VMOVNTDQ   Y8, 160(AX)(R9*8)
+	VMOVNTDQ   Y8, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y4, Y6, Y4
-	VMOVNTDQ   Y4, 192(AX)(R9*8)
+	VMOVNTDQ   Y4, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y2, Y7
-	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVNTDQ   Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone905
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks904
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks904
 
 rowdone905:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row903
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18171,8 +18355,10 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk906
 	RET
@@ -18181,28 +18367,28 @@ chunk906:
 	SUBQ $0x20, BX
 
 group907:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row908:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks909:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (R11), Y0
-	VMOVDQU     (R12), Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (R13), Y0
+	VMOVDQU     (R14), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     (R11)(DX*1), Y0
-	VMOVDQU     (R12)(DX*1), Y3
+	VMOVDQU     (R13)(DX*1), Y0
+	VMOVDQU     (R14)(DX*1), Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     (R11)(DX*2), Y0
-	VMOVDQU     (R12)(DX*2), Y5
+	VMOVDQU     (R13)(DX*2), Y0
+	VMOVDQU     (R14)(DX*2), Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     (R11)(DI*1), Y0
-	VMOVDQU     (R12)(DI*1), Y7
+	VMOVDQU     (R13)(R9*1), Y0
+	VMOVDQU     (R14)(R9*1), Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y6, Y2, Y0
@@ -18222,33 +18408,33 @@ chunks909:
 	VPUNPCKLQDQ Y7, Y5, Y2
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPERM2I128  $0x20, Y1, Y3, Y5
-	VMOVNTDQ    Y5, (AX)(R9*8)
+	VMOVNTDQ    Y5, (AX)(R11*8)
 	VPERM2I128  $0x20, Y8, Y0, Y5
-	VMOVNTDQ    Y5, 32(AX)(R9*8)
+	VMOVNTDQ    Y5, 32(AX)(R11*8)
 	VPERM2I128  $0x20, Y4, Y6, Y5
-	VMOVNTDQ    Y5, 64(AX)(R9*8)
+	VMOVNTDQ    Y5, 64(AX)(R11*8)
 	VPERM2I128  $0x20, Y7, Y2, Y5
-	VMOVNTDQ    Y5, 96(AX)(R9*8)
+	VMOVNTDQ    Y5, 96(AX)(R11*8)
 	VPERM2I128  $0x31, Y1, Y3, Y1
-	VMOVNTDQ    Y1, 128(AX)(R9*8)
+	VMOVNTDQ    Y1, 128(AX)(R11*8)
 	VPERM2I128  $0x31, Y8, Y0, Y8
-	VMOVNTDQ    Y8, 160(AX)(R9*8)
+	VMOVNTDQ    Y8, 160(AX)(R11*8)
 	VPERM2I128  $0x31, Y4, Y6, Y4
-	VMOVNTDQ    Y4, 192(AX)(R9*8)
+	VMOVNTDQ    Y4, 192(AX)(R11*8)
 	VPERM2I128  $0x31, Y7, Y2, Y7
-	VMOVNTDQ    Y7, 224(AX)(R9*8)
-	CMPQ        R9, BX
+	VMOVNTDQ    Y7, 224(AX)(R11*8)
+	CMPQ        R11, BX
 	JEQ         rowdone910
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks909
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks909
 
 rowdone910:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row908
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18276,8 +18462,10 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk911
 	RET
@@ -18286,50 +18474,50 @@ chunk911:
 	SUBQ $0x20, BX
 
 group912:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row913:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks914:
-	LEAQ       (CX)(R9*1), R11
-	LEAQ       (R11)(R8*1), R12
-	VMOVDQU    (R11), Y0
-	VMOVDQU    (R11)(DX*1), Y1
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(DX*1), Y1
 	VPERM2I128 $0x20, Y1, Y0, Y2
-	VMOVNTDQ   Y2, (AX)(R9*8)
-	VMOVDQU    (R11)(DX*2), Y2
-	VMOVDQU    (R11)(DI*1), Y3
+	VMOVNTDQ   Y2, (AX)(R11*8)
+	VMOVDQU    (R13)(DX*2), Y2
+	VMOVDQU    (R13)(R9*1), Y3
 	VPERM2I128 $0x20, Y3, Y2, Y4
-	VMOVNTDQ   Y4, 32(AX)(R9*8)
-	VMOVDQU    (R12), Y4
-	VMOVDQU    (R12)(DX*1), Y5
+	VMOVNTDQ   Y4, 32(AX)(R11*8)
+	VMOVDQU    (R14), Y4
+	VMOVDQU    (R14)(DX*1), Y5
 	VPERM2I128 $0x20, Y5, Y4, Y6
-	VMOVNTDQ   Y6, 64(AX)(R9*8)
-	VMOVDQU    (R12)(DX*2), Y6
-	VMOVDQU    (R12)(DI*1), Y7
+	VMOVNTDQ   Y6, 64(AX)(R11*8)
+	VMOVDQU    (R14)(DX*2), Y6
+	VMOVDQU    (R14)(R9*1), Y7
 	VPERM2I128 $0x20, Y7, Y6, Y8
-	VMOVNTDQ   Y8, 96(AX)(R9*8)
+	VMOVNTDQ   Y8, 96(AX)(R11*8)
 	VPERM2I128 $0x31, Y1, Y0, Y1
-	VMOVNTDQ   Y1, 128(AX)(R9*8)
+	VMOVNTDQ   Y1, 128(AX)(R11*8)
 	VPERM2I128 $0x31, Y3, Y2, Y3
-	VMOVNTDQ   Y3, 160(AX)(R9*8)
+	VMOVNTDQ   Y3, 160(AX)(R11*8)
 	VPERM2I128 $0x31, Y5, Y4, Y5
-	VMOVNTDQ   Y5, 192(AX)(R9*8)
+	VMOVNTDQ   Y5, 192(AX)(R11*8)
 	VPERM2I128 $0x31, Y7, Y6, Y7
-	VMOVNTDQ   Y7, 224(AX)(R9*8)
-	CMPQ       R9, BX
+	VMOVNTDQ   Y7, 224(AX)(R11*8)
+	CMPQ       R11, BX
 	JEQ        rowdone915
-	ADDQ       $0x20, R9
-	CMPQ       R9, BX
+	ADDQ       $0x20, R11
+	CMPQ       R11, BX
 	JLE        chunks914
-	MOVQ       BX, R9
+	MOVQ       BX, R11
 	JMP        chunks914
 
 rowdone915:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row913
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18426,6 +18614,8 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk922
 	CMPQ  BX, $0x10
@@ -18440,37 +18630,37 @@ chunk922:
 	SUBQ $0x20, BX
 
 group926:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row927:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks928:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)
+	VMOVDQU     Y3, (R11)
 	VPSRLW      $0x08, Y0, Y3
 	VPSRLW      $0x08, Y1, Y2
 	VPACKUSWB   Y2, Y3, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone929
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks928
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks928
 
 rowdone929:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row927
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18483,35 +18673,35 @@ chunk923:
 	SUBQ $0x10, BX
 
 group930:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row931:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks932:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
-	VMOVDQU   16(AX)(DI*2), X1
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
+	VMOVDQU   16(AX)(R9*2), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R9)
+	VMOVDQU   X3, (R11)
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X1, X2
 	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVDQU   X1, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone933
-	ADDQ      $0x10, DI
-	CMPQ      DI, BX
+	ADDQ      $0x10, R9
+	CMPQ      R9, BX
 	JLE       chunks932
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks932
 
 rowdone933:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row931
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18524,34 +18714,34 @@ chunk924:
 	SUBQ $0x08, BX
 
 group934:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row935:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks936:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
 	VPAND     shuffle798<>+0(SB), X0, X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R9)
+	VMOVQ     X2, (R11)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVQ     X0, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone937
-	ADDQ      $0x08, DI
-	CMPQ      DI, BX
+	ADDQ      $0x08, R9
+	CMPQ      R9, BX
 	JLE       chunks936
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks936
 
 rowdone937:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row935
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18564,34 +18754,34 @@ chunk925:
 	SUBQ $0x04, BX
 
 group938:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row939:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks940:
-	LEAQ      (CX)(DI*1), R9
-	VMOVQ     (AX)(DI*2), X0
+	LEAQ      (CX)(R9*1), R11
+	VMOVQ     (AX)(R9*2), X0
 	VPAND     shuffle798<>+0(SB), X0, X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R9)
+	VMOVD     X2, (R11)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVD     X0, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone941
-	ADDQ      $0x04, DI
-	CMPQ      DI, BX
+	ADDQ      $0x04, R9
+	CMPQ      R9, BX
 	JLE       chunks940
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks940
 
 rowdone941:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row939
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18624,6 +18814,8 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk942
 	CMPQ  BX, $0x10
@@ -18638,37 +18830,37 @@ chunk942:
 	SUBQ $0x20, BX
 
 group946:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row947:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks948:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)
+	VMOVDQU     Y3, (R11)
 	VPSRLD      $0x10, Y0, Y3
 	VPSRLD      $0x10, Y1, Y2
 	VPACKUSDW   Y2, Y3, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone949
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks948
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks948
 
 rowdone949:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row947
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18681,35 +18873,35 @@ chunk943:
 	SUBQ $0x10, BX
 
 group950:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row951:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks952:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
-	VMOVDQU   16(AX)(DI*2), X1
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
+	VMOVDQU   16(AX)(R9*2), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R9)
+	VMOVDQU   X3, (R11)
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X1, X2
 	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVDQU   X1, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone953
-	ADDQ      $0x10, DI
-	CMPQ      DI, BX
+	ADDQ      $0x10, R9
+	CMPQ      R9, BX
 	JLE       chunks952
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks952
 
 rowdone953:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row951
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18722,34 +18914,34 @@ chunk944:
 	SUBQ $0x08, BX
 
 group954:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row955:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks956:
-	LEAQ      (CX)(DI*1), R9
-	VMOVDQU   (AX)(DI*2), X0
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
 	VPAND     shuffle799<>+0(SB), X0, X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R9)
+	VMOVQ     X2, (R11)
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVQ     X0, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone957
-	ADDQ      $0x08, DI
-	CMPQ      DI, BX
+	ADDQ      $0x08, R9
+	CMPQ      R9, BX
 	JLE       chunks956
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks956
 
 rowdone957:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row955
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18762,34 +18954,34 @@ chunk945:
 	SUBQ $0x04, BX
 
 group958:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row959:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks960:
-	LEAQ      (CX)(DI*1), R9
-	VMOVQ     (AX)(DI*2), X0
+	LEAQ      (CX)(R9*1), R11
+	VMOVQ     (AX)(R9*2), X0
 	VPAND     shuffle799<>+0(SB), X0, X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R9)
+	VMOVD     X2, (R11)
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R9)(DX*1)
-	CMPQ      DI, BX
+	VMOVD     X0, (R11)(DX*1)
+	CMPQ      R9, BX
 	JEQ       rowdone961
-	ADDQ      $0x04, DI
-	CMPQ      DI, BX
+	ADDQ      $0x04, R9
+	CMPQ      R9, BX
 	JLE       chunks960
-	MOVQ      BX, DI
+	MOVQ      BX, R9
 	JMP       chunks960
 
 rowdone961:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row959
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18822,6 +19014,8 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk962
 	CMPQ  BX, $0x10
@@ -18836,33 +19030,33 @@ chunk962:
 	SUBQ $0x20, BX
 
 group966:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row967:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks968:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
+	VMOVDQU     Y2, (R11)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone969
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks968
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks968
 
 rowdone969:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row967
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18875,31 +19069,31 @@ chunk963:
 	SUBQ $0x10, BX
 
 group970:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row971:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks972:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VMOVDQU 16(AX)(DI*2), X1
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
+	VMOVDQU 16(AX)(R9*2), X1
 	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R9)
+	VMOVDQU X2, (R11)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVDQU X1, (R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone973
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks972
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks972
 
 rowdone973:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row971
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18912,30 +19106,30 @@ chunk964:
 	SUBQ $0x08, BX
 
 group974:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row975:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks976:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R9)
+	VMOVQ   X1, (R11)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, (R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone977
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks976
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks976
 
 rowdone977:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row975
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18948,30 +19142,30 @@ chunk965:
 	SUBQ $0x04, BX
 
 group978:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row979:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks980:
-	LEAQ    (CX)(DI*1), R9
-	VMOVQ   (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVQ   (AX)(R9*2), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R9)
+	VMOVD   X1, (R11)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVD   X0, (R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone981
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks980
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks980
 
 rowdone981:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row979
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -18998,6 +19192,8 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk982
 	CMPQ  BX, $0x10
@@ -19010,33 +19206,33 @@ chunk982:
 	SUBQ $0x20, BX
 
 group985:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row986:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks987:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
+	VMOVDQU     Y2, (R11)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone988
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks987
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks987
 
 rowdone988:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row986
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19049,31 +19245,31 @@ chunk983:
 	SUBQ $0x10, BX
 
 group989:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row990:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks991:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VMOVDQU     16(AX)(DI*2), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R9)
+	VMOVDQU     X2, (R11)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     X1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone992
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks991
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks991
 
 rowdone992:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row990
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19086,30 +19282,30 @@ chunk984:
 	SUBQ $0x08, BX
 
 group993:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row994:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks995:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R9)
+	VMOVQ       X1, (R11)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVQ       X0, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone996
-	ADDQ        $0x08, DI
-	CMPQ        DI, BX
+	ADDQ        $0x08, R9
+	CMPQ        R9, BX
 	JLE         chunks995
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks995
 
 rowdone996:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row994
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19136,6 +19332,8 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk997
 	CMPQ  BX, $0x10
@@ -19146,31 +19344,31 @@ chunk997:
 	SUBQ $0x20, BX
 
 group999:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1000:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1001:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     Y0, (R9)
-	VMOVDQU     16(AX)(DI*2), X0
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVDQU     Y0, (R9)(DX*1)
-	CMPQ        DI, BX
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(AX)(R9*2), X0
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1002
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1001
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1001
 
 rowdone1002:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1000
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19183,29 +19381,29 @@ chunk998:
 	SUBQ $0x10, BX
 
 group1003:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1004:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1005:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 16(AX)(DI*2), X0
-	VMOVDQU X0, (R9)(DX*1)
-	CMPQ    DI, BX
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(AX)(R9*2), X0
+	VMOVDQU X0, (R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1006
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1005
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1005
 
 rowdone1006:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1004
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19232,6 +19430,8 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1007
 	CMPQ  BX, $0x18
@@ -19242,54 +19442,54 @@ chunk1007:
 	SUBQ $0x24, BX
 
 group1009:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1010:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1011:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle800<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle801<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 28(AX)(DI*2), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 28(AX)(R9*2), X1
 	VPSHUFB shuffle802<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
+	VMOVDQU 48(AX)(R9*2), X0
 	VPSHUFB shuffle803<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 56(AX)(DI*2), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 56(AX)(R9*2), X0
 	VPSHUFB shuffle165<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)
-	VMOVDQU 6(AX)(DI*2), X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 6(AX)(R9*2), X1
 	VPSHUFB shuffle800<>+0(SB), X1, X1
-	VMOVDQU 22(AX)(DI*2), X2
+	VMOVDQU 22(AX)(R9*2), X2
 	VPSHUFB shuffle801<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 34(AX)(DI*2), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 34(AX)(R9*2), X2
 	VPSHUFB shuffle802<>+0(SB), X2, X2
-	VMOVDQU 54(AX)(DI*2), X1
+	VMOVDQU 54(AX)(R9*2), X1
 	VPSHUFB shuffle803<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
+	VMOVDQU X1, 16(R11)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1012
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1011
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1011
 
 rowdone1012:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1010
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19302,43 +19502,43 @@ chunk1008:
 	SUBQ $0x18, BX
 
 group1013:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1014:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1015:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle800<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle801<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 28(AX)(DI*2), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 28(AX)(R9*2), X1
 	VPSHUFB shuffle802<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 6(AX)(DI*2), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 6(AX)(R9*2), X1
 	VPSHUFB shuffle800<>+0(SB), X1, X1
-	VMOVDQU 22(AX)(DI*2), X0
+	VMOVDQU 22(AX)(R9*2), X0
 	VPSHUFB shuffle801<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle804<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1016
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1015
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1015
 
 rowdone1016:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1014
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19385,6 +19585,8 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1017
 	CMPQ  BX, $0x18
@@ -19395,53 +19597,53 @@ chunk1017:
 	SUBQ $0x24, BX
 
 group1019:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1020:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1021:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(DI*2), X1
+	VMOVDQU 24(AX)(R9*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 28(AX)(DI*2), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 28(AX)(R9*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 48(AX)(DI*2), X0
+	VMOVDQU 48(AX)(R9*2), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 56(AX)(DI*2), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 56(AX)(R9*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)
-	VMOVDQU 12(AX)(DI*2), X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 12(AX)(R9*2), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 36(AX)(DI*2), X2
+	VMOVDQU 36(AX)(R9*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 40(AX)(DI*2), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 40(AX)(R9*2), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
+	VMOVDQU X1, 16(R11)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1022
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1021
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1021
 
 rowdone1022:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1020
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19454,42 +19656,42 @@ chunk1018:
 	SUBQ $0x18, BX
 
 group1023:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1024:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1025:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(DI*2), X1
+	VMOVDQU 24(AX)(R9*2), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 28(AX)(DI*2), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 28(AX)(R9*2), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 12(AX)(DI*2), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 12(AX)(R9*2), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
+	VMOVDQU X2, (R11)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1026
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1025
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1025
 
 rowdone1026:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1024
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19516,6 +19718,8 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1027
 	RET
@@ -19524,37 +19728,37 @@ chunk1027:
 	SUBQ $0x20, BX
 
 group1028:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1029:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1030:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)
+	VMOVNTDQ    Y3, (R11)
 	VPSRLW      $0x08, Y0, Y3
 	VPSRLW      $0x08, Y1, Y2
 	VPACKUSWB   Y2, Y3, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1031
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1030
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1030
 
 rowdone1031:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1029
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19582,6 +19786,8 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1032
 	RET
@@ -19590,37 +19796,37 @@ chunk1032:
 	SUBQ $0x20, BX
 
 group1033:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1034:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1035:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)
+	VMOVNTDQ    Y3, (R11)
 	VPSRLD      $0x10, Y0, Y3
 	VPSRLD      $0x10, Y1, Y2
 	VPACKUSDW   Y2, Y3, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1036
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1035
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1035
 
 rowdone1036:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1034
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19648,6 +19854,8 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1037
 	RET
@@ -19656,33 +19864,33 @@ chunk1037:
 	SUBQ $0x20, BX
 
 group1038:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1039:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1040:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVNTDQ    Y2, (R9)
+	VMOVNTDQ    Y2, (R11)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1041
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1040
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1040
 
 rowdone1041:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1039
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19710,6 +19918,8 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1042
 	RET
@@ -19718,33 +19928,33 @@ chunk1042:
 	SUBQ $0x20, BX
 
 group1043:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1044:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1045:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVNTDQ    Y2, (R9)
+	VMOVNTDQ    Y2, (R11)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1046
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1045
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1045
 
 rowdone1046:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1044
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19772,6 +19982,8 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1047
 	RET
@@ -19780,31 +19992,31 @@ chunk1047:
 	SUBQ $0x20, BX
 
 group1048:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1049:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1050:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
-	VMOVNTDQ    Y0, (R9)
-	VMOVDQU     16(AX)(DI*2), X0
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*1)
-	CMPQ        DI, BX
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
+	VMOVNTDQ    Y0, (R11)
+	VMOVDQU     16(AX)(R9*2), X0
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1051
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1050
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1050
 
 rowdone1051:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1049
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19832,6 +20044,8 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1052
 	CMPQ  BX, $0x10
@@ -19842,35 +20056,35 @@ chunk1052:
 	SUBQ $0x20, BX
 
 group1054:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1055:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1056:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
 	VPSHUFB     shuffle805<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPSHUFB     shuffle805<>+0(SB), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
+	VMOVDQU     Y2, (R11)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1057
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1056
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1056
 
 rowdone1057:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1055
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19883,33 +20097,33 @@ chunk1053:
 	SUBQ $0x10, BX
 
 group1058:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1059:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1060:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle806<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle806<>+0(SB), X1, X1
 	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R9)
+	VMOVDQU X2, (R11)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVDQU X1, (R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1061
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1060
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1060
 
 rowdone1061:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1059
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19946,6 +20160,8 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1062
 	CMPQ  BX, $0x10
@@ -19956,35 +20172,35 @@ chunk1062:
 	SUBQ $0x20, BX
 
 group1064:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1065:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1066:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
 	VPSHUFB     shuffle807<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPSHUFB     shuffle807<>+0(SB), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
+	VMOVDQU     Y2, (R11)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1067
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1066
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1066
 
 rowdone1067:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1065
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -19997,33 +20213,33 @@ chunk1063:
 	SUBQ $0x10, BX
 
 group1068:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1069:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1070:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
 	VPSHUFB     shuffle808<>+0(SB), X0, X0
-	VMOVDQU     16(AX)(DI*2), X1
+	VMOVDQU     16(AX)(R9*2), X1
 	VPSHUFB     shuffle808<>+0(SB), X1, X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R9)
+	VMOVDQU     X2, (R11)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     X1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1071
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks1070
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1070
 
 rowdone1071:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1069
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20060,6 +20276,8 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1072
 	CMPQ  BX, $0x10
@@ -20070,39 +20288,39 @@ chunk1072:
 	SUBQ $0x20, BX
 
 group1074:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1075:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1076:
-	LEAQ         (CX)(DI*1), R9
-	VMOVDQU      (AX)(DI*2), Y0
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, (R9)
-	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
-	VMOVDQU      32(AX)(DI*2), Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	VMOVDQU      32(AX)(R9*2), Y0
 	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, 16(R9)
-	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
-	CMPQ         DI, BX
+	VMOVDQU      X0, 16(R11)
+	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1)
+	CMPQ         R9, BX
 	JEQ          rowdone1077
-	ADDQ         $0x20, DI
-	CMPQ         DI, BX
+	ADDQ         $0x20, R9
+	CMPQ         R9, BX
 	JLE          chunks1076
-	MOVQ         BX, DI
+	MOVQ         BX, R9
 	JMP          chunks1076
 
 rowdone1077:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1075
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20115,32 +20333,32 @@ chunk1073:
 	SUBQ $0x10, BX
 
 group1078:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1079:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1080:
-	LEAQ         (CX)(DI*1), R9
-	VMOVDQU      (AX)(DI*2), Y0
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle809<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle810<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, (R9)
-	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
-	CMPQ         DI, BX
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	CMPQ         R9, BX
 	JEQ          rowdone1081
-	ADDQ         $0x10, DI
-	CMPQ         DI, BX
+	ADDQ         $0x10, R9
+	CMPQ         R9, BX
 	JLE          chunks1080
-	MOVQ         BX, DI
+	MOVQ         BX, R9
 	JMP          chunks1080
 
 rowdone1081:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1079
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20179,6 +20397,8 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk1082
 	CMPQ  BX, $0x20
@@ -20189,23 +20409,23 @@ chunk1082:
 	SUBQ $0x40, BX
 
 group1084:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1085:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1086:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 80(AX)(R9*2), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(DI*2), X0
-	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
-	VMOVDQU     48(AX)(DI*2), X3
-	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VMOVDQU     32(AX)(R9*2), X0
+	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
+	VMOVDQU     48(AX)(R9*2), X3
+	VINSERTI128 $0x01, 112(AX)(R9*2), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -20213,25 +20433,25 @@ chunks1086:
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VPERM2I128  $0x20, Y2, Y0, Y1
-	VMOVDQU     Y1, (R9)
+	VMOVDQU     Y1, (R11)
 	VPERM2I128  $0x31, Y2, Y0, Y2
-	VMOVDQU     Y2, 32(R9)
+	VMOVDQU     Y2, 32(R11)
 	VPERM2I128  $0x20, Y3, Y4, Y2
-	VMOVDQU     Y2, (R9)(DX*1)
+	VMOVDQU     Y2, (R11)(DX*1)
 	VPERM2I128  $0x31, Y3, Y4, Y3
-	VMOVDQU     Y3, 32(R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 32(R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1087
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks1086
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1086
 
 rowdone1087:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1085
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20244,41 +20464,41 @@ chunk1083:
 	SUBQ $0x20, BX
 
 group1088:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1089:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1090:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VMOVDQU     16(AX)(DI*2), X1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(DI*2), X0
-	VMOVDQU     48(AX)(DI*2), X3
+	VMOVDQU     32(AX)(R9*2), X0
+	VMOVDQU     48(AX)(R9*2), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (R9)
+	VMOVDQU     X0, (R11)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, (R9)(DX*1)
+	VMOVDQU     X4, (R11)(DX*1)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, 16(R9)
+	VMOVDQU     X4, 16(R11)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, 16(R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     X3, 16(R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1091
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1090
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1090
 
 rowdone1091:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20305,6 +20525,8 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1092
 	CMPQ  BX, $0x18
@@ -20315,64 +20537,64 @@ chunk1092:
 	SUBQ $0x24, BX
 
 group1094:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1095:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1096:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle811<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 29(AX)(DI*2), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 29(AX)(R9*2), X0
 	VPSHUFB shuffle814<>+0(SB), X0, X0
-	VMOVDQU 45(AX)(DI*2), X1
+	VMOVDQU 45(AX)(R9*2), X1
 	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 56(AX)(DI*2), X0
+	VMOVDQU 56(AX)(R9*2), X0
 	VPSHUFB shuffle816<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
+	VMOVDQU X2, 16(R11)
 	VPSHUFB shuffle817<>+0(SB), X0, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 2(AX)(DI*2), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 2(AX)(R9*2), X2
 	VPSHUFB shuffle811<>+0(SB), X2, X2
-	VMOVDQU 18(AX)(DI*2), X1
+	VMOVDQU 18(AX)(R9*2), X1
 	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 34(AX)(DI*2), X2
+	VMOVDQU 34(AX)(R9*2), X2
 	VPSHUFB shuffle813<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 31(AX)(DI*2), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 31(AX)(R9*2), X2
 	VPSHUFB shuffle814<>+0(SB), X2, X2
-	VMOVDQU 47(AX)(DI*2), X1
+	VMOVDQU 47(AX)(R9*2), X1
 	VPSHUFB shuffle815<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle818<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*1)
+	VMOVDQU X2, 16(R11)(DX*1)
 	VPSHUFB shuffle819<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1097
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1096
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1096
 
 rowdone1097:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20385,52 +20607,52 @@ chunk1093:
 	SUBQ $0x18, BX
 
 group1098:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1099:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1100:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle811<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle812<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle813<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 29(AX)(DI*2), X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 29(AX)(R9*2), X2
 	VPSHUFB shuffle814<>+0(SB), X2, X2
 	VPSHUFB shuffle820<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 2(AX)(DI*2), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 2(AX)(R9*2), X1
 	VPSHUFB shuffle811<>+0(SB), X1, X1
-	VMOVDQU 18(AX)(DI*2), X2
+	VMOVDQU 18(AX)(R9*2), X2
 	VPSHUFB shuffle812<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle821<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 31(AX)(DI*2), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 31(AX)(R9*2), X1
 	VPSHUFB shuffle814<>+0(SB), X1, X1
 	VPSHUFB shuffle822<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1101
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1100
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1100
 
 rowdone1101:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1099
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20505,6 +20727,8 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1102
 	CMPQ  BX, $0x18
@@ -20515,64 +20739,64 @@ chunk1102:
 	SUBQ $0x24, BX
 
 group1104:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1105:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1106:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle823<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 26(AX)(DI*2), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 26(AX)(R9*2), X0
 	VPSHUFB shuffle825<>+0(SB), X0, X0
-	VMOVDQU 42(AX)(DI*2), X1
+	VMOVDQU 42(AX)(R9*2), X1
 	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 56(AX)(DI*2), X0
+	VMOVDQU 56(AX)(R9*2), X0
 	VPSHUFB shuffle318<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)
+	VMOVDQU X2, 16(R11)
 	VPSHUFB shuffle332<>+0(SB), X0, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 4(AX)(DI*2), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 4(AX)(R9*2), X2
 	VPSHUFB shuffle823<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(DI*2), X1
+	VMOVDQU 20(AX)(R9*2), X1
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 36(AX)(DI*2), X2
+	VMOVDQU 36(AX)(R9*2), X2
 	VPSHUFB shuffle317<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 30(AX)(DI*2), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 30(AX)(R9*2), X2
 	VPSHUFB shuffle825<>+0(SB), X2, X2
-	VMOVDQU 46(AX)(DI*2), X1
+	VMOVDQU 46(AX)(R9*2), X1
 	VPSHUFB shuffle826<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle324<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*1)
+	VMOVDQU X2, 16(R11)(DX*1)
 	VPSHUFB shuffle325<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1107
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1106
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1106
 
 rowdone1107:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1105
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20585,52 +20809,52 @@ chunk1103:
 	SUBQ $0x18, BX
 
 group1108:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1109:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1110:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle823<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle824<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 26(AX)(DI*2), X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 26(AX)(R9*2), X2
 	VPSHUFB shuffle825<>+0(SB), X2, X2
 	VPSHUFB shuffle330<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 4(AX)(DI*2), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 4(AX)(R9*2), X1
 	VPSHUFB shuffle823<>+0(SB), X1, X1
-	VMOVDQU 20(AX)(DI*2), X2
+	VMOVDQU 20(AX)(R9*2), X2
 	VPSHUFB shuffle824<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 30(AX)(DI*2), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 30(AX)(R9*2), X1
 	VPSHUFB shuffle825<>+0(SB), X1, X1
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1111
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1110
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1110
 
 rowdone1111:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1109
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20677,6 +20901,8 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk1112
 	CMPQ  BX, $0x18
@@ -20687,78 +20913,78 @@ chunk1112:
 	SUBQ $0x30, BX
 
 group1114:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1115:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1116:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 20(AX)(DI*2), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 20(AX)(R9*2), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 36(AX)(DI*2), X1
+	VMOVDQU 36(AX)(R9*2), X1
 	VPSHUFB shuffle274<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(DI*2), X0
+	VMOVDQU 64(AX)(R9*2), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 52(AX)(DI*2), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 52(AX)(R9*2), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
-	VMOVDQU 68(AX)(DI*2), X1
+	VMOVDQU 68(AX)(R9*2), X1
 	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 80(AX)(DI*2), X0
+	VMOVDQU 80(AX)(R9*2), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)
-	VMOVDQU 8(AX)(DI*2), X2
+	VMOVDQU X2, 32(R11)
+	VMOVDQU 8(AX)(R9*2), X2
 	VPSHUFB shuffle115<>+0(SB), X2, X2
-	VMOVDQU 24(AX)(DI*2), X1
+	VMOVDQU 24(AX)(R9*2), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 40(AX)(DI*2), X2
+	VMOVDQU 40(AX)(R9*2), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 28(AX)(DI*2), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 28(AX)(R9*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 44(AX)(DI*2), X1
+	VMOVDQU 44(AX)(R9*2), X1
 	VPSHUFB shuffle274<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 72(AX)(DI*2), X2
+	VMOVDQU 72(AX)(R9*2), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*1)
-	VMOVDQU 60(AX)(DI*2), X2
+	VMOVDQU X2, 16(R11)(DX*1)
+	VMOVDQU 60(AX)(R9*2), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
-	VMOVDQU 76(AX)(DI*2), X1
+	VMOVDQU 76(AX)(R9*2), X1
 	VPSHUFB shuffle828<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVDQU X0, 32(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1117
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks1116
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1116
 
 rowdone1117:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1115
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20771,52 +20997,52 @@ chunk1113:
 	SUBQ $0x18, BX
 
 group1118:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1119:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1120:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(DI*2), X1
+	VMOVDQU 16(AX)(R9*2), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
+	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)
-	VMOVDQU 20(AX)(DI*2), X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 20(AX)(R9*2), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VPSHUFB shuffle120<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 8(AX)(DI*2), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 8(AX)(R9*2), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
-	VMOVDQU 24(AX)(DI*2), X2
+	VMOVDQU 24(AX)(R9*2), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle118<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 28(AX)(DI*2), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 28(AX)(R9*2), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1121
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1120
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1120
 
 rowdone1121:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1119
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20847,6 +21073,8 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1122
 	CMPQ  BX, $0x10
@@ -20857,35 +21085,35 @@ chunk1122:
 	SUBQ $0x20, BX
 
 group1124:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1125:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1126:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 32(AX)(DI*2), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
 	VPSHUFB     shuffle55<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 48(AX)(DI*2), Y1, Y1
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
 	VPSHUFB     shuffle55<>+0(SB), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
-	VMOVDQU     Y2, (R9)
+	VMOVDQU     Y2, (R11)
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1127
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1126
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1126
 
 rowdone1127:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1125
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20898,33 +21126,33 @@ chunk1123:
 	SUBQ $0x10, BX
 
 group1128:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1129:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1130:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
 	VPSHUFB     shuffle56<>+0(SB), X0, X0
-	VMOVDQU     16(AX)(DI*2), X1
+	VMOVDQU     16(AX)(R9*2), X1
 	VPSHUFB     shuffle56<>+0(SB), X1, X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R9)
+	VMOVDQU     X2, (R11)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     X1, (R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1131
-	ADDQ        $0x10, DI
-	CMPQ        DI, BX
+	ADDQ        $0x10, R9
+	CMPQ        R9, BX
 	JLE         chunks1130
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1130
 
 rowdone1131:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1129
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -20951,6 +21179,8 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1132
 	CMPQ  BX, $0x10
@@ -20961,39 +21191,39 @@ chunk1132:
 	SUBQ $0x20, BX
 
 group1134:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1135:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1136:
-	LEAQ         (CX)(DI*1), R9
-	VMOVDQU      (AX)(DI*2), Y0
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, (R9)
-	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
-	VMOVDQU      32(AX)(DI*2), Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	VMOVDQU      32(AX)(R9*2), Y0
 	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, 16(R9)
-	VEXTRACTI128 $0x01, Y0, 16(R9)(DX*1)
-	CMPQ         DI, BX
+	VMOVDQU      X0, 16(R11)
+	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1)
+	CMPQ         R9, BX
 	JEQ          rowdone1137
-	ADDQ         $0x20, DI
-	CMPQ         DI, BX
+	ADDQ         $0x20, R9
+	CMPQ         R9, BX
 	JLE          chunks1136
-	MOVQ         BX, DI
+	MOVQ         BX, R9
 	JMP          chunks1136
 
 rowdone1137:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1135
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21006,32 +21236,32 @@ chunk1133:
 	SUBQ $0x10, BX
 
 group1138:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1139:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1140:
-	LEAQ         (CX)(DI*1), R9
-	VMOVDQU      (AX)(DI*2), Y0
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle57<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
 	VPSHUFB      shuffle58<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
-	VMOVDQU      X0, (R9)
-	VEXTRACTI128 $0x01, Y0, (R9)(DX*1)
-	CMPQ         DI, BX
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	CMPQ         R9, BX
 	JEQ          rowdone1141
-	ADDQ         $0x10, DI
-	CMPQ         DI, BX
+	ADDQ         $0x10, R9
+	CMPQ         R9, BX
 	JLE          chunks1140
-	MOVQ         BX, DI
+	MOVQ         BX, R9
 	JMP          chunks1140
 
 rowdone1141:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1139
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21058,6 +21288,8 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk1142
 	CMPQ  BX, $0x20
@@ -21068,23 +21300,23 @@ chunk1142:
 	SUBQ $0x40, BX
 
 group1144:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1145:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1146:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 80(AX)(R9*2), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(DI*2), X0
-	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
-	VMOVDQU     48(AX)(DI*2), X3
-	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VMOVDQU     32(AX)(R9*2), X0
+	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
+	VMOVDQU     48(AX)(R9*2), X3
+	VINSERTI128 $0x01, 112(AX)(R9*2), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
 	VSHUFPS     $0x88, Y4, Y2, Y0
@@ -21092,25 +21324,25 @@ chunks1146:
 	VSHUFPS     $0x88, Y3, Y1, Y2
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VPERM2I128  $0x20, Y2, Y0, Y1
-	VMOVDQU     Y1, (R9)
+	VMOVDQU     Y1, (R11)
 	VPERM2I128  $0x31, Y2, Y0, Y2
-	VMOVDQU     Y2, 32(R9)
+	VMOVDQU     Y2, 32(R11)
 	VPERM2I128  $0x20, Y3, Y4, Y2
-	VMOVDQU     Y2, (R9)(DX*1)
+	VMOVDQU     Y2, (R11)(DX*1)
 	VPERM2I128  $0x31, Y3, Y4, Y3
-	VMOVDQU     Y3, 32(R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 32(R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1147
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks1146
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1146
 
 rowdone1147:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1145
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21123,41 +21355,41 @@ chunk1143:
 	SUBQ $0x20, BX
 
 group1148:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1149:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1150:
-	LEAQ    (CX)(DI*1), R9
-	VMOVDQU (AX)(DI*2), X0
-	VMOVDQU 16(AX)(DI*2), X1
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
+	VMOVDQU 16(AX)(R9*2), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(DI*2), X0
-	VMOVDQU 48(AX)(DI*2), X3
+	VMOVDQU 32(AX)(R9*2), X0
+	VMOVDQU 48(AX)(R9*2), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
-	VMOVDQU X0, (R9)
+	VMOVDQU X0, (R11)
 	VSHUFPS $0xdd, X4, X2, X4
-	VMOVDQU X4, (R9)(DX*1)
+	VMOVDQU X4, (R11)(DX*1)
 	VSHUFPS $0x88, X3, X1, X4
-	VMOVDQU X4, 16(R9)
+	VMOVDQU X4, 16(R11)
 	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, 16(R9)(DX*1)
-	CMPQ    DI, BX
+	VMOVDQU X3, 16(R11)(DX*1)
+	CMPQ    R9, BX
 	JEQ     rowdone1151
-	ADDQ    $0x20, DI
-	CMPQ    DI, BX
+	ADDQ    $0x20, R9
+	CMPQ    R9, BX
 	JLE     chunks1150
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1150
 
 rowdone1151:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1149
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21184,6 +21416,8 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
 	JAE   chunk1152
 	RET
@@ -21192,45 +21426,45 @@ chunk1152:
 	SUBQ $0x40, BX
 
 group1153:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1154:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1155:
-	LEAQ        (CX)(DI*1), R9
-	VMOVDQU     (AX)(DI*2), X0
-	VINSERTI128 $0x01, 64(AX)(DI*2), Y0, Y0
-	VMOVDQU     16(AX)(DI*2), X1
-	VINSERTI128 $0x01, 80(AX)(DI*2), Y1, Y1
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
+	VMOVDQU     16(AX)(R9*2), X1
+	VINSERTI128 $0x01, 80(AX)(R9*2), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(DI*2), X0
-	VINSERTI128 $0x01, 96(AX)(DI*2), Y0, Y0
-	VMOVDQU     48(AX)(DI*2), X3
-	VINSERTI128 $0x01, 112(AX)(DI*2), Y3, Y3
+	VMOVDQU     32(AX)(R9*2), X0
+	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
+	VMOVDQU     48(AX)(R9*2), X3
+	VINSERTI128 $0x01, 112(AX)(R9*2), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVDQU     Y0, (R9)
+	VMOVDQU     Y0, (R11)
 	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVDQU     Y4, (R9)(DX*1)
+	VMOVDQU     Y4, (R11)(DX*1)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVDQU     Y4, 32(R9)
+	VMOVDQU     Y4, 32(R11)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, 32(R9)(DX*1)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, 32(R11)(DX*1)
+	CMPQ        R9, BX
 	JEQ         rowdone1156
-	ADDQ        $0x40, DI
-	CMPQ        DI, BX
+	ADDQ        $0x40, R9
+	CMPQ        R9, BX
 	JLE         chunks1155
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1155
 
 rowdone1156:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1154
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21257,6 +21491,8 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1157
 	CMPQ  BX, $0x10
@@ -21271,51 +21507,51 @@ chunk1157:
 	SUBQ $0x20, BX
 
 group1161:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1162:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1163:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)
+	VMOVDQU     Y4, (R11)
 	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(DX*1)
+	VMOVDQU     Y4, (R11)(DX*1)
 	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1164
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1163
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1163
 
 rowdone1164:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1162
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21328,48 +21564,48 @@ chunk1158:
 	SUBQ $0x10, BX
 
 group1165:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1166:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1167:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle838<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
+	VMOVDQU 16(R12), X2
 	VPSHUFB shuffle839<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R10), X1
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle840<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)
+	VMOVDQU X4, (R11)
 	VPSHUFB shuffle841<>+0(SB), X0, X4
 	VPSHUFB shuffle842<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle843<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(DX*1)
+	VMOVDQU X4, (R11)(DX*1)
 	VPSHUFB shuffle844<>+0(SB), X0, X0
 	VPSHUFB shuffle845<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle846<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1168
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1167
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1167
 
 rowdone1168:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1166
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21382,41 +21618,41 @@ chunk1159:
 	SUBQ $0x08, BX
 
 group1169:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1170:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1171:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle838<>+0(SB), X0, X1
-	VMOVDQU 8(R10), X2
+	VMOVDQU 8(R12), X2
 	VPSHUFB shuffle847<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)
+	VMOVQ   X3, (R11)
 	VPSHUFB shuffle841<>+0(SB), X0, X3
 	VPSHUFB shuffle848<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R9)(DX*1)
+	VMOVQ   X1, (R11)(DX*1)
 	VPSHUFB shuffle844<>+0(SB), X0, X0
 	VPSHUFB shuffle849<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1172
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks1171
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1171
 
 rowdone1172:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1170
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21429,41 +21665,41 @@ chunk1160:
 	SUBQ $0x04, BX
 
 group1173:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1174:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1175:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R12), X0
 	VPSHUFB shuffle850<>+0(SB), X0, X1
-	VMOVQ   4(R10), X2
+	VMOVQ   4(R12), X2
 	VPSHUFB shuffle851<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVD   X3, (R9)
+	VMOVD   X3, (R11)
 	VPSHUFB shuffle852<>+0(SB), X0, X3
 	VPSHUFB shuffle853<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVD   X1, (R9)(DX*1)
+	VMOVD   X1, (R11)(DX*1)
 	VPSHUFB shuffle854<>+0(SB), X0, X0
 	VPSHUFB shuffle855<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X2, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1176
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks1175
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1175
 
 rowdone1176:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1174
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21616,6 +21852,8 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1177
 	CMPQ  BX, $0x10
@@ -21630,51 +21868,51 @@ chunk1177:
 	SUBQ $0x20, BX
 
 group1181:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1182:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1183:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)
+	VMOVDQU     Y4, (R11)
 	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(DX*1)
+	VMOVDQU     Y4, (R11)(DX*1)
 	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1184
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1183
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1183
 
 rowdone1184:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1182
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21687,48 +21925,48 @@ chunk1178:
 	SUBQ $0x10, BX
 
 group1185:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1186:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1187:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
+	VMOVDQU 16(R12), X2
 	VPSHUFB shuffle272<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R10), X1
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle865<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)
+	VMOVDQU X4, (R11)
 	VPSHUFB shuffle271<>+0(SB), X0, X4
 	VPSHUFB shuffle866<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle268<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(DX*1)
+	VMOVDQU X4, (R11)(DX*1)
 	VPSHUFB shuffle867<>+0(SB), X0, X0
 	VPSHUFB shuffle267<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle270<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1188
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1187
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1187
 
 rowdone1188:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1186
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21741,41 +21979,41 @@ chunk1179:
 	SUBQ $0x08, BX
 
 group1189:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1190:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1191:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle260<>+0(SB), X0, X1
-	VMOVDQU 8(R10), X2
+	VMOVDQU 8(R12), X2
 	VPSHUFB shuffle330<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)
+	VMOVQ   X3, (R11)
 	VPSHUFB shuffle271<>+0(SB), X0, X3
 	VPSHUFB shuffle323<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
-	VMOVQ   X1, (R9)(DX*1)
+	VMOVQ   X1, (R11)(DX*1)
 	VPSHUFB shuffle867<>+0(SB), X0, X0
 	VPSHUFB shuffle50<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1192
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks1191
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1191
 
 rowdone1192:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1190
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21788,39 +22026,39 @@ chunk1180:
 	SUBQ $0x04, BX
 
 group1193:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1194:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1195:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R12), X0
 	VPSHUFB shuffle266<>+0(SB), X0, X1
-	VMOVD   X1, (R9)
+	VMOVD   X1, (R11)
 	VPSHUFB shuffle868<>+0(SB), X0, X1
-	VMOVQ   4(R10), X2
+	VMOVQ   4(R12), X2
 	VPSHUFB shuffle774<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVD   X3, (R9)(DX*1)
+	VMOVD   X3, (R11)(DX*1)
 	VPSHUFB shuffle869<>+0(SB), X0, X0
 	VPSHUFB shuffle101<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X2, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1196
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks1195
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1195
 
 rowdone1196:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1194
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21921,6 +22159,8 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1197
 	CMPQ  BX, $0x10
@@ -21935,51 +22175,51 @@ chunk1197:
 	SUBQ $0x20, BX
 
 group1201:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1202:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1203:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)
+	VMOVDQU     Y4, (R11)
 	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R9)(DX*1)
+	VMOVDQU     Y4, (R11)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1204
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1203
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1203
 
 rowdone1204:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1202
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -21992,48 +22232,48 @@ chunk1198:
 	SUBQ $0x10, BX
 
 group1205:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1206:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1207:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
+	VMOVDQU 16(R12), X2
 	VPSHUFB shuffle118<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R10), X1
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)
+	VMOVDQU X4, (R11)
 	VPSHUFB shuffle124<>+0(SB), X0, X4
 	VPSHUFB shuffle274<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle238<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R9)(DX*1)
+	VMOVDQU X4, (R11)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VPSHUFB shuffle120<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle54<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X1, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1208
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1207
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1207
 
 rowdone1208:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1206
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22046,39 +22286,39 @@ chunk1199:
 	SUBQ $0x08, BX
 
 group1209:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1210:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1211:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle53<>+0(SB), X0, X1
-	VMOVQ   X1, (R9)
+	VMOVQ   X1, (R11)
 	VPSHUFB shuffle124<>+0(SB), X0, X1
-	VMOVDQU 8(R10), X2
+	VMOVDQU 8(R12), X2
 	VPSHUFB shuffle511<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVQ   X3, (R9)(DX*1)
+	VMOVQ   X3, (R11)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X0, X0
 	VPSHUFB shuffle121<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X2, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1212
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks1211
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1211
 
 rowdone1212:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1210
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22091,35 +22331,35 @@ chunk1200:
 	SUBQ $0x04, BX
 
 group1213:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1214:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1215:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVQ   (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVQ   (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, (R9)
+	VMOVD   X1, (R11)
 	VPSHUFB shuffle124<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(DX*1)
-	VMOVQ   4(R10), X0
+	VMOVD   X0, (R11)(DX*1)
+	VMOVQ   4(R12), X0
 	VPSHUFB shuffle124<>+0(SB), X0, X0
-	VMOVD   X0, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1216
-	ADDQ    $0x04, DI
-	CMPQ    DI, BX
+	ADDQ    $0x04, R9
+	CMPQ    R9, BX
 	JLE     chunks1215
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1215
 
 rowdone1216:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22200,6 +22440,8 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1217
 	CMPQ  BX, $0x10
@@ -22212,45 +22454,45 @@ chunk1217:
 	SUBQ $0x20, BX
 
 group1220:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1221:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1222:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R9)
+	VMOVDQU     Y3, (R11)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     32(R10), X3
-	VINSERTI128 $0x01, 80(R10), Y3, Y3
+	VMOVDQU     32(R12), X3
+	VINSERTI128 $0x01, 80(R12), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R9)(DX*1)
+	VMOVDQU     Y1, (R11)(DX*1)
 	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVDQU     Y3, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1223
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1222
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1222
 
 rowdone1223:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1221
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22263,42 +22505,42 @@ chunk1218:
 	SUBQ $0x10, BX
 
 group1224:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1225:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1226:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 16(R10), X2
+	VMOVDQU 16(R12), X2
 	VPSHUFB shuffle131<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R9)
+	VMOVDQU X3, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 32(R10), X3
+	VMOVDQU 32(R12), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
+	VMOVDQU X1, (R11)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X3, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1227
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1226
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1226
 
 rowdone1227:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1225
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22311,35 +22553,35 @@ chunk1219:
 	SUBQ $0x08, BX
 
 group1228:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1229:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1230:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVQ   X1, (R9)
+	VMOVQ   X1, (R11)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(DX*1)
-	VMOVDQU 8(R10), X0
+	VMOVQ   X0, (R11)(DX*1)
+	VMOVDQU 8(R12), X0
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, (R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X0, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1231
-	ADDQ    $0x08, DI
-	CMPQ    DI, BX
+	ADDQ    $0x08, R9
+	CMPQ    R9, BX
 	JLE     chunks1230
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1230
 
 rowdone1231:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22390,6 +22632,8 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1232
 	CMPQ  BX, $0x10
@@ -22400,36 +22644,36 @@ chunk1232:
 	SUBQ $0x20, BX
 
 group1234:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1235:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1236:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)
-	VMOVDQU     16(R10), X0
-	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(DX*1)
-	VMOVDQU     32(R10), X0
-	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVDQU     Y0, (R9)(DX*2)
-	CMPQ        DI, BX
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)
+	VMOVDQU     16(R12), X0
+	VINSERTI128 $0x01, 64(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*1)
+	VMOVDQU     32(R12), X0
+	VINSERTI128 $0x01, 80(R12), Y0, Y0
+	VMOVDQU     Y0, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1237
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1236
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1236
 
 rowdone1237:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1235
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22442,33 +22686,33 @@ chunk1233:
 	SUBQ $0x10, BX
 
 group1238:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1239:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1240:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 16(R10), X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 32(R10), X0
-	VMOVDQU X0, (R9)(DX*2)
-	CMPQ    DI, BX
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 16(R12), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 32(R12), X0
+	VMOVDQU X0, (R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1241
-	ADDQ    $0x10, DI
-	CMPQ    DI, BX
+	ADDQ    $0x10, R9
+	CMPQ    R9, BX
 	JLE     chunks1240
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1240
 
 rowdone1241:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22495,6 +22739,8 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1242
 	CMPQ  BX, $0x18
@@ -22505,88 +22751,88 @@ chunk1242:
 	SUBQ $0x24, BX
 
 group1244:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1245:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1246:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle883<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 46(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 46(R12), X0
 	VPSHUFB shuffle886<>+0(SB), X0, X0
-	VMOVDQU 63(R10), X1
+	VMOVDQU 63(R12), X1
 	VPSHUFB shuffle887<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 81(R10), X0
+	VMOVDQU 81(R12), X0
 	VPSHUFB shuffle888<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 92(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle889<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)
-	VMOVDQU 3(R10), X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 3(R12), X1
 	VPSHUFB shuffle883<>+0(SB), X1, X1
-	VMOVDQU 21(R10), X2
+	VMOVDQU 21(R12), X2
 	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 39(R10), X1
+	VMOVDQU 39(R12), X1
 	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 49(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 49(R12), X1
 	VPSHUFB shuffle886<>+0(SB), X1, X1
-	VMOVDQU 66(R10), X2
+	VMOVDQU 66(R12), X2
 	VPSHUFB shuffle887<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 84(R10), X1
+	VMOVDQU 84(R12), X1
 	VPSHUFB shuffle888<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
+	VMOVDQU X1, 16(R11)(DX*1)
 	VPSHUFB shuffle890<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(DX*1)
-	VMOVDQU 6(R10), X1
+	VMOVD   X1, 32(R11)(DX*1)
+	VMOVDQU 6(R12), X1
 	VPSHUFB shuffle883<>+0(SB), X1, X1
-	VMOVDQU 24(R10), X2
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 42(R10), X1
+	VMOVDQU 42(R12), X1
 	VPSHUFB shuffle885<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 52(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle886<>+0(SB), X1, X1
-	VMOVDQU 69(R10), X2
+	VMOVDQU 69(R12), X2
 	VPSHUFB shuffle887<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 87(R10), X1
+	VMOVDQU 87(R12), X1
 	VPSHUFB shuffle888<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
+	VMOVDQU X1, 16(R11)(DX*2)
 	VPSHUFB shuffle891<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1247
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1246
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1246
 
 rowdone1247:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22599,70 +22845,70 @@ chunk1243:
 	SUBQ $0x18, BX
 
 group1248:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1249:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1250:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle883<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle884<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 46(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 46(R12), X0
 	VPSHUFB shuffle886<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle892<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 16(R9)
-	VMOVDQU 3(R10), X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 3(R12), X2
 	VPSHUFB shuffle883<>+0(SB), X2, X2
-	VMOVDQU 21(R10), X0
+	VMOVDQU 21(R12), X0
 	VPSHUFB shuffle884<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 39(R10), X2
+	VMOVDQU 39(R12), X2
 	VPSHUFB shuffle885<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 49(R10), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 49(R12), X2
 	VPSHUFB shuffle886<>+0(SB), X2, X2
 	VPSHUFB shuffle893<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	VMOVDQU 6(R10), X0
+	VMOVQ   X0, 16(R11)(DX*1)
+	VMOVDQU 6(R12), X0
 	VPSHUFB shuffle883<>+0(SB), X0, X0
-	VMOVDQU 24(R10), X2
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle884<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 42(R10), X0
+	VMOVDQU 42(R12), X0
 	VPSHUFB shuffle885<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(DX*2)
-	VMOVDQU 52(R10), X0
+	VMOVDQU X0, (R11)(DX*2)
+	VMOVDQU 52(R12), X0
 	VPSHUFB shuffle886<>+0(SB), X0, X0
 	VPSHUFB shuffle157<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1251
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1250
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1250
 
 rowdone1251:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22733,6 +22979,8 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1252
 	CMPQ  BX, $0x18
@@ -22743,95 +22991,95 @@ chunk1252:
 	SUBQ $0x24, BX
 
 group1254:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1255:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1256:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 40(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 40(R12), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 90(R10), X1
+	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 92(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 92(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X0
-	VMOVD   X0, 32(R9)
-	VMOVDQU 6(R10), X0
+	VMOVD   X0, 32(R11)
+	VMOVDQU 6(R12), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU 24(R10), X2
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 42(R10), X0
+	VMOVDQU 42(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 46(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 46(R12), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
-	VMOVDQU 62(R10), X2
+	VMOVDQU 62(R12), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 78(R10), X0
+	VMOVDQU 78(R12), X0
 	VPSHUFB shuffle161<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle827<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(DX*1)
+	VMOVDQU X2, 16(R11)(DX*1)
 	VPSHUFB shuffle165<>+0(SB), X1, X2
-	VMOVD   X2, 32(R9)(DX*1)
-	VMOVDQU 12(R10), X2
+	VMOVD   X2, 32(R11)(DX*1)
+	VMOVDQU 12(R12), X2
 	VPSHUFB shuffle158<>+0(SB), X2, X2
-	VMOVDQU 30(R10), X0
+	VMOVDQU 30(R12), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 48(R10), X2
+	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 52(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 52(R12), X2
 	VPSHUFB shuffle894<>+0(SB), X2, X2
-	VMOVDQU 68(R10), X0
+	VMOVDQU 68(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 84(R10), X2
+	VMOVDQU 84(R12), X2
 	VPSHUFB shuffle161<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle320<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(DX*2)
+	VMOVDQU X0, 16(R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X1, X1
-	VMOVD   X1, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X1, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1257
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1256
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1256
 
 rowdone1257:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1255
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22844,70 +23092,70 @@ chunk1253:
 	SUBQ $0x18, BX
 
 group1258:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1259:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1260:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle1<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 40(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 40(R12), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 16(R9)
-	VMOVDQU 6(R10), X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle158<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X0
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle1<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 46(R10), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 46(R12), X2
 	VPSHUFB shuffle894<>+0(SB), X2, X2
 	VPSHUFB shuffle895<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	VMOVDQU 12(R10), X0
+	VMOVQ   X0, 16(R11)(DX*1)
+	VMOVDQU 12(R12), X0
 	VPSHUFB shuffle158<>+0(SB), X0, X0
-	VMOVDQU 30(R10), X2
+	VMOVDQU 30(R12), X2
 	VPSHUFB shuffle1<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(DX*2)
-	VMOVDQU 52(R10), X0
+	VMOVDQU X0, (R11)(DX*2)
+	VMOVDQU 52(R12), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
 	VPSHUFB shuffle121<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1261
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1260
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1260
 
 rowdone1261:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1259
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22942,6 +23190,8 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1262
 	RET
@@ -22950,79 +23200,79 @@ chunk1262:
 	SUBQ $0x24, BX
 
 group1263:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1264:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1265:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle173<>+0(SB), X0, X0
-	VMOVDQU 27(R10), X1
+	VMOVDQU 27(R12), X1
 	VPSHUFB shuffle174<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 34(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 34(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 54(R10), X0
+	VMOVDQU 54(R12), X0
 	VPSHUFB shuffle176<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 81(R10), X1
+	VMOVDQU 81(R12), X1
 	VPSHUFB shuffle177<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 86(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 86(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVD   X1, 32(R9)
-	VMOVDQU 9(R10), X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 9(R12), X1
 	VPSHUFB shuffle173<>+0(SB), X1, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle174<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 43(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 43(R12), X0
 	VPSHUFB shuffle175<>+0(SB), X0, X0
-	VMOVDQU 63(R10), X1
+	VMOVDQU 63(R12), X1
 	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 90(R10), X0
+	VMOVDQU 90(R12), X0
 	VPSHUFB shuffle177<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	VMOVDQU 92(R10), X0
+	VMOVDQU X0, 16(R11)(DX*1)
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle896<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(DX*1)
-	VMOVDQU 18(R10), X1
+	VMOVD   X1, 32(R11)(DX*1)
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle173<>+0(SB), X1, X1
-	VMOVDQU 45(R10), X2
+	VMOVDQU 45(R12), X2
 	VPSHUFB shuffle174<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 52(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 52(R12), X2
 	VPSHUFB shuffle175<>+0(SB), X2, X2
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle176<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle897<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*2)
+	VMOVDQU X2, 16(R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1266
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1265
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1265
 
 rowdone1266:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1264
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23057,6 +23307,8 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1267
 	CMPQ  BX, $0x18
@@ -23067,70 +23319,70 @@ chunk1267:
 	SUBQ $0x24, BX
 
 group1269:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1270:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1271:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 40(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 80(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)
-	VMOVDQU 12(R10), X0
+	VMOVD   X0, 32(R11)
+	VMOVDQU 12(R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 48(R10), X1
+	VMOVDQU 48(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 52(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 84(R10), X0
+	VMOVDQU 84(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	VMOVDQU 92(R10), X0
+	VMOVDQU X0, 16(R11)(DX*1)
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(DX*1)
-	VMOVDQU 24(R10), X1
+	VMOVD   X1, 32(R11)(DX*1)
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 60(R10), X2
+	VMOVDQU 60(R12), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 64(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
+	VMOVDQU X1, 16(R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1272
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1271
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1271
 
 rowdone1272:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1270
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23143,53 +23395,53 @@ chunk1268:
 	SUBQ $0x18, BX
 
 group1273:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1274:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1275:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 40(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 12(R10), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 12(R12), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 52(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 52(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	VMOVDQU 24(R10), X0
+	VMOVQ   X0, 16(R11)(DX*1)
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle20<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*2)
+	VMOVDQU X2, (R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1276
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1275
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1275
 
 rowdone1276:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1274
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23216,6 +23468,8 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1277
 	RET
@@ -23224,51 +23478,51 @@ chunk1277:
 	SUBQ $0x20, BX
 
 group1278:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1279:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1280:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle829<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle830<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle831<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)
+	VMOVNTDQ    Y4, (R11)
 	VPSHUFB     shuffle832<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle833<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle834<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(DX*1)
+	VMOVNTDQ    Y4, (R11)(DX*1)
 	VPSHUFB     shuffle835<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle836<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle837<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1281
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1280
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1280
 
 rowdone1281:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1279
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23296,6 +23550,8 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1282
 	RET
@@ -23304,51 +23560,51 @@ chunk1282:
 	SUBQ $0x20, BX
 
 group1283:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1284:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1285:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle856<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle857<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle858<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)
+	VMOVNTDQ    Y4, (R11)
 	VPSHUFB     shuffle859<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle860<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle861<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(DX*1)
+	VMOVNTDQ    Y4, (R11)(DX*1)
 	VPSHUFB     shuffle862<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle863<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle864<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1286
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1285
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1285
 
 rowdone1286:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1284
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23376,6 +23632,8 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1287
 	RET
@@ -23384,51 +23642,51 @@ chunk1287:
 	SUBQ $0x20, BX
 
 group1288:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1289:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1290:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle870<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle871<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R10), X1
-	VINSERTI128 $0x01, 80(R10), Y1, Y1
+	VMOVDQU     32(R12), X1
+	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle872<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)
+	VMOVNTDQ    Y4, (R11)
 	VPSHUFB     shuffle873<>+0(SB), Y0, Y4
 	VPSHUFB     shuffle874<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle875<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVNTDQ    Y4, (R9)(DX*1)
+	VMOVNTDQ    Y4, (R11)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle877<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle878<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VMOVNTDQ    Y1, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y1, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1291
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1290
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1290
 
 rowdone1291:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1289
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23456,6 +23714,8 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1292
 	RET
@@ -23464,45 +23724,45 @@ chunk1292:
 	SUBQ $0x20, BX
 
 group1293:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1294:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1295:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
-	VMOVDQU     16(R10), X2
-	VINSERTI128 $0x01, 64(R10), Y2, Y2
+	VMOVDQU     16(R12), X2
+	VINSERTI128 $0x01, 64(R12), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R9)
+	VMOVNTDQ    Y3, (R11)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     32(R10), X3
-	VINSERTI128 $0x01, 80(R10), Y3, Y3
+	VMOVDQU     32(R12), X3
+	VINSERTI128 $0x01, 80(R12), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVNTDQ    Y1, (R9)(DX*1)
+	VMOVNTDQ    Y1, (R11)(DX*1)
 	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVNTDQ    Y3, (R9)(DX*2)
-	CMPQ        DI, BX
+	VMOVNTDQ    Y3, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1296
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1295
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1295
 
 rowdone1296:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1294
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23530,6 +23790,8 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
 	JAE   chunk1297
 	RET
@@ -23538,36 +23800,36 @@ chunk1297:
 	SUBQ $0x20, BX
 
 group1298:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1299:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1300:
-	LEAQ        (CX)(DI*1), R9
-	IMUL3Q      $0x03, DI, R10
-	ADDQ        AX, R10
-	VMOVDQU     (R10), X0
-	VINSERTI128 $0x01, 48(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)
-	VMOVDQU     16(R10), X0
-	VINSERTI128 $0x01, 64(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*1)
-	VMOVDQU     32(R10), X0
-	VINSERTI128 $0x01, 80(R10), Y0, Y0
-	VMOVNTDQ    Y0, (R9)(DX*2)
-	CMPQ        DI, BX
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R12
+	ADDQ        AX, R12
+	VMOVDQU     (R12), X0
+	VINSERTI128 $0x01, 48(R12), Y0, Y0
+	VMOVNTDQ    Y0, (R11)
+	VMOVDQU     16(R12), X0
+	VINSERTI128 $0x01, 64(R12), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(DX*1)
+	VMOVDQU     32(R12), X0
+	VINSERTI128 $0x01, 80(R12), Y0, Y0
+	VMOVNTDQ    Y0, (R11)(DX*2)
+	CMPQ        R9, BX
 	JEQ         rowdone1301
-	ADDQ        $0x20, DI
-	CMPQ        DI, BX
+	ADDQ        $0x20, R9
+	CMPQ        R9, BX
 	JLE         chunks1300
-	MOVQ        BX, DI
+	MOVQ        BX, R9
 	JMP         chunks1300
 
 rowdone1301:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1299
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23595,6 +23857,8 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1302
 	CMPQ  BX, $0x18
@@ -23605,96 +23869,96 @@ chunk1302:
 	SUBQ $0x24, BX
 
 group1304:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1305:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1306:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle898<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 38(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 38(R12), X0
 	VPSHUFB shuffle901<>+0(SB), X0, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle903<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 90(R10), X1
+	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 91(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 91(R12), X1
 	VPSHUFB shuffle905<>+0(SB), X1, X1
-	VMOVD   X1, 32(R9)
-	VMOVDQU 3(R10), X1
+	VMOVD   X1, 32(R11)
+	VMOVDQU 3(R12), X1
 	VPSHUFB shuffle898<>+0(SB), X1, X1
-	VMOVDQU 21(R10), X0
+	VMOVDQU 21(R12), X0
 	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 39(R10), X1
+	VMOVDQU 39(R12), X1
 	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 41(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 41(R12), X1
 	VPSHUFB shuffle901<>+0(SB), X1, X1
-	VMOVDQU 57(R10), X0
+	VMOVDQU 57(R12), X0
 	VPSHUFB shuffle902<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 75(R10), X1
+	VMOVDQU 75(R12), X1
 	VPSHUFB shuffle903<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 92(R10), X0
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle906<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*1)
+	VMOVDQU X2, 16(R11)(DX*1)
 	VPSHUFB shuffle907<>+0(SB), X0, X2
-	VMOVD   X2, 32(R9)(DX*1)
-	VMOVDQU 6(R10), X2
+	VMOVD   X2, 32(R11)(DX*1)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle898<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle900<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 44(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 44(R12), X2
 	VPSHUFB shuffle901<>+0(SB), X2, X2
-	VMOVDQU 60(R10), X1
+	VMOVDQU 60(R12), X1
 	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 78(R10), X2
+	VMOVDQU 78(R12), X2
 	VPSHUFB shuffle903<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle908<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
+	VMOVDQU X1, 16(R11)(DX*2)
 	VPSHUFB shuffle909<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1307
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1306
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1306
 
 rowdone1307:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1305
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23707,71 +23971,71 @@ chunk1303:
 	SUBQ $0x18, BX
 
 group1308:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1309:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1310:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle898<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle900<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 38(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 38(R12), X0
 	VPSHUFB shuffle901<>+0(SB), X0, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle902<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVQ   X1, 16(R9)
-	VMOVDQU 3(R10), X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 3(R12), X1
 	VPSHUFB shuffle898<>+0(SB), X1, X1
-	VMOVDQU 21(R10), X0
+	VMOVDQU 21(R12), X0
 	VPSHUFB shuffle899<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 39(R10), X1
+	VMOVDQU 39(R12), X1
 	VPSHUFB shuffle900<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 41(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 41(R12), X1
 	VPSHUFB shuffle901<>+0(SB), X1, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle910<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(DX*1)
-	VMOVDQU 6(R10), X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle898<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle899<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle900<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 44(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 44(R12), X2
 	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VPSHUFB shuffle911<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1311
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1310
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1310
 
 rowdone1311:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1309
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23854,6 +24118,8 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1312
 	CMPQ  BX, $0x18
@@ -23864,113 +24130,113 @@ chunk1312:
 	SUBQ $0x24, BX
 
 group1314:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1315:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1316:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle912<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 38(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 38(R12), X1
 	VPSHUFB shuffle914<>+0(SB), X1, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle916<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 90(R10), X0
+	VMOVDQU 90(R12), X0
 	VPSHUFB shuffle917<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 76(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 76(R12), X0
 	VPSHUFB shuffle175<>+0(SB), X0, X0
-	VMOVDQU 92(R10), X1
+	VMOVDQU 92(R12), X1
 	VPSHUFB shuffle769<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 6(R10), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle912<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X0
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle913<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 60(R10), X0
+	VMOVDQU 60(R12), X0
 	VPSHUFB shuffle317<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 44(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 44(R12), X0
 	VPSHUFB shuffle914<>+0(SB), X0, X0
-	VMOVDQU 62(R10), X2
+	VMOVDQU 62(R12), X2
 	VPSHUFB shuffle915<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 78(R10), X0
+	VMOVDQU 78(R12), X0
 	VPSHUFB shuffle916<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle918<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(DX*1)
-	VMOVDQU 82(R10), X2
+	VMOVDQU X2, 16(R11)(DX*1)
+	VMOVDQU 82(R12), X2
 	VPSHUFB shuffle175<>+0(SB), X2, X2
 	VPSHUFB shuffle778<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	VMOVDQU 12(R10), X0
+	VMOVD   X0, 32(R11)(DX*1)
+	VMOVDQU 12(R12), X0
 	VPSHUFB shuffle912<>+0(SB), X0, X0
-	VMOVDQU 30(R10), X2
+	VMOVDQU 30(R12), X2
 	VPSHUFB shuffle913<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 66(R10), X2
+	VMOVDQU 66(R12), X2
 	VPSHUFB shuffle317<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 50(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 50(R12), X2
 	VPSHUFB shuffle914<>+0(SB), X2, X2
-	VMOVDQU 68(R10), X0
+	VMOVDQU 68(R12), X0
 	VPSHUFB shuffle915<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 84(R10), X2
+	VMOVDQU 84(R12), X2
 	VPSHUFB shuffle916<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle919<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(DX*2)
-	VMOVDQU 88(R10), X0
+	VMOVDQU X0, 16(R11)(DX*2)
+	VMOVDQU 88(R12), X0
 	VPSHUFB shuffle175<>+0(SB), X0, X0
 	VPSHUFB shuffle781<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   X1, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X1, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1317
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1316
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1316
 
 rowdone1317:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1315
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -23983,77 +24249,77 @@ chunk1313:
 	SUBQ $0x18, BX
 
 group1318:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1319:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1320:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle912<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 38(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 38(R12), X1
 	VPSHUFB shuffle914<>+0(SB), X1, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle915<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)
-	VMOVDQU 6(R10), X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle912<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 44(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 44(R12), X1
 	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPSHUFB shuffle920<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(DX*1)
-	VMOVDQU 12(R10), X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 12(R12), X2
 	VPSHUFB shuffle912<>+0(SB), X2, X2
-	VMOVDQU 30(R10), X1
+	VMOVDQU 30(R12), X1
 	VPSHUFB shuffle913<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 48(R10), X2
+	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle320<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 50(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 50(R12), X1
 	VPSHUFB shuffle914<>+0(SB), X1, X1
 	VPSHUFB shuffle921<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1321
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1320
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1320
 
 rowdone1321:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24120,6 +24386,8 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk1322
 	CMPQ  BX, $0x18
@@ -24130,98 +24398,98 @@ chunk1322:
 	SUBQ $0x30, BX
 
 group1324:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1325:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1326:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 44(R10), X0
+	VMOVDQU 44(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 108(R10), X0
+	VMOVDQU 108(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 76(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 76(R12), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 112(R10), X1
+	VMOVDQU 112(R12), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 12(R10), X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 12(R12), X1
 	VPSHUFB shuffle922<>+0(SB), X1, X1
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 20(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 20(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 84(R10), X0
+	VMOVDQU 84(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 120(R10), X1
+	VMOVDQU 120(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 88(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 88(R12), X1
 	VPSHUFB shuffle922<>+0(SB), X1, X1
-	VMOVDQU 124(R10), X0
+	VMOVDQU 124(R12), X0
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(DX*1)
-	VMOVDQU 24(R10), X0
+	VMOVDQU X0, 32(R11)(DX*1)
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 60(R10), X1
+	VMOVDQU 60(R12), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 32(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 68(R10), X0
+	VMOVDQU 68(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 96(R10), X1
+	VMOVDQU 96(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(R10), X0
+	VMOVDQU 128(R12), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*2)
-	VMOVDQU 100(R10), X2
+	VMOVDQU X2, 16(R11)(DX*2)
+	VMOVDQU 100(R12), X2
 	VPSHUFB shuffle922<>+0(SB), X2, X2
 	VPSHUFB shuffle924<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1327
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks1326
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1326
 
 rowdone1327:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1325
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24234,61 +24502,61 @@ chunk1323:
 	SUBQ $0x18, BX
 
 group1328:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1329:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1330:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 44(R10), X0
+	VMOVDQU 44(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)
-	VMOVDQU 12(R10), X0
+	VMOVQ   X0, 16(R11)
+	VMOVDQU 12(R12), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 48(R10), X1
+	VMOVDQU 48(R12), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 20(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 20(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(DX*1)
-	VMOVDQU 24(R10), X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle922<>+0(SB), X2, X2
 	VPSHUFB shuffle925<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 32(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
 	VPSHUFB shuffle121<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1331
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1330
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1330
 
 rowdone1331:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24331,6 +24599,8 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk1332
 	RET
@@ -24339,80 +24609,80 @@ chunk1332:
 	SUBQ $0x30, BX
 
 group1333:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1334:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1335:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 80(R10), X0
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 16(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 16(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 88(R10), X1
+	VMOVDQU 88(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 24(R10), X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 96(R10), X0
+	VMOVDQU 96(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 32(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 32(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 104(R10), X1
+	VMOVDQU 104(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 40(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 112(R10), X0
+	VMOVDQU 112(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(DX*1)
-	VMOVDQU 48(R10), X0
+	VMOVDQU X0, 32(R11)(DX*1)
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 120(R10), X1
+	VMOVDQU 120(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 56(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 128(R10), X0
+	VMOVDQU 128(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*2)
-	VMOVDQU 64(R10), X2
+	VMOVDQU X2, 16(R11)(DX*2)
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1336
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks1335
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1335
 
 rowdone1336:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24439,6 +24709,8 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1337
 	RET
@@ -24447,104 +24719,104 @@ chunk1337:
 	SUBQ $0x24, BX
 
 group1338:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1339:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1340:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle926<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle928<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 38(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 38(R12), X0
 	VPSHUFB shuffle901<>+0(SB), X0, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle930<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 90(R10), X1
+	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle931<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 83(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 83(R12), X1
 	VPSHUFB shuffle932<>+0(SB), X1, X1
-	VMOVDQU 92(R10), X0
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle933<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 3(R10), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 3(R12), X2
 	VPSHUFB shuffle926<>+0(SB), X2, X2
-	VMOVDQU 21(R10), X1
+	VMOVDQU 21(R12), X1
 	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 39(R10), X2
+	VMOVDQU 39(R12), X2
 	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 41(R10), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 41(R12), X2
 	VPSHUFB shuffle901<>+0(SB), X2, X2
-	VMOVDQU 57(R10), X1
+	VMOVDQU 57(R12), X1
 	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 75(R10), X2
+	VMOVDQU 75(R12), X2
 	VPSHUFB shuffle930<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle934<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 86(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 86(R12), X1
 	VPSHUFB shuffle932<>+0(SB), X1, X1
 	VPSHUFB shuffle935<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)(DX*1)
-	VMOVDQU 6(R10), X2
+	VMOVD   X2, 32(R11)(DX*1)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle926<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle927<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle928<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 44(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 44(R12), X2
 	VPSHUFB shuffle901<>+0(SB), X2, X2
-	VMOVDQU 60(R10), X1
+	VMOVDQU 60(R12), X1
 	VPSHUFB shuffle929<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 78(R10), X2
+	VMOVDQU 78(R12), X2
 	VPSHUFB shuffle930<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle936<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
-	VMOVDQU 89(R10), X1
+	VMOVDQU X1, 16(R11)(DX*2)
+	VMOVDQU 89(R12), X1
 	VPSHUFB shuffle932<>+0(SB), X1, X1
 	VPSHUFB shuffle937<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1341
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1340
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1340
 
 rowdone1341:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1339
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24619,6 +24891,8 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1342
 	RET
@@ -24627,104 +24901,104 @@ chunk1342:
 	SUBQ $0x24, BX
 
 group1343:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1344:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1345:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 40(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 40(R12), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 90(R10), X1
+	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle939<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 76(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 76(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 92(R10), X0
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle769<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 6(R10), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle92<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 46(R10), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 46(R12), X2
 	VPSHUFB shuffle894<>+0(SB), X2, X2
-	VMOVDQU 62(R10), X1
+	VMOVDQU 62(R12), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 78(R10), X2
+	VMOVDQU 78(R12), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle940<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 82(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 82(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VPSHUFB shuffle778<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVD   X2, 32(R9)(DX*1)
-	VMOVDQU 12(R10), X2
+	VMOVD   X2, 32(R11)(DX*1)
+	VMOVDQU 12(R12), X2
 	VPSHUFB shuffle92<>+0(SB), X2, X2
-	VMOVDQU 30(R10), X1
+	VMOVDQU 30(R12), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 48(R10), X2
+	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 52(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 52(R12), X2
 	VPSHUFB shuffle894<>+0(SB), X2, X2
-	VMOVDQU 68(R10), X1
+	VMOVDQU 68(R12), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 84(R10), X2
+	VMOVDQU 84(R12), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle941<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
-	VMOVDQU 88(R10), X1
+	VMOVDQU X1, 16(R11)(DX*2)
+	VMOVDQU 88(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
 	VPSHUFB shuffle781<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1346
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1345
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1345
 
 rowdone1346:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1344
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24767,6 +25041,8 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1347
 	RET
@@ -24775,87 +25051,87 @@ chunk1347:
 	SUBQ $0x24, BX
 
 group1348:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1349:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1350:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)
-	VMOVDQU 8(R10), X0
+	VMOVDQU X0, (R11)
+	VMOVDQU 8(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
-	VMOVDQU 40(R10), X1
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 76(R10), X0
+	VMOVDQU 76(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 80(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)
-	VMOVDQU 12(R10), X0
+	VMOVD   X0, 32(R11)
+	VMOVDQU 12(R12), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 48(R10), X1
+	VMOVDQU 48(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 84(R10), X0
+	VMOVDQU 84(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 20(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 20(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
-	VMOVDQU 52(R10), X1
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 88(R10), X0
+	VMOVDQU 88(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	VMOVDQU 92(R10), X0
+	VMOVDQU X0, 16(R11)(DX*1)
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R9)(DX*1)
-	VMOVDQU 24(R10), X1
+	VMOVD   X1, 32(R11)(DX*1)
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
-	VMOVDQU 60(R10), X2
+	VMOVDQU 60(R12), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle273<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 32(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
-	VMOVDQU 64(R10), X2
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle115<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle511<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
+	VMOVDQU X1, 16(R11)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1351
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1350
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1350
 
 rowdone1351:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1349
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -24882,6 +25158,8 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x48
 	JAE   chunk1352
 	RET
@@ -24890,107 +25168,107 @@ chunk1352:
 	SUBQ $0x48, BX
 
 group1353:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1354:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1355:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 8(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 8(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VMOVDQU 144(R10), X0
+	VMOVDQU 144(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 80(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 152(R10), X1
+	VMOVDQU 152(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 16(R10), X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 88(R10), X0
+	VMOVDQU 88(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)
-	VMOVDQU 160(R10), X0
+	VMOVDQU X0, 48(R11)
+	VMOVDQU 160(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 64(R9)
-	VMOVDQU 24(R10), X0
+	VMOVQ   X0, 64(R11)
+	VMOVDQU 24(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 96(R10), X1
+	VMOVDQU 96(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 32(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 32(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VMOVDQU 168(R10), X0
+	VMOVDQU 168(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*1)
-	VMOVDQU 104(R10), X0
+	VMOVDQU X0, 16(R11)(DX*1)
+	VMOVDQU 104(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 176(R10), X1
+	VMOVDQU 176(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)(DX*1)
-	VMOVDQU 40(R10), X1
+	VMOVDQU X1, 32(R11)(DX*1)
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 112(R10), X0
+	VMOVDQU 112(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R9)(DX*1)
-	VMOVDQU 184(R10), X0
+	VMOVDQU X0, 48(R11)(DX*1)
+	VMOVDQU 184(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 64(R9)(DX*1)
-	VMOVDQU 48(R10), X0
+	VMOVQ   X0, 64(R11)(DX*1)
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 120(R10), X1
+	VMOVDQU 120(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 56(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
-	VMOVDQU 192(R10), X0
+	VMOVDQU 192(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)(DX*2)
-	VMOVDQU 128(R10), X0
+	VMOVDQU X0, 16(R11)(DX*2)
+	VMOVDQU 128(R12), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 200(R10), X1
+	VMOVDQU 200(R12), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R9)(DX*2)
-	VMOVDQU 64(R10), X2
+	VMOVDQU X2, 32(R11)(DX*2)
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
-	VMOVDQU 136(R10), X0
+	VMOVDQU 136(R12), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 48(R9)(DX*2)
+	VMOVDQU X0, 48(R11)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVQ   X1, 64(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X1, 64(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1356
-	ADDQ    $0x48, DI
-	CMPQ    DI, BX
+	ADDQ    $0x48, R9
+	CMPQ    R9, BX
 	JLE     chunks1355
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1355
 
 rowdone1356:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1354
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25017,6 +25295,8 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x24
 	JAE   chunk1357
 	CMPQ  BX, $0x18
@@ -25027,113 +25307,113 @@ chunk1357:
 	SUBQ $0x24, BX
 
 group1359:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1360:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1361:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle942<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 37(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 37(R12), X1
 	VPSHUFB shuffle945<>+0(SB), X1, X1
-	VMOVDQU 55(R10), X0
+	VMOVDQU 55(R12), X0
 	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 72(R10), X1
+	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle947<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 90(R10), X0
+	VMOVDQU 90(R12), X0
 	VPSHUFB shuffle948<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 74(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 74(R12), X0
 	VPSHUFB shuffle901<>+0(SB), X0, X0
-	VMOVDQU 92(R10), X1
+	VMOVDQU 92(R12), X1
 	VPSHUFB shuffle949<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, 32(R9)
-	VMOVDQU 3(R10), X2
+	VMOVD   X2, 32(R11)
+	VMOVDQU 3(R12), X2
 	VPSHUFB shuffle942<>+0(SB), X2, X2
-	VMOVDQU 21(R10), X0
+	VMOVDQU 21(R12), X0
 	VPSHUFB shuffle943<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 39(R10), X2
+	VMOVDQU 39(R12), X2
 	VPSHUFB shuffle944<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 57(R10), X0
+	VMOVDQU 57(R12), X0
 	VPSHUFB shuffle904<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 40(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 40(R12), X0
 	VPSHUFB shuffle945<>+0(SB), X0, X0
-	VMOVDQU 58(R10), X2
+	VMOVDQU 58(R12), X2
 	VPSHUFB shuffle946<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 75(R10), X0
+	VMOVDQU 75(R12), X0
 	VPSHUFB shuffle947<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle950<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R9)(DX*1)
-	VMOVDQU 77(R10), X2
+	VMOVDQU X2, 16(R11)(DX*1)
+	VMOVDQU 77(R12), X2
 	VPSHUFB shuffle901<>+0(SB), X2, X2
 	VPSHUFB shuffle951<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R9)(DX*1)
-	VMOVDQU 6(R10), X0
+	VMOVD   X0, 32(R11)(DX*1)
+	VMOVDQU 6(R12), X0
 	VPSHUFB shuffle942<>+0(SB), X0, X0
-	VMOVDQU 24(R10), X2
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle943<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 42(R10), X0
+	VMOVDQU 42(R12), X0
 	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 60(R10), X2
+	VMOVDQU 60(R12), X2
 	VPSHUFB shuffle904<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 43(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 43(R12), X2
 	VPSHUFB shuffle945<>+0(SB), X2, X2
-	VMOVDQU 61(R10), X0
+	VMOVDQU 61(R12), X0
 	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 78(R10), X2
+	VMOVDQU 78(R12), X2
 	VPSHUFB shuffle947<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle952<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R9)(DX*2)
-	VMOVDQU 80(R10), X0
+	VMOVDQU X0, 16(R11)(DX*2)
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle901<>+0(SB), X0, X0
 	VPSHUFB shuffle953<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVD   X1, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVD   X1, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1362
-	ADDQ    $0x24, DI
-	CMPQ    DI, BX
+	ADDQ    $0x24, R9
+	CMPQ    R9, BX
 	JLE     chunks1361
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1361
 
 rowdone1362:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1360
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25146,78 +25426,78 @@ chunk1358:
 	SUBQ $0x18, BX
 
 group1363:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1364:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1365:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle942<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle904<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 37(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 37(R12), X1
 	VPSHUFB shuffle945<>+0(SB), X1, X1
-	VMOVDQU 55(R10), X0
+	VMOVDQU 55(R12), X0
 	VPSHUFB shuffle946<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)
-	VMOVDQU 3(R10), X0
+	VMOVQ   X0, 16(R11)
+	VMOVDQU 3(R12), X0
 	VPSHUFB shuffle942<>+0(SB), X0, X0
-	VMOVDQU 21(R10), X1
+	VMOVDQU 21(R12), X1
 	VPSHUFB shuffle943<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 39(R10), X0
+	VMOVDQU 39(R12), X0
 	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 56(R10), X1
+	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle906<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*1)
-	VMOVDQU 40(R10), X2
+	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU 40(R12), X2
 	VPSHUFB shuffle945<>+0(SB), X2, X2
 	VPSHUFB shuffle954<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R9)(DX*1)
-	VMOVDQU 6(R10), X0
+	VMOVQ   X0, 16(R11)(DX*1)
+	VMOVDQU 6(R12), X0
 	VPSHUFB shuffle942<>+0(SB), X0, X0
-	VMOVDQU 24(R10), X2
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle943<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 42(R10), X0
+	VMOVDQU 42(R12), X0
 	VPSHUFB shuffle944<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle908<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R9)(DX*2)
-	VMOVDQU 43(R10), X2
+	VMOVDQU X2, (R11)(DX*2)
+	VMOVDQU 43(R12), X2
 	VPSHUFB shuffle945<>+0(SB), X2, X2
 	VPSHUFB shuffle955<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X1, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1366
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1365
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1365
 
 rowdone1366:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25300,6 +25580,8 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk1367
 	CMPQ  BX, $0x18
@@ -25310,158 +25592,158 @@ chunk1367:
 	SUBQ $0x30, BX
 
 group1369:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1370:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1371:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 4(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 4(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 22(R10), X0
+	VMOVDQU 22(R12), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 40(R10), X1
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 58(R10), X0
+	VMOVDQU 58(R12), X0
 	VPSHUFB shuffle960<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 90(R10), X1
+	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 108(R10), X0
+	VMOVDQU 108(R12), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 126(R10), X1
+	VMOVDQU 126(R12), X1
 	VPSHUFB shuffle317<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)
-	VMOVDQU 74(R10), X1
+	VMOVDQU X1, 16(R11)
+	VMOVDQU 74(R12), X1
 	VPSHUFB shuffle956<>+0(SB), X1, X1
-	VMOVDQU 92(R10), X0
+	VMOVDQU 92(R12), X0
 	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 110(R10), X1
+	VMOVDQU 110(R12), X1
 	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(R10), X0
+	VMOVDQU 128(R12), X0
 	VPSHUFB shuffle959<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)
-	VMOVDQU 6(R10), X2
+	VMOVDQU X2, 32(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 60(R10), X1
+	VMOVDQU 60(R12), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 10(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 10(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 28(R10), X2
+	VMOVDQU 28(R12), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 46(R10), X1
+	VMOVDQU 46(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 64(R10), X2
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 96(R10), X1
+	VMOVDQU 96(R12), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 114(R10), X2
+	VMOVDQU 114(R12), X2
 	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle827<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 80(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 80(R12), X1
 	VPSHUFB shuffle956<>+0(SB), X1, X1
-	VMOVDQU 98(R10), X2
+	VMOVDQU 98(R12), X2
 	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 116(R10), X1
+	VMOVDQU 116(R12), X1
 	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle961<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)(DX*1)
-	VMOVDQU 12(R10), X2
+	VMOVDQU X2, 32(R11)(DX*1)
+	VMOVDQU 12(R12), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 30(R10), X1
+	VMOVDQU 30(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 48(R10), X2
+	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 66(R10), X1
+	VMOVDQU 66(R12), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 16(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 34(R10), X2
+	VMOVDQU 34(R12), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 52(R10), X1
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 70(R10), X2
+	VMOVDQU 70(R12), X2
 	VPSHUFB shuffle960<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 102(R10), X1
+	VMOVDQU 102(R12), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 120(R10), X2
+	VMOVDQU 120(R12), X2
 	VPSHUFB shuffle313<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle320<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R9)(DX*2)
-	VMOVDQU 86(R10), X1
+	VMOVDQU X1, 16(R11)(DX*2)
+	VMOVDQU 86(R12), X1
 	VPSHUFB shuffle956<>+0(SB), X1, X1
-	VMOVDQU 104(R10), X2
+	VMOVDQU 104(R12), X2
 	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 122(R10), X1
+	VMOVDQU 122(R12), X1
 	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle962<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1372
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks1371
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1371
 
 rowdone1372:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1370
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25474,95 +25756,95 @@ chunk1368:
 	SUBQ $0x18, BX
 
 group1373:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1374:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1375:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 18(R10), X1
+	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 36(R10), X0
+	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 54(R10), X1
+	VMOVDQU 54(R12), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 4(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 4(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 22(R10), X0
+	VMOVDQU 22(R12), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 40(R10), X1
+	VMOVDQU 40(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle594<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)
-	VMOVDQU 6(R10), X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 6(R12), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 24(R10), X1
+	VMOVDQU 24(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 42(R10), X2
+	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle963<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*1)
-	VMOVDQU 10(R10), X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 10(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 28(R10), X2
+	VMOVDQU 28(R12), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 46(R10), X1
+	VMOVDQU 46(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle601<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R9)(DX*1)
-	VMOVDQU 12(R10), X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 12(R12), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 30(R10), X1
+	VMOVDQU 30(R12), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 48(R10), X2
+	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle964<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 16(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 16(R12), X1
 	VPSHUFB shuffle175<>+0(SB), X1, X1
-	VMOVDQU 34(R10), X2
+	VMOVDQU 34(R12), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 52(R10), X1
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle337<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVQ   X0, 16(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1376
-	ADDQ    $0x18, DI
-	CMPQ    DI, BX
+	ADDQ    $0x18, R9
+	CMPQ    R9, BX
 	JLE     chunks1375
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1375
 
 rowdone1376:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1374
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25625,6 +25907,8 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x30
 	JAE   chunk1377
 	RET
@@ -25633,132 +25917,132 @@ chunk1377:
 	SUBQ $0x30, BX
 
 group1378:
-	MOVQ rows+24(FP), R8
+	MOVQ rows+24(FP), R10
 
 row1379:
-	XORQ DI, DI
+	XORQ R9, R9
 
 chunks1380:
-	LEAQ    (CX)(DI*1), R9
-	IMUL3Q  $0x03, DI, R10
-	ADDQ    AX, R10
-	VMOVDQU (R10), X0
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R12
+	ADDQ    AX, R12
+	VMOVDQU (R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 36(R10), X1
+	VMOVDQU 36(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(R10), X0
+	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 108(R10), X1
+	VMOVDQU 108(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R9)
-	VMOVDQU 4(R10), X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 4(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 40(R10), X0
+	VMOVDQU 40(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 76(R10), X1
+	VMOVDQU 76(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 112(R10), X0
+	VMOVDQU 112(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R9)
-	VMOVDQU 8(R10), X0
+	VMOVDQU X0, 16(R11)
+	VMOVDQU 8(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 44(R10), X1
+	VMOVDQU 44(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 80(R10), X0
+	VMOVDQU 80(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 116(R10), X1
+	VMOVDQU 116(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R9)
-	VMOVDQU 12(R10), X1
+	VMOVDQU X1, 32(R11)
+	VMOVDQU 12(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 48(R10), X0
+	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 84(R10), X1
+	VMOVDQU 84(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 120(R10), X0
+	VMOVDQU 120(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R9)(DX*1)
-	VMOVDQU 16(R10), X0
+	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU 16(R12), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 52(R10), X1
+	VMOVDQU 52(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 88(R10), X0
+	VMOVDQU 88(R12), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 124(R10), X1
+	VMOVDQU 124(R12), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R9)(DX*1)
-	VMOVDQU 20(R10), X1
+	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU 20(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 56(R10), X0
+	VMOVDQU 56(R12), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 92(R10), X1
+	VMOVDQU 92(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(R10), X0
+	VMOVDQU 128(R12), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 32(R9)(DX*1)
-	VMOVDQU 24(R10), X2
+	VMOVDQU X2, 32(R11)(DX*1)
+	VMOVDQU 24(R12), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 60(R10), X1
+	VMOVDQU 60(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 96(R10), X2
+	VMOVDQU 96(R12), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle20<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R9)(DX*2)
-	VMOVDQU 28(R10), X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 28(R12), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 64(R10), X2
+	VMOVDQU 64(R12), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 100(R10), X1
+	VMOVDQU 100(R12), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle238<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R9)(DX*2)
-	VMOVDQU 32(R10), X2
+	VMOVDQU X2, 16(R11)(DX*2)
+	VMOVDQU 32(R12), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 68(R10), X1
+	VMOVDQU 68(R12), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 104(R10), X2
+	VMOVDQU 104(R12), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VPSHUFB shuffle240<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 32(R9)(DX*2)
-	CMPQ    DI, BX
+	VMOVDQU X0, 32(R11)(DX*2)
+	CMPQ    R9, BX
 	JEQ     rowdone1381
-	ADDQ    $0x30, DI
-	CMPQ    DI, BX
+	ADDQ    $0x30, R9
+	CMPQ    R9, BX
 	JLE     chunks1380
-	MOVQ    BX, DI
+	MOVQ    BX, R9
 	JMP     chunks1380
 
 rowdone1381:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R8
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
 	JNZ  row1379
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25785,7 +26069,9 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1382
 	CMPQ  BX, $0x10
@@ -25800,28 +26086,28 @@ chunk1382:
 	SUBQ $0x20, BX
 
 group1386:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1387:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1388:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X4
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X4
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
@@ -25831,31 +26117,31 @@ chunks1388:
 	VPAND       shuffle798<>+0(SB), Y3, Y0
 	VPAND       shuffle798<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
-	VMOVDQU     Y6, (R10)
+	VMOVDQU     Y6, (R12)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VPAND       shuffle798<>+0(SB), Y1, Y5
 	VPAND       shuffle798<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
-	VMOVDQU     Y3, (R10)(DX*1)
+	VMOVDQU     Y3, (R12)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVDQU     Y4, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1389
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1388
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1388
 
 rowdone1389:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1387
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25868,24 +26154,24 @@ chunk1383:
 	SUBQ $0x10, BX
 
 group1390:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1391:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1392:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R8*4), X0
-	VMOVDQU   48(AX)(R8*4), X4
+	VMOVDQU   32(AX)(R10*4), X0
+	VMOVDQU   48(AX)(R10*4), X4
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
@@ -25895,31 +26181,31 @@ chunks1392:
 	VPAND     shuffle798<>+0(SB), X3, X0
 	VPAND     shuffle798<>+0(SB), X5, X6
 	VPACKUSWB X6, X0, X6
-	VMOVDQU   X6, (R10)
+	VMOVDQU   X6, (R12)
 	VPSRLW    $0x08, X3, X6
 	VPSRLW    $0x08, X5, X0
 	VPACKUSWB X0, X6, X5
-	VMOVDQU   X5, (R11)
+	VMOVDQU   X5, (R13)
 	VPAND     shuffle798<>+0(SB), X1, X5
 	VPAND     shuffle798<>+0(SB), X4, X3
 	VPACKUSWB X3, X5, X3
-	VMOVDQU   X3, (R10)(DX*1)
+	VMOVDQU   X3, (R12)(DX*1)
 	VPSRLW    $0x08, X1, X3
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X3, X4
-	VMOVDQU   X4, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVDQU   X4, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1393
-	ADDQ      $0x10, R8
-	CMPQ      R8, BX
+	ADDQ      $0x10, R10
+	CMPQ      R10, BX
 	JLE       chunks1392
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1392
 
 rowdone1393:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1391
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25932,16 +26218,16 @@ chunk1384:
 	SUBQ $0x08, BX
 
 group1394:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1395:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1396:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
@@ -25951,31 +26237,31 @@ chunks1396:
 	VPAND     shuffle798<>+0(SB), X3, X0
 	VPAND     shuffle798<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVQ     X4, (R10)
+	VMOVQ     X4, (R12)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVQ     X3, (R11)
+	VMOVQ     X3, (R13)
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPAND     shuffle798<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVQ     X0, (R10)(DX*1)
+	VMOVQ     X0, (R12)(DX*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVQ     X1, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVQ     X1, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1397
-	ADDQ      $0x08, R8
-	CMPQ      R8, BX
+	ADDQ      $0x08, R10
+	CMPQ      R10, BX
 	JLE       chunks1396
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1396
 
 rowdone1397:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1395
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -25988,15 +26274,15 @@ chunk1385:
 	SUBQ $0x04, BX
 
 group1398:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1399:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1400:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
 	VPAND     shuffle798<>+0(SB), X0, X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
@@ -26006,31 +26292,31 @@ chunks1400:
 	VPAND     shuffle798<>+0(SB), X2, X3
 	VPAND     shuffle798<>+0(SB), X2, X1
 	VPACKUSWB X1, X3, X1
-	VMOVD     X1, (R10)
+	VMOVD     X1, (R12)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X3
 	VPACKUSWB X3, X1, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R13)
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X0, X3
 	VPACKUSWB X3, X2, X3
-	VMOVD     X3, (R10)(DX*1)
+	VMOVD     X3, (R12)(DX*1)
 	VPSRLW    $0x08, X0, X3
 	VPSRLW    $0x08, X0, X2
 	VPACKUSWB X2, X3, X0
-	VMOVD     X0, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVD     X0, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1401
-	ADDQ      $0x04, R8
-	CMPQ      R8, BX
+	ADDQ      $0x04, R10
+	CMPQ      R10, BX
 	JLE       chunks1400
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1400
 
 rowdone1401:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1399
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26057,7 +26343,9 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1402
 	CMPQ  BX, $0x10
@@ -26072,28 +26360,28 @@ chunk1402:
 	SUBQ $0x20, BX
 
 group1406:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1407:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1408:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X4
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X4
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
@@ -26103,31 +26391,31 @@ chunks1408:
 	VPAND       shuffle799<>+0(SB), Y3, Y0
 	VPAND       shuffle799<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
-	VMOVDQU     Y6, (R10)
+	VMOVDQU     Y6, (R12)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VPAND       shuffle799<>+0(SB), Y1, Y5
 	VPAND       shuffle799<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
-	VMOVDQU     Y3, (R10)(DX*1)
+	VMOVDQU     Y3, (R12)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVDQU     Y4, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVDQU     Y4, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1409
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1408
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1408
 
 rowdone1409:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1407
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26140,24 +26428,24 @@ chunk1403:
 	SUBQ $0x10, BX
 
 group1410:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1411:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1412:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R8*4), X0
-	VMOVDQU   48(AX)(R8*4), X4
+	VMOVDQU   32(AX)(R10*4), X0
+	VMOVDQU   48(AX)(R10*4), X4
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
@@ -26167,31 +26455,31 @@ chunks1412:
 	VPAND     shuffle799<>+0(SB), X3, X0
 	VPAND     shuffle799<>+0(SB), X5, X6
 	VPACKUSDW X6, X0, X6
-	VMOVDQU   X6, (R10)
+	VMOVDQU   X6, (R12)
 	VPSRLD    $0x10, X3, X6
 	VPSRLD    $0x10, X5, X0
 	VPACKUSDW X0, X6, X5
-	VMOVDQU   X5, (R11)
+	VMOVDQU   X5, (R13)
 	VPAND     shuffle799<>+0(SB), X1, X5
 	VPAND     shuffle799<>+0(SB), X4, X3
 	VPACKUSDW X3, X5, X3
-	VMOVDQU   X3, (R10)(DX*1)
+	VMOVDQU   X3, (R12)(DX*1)
 	VPSRLD    $0x10, X1, X3
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X3, X4
-	VMOVDQU   X4, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVDQU   X4, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1413
-	ADDQ      $0x10, R8
-	CMPQ      R8, BX
+	ADDQ      $0x10, R10
+	CMPQ      R10, BX
 	JLE       chunks1412
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1412
 
 rowdone1413:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1411
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26204,16 +26492,16 @@ chunk1404:
 	SUBQ $0x08, BX
 
 group1414:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1415:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1416:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
-	VMOVDQU   16(AX)(R8*4), X1
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
@@ -26223,31 +26511,31 @@ chunks1416:
 	VPAND     shuffle799<>+0(SB), X3, X0
 	VPAND     shuffle799<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVQ     X4, (R10)
+	VMOVQ     X4, (R12)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVQ     X3, (R11)
+	VMOVQ     X3, (R13)
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPAND     shuffle799<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVQ     X0, (R10)(DX*1)
+	VMOVQ     X0, (R12)(DX*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVQ     X1, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVQ     X1, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1417
-	ADDQ      $0x08, R8
-	CMPQ      R8, BX
+	ADDQ      $0x08, R10
+	CMPQ      R10, BX
 	JLE       chunks1416
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1416
 
 rowdone1417:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1415
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26260,15 +26548,15 @@ chunk1405:
 	SUBQ $0x04, BX
 
 group1418:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1419:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1420:
-	LEAQ      (CX)(R8*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU   (AX)(R8*4), X0
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
 	VPAND     shuffle799<>+0(SB), X0, X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
@@ -26278,31 +26566,31 @@ chunks1420:
 	VPAND     shuffle799<>+0(SB), X2, X3
 	VPAND     shuffle799<>+0(SB), X2, X1
 	VPACKUSDW X1, X3, X1
-	VMOVD     X1, (R10)
+	VMOVD     X1, (R12)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X3
 	VPACKUSDW X3, X1, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R13)
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X0, X3
 	VPACKUSDW X3, X2, X3
-	VMOVD     X3, (R10)(DX*1)
+	VMOVD     X3, (R12)(DX*1)
 	VPSRLD    $0x10, X0, X3
 	VPSRLD    $0x10, X0, X2
 	VPACKUSDW X2, X3, X0
-	VMOVD     X0, (R11)(DX*1)
-	CMPQ      R8, BX
+	VMOVD     X0, (R13)(DX*1)
+	CMPQ      R10, BX
 	JEQ       rowdone1421
-	ADDQ      $0x04, R8
-	CMPQ      R8, BX
+	ADDQ      $0x04, R10
+	CMPQ      R10, BX
 	JLE       chunks1420
-	MOVQ      BX, R8
+	MOVQ      BX, R10
 	JMP       chunks1420
 
 rowdone1421:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1419
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26329,7 +26617,9 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1422
 	CMPQ  BX, $0x10
@@ -26344,46 +26634,46 @@ chunk1422:
 	SUBQ $0x20, BX
 
 group1426:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1427:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1428:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X3
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
 	VSHUFPS     $0x88, Y4, Y2, Y0
-	VMOVDQU     Y0, (R10)
+	VMOVDQU     Y0, (R12)
 	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)
+	VMOVDQU     Y4, (R13)
 	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(DX*1)
+	VMOVDQU     Y4, (R12)(DX*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVDQU     Y3, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1429
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1428
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1428
 
 rowdone1429:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1427
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26396,42 +26686,42 @@ chunk1423:
 	SUBQ $0x10, BX
 
 group1430:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1431:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1432:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU 16(AX)(R8*4), X1
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VMOVDQU 16(AX)(R10*4), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
-	VMOVDQU 48(AX)(R8*4), X3
+	VMOVDQU 32(AX)(R10*4), X0
+	VMOVDQU 48(AX)(R10*4), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
-	VMOVDQU X0, (R10)
+	VMOVDQU X0, (R12)
 	VSHUFPS $0xdd, X4, X2, X4
-	VMOVDQU X4, (R11)
+	VMOVDQU X4, (R13)
 	VSHUFPS $0x88, X3, X1, X4
-	VMOVDQU X4, (R10)(DX*1)
+	VMOVDQU X4, (R12)(DX*1)
 	VSHUFPS $0xdd, X3, X1, X3
-	VMOVDQU X3, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X3, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1433
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1432
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1432
 
 rowdone1433:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1431
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26444,38 +26734,38 @@ chunk1424:
 	SUBQ $0x08, BX
 
 group1434:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1435:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1436:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU 16(AX)(R8*4), X1
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VMOVDQU 16(AX)(R10*4), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R10)
+	VMOVQ   X0, (R12)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R11)
+	VMOVQ   X2, (R13)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVQ   X2, (R10)(DX*1)
+	VMOVQ   X2, (R12)(DX*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVQ   X1, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVQ   X1, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1437
-	ADDQ    $0x08, R8
-	CMPQ    R8, BX
+	ADDQ    $0x08, R10
+	CMPQ    R10, BX
 	JLE     chunks1436
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1436
 
 rowdone1437:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1435
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26488,37 +26778,37 @@ chunk1425:
 	SUBQ $0x04, BX
 
 group1438:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1439:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1440:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VSHUFPS $0xdd, X0, X0, X0
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R10)
+	VMOVD   X2, (R12)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R11)
+	VMOVD   X1, (R13)
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R10)(DX*1)
+	VMOVD   X1, (R12)(DX*1)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVD   X0, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1441
-	ADDQ    $0x04, R8
-	CMPQ    R8, BX
+	ADDQ    $0x04, R10
+	CMPQ    R10, BX
 	JLE     chunks1440
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1440
 
 rowdone1441:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1439
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26545,7 +26835,9 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1442
 	CMPQ  BX, $0x10
@@ -26558,46 +26850,46 @@ chunk1442:
 	SUBQ $0x20, BX
 
 group1445:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1446:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1447:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X3
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVDQU     Y0, (R10)
+	VMOVDQU     Y0, (R12)
 	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVDQU     Y4, (R11)
+	VMOVDQU     Y4, (R13)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVDQU     Y4, (R10)(DX*1)
+	VMOVDQU     Y4, (R12)(DX*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVDQU     Y3, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1448
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1447
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1447
 
 rowdone1448:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1446
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26610,42 +26902,42 @@ chunk1443:
 	SUBQ $0x10, BX
 
 group1449:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1450:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1451:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VMOVDQU     16(AX)(R8*4), X1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R8*4), X0
-	VMOVDQU     48(AX)(R8*4), X3
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     48(AX)(R10*4), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
-	VMOVDQU     X0, (R10)
+	VMOVDQU     X0, (R12)
 	VPUNPCKHQDQ X4, X2, X4
-	VMOVDQU     X4, (R11)
+	VMOVDQU     X4, (R13)
 	VPUNPCKLQDQ X3, X1, X4
-	VMOVDQU     X4, (R10)(DX*1)
+	VMOVDQU     X4, (R12)(DX*1)
 	VPUNPCKHQDQ X3, X1, X3
-	VMOVDQU     X3, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVDQU     X3, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1452
-	ADDQ        $0x10, R8
-	CMPQ        R8, BX
+	ADDQ        $0x10, R10
+	CMPQ        R10, BX
 	JLE         chunks1451
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1451
 
 rowdone1452:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1450
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26658,38 +26950,38 @@ chunk1444:
 	SUBQ $0x08, BX
 
 group1453:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1454:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1455:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VMOVDQU     16(AX)(R8*4), X1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R10)
+	VMOVQ       X0, (R12)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R11)
+	VMOVQ       X2, (R13)
 	VPUNPCKLQDQ X1, X1, X2
-	VMOVQ       X2, (R10)(DX*1)
+	VMOVQ       X2, (R12)(DX*1)
 	VPUNPCKHQDQ X1, X1, X1
-	VMOVQ       X1, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVQ       X1, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1456
-	ADDQ        $0x08, R8
-	CMPQ        R8, BX
+	ADDQ        $0x08, R10
+	CMPQ        R10, BX
 	JLE         chunks1455
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1455
 
 rowdone1456:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26716,7 +27008,9 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1457
 	CMPQ  BX, $0x10
@@ -26727,38 +27021,38 @@ chunk1457:
 	SUBQ $0x20, BX
 
 group1459:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1460:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1461:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R10)
-	VMOVDQU     16(AX)(R8*4), X0
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R10)(DX*1)
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     48(AX)(R8*4), X0
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	CMPQ        R8, BX
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     16(AX)(R10*4), X0
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y0, Y0
+	VMOVDQU     Y0, (R12)(DX*1)
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     Y0, (R13)
+	VMOVDQU     48(AX)(R10*4), X0
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1462
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1461
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1461
 
 rowdone1462:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1460
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26771,34 +27065,34 @@ chunk1458:
 	SUBQ $0x10, BX
 
 group1463:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1464:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1465:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 16(AX)(R8*4), X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 32(AX)(R8*4), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 48(AX)(R8*4), X0
-	VMOVDQU X0, (R11)(DX*1)
-	CMPQ    R8, BX
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 16(AX)(R10*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 32(AX)(R10*4), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 48(AX)(R10*4), X0
+	VMOVDQU X0, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1466
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1465
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1465
 
 rowdone1466:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26825,7 +27119,9 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x24
 	JAE   chunk1467
 	CMPQ  BX, $0x18
@@ -26836,84 +27132,84 @@ chunk1467:
 	SUBQ $0x24, BX
 
 group1469:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1470:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1471:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 52(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 52(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 96(AX)(R8*4), X0
+	VMOVDQU 96(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 104(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 104(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   X0, 32(R10)
-	VMOVDQU 12(AX)(R8*4), X0
+	VMOVD   X0, 32(R12)
+	VMOVDQU 12(AX)(R10*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 60(AX)(R8*4), X1
+	VMOVDQU 60(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 108(AX)(R8*4), X0
+	VMOVDQU 108(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 116(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 116(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVD   X0, 32(R10)(DX*1)
-	VMOVDQU 24(AX)(R8*4), X0
+	VMOVD   X0, 32(R12)(DX*1)
+	VMOVDQU 24(AX)(R10*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 120(AX)(R8*4), X0
+	VMOVDQU 120(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 128(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 128(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVD   X1, 32(R11)
-	VMOVDQU 36(AX)(R8*4), X1
+	VMOVD   X1, 32(R13)
+	VMOVDQU 36(AX)(R10*4), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 84(AX)(R8*4), X2
+	VMOVDQU 84(AX)(R10*4), X2
 	VPSHUFB shuffle14<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 88(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 88(AX)(R10*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle22<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(DX*1)
+	VMOVDQU X1, 16(R13)(DX*1)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
-	VMOVD   X0, 32(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVD   X0, 32(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1472
-	ADDQ    $0x24, R8
-	CMPQ    R8, BX
+	ADDQ    $0x24, R10
+	CMPQ    R10, BX
 	JLE     chunks1471
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1471
 
 rowdone1472:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1470
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -26926,61 +27222,61 @@ chunk1468:
 	SUBQ $0x18, BX
 
 group1473:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1474:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1475:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 52(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 52(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R10)
-	VMOVDQU 12(AX)(R8*4), X1
+	VMOVQ   X1, 16(R12)
+	VMOVDQU 12(AX)(R10*4), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 60(AX)(R8*4), X0
+	VMOVDQU 60(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R10)(DX*1)
-	VMOVDQU 24(AX)(R8*4), X0
+	VMOVQ   X0, 16(R12)(DX*1)
+	VMOVDQU 24(AX)(R10*4), X0
 	VPSHUFB shuffle13<>+0(SB), X0, X0
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVQ   X1, 16(R11)
-	VMOVDQU 36(AX)(R8*4), X1
+	VMOVQ   X1, 16(R13)
+	VMOVDQU 36(AX)(R10*4), X1
 	VPSHUFB shuffle13<>+0(SB), X1, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle20<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU X2, (R13)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVQ   X0, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVQ   X0, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1476
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks1475
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1475
 
 rowdone1476:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1474
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27007,7 +27303,9 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1477
 	RET
@@ -27016,28 +27314,28 @@ chunk1477:
 	SUBQ $0x20, BX
 
 group1478:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1479:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1480:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X4
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X4
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
@@ -27047,31 +27345,31 @@ chunks1480:
 	VPAND       shuffle798<>+0(SB), Y3, Y0
 	VPAND       shuffle798<>+0(SB), Y5, Y6
 	VPACKUSWB   Y6, Y0, Y6
-	VMOVNTDQ    Y6, (R10)
+	VMOVNTDQ    Y6, (R12)
 	VPSRLW      $0x08, Y3, Y6
 	VPSRLW      $0x08, Y5, Y0
 	VPACKUSWB   Y0, Y6, Y5
-	VMOVNTDQ    Y5, (R11)
+	VMOVNTDQ    Y5, (R13)
 	VPAND       shuffle798<>+0(SB), Y1, Y5
 	VPAND       shuffle798<>+0(SB), Y4, Y3
 	VPACKUSWB   Y3, Y5, Y3
-	VMOVNTDQ    Y3, (R10)(DX*1)
+	VMOVNTDQ    Y3, (R12)(DX*1)
 	VPSRLW      $0x08, Y1, Y3
 	VPSRLW      $0x08, Y4, Y5
 	VPACKUSWB   Y5, Y3, Y4
-	VMOVNTDQ    Y4, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVNTDQ    Y4, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1481
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1480
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1480
 
 rowdone1481:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1479
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27099,7 +27397,9 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1482
 	RET
@@ -27108,28 +27408,28 @@ chunk1482:
 	SUBQ $0x20, BX
 
 group1483:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1484:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1485:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X4
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y4, Y4
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X4
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y4, Y4
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
@@ -27139,31 +27439,31 @@ chunks1485:
 	VPAND       shuffle799<>+0(SB), Y3, Y0
 	VPAND       shuffle799<>+0(SB), Y5, Y6
 	VPACKUSDW   Y6, Y0, Y6
-	VMOVNTDQ    Y6, (R10)
+	VMOVNTDQ    Y6, (R12)
 	VPSRLD      $0x10, Y3, Y6
 	VPSRLD      $0x10, Y5, Y0
 	VPACKUSDW   Y0, Y6, Y5
-	VMOVNTDQ    Y5, (R11)
+	VMOVNTDQ    Y5, (R13)
 	VPAND       shuffle799<>+0(SB), Y1, Y5
 	VPAND       shuffle799<>+0(SB), Y4, Y3
 	VPACKUSDW   Y3, Y5, Y3
-	VMOVNTDQ    Y3, (R10)(DX*1)
+	VMOVNTDQ    Y3, (R12)(DX*1)
 	VPSRLD      $0x10, Y1, Y3
 	VPSRLD      $0x10, Y4, Y5
 	VPACKUSDW   Y5, Y3, Y4
-	VMOVNTDQ    Y4, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVNTDQ    Y4, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1486
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1485
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1485
 
 rowdone1486:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1484
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27191,7 +27491,9 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1487
 	RET
@@ -27200,46 +27502,46 @@ chunk1487:
 	SUBQ $0x20, BX
 
 group1488:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1489:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1490:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X3
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
 	VSHUFPS     $0x88, Y4, Y2, Y0
-	VMOVNTDQ    Y0, (R10)
+	VMOVNTDQ    Y0, (R12)
 	VSHUFPS     $0xdd, Y4, Y2, Y4
-	VMOVNTDQ    Y4, (R11)
+	VMOVNTDQ    Y4, (R13)
 	VSHUFPS     $0x88, Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(DX*1)
+	VMOVNTDQ    Y4, (R12)(DX*1)
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVNTDQ    Y3, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1491
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1490
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1490
 
 rowdone1491:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27267,7 +27569,9 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1492
 	RET
@@ -27276,46 +27580,46 @@ chunk1492:
 	SUBQ $0x20, BX
 
 group1493:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1494:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1495:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVDQU     16(AX)(R8*4), X1
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y1, Y1
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVDQU     16(AX)(R10*4), X1
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVDQU     48(AX)(R8*4), X3
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y3, Y3
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVDQU     48(AX)(R10*4), X3
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
 	VPUNPCKLQDQ Y4, Y2, Y0
-	VMOVNTDQ    Y0, (R10)
+	VMOVNTDQ    Y0, (R12)
 	VPUNPCKHQDQ Y4, Y2, Y4
-	VMOVNTDQ    Y4, (R11)
+	VMOVNTDQ    Y4, (R13)
 	VPUNPCKLQDQ Y3, Y1, Y4
-	VMOVNTDQ    Y4, (R10)(DX*1)
+	VMOVNTDQ    Y4, (R12)(DX*1)
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VMOVNTDQ    Y3, (R11)(DX*1)
-	CMPQ        R8, BX
+	VMOVNTDQ    Y3, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1496
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1495
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1495
 
 rowdone1496:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1494
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27343,7 +27647,9 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1497
 	RET
@@ -27352,38 +27658,38 @@ chunk1497:
 	SUBQ $0x20, BX
 
 group1498:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1499:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1500:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	VMOVDQU     (AX)(R8*4), X0
-	VINSERTI128 $0x01, 64(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R10)
-	VMOVDQU     16(AX)(R8*4), X0
-	VINSERTI128 $0x01, 80(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R10)(DX*1)
-	VMOVDQU     32(AX)(R8*4), X0
-	VINSERTI128 $0x01, 96(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R11)
-	VMOVDQU     48(AX)(R8*4), X0
-	VINSERTI128 $0x01, 112(AX)(R8*4), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(DX*1)
-	CMPQ        R8, BX
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
+	VMOVNTDQ    Y0, (R12)
+	VMOVDQU     16(AX)(R10*4), X0
+	VINSERTI128 $0x01, 80(AX)(R10*4), Y0, Y0
+	VMOVNTDQ    Y0, (R12)(DX*1)
+	VMOVDQU     32(AX)(R10*4), X0
+	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
+	VMOVNTDQ    Y0, (R13)
+	VMOVDQU     48(AX)(R10*4), X0
+	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
+	VMOVNTDQ    Y0, (R13)(DX*1)
+	CMPQ        R10, BX
 	JEQ         rowdone1501
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1500
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1500
 
 rowdone1501:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1499
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27411,7 +27717,9 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1502
 	CMPQ  BX, $0x10
@@ -27422,119 +27730,119 @@ chunk1502:
 	SUBQ $0x20, BX
 
 group1504:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1505:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1506:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle965<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 112(AX)(R8*4), X0
+	VMOVDQU 112(AX)(R10*4), X0
 	VPSHUFB shuffle968<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVDQU X2, 16(R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X1
+	VMOVDQU 20(AX)(R10*4), X1
 	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 52(AX)(R8*4), X1
+	VMOVDQU 52(AX)(R10*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 68(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 68(AX)(R10*4), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
-	VMOVDQU 84(AX)(R8*4), X2
+	VMOVDQU 84(AX)(R10*4), X2
 	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 100(AX)(R8*4), X1
+	VMOVDQU 100(AX)(R10*4), X1
 	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle969<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X2
+	VMOVDQU X2, 16(R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
-	VMOVDQU 24(AX)(R8*4), X1
+	VMOVDQU 24(AX)(R10*4), X1
 	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 40(AX)(R8*4), X2
+	VMOVDQU 40(AX)(R10*4), X2
 	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 56(AX)(R8*4), X1
+	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
-	VMOVDQU 88(AX)(R8*4), X2
+	VMOVDQU 88(AX)(R10*4), X2
 	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 104(AX)(R8*4), X1
+	VMOVDQU 104(AX)(R10*4), X1
 	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle970<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X1
+	VMOVDQU 28(AX)(R10*4), X1
 	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 60(AX)(R8*4), X1
+	VMOVDQU 60(AX)(R10*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle965<>+0(SB), X1, X1
-	VMOVDQU 92(AX)(R8*4), X2
+	VMOVDQU 92(AX)(R10*4), X2
 	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 108(AX)(R8*4), X1
+	VMOVDQU 108(AX)(R10*4), X1
 	VPSHUFB shuffle967<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle971<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X0, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1507
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks1506
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1506
 
 rowdone1507:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1505
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27547,71 +27855,71 @@ chunk1503:
 	SUBQ $0x10, BX
 
 group1508:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1509:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1510:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle965<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle966<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle968<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVDQU X2, (R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X0
+	VMOVDQU 20(AX)(R10*4), X0
 	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle969<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle965<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle966<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle967<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle970<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle965<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X0
+	VMOVDQU 28(AX)(R10*4), X0
 	VPSHUFB shuffle966<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle967<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle971<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1511
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1510
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1510
 
 rowdone1511:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1509
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27666,7 +27974,9 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1512
 	CMPQ  BX, $0x10
@@ -27677,73 +27987,73 @@ chunk1512:
 	SUBQ $0x20, BX
 
 group1514:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1515:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1516:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle972<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(R8*4), X1
+	VMOVDQU 32(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle972<>+0(SB), X1, X1
-	VMOVDQU 96(AX)(R8*4), X0
+	VMOVDQU 96(AX)(R10*4), X0
 	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle972<>+0(SB), X0, X0
-	VMOVDQU 40(AX)(R8*4), X1
+	VMOVDQU 40(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle972<>+0(SB), X1, X1
-	VMOVDQU 104(AX)(R8*4), X0
+	VMOVDQU 104(AX)(R10*4), X0
 	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle972<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle972<>+0(SB), X1, X1
-	VMOVDQU 112(AX)(R8*4), X0
+	VMOVDQU 112(AX)(R10*4), X0
 	VPSHUFB shuffle973<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R11)
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle972<>+0(SB), X2, X2
-	VMOVDQU 56(AX)(R8*4), X1
+	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 88(AX)(R8*4), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 88(AX)(R10*4), X1
 	VPSHUFB shuffle972<>+0(SB), X1, X1
 	VPSHUFB shuffle974<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X0, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1517
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks1516
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1516
 
 rowdone1517:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1515
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27756,49 +28066,49 @@ chunk1513:
 	SUBQ $0x10, BX
 
 group1518:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1519:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1520:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle972<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(R8*4), X1
+	VMOVDQU 32(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 8(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 8(AX)(R10*4), X1
 	VPSHUFB shuffle972<>+0(SB), X1, X1
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle973<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle972<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle973<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle972<>+0(SB), X2, X2
 	VPSHUFB shuffle974<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1521
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1520
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1520
 
 rowdone1521:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1519
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27837,7 +28147,9 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1522
 	RET
@@ -27846,73 +28158,73 @@ chunk1522:
 	SUBQ $0x20, BX
 
 group1523:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1524:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1525:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 8(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 8(AX)(R10*4), X1
 	VPSHUFB shuffle922<>+0(SB), X1, X1
-	VMOVDQU 72(AX)(R8*4), X0
+	VMOVDQU 72(AX)(R10*4), X0
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 24(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 24(AX)(R10*4), X1
 	VPSHUFB shuffle922<>+0(SB), X1, X1
-	VMOVDQU 88(AX)(R8*4), X0
+	VMOVDQU 88(AX)(R10*4), X0
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 40(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 40(AX)(R10*4), X1
 	VPSHUFB shuffle922<>+0(SB), X1, X1
-	VMOVDQU 104(AX)(R8*4), X0
+	VMOVDQU 104(AX)(R10*4), X0
 	VPSHUFB shuffle923<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 48(AX)(R10*4), X0
 	VPSHUFB shuffle922<>+0(SB), X0, X0
-	VMOVDQU 112(AX)(R8*4), X1
+	VMOVDQU 112(AX)(R10*4), X1
 	VPSHUFB shuffle923<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 56(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 56(AX)(R10*4), X2
 	VPSHUFB shuffle922<>+0(SB), X2, X2
 	VPSHUFB shuffle924<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1526
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks1525
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1525
 
 rowdone1526:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1524
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -27939,7 +28251,9 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
 	JAE   chunk1527
 	RET
@@ -27948,121 +28262,121 @@ chunk1527:
 	SUBQ $0x40, BX
 
 group1528:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1529:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1530:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 128(AX)(R8*4), X1
+	VMOVDQU 128(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 8(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 8(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 136(AX)(R8*4), X0
+	VMOVDQU 136(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 144(AX)(R8*4), X1
+	VMOVDQU 144(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 24(AX)(R8*4), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 24(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 152(AX)(R8*4), X0
+	VMOVDQU 152(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 160(AX)(R8*4), X1
+	VMOVDQU 160(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 40(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 40(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 168(AX)(R8*4), X0
+	VMOVDQU 168(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 48(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 176(AX)(R8*4), X1
+	VMOVDQU 176(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)(DX*1)
-	VMOVDQU 56(AX)(R8*4), X1
+	VMOVDQU X1, 32(R12)(DX*1)
+	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 184(AX)(R8*4), X0
+	VMOVDQU 184(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)(DX*1)
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU X0, 48(R12)(DX*1)
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 192(AX)(R8*4), X1
+	VMOVDQU 192(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 200(AX)(R8*4), X0
+	VMOVDQU 200(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 208(AX)(R8*4), X1
+	VMOVDQU 208(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R11)
-	VMOVDQU 88(AX)(R8*4), X1
+	VMOVDQU X1, 32(R13)
+	VMOVDQU 88(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 216(AX)(R8*4), X0
+	VMOVDQU 216(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R11)
-	VMOVDQU 96(AX)(R8*4), X0
+	VMOVDQU X0, 48(R13)
+	VMOVDQU 96(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 224(AX)(R8*4), X1
+	VMOVDQU 224(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 104(AX)(R8*4), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 104(AX)(R10*4), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X1
-	VMOVDQU 232(AX)(R8*4), X0
+	VMOVDQU 232(AX)(R10*4), X0
 	VPSHUFB shuffle16<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	VMOVDQU 112(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)(DX*1)
+	VMOVDQU 112(AX)(R10*4), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X0
-	VMOVDQU 240(AX)(R8*4), X1
+	VMOVDQU 240(AX)(R10*4), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R11)(DX*1)
-	VMOVDQU 120(AX)(R8*4), X2
+	VMOVDQU X2, 32(R13)(DX*1)
+	VMOVDQU 120(AX)(R10*4), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, 48(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1531
-	ADDQ    $0x40, R8
-	CMPQ    R8, BX
+	ADDQ    $0x40, R10
+	CMPQ    R10, BX
 	JLE     chunks1530
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1530
 
 rowdone1531:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1529
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28089,7 +28403,9 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x24
 	JAE   chunk1532
 	CMPQ  BX, $0x18
@@ -28100,191 +28416,191 @@ chunk1532:
 	SUBQ $0x24, BX
 
 group1534:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1535:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1536:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle813<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 50(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 50(AX)(R10*4), X1
 	VPSHUFB shuffle977<>+0(SB), X1, X1
-	VMOVDQU 66(AX)(R8*4), X0
+	VMOVDQU 66(AX)(R10*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 82(AX)(R8*4), X1
+	VMOVDQU 82(AX)(R10*4), X1
 	VPSHUFB shuffle979<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 98(AX)(R8*4), X0
+	VMOVDQU 98(AX)(R10*4), X0
 	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 114(AX)(R8*4), X1
+	VMOVDQU 114(AX)(R10*4), X1
 	VPSHUFB shuffle981<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R10)
-	VMOVDQU 99(AX)(R8*4), X1
+	VMOVDQU X1, 16(R12)
+	VMOVDQU 99(AX)(R10*4), X1
 	VPSHUFB shuffle982<>+0(SB), X1, X1
-	VMOVDQU 115(AX)(R8*4), X0
+	VMOVDQU 115(AX)(R10*4), X0
 	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 128(AX)(R8*4), X1
+	VMOVDQU 128(AX)(R10*4), X1
 	VPSHUFB shuffle984<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, 32(R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVD   X2, 32(R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle80<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X0
+	VMOVDQU 20(AX)(R10*4), X0
 	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 52(AX)(R8*4), X0
+	VMOVDQU 52(AX)(R10*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 68(AX)(R8*4), X2
+	VMOVDQU 68(AX)(R10*4), X2
 	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 84(AX)(R8*4), X0
+	VMOVDQU 84(AX)(R10*4), X0
 	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 54(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 54(AX)(R10*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VMOVDQU 70(AX)(R8*4), X2
+	VMOVDQU 70(AX)(R10*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 86(AX)(R8*4), X0
+	VMOVDQU 86(AX)(R10*4), X0
 	VPSHUFB shuffle979<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 102(AX)(R8*4), X2
+	VMOVDQU 102(AX)(R10*4), X2
 	VPSHUFB shuffle980<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 118(AX)(R8*4), X0
+	VMOVDQU 118(AX)(R10*4), X0
 	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 103(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 103(AX)(R10*4), X0
 	VPSHUFB shuffle982<>+0(SB), X0, X0
-	VMOVDQU 119(AX)(R8*4), X2
+	VMOVDQU 119(AX)(R10*4), X2
 	VPSHUFB shuffle983<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle985<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVD   X0, 32(R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVD   X0, 32(R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle81<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 56(AX)(R8*4), X2
+	VMOVDQU 56(AX)(R10*4), X2
 	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 72(AX)(R8*4), X0
+	VMOVDQU 72(AX)(R10*4), X0
 	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 88(AX)(R8*4), X2
+	VMOVDQU 88(AX)(R10*4), X2
 	VPSHUFB shuffle813<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 58(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 58(AX)(R10*4), X2
 	VPSHUFB shuffle977<>+0(SB), X2, X2
-	VMOVDQU 74(AX)(R8*4), X0
+	VMOVDQU 74(AX)(R10*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 90(AX)(R8*4), X2
+	VMOVDQU 90(AX)(R10*4), X2
 	VPSHUFB shuffle979<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 106(AX)(R8*4), X0
+	VMOVDQU 106(AX)(R10*4), X0
 	VPSHUFB shuffle980<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 122(AX)(R8*4), X2
+	VMOVDQU 122(AX)(R10*4), X2
 	VPSHUFB shuffle981<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R11)
-	VMOVDQU 107(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)
+	VMOVDQU 107(AX)(R10*4), X2
 	VPSHUFB shuffle982<>+0(SB), X2, X2
-	VMOVDQU 123(AX)(R8*4), X0
+	VMOVDQU 123(AX)(R10*4), X0
 	VPSHUFB shuffle983<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle986<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVD   X2, 32(R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVD   X2, 32(R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle80<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X0
+	VMOVDQU 28(AX)(R10*4), X0
 	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 60(AX)(R8*4), X0
+	VMOVDQU 60(AX)(R10*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 76(AX)(R8*4), X2
+	VMOVDQU 76(AX)(R10*4), X2
 	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 92(AX)(R8*4), X0
+	VMOVDQU 92(AX)(R10*4), X0
 	VPSHUFB shuffle813<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 62(AX)(R8*4), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 62(AX)(R10*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VMOVDQU 78(AX)(R8*4), X2
+	VMOVDQU 78(AX)(R10*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 94(AX)(R8*4), X0
+	VMOVDQU 94(AX)(R10*4), X0
 	VPSHUFB shuffle979<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 110(AX)(R8*4), X2
+	VMOVDQU 110(AX)(R10*4), X2
 	VPSHUFB shuffle980<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 126(AX)(R8*4), X0
+	VMOVDQU 126(AX)(R10*4), X0
 	VPSHUFB shuffle981<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	VMOVDQU 111(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)(DX*1)
+	VMOVDQU 111(AX)(R10*4), X0
 	VPSHUFB shuffle982<>+0(SB), X0, X0
-	VMOVDQU 127(AX)(R8*4), X2
+	VMOVDQU 127(AX)(R10*4), X2
 	VPSHUFB shuffle983<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle987<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVD   X1, 32(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVD   X1, 32(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1537
-	ADDQ    $0x24, R8
-	CMPQ    R8, BX
+	ADDQ    $0x24, R10
+	CMPQ    R10, BX
 	JLE     chunks1536
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1536
 
 rowdone1537:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28297,127 +28613,127 @@ chunk1533:
 	SUBQ $0x18, BX
 
 group1538:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1539:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1540:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle81<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle975<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle813<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)
-	VMOVDQU 50(AX)(R8*4), X2
+	VMOVDQU X2, (R12)
+	VMOVDQU 50(AX)(R10*4), X2
 	VPSHUFB shuffle977<>+0(SB), X2, X2
-	VMOVDQU 66(AX)(R8*4), X0
+	VMOVDQU 66(AX)(R10*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle988<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 16(R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVQ   X2, 16(R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle80<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X0
+	VMOVDQU 20(AX)(R10*4), X0
 	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 52(AX)(R8*4), X0
+	VMOVDQU 52(AX)(R10*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 68(AX)(R8*4), X2
+	VMOVDQU 68(AX)(R10*4), X2
 	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle989<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 54(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 54(AX)(R10*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VMOVDQU 70(AX)(R8*4), X2
+	VMOVDQU 70(AX)(R10*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle990<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVQ   X0, 16(R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVQ   X0, 16(R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle81<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle82<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 56(AX)(R8*4), X2
+	VMOVDQU 56(AX)(R10*4), X2
 	VPSHUFB shuffle975<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 72(AX)(R8*4), X0
+	VMOVDQU 72(AX)(R10*4), X0
 	VPSHUFB shuffle976<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle991<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 58(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 58(AX)(R10*4), X2
 	VPSHUFB shuffle977<>+0(SB), X2, X2
-	VMOVDQU 74(AX)(R8*4), X0
+	VMOVDQU 74(AX)(R10*4), X0
 	VPSHUFB shuffle978<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle992<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVQ   X2, 16(R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVQ   X2, 16(R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle80<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X0
+	VMOVDQU 28(AX)(R10*4), X0
 	VPSHUFB shuffle81<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle82<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 60(AX)(R8*4), X0
+	VMOVDQU 60(AX)(R10*4), X0
 	VPSHUFB shuffle975<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 76(AX)(R8*4), X2
+	VMOVDQU 76(AX)(R10*4), X2
 	VPSHUFB shuffle976<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle993<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 62(AX)(R8*4), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 62(AX)(R10*4), X0
 	VPSHUFB shuffle977<>+0(SB), X0, X0
-	VMOVDQU 78(AX)(R8*4), X2
+	VMOVDQU 78(AX)(R10*4), X2
 	VPSHUFB shuffle978<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle994<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVQ   X1, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVQ   X1, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1541
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks1540
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1540
 
 rowdone1541:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28524,7 +28840,9 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x30
 	JAE   chunk1542
 	CMPQ  BX, $0x18
@@ -28535,167 +28853,167 @@ chunk1542:
 	SUBQ $0x30, BX
 
 group1544:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1545:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1546:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(R8*4), X1
+	VMOVDQU 32(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 6(AX)(R8*4), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 6(AX)(R10*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
-	VMOVDQU 38(AX)(R8*4), X1
+	VMOVDQU 38(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 68(AX)(R8*4), X0
+	VMOVDQU 68(AX)(R10*4), X0
 	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(AX)(R8*4), X0
+	VMOVDQU 128(AX)(R10*4), X0
 	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 160(AX)(R8*4), X1
+	VMOVDQU 160(AX)(R10*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 16(R10)
-	VMOVDQU 100(AX)(R8*4), X1
+	VMOVDQU X1, 16(R12)
+	VMOVDQU 100(AX)(R10*4), X1
 	VPSHUFB shuffle94<>+0(SB), X1, X1
-	VMOVDQU 130(AX)(R8*4), X0
+	VMOVDQU 130(AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 162(AX)(R8*4), X1
+	VMOVDQU 162(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 8(AX)(R8*4), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 8(AX)(R10*4), X1
 	VPSHUFB shuffle92<>+0(SB), X1, X1
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle94<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 14(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 14(AX)(R10*4), X1
 	VPSHUFB shuffle767<>+0(SB), X1, X1
-	VMOVDQU 46(AX)(R8*4), X0
+	VMOVDQU 46(AX)(R10*4), X0
 	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle104<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 104(AX)(R8*4), X0
+	VMOVDQU 104(AX)(R10*4), X0
 	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 136(AX)(R8*4), X1
+	VMOVDQU 136(AX)(R10*4), X1
 	VPSHUFB shuffle307<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 168(AX)(R8*4), X0
+	VMOVDQU 168(AX)(R10*4), X0
 	VPSHUFB shuffle313<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 108(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 108(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
-	VMOVDQU 138(AX)(R8*4), X1
+	VMOVDQU 138(AX)(R10*4), X1
 	VPSHUFB shuffle92<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 170(AX)(R8*4), X0
+	VMOVDQU 170(AX)(R10*4), X0
 	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)(DX*1)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 32(R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 22(AX)(R8*4), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 22(AX)(R10*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
-	VMOVDQU 54(AX)(R8*4), X1
+	VMOVDQU 54(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 84(AX)(R8*4), X0
+	VMOVDQU 84(AX)(R10*4), X0
 	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 112(AX)(R8*4), X1
+	VMOVDQU 112(AX)(R10*4), X1
 	VPSHUFB shuffle938<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 144(AX)(R8*4), X0
+	VMOVDQU 144(AX)(R10*4), X0
 	VPSHUFB shuffle307<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 176(AX)(R8*4), X1
+	VMOVDQU 176(AX)(R10*4), X1
 	VPSHUFB shuffle313<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 16(R11)
-	VMOVDQU 116(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)
+	VMOVDQU 116(AX)(R10*4), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
-	VMOVDQU 146(AX)(R8*4), X0
+	VMOVDQU 146(AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle995<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R11)
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU X2, 32(R13)
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle92<>+0(SB), X2, X2
-	VMOVDQU 56(AX)(R8*4), X0
+	VMOVDQU 56(AX)(R10*4), X0
 	VPSHUFB shuffle93<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 88(AX)(R8*4), X2
+	VMOVDQU 88(AX)(R10*4), X2
 	VPSHUFB shuffle94<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 30(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 30(AX)(R10*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
-	VMOVDQU 62(AX)(R8*4), X0
+	VMOVDQU 62(AX)(R10*4), X0
 	VPSHUFB shuffle305<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 92(AX)(R8*4), X2
+	VMOVDQU 92(AX)(R10*4), X2
 	VPSHUFB shuffle104<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 120(AX)(R8*4), X0
+	VMOVDQU 120(AX)(R10*4), X0
 	VPSHUFB shuffle938<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 152(AX)(R8*4), X2
+	VMOVDQU 152(AX)(R10*4), X2
 	VPSHUFB shuffle307<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle318<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	VMOVDQU 124(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)(DX*1)
+	VMOVDQU 124(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
-	VMOVDQU 154(AX)(R8*4), X2
+	VMOVDQU 154(AX)(R10*4), X2
 	VPSHUFB shuffle92<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle100<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 32(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, 32(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1547
-	ADDQ    $0x30, R8
-	CMPQ    R8, BX
+	ADDQ    $0x30, R10
+	CMPQ    R10, BX
 	JLE     chunks1546
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1546
 
 rowdone1547:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1545
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28708,95 +29026,95 @@ chunk1543:
 	SUBQ $0x18, BX
 
 group1548:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1549:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1550:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(R8*4), X1
+	VMOVDQU 32(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 6(AX)(R8*4), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 6(AX)(R10*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
-	VMOVDQU 38(AX)(R8*4), X1
+	VMOVDQU 38(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 68(AX)(R8*4), X0
+	VMOVDQU 68(AX)(R10*4), X0
 	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVQ   X0, 16(R12)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 40(AX)(R8*4), X1
+	VMOVDQU 40(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(AX)(R8*4), X0
+	VMOVDQU 72(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 14(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 14(AX)(R10*4), X0
 	VPSHUFB shuffle767<>+0(SB), X0, X0
-	VMOVDQU 46(AX)(R8*4), X1
+	VMOVDQU 46(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 76(AX)(R8*4), X0
+	VMOVDQU 76(AX)(R10*4), X0
 	VPSHUFB shuffle104<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R10)(DX*1)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVQ   X0, 16(R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle92<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle94<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 22(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 22(AX)(R10*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
-	VMOVDQU 54(AX)(R8*4), X1
+	VMOVDQU 54(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle103<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVQ   X2, 16(R11)
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVQ   X2, 16(R13)
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle92<>+0(SB), X2, X2
-	VMOVDQU 56(AX)(R8*4), X1
+	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle93<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle996<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 30(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 30(AX)(R10*4), X2
 	VPSHUFB shuffle767<>+0(SB), X2, X2
-	VMOVDQU 62(AX)(R8*4), X1
+	VMOVDQU 62(AX)(R10*4), X1
 	VPSHUFB shuffle305<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle997<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVQ   X0, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVQ   X0, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1551
-	ADDQ    $0x18, R8
-	CMPQ    R8, BX
+	ADDQ    $0x18, R10
+	CMPQ    R10, BX
 	JLE     chunks1550
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1550
 
 rowdone1551:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1549
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28835,7 +29153,9 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x30
 	JAE   chunk1552
 	RET
@@ -28844,132 +29164,132 @@ chunk1552:
 	SUBQ $0x30, BX
 
 group1553:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1554:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1555:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(AX)(R8*4), X0
+	VMOVDQU 128(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
-	VMOVDQU 68(AX)(R8*4), X1
+	VMOVDQU 68(AX)(R10*4), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 132(AX)(R8*4), X0
+	VMOVDQU 132(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 12(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 12(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 136(AX)(R8*4), X0
+	VMOVDQU 136(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 32(R12)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 144(AX)(R8*4), X0
+	VMOVDQU 144(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 24(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 24(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
-	VMOVDQU 84(AX)(R8*4), X1
+	VMOVDQU 84(AX)(R10*4), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 148(AX)(R8*4), X0
+	VMOVDQU 148(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 28(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 28(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
-	VMOVDQU 92(AX)(R8*4), X1
+	VMOVDQU 92(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 152(AX)(R8*4), X0
+	VMOVDQU 152(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R10)(DX*1)
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, 32(R12)(DX*1)
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 160(AX)(R8*4), X0
+	VMOVDQU 160(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
-	VMOVDQU 100(AX)(R8*4), X1
+	VMOVDQU 100(AX)(R10*4), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 164(AX)(R8*4), X0
+	VMOVDQU 164(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 44(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 44(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
-	VMOVDQU 108(AX)(R8*4), X1
+	VMOVDQU 108(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 168(AX)(R8*4), X0
+	VMOVDQU 168(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R11)
-	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, 32(R13)
+	VMOVDQU 48(AX)(R10*4), X0
 	VPSHUFB shuffle115<>+0(SB), X0, X0
-	VMOVDQU 112(AX)(R8*4), X1
+	VMOVDQU 112(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 176(AX)(R8*4), X0
+	VMOVDQU 176(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 56(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 56(AX)(R10*4), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
-	VMOVDQU 116(AX)(R8*4), X1
+	VMOVDQU 116(AX)(R10*4), X1
 	VPSHUFB shuffle115<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle120<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R11)(DX*1)
-	VMOVDQU 60(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)(DX*1)
+	VMOVDQU 60(AX)(R10*4), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
-	VMOVDQU 124(AX)(R8*4), X1
+	VMOVDQU 124(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle123<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 32(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X0, 32(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1556
-	ADDQ    $0x30, R8
-	CMPQ    R8, BX
+	ADDQ    $0x30, R10
+	CMPQ    R10, BX
 	JLE     chunks1555
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1555
 
 rowdone1556:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1554
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -28996,7 +29316,9 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1557
 	CMPQ  BX, $0x10
@@ -29007,119 +29329,119 @@ chunk1557:
 	SUBQ $0x20, BX
 
 group1559:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1560:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1561:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle998<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle998<>+0(SB), X1, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 112(AX)(R8*4), X0
+	VMOVDQU 112(AX)(R10*4), X0
 	VPSHUFB shuffle1001<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVDQU X2, 16(R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle998<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X1
+	VMOVDQU 20(AX)(R10*4), X1
 	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 52(AX)(R8*4), X1
+	VMOVDQU 52(AX)(R10*4), X1
 	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 68(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 68(AX)(R10*4), X1
 	VPSHUFB shuffle998<>+0(SB), X1, X1
-	VMOVDQU 84(AX)(R8*4), X2
+	VMOVDQU 84(AX)(R10*4), X2
 	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 100(AX)(R8*4), X1
+	VMOVDQU 100(AX)(R10*4), X1
 	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1002<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X2
+	VMOVDQU X2, 16(R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X2
 	VPSHUFB shuffle998<>+0(SB), X2, X2
-	VMOVDQU 24(AX)(R8*4), X1
+	VMOVDQU 24(AX)(R10*4), X1
 	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 40(AX)(R8*4), X2
+	VMOVDQU 40(AX)(R10*4), X2
 	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 56(AX)(R8*4), X1
+	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle998<>+0(SB), X1, X1
-	VMOVDQU 88(AX)(R8*4), X2
+	VMOVDQU 88(AX)(R10*4), X2
 	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 104(AX)(R8*4), X1
+	VMOVDQU 104(AX)(R10*4), X1
 	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1003<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
-	VMOVDQU X2, 16(R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVDQU X2, 16(R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle998<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X1
+	VMOVDQU 28(AX)(R10*4), X1
 	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 60(AX)(R8*4), X1
+	VMOVDQU 60(AX)(R10*4), X1
 	VPSHUFB shuffle1001<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle998<>+0(SB), X1, X1
-	VMOVDQU 92(AX)(R8*4), X2
+	VMOVDQU 92(AX)(R10*4), X2
 	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VMOVDQU 108(AX)(R8*4), X1
+	VMOVDQU 108(AX)(R10*4), X1
 	VPSHUFB shuffle1000<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle1004<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X0, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1562
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks1561
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1561
 
 rowdone1562:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1560
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -29132,71 +29454,71 @@ chunk1558:
 	SUBQ $0x10, BX
 
 group1563:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1564:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1565:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle998<>+0(SB), X0, X0
-	VMOVDQU 16(AX)(R8*4), X1
+	VMOVDQU 16(AX)(R10*4), X1
 	VPSHUFB shuffle999<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle1001<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)
-	VMOVDQU 4(AX)(R8*4), X2
+	VMOVDQU X2, (R12)
+	VMOVDQU 4(AX)(R10*4), X2
 	VPSHUFB shuffle998<>+0(SB), X2, X2
-	VMOVDQU 20(AX)(R8*4), X0
+	VMOVDQU 20(AX)(R10*4), X0
 	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 36(AX)(R8*4), X2
+	VMOVDQU 36(AX)(R10*4), X2
 	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1002<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle998<>+0(SB), X0, X0
-	VMOVDQU 24(AX)(R8*4), X2
+	VMOVDQU 24(AX)(R10*4), X2
 	VPSHUFB shuffle999<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle1000<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle1003<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 12(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 12(AX)(R10*4), X2
 	VPSHUFB shuffle998<>+0(SB), X2, X2
-	VMOVDQU 28(AX)(R8*4), X0
+	VMOVDQU 28(AX)(R10*4), X0
 	VPSHUFB shuffle999<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 44(AX)(R8*4), X2
+	VMOVDQU 44(AX)(R10*4), X2
 	VPSHUFB shuffle1000<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle1004<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, (R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, (R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1566
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1565
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1565
 
 rowdone1566:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1564
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -29251,7 +29573,9 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1567
 	RET
@@ -29260,119 +29584,119 @@ chunk1567:
 	SUBQ $0x20, BX
 
 group1568:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1569:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1570:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 32(AX)(R8*4), X1
+	VMOVDQU 32(AX)(R10*4), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 64(AX)(R8*4), X0
+	VMOVDQU 64(AX)(R10*4), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 4(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 4(AX)(R10*4), X1
 	VPSHUFB shuffle956<>+0(SB), X1, X1
-	VMOVDQU 36(AX)(R8*4), X0
+	VMOVDQU 36(AX)(R10*4), X0
 	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 68(AX)(R8*4), X1
+	VMOVDQU 68(AX)(R10*4), X1
 	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 100(AX)(R8*4), X0
+	VMOVDQU 100(AX)(R10*4), X0
 	VPSHUFB shuffle959<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 40(AX)(R8*4), X1
+	VMOVDQU 40(AX)(R10*4), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 72(AX)(R8*4), X0
+	VMOVDQU 72(AX)(R10*4), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 104(AX)(R8*4), X1
+	VMOVDQU 104(AX)(R10*4), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 12(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 12(AX)(R10*4), X1
 	VPSHUFB shuffle956<>+0(SB), X1, X1
-	VMOVDQU 44(AX)(R8*4), X0
+	VMOVDQU 44(AX)(R10*4), X0
 	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 76(AX)(R8*4), X1
+	VMOVDQU 76(AX)(R10*4), X1
 	VPSHUFB shuffle958<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 108(AX)(R8*4), X0
+	VMOVDQU 108(AX)(R10*4), X0
 	VPSHUFB shuffle959<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 48(AX)(R8*4), X1
+	VMOVDQU 48(AX)(R10*4), X1
 	VPSHUFB shuffle957<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 80(AX)(R8*4), X0
+	VMOVDQU 80(AX)(R10*4), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 112(AX)(R8*4), X1
+	VMOVDQU 112(AX)(R10*4), X1
 	VPSHUFB shuffle959<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)
-	VMOVDQU 20(AX)(R8*4), X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 20(AX)(R10*4), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 52(AX)(R8*4), X0
+	VMOVDQU 52(AX)(R10*4), X0
 	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 84(AX)(R8*4), X2
+	VMOVDQU 84(AX)(R10*4), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle963<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 24(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 24(AX)(R10*4), X0
 	VPSHUFB shuffle956<>+0(SB), X0, X0
-	VMOVDQU 56(AX)(R8*4), X2
+	VMOVDQU 56(AX)(R10*4), X2
 	VPSHUFB shuffle957<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 88(AX)(R8*4), X0
+	VMOVDQU 88(AX)(R10*4), X0
 	VPSHUFB shuffle958<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle1005<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 28(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 28(AX)(R10*4), X2
 	VPSHUFB shuffle956<>+0(SB), X2, X2
-	VMOVDQU 60(AX)(R8*4), X0
+	VMOVDQU 60(AX)(R10*4), X0
 	VPSHUFB shuffle957<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 92(AX)(R8*4), X2
+	VMOVDQU 92(AX)(R10*4), X2
 	VPSHUFB shuffle958<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle962<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 16(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, 16(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1571
-	ADDQ    $0x20, R8
-	CMPQ    R8, BX
+	ADDQ    $0x20, R10
+	CMPQ    R10, BX
 	JLE     chunks1570
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1570
 
 rowdone1571:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1569
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -29403,7 +29727,9 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
 	JAE   chunk1572
 	RET
@@ -29412,215 +29738,215 @@ chunk1572:
 	SUBQ $0x40, BX
 
 group1573:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1574:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1575:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	VMOVDQU (AX)(R8*4), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 64(AX)(R8*4), X1
+	VMOVDQU 64(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 128(AX)(R8*4), X0
+	VMOVDQU 128(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 192(AX)(R8*4), X1
+	VMOVDQU 192(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)
-	VMOVDQU 4(AX)(R8*4), X1
+	VMOVDQU X1, (R12)
+	VMOVDQU 4(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 68(AX)(R8*4), X0
+	VMOVDQU 68(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 132(AX)(R8*4), X1
+	VMOVDQU 132(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 196(AX)(R8*4), X0
+	VMOVDQU 196(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)
-	VMOVDQU 8(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)
+	VMOVDQU 8(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 72(AX)(R8*4), X1
+	VMOVDQU 72(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 136(AX)(R8*4), X0
+	VMOVDQU 136(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 200(AX)(R8*4), X1
+	VMOVDQU 200(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)
-	VMOVDQU 12(AX)(R8*4), X1
+	VMOVDQU X1, 32(R12)
+	VMOVDQU 12(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 76(AX)(R8*4), X0
+	VMOVDQU 76(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 140(AX)(R8*4), X1
+	VMOVDQU 140(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 204(AX)(R8*4), X0
+	VMOVDQU 204(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)
-	VMOVDQU 16(AX)(R8*4), X0
+	VMOVDQU X0, 48(R12)
+	VMOVDQU 16(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 80(AX)(R8*4), X1
+	VMOVDQU 80(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 144(AX)(R8*4), X0
+	VMOVDQU 144(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 208(AX)(R8*4), X1
+	VMOVDQU 208(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*1)
-	VMOVDQU 20(AX)(R8*4), X1
+	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU 20(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 84(AX)(R8*4), X0
+	VMOVDQU 84(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 148(AX)(R8*4), X1
+	VMOVDQU 148(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 212(AX)(R8*4), X0
+	VMOVDQU 212(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R10)(DX*1)
-	VMOVDQU 24(AX)(R8*4), X0
+	VMOVDQU X0, 16(R12)(DX*1)
+	VMOVDQU 24(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 88(AX)(R8*4), X1
+	VMOVDQU 88(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 152(AX)(R8*4), X0
+	VMOVDQU 152(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 216(AX)(R8*4), X1
+	VMOVDQU 216(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R10)(DX*1)
-	VMOVDQU 28(AX)(R8*4), X1
+	VMOVDQU X1, 32(R12)(DX*1)
+	VMOVDQU 28(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 92(AX)(R8*4), X0
+	VMOVDQU 92(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 156(AX)(R8*4), X1
+	VMOVDQU 156(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 220(AX)(R8*4), X0
+	VMOVDQU 220(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R10)(DX*1)
-	VMOVDQU 32(AX)(R8*4), X0
+	VMOVDQU X0, 48(R12)(DX*1)
+	VMOVDQU 32(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 96(AX)(R8*4), X1
+	VMOVDQU 96(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 160(AX)(R8*4), X0
+	VMOVDQU 160(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 224(AX)(R8*4), X1
+	VMOVDQU 224(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)
-	VMOVDQU 36(AX)(R8*4), X1
+	VMOVDQU X1, (R13)
+	VMOVDQU 36(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 100(AX)(R8*4), X0
+	VMOVDQU 100(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 164(AX)(R8*4), X1
+	VMOVDQU 164(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 228(AX)(R8*4), X0
+	VMOVDQU 228(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 16(R11)
-	VMOVDQU 40(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)
+	VMOVDQU 40(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 104(AX)(R8*4), X1
+	VMOVDQU 104(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 168(AX)(R8*4), X0
+	VMOVDQU 168(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 232(AX)(R8*4), X1
+	VMOVDQU 232(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, 32(R11)
-	VMOVDQU 44(AX)(R8*4), X1
+	VMOVDQU X1, 32(R13)
+	VMOVDQU 44(AX)(R10*4), X1
 	VPSHUFB shuffle17<>+0(SB), X1, X1
-	VMOVDQU 108(AX)(R8*4), X0
+	VMOVDQU 108(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 172(AX)(R8*4), X1
+	VMOVDQU 172(AX)(R10*4), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 236(AX)(R8*4), X0
+	VMOVDQU 236(AX)(R10*4), X0
 	VPSHUFB shuffle14<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, 48(R11)
-	VMOVDQU 48(AX)(R8*4), X0
+	VMOVDQU X0, 48(R13)
+	VMOVDQU 48(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 112(AX)(R8*4), X1
+	VMOVDQU 112(AX)(R10*4), X1
 	VPSHUFB shuffle116<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
-	VMOVDQU 176(AX)(R8*4), X0
+	VMOVDQU 176(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
-	VMOVDQU 240(AX)(R8*4), X1
+	VMOVDQU 240(AX)(R10*4), X1
 	VPSHUFB shuffle14<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R11)(DX*1)
-	VMOVDQU 52(AX)(R8*4), X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 52(AX)(R10*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 116(AX)(R8*4), X0
+	VMOVDQU 116(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 180(AX)(R8*4), X2
+	VMOVDQU 180(AX)(R10*4), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle20<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, 16(R11)(DX*1)
-	VMOVDQU 56(AX)(R8*4), X0
+	VMOVDQU X0, 16(R13)(DX*1)
+	VMOVDQU 56(AX)(R10*4), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X0
-	VMOVDQU 120(AX)(R8*4), X2
+	VMOVDQU 120(AX)(R10*4), X2
 	VPSHUFB shuffle116<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU 184(AX)(R8*4), X0
+	VMOVDQU 184(AX)(R10*4), X0
 	VPSHUFB shuffle117<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VPSHUFB shuffle238<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, 32(R11)(DX*1)
-	VMOVDQU 60(AX)(R8*4), X2
+	VMOVDQU X2, 32(R13)(DX*1)
+	VMOVDQU 60(AX)(R10*4), X2
 	VPSHUFB shuffle17<>+0(SB), X2, X2
-	VMOVDQU 124(AX)(R8*4), X0
+	VMOVDQU 124(AX)(R10*4), X0
 	VPSHUFB shuffle116<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VMOVDQU 188(AX)(R8*4), X2
+	VMOVDQU 188(AX)(R10*4), X2
 	VPSHUFB shuffle117<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle240<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VMOVDQU X1, 48(R11)(DX*1)
-	CMPQ    R8, BX
+	VMOVDQU X1, 48(R13)(DX*1)
+	CMPQ    R10, BX
 	JEQ     rowdone1576
-	ADDQ    $0x40, R8
-	CMPQ    R8, BX
+	ADDQ    $0x40, R10
+	CMPQ    R10, BX
 	JLE     chunks1575
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1575
 
 rowdone1576:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1574
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -29647,8 +29973,10 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1577
 	CMPQ  BX, $0x10
@@ -29659,36 +29987,36 @@ chunk1577:
 	SUBQ $0x20, BX
 
 group1579:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1580:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1581:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 80(R15), Y0, Y0
 	VPSHUFB     shuffle1006<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 96(R15), Y2, Y2
 	VPSHUFB     shuffle1007<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R13), X1
-	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VMOVDQU     32(R15), X1
+	VINSERTI128 $0x01, 112(R15), Y1, Y1
 	VPSHUFB     shuffle1008<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle1009<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R13), X4
-	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VMOVDQU     64(R15), X4
+	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle1010<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R13)
 	VPSHUFB     shuffle1011<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1012<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -29698,7 +30026,7 @@ chunks1581:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1015<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*1)
+	VMOVDQU     Y6, (R13)(DX*1)
 	VPSHUFB     shuffle1016<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1017<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -29708,7 +30036,7 @@ chunks1581:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1020<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*2)
+	VMOVDQU     Y6, (R13)(DX*2)
 	VPSHUFB     shuffle1021<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1022<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -29718,7 +30046,7 @@ chunks1581:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1025<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DI*1)
+	VMOVDQU     Y6, (R13)(R9*1)
 	VPSHUFB     shuffle1026<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1027<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -29728,19 +30056,19 @@ chunks1581:
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle1030<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R12)
-	CMPQ        R9, BX
+	VMOVDQU     Y4, (R14)
+	CMPQ        R11, BX
 	JEQ         rowdone1582
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1581
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1581
 
 rowdone1582:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1580
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -29753,31 +30081,31 @@ chunk1578:
 	SUBQ $0x10, BX
 
 group1583:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1584:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1585:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle1031<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle1032<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R13), X1
+	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle1033<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle1034<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R13), X4
+	VMOVDQU 64(R15), X4
 	VPSHUFB shuffle1035<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)
+	VMOVDQU X6, (R13)
 	VPSHUFB shuffle1036<>+0(SB), X0, X6
 	VPSHUFB shuffle1037<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -29787,7 +30115,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1040<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*1)
+	VMOVDQU X6, (R13)(DX*1)
 	VPSHUFB shuffle1041<>+0(SB), X0, X6
 	VPSHUFB shuffle1042<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -29797,7 +30125,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1045<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*2)
+	VMOVDQU X6, (R13)(DX*2)
 	VPSHUFB shuffle1046<>+0(SB), X0, X6
 	VPSHUFB shuffle1047<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -29807,7 +30135,7 @@ chunks1585:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1050<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DI*1)
+	VMOVDQU X6, (R13)(R9*1)
 	VPSHUFB shuffle1051<>+0(SB), X0, X0
 	VPSHUFB shuffle1052<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -29817,19 +30145,19 @@ chunks1585:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle1055<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R12)
-	CMPQ    R9, BX
+	VMOVDQU X4, (R14)
+	CMPQ    R11, BX
 	JEQ     rowdone1586
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1585
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1585
 
 rowdone1586:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30106,8 +30434,10 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1587
 	CMPQ  BX, $0x10
@@ -30118,36 +30448,36 @@ chunk1587:
 	SUBQ $0x20, BX
 
 group1589:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1590:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1591:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 80(R15), Y0, Y0
 	VPSHUFB     shuffle1056<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 96(R15), Y2, Y2
 	VPSHUFB     shuffle1057<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R13), X1
-	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VMOVDQU     32(R15), X1
+	VINSERTI128 $0x01, 112(R15), Y1, Y1
 	VPSHUFB     shuffle1058<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle1059<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R13), X4
-	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VMOVDQU     64(R15), X4
+	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle1060<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R13)
 	VPSHUFB     shuffle1061<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1062<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30157,7 +30487,7 @@ chunks1591:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1065<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*1)
+	VMOVDQU     Y6, (R13)(DX*1)
 	VPSHUFB     shuffle1066<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1067<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30167,7 +30497,7 @@ chunks1591:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1070<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*2)
+	VMOVDQU     Y6, (R13)(DX*2)
 	VPSHUFB     shuffle1071<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1072<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30177,7 +30507,7 @@ chunks1591:
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle1075<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DI*1)
+	VMOVDQU     Y6, (R13)(R9*1)
 	VPSHUFB     shuffle1076<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1077<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -30187,19 +30517,19 @@ chunks1591:
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle1080<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R12)
-	CMPQ        R9, BX
+	VMOVDQU     Y4, (R14)
+	CMPQ        R11, BX
 	JEQ         rowdone1592
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1591
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1591
 
 rowdone1592:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1590
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30212,31 +30542,31 @@ chunk1588:
 	SUBQ $0x10, BX
 
 group1593:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1594:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1595:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle1081<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle1082<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R13), X1
+	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle319<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle1083<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R13), X4
+	VMOVDQU 64(R15), X4
 	VPSHUFB shuffle1084<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)
+	VMOVDQU X6, (R13)
 	VPSHUFB shuffle1085<>+0(SB), X0, X6
 	VPSHUFB shuffle102<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30246,7 +30576,7 @@ chunks1595:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1088<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*1)
+	VMOVDQU X6, (R13)(DX*1)
 	VPSHUFB shuffle1089<>+0(SB), X0, X6
 	VPSHUFB shuffle328<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30256,7 +30586,7 @@ chunks1595:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1091<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*2)
+	VMOVDQU X6, (R13)(DX*2)
 	VPSHUFB shuffle1092<>+0(SB), X0, X6
 	VPSHUFB shuffle1093<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30266,7 +30596,7 @@ chunks1595:
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle1095<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DI*1)
+	VMOVDQU X6, (R13)(R9*1)
 	VPSHUFB shuffle1096<>+0(SB), X0, X0
 	VPSHUFB shuffle1097<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -30276,19 +30606,19 @@ chunks1595:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle1099<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R12)
-	CMPQ    R9, BX
+	VMOVDQU X4, (R14)
+	CMPQ    R11, BX
 	JEQ     rowdone1596
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1595
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1595
 
 rowdone1596:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30541,8 +30871,10 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1597
 	CMPQ  BX, $0x10
@@ -30553,42 +30885,42 @@ chunk1597:
 	SUBQ $0x20, BX
 
 group1599:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1600:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1601:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 80(R15), Y0, Y0
 	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 96(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 96(R15), Y2, Y2
 	VPSHUFB     shuffle877<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R13), X1
-	VINSERTI128 $0x01, 112(R13), Y1, Y1
+	VMOVDQU     32(R15), X1
+	VINSERTI128 $0x01, 112(R15), Y1, Y1
 	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle1101<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
 	VPSHUFB     shuffle1102<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
 	VPSHUFB     shuffle1103<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R13), X4
-	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VMOVDQU     64(R15), X4
+	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle1104<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*1)
+	VMOVDQU     Y6, (R13)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1105<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
@@ -30596,7 +30928,7 @@ chunks1601:
 	VPOR        Y6, Y5, Y6
 	VPSHUFB     shuffle872<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
-	VMOVDQU     Y5, (R11)(DX*2)
+	VMOVDQU     Y5, (R13)(DX*2)
 	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1108<>+0(SB), Y1, Y5
 	VPOR        Y5, Y0, Y5
@@ -30604,7 +30936,7 @@ chunks1601:
 	VPOR        Y0, Y5, Y0
 	VPSHUFB     shuffle875<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
-	VMOVDQU     Y5, (R11)(DI*1)
+	VMOVDQU     Y5, (R13)(R9*1)
 	VPSHUFB     shuffle1100<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle877<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
@@ -30612,19 +30944,19 @@ chunks1601:
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle1101<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     Y4, (R12)
-	CMPQ        R9, BX
+	VMOVDQU     Y4, (R14)
+	CMPQ        R11, BX
 	JEQ         rowdone1602
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1601
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1601
 
 rowdone1602:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1600
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30637,37 +30969,37 @@ chunk1598:
 	SUBQ $0x10, BX
 
 group1603:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1604:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1605:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle120<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R13), X1
+	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle240<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)
+	VMOVDQU X5, (R13)
 	VPSHUFB shuffle124<>+0(SB), X0, X5
 	VPSHUFB shuffle511<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
 	VPSHUFB shuffle122<>+0(SB), X1, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R13), X4
+	VMOVDQU 64(R15), X4
 	VPSHUFB shuffle14<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*1)
+	VMOVDQU X6, (R13)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X0, X6
 	VPSHUFB shuffle121<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
@@ -30675,7 +31007,7 @@ chunks1605:
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle20<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
-	VMOVDQU X5, (R11)(DX*2)
+	VMOVDQU X5, (R13)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle116<>+0(SB), X1, X5
 	VPOR    X5, X0, X5
@@ -30683,7 +31015,7 @@ chunks1605:
 	VPOR    X0, X5, X0
 	VPSHUFB shuffle238<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
-	VMOVDQU X5, (R11)(DI*1)
+	VMOVDQU X5, (R13)(R9*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X2
 	VPSHUFB shuffle120<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -30691,19 +31023,19 @@ chunks1605:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle240<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VMOVDQU X4, (R12)
-	CMPQ    R9, BX
+	VMOVDQU X4, (R14)
+	CMPQ    R11, BX
 	JEQ     rowdone1606
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1605
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1605
 
 rowdone1606:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1604
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30790,8 +31122,10 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1607
 	CMPQ  BX, $0x10
@@ -30802,58 +31136,58 @@ chunk1607:
 	SUBQ $0x20, BX
 
 group1609:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1610:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1611:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 80(R15), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
-	VMOVDQU     32(R13), X2
-	VINSERTI128 $0x01, 112(R13), Y2, Y2
+	VMOVDQU     32(R15), X2
+	VINSERTI128 $0x01, 112(R15), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)
+	VMOVDQU     Y3, (R13)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 128(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*1)
-	VMOVDQU     16(R13), X1
-	VINSERTI128 $0x01, 96(R13), Y1, Y1
+	VMOVDQU     Y1, (R13)(DX*1)
+	VMOVDQU     16(R15), X1
+	VINSERTI128 $0x01, 96(R15), Y1, Y1
 	VPSHUFB     shuffle879<>+0(SB), Y1, Y0
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
-	VMOVDQU     Y3, (R11)(DX*2)
+	VMOVDQU     Y3, (R13)(DX*2)
 	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
-	VMOVDQU     64(R13), X3
-	VINSERTI128 $0x01, 144(R13), Y3, Y3
+	VMOVDQU     64(R15), X3
+	VINSERTI128 $0x01, 144(R15), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
+	VMOVDQU     Y0, (R13)(R9*1)
 	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R12)
-	CMPQ        R9, BX
+	VMOVDQU     Y3, (R14)
+	CMPQ        R11, BX
 	JEQ         rowdone1612
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1611
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1611
 
 rowdone1612:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1610
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30866,53 +31200,53 @@ chunk1608:
 	SUBQ $0x10, BX
 
 group1613:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1614:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1615:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 32(R13), X2
+	VMOVDQU 32(R15), X2
 	VPSHUFB shuffle131<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R11)
+	VMOVDQU X3, (R13)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 16(R13), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 16(R15), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(DX*2)
+	VMOVDQU X3, (R13)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVDQU 64(R13), X3
+	VMOVDQU 64(R15), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)(DI*1)
+	VMOVDQU X0, (R13)(R9*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R12)
-	CMPQ    R9, BX
+	VMOVDQU X3, (R14)
+	CMPQ    R11, BX
 	JEQ     rowdone1616
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1615
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1615
 
 rowdone1616:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -30939,8 +31273,10 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1617
 	CMPQ  BX, $0x10
@@ -30951,43 +31287,43 @@ chunk1617:
 	SUBQ $0x20, BX
 
 group1619:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1620:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1621:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x05, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 80(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     16(R13), X0
-	VINSERTI128 $0x01, 96(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     32(R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     48(R13), X0
-	VINSERTI128 $0x01, 128(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     64(R13), X0
-	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)
-	CMPQ        R9, BX
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 80(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)
+	VMOVDQU     16(R15), X0
+	VINSERTI128 $0x01, 96(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*1)
+	VMOVDQU     32(R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*2)
+	VMOVDQU     48(R15), X0
+	VINSERTI128 $0x01, 128(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(R9*1)
+	VMOVDQU     64(R15), X0
+	VINSERTI128 $0x01, 144(R15), Y0, Y0
+	VMOVDQU     Y0, (R14)
+	CMPQ        R11, BX
 	JEQ         rowdone1622
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1621
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1621
 
 rowdone1622:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1620
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -31000,38 +31336,38 @@ chunk1618:
 	SUBQ $0x10, BX
 
 group1623:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1624:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1625:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x05, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(DX*2)
-	VMOVDQU 48(R13), X0
-	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 64(R13), X0
-	VMOVDQU X0, (R12)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x05, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 16(R15), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 32(R15), X0
+	VMOVDQU X0, (R13)(DX*2)
+	VMOVDQU 48(R15), X0
+	VMOVDQU X0, (R13)(R9*1)
+	VMOVDQU 64(R15), X0
+	VMOVDQU X0, (R14)
+	CMPQ    R11, BX
 	JEQ     rowdone1626
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1625
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1625
 
 rowdone1626:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -31058,7 +31394,9 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1627
 	CMPQ  BX, $0x10
@@ -31069,40 +31407,40 @@ chunk1627:
 	SUBQ $0x20, BX
 
 group1629:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1630:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1631:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R14
+	ADDQ        AX, R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 96(R14), Y0, Y0
 	VPSHUFB     shuffle1110<>+0(SB), Y0, Y1
-	VMOVDQU     16(R12), X2
-	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VMOVDQU     16(R14), X2
+	VINSERTI128 $0x01, 112(R14), Y2, Y2
 	VPSHUFB     shuffle1111<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R12), X1
-	VINSERTI128 $0x01, 128(R12), Y1, Y1
+	VMOVDQU     32(R14), X1
+	VINSERTI128 $0x01, 128(R14), Y1, Y1
 	VPSHUFB     shuffle1112<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R12), X3
-	VINSERTI128 $0x01, 144(R12), Y3, Y3
+	VMOVDQU     48(R14), X3
+	VINSERTI128 $0x01, 144(R14), Y3, Y3
 	VPSHUFB     shuffle1113<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R12), X4
-	VINSERTI128 $0x01, 160(R12), Y4, Y4
+	VMOVDQU     64(R14), X4
+	VINSERTI128 $0x01, 160(R14), Y4, Y4
 	VPSHUFB     shuffle1114<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     80(R12), X5
-	VINSERTI128 $0x01, 176(R12), Y5, Y5
+	VMOVDQU     80(R14), X5
+	VINSERTI128 $0x01, 176(R14), Y5, Y5
 	VPSHUFB     shuffle1115<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)
+	VMOVDQU     Y7, (R12)
 	VPSHUFB     shuffle1116<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1117<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31114,7 +31452,7 @@ chunks1631:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1121<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R10)(DX*1)
+	VMOVDQU     Y6, (R12)(DX*1)
 	VPSHUFB     shuffle1122<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1123<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31126,7 +31464,7 @@ chunks1631:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1127<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)(DX*2)
+	VMOVDQU     Y7, (R12)(DX*2)
 	VPSHUFB     shuffle1128<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1129<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31138,7 +31476,7 @@ chunks1631:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1133<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R13)
 	VPSHUFB     shuffle1134<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1135<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31150,7 +31488,7 @@ chunks1631:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1139<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)(DX*1)
+	VMOVDQU     Y7, (R13)(DX*1)
 	VPSHUFB     shuffle1140<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1141<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -31162,19 +31500,19 @@ chunks1631:
 	VPOR        Y4, Y3, Y4
 	VPSHUFB     shuffle1145<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)(DX*2)
-	CMPQ        R8, BX
+	VMOVDQU     Y5, (R13)(DX*2)
+	CMPQ        R10, BX
 	JEQ         rowdone1632
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1631
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1631
 
 rowdone1632:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1630
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -31187,34 +31525,34 @@ chunk1628:
 	SUBQ $0x10, BX
 
 group1633:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1634:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1635:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R14), X0
 	VPSHUFB shuffle1146<>+0(SB), X0, X1
-	VMOVDQU 16(R12), X2
+	VMOVDQU 16(R14), X2
 	VPSHUFB shuffle1147<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R12), X1
+	VMOVDQU 32(R14), X1
 	VPSHUFB shuffle1148<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R12), X3
+	VMOVDQU 48(R14), X3
 	VPSHUFB shuffle1149<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R12), X4
+	VMOVDQU 64(R14), X4
 	VPSHUFB shuffle1150<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU 80(R12), X5
+	VMOVDQU 80(R14), X5
 	VPSHUFB shuffle1151<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)
+	VMOVDQU X7, (R12)
 	VPSHUFB shuffle1152<>+0(SB), X0, X7
 	VPSHUFB shuffle1153<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -31226,7 +31564,7 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1157<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R10)(DX*1)
+	VMOVDQU X6, (R12)(DX*1)
 	VPSHUFB shuffle1158<>+0(SB), X0, X6
 	VPSHUFB shuffle1159<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -31238,7 +31576,7 @@ chunks1635:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1163<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)(DX*2)
+	VMOVDQU X7, (R12)(DX*2)
 	VPSHUFB shuffle1164<>+0(SB), X0, X7
 	VPSHUFB shuffle1165<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -31250,7 +31588,7 @@ chunks1635:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1169<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R11)
+	VMOVDQU X6, (R13)
 	VPSHUFB shuffle1170<>+0(SB), X0, X6
 	VPSHUFB shuffle1171<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -31262,7 +31600,7 @@ chunks1635:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1175<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R11)(DX*1)
+	VMOVDQU X7, (R13)(DX*1)
 	VPSHUFB shuffle1176<>+0(SB), X0, X0
 	VPSHUFB shuffle1177<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -31274,19 +31612,19 @@ chunks1635:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle1181<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)(DX*2)
-	CMPQ    R8, BX
+	VMOVDQU X5, (R13)(DX*2)
+	CMPQ    R10, BX
 	JEQ     rowdone1636
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1635
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1635
 
 rowdone1636:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -31673,7 +32011,9 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1637
 	CMPQ  BX, $0x10
@@ -31684,40 +32024,40 @@ chunk1637:
 	SUBQ $0x20, BX
 
 group1639:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1640:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1641:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R14
+	ADDQ        AX, R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 96(R14), Y0, Y0
 	VPSHUFB     shuffle1182<>+0(SB), Y0, Y1
-	VMOVDQU     16(R12), X2
-	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VMOVDQU     16(R14), X2
+	VINSERTI128 $0x01, 112(R14), Y2, Y2
 	VPSHUFB     shuffle1067<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R12), X1
-	VINSERTI128 $0x01, 128(R12), Y1, Y1
+	VMOVDQU     32(R14), X1
+	VINSERTI128 $0x01, 128(R14), Y1, Y1
 	VPSHUFB     shuffle1183<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R12), X3
-	VINSERTI128 $0x01, 144(R12), Y3, Y3
+	VMOVDQU     48(R14), X3
+	VINSERTI128 $0x01, 144(R14), Y3, Y3
 	VPSHUFB     shuffle1184<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R12), X4
-	VINSERTI128 $0x01, 160(R12), Y4, Y4
+	VMOVDQU     64(R14), X4
+	VINSERTI128 $0x01, 160(R14), Y4, Y4
 	VPSHUFB     shuffle1185<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     80(R12), X5
-	VINSERTI128 $0x01, 176(R12), Y5, Y5
+	VMOVDQU     80(R14), X5
+	VINSERTI128 $0x01, 176(R14), Y5, Y5
 	VPSHUFB     shuffle1186<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)
+	VMOVDQU     Y7, (R12)
 	VPSHUFB     shuffle1187<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1188<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31729,7 +32069,7 @@ chunks1641:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1060<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R10)(DX*1)
+	VMOVDQU     Y6, (R12)(DX*1)
 	VPSHUFB     shuffle1191<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1192<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31741,7 +32081,7 @@ chunks1641:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1065<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R10)(DX*2)
+	VMOVDQU     Y7, (R12)(DX*2)
 	VPSHUFB     shuffle1071<>+0(SB), Y0, Y7
 	VPSHUFB     shuffle1196<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
@@ -31753,7 +32093,7 @@ chunks1641:
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle1200<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
-	VMOVDQU     Y6, (R11)
+	VMOVDQU     Y6, (R13)
 	VPSHUFB     shuffle1076<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
@@ -31765,7 +32105,7 @@ chunks1641:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle1204<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)(DX*1)
+	VMOVDQU     Y7, (R13)(DX*1)
 	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1206<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -31777,19 +32117,19 @@ chunks1641:
 	VPOR        Y4, Y3, Y4
 	VPSHUFB     shuffle1209<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)(DX*2)
-	CMPQ        R8, BX
+	VMOVDQU     Y5, (R13)(DX*2)
+	CMPQ        R10, BX
 	JEQ         rowdone1642
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1641
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1641
 
 rowdone1642:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1640
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -31802,34 +32142,34 @@ chunk1638:
 	SUBQ $0x10, BX
 
 group1643:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1644:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1645:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R14), X0
 	VPSHUFB shuffle1210<>+0(SB), X0, X1
-	VMOVDQU 16(R12), X2
+	VMOVDQU 16(R14), X2
 	VPSHUFB shuffle328<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R12), X1
+	VMOVDQU 32(R14), X1
 	VPSHUFB shuffle476<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R12), X3
+	VMOVDQU 48(R14), X3
 	VPSHUFB shuffle1211<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R12), X4
+	VMOVDQU 64(R14), X4
 	VPSHUFB shuffle318<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU 80(R12), X5
+	VMOVDQU 80(R14), X5
 	VPSHUFB shuffle827<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)
+	VMOVDQU X7, (R12)
 	VPSHUFB shuffle1212<>+0(SB), X0, X7
 	VPSHUFB shuffle321<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -31841,7 +32181,7 @@ chunks1645:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle1084<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R10)(DX*1)
+	VMOVDQU X6, (R12)(DX*1)
 	VPSHUFB shuffle869<>+0(SB), X0, X6
 	VPSHUFB shuffle1214<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -31853,7 +32193,7 @@ chunks1645:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1088<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R10)(DX*2)
+	VMOVDQU X7, (R12)(DX*2)
 	VPSHUFB shuffle1092<>+0(SB), X0, X7
 	VPSHUFB shuffle1216<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
@@ -31865,7 +32205,7 @@ chunks1645:
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle320<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
-	VMOVDQU X6, (R11)
+	VMOVDQU X6, (R13)
 	VPSHUFB shuffle1096<>+0(SB), X0, X6
 	VPSHUFB shuffle774<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
@@ -31877,7 +32217,7 @@ chunks1645:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle1219<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R11)(DX*1)
+	VMOVDQU X7, (R13)(DX*1)
 	VPSHUFB shuffle1220<>+0(SB), X0, X0
 	VPSHUFB shuffle101<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -31889,19 +32229,19 @@ chunks1645:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle1222<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)(DX*2)
-	CMPQ    R8, BX
+	VMOVDQU X5, (R13)(DX*2)
+	CMPQ    R10, BX
 	JEQ     rowdone1646
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1645
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1645
 
 rowdone1646:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32148,7 +32488,9 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1647
 	CMPQ  BX, $0x10
@@ -32159,32 +32501,32 @@ chunk1647:
 	SUBQ $0x20, BX
 
 group1649:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1650:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1651:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R14
+	ADDQ        AX, R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 96(R14), Y0, Y0
 	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
-	VMOVDQU     16(R12), X2
-	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VMOVDQU     16(R14), X2
+	VINSERTI128 $0x01, 112(R14), Y2, Y2
 	VPSHUFB     shuffle1102<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     48(R12), X1
-	VINSERTI128 $0x01, 144(R12), Y1, Y1
+	VMOVDQU     48(R14), X1
+	VINSERTI128 $0x01, 144(R14), Y1, Y1
 	VPSHUFB     shuffle1106<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     64(R12), X3
-	VINSERTI128 $0x01, 160(R12), Y3, Y3
+	VMOVDQU     64(R14), X3
+	VINSERTI128 $0x01, 160(R14), Y3, Y3
 	VPSHUFB     shuffle875<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R10)
+	VMOVDQU     Y5, (R12)
 	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
 	VPSHUFB     shuffle1105<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
@@ -32192,19 +32534,19 @@ chunks1651:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1101<>+0(SB), Y3, Y4
 	VPOR        Y4, Y5, Y4
-	VMOVDQU     Y4, (R10)(DX*1)
+	VMOVDQU     Y4, (R12)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y0, Y4
-	VMOVDQU     32(R12), X5
-	VINSERTI128 $0x01, 128(R12), Y5, Y5
+	VMOVDQU     32(R14), X5
+	VINSERTI128 $0x01, 128(R14), Y5, Y5
 	VPSHUFB     shuffle1108<>+0(SB), Y5, Y6
 	VPOR        Y6, Y4, Y6
 	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y6, Y4
-	VMOVDQU     80(R12), X6
-	VINSERTI128 $0x01, 176(R12), Y6, Y6
+	VMOVDQU     80(R14), X6
+	VINSERTI128 $0x01, 176(R14), Y6, Y6
 	VPSHUFB     shuffle1104<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
-	VMOVDQU     Y7, (R10)(DX*2)
+	VMOVDQU     Y7, (R12)(DX*2)
 	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle877<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
@@ -32212,7 +32554,7 @@ chunks1651:
 	VPOR        Y1, Y7, Y1
 	VPSHUFB     shuffle872<>+0(SB), Y6, Y7
 	VPOR        Y7, Y1, Y7
-	VMOVDQU     Y7, (R11)
+	VMOVDQU     Y7, (R13)
 	VPSHUFB     shuffle1100<>+0(SB), Y2, Y7
 	VPSHUFB     shuffle1102<>+0(SB), Y5, Y1
 	VPOR        Y1, Y7, Y1
@@ -32220,7 +32562,7 @@ chunks1651:
 	VPOR        Y7, Y1, Y7
 	VPSHUFB     shuffle875<>+0(SB), Y6, Y1
 	VPOR        Y1, Y7, Y1
-	VMOVDQU     Y1, (R11)(DX*1)
+	VMOVDQU     Y1, (R13)(DX*1)
 	VPSHUFB     shuffle873<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle1105<>+0(SB), Y5, Y5
 	VPOR        Y5, Y2, Y5
@@ -32228,19 +32570,19 @@ chunks1651:
 	VPOR        Y3, Y5, Y3
 	VPSHUFB     shuffle1101<>+0(SB), Y6, Y6
 	VPOR        Y6, Y3, Y6
-	VMOVDQU     Y6, (R11)(DX*2)
-	CMPQ        R8, BX
+	VMOVDQU     Y6, (R13)(DX*2)
+	CMPQ        R10, BX
 	JEQ         rowdone1652
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1651
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1651
 
 rowdone1652:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1650
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32253,28 +32595,28 @@ chunk1648:
 	SUBQ $0x10, BX
 
 group1653:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1654:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1655:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R14), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 16(R12), X2
+	VMOVDQU 16(R14), X2
 	VPSHUFB shuffle511<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 48(R12), X1
+	VMOVDQU 48(R14), X1
 	VPSHUFB shuffle117<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 64(R12), X3
+	VMOVDQU 64(R14), X3
 	VPSHUFB shuffle238<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R10)
+	VMOVDQU X5, (R12)
 	VPSHUFB shuffle124<>+0(SB), X0, X5
 	VPSHUFB shuffle121<>+0(SB), X2, X4
 	VPOR    X4, X5, X4
@@ -32282,17 +32624,17 @@ chunks1655:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle240<>+0(SB), X3, X4
 	VPOR    X4, X5, X4
-	VMOVDQU X4, (R10)(DX*1)
+	VMOVDQU X4, (R12)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X0, X4
-	VMOVDQU 32(R12), X5
+	VMOVDQU 32(R14), X5
 	VPSHUFB shuffle116<>+0(SB), X5, X6
 	VPOR    X6, X4, X6
 	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X6, X4
-	VMOVDQU 80(R12), X6
+	VMOVDQU 80(R14), X6
 	VPSHUFB shuffle14<>+0(SB), X6, X7
 	VPOR    X7, X4, X7
-	VMOVDQU X7, (R10)(DX*2)
+	VMOVDQU X7, (R12)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle120<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
@@ -32300,7 +32642,7 @@ chunks1655:
 	VPOR    X1, X7, X1
 	VPSHUFB shuffle20<>+0(SB), X6, X7
 	VPOR    X7, X1, X7
-	VMOVDQU X7, (R11)
+	VMOVDQU X7, (R13)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
 	VPSHUFB shuffle511<>+0(SB), X5, X1
 	VPOR    X1, X7, X1
@@ -32308,7 +32650,7 @@ chunks1655:
 	VPOR    X7, X1, X7
 	VPSHUFB shuffle238<>+0(SB), X6, X1
 	VPOR    X1, X7, X1
-	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU X1, (R13)(DX*1)
 	VPSHUFB shuffle124<>+0(SB), X2, X2
 	VPSHUFB shuffle121<>+0(SB), X5, X5
 	VPOR    X5, X2, X5
@@ -32316,19 +32658,19 @@ chunks1655:
 	VPOR    X3, X5, X3
 	VPSHUFB shuffle240<>+0(SB), X6, X6
 	VPOR    X6, X3, X6
-	VMOVDQU X6, (R11)(DX*2)
-	CMPQ    R8, BX
+	VMOVDQU X6, (R13)(DX*2)
+	CMPQ    R10, BX
 	JEQ     rowdone1656
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1655
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1655
 
 rowdone1656:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32355,7 +32697,9 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1657
 	CMPQ  BX, $0x10
@@ -32366,64 +32710,64 @@ chunk1657:
 	SUBQ $0x20, BX
 
 group1659:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1660:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1661:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R14
+	ADDQ        AX, R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 96(R14), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
-	VMOVDQU     48(R12), X2
-	VINSERTI128 $0x01, 144(R12), Y2, Y2
+	VMOVDQU     48(R14), X2
+	VINSERTI128 $0x01, 144(R14), Y2, Y2
 	VPSHUFB     shuffle882<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R10)
+	VMOVDQU     Y3, (R12)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle880<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VMOVDQU     Y2, (R10)(DX*1)
-	VMOVDQU     16(R12), X2
-	VINSERTI128 $0x01, 112(R12), Y2, Y2
+	VMOVDQU     Y2, (R12)(DX*1)
+	VMOVDQU     16(R14), X2
+	VINSERTI128 $0x01, 112(R14), Y2, Y2
 	VPSHUFB     shuffle879<>+0(SB), Y2, Y0
-	VMOVDQU     64(R12), X3
-	VINSERTI128 $0x01, 160(R12), Y3, Y3
+	VMOVDQU     64(R14), X3
+	VINSERTI128 $0x01, 160(R14), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R10)(DX*2)
+	VMOVDQU     Y1, (R12)(DX*2)
 	VPSHUFB     shuffle881<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R11)
-	VMOVDQU     32(R12), X3
-	VINSERTI128 $0x01, 128(R12), Y3, Y3
+	VMOVDQU     Y3, (R13)
+	VMOVDQU     32(R14), X3
+	VINSERTI128 $0x01, 128(R14), Y3, Y3
 	VPSHUFB     shuffle879<>+0(SB), Y3, Y2
-	VMOVDQU     80(R12), X1
-	VINSERTI128 $0x01, 176(R12), Y1, Y1
+	VMOVDQU     80(R14), X1
+	VINSERTI128 $0x01, 176(R14), Y1, Y1
 	VPSHUFB     shuffle882<>+0(SB), Y1, Y0
 	VPOR        Y0, Y2, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
+	VMOVDQU     Y0, (R13)(DX*1)
 	VPSHUFB     shuffle881<>+0(SB), Y3, Y3
 	VPSHUFB     shuffle880<>+0(SB), Y1, Y1
 	VPOR        Y1, Y3, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
-	CMPQ        R8, BX
+	VMOVDQU     Y1, (R13)(DX*2)
+	CMPQ        R10, BX
 	JEQ         rowdone1662
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1661
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1661
 
 rowdone1662:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1660
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32436,58 +32780,58 @@ chunk1658:
 	SUBQ $0x10, BX
 
 group1663:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1664:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1665:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R14), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 48(R12), X2
+	VMOVDQU 48(R14), X2
 	VPSHUFB shuffle16<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R10)
+	VMOVDQU X3, (R12)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
 	VPSHUFB shuffle131<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VMOVDQU X2, (R10)(DX*1)
-	VMOVDQU 16(R12), X2
+	VMOVDQU X2, (R12)(DX*1)
+	VMOVDQU 16(R14), X2
 	VPSHUFB shuffle15<>+0(SB), X2, X0
-	VMOVDQU 64(R12), X3
+	VMOVDQU 64(R14), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R10)(DX*2)
+	VMOVDQU X1, (R12)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R11)
-	VMOVDQU 32(R12), X3
+	VMOVDQU X3, (R13)
+	VMOVDQU 32(R14), X3
 	VPSHUFB shuffle15<>+0(SB), X3, X2
-	VMOVDQU 80(R12), X1
+	VMOVDQU 80(R14), X1
 	VPSHUFB shuffle16<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
-	VMOVDQU X0, (R11)(DX*1)
+	VMOVDQU X0, (R13)(DX*1)
 	VPSHUFB shuffle21<>+0(SB), X3, X3
 	VPSHUFB shuffle131<>+0(SB), X1, X1
 	VPOR    X1, X3, X1
-	VMOVDQU X1, (R11)(DX*2)
-	CMPQ    R8, BX
+	VMOVDQU X1, (R13)(DX*2)
+	CMPQ    R10, BX
 	JEQ     rowdone1666
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1665
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1665
 
 rowdone1666:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1664
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32514,7 +32858,9 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	MOVQ  laneI+56(FP), DI
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
 	JAE   chunk1667
 	CMPQ  BX, $0x10
@@ -32525,46 +32871,46 @@ chunk1667:
 	SUBQ $0x20, BX
 
 group1669:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1670:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1671:
-	LEAQ        (CX)(R8*1), R10
-	LEAQ        (R10)(DI*1), R11
-	IMUL3Q      $0x06, R8, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)
-	VMOVDQU     16(R12), X0
-	VINSERTI128 $0x01, 112(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(DX*1)
-	VMOVDQU     32(R12), X0
-	VINSERTI128 $0x01, 128(R12), Y0, Y0
-	VMOVDQU     Y0, (R10)(DX*2)
-	VMOVDQU     48(R12), X0
-	VINSERTI128 $0x01, 144(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     64(R12), X0
-	VINSERTI128 $0x01, 160(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     80(R12), X0
-	VINSERTI128 $0x01, 176(R12), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	CMPQ        R8, BX
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R14
+	ADDQ        AX, R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 96(R14), Y0, Y0
+	VMOVDQU     Y0, (R12)
+	VMOVDQU     16(R14), X0
+	VINSERTI128 $0x01, 112(R14), Y0, Y0
+	VMOVDQU     Y0, (R12)(DX*1)
+	VMOVDQU     32(R14), X0
+	VINSERTI128 $0x01, 128(R14), Y0, Y0
+	VMOVDQU     Y0, (R12)(DX*2)
+	VMOVDQU     48(R14), X0
+	VINSERTI128 $0x01, 144(R14), Y0, Y0
+	VMOVDQU     Y0, (R13)
+	VMOVDQU     64(R14), X0
+	VINSERTI128 $0x01, 160(R14), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*1)
+	VMOVDQU     80(R14), X0
+	VINSERTI128 $0x01, 176(R14), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*2)
+	CMPQ        R10, BX
 	JEQ         rowdone1672
-	ADDQ        $0x20, R8
-	CMPQ        R8, BX
+	ADDQ        $0x20, R10
+	CMPQ        R10, BX
 	JLE         chunks1671
-	MOVQ        BX, R8
+	MOVQ        BX, R10
 	JMP         chunks1671
 
 rowdone1672:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1670
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32577,40 +32923,40 @@ chunk1668:
 	SUBQ $0x10, BX
 
 group1673:
-	MOVQ rows+24(FP), R9
+	MOVQ rows+24(FP), R11
 
 row1674:
-	XORQ R8, R8
+	XORQ R10, R10
 
 chunks1675:
-	LEAQ    (CX)(R8*1), R10
-	LEAQ    (R10)(DI*1), R11
-	IMUL3Q  $0x06, R8, R12
-	ADDQ    AX, R12
-	VMOVDQU (R12), X0
-	VMOVDQU X0, (R10)
-	VMOVDQU 16(R12), X0
-	VMOVDQU X0, (R10)(DX*1)
-	VMOVDQU 32(R12), X0
-	VMOVDQU X0, (R10)(DX*2)
-	VMOVDQU 48(R12), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 64(R12), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 80(R12), X0
-	VMOVDQU X0, (R11)(DX*2)
-	CMPQ    R8, BX
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	IMUL3Q  $0x06, R10, R14
+	ADDQ    AX, R14
+	VMOVDQU (R14), X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 16(R14), X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 32(R14), X0
+	VMOVDQU X0, (R12)(DX*2)
+	VMOVDQU 48(R14), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 64(R14), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 80(R14), X0
+	VMOVDQU X0, (R13)(DX*2)
+	CMPQ    R10, BX
 	JEQ     rowdone1676
-	ADDQ    $0x10, R8
-	CMPQ    R8, BX
+	ADDQ    $0x10, R10
+	CMPQ    R10, BX
 	JLE     chunks1675
-	MOVQ    BX, R8
+	MOVQ    BX, R10
 	JMP     chunks1675
 
 rowdone1676:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R9
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R11
 	JNZ  row1674
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32637,8 +32983,10 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1677
 	CMPQ  BX, $0x10
@@ -32649,44 +32997,44 @@ chunk1677:
 	SUBQ $0x20, BX
 
 group1679:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1680:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1681:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
 	VPSHUFB     shuffle1223<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 128(R15), Y2, Y2
 	VPSHUFB     shuffle1224<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R13), X1
-	VINSERTI128 $0x01, 144(R13), Y1, Y1
+	VMOVDQU     32(R15), X1
+	VINSERTI128 $0x01, 144(R15), Y1, Y1
 	VPSHUFB     shuffle1225<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 160(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 160(R15), Y3, Y3
 	VPSHUFB     shuffle1226<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R13), X4
-	VINSERTI128 $0x01, 176(R13), Y4, Y4
+	VMOVDQU     64(R15), X4
+	VINSERTI128 $0x01, 176(R15), Y4, Y4
 	VPSHUFB     shuffle1227<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     80(R13), X5
-	VINSERTI128 $0x01, 192(R13), Y5, Y5
+	VMOVDQU     80(R15), X5
+	VINSERTI128 $0x01, 192(R15), Y5, Y5
 	VPSHUFB     shuffle1228<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     96(R13), X6
-	VINSERTI128 $0x01, 208(R13), Y6, Y6
+	VMOVDQU     96(R15), X6
+	VINSERTI128 $0x01, 208(R15), Y6, Y6
 	VPSHUFB     shuffle1229<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)
+	VMOVDQU     Y8, (R13)
 	VPSHUFB     shuffle1230<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1231<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32700,7 +33048,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1236<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*1)
+	VMOVDQU     Y8, (R13)(DX*1)
 	VPSHUFB     shuffle1237<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1238<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32714,7 +33062,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1243<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*2)
+	VMOVDQU     Y8, (R13)(DX*2)
 	VPSHUFB     shuffle1244<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1245<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32728,7 +33076,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1250<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
+	VMOVDQU     Y8, (R13)(R9*1)
 	VPSHUFB     shuffle1251<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1252<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32742,7 +33090,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1257<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)
+	VMOVDQU     Y8, (R14)
 	VPSHUFB     shuffle1258<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1259<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -32756,7 +33104,7 @@ chunks1681:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1264<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)(DX*1)
+	VMOVDQU     Y8, (R14)(DX*1)
 	VPSHUFB     shuffle1265<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1266<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -32770,19 +33118,19 @@ chunks1681:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1271<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R12)(DX*2)
-	CMPQ        R9, BX
+	VMOVDQU     Y6, (R14)(DX*2)
+	CMPQ        R11, BX
 	JEQ         rowdone1682
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1681
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1681
 
 rowdone1682:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1680
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -32795,37 +33143,37 @@ chunk1678:
 	SUBQ $0x10, BX
 
 group1683:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1684:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1685:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle1272<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle1273<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R13), X1
+	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle1274<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle1275<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R13), X4
+	VMOVDQU 64(R15), X4
 	VPSHUFB shuffle1276<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU 80(R13), X5
+	VMOVDQU 80(R15), X5
 	VPSHUFB shuffle1277<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU 96(R13), X6
+	VMOVDQU 96(R15), X6
 	VPSHUFB shuffle1278<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)
+	VMOVDQU X8, (R13)
 	VPSHUFB shuffle1279<>+0(SB), X0, X8
 	VPSHUFB shuffle1280<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -32839,7 +33187,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1285<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DX*1)
+	VMOVDQU X8, (R13)(DX*1)
 	VPSHUFB shuffle1286<>+0(SB), X0, X8
 	VPSHUFB shuffle1287<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -32853,7 +33201,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1292<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DX*2)
+	VMOVDQU X8, (R13)(DX*2)
 	VPSHUFB shuffle1293<>+0(SB), X0, X8
 	VPSHUFB shuffle1294<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -32867,7 +33215,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1299<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DI*1)
+	VMOVDQU X8, (R13)(R9*1)
 	VPSHUFB shuffle1300<>+0(SB), X0, X8
 	VPSHUFB shuffle1301<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -32881,7 +33229,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1306<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)
+	VMOVDQU X8, (R14)
 	VPSHUFB shuffle1307<>+0(SB), X0, X8
 	VPSHUFB shuffle1308<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -32895,7 +33243,7 @@ chunks1685:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1313<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)(DX*1)
+	VMOVDQU X8, (R14)(DX*1)
 	VPSHUFB shuffle1314<>+0(SB), X0, X0
 	VPSHUFB shuffle1315<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -32909,19 +33257,19 @@ chunks1685:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle1320<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R12)(DX*2)
-	CMPQ    R9, BX
+	VMOVDQU X6, (R14)(DX*2)
+	CMPQ    R11, BX
 	JEQ     rowdone1686
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1685
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1685
 
 rowdone1686:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1684
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -33438,8 +33786,10 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1687
 	CMPQ  BX, $0x10
@@ -33450,44 +33800,44 @@ chunk1687:
 	SUBQ $0x20, BX
 
 group1689:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1690:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1691:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
 	VPSHUFB     shuffle1321<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 128(R15), Y2, Y2
 	VPSHUFB     shuffle1322<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     32(R13), X1
-	VINSERTI128 $0x01, 144(R13), Y1, Y1
+	VMOVDQU     32(R15), X1
+	VINSERTI128 $0x01, 144(R15), Y1, Y1
 	VPSHUFB     shuffle1197<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     48(R13), X3
-	VINSERTI128 $0x01, 160(R13), Y3, Y3
+	VMOVDQU     48(R15), X3
+	VINSERTI128 $0x01, 160(R15), Y3, Y3
 	VPSHUFB     shuffle1058<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     64(R13), X4
-	VINSERTI128 $0x01, 176(R13), Y4, Y4
+	VMOVDQU     64(R15), X4
+	VINSERTI128 $0x01, 176(R15), Y4, Y4
 	VPSHUFB     shuffle1069<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     80(R13), X5
-	VINSERTI128 $0x01, 192(R13), Y5, Y5
+	VMOVDQU     80(R15), X5
+	VINSERTI128 $0x01, 192(R15), Y5, Y5
 	VPSHUFB     shuffle1323<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     96(R13), X6
-	VINSERTI128 $0x01, 208(R13), Y6, Y6
+	VMOVDQU     96(R15), X6
+	VINSERTI128 $0x01, 208(R15), Y6, Y6
 	VPSHUFB     shuffle1324<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)
+	VMOVDQU     Y8, (R13)
 	VPSHUFB     shuffle1325<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1326<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33501,7 +33851,7 @@ chunks1691:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1186<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*1)
+	VMOVDQU     Y8, (R13)(DX*1)
 	VPSHUFB     shuffle1191<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1329<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33515,7 +33865,7 @@ chunks1691:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1060<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DX*2)
+	VMOVDQU     Y8, (R13)(DX*2)
 	VPSHUFB     shuffle1071<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1201<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33529,7 +33879,7 @@ chunks1691:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1065<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
+	VMOVDQU     Y8, (R13)(R9*1)
 	VPSHUFB     shuffle1076<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1206<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33543,7 +33893,7 @@ chunks1691:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1200<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)
+	VMOVDQU     Y8, (R14)
 	VPSHUFB     shuffle1205<>+0(SB), Y0, Y8
 	VPSHUFB     shuffle1340<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
@@ -33557,7 +33907,7 @@ chunks1691:
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle1343<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
-	VMOVDQU     Y8, (R12)(DX*1)
+	VMOVDQU     Y8, (R14)(DX*1)
 	VPSHUFB     shuffle1344<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1345<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
@@ -33571,19 +33921,19 @@ chunks1691:
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle1347<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R12)(DX*2)
-	CMPQ        R9, BX
+	VMOVDQU     Y6, (R14)(DX*2)
+	CMPQ        R11, BX
 	JEQ         rowdone1692
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1691
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1691
 
 rowdone1692:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1690
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -33596,37 +33946,37 @@ chunk1688:
 	SUBQ $0x10, BX
 
 group1693:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1694:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1695:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle894<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle335<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 32(R13), X1
+	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle330<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 48(R13), X3
+	VMOVDQU 48(R15), X3
 	VPSHUFB shuffle319<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU 64(R13), X4
+	VMOVDQU 64(R15), X4
 	VPSHUFB shuffle596<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
-	VMOVDQU 80(R13), X5
+	VMOVDQU 80(R15), X5
 	VPSHUFB shuffle768<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU 96(R13), X6
+	VMOVDQU 96(R15), X6
 	VPSHUFB shuffle1348<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)
+	VMOVDQU X8, (R13)
 	VPSHUFB shuffle868<>+0(SB), X0, X8
 	VPSHUFB shuffle1349<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33640,7 +33990,7 @@ chunks1695:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle827<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DX*1)
+	VMOVDQU X8, (R13)(DX*1)
 	VPSHUFB shuffle869<>+0(SB), X0, X8
 	VPSHUFB shuffle769<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33654,7 +34004,7 @@ chunks1695:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1084<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DX*2)
+	VMOVDQU X8, (R13)(DX*2)
 	VPSHUFB shuffle1092<>+0(SB), X0, X8
 	VPSHUFB shuffle774<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33668,7 +34018,7 @@ chunks1695:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1088<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R11)(DI*1)
+	VMOVDQU X8, (R13)(R9*1)
 	VPSHUFB shuffle1096<>+0(SB), X0, X8
 	VPSHUFB shuffle101<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33682,7 +34032,7 @@ chunks1695:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle320<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)
+	VMOVDQU X8, (R14)
 	VPSHUFB shuffle1220<>+0(SB), X0, X8
 	VPSHUFB shuffle778<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
@@ -33696,7 +34046,7 @@ chunks1695:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle334<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
-	VMOVDQU X8, (R12)(DX*1)
+	VMOVDQU X8, (R14)(DX*1)
 	VPSHUFB shuffle1353<>+0(SB), X0, X0
 	VPSHUFB shuffle780<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
@@ -33710,19 +34060,19 @@ chunks1695:
 	VPOR    X5, X4, X5
 	VPSHUFB shuffle1354<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R12)(DX*2)
-	CMPQ    R9, BX
+	VMOVDQU X6, (R14)(DX*2)
+	CMPQ    R11, BX
 	JEQ     rowdone1696
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1695
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1695
 
 rowdone1696:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1694
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -33939,8 +34289,10 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1697
 	CMPQ  BX, $0x10
@@ -33951,62 +34303,62 @@ chunk1697:
 	SUBQ $0x20, BX
 
 group1699:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1700:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1701:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
 	VPSHUFB     shuffle1100<>+0(SB), Y0, Y1
-	VMOVDQU     16(R13), X2
-	VINSERTI128 $0x01, 128(R13), Y2, Y2
+	VMOVDQU     16(R15), X2
+	VINSERTI128 $0x01, 128(R15), Y2, Y2
 	VPSHUFB     shuffle1105<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     48(R13), X1
-	VINSERTI128 $0x01, 160(R13), Y1, Y1
+	VMOVDQU     48(R15), X1
+	VINSERTI128 $0x01, 160(R15), Y1, Y1
 	VPSHUFB     shuffle871<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
-	VMOVDQU     80(R13), X3
-	VINSERTI128 $0x01, 192(R13), Y3, Y3
+	VMOVDQU     80(R15), X3
+	VINSERTI128 $0x01, 192(R15), Y3, Y3
 	VPSHUFB     shuffle872<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VPSHUFB     shuffle873<>+0(SB), Y0, Y5
-	VMOVDQU     32(R13), X4
-	VINSERTI128 $0x01, 144(R13), Y4, Y4
+	VMOVDQU     32(R15), X4
+	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle1108<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VPSHUFB     shuffle1103<>+0(SB), Y1, Y5
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle875<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
-	VMOVDQU     Y6, (R11)(DX*1)
+	VMOVDQU     Y6, (R13)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y0, Y6
 	VPSHUFB     shuffle877<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
-	VMOVDQU     64(R13), X6
-	VINSERTI128 $0x01, 176(R13), Y6, Y6
+	VMOVDQU     64(R15), X6
+	VINSERTI128 $0x01, 176(R15), Y6, Y6
 	VPSHUFB     shuffle1106<>+0(SB), Y6, Y7
 	VPOR        Y7, Y5, Y7
 	VPSHUFB     shuffle1101<>+0(SB), Y3, Y5
 	VPOR        Y5, Y7, Y5
-	VMOVDQU     Y5, (R11)(DX*2)
+	VMOVDQU     Y5, (R13)(DX*2)
 	VPSHUFB     shuffle1107<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle1102<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
 	VPSHUFB     shuffle1109<>+0(SB), Y6, Y0
 	VPOR        Y0, Y5, Y0
-	VMOVDQU     96(R13), X5
-	VINSERTI128 $0x01, 208(R13), Y5, Y5
+	VMOVDQU     96(R15), X5
+	VINSERTI128 $0x01, 208(R15), Y5, Y5
 	VPSHUFB     shuffle1104<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
-	VMOVDQU     Y7, (R11)(DI*1)
+	VMOVDQU     Y7, (R13)(R9*1)
 	VPSHUFB     shuffle1100<>+0(SB), Y2, Y7
 	VPSHUFB     shuffle1105<>+0(SB), Y4, Y4
 	VPOR        Y4, Y7, Y4
@@ -34014,7 +34366,7 @@ chunks1701:
 	VPOR        Y7, Y4, Y7
 	VPSHUFB     shuffle872<>+0(SB), Y5, Y4
 	VPOR        Y4, Y7, Y4
-	VMOVDQU     Y4, (R12)
+	VMOVDQU     Y4, (R14)
 	VPSHUFB     shuffle873<>+0(SB), Y2, Y4
 	VPSHUFB     shuffle1108<>+0(SB), Y1, Y7
 	VPOR        Y7, Y4, Y7
@@ -34022,7 +34374,7 @@ chunks1701:
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle875<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
-	VMOVDQU     Y7, (R12)(DX*1)
+	VMOVDQU     Y7, (R14)(DX*1)
 	VPSHUFB     shuffle876<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle877<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
@@ -34030,19 +34382,19 @@ chunks1701:
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle1101<>+0(SB), Y5, Y5
 	VPOR        Y5, Y3, Y5
-	VMOVDQU     Y5, (R12)(DX*2)
-	CMPQ        R9, BX
+	VMOVDQU     Y5, (R14)(DX*2)
+	CMPQ        R11, BX
 	JEQ         rowdone1702
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1701
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1701
 
 rowdone1702:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1700
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34055,55 +34407,55 @@ chunk1698:
 	SUBQ $0x10, BX
 
 group1703:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1704:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1705:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle17<>+0(SB), X0, X1
-	VMOVDQU 16(R13), X2
+	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle121<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU 48(R13), X1
+	VMOVDQU 48(R15), X1
 	VPSHUFB shuffle118<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
-	VMOVDQU 80(R13), X3
+	VMOVDQU 80(R15), X3
 	VPSHUFB shuffle20<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
-	VMOVDQU X5, (R11)
+	VMOVDQU X5, (R13)
 	VPSHUFB shuffle124<>+0(SB), X0, X5
-	VMOVDQU 32(R13), X4
+	VMOVDQU 32(R15), X4
 	VPSHUFB shuffle116<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle122<>+0(SB), X1, X5
 	VPOR    X5, X6, X5
 	VPSHUFB shuffle238<>+0(SB), X3, X6
 	VPOR    X6, X5, X6
-	VMOVDQU X6, (R11)(DX*1)
+	VMOVDQU X6, (R13)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X0, X6
 	VPSHUFB shuffle120<>+0(SB), X4, X5
 	VPOR    X5, X6, X5
-	VMOVDQU 64(R13), X6
+	VMOVDQU 64(R15), X6
 	VPSHUFB shuffle117<>+0(SB), X6, X7
 	VPOR    X7, X5, X7
 	VPSHUFB shuffle240<>+0(SB), X3, X5
 	VPOR    X5, X7, X5
-	VMOVDQU X5, (R11)(DX*2)
+	VMOVDQU X5, (R13)(DX*2)
 	VPSHUFB shuffle23<>+0(SB), X0, X0
 	VPSHUFB shuffle511<>+0(SB), X4, X5
 	VPOR    X5, X0, X5
 	VPSHUFB shuffle273<>+0(SB), X6, X0
 	VPOR    X0, X5, X0
-	VMOVDQU 96(R13), X5
+	VMOVDQU 96(R15), X5
 	VPSHUFB shuffle14<>+0(SB), X5, X7
 	VPOR    X7, X0, X7
-	VMOVDQU X7, (R11)(DI*1)
+	VMOVDQU X7, (R13)(R9*1)
 	VPSHUFB shuffle17<>+0(SB), X2, X7
 	VPSHUFB shuffle121<>+0(SB), X4, X4
 	VPOR    X4, X7, X4
@@ -34111,7 +34463,7 @@ chunks1705:
 	VPOR    X7, X4, X7
 	VPSHUFB shuffle20<>+0(SB), X5, X4
 	VPOR    X4, X7, X4
-	VMOVDQU X4, (R12)
+	VMOVDQU X4, (R14)
 	VPSHUFB shuffle124<>+0(SB), X2, X4
 	VPSHUFB shuffle116<>+0(SB), X1, X7
 	VPOR    X7, X4, X7
@@ -34119,7 +34471,7 @@ chunks1705:
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle238<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
-	VMOVDQU X7, (R12)(DX*1)
+	VMOVDQU X7, (R14)(DX*1)
 	VPSHUFB shuffle237<>+0(SB), X2, X2
 	VPSHUFB shuffle120<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
@@ -34127,19 +34479,19 @@ chunks1705:
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle240<>+0(SB), X5, X5
 	VPOR    X5, X3, X5
-	VMOVDQU X5, (R12)(DX*2)
-	CMPQ    R9, BX
+	VMOVDQU X5, (R14)(DX*2)
+	CMPQ    R11, BX
 	JEQ     rowdone1706
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1705
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1705
 
 rowdone1706:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1704
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34166,8 +34518,10 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1707
 	CMPQ  BX, $0x10
@@ -34178,70 +34532,70 @@ chunk1707:
 	SUBQ $0x20, BX
 
 group1709:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1710:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1711:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
-	VMOVDQU     48(R13), X2
-	VINSERTI128 $0x01, 160(R13), Y2, Y2
+	VMOVDQU     48(R15), X2
+	VINSERTI128 $0x01, 160(R15), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R11)
+	VMOVDQU     Y3, (R13)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     64(R13), X3
-	VINSERTI128 $0x01, 176(R13), Y3, Y3
+	VMOVDQU     64(R15), X3
+	VINSERTI128 $0x01, 176(R15), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*1)
-	VMOVDQU     16(R13), X1
-	VINSERTI128 $0x01, 128(R13), Y1, Y1
+	VMOVDQU     Y1, (R13)(DX*1)
+	VMOVDQU     16(R15), X1
+	VINSERTI128 $0x01, 128(R15), Y1, Y1
 	VPSHUFB     shuffle879<>+0(SB), Y1, Y0
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
-	VMOVDQU     Y3, (R11)(DX*2)
+	VMOVDQU     Y3, (R13)(DX*2)
 	VPSHUFB     shuffle881<>+0(SB), Y1, Y1
-	VMOVDQU     80(R13), X3
-	VINSERTI128 $0x01, 192(R13), Y3, Y3
+	VMOVDQU     80(R15), X3
+	VINSERTI128 $0x01, 192(R15), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y0
 	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     32(R13), X0
-	VINSERTI128 $0x01, 144(R13), Y0, Y0
+	VMOVDQU     Y0, (R13)(R9*1)
+	VMOVDQU     32(R15), X0
+	VINSERTI128 $0x01, 144(R15), Y0, Y0
 	VPSHUFB     shuffle879<>+0(SB), Y0, Y1
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VMOVDQU     Y3, (R12)
+	VMOVDQU     Y3, (R14)
 	VPSHUFB     shuffle881<>+0(SB), Y0, Y0
-	VMOVDQU     96(R13), X3
-	VINSERTI128 $0x01, 208(R13), Y3, Y3
+	VMOVDQU     96(R15), X3
+	VINSERTI128 $0x01, 208(R15), Y3, Y3
 	VPSHUFB     shuffle882<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R12)(DX*1)
+	VMOVDQU     Y1, (R14)(DX*1)
 	VPSHUFB     shuffle879<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle880<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
-	VMOVDQU     Y3, (R12)(DX*2)
-	CMPQ        R9, BX
+	VMOVDQU     Y3, (R14)(DX*2)
+	CMPQ        R11, BX
 	JEQ         rowdone1712
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1711
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1711
 
 rowdone1712:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1710
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34254,63 +34608,63 @@ chunk1708:
 	SUBQ $0x10, BX
 
 group1713:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1714:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1715:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
-	VMOVDQU 48(R13), X2
+	VMOVDQU 48(R15), X2
 	VPSHUFB shuffle131<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R11)
+	VMOVDQU X3, (R13)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 64(R13), X3
+	VMOVDQU 64(R15), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R11)(DX*1)
-	VMOVDQU 16(R13), X1
+	VMOVDQU X1, (R13)(DX*1)
+	VMOVDQU 16(R15), X1
 	VPSHUFB shuffle15<>+0(SB), X1, X0
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X0, X3
-	VMOVDQU X3, (R11)(DX*2)
+	VMOVDQU X3, (R13)(DX*2)
 	VPSHUFB shuffle21<>+0(SB), X1, X1
-	VMOVDQU 80(R13), X3
+	VMOVDQU 80(R15), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X0
 	VPOR    X0, X1, X0
-	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 32(R13), X0
+	VMOVDQU X0, (R13)(R9*1)
+	VMOVDQU 32(R15), X0
 	VPSHUFB shuffle15<>+0(SB), X0, X1
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VMOVDQU X3, (R12)
+	VMOVDQU X3, (R14)
 	VPSHUFB shuffle21<>+0(SB), X0, X0
-	VMOVDQU 96(R13), X3
+	VMOVDQU 96(R15), X3
 	VPSHUFB shuffle16<>+0(SB), X3, X1
 	VPOR    X1, X0, X1
-	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU X1, (R14)(DX*1)
 	VPSHUFB shuffle15<>+0(SB), X2, X2
 	VPSHUFB shuffle131<>+0(SB), X3, X3
 	VPOR    X3, X2, X3
-	VMOVDQU X3, (R12)(DX*2)
-	CMPQ    R9, BX
+	VMOVDQU X3, (R14)(DX*2)
+	CMPQ    R11, BX
 	JEQ     rowdone1716
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1715
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1715
 
 rowdone1716:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1714
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34337,8 +34691,10 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1717
 	CMPQ  BX, $0x10
@@ -34349,49 +34705,49 @@ chunk1717:
 	SUBQ $0x20, BX
 
 group1719:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1720:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1721:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	IMUL3Q      $0x07, R9, R13
-	ADDQ        AX, R13
-	VMOVDQU     (R13), X0
-	VINSERTI128 $0x01, 112(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     16(R13), X0
-	VINSERTI128 $0x01, 128(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     32(R13), X0
-	VINSERTI128 $0x01, 144(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     48(R13), X0
-	VINSERTI128 $0x01, 160(R13), Y0, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     64(R13), X0
-	VINSERTI128 $0x01, 176(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)
-	VMOVDQU     80(R13), X0
-	VINSERTI128 $0x01, 192(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*1)
-	VMOVDQU     96(R13), X0
-	VINSERTI128 $0x01, 208(R13), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*2)
-	CMPQ        R9, BX
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R15
+	ADDQ        AX, R15
+	VMOVDQU     (R15), X0
+	VINSERTI128 $0x01, 112(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)
+	VMOVDQU     16(R15), X0
+	VINSERTI128 $0x01, 128(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*1)
+	VMOVDQU     32(R15), X0
+	VINSERTI128 $0x01, 144(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*2)
+	VMOVDQU     48(R15), X0
+	VINSERTI128 $0x01, 160(R15), Y0, Y0
+	VMOVDQU     Y0, (R13)(R9*1)
+	VMOVDQU     64(R15), X0
+	VINSERTI128 $0x01, 176(R15), Y0, Y0
+	VMOVDQU     Y0, (R14)
+	VMOVDQU     80(R15), X0
+	VINSERTI128 $0x01, 192(R15), Y0, Y0
+	VMOVDQU     Y0, (R14)(DX*1)
+	VMOVDQU     96(R15), X0
+	VINSERTI128 $0x01, 208(R15), Y0, Y0
+	VMOVDQU     Y0, (R14)(DX*2)
+	CMPQ        R11, BX
 	JEQ         rowdone1722
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1721
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1721
 
 rowdone1722:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1720
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34404,42 +34760,42 @@ chunk1718:
 	SUBQ $0x10, BX
 
 group1723:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1724:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1725:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	IMUL3Q  $0x07, R9, R13
-	ADDQ    AX, R13
-	VMOVDQU (R13), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 16(R13), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 32(R13), X0
-	VMOVDQU X0, (R11)(DX*2)
-	VMOVDQU 48(R13), X0
-	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 64(R13), X0
-	VMOVDQU X0, (R12)
-	VMOVDQU 80(R13), X0
-	VMOVDQU X0, (R12)(DX*1)
-	VMOVDQU 96(R13), X0
-	VMOVDQU X0, (R12)(DX*2)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	IMUL3Q  $0x07, R11, R15
+	ADDQ    AX, R15
+	VMOVDQU (R15), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 16(R15), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 32(R15), X0
+	VMOVDQU X0, (R13)(DX*2)
+	VMOVDQU 48(R15), X0
+	VMOVDQU X0, (R13)(R9*1)
+	VMOVDQU 64(R15), X0
+	VMOVDQU X0, (R14)
+	VMOVDQU 80(R15), X0
+	VMOVDQU X0, (R14)(DX*1)
+	VMOVDQU 96(R15), X0
+	VMOVDQU X0, (R14)(DX*2)
+	CMPQ    R11, BX
 	JEQ     rowdone1726
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1725
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1725
 
 rowdone1726:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1724
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34466,8 +34822,10 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1727
 	CMPQ  BX, $0x10
@@ -34482,48 +34840,48 @@ chunk1727:
 	SUBQ $0x20, BX
 
 group1731:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1732:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1733:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X4
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X4
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y4, Y4
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X6
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X6
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y6, Y6
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
 	VPACKUSWB   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X8
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X8
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y8, Y8
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
@@ -34557,47 +34915,47 @@ chunks1733:
 	VPAND       shuffle798<>+0(SB), Y10, Y6
 	VPAND       shuffle798<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)
+	VMOVDQU     Y7, (R13)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
-	VMOVDQU     Y2, (R12)
+	VMOVDQU     Y2, (R14)
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(DX*1)
+	VMOVDQU     Y10, (R13)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(DX*1)
+	VMOVDQU     Y3, (R14)(DX*1)
 	VPAND       shuffle798<>+0(SB), Y5, Y3
 	VPAND       shuffle798<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
+	VMOVDQU     Y0, (R13)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(DX*2)
+	VMOVDQU     Y9, (R14)(DX*2)
 	VPAND       shuffle798<>+0(SB), Y4, Y9
 	VPAND       shuffle798<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
-	VMOVDQU     Y5, (R11)(DI*1)
+	VMOVDQU     Y5, (R13)(R9*1)
 	VPSRLW      $0x08, Y4, Y5
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
-	VMOVDQU     Y8, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVDQU     Y8, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1734
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1733
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1733
 
 rowdone1734:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1732
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34610,40 +34968,40 @@ chunk1728:
 	SUBQ $0x10, BX
 
 group1735:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1736:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1737:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R9*8), X0
-	VMOVDQU   48(AX)(R9*8), X4
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X4, X6
 	VPACKUSWB X6, X2, X4
-	VMOVDQU   64(AX)(R9*8), X0
-	VMOVDQU   80(AX)(R9*8), X6
+	VMOVDQU   64(AX)(R11*8), X0
+	VMOVDQU   80(AX)(R11*8), X6
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X6, X7
 	VPACKUSWB X7, X2, X7
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X6, X8
 	VPACKUSWB X8, X2, X6
-	VMOVDQU   96(AX)(R9*8), X0
-	VMOVDQU   112(AX)(R9*8), X8
+	VMOVDQU   96(AX)(R11*8), X0
+	VMOVDQU   112(AX)(R11*8), X8
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X8, X9
 	VPACKUSWB X9, X2, X9
@@ -34677,47 +35035,47 @@ chunks1737:
 	VPAND     shuffle798<>+0(SB), X10, X6
 	VPAND     shuffle798<>+0(SB), X2, X7
 	VPACKUSWB X7, X6, X7
-	VMOVDQU   X7, (R11)
+	VMOVDQU   X7, (R13)
 	VPSRLW    $0x08, X10, X7
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X7, X2
-	VMOVDQU   X2, (R12)
+	VMOVDQU   X2, (R14)
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X3, X10
 	VPACKUSWB X10, X2, X10
-	VMOVDQU   X10, (R11)(DX*1)
+	VMOVDQU   X10, (R13)(DX*1)
 	VPSRLW    $0x08, X0, X10
 	VPSRLW    $0x08, X3, X2
 	VPACKUSWB X2, X10, X3
-	VMOVDQU   X3, (R12)(DX*1)
+	VMOVDQU   X3, (R14)(DX*1)
 	VPAND     shuffle798<>+0(SB), X5, X3
 	VPAND     shuffle798<>+0(SB), X9, X0
 	VPACKUSWB X0, X3, X0
-	VMOVDQU   X0, (R11)(DX*2)
+	VMOVDQU   X0, (R13)(DX*2)
 	VPSRLW    $0x08, X5, X0
 	VPSRLW    $0x08, X9, X3
 	VPACKUSWB X3, X0, X9
-	VMOVDQU   X9, (R12)(DX*2)
+	VMOVDQU   X9, (R14)(DX*2)
 	VPAND     shuffle798<>+0(SB), X4, X9
 	VPAND     shuffle798<>+0(SB), X8, X5
 	VPACKUSWB X5, X9, X5
-	VMOVDQU   X5, (R11)(DI*1)
+	VMOVDQU   X5, (R13)(R9*1)
 	VPSRLW    $0x08, X4, X5
 	VPSRLW    $0x08, X8, X9
 	VPACKUSWB X9, X5, X8
-	VMOVDQU   X8, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVDQU   X8, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1738
-	ADDQ      $0x10, R9
-	CMPQ      R9, BX
+	ADDQ      $0x10, R11
+	CMPQ      R11, BX
 	JLE       chunks1737
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1737
 
 rowdone1738:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1736
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34730,24 +35088,24 @@ chunk1729:
 	SUBQ $0x08, BX
 
 group1739:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1740:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1741:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X1, X4
 	VPACKUSWB X4, X2, X1
-	VMOVDQU   32(AX)(R9*8), X0
-	VMOVDQU   48(AX)(R9*8), X4
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X4, X5
 	VPACKUSWB X5, X2, X5
@@ -34769,47 +35127,47 @@ chunks1741:
 	VPAND     shuffle798<>+0(SB), X6, X1
 	VPAND     shuffle798<>+0(SB), X6, X0
 	VPACKUSWB X0, X1, X0
-	VMOVQ     X0, (R11)
+	VMOVQ     X0, (R13)
 	VPSRLW    $0x08, X6, X0
 	VPSRLW    $0x08, X6, X1
 	VPACKUSWB X1, X0, X6
-	VMOVQ     X6, (R12)
+	VMOVQ     X6, (R14)
 	VPAND     shuffle798<>+0(SB), X2, X6
 	VPAND     shuffle798<>+0(SB), X2, X1
 	VPACKUSWB X1, X6, X1
-	VMOVQ     X1, (R11)(DX*1)
+	VMOVQ     X1, (R13)(DX*1)
 	VPSRLW    $0x08, X2, X1
 	VPSRLW    $0x08, X2, X6
 	VPACKUSWB X6, X1, X2
-	VMOVQ     X2, (R12)(DX*1)
+	VMOVQ     X2, (R14)(DX*1)
 	VPAND     shuffle798<>+0(SB), X5, X2
 	VPAND     shuffle798<>+0(SB), X5, X6
 	VPACKUSWB X6, X2, X6
-	VMOVQ     X6, (R11)(DX*2)
+	VMOVQ     X6, (R13)(DX*2)
 	VPSRLW    $0x08, X5, X6
 	VPSRLW    $0x08, X5, X2
 	VPACKUSWB X2, X6, X5
-	VMOVQ     X5, (R12)(DX*2)
+	VMOVQ     X5, (R14)(DX*2)
 	VPAND     shuffle798<>+0(SB), X4, X5
 	VPAND     shuffle798<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVQ     X2, (R11)(DI*1)
+	VMOVQ     X2, (R13)(R9*1)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVQ     X4, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVQ     X4, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1742
-	ADDQ      $0x08, R9
-	CMPQ      R9, BX
+	ADDQ      $0x08, R11
+	CMPQ      R11, BX
 	JLE       chunks1741
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1741
 
 rowdone1742:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1740
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34822,16 +35180,16 @@ chunk1730:
 	SUBQ $0x04, BX
 
 group1743:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1744:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1745:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle798<>+0(SB), X0, X2
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPACKUSWB X3, X2, X3
@@ -34853,47 +35211,47 @@ chunks1745:
 	VPAND     shuffle798<>+0(SB), X4, X5
 	VPAND     shuffle798<>+0(SB), X4, X2
 	VPACKUSWB X2, X5, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R13)
 	VPSRLW    $0x08, X4, X2
 	VPSRLW    $0x08, X4, X5
 	VPACKUSWB X5, X2, X4
-	VMOVD     X4, (R12)
+	VMOVD     X4, (R14)
 	VPAND     shuffle798<>+0(SB), X0, X4
 	VPAND     shuffle798<>+0(SB), X0, X5
 	VPACKUSWB X5, X4, X5
-	VMOVD     X5, (R11)(DX*1)
+	VMOVD     X5, (R13)(DX*1)
 	VPSRLW    $0x08, X0, X5
 	VPSRLW    $0x08, X0, X4
 	VPACKUSWB X4, X5, X0
-	VMOVD     X0, (R12)(DX*1)
+	VMOVD     X0, (R14)(DX*1)
 	VPAND     shuffle798<>+0(SB), X3, X0
 	VPAND     shuffle798<>+0(SB), X3, X4
 	VPACKUSWB X4, X0, X4
-	VMOVD     X4, (R11)(DX*2)
+	VMOVD     X4, (R13)(DX*2)
 	VPSRLW    $0x08, X3, X4
 	VPSRLW    $0x08, X3, X0
 	VPACKUSWB X0, X4, X3
-	VMOVD     X3, (R12)(DX*2)
+	VMOVD     X3, (R14)(DX*2)
 	VPAND     shuffle798<>+0(SB), X1, X3
 	VPAND     shuffle798<>+0(SB), X1, X0
 	VPACKUSWB X0, X3, X0
-	VMOVD     X0, (R11)(DI*1)
+	VMOVD     X0, (R13)(R9*1)
 	VPSRLW    $0x08, X1, X0
 	VPSRLW    $0x08, X1, X3
 	VPACKUSWB X3, X0, X1
-	VMOVD     X1, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVD     X1, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1746
-	ADDQ      $0x04, R9
-	CMPQ      R9, BX
+	ADDQ      $0x04, R11
+	CMPQ      R11, BX
 	JLE       chunks1745
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1745
 
 rowdone1746:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1744
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -34920,8 +35278,10 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1747
 	CMPQ  BX, $0x10
@@ -34936,48 +35296,48 @@ chunk1747:
 	SUBQ $0x20, BX
 
 group1751:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1752:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1753:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X4
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X4
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y4, Y4
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X6
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X6
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y6, Y6
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
 	VPACKUSDW   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X8
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X8
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y8, Y8
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
@@ -35011,47 +35371,47 @@ chunks1753:
 	VPAND       shuffle799<>+0(SB), Y10, Y6
 	VPAND       shuffle799<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
-	VMOVDQU     Y7, (R11)
+	VMOVDQU     Y7, (R13)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
-	VMOVDQU     Y2, (R12)
+	VMOVDQU     Y2, (R14)
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVDQU     Y10, (R11)(DX*1)
+	VMOVDQU     Y10, (R13)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVDQU     Y3, (R12)(DX*1)
+	VMOVDQU     Y3, (R14)(DX*1)
 	VPAND       shuffle799<>+0(SB), Y5, Y3
 	VPAND       shuffle799<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
+	VMOVDQU     Y0, (R13)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVDQU     Y9, (R12)(DX*2)
+	VMOVDQU     Y9, (R14)(DX*2)
 	VPAND       shuffle799<>+0(SB), Y4, Y9
 	VPAND       shuffle799<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
-	VMOVDQU     Y5, (R11)(DI*1)
+	VMOVDQU     Y5, (R13)(R9*1)
 	VPSRLD      $0x10, Y4, Y5
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
-	VMOVDQU     Y8, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVDQU     Y8, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1754
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1753
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1753
 
 rowdone1754:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1752
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35064,40 +35424,40 @@ chunk1748:
 	SUBQ $0x10, BX
 
 group1755:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1756:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1757:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R9*8), X0
-	VMOVDQU   48(AX)(R9*8), X4
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X4, X6
 	VPACKUSDW X6, X2, X4
-	VMOVDQU   64(AX)(R9*8), X0
-	VMOVDQU   80(AX)(R9*8), X6
+	VMOVDQU   64(AX)(R11*8), X0
+	VMOVDQU   80(AX)(R11*8), X6
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X6, X7
 	VPACKUSDW X7, X2, X7
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X6, X8
 	VPACKUSDW X8, X2, X6
-	VMOVDQU   96(AX)(R9*8), X0
-	VMOVDQU   112(AX)(R9*8), X8
+	VMOVDQU   96(AX)(R11*8), X0
+	VMOVDQU   112(AX)(R11*8), X8
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X8, X9
 	VPACKUSDW X9, X2, X9
@@ -35131,47 +35491,47 @@ chunks1757:
 	VPAND     shuffle799<>+0(SB), X10, X6
 	VPAND     shuffle799<>+0(SB), X2, X7
 	VPACKUSDW X7, X6, X7
-	VMOVDQU   X7, (R11)
+	VMOVDQU   X7, (R13)
 	VPSRLD    $0x10, X10, X7
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X7, X2
-	VMOVDQU   X2, (R12)
+	VMOVDQU   X2, (R14)
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X3, X10
 	VPACKUSDW X10, X2, X10
-	VMOVDQU   X10, (R11)(DX*1)
+	VMOVDQU   X10, (R13)(DX*1)
 	VPSRLD    $0x10, X0, X10
 	VPSRLD    $0x10, X3, X2
 	VPACKUSDW X2, X10, X3
-	VMOVDQU   X3, (R12)(DX*1)
+	VMOVDQU   X3, (R14)(DX*1)
 	VPAND     shuffle799<>+0(SB), X5, X3
 	VPAND     shuffle799<>+0(SB), X9, X0
 	VPACKUSDW X0, X3, X0
-	VMOVDQU   X0, (R11)(DX*2)
+	VMOVDQU   X0, (R13)(DX*2)
 	VPSRLD    $0x10, X5, X0
 	VPSRLD    $0x10, X9, X3
 	VPACKUSDW X3, X0, X9
-	VMOVDQU   X9, (R12)(DX*2)
+	VMOVDQU   X9, (R14)(DX*2)
 	VPAND     shuffle799<>+0(SB), X4, X9
 	VPAND     shuffle799<>+0(SB), X8, X5
 	VPACKUSDW X5, X9, X5
-	VMOVDQU   X5, (R11)(DI*1)
+	VMOVDQU   X5, (R13)(R9*1)
 	VPSRLD    $0x10, X4, X5
 	VPSRLD    $0x10, X8, X9
 	VPACKUSDW X9, X5, X8
-	VMOVDQU   X8, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVDQU   X8, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1758
-	ADDQ      $0x10, R9
-	CMPQ      R9, BX
+	ADDQ      $0x10, R11
+	CMPQ      R11, BX
 	JLE       chunks1757
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1757
 
 rowdone1758:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1756
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35184,24 +35544,24 @@ chunk1749:
 	SUBQ $0x08, BX
 
 group1759:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1760:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1761:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X1, X4
 	VPACKUSDW X4, X2, X1
-	VMOVDQU   32(AX)(R9*8), X0
-	VMOVDQU   48(AX)(R9*8), X4
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X4, X5
 	VPACKUSDW X5, X2, X5
@@ -35223,47 +35583,47 @@ chunks1761:
 	VPAND     shuffle799<>+0(SB), X6, X1
 	VPAND     shuffle799<>+0(SB), X6, X0
 	VPACKUSDW X0, X1, X0
-	VMOVQ     X0, (R11)
+	VMOVQ     X0, (R13)
 	VPSRLD    $0x10, X6, X0
 	VPSRLD    $0x10, X6, X1
 	VPACKUSDW X1, X0, X6
-	VMOVQ     X6, (R12)
+	VMOVQ     X6, (R14)
 	VPAND     shuffle799<>+0(SB), X2, X6
 	VPAND     shuffle799<>+0(SB), X2, X1
 	VPACKUSDW X1, X6, X1
-	VMOVQ     X1, (R11)(DX*1)
+	VMOVQ     X1, (R13)(DX*1)
 	VPSRLD    $0x10, X2, X1
 	VPSRLD    $0x10, X2, X6
 	VPACKUSDW X6, X1, X2
-	VMOVQ     X2, (R12)(DX*1)
+	VMOVQ     X2, (R14)(DX*1)
 	VPAND     shuffle799<>+0(SB), X5, X2
 	VPAND     shuffle799<>+0(SB), X5, X6
 	VPACKUSDW X6, X2, X6
-	VMOVQ     X6, (R11)(DX*2)
+	VMOVQ     X6, (R13)(DX*2)
 	VPSRLD    $0x10, X5, X6
 	VPSRLD    $0x10, X5, X2
 	VPACKUSDW X2, X6, X5
-	VMOVQ     X5, (R12)(DX*2)
+	VMOVQ     X5, (R14)(DX*2)
 	VPAND     shuffle799<>+0(SB), X4, X5
 	VPAND     shuffle799<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVQ     X2, (R11)(DI*1)
+	VMOVQ     X2, (R13)(R9*1)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVQ     X4, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVQ     X4, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1762
-	ADDQ      $0x08, R9
-	CMPQ      R9, BX
+	ADDQ      $0x08, R11
+	CMPQ      R11, BX
 	JLE       chunks1761
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1761
 
 rowdone1762:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1760
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35276,16 +35636,16 @@ chunk1750:
 	SUBQ $0x04, BX
 
 group1763:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1764:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1765:
-	LEAQ      (CX)(R9*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU   (AX)(R9*8), X0
-	VMOVDQU   16(AX)(R9*8), X1
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
 	VPAND     shuffle799<>+0(SB), X0, X2
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPACKUSDW X3, X2, X3
@@ -35307,47 +35667,47 @@ chunks1765:
 	VPAND     shuffle799<>+0(SB), X4, X5
 	VPAND     shuffle799<>+0(SB), X4, X2
 	VPACKUSDW X2, X5, X2
-	VMOVD     X2, (R11)
+	VMOVD     X2, (R13)
 	VPSRLD    $0x10, X4, X2
 	VPSRLD    $0x10, X4, X5
 	VPACKUSDW X5, X2, X4
-	VMOVD     X4, (R12)
+	VMOVD     X4, (R14)
 	VPAND     shuffle799<>+0(SB), X0, X4
 	VPAND     shuffle799<>+0(SB), X0, X5
 	VPACKUSDW X5, X4, X5
-	VMOVD     X5, (R11)(DX*1)
+	VMOVD     X5, (R13)(DX*1)
 	VPSRLD    $0x10, X0, X5
 	VPSRLD    $0x10, X0, X4
 	VPACKUSDW X4, X5, X0
-	VMOVD     X0, (R12)(DX*1)
+	VMOVD     X0, (R14)(DX*1)
 	VPAND     shuffle799<>+0(SB), X3, X0
 	VPAND     shuffle799<>+0(SB), X3, X4
 	VPACKUSDW X4, X0, X4
-	VMOVD     X4, (R11)(DX*2)
+	VMOVD     X4, (R13)(DX*2)
 	VPSRLD    $0x10, X3, X4
 	VPSRLD    $0x10, X3, X0
 	VPACKUSDW X0, X4, X3
-	VMOVD     X3, (R12)(DX*2)
+	VMOVD     X3, (R14)(DX*2)
 	VPAND     shuffle799<>+0(SB), X1, X3
 	VPAND     shuffle799<>+0(SB), X1, X0
 	VPACKUSDW X0, X3, X0
-	VMOVD     X0, (R11)(DI*1)
+	VMOVD     X0, (R13)(R9*1)
 	VPSRLD    $0x10, X1, X0
 	VPSRLD    $0x10, X1, X3
 	VPACKUSDW X3, X0, X1
-	VMOVD     X1, (R12)(DI*1)
-	CMPQ      R9, BX
+	VMOVD     X1, (R14)(R9*1)
+	CMPQ      R11, BX
 	JEQ       rowdone1766
-	ADDQ      $0x04, R9
-	CMPQ      R9, BX
+	ADDQ      $0x04, R11
+	CMPQ      R11, BX
 	JLE       chunks1765
-	MOVQ      BX, R9
+	MOVQ      BX, R11
 	JMP       chunks1765
 
 rowdone1766:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1764
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35374,8 +35734,10 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1767
 	CMPQ  BX, $0x10
@@ -35390,36 +35752,36 @@ chunk1767:
 	SUBQ $0x20, BX
 
 group1771:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1772:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1773:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X3
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X3
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X5
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X5
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5
 	VSHUFPS     $0x88, Y5, Y0, Y6
 	VSHUFPS     $0xdd, Y5, Y0, Y5
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X7
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X7
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7
 	VSHUFPS     $0x88, Y7, Y0, Y8
 	VSHUFPS     $0xdd, Y7, Y0, Y7
 	VSHUFPS     $0x88, Y4, Y2, Y0
@@ -35431,33 +35793,33 @@ chunks1773:
 	VSHUFPS     $0x88, Y7, Y5, Y1
 	VSHUFPS     $0xdd, Y7, Y5, Y7
 	VSHUFPS     $0x88, Y2, Y0, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VSHUFPS     $0xdd, Y2, Y0, Y2
-	VMOVDQU     Y2, (R12)
+	VMOVDQU     Y2, (R14)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(DX*1)
+	VMOVDQU     Y2, (R13)(DX*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(DX*1)
+	VMOVDQU     Y1, (R14)(DX*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
+	VMOVDQU     Y1, (R13)(DX*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(DX*2)
+	VMOVDQU     Y8, (R14)(DX*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
+	VMOVDQU     Y8, (R13)(R9*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
-	VMOVDQU     Y7, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVDQU     Y7, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1774
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1773
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1773
 
 rowdone1774:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1772
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35470,28 +35832,28 @@ chunk1768:
 	SUBQ $0x10, BX
 
 group1775:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1776:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1777:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	VMOVDQU (AX)(R9*8), X0
-	VMOVDQU 16(AX)(R9*8), X1
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU 16(AX)(R11*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R9*8), X0
-	VMOVDQU 48(AX)(R9*8), X3
+	VMOVDQU 32(AX)(R11*8), X0
+	VMOVDQU 48(AX)(R11*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
-	VMOVDQU 64(AX)(R9*8), X0
-	VMOVDQU 80(AX)(R9*8), X5
+	VMOVDQU 64(AX)(R11*8), X0
+	VMOVDQU 80(AX)(R11*8), X5
 	VSHUFPS $0x88, X5, X0, X6
 	VSHUFPS $0xdd, X5, X0, X5
-	VMOVDQU 96(AX)(R9*8), X0
-	VMOVDQU 112(AX)(R9*8), X7
+	VMOVDQU 96(AX)(R11*8), X0
+	VMOVDQU 112(AX)(R11*8), X7
 	VSHUFPS $0x88, X7, X0, X8
 	VSHUFPS $0xdd, X7, X0, X7
 	VSHUFPS $0x88, X4, X2, X0
@@ -35503,33 +35865,33 @@ chunks1777:
 	VSHUFPS $0x88, X7, X5, X1
 	VSHUFPS $0xdd, X7, X5, X7
 	VSHUFPS $0x88, X2, X0, X5
-	VMOVDQU X5, (R11)
+	VMOVDQU X5, (R13)
 	VSHUFPS $0xdd, X2, X0, X2
-	VMOVDQU X2, (R12)
+	VMOVDQU X2, (R14)
 	VSHUFPS $0x88, X1, X6, X2
-	VMOVDQU X2, (R11)(DX*1)
+	VMOVDQU X2, (R13)(DX*1)
 	VSHUFPS $0xdd, X1, X6, X1
-	VMOVDQU X1, (R12)(DX*1)
+	VMOVDQU X1, (R14)(DX*1)
 	VSHUFPS $0x88, X8, X4, X1
-	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU X1, (R13)(DX*2)
 	VSHUFPS $0xdd, X8, X4, X8
-	VMOVDQU X8, (R12)(DX*2)
+	VMOVDQU X8, (R14)(DX*2)
 	VSHUFPS $0x88, X7, X3, X8
-	VMOVDQU X8, (R11)(DI*1)
+	VMOVDQU X8, (R13)(R9*1)
 	VSHUFPS $0xdd, X7, X3, X7
-	VMOVDQU X7, (R12)(DI*1)
-	CMPQ    R9, BX
+	VMOVDQU X7, (R14)(R9*1)
+	CMPQ    R11, BX
 	JEQ     rowdone1778
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1777
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1777
 
 rowdone1778:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1776
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35542,20 +35904,20 @@ chunk1769:
 	SUBQ $0x08, BX
 
 group1779:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1780:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1781:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	VMOVDQU (AX)(R9*8), X0
-	VMOVDQU 16(AX)(R9*8), X1
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU 16(AX)(R11*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU 32(AX)(R9*8), X0
-	VMOVDQU 48(AX)(R9*8), X3
+	VMOVDQU 32(AX)(R11*8), X0
+	VMOVDQU 48(AX)(R11*8), X3
 	VSHUFPS $0x88, X3, X0, X4
 	VSHUFPS $0xdd, X3, X0, X3
 	VSHUFPS $0x88, X4, X2, X0
@@ -35563,33 +35925,33 @@ chunks1781:
 	VSHUFPS $0x88, X3, X1, X2
 	VSHUFPS $0xdd, X3, X1, X3
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R11)
+	VMOVQ   X1, (R13)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R12)
+	VMOVQ   X0, (R14)
 	VSHUFPS $0x88, X2, X2, X0
-	VMOVQ   X0, (R11)(DX*1)
+	VMOVQ   X0, (R13)(DX*1)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVQ   X2, (R12)(DX*1)
+	VMOVQ   X2, (R14)(DX*1)
 	VSHUFPS $0x88, X4, X4, X2
-	VMOVQ   X2, (R11)(DX*2)
+	VMOVQ   X2, (R13)(DX*2)
 	VSHUFPS $0xdd, X4, X4, X4
-	VMOVQ   X4, (R12)(DX*2)
+	VMOVQ   X4, (R14)(DX*2)
 	VSHUFPS $0x88, X3, X3, X4
-	VMOVQ   X4, (R11)(DI*1)
+	VMOVQ   X4, (R13)(R9*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVQ   X3, (R12)(DI*1)
-	CMPQ    R9, BX
+	VMOVQ   X3, (R14)(R9*1)
+	CMPQ    R11, BX
 	JEQ     rowdone1782
-	ADDQ    $0x08, R9
-	CMPQ    R9, BX
+	ADDQ    $0x08, R11
+	CMPQ    R11, BX
 	JLE     chunks1781
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1781
 
 rowdone1782:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1780
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35602,16 +35964,16 @@ chunk1770:
 	SUBQ $0x04, BX
 
 group1783:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1784:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1785:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	VMOVDQU (AX)(R9*8), X0
-	VMOVDQU 16(AX)(R9*8), X1
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU 16(AX)(R11*8), X1
 	VSHUFPS $0x88, X1, X0, X2
 	VSHUFPS $0xdd, X1, X0, X1
 	VSHUFPS $0x88, X2, X2, X0
@@ -35619,33 +35981,33 @@ chunks1785:
 	VSHUFPS $0x88, X1, X1, X3
 	VSHUFPS $0xdd, X1, X1, X1
 	VSHUFPS $0x88, X0, X0, X4
-	VMOVD   X4, (R11)
+	VMOVD   X4, (R13)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R12)
+	VMOVD   X0, (R14)
 	VSHUFPS $0x88, X3, X3, X0
-	VMOVD   X0, (R11)(DX*1)
+	VMOVD   X0, (R13)(DX*1)
 	VSHUFPS $0xdd, X3, X3, X3
-	VMOVD   X3, (R12)(DX*1)
+	VMOVD   X3, (R14)(DX*1)
 	VSHUFPS $0x88, X2, X2, X3
-	VMOVD   X3, (R11)(DX*2)
+	VMOVD   X3, (R13)(DX*2)
 	VSHUFPS $0xdd, X2, X2, X2
-	VMOVD   X2, (R12)(DX*2)
+	VMOVD   X2, (R14)(DX*2)
 	VSHUFPS $0x88, X1, X1, X2
-	VMOVD   X2, (R11)(DI*1)
+	VMOVD   X2, (R13)(R9*1)
 	VSHUFPS $0xdd, X1, X1, X1
-	VMOVD   X1, (R12)(DI*1)
-	CMPQ    R9, BX
+	VMOVD   X1, (R14)(R9*1)
+	CMPQ    R11, BX
 	JEQ     rowdone1786
-	ADDQ    $0x04, R9
-	CMPQ    R9, BX
+	ADDQ    $0x04, R11
+	CMPQ    R11, BX
 	JLE     chunks1785
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1785
 
 rowdone1786:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1784
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35672,8 +36034,10 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1787
 	CMPQ  BX, $0x10
@@ -35686,36 +36050,36 @@ chunk1787:
 	SUBQ $0x20, BX
 
 group1790:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1791:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1792:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X3
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X3
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X5
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X5
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X7
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X7
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -35727,33 +36091,33 @@ chunks1792:
 	VPUNPCKLQDQ Y7, Y5, Y1
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPUNPCKLQDQ Y2, Y0, Y5
-	VMOVDQU     Y5, (R11)
+	VMOVDQU     Y5, (R13)
 	VPUNPCKHQDQ Y2, Y0, Y2
-	VMOVDQU     Y2, (R12)
+	VMOVDQU     Y2, (R14)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVDQU     Y2, (R11)(DX*1)
+	VMOVDQU     Y2, (R13)(DX*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVDQU     Y1, (R12)(DX*1)
+	VMOVDQU     Y1, (R14)(DX*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
+	VMOVDQU     Y1, (R13)(DX*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVDQU     Y8, (R12)(DX*2)
+	VMOVDQU     Y8, (R14)(DX*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
-	VMOVDQU     Y8, (R11)(DI*1)
+	VMOVDQU     Y8, (R13)(R9*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
-	VMOVDQU     Y7, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVDQU     Y7, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1793
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1792
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1792
 
 rowdone1793:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1791
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35766,28 +36130,28 @@ chunk1788:
 	SUBQ $0x10, BX
 
 group1794:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1795:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1796:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VMOVDQU     16(AX)(R9*8), X1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R9*8), X0
-	VMOVDQU     48(AX)(R9*8), X3
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
-	VMOVDQU     64(AX)(R9*8), X0
-	VMOVDQU     80(AX)(R9*8), X5
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     80(AX)(R11*8), X5
 	VPUNPCKLQDQ X5, X0, X6
 	VPUNPCKHQDQ X5, X0, X5
-	VMOVDQU     96(AX)(R9*8), X0
-	VMOVDQU     112(AX)(R9*8), X7
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     112(AX)(R11*8), X7
 	VPUNPCKLQDQ X7, X0, X8
 	VPUNPCKHQDQ X7, X0, X7
 	VPUNPCKLQDQ X4, X2, X0
@@ -35799,33 +36163,33 @@ chunks1796:
 	VPUNPCKLQDQ X7, X5, X1
 	VPUNPCKHQDQ X7, X5, X7
 	VPUNPCKLQDQ X2, X0, X5
-	VMOVDQU     X5, (R11)
+	VMOVDQU     X5, (R13)
 	VPUNPCKHQDQ X2, X0, X2
-	VMOVDQU     X2, (R12)
+	VMOVDQU     X2, (R14)
 	VPUNPCKLQDQ X1, X6, X2
-	VMOVDQU     X2, (R11)(DX*1)
+	VMOVDQU     X2, (R13)(DX*1)
 	VPUNPCKHQDQ X1, X6, X1
-	VMOVDQU     X1, (R12)(DX*1)
+	VMOVDQU     X1, (R14)(DX*1)
 	VPUNPCKLQDQ X8, X4, X1
-	VMOVDQU     X1, (R11)(DX*2)
+	VMOVDQU     X1, (R13)(DX*2)
 	VPUNPCKHQDQ X8, X4, X8
-	VMOVDQU     X8, (R12)(DX*2)
+	VMOVDQU     X8, (R14)(DX*2)
 	VPUNPCKLQDQ X7, X3, X8
-	VMOVDQU     X8, (R11)(DI*1)
+	VMOVDQU     X8, (R13)(R9*1)
 	VPUNPCKHQDQ X7, X3, X7
-	VMOVDQU     X7, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVDQU     X7, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1797
-	ADDQ        $0x10, R9
-	CMPQ        R9, BX
+	ADDQ        $0x10, R11
+	CMPQ        R11, BX
 	JLE         chunks1796
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1796
 
 rowdone1797:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1795
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35838,20 +36202,20 @@ chunk1789:
 	SUBQ $0x08, BX
 
 group1798:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1799:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1800:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VMOVDQU     16(AX)(R9*8), X1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
 	VPUNPCKLQDQ X1, X0, X2
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     32(AX)(R9*8), X0
-	VMOVDQU     48(AX)(R9*8), X3
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X3
 	VPUNPCKLQDQ X3, X0, X4
 	VPUNPCKHQDQ X3, X0, X3
 	VPUNPCKLQDQ X4, X2, X0
@@ -35859,33 +36223,33 @@ chunks1800:
 	VPUNPCKLQDQ X3, X1, X2
 	VPUNPCKHQDQ X3, X1, X3
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R11)
+	VMOVQ       X1, (R13)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R12)
+	VMOVQ       X0, (R14)
 	VPUNPCKLQDQ X2, X2, X0
-	VMOVQ       X0, (R11)(DX*1)
+	VMOVQ       X0, (R13)(DX*1)
 	VPUNPCKHQDQ X2, X2, X2
-	VMOVQ       X2, (R12)(DX*1)
+	VMOVQ       X2, (R14)(DX*1)
 	VPUNPCKLQDQ X4, X4, X2
-	VMOVQ       X2, (R11)(DX*2)
+	VMOVQ       X2, (R13)(DX*2)
 	VPUNPCKHQDQ X4, X4, X4
-	VMOVQ       X4, (R12)(DX*2)
+	VMOVQ       X4, (R14)(DX*2)
 	VPUNPCKLQDQ X3, X3, X4
-	VMOVQ       X4, (R11)(DI*1)
+	VMOVQ       X4, (R13)(R9*1)
 	VPUNPCKHQDQ X3, X3, X3
-	VMOVQ       X3, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVQ       X3, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1801
-	ADDQ        $0x08, R9
-	CMPQ        R9, BX
+	ADDQ        $0x08, R11
+	CMPQ        R11, BX
 	JLE         chunks1800
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1800
 
 rowdone1801:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35912,8 +36276,10 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1802
 	CMPQ  BX, $0x10
@@ -35924,50 +36290,50 @@ chunk1802:
 	SUBQ $0x20, BX
 
 group1804:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1805:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1806:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     16(AX)(R9*8), X0
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     48(AX)(R9*8), X0
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R11)(DI*1)
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)
-	VMOVDQU     80(AX)(R9*8), X0
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*1)
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)(DX*2)
-	VMOVDQU     112(AX)(R9*8), X0
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
-	VMOVDQU     Y0, (R12)(DI*1)
-	CMPQ        R9, BX
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R13)
+	VMOVDQU     16(AX)(R11*8), X0
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*1)
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R13)(DX*2)
+	VMOVDQU     48(AX)(R11*8), X0
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R13)(R9*1)
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R14)
+	VMOVDQU     80(AX)(R11*8), X0
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R14)(DX*1)
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R14)(DX*2)
+	VMOVDQU     112(AX)(R11*8), X0
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0
+	VMOVDQU     Y0, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1807
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1806
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1806
 
 rowdone1807:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1805
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -35980,42 +36346,42 @@ chunk1803:
 	SUBQ $0x10, BX
 
 group1808:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1809:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1810:
-	LEAQ    (CX)(R9*1), R11
-	LEAQ    (R11)(R8*1), R12
-	VMOVDQU (AX)(R9*8), X0
-	VMOVDQU X0, (R11)
-	VMOVDQU 16(AX)(R9*8), X0
-	VMOVDQU X0, (R11)(DX*1)
-	VMOVDQU 32(AX)(R9*8), X0
-	VMOVDQU X0, (R11)(DX*2)
-	VMOVDQU 48(AX)(R9*8), X0
-	VMOVDQU X0, (R11)(DI*1)
-	VMOVDQU 64(AX)(R9*8), X0
-	VMOVDQU X0, (R12)
-	VMOVDQU 80(AX)(R9*8), X0
-	VMOVDQU X0, (R12)(DX*1)
-	VMOVDQU 96(AX)(R9*8), X0
-	VMOVDQU X0, (R12)(DX*2)
-	VMOVDQU 112(AX)(R9*8), X0
-	VMOVDQU X0, (R12)(DI*1)
-	CMPQ    R9, BX
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU X0, (R13)
+	VMOVDQU 16(AX)(R11*8), X0
+	VMOVDQU X0, (R13)(DX*1)
+	VMOVDQU 32(AX)(R11*8), X0
+	VMOVDQU X0, (R13)(DX*2)
+	VMOVDQU 48(AX)(R11*8), X0
+	VMOVDQU X0, (R13)(R9*1)
+	VMOVDQU 64(AX)(R11*8), X0
+	VMOVDQU X0, (R14)
+	VMOVDQU 80(AX)(R11*8), X0
+	VMOVDQU X0, (R14)(DX*1)
+	VMOVDQU 96(AX)(R11*8), X0
+	VMOVDQU X0, (R14)(DX*2)
+	VMOVDQU 112(AX)(R11*8), X0
+	VMOVDQU X0, (R14)(R9*1)
+	CMPQ    R11, BX
 	JEQ     rowdone1811
-	ADDQ    $0x10, R9
-	CMPQ    R9, BX
+	ADDQ    $0x10, R11
+	CMPQ    R11, BX
 	JLE     chunks1810
-	MOVQ    BX, R9
+	MOVQ    BX, R11
 	JMP     chunks1810
 
 rowdone1811:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1809
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36042,8 +36408,10 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1812
 	RET
@@ -36052,48 +36420,48 @@ chunk1812:
 	SUBQ $0x20, BX
 
 group1813:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1814:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1815:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y1, Y3
 	VPACKUSWB   Y3, Y2, Y3
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y1, Y4
 	VPACKUSWB   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X4
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X4
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y4, Y4
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y4, Y5
 	VPACKUSWB   Y5, Y2, Y5
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y4, Y6
 	VPACKUSWB   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X6
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X6
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y6, Y6
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y6, Y7
 	VPACKUSWB   Y7, Y2, Y7
 	VPSRLW      $0x08, Y0, Y2
 	VPSRLW      $0x08, Y6, Y8
 	VPACKUSWB   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X8
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X8
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y8, Y8
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y8, Y9
 	VPACKUSWB   Y9, Y2, Y9
@@ -36127,47 +36495,47 @@ chunks1815:
 	VPAND       shuffle798<>+0(SB), Y10, Y6
 	VPAND       shuffle798<>+0(SB), Y2, Y7
 	VPACKUSWB   Y7, Y6, Y7
-	VMOVNTDQ    Y7, (R11)
+	VMOVNTDQ    Y7, (R13)
 	VPSRLW      $0x08, Y10, Y7
 	VPSRLW      $0x08, Y2, Y6
 	VPACKUSWB   Y6, Y7, Y2
-	VMOVNTDQ    Y2, (R12)
+	VMOVNTDQ    Y2, (R14)
 	VPAND       shuffle798<>+0(SB), Y0, Y2
 	VPAND       shuffle798<>+0(SB), Y3, Y10
 	VPACKUSWB   Y10, Y2, Y10
-	VMOVNTDQ    Y10, (R11)(DX*1)
+	VMOVNTDQ    Y10, (R13)(DX*1)
 	VPSRLW      $0x08, Y0, Y10
 	VPSRLW      $0x08, Y3, Y2
 	VPACKUSWB   Y2, Y10, Y3
-	VMOVNTDQ    Y3, (R12)(DX*1)
+	VMOVNTDQ    Y3, (R14)(DX*1)
 	VPAND       shuffle798<>+0(SB), Y5, Y3
 	VPAND       shuffle798<>+0(SB), Y9, Y0
 	VPACKUSWB   Y0, Y3, Y0
-	VMOVNTDQ    Y0, (R11)(DX*2)
+	VMOVNTDQ    Y0, (R13)(DX*2)
 	VPSRLW      $0x08, Y5, Y0
 	VPSRLW      $0x08, Y9, Y3
 	VPACKUSWB   Y3, Y0, Y9
-	VMOVNTDQ    Y9, (R12)(DX*2)
+	VMOVNTDQ    Y9, (R14)(DX*2)
 	VPAND       shuffle798<>+0(SB), Y4, Y9
 	VPAND       shuffle798<>+0(SB), Y8, Y5
 	VPACKUSWB   Y5, Y9, Y5
-	VMOVNTDQ    Y5, (R11)(DI*1)
+	VMOVNTDQ    Y5, (R13)(R9*1)
 	VPSRLW      $0x08, Y4, Y5
 	VPSRLW      $0x08, Y8, Y9
 	VPACKUSWB   Y9, Y5, Y8
-	VMOVNTDQ    Y8, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVNTDQ    Y8, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1816
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1815
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1815
 
 rowdone1816:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1814
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36195,8 +36563,10 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1817
 	RET
@@ -36205,48 +36575,48 @@ chunk1817:
 	SUBQ $0x20, BX
 
 group1818:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1819:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1820:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y1, Y3
 	VPACKUSDW   Y3, Y2, Y3
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y1, Y4
 	VPACKUSDW   Y4, Y2, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X4
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y4, Y4
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X4
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y4, Y4
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y4, Y5
 	VPACKUSDW   Y5, Y2, Y5
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y4, Y6
 	VPACKUSDW   Y6, Y2, Y4
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X6
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y6, Y6
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X6
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y6, Y6
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y6, Y7
 	VPACKUSDW   Y7, Y2, Y7
 	VPSRLD      $0x10, Y0, Y2
 	VPSRLD      $0x10, Y6, Y8
 	VPACKUSDW   Y8, Y2, Y6
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X8
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y8, Y8
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X8
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y8, Y8
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y8, Y9
 	VPACKUSDW   Y9, Y2, Y9
@@ -36280,47 +36650,47 @@ chunks1820:
 	VPAND       shuffle799<>+0(SB), Y10, Y6
 	VPAND       shuffle799<>+0(SB), Y2, Y7
 	VPACKUSDW   Y7, Y6, Y7
-	VMOVNTDQ    Y7, (R11)
+	VMOVNTDQ    Y7, (R13)
 	VPSRLD      $0x10, Y10, Y7
 	VPSRLD      $0x10, Y2, Y6
 	VPACKUSDW   Y6, Y7, Y2
-	VMOVNTDQ    Y2, (R12)
+	VMOVNTDQ    Y2, (R14)
 	VPAND       shuffle799<>+0(SB), Y0, Y2
 	VPAND       shuffle799<>+0(SB), Y3, Y10
 	VPACKUSDW   Y10, Y2, Y10
-	VMOVNTDQ    Y10, (R11)(DX*1)
+	VMOVNTDQ    Y10, (R13)(DX*1)
 	VPSRLD      $0x10, Y0, Y10
 	VPSRLD      $0x10, Y3, Y2
 	VPACKUSDW   Y2, Y10, Y3
-	VMOVNTDQ    Y3, (R12)(DX*1)
+	VMOVNTDQ    Y3, (R14)(DX*1)
 	VPAND       shuffle799<>+0(SB), Y5, Y3
 	VPAND       shuffle799<>+0(SB), Y9, Y0
 	VPACKUSDW   Y0, Y3, Y0
-	VMOVNTDQ    Y0, (R11)(DX*2)
+	VMOVNTDQ    Y0, (R13)(DX*2)
 	VPSRLD      $0x10, Y5, Y0
 	VPSRLD      $0x10, Y9, Y3
 	VPACKUSDW   Y3, Y0, Y9
-	VMOVNTDQ    Y9, (R12)(DX*2)
+	VMOVNTDQ    Y9, (R14)(DX*2)
 	VPAND       shuffle799<>+0(SB), Y4, Y9
 	VPAND       shuffle799<>+0(SB), Y8, Y5
 	VPACKUSDW   Y5, Y9, Y5
-	VMOVNTDQ    Y5, (R11)(DI*1)
+	VMOVNTDQ    Y5, (R13)(R9*1)
 	VPSRLD      $0x10, Y4, Y5
 	VPSRLD      $0x10, Y8, Y9
 	VPACKUSDW   Y9, Y5, Y8
-	VMOVNTDQ    Y8, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVNTDQ    Y8, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1821
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1820
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1820
 
 rowdone1821:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36348,8 +36718,10 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1822
 	RET
@@ -36358,36 +36730,36 @@ chunk1822:
 	SUBQ $0x20, BX
 
 group1823:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1824:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1825:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VSHUFPS     $0xdd, Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X3
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X3
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3
 	VSHUFPS     $0x88, Y3, Y0, Y4
 	VSHUFPS     $0xdd, Y3, Y0, Y3
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X5
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X5
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5
 	VSHUFPS     $0x88, Y5, Y0, Y6
 	VSHUFPS     $0xdd, Y5, Y0, Y5
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X7
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X7
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7
 	VSHUFPS     $0x88, Y7, Y0, Y8
 	VSHUFPS     $0xdd, Y7, Y0, Y7
 	VSHUFPS     $0x88, Y4, Y2, Y0
@@ -36399,33 +36771,33 @@ chunks1825:
 	VSHUFPS     $0x88, Y7, Y5, Y1
 	VSHUFPS     $0xdd, Y7, Y5, Y7
 	VSHUFPS     $0x88, Y2, Y0, Y5
-	VMOVNTDQ    Y5, (R11)
+	VMOVNTDQ    Y5, (R13)
 	VSHUFPS     $0xdd, Y2, Y0, Y2
-	VMOVNTDQ    Y2, (R12)
+	VMOVNTDQ    Y2, (R14)
 	VSHUFPS     $0x88, Y1, Y6, Y2
-	VMOVNTDQ    Y2, (R11)(DX*1)
+	VMOVNTDQ    Y2, (R13)(DX*1)
 	VSHUFPS     $0xdd, Y1, Y6, Y1
-	VMOVNTDQ    Y1, (R12)(DX*1)
+	VMOVNTDQ    Y1, (R14)(DX*1)
 	VSHUFPS     $0x88, Y8, Y4, Y1
-	VMOVNTDQ    Y1, (R11)(DX*2)
+	VMOVNTDQ    Y1, (R13)(DX*2)
 	VSHUFPS     $0xdd, Y8, Y4, Y8
-	VMOVNTDQ    Y8, (R12)(DX*2)
+	VMOVNTDQ    Y8, (R14)(DX*2)
 	VSHUFPS     $0x88, Y7, Y3, Y8
-	VMOVNTDQ    Y8, (R11)(DI*1)
+	VMOVNTDQ    Y8, (R13)(R9*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
-	VMOVNTDQ    Y7, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVNTDQ    Y7, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1826
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1825
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1825
 
 rowdone1826:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36453,8 +36825,10 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1827
 	RET
@@ -36463,36 +36837,36 @@ chunk1827:
 	SUBQ $0x20, BX
 
 group1828:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1829:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1830:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVDQU     16(AX)(R9*8), X1
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y1, Y1
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVDQU     16(AX)(R11*8), X1
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VPUNPCKHQDQ Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVDQU     48(AX)(R9*8), X3
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y3, Y3
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVDQU     48(AX)(R11*8), X3
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3
 	VPUNPCKLQDQ Y3, Y0, Y4
 	VPUNPCKHQDQ Y3, Y0, Y3
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVDQU     80(AX)(R9*8), X5
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y5, Y5
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVDQU     80(AX)(R11*8), X5
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5
 	VPUNPCKLQDQ Y5, Y0, Y6
 	VPUNPCKHQDQ Y5, Y0, Y5
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVDQU     112(AX)(R9*8), X7
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y7, Y7
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVDQU     112(AX)(R11*8), X7
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7
 	VPUNPCKLQDQ Y7, Y0, Y8
 	VPUNPCKHQDQ Y7, Y0, Y7
 	VPUNPCKLQDQ Y4, Y2, Y0
@@ -36504,33 +36878,33 @@ chunks1830:
 	VPUNPCKLQDQ Y7, Y5, Y1
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPUNPCKLQDQ Y2, Y0, Y5
-	VMOVNTDQ    Y5, (R11)
+	VMOVNTDQ    Y5, (R13)
 	VPUNPCKHQDQ Y2, Y0, Y2
-	VMOVNTDQ    Y2, (R12)
+	VMOVNTDQ    Y2, (R14)
 	VPUNPCKLQDQ Y1, Y6, Y2
-	VMOVNTDQ    Y2, (R11)(DX*1)
+	VMOVNTDQ    Y2, (R13)(DX*1)
 	VPUNPCKHQDQ Y1, Y6, Y1
-	VMOVNTDQ    Y1, (R12)(DX*1)
+	VMOVNTDQ    Y1, (R14)(DX*1)
 	VPUNPCKLQDQ Y8, Y4, Y1
-	VMOVNTDQ    Y1, (R11)(DX*2)
+	VMOVNTDQ    Y1, (R13)(DX*2)
 	VPUNPCKHQDQ Y8, Y4, Y8
-	VMOVNTDQ    Y8, (R12)(DX*2)
+	VMOVNTDQ    Y8, (R14)(DX*2)
 	VPUNPCKLQDQ Y7, Y3, Y8
-	VMOVNTDQ    Y8, (R11)(DI*1)
+	VMOVNTDQ    Y8, (R13)(R9*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
-	VMOVNTDQ    Y7, (R12)(DI*1)
-	CMPQ        R9, BX
+	VMOVNTDQ    Y7, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1831
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1830
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1830
 
 rowdone1831:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1829
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36558,8 +36932,10 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  groupDepth+80(FP), DI
 	SUBQ  R8, DI
 	MOVQ  DI, 8(SP)
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
+	MOVQ  spaceStride+32(FP), DI
+	MOVQ  depthStride+40(FP), R8
+	LEAQ  (DX)(DX*2), R9
+	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
 	JAE   chunk1832
 	RET
@@ -36568,50 +36944,50 @@ chunk1832:
 	SUBQ $0x20, BX
 
 group1833:
-	MOVQ rows+24(FP), R10
+	MOVQ rows+24(FP), R12
 
 row1834:
-	XORQ R9, R9
+	XORQ R11, R11
 
 chunks1835:
-	LEAQ        (CX)(R9*1), R11
-	LEAQ        (R11)(R8*1), R12
-	VMOVDQU     (AX)(R9*8), X0
-	VINSERTI128 $0x01, 128(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)
-	VMOVDQU     16(AX)(R9*8), X0
-	VINSERTI128 $0x01, 144(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(DX*1)
-	VMOVDQU     32(AX)(R9*8), X0
-	VINSERTI128 $0x01, 160(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(DX*2)
-	VMOVDQU     48(AX)(R9*8), X0
-	VINSERTI128 $0x01, 176(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R11)(DI*1)
-	VMOVDQU     64(AX)(R9*8), X0
-	VINSERTI128 $0x01, 192(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)
-	VMOVDQU     80(AX)(R9*8), X0
-	VINSERTI128 $0x01, 208(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)(DX*1)
-	VMOVDQU     96(AX)(R9*8), X0
-	VINSERTI128 $0x01, 224(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)(DX*2)
-	VMOVDQU     112(AX)(R9*8), X0
-	VINSERTI128 $0x01, 240(AX)(R9*8), Y0, Y0
-	VMOVNTDQ    Y0, (R12)(DI*1)
-	CMPQ        R9, BX
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R13)
+	VMOVDQU     16(AX)(R11*8), X0
+	VINSERTI128 $0x01, 144(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R13)(DX*1)
+	VMOVDQU     32(AX)(R11*8), X0
+	VINSERTI128 $0x01, 160(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R13)(DX*2)
+	VMOVDQU     48(AX)(R11*8), X0
+	VINSERTI128 $0x01, 176(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R13)(R9*1)
+	VMOVDQU     64(AX)(R11*8), X0
+	VINSERTI128 $0x01, 192(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R14)
+	VMOVDQU     80(AX)(R11*8), X0
+	VINSERTI128 $0x01, 208(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R14)(DX*1)
+	VMOVDQU     96(AX)(R11*8), X0
+	VINSERTI128 $0x01, 224(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R14)(DX*2)
+	VMOVDQU     112(AX)(R11*8), X0
+	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0
+	VMOVNTDQ    Y0, (R14)(R9*1)
+	CMPQ        R11, BX
 	JEQ         rowdone1836
-	ADDQ        $0x20, R9
-	CMPQ        R9, BX
+	ADDQ        $0x20, R11
+	CMPQ        R11, BX
 	JLE         chunks1835
-	MOVQ        BX, R9
+	MOVQ        BX, R11
 	JMP         chunks1835
 
 rowdone1836:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ R10
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R12
 	JNZ  row1834
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36716,37 +37092,41 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 
 runs1843:
 	SUBQ $+32, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group1845:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row1846:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run1847:
-	XORQ R10, R10
+	XORQ R14, R14
 
 pieces1848:
-	VMOVDQU (R9)(R10*1), Y0
-	VMOVDQU Y0, (R8)(R10*1)
-	CMPQ    R10, SI
+	VMOVDQU (R13)(R14*1), Y0
+	VMOVDQU Y0, (R12)(R14*1)
+	CMPQ    R14, SI
 	JEQ     piecesdone1849
-	ADDQ    $+32, R10
-	CMPQ    R10, SI
+	ADDQ    $+32, R14
+	CMPQ    R14, SI
 	JLE     pieces1848
-	MOVQ    SI, R10
+	MOVQ    SI, R14
 	JMP     pieces1848
 
 piecesdone1849:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
+	ADDQ DX, R12
+	ADDQ DI, R13
+	DECQ R11
 	JNZ  run1847
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
+	ADDQ R8, AX
+	ADDQ R9, CX
+	DECQ R10
 	JNZ  row1846
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -36757,27 +37137,31 @@ piecesdone1849:
 
 runs1844:
 	SUBQ $+16, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group1850:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row1851:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run1852:
-	VMOVDQU (R9), X0
-	VMOVDQU (R9)(SI*1), X1
-	VMOVDQU X0, (R8)
-	VMOVDQU X1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
+	VMOVDQU (R13), X0
+	VMOVDQU (R13)(SI*1), X1
+	VMOVDQU X0, (R12)
+	VMOVDQU X1, (R12)(SI*1)
+	ADDQ    DX, R12
+	ADDQ    DI, R13
+	DECQ    R11
 	JNZ     run1852
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
+	ADDQ    R8, AX
+	ADDQ    R9, CX
+	DECQ    R10
 	JNZ     row1851
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
@@ -36810,37 +37194,41 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 
 runs1853:
 	SUBQ $+32, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group1854:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row1855:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run1856:
-	XORQ R10, R10
+	XORQ R14, R14
 
 pieces1857:
-	VMOVDQU  (R9)(R10*1), Y0
-	VMOVNTDQ Y0, (R8)(R10*1)
-	CMPQ     R10, SI
+	VMOVDQU  (R13)(R14*1), Y0
+	VMOVNTDQ Y0, (R12)(R14*1)
+	CMPQ     R14, SI
 	JEQ      piecesdone1858
-	ADDQ     $+32, R10
-	CMPQ     R10, SI
+	ADDQ     $+32, R14
+	CMPQ     R14, SI
 	JLE      pieces1857
-	MOVQ     SI, R10
+	MOVQ     SI, R14
 	JMP      pieces1857
 
 piecesdone1858:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
+	ADDQ DX, R12
+	ADDQ DI, R13
+	DECQ R11
 	JNZ  run1856
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
+	ADDQ R8, AX
+	ADDQ R9, CX
+	DECQ R10
 	JNZ  row1855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX

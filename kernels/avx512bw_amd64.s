@@ -22,45 +22,47 @@ TEXT ·zip2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle0<>+0(SB), Z31
 	VMOVDQU64 shuffle1<>+0(SB), Z30
 
 group1:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row2:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last4
 
 chunks3:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle0<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks3
 
 last4:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone5
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks3
 
 rowdone5:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row2
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -107,45 +109,47 @@ TEXT ·zip2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle2<>+0(SB), Z31
 	VMOVDQU64 shuffle3<>+0(SB), Z30
 
 group6:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row7:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last9
 
 chunks8:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle2<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks8
 
 last9:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone10
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks8
 
 rowdone10:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row7
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -192,45 +196,47 @@ TEXT ·zip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle4<>+0(SB), Z31
 	VMOVDQU64 shuffle5<>+0(SB), Z30
 
 group11:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row12:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last14
 
 chunks13:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle4<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks13
 
 last14:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone15
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks13
 
 rowdone15:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row12
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -277,45 +283,47 @@ TEXT ·zip2x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle6<>+0(SB), Z31
 	VMOVDQU64 shuffle7<>+0(SB), Z30
 
 group16:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row17:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last19
 
 chunks18:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle6<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks18
 
 last19:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone20
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks18
 
 rowdone20:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row17
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -362,81 +370,83 @@ TEXT ·zip2x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem21:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone22
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem21
 
 remdone22:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle11<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle11<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle12<>+0(SB), Z31
 	VMOVDQU64 shuffle13<>+0(SB), Z30
 
 group23:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row24:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last26
 
 chunks25:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle12<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2W  Z0, Z30, Z1
 	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks25
 
 last26:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone27
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle12<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2W   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
 
 rowdone27:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row24
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -495,81 +505,83 @@ TEXT ·zip2x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem28:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone29
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem28
 
 remdone29:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle11<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle11<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle14<>+0(SB), Z31
 	VMOVDQU64 shuffle15<>+0(SB), Z30
 
 group30:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row31:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last33
 
 chunks32:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle14<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z0, Z30, Z1
 	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks32
 
 last33:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone34
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle14<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
 
 rowdone34:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row31
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -616,45 +628,47 @@ TEXT ·tzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle16<>+0(SB), Z31
 	VMOVDQU64 shuffle17<>+0(SB), Z30
 
 group35:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row36:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last38
 
 chunks37:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle16<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks37
 
 last38:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone39
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks37
 
 rowdone39:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row36
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -701,45 +715,47 @@ TEXT ·tzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle18<>+0(SB), Z31
 	VMOVDQU64 shuffle19<>+0(SB), Z30
 
 group40:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row41:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last43
 
 chunks42:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle18<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks42
 
 last43:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone44
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks42
 
 rowdone44:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row41
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -786,45 +802,47 @@ TEXT ·tzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle20<>+0(SB), Z31
 	VMOVDQU64 shuffle21<>+0(SB), Z30
 
 group45:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row46:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last48
 
 chunks47:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle20<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks47
 
 last48:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone49
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks47
 
 rowdone49:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row46
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -871,81 +889,83 @@ TEXT ·tzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem50:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone51
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem50
 
 remdone51:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle11<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle11<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle22<>+0(SB), Z31
 	VMOVDQU64 shuffle23<>+0(SB), Z30
 
 group52:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row53:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last55
 
 chunks54:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle22<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2W  Z1, Z30, Z0
 	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks54
 
 last55:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone56
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle22<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone56:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row53
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -992,80 +1012,82 @@ TEXT ·tzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem57:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone58
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem57
 
 remdone58:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle24<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle24<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle25<>+0(SB), Z31
 	VMOVDQU64 shuffle26<>+0(SB), Z30
 
 group59:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row60:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last62
 
 chunks61:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle25<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(SI*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   Y0, 64(AX)(R8*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks61
 
 last62:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone63
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle25<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone63:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row60
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1115,80 +1137,82 @@ TEXT ·tzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem64:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone65
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem64
 
 remdone65:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle24<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle24<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle27<>+0(SB), Z31
 	VMOVDQU64 shuffle28<>+0(SB), Z30
 
 group66:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row67:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last69
 
 chunks68:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle27<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(SI*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   Y0, 64(AX)(R8*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks68
 
 last69:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone70
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle27<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone70:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row67
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1235,45 +1259,47 @@ TEXT ·tzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle29<>+0(SB), Z31
 	VMOVDQU64 shuffle30<>+0(SB), Z30
 
 group71:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row72:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last74
 
 chunks73:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle29<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks73
 
 last74:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone75
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks73
 
 rowdone75:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row72
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1320,45 +1346,47 @@ TEXT ·tzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle31<>+0(SB), Z31
 	VMOVDQU64 shuffle32<>+0(SB), Z30
 
 group76:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row77:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last79
 
 chunks78:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle31<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks78
 
 last79:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone80
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks78
 
 rowdone80:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row77
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1405,45 +1433,47 @@ TEXT ·tzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle33<>+0(SB), Z31
 	VMOVDQU64 shuffle34<>+0(SB), Z30
 
 group81:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row82:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last84
 
 chunks83:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle33<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks83
 
 last84:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone85
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks83
 
 rowdone85:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row82
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1490,56 +1520,58 @@ TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle35<>+0(SB), Z31
 	VMOVDQU64 shuffle36<>+0(SB), Z30
 	VMOVDQU64 shuffle37<>+0(SB), Z29
 
 group86:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row87:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last89
 
 chunks88:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      22(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      20(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks88
 
 last89:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone90
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks88
 
 rowdone90:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row87
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1596,56 +1628,58 @@ TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle38<>+0(SB), Z31
 	VMOVDQU64 shuffle39<>+0(SB), Z30
 	VMOVDQU64 shuffle40<>+0(SB), Z29
 
 group91:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row92:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last94
 
 chunks93:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 20(DI)(DX*1), Z0, Z0
-	VMOVDQU      20(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks93
 
 last94:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone95
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks93
 
 rowdone95:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row92
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1702,56 +1736,58 @@ TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 	VMOVDQU64 shuffle43<>+0(SB), Z29
 
 group96:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row97:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last99
 
 chunks98:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), X1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), X1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI32X4 $0x02, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU      16(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU      16(R9)(DX*2), Y2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
-	VMOVDQU      48(DI), X1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9)(DX*1), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
+	VMOVDQU      48(R9), X1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks98
 
 last99:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone100
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks98
 
 rowdone100:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row97
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1808,43 +1844,45 @@ TEXT ·zip3x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem101:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone102
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem101
 
 remdone102:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle44<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle44<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle45<>+0(SB), Z31
 	VMOVDQU64 shuffle46<>+0(SB), Z30
 	VMOVDQU64 shuffle47<>+0(SB), Z29
@@ -1856,72 +1894,72 @@ remdone102:
 	VMOVDQU64 shuffle53<>+0(SB), Z23
 
 group103:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row104:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last106
 
 chunks105:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      18(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      18(R9)(DX*2), Y2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
-	VMOVDQU      44(DI), X1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9)(DX*1), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
+	VMOVDQU      44(R9), X1
 	VPERMT2W     Z1, Z29, Z0
 	KMOVQ        shuffle44<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks105
 
 last106:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone107
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle48<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	KMOVD      shuffle54<>+0(SB), K7
 	VMOVDQU64  shuffle55<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle50<>+0(SB), Z4
 	VPERMI2W   Z0, Z2, Z4
 	KMOVD      shuffle56<>+0(SB), K7
 	VMOVDQU64  shuffle57<>+0(SB), Z3
 	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2W   Z2, Z24, Z1
 	KMOVD      shuffle58<>+0(SB), K7
 	VMOVDQU64  shuffle59<>+0(SB), Z4
 	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone107:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row104
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2080,43 +2118,45 @@ TEXT ·zip3x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem108:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone109
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem108
 
 remdone109:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle44<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle44<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle60<>+0(SB), Z31
 	VMOVDQU64 shuffle61<>+0(SB), Z30
 	VMOVDQU64 shuffle62<>+0(SB), Z29
@@ -2128,66 +2168,66 @@ remdone109:
 	VMOVDQU64 shuffle68<>+0(SB), Z23
 
 group110:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row111:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last113
 
 chunks112:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), X1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU      16(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU      16(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      48(DI), X0
-	VINSERTI32X4 $0x01, 44(DI)(DX*1), Z0, Z0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      48(R9), X0
+	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
 	VPERMD       Z0, Z29, Z0
 	KMOVQ        shuffle44<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks112
 
 last113:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone114
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle63<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle65<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2D   Z1, Z24, Z2
 	VPERMT2D   Z0, Z23, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone114:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row111
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2304,43 +2344,45 @@ TEXT ·tzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem115:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone116
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem115
 
 remdone116:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle44<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle44<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle69<>+0(SB), Z31
 	VMOVDQU64 shuffle70<>+0(SB), Z30
 	VMOVDQU64 shuffle71<>+0(SB), Z29
@@ -2352,72 +2394,72 @@ remdone116:
 	VMOVDQU64 shuffle77<>+0(SB), Z23
 
 group117:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row118:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last120
 
 chunks119:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      14(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      14(R9)(DX*2), Y2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2W     Z1, Z29, Z0
 	KMOVQ        shuffle44<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks119
 
 last120:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone121
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle72<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	KMOVD      shuffle54<>+0(SB), K7
 	VMOVDQU64  shuffle78<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle74<>+0(SB), Z4
 	VPERMI2W   Z0, Z2, Z4
 	KMOVD      shuffle56<>+0(SB), K7
 	VMOVDQU64  shuffle79<>+0(SB), Z3
 	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2W   Z2, Z24, Z1
 	KMOVD      shuffle58<>+0(SB), K7
 	VMOVDQU64  shuffle80<>+0(SB), Z4
 	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone121:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row118
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2564,43 +2606,45 @@ TEXT ·tzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem122:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone123
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem122
 
 remdone123:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle81<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle81<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle82<>+0(SB), Z31
 	VMOVDQU64 shuffle83<>+0(SB), Z30
 	VMOVDQU64 shuffle84<>+0(SB), Z29
@@ -2611,61 +2655,61 @@ remdone123:
 	VMOVDQU64 shuffle89<>+0(SB), Z24
 
 group124:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row125:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last127
 
 chunks126:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU64    (DI)(DX*2), Z2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU64    (R9)(DX*2), Z2
 	VMOVDQU64    shuffle83<>+0(SB), Z3
 	VPERMI2D     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R8)
+	VMOVDQU64    Z3, 64(R10)
 	VPERMT2D     Z0, Z29, Z2
-	VMOVDQU      X2, 128(R8)
-	ADDQ         $+48, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU      X2, 128(R10)
+	ADDQ         $+48, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks126
 
 last127:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone128
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle85<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z1, Z26, Z0
 	VPERMT2D   Z2, Z25, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMT2D   Z1, Z24, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone128:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row125
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2775,43 +2819,45 @@ TEXT ·tzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem129:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone130
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem129
 
 remdone130:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle81<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle81<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle90<>+0(SB), Z31
 	VMOVDQU64 shuffle91<>+0(SB), Z30
 	VMOVDQU64 shuffle92<>+0(SB), Z29
@@ -2821,63 +2867,63 @@ remdone130:
 	VMOVDQU64 shuffle96<>+0(SB), Z25
 
 group131:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row132:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last134
 
 chunks133:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (DI)(DX*2), Y2
+	VMOVDQU   (R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU   8(DI)(DX*2), Y2
+	VMOVDQU   8(R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU   24(DI)(DX*2), Y0
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU   24(R9)(DX*2), Y0
 	VPERMQ    Z0, Z27, Z0
-	VMOVDQU   X0, 128(R8)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   X0, 128(R10)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks133
 
 last134:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone135
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle90<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2Q   Z1, Z29, Z0
 	VPERMT2Q   Z2, Z26, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMQ     Z2, Z25, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone135:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row132
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2974,43 +3020,45 @@ TEXT ·tzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem136:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone137
-	SUBQ $+54, BX
+	SUBQ $+54, DI
 	JMP  rem136
 
 remdone137:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle97<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle97<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle98<>+0(SB), Z31
 	VMOVDQU64 shuffle99<>+0(SB), Z30
 	VMOVDQU64 shuffle100<>+0(SB), Z29
@@ -3022,72 +3070,72 @@ remdone137:
 	VMOVDQU64 shuffle106<>+0(SB), Z23
 
 group138:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row139:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last141
 
 chunks140:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      20(DI), Y0
-	VINSERTI64X4 $0x01, 20(DI)(DX*1), Z0, Z0
-	VMOVDQU      18(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      20(R9), Y0
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
+	VMOVDQU      18(R9)(DX*2), Y2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      40(DI), X0
-	VINSERTI32X4 $0x01, 38(DI)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(DI)(DX*2), Z0, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      40(R9), X0
+	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
 	VPERMW       Z0, Z29, Z0
 	KMOVQ        shuffle97<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+54, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+54, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks140
 
 last141:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone142
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle101<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	KMOVD      shuffle54<>+0(SB), K7
 	VMOVDQU64  shuffle107<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle103<>+0(SB), Z4
 	VPERMI2W   Z0, Z2, Z4
 	KMOVD      shuffle56<>+0(SB), K7
 	VMOVDQU64  shuffle108<>+0(SB), Z3
 	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2W   Z2, Z24, Z1
 	KMOVD      shuffle109<>+0(SB), K7
 	VMOVDQU64  shuffle110<>+0(SB), Z4
 	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone142:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row139
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3240,36 +3288,38 @@ TEXT ·tzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem143:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone144
-	SUBQ $+36, BX
+	SUBQ $+36, DI
 	JMP  rem143
 
 remdone144:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle111<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle111<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle112<>+0(SB), Z31
 	VMOVDQU64 shuffle113<>+0(SB), Z30
 	VMOVDQU64 shuffle114<>+0(SB), Z29
@@ -3278,57 +3328,57 @@ remdone144:
 	VMOVDQU64 shuffle117<>+0(SB), Z26
 
 group145:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row146:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last148
 
 chunks147:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      8(DI), Y0
-	VINSERTI64X4 $0x01, 8(DI)(DX*1), Z0, Z0
-	VMOVDQU      8(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      8(R9), Y0
+	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0
+	VMOVDQU      8(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
 	KMOVQ        shuffle111<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 64(R8)
-	ADDQ         $+36, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 64(R10)
+	ADDQ         $+36, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks147
 
 last148:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone149
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle114<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z28, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z0, Z27, Z2
 	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K3, 64(SI)
+	VMOVDQU8   Z2, K3, 64(R8)
 
 rowdone149:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row146
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3418,57 +3468,59 @@ TEXT ·tzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem150:
-	CMPQ BX, $+128
+	CMPQ DI, $+128
 	JB   remdone151
-	SUBQ $+72, BX
+	SUBQ $+72, DI
 	JMP  rem150
 
 remdone151:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	MOVQ      BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K4
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K5
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+192, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle118<>+0(SB), BX
-	KMOVQ     BX, K6
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	MOVQ      DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K5
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+192, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle118<>+0(SB), DI
+	KMOVQ     DI, K6
 	VMOVDQU64 shuffle119<>+0(SB), Z31
 	VMOVDQU64 shuffle120<>+0(SB), Z30
 	VMOVDQU64 shuffle121<>+0(SB), Z29
@@ -3485,79 +3537,79 @@ remdone151:
 	VMOVDQU64 shuffle132<>+0(SB), Z18
 
 group152:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row153:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+128
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+128
 	JB   last155
 
 chunks154:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (DI)(DX*2), Y2
+	VMOVDQU   (R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 8(DI), Z0
-	VMOVDQU64 8(DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 8(R9), Z0
+	VMOVDQU64 8(R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 8(DI)(DX*2), Z2
+	VMOVDQU64 8(R9)(DX*2), Z2
 	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU64 16(DI), Z0
-	VMOVDQU64 16(DI)(DX*1), Z1
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU64 16(R9), Z0
+	VMOVDQU64 16(R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z27, Z0
-	VMOVDQU   32(DI)(DX*2), Y2
+	VMOVDQU   32(R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z26, Z0
-	VMOVDQU64 Z0, 128(R8)
-	VMOVDQU64 16(DI)(DX*2), Z0
+	VMOVDQU64 Z0, 128(R10)
+	VMOVDQU64 16(R9)(DX*2), Z0
 	VPERMQ    Z0, Z25, Z0
 	KMOVQ     shuffle118<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 192(R8)
-	ADDQ      $+72, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+128
+	VMOVDQU8  Z0, K7, 192(R10)
+	ADDQ      $+72, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+128
 	JAE       chunks154
 
 last155:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone156
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle119<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle126<>+0(SB), Z4
 	VPERMI2Q   Z1, Z0, Z4
 	VPERMT2Q   Z2, Z23, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2Q   Z1, Z22, Z0
 	VPERMT2Q   Z2, Z21, Z0
-	VMOVDQU8.Z 64(DI), K4, Z4
+	VMOVDQU8.Z 64(R9), K4, Z4
 	VPERMT2Q   Z4, Z20, Z0
-	VMOVDQU8.Z 64(DI)(DX*1), K4, Z1
+	VMOVDQU8.Z 64(R9)(DX*1), K4, Z1
 	VPERMT2Q   Z1, Z19, Z0
-	VMOVDQU8   Z0, K5, 128(SI)
-	VMOVDQU8.Z 64(DI)(DX*2), K4, Z0
+	VMOVDQU8   Z0, K5, 128(R8)
+	VMOVDQU8.Z 64(R9)(DX*2), K4, Z0
 	VPERMT2Q   Z0, Z18, Z2
-	VMOVDQU8   Z2, K6, 192(SI)
+	VMOVDQU8   Z2, K6, 192(R8)
 
 rowdone156:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row153
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3727,43 +3779,45 @@ TEXT ·tzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem157:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone158
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem157
 
 remdone158:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle81<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle81<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle133<>+0(SB), Z31
 	VMOVDQU64 shuffle134<>+0(SB), Z30
 	VMOVDQU64 shuffle135<>+0(SB), Z29
@@ -3775,69 +3829,69 @@ remdone158:
 	VMOVDQU64 shuffle141<>+0(SB), Z23
 
 group159:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row160:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last162
 
 chunks161:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU64    (DI)(DX*2), Z2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU64    (R9)(DX*2), Z2
 	VMOVDQU64    shuffle134<>+0(SB), Z3
 	VPERMI2W     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R8)
+	VMOVDQU64    Z3, 64(R10)
 	VPERMT2W     Z2, Z29, Z0
-	VMOVDQU      X0, 128(R8)
-	ADDQ         $+48, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU      X0, 128(R10)
+	ADDQ         $+48, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks161
 
 last162:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone163
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle136<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	KMOVD      shuffle54<>+0(SB), K7
 	VMOVDQU64  shuffle142<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle138<>+0(SB), Z4
 	VPERMI2W   Z0, Z2, Z4
 	KMOVD      shuffle56<>+0(SB), K7
 	VMOVDQU64  shuffle143<>+0(SB), Z3
 	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2W   Z2, Z24, Z1
 	KMOVD      shuffle144<>+0(SB), K7
 	VMOVDQU64  shuffle145<>+0(SB), Z4
 	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone163:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row160
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3987,43 +4041,45 @@ TEXT ·tzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem164:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone165
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem164
 
 remdone165:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle81<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle81<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle146<>+0(SB), Z31
 	VMOVDQU64 shuffle147<>+0(SB), Z30
 	VMOVDQU64 shuffle148<>+0(SB), Z29
@@ -4032,64 +4088,64 @@ remdone165:
 	VMOVDQU64 shuffle151<>+0(SB), Z26
 
 group166:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row167:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last169
 
 chunks168:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (DI)(DX*2), Z2
+	VMOVDQU64 (R9)(DX*2), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 (DI)(DX*2), Z2
+	VMOVDQU64 (R9)(DX*2), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU   44(DI)(DX*1), X0
-	VMOVDQU64 (DI)(DX*2), Z1
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU   44(R9)(DX*1), X0
+	VMOVDQU64 (R9)(DX*2), Z1
 	VPERMT2D  Z0, Z27, Z1
-	VMOVDQU   X1, 128(R8)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   X1, 128(R10)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks168
 
 last169:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone170
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle146<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z1, Z29, Z0
 	VPERMT2D   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone170:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row167
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4176,58 +4232,60 @@ TEXT ·zip4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle152<>+0(SB), Z31
 	VMOVDQU64 shuffle153<>+0(SB), Z30
 
 group171:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row172:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last174
 
 chunks173:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle152<>+0(SB), Z3
 	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle152<>+0(SB), Z2
 	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks173
 
 last174:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone175
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks173
 
 rowdone175:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row172
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4274,58 +4332,60 @@ TEXT ·zip4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle154<>+0(SB), Z31
 	VMOVDQU64 shuffle155<>+0(SB), Z30
 
 group176:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row177:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last179
 
 chunks178:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle154<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle154<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks178
 
 last179:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone180
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks178
 
 rowdone180:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row177
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4372,58 +4432,60 @@ TEXT ·zip4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle33<>+0(SB), Z31
 	VMOVDQU64 shuffle34<>+0(SB), Z30
 
 group181:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row182:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last184
 
 chunks183:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle33<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle33<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks183
 
 last184:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone185
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks183
 
 rowdone185:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row182
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4450,58 +4512,60 @@ TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle156<>+0(SB), Z31
 	VMOVDQU64 shuffle157<>+0(SB), Z30
 
 group186:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row187:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last189
 
 chunks188:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle156<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle156<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks188
 
 last189:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone190
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks188
 
 rowdone190:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row187
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4548,51 +4612,53 @@ TEXT ·zip4x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem191:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone192
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem191
 
 remdone192:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K4
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+192, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle158<>+0(SB), SI
-	KMOVQ     SI, K5
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K4
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+192, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle158<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle159<>+0(SB), Z31
 	VMOVDQU64 shuffle160<>+0(SB), Z30
 	VMOVDQU64 shuffle161<>+0(SB), Z29
@@ -4612,83 +4678,83 @@ remdone192:
 	VMOVDQU64 shuffle175<>+0(SB), Z15
 
 group193:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row194:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last196
 
 chunks195:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI32X4 $0x02, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI32X4 $0x02, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(DI*4)
-	VMOVDQU      16(R8)(DX*1), Y0
-	VINSERTI64X4 $0x01, 12(R9), Z0, Z0
-	VMOVDQU      24(R8), X2
+	VMOVDQU64    Z0, (AX)(R9*4)
+	VMOVDQU      16(R10)(DX*1), Y0
+	VINSERTI64X4 $0x01, 12(R11), Z0, Z0
+	VMOVDQU      24(R10), X2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU      12(R9)(DX*1), X1
+	VMOVDQU      12(R11)(DX*1), X1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      36(R8), X0
-	VINSERTI32X4 $0x01, 36(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9), Z0, Z0
-	VMOVDQU      24(R9)(DX*1), Y2
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      36(R10), X0
+	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11), Z0, Z0
+	VMOVDQU      24(R11)(DX*1), Y2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 128(AX)(DI*4)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(DX*1), Z0, Z0
+	VMOVDQU64    Z0, 128(AX)(R9*4)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
 	VPERMD       Z0, Z27, Z0
 	KMOVQ        shuffle158<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 192(AX)(DI*4)
-	ADDQ         $+60, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
+	ADDQ         $+60, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks195
 
 last196:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone197
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle164<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z25, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z24, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle167<>+0(SB), Z5
 	VPERMI2D   Z2, Z1, Z5
 	VPERMT2D   Z0, Z22, Z5
 	VPERMT2D   Z4, Z21, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VMOVDQU64  shuffle170<>+0(SB), Z3
 	VPERMI2D   Z2, Z4, Z3
 	VPERMT2D   Z0, Z19, Z3
 	VPERMT2D   Z1, Z18, Z3
-	VMOVDQU8   Z3, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z3, K4, 128(AX)(R9*4)
 	VPERMT2D   Z1, Z17, Z0
 	VPERMT2D   Z2, Z16, Z0
 	VPERMT2D   Z4, Z15, Z0
-	VMOVDQU8   Z0, K5, 192(AX)(DI*4)
+	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
 
 rowdone197:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row194
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4888,58 +4954,60 @@ TEXT ·tzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle176<>+0(SB), Z31
 	VMOVDQU64 shuffle177<>+0(SB), Z30
 
 group198:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row199:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last201
 
 chunks200:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle176<>+0(SB), Z3
 	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle176<>+0(SB), Z2
 	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks200
 
 last201:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone202
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks200
 
 rowdone202:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row199
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4986,58 +5054,60 @@ TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group203:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row204:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last206
 
 chunks205:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle178<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle178<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks205
 
 last206:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone207
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks205
 
 rowdone207:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row204
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5084,56 +5154,58 @@ TEXT ·tzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group208:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row209:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last211
 
 chunks210:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2Q  Z2, Z31, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, 192(AX)(DI*4)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 192(AX)(R9*4)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks210
 
 last211:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone212
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks210
 
 rowdone212:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row209
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5180,44 +5252,46 @@ TEXT ·tzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem213:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone214
-	SUBQ $+48, SI
+	SUBQ $+48, R8
 	JMP  rem213
 
 remdone214:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K4
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K4
 	VMOVDQU64 shuffle182<>+0(SB), Z31
 	VMOVDQU64 shuffle183<>+0(SB), Z30
 	VMOVDQU64 shuffle184<>+0(SB), Z29
@@ -5230,66 +5304,66 @@ remdone214:
 	VMOVDQU64 shuffle191<>+0(SB), Z22
 
 group215:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row216:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last218
 
 chunks217:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(DI*4)
-	VMOVDQU64    (R8), Z0
-	VMOVDQU64    (R8)(DX*1), Z2
+	VMOVDQU64    Z0, (AX)(R9*4)
+	VMOVDQU64    (R10), Z0
+	VMOVDQU64    (R10)(DX*1), Z2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    (R9), Z1
+	VMOVDQU64    (R11), Z1
 	KMOVD        shuffle192<>+0(SB), K7
 	VMOVDQU64    shuffle193<>+0(SB), Z2
 	VPERMW       Z1, Z2, K7, Z0
-	VMOVDQU64    (R9)(DX*1), Z2
+	VMOVDQU64    (R11)(DX*1), Z2
 	KMOVD        shuffle194<>+0(SB), K7
 	VMOVDQU64    shuffle195<>+0(SB), Z1
 	VPERMW       Z2, Z1, K7, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      26(R8), Y0
-	VINSERTI64X4 $0x01, 26(R8)(DX*1), Z0, Z0
-	VMOVDQU      26(R9), Y1
-	VINSERTI64X4 $0x01, 26(R9)(DX*1), Z1, Z1
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      26(R10), Y0
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
+	VMOVDQU      26(R11), Y1
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(DI*4)
-	ADDQ         $+48, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 128(AX)(R9*4)
+	ADDQ         $+48, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks217
 
 last218:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone219
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle186<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	KMOVD      shuffle192<>+0(SB), K7
 	VMOVDQU64  shuffle196<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	KMOVD      shuffle194<>+0(SB), K7
 	VMOVDQU64  shuffle197<>+0(SB), Z5
 	VPERMW     Z4, Z5, K7, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle183<>+0(SB), Z5
 	VPERMI2W   Z1, Z0, Z5
 	KMOVD      shuffle192<>+0(SB), K7
@@ -5298,7 +5372,7 @@ last218:
 	KMOVD      shuffle194<>+0(SB), K7
 	VMOVDQU64  shuffle195<>+0(SB), Z3
 	VPERMW     Z4, Z3, K7, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VPERMT2W   Z1, Z24, Z0
 	KMOVD      shuffle192<>+0(SB), K7
 	VMOVDQU64  shuffle198<>+0(SB), Z5
@@ -5306,12 +5380,12 @@ last218:
 	KMOVD      shuffle194<>+0(SB), K7
 	VMOVDQU64  shuffle199<>+0(SB), Z5
 	VPERMW     Z4, Z5, K7, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
 rowdone219:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row216
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5504,44 +5578,46 @@ TEXT ·tzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem220:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone221
-	SUBQ $+48, SI
+	SUBQ $+48, R8
 	JMP  rem220
 
 remdone221:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K4
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K4
 	VMOVDQU64 shuffle200<>+0(SB), Z31
 	VMOVDQU64 shuffle201<>+0(SB), Z30
 	VMOVDQU64 shuffle202<>+0(SB), Z29
@@ -5553,76 +5629,76 @@ remdone221:
 	VMOVDQU64 shuffle208<>+0(SB), Z23
 
 group222:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row223:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last225
 
 chunks224:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks224
 
 last225:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone226
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle200<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle203<>+0(SB), Z5
 	VPERMI2D   Z1, Z0, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VPERMT2D   Z1, Z25, Z0
 	VPERMT2D   Z2, Z24, Z0
 	VPERMT2D   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
 rowdone226:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row223
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5739,58 +5815,60 @@ TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle209<>+0(SB), Z31
 	VMOVDQU64 shuffle210<>+0(SB), Z30
 
 group227:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row228:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last230
 
 chunks229:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle209<>+0(SB), Z3
 	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle209<>+0(SB), Z2
 	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks229
 
 last230:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone231
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks229
 
 rowdone231:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row228
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5837,7 +5915,9 @@ TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle211<>+0(SB), Z31
 	VMOVDQU64 shuffle212<>+0(SB), Z30
 	VMOVDQU64 shuffle213<>+0(SB), Z29
@@ -5852,67 +5932,67 @@ TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle222<>+0(SB), Z20
 
 group232:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row233:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last235
 
 chunks234:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z22, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z21, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z20, Z0
-	VMOVDQU64 Z0, 192(AX)(DI*4)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 192(AX)(R9*4)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks234
 
 last235:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone236
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks234
 
 rowdone236:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row233
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6059,8 +6139,10 @@ TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle223<>+0(SB), Z31
 	VMOVDQU64 shuffle224<>+0(SB), Z30
 	VMOVDQU64 shuffle225<>+0(SB), Z29
@@ -6068,72 +6150,72 @@ TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle227<>+0(SB), Z27
 
 group237:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row238:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last240
 
 chunks239:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      14(R9), X0
-	VINSERTI32X4 $0x01, 14(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9)(BX*1), Z0, Z0
-	VMOVDQU      12(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      14(R11), X0
+	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
+	VMOVDQU      12(R12), X2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      26(R9), X0
-	VINSERTI32X4 $0x01, 26(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 26(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      26(R11), X0
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R9)(BX*1), Z0, Z0
-	VMOVDQU      38(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
+	VMOVDQU      38(R12), X2
 	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2W     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks239
 
 last240:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone241
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks239
 
 rowdone241:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row238
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6210,8 +6292,10 @@ TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle228<>+0(SB), Z31
 	VMOVDQU64 shuffle229<>+0(SB), Z30
 	VMOVDQU64 shuffle230<>+0(SB), Z29
@@ -6219,72 +6303,72 @@ TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle232<>+0(SB), Z27
 
 group242:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row243:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last245
 
 chunks244:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 12(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9)(BX*1), Z0, Z0
-	VMOVDQU      12(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
+	VMOVDQU      12(R12), X2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks244
 
 last245:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone246
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks244
 
 rowdone246:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row243
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6361,8 +6445,10 @@ TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle233<>+0(SB), Z31
 	VMOVDQU64 shuffle234<>+0(SB), Z30
 	VMOVDQU64 shuffle235<>+0(SB), Z29
@@ -6370,72 +6456,72 @@ TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle237<>+0(SB), Z27
 
 group247:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row248:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last250
 
 chunks249:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks249
 
 last250:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone251
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks249
 
 rowdone251:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row248
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6512,92 +6598,94 @@ TEXT ·zip6x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle238<>+0(SB), Z31
 	VMOVDQU64 shuffle239<>+0(SB), Z30
 	VMOVDQU64 shuffle240<>+0(SB), Z29
 	VMOVDQU64 shuffle241<>+0(SB), Z28
 
 group252:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row253:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last255
 
 chunks254:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      12(R8), X0
-	VINSERTI32X4 $0x01, 12(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R9), Z0, Z0
-	VMOVDQU      10(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      12(R10), X0
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 10(R11), Z0, Z0
+	VMOVDQU      10(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      22(R8), X0
-	VINSERTI32X4 $0x01, 22(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 22(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 22(R9), Z0, Z0
-	VMOVDQU      20(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      22(R10), X0
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 22(R11), Z0, Z0
+	VMOVDQU      20(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      44(R8), X0
-	VINSERTI32X4 $0x01, 44(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 42(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 42(R9), Z0, Z0
-	VMOVDQU      42(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      44(R10), X0
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 42(R11), Z0, Z0
+	VMOVDQU      42(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks254
 
 last255:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone256
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks254
 
 rowdone256:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row253
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6664,92 +6752,94 @@ TEXT ·zip6x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle242<>+0(SB), Z31
 	VMOVDQU64 shuffle243<>+0(SB), Z30
 	VMOVDQU64 shuffle244<>+0(SB), Z29
 	VMOVDQU64 shuffle245<>+0(SB), Z28
 
 group257:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row258:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last260
 
 chunks259:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      12(R8), X0
-	VINSERTI32X4 $0x01, 12(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9), Z0, Z0
-	VMOVDQU      8(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      12(R10), X0
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11), Z0, Z0
+	VMOVDQU      8(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      24(R8), X0
-	VINSERTI32X4 $0x01, 24(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R9), Z0, Z0
-	VMOVDQU      20(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      24(R10), X0
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 20(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 20(R11), Z0, Z0
+	VMOVDQU      20(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      44(R8), X0
-	VINSERTI32X4 $0x01, 44(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 44(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R9), Z0, Z0
-	VMOVDQU      40(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      44(R10), X0
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 44(R11), Z0, Z0
+	VMOVDQU      40(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks259
 
 last260:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone261
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks259
 
 rowdone261:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row258
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6816,92 +6906,94 @@ TEXT ·zip6x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle246<>+0(SB), Z31
 	VMOVDQU64 shuffle247<>+0(SB), Z30
 	VMOVDQU64 shuffle248<>+0(SB), Z29
 	VMOVDQU64 shuffle249<>+0(SB), Z28
 
 group262:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row263:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last265
 
 chunks264:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      16(R8), X0
-	VINSERTI32X4 $0x01, 16(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9), Z0, Z0
-	VMOVDQU      8(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      16(R10), X0
+	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11), Z0, Z0
+	VMOVDQU      8(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      24(R8), X0
-	VINSERTI32X4 $0x01, 24(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9), Z0, Z0
-	VMOVDQU      16(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 16(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      24(R10), X0
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11), Z0, Z0
+	VMOVDQU      16(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 16(R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9), Z0, Z0
-	VMOVDQU      40(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11), Z0, Z0
+	VMOVDQU      40(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks264
 
 last265:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone266
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks264
 
 rowdone266:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row263
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6968,8 +7060,10 @@ TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle250<>+0(SB), Z31
 	VMOVDQU64 shuffle251<>+0(SB), Z30
 	VMOVDQU64 shuffle252<>+0(SB), Z29
@@ -6979,100 +7073,100 @@ TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle256<>+0(SB), Z25
 
 group267:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row268:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last270
 
 chunks269:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      10(R9), X0
-	VINSERTI32X4 $0x01, 10(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      10(R11), X0
+	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      20(R9), X0
-	VINSERTI32X4 $0x01, 18(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R9)(BX*1), Z0, Z0
-	VMOVDQU      18(R10), X1
-	VINSERTI32X4 $0x01, 18(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      20(R11), X0
+	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
+	VMOVDQU      18(R12), X1
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R9)(BX*1), Z0, Z0
-	VMOVDQU      28(R10), X2
-	VINSERTI32X4 $0x01, 26(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 26(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
+	VMOVDQU      28(R12), X2
+	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      38(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X1
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      38(R11), X0
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X1
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      46(R9), X0
-	VINSERTI32X4 $0x01, 46(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R9)(BX*1), Z0, Z0
-	VMOVDQU      46(R10), X2
-	VINSERTI32X4 $0x01, 46(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      46(R11), X0
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
+	VMOVDQU      46(R12), X2
+	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
 	VPERMT2W     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2W     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks269
 
 last270:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone271
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks269
 
 rowdone271:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row268
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7169,8 +7263,10 @@ TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle257<>+0(SB), Z31
 	VMOVDQU64 shuffle258<>+0(SB), Z30
 	VMOVDQU64 shuffle259<>+0(SB), Z29
@@ -7180,100 +7276,100 @@ TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle263<>+0(SB), Z25
 
 group272:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row273:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last275
 
 chunks274:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      12(R9), X0
-	VINSERTI32X4 $0x01, 12(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      12(R11), X0
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      20(R9), X0
-	VINSERTI32X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X1
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      20(R11), X0
+	VINSERTI32X4 $0x01, 20(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 20(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 20(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X1
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R9)(BX*1), Z0, Z0
-	VMOVDQU      28(R10), X2
-	VINSERTI32X4 $0x01, 28(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
+	VMOVDQU      28(R12), X2
+	VINSERTI32X4 $0x01, 28(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 36(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X1
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 36(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X1
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R9)(BX*1), Z0, Z0
-	VMOVDQU      44(R10), X2
-	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 44(R11)(DI*1), Z0, Z0
+	VMOVDQU      44(R12), X2
+	VINSERTI32X4 $0x01, 44(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks274
 
 last275:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone276
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks274
 
 rowdone276:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row273
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7370,8 +7466,10 @@ TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle264<>+0(SB), Z31
 	VMOVDQU64 shuffle265<>+0(SB), Z30
 	VMOVDQU64 shuffle266<>+0(SB), Z29
@@ -7381,100 +7479,100 @@ TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle270<>+0(SB), Z25
 
 group277:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row278:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last280
 
 chunks279:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 8(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 8(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      24(R9), X0
-	VINSERTI32X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X1
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      24(R11), X0
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X1
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X2
-	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X2
+	VINSERTI32X4 $0x01, 24(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X1
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X1
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X2
-	VINSERTI32X4 $0x01, 40(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X2
+	VINSERTI32X4 $0x01, 40(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 40(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks279
 
 last280:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone281
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks279
 
 rowdone281:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row278
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7571,93 +7669,95 @@ TEXT ·zip8x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle271<>+0(SB), Z31
 	VMOVDQU64 shuffle272<>+0(SB), Z30
 
 group282:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row283:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last285
 
 chunks284:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle271<>+0(SB), Z3
 	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle271<>+0(SB), Z2
 	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle271<>+0(SB), Z1
 	VPERMI2W     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle271<>+0(SB), Z3
 	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks284
 
 last285:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone286
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks284
 
 rowdone286:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row283
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7704,93 +7804,95 @@ TEXT ·zip8x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle273<>+0(SB), Z31
 	VMOVDQU64 shuffle274<>+0(SB), Z30
 
 group287:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row288:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last290
 
 chunks289:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle273<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle273<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle273<>+0(SB), Z1
 	VPERMI2D     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle273<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks289
 
 last290:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone291
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks289
 
 rowdone291:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row288
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7837,93 +7939,95 @@ TEXT ·zip8x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group292:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row293:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last295
 
 chunks294:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle180<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle180<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle180<>+0(SB), Z1
 	VPERMI2Q     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle180<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks294
 
 last295:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone296
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks294
 
 rowdone296:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row293
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7950,45 +8054,47 @@ TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
 group297:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row298:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last300
 
 chunks299:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks299
 
 last300:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone301
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks299
 
 rowdone301:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row298
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8035,45 +8141,47 @@ TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group302:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row303:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last305
 
 chunks304:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks304
 
 last305:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone306
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks304
 
 rowdone306:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row303
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8100,45 +8208,47 @@ TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group307:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row308:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last310
 
 chunks309:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks309
 
 last310:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone311
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks309
 
 rowdone311:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row308
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8165,45 +8275,47 @@ TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle156<>+0(SB), Z31
 	VMOVDQU64 shuffle157<>+0(SB), Z30
 
 group312:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row313:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last315
 
 chunks314:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle156<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks314
 
 last315:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone316
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks314
 
 rowdone316:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row313
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8230,81 +8342,83 @@ TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem317:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone318
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem317
 
 remdone318:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle278<>+0(SB), Z31
 	VMOVDQU64 shuffle279<>+0(SB), Z30
 
 group319:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row320:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last322
 
 chunks321:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle278<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2W  Z1, Z30, Z0
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks321
 
 last322:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone323
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle278<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone323:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row320
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8354,81 +8468,83 @@ TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem324:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone325
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem324
 
 remdone325:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle280<>+0(SB), Z31
 	VMOVDQU64 shuffle281<>+0(SB), Z30
 
 group326:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row327:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last329
 
 chunks328:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle280<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z0, Z30, Z1
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks328
 
 last329:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone330
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle280<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*1)
+	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
 rowdone330:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row327
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8475,45 +8591,47 @@ TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle282<>+0(SB), Z31
 	VMOVDQU64 shuffle283<>+0(SB), Z30
 
 group331:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row332:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last334
 
 chunks333:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle282<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks333
 
 last334:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone335
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks333
 
 rowdone335:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row332
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8560,45 +8678,47 @@ TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle284<>+0(SB), Z31
 	VMOVDQU64 shuffle285<>+0(SB), Z30
 
 group336:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row337:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last339
 
 chunks338:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle284<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks338
 
 last339:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone340
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks338
 
 rowdone340:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row337
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8645,45 +8765,47 @@ TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle286<>+0(SB), Z31
 	VMOVDQU64 shuffle287<>+0(SB), Z30
 
 group341:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row342:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last344
 
 chunks343:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle286<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks343
 
 last344:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone345
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks343
 
 rowdone345:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row342
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8730,81 +8852,83 @@ TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem346:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone347
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem346
 
 remdone347:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle288<>+0(SB), Z31
 	VMOVDQU64 shuffle289<>+0(SB), Z30
 
 group348:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row349:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last351
 
 chunks350:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle288<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2W  Z1, Z30, Z0
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks350
 
 last351:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone352
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle288<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone352:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row349
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8851,81 +8975,83 @@ TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem353:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone354
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem353
 
 remdone354:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle158<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle158<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle290<>+0(SB), Z31
 	VMOVDQU64 shuffle291<>+0(SB), Z30
 
 group355:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row356:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last358
 
 chunks357:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle290<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z1, Z30, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks357
 
 last358:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone359
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle290<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone359:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row356
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8972,81 +9098,83 @@ TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem360:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone361
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem360
 
 remdone361:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle158<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle158<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle292<>+0(SB), Z31
 	VMOVDQU64 shuffle293<>+0(SB), Z30
 
 group362:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row363:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last365
 
 chunks364:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle292<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2Q  Z1, Z30, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks364
 
 last365:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone366
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle292<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone366:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row363
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9093,45 +9221,47 @@ TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle294<>+0(SB), Z31
 	VMOVDQU64 shuffle295<>+0(SB), Z30
 
 group367:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row368:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last370
 
 chunks369:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle294<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks369
 
 last370:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone371
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks369
 
 rowdone371:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row368
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9178,45 +9308,47 @@ TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle296<>+0(SB), Z31
 	VMOVDQU64 shuffle297<>+0(SB), Z30
 
 group372:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row373:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last375
 
 chunks374:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle296<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks374
 
 last375:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone376
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks374
 
 rowdone376:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row373
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9263,45 +9395,47 @@ TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle33<>+0(SB), Z31
 	VMOVDQU64 shuffle34<>+0(SB), Z30
 
 group377:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row378:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last380
 
 chunks379:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle33<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks379
 
 last380:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone381
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks379
 
 rowdone381:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row378
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9328,6 +9462,8 @@ TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle298<>+0(SB), Z31
 	VMOVDQU64 shuffle299<>+0(SB), Z30
 	VMOVDQU64 shuffle300<>+0(SB), Z29
@@ -9335,53 +9471,53 @@ TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle302<>+0(SB), Z27
 
 group382:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row383:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last385
 
 chunks384:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMW     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z0, Z4
 	VPTERNLOGQ $0xd8, Z30, Z1, Z4
 	VPERMW     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z1
 	VPTERNLOGQ $0xd8, Z31, Z2, Z1
 	VPERMW     Z1, Z27, Z1
-	VMOVDQU64  Z1, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z1, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks384
 
 last385:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone386
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks384
 
 rowdone386:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row383
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9458,6 +9594,8 @@ TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle303<>+0(SB), Z31
 	VMOVDQU64 shuffle304<>+0(SB), Z30
 	VMOVDQU64 shuffle305<>+0(SB), Z29
@@ -9465,53 +9603,53 @@ TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle307<>+0(SB), Z27
 
 group387:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row388:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last390
 
 chunks389:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMD     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z1, Z4
 	VPTERNLOGQ $0xd8, Z30, Z0, Z4
 	VPTERNLOGQ $0xd8, Z31, Z2, Z4
 	VPERMD     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z2
 	VPTERNLOGQ $0xd8, Z30, Z1, Z2
 	VPERMD     Z2, Z27, Z2
-	VMOVDQU64  Z2, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z2, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks389
 
 last390:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone391
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks389
 
 rowdone391:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row388
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9588,6 +9726,8 @@ TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle308<>+0(SB), Z31
 	VMOVDQU64 shuffle309<>+0(SB), Z30
 	VMOVDQU64 shuffle310<>+0(SB), Z29
@@ -9595,53 +9735,53 @@ TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle312<>+0(SB), Z27
 
 group392:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row393:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last395
 
 chunks394:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMQ     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z0, Z4
 	VPTERNLOGQ $0xd8, Z30, Z1, Z4
 	VPERMQ     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z1
 	VPTERNLOGQ $0xd8, Z31, Z2, Z1
 	VPERMQ     Z1, Z27, Z1
-	VMOVDQU64  Z1, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z1, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks394
 
 last395:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone396
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks394
 
 rowdone396:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row393
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9718,42 +9858,44 @@ TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem397:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone398
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem397
 
 remdone398:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle313<>+0(SB), Z31
 	VMOVDQU64 shuffle314<>+0(SB), Z30
 	VMOVDQU64 shuffle315<>+0(SB), Z29
@@ -9762,79 +9904,79 @@ remdone398:
 	VMOVDQU64 shuffle318<>+0(SB), Z26
 
 group399:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row400:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last402
 
 chunks401:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle313<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	KMOVD     shuffle319<>+0(SB), K7
 	VMOVDQU64 shuffle320<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle315<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
 	KMOVD     shuffle321<>+0(SB), K7
 	VMOVDQU64 shuffle322<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
 	KMOVD     shuffle321<>+0(SB), K7
 	VMOVDQU64 shuffle323<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks401
 
 last402:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone403
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle313<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	KMOVD      shuffle319<>+0(SB), K7
 	VMOVDQU64  shuffle320<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle315<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
 	KMOVD      shuffle321<>+0(SB), K7
 	VMOVDQU64  shuffle322<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
 	KMOVD      shuffle321<>+0(SB), K7
 	VMOVDQU64  shuffle323<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone403:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row400
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9957,42 +10099,44 @@ TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem404:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone405
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem404
 
 remdone405:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle324<>+0(SB), Z31
 	VMOVDQU64 shuffle325<>+0(SB), Z30
 	VMOVDQU64 shuffle326<>+0(SB), Z29
@@ -10001,67 +10145,67 @@ remdone405:
 	VMOVDQU64 shuffle329<>+0(SB), Z26
 
 group406:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row407:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last409
 
 chunks408:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle324<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2D  Z2, Z30, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle326<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2D  Z1, Z27, Z2
 	VPERMT2D  Z0, Z26, Z2
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z2, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks408
 
 last409:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone410
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle324<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle326<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2D   Z1, Z27, Z2
 	VPERMT2D   Z0, Z26, Z2
-	VMOVDQU8   Z2, K4, (DI)(DX*2)
+	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
 rowdone410:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row407
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10148,42 +10292,44 @@ TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem411:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone412
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem411
 
 remdone412:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle277<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle277<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle330<>+0(SB), Z31
 	VMOVDQU64 shuffle331<>+0(SB), Z30
 	VMOVDQU64 shuffle332<>+0(SB), Z29
@@ -10192,79 +10338,79 @@ remdone412:
 	VMOVDQU64 shuffle335<>+0(SB), Z26
 
 group413:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row414:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last416
 
 chunks415:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle330<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	KMOVD     shuffle336<>+0(SB), K7
 	VMOVDQU64 shuffle337<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle332<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
 	KMOVD     shuffle338<>+0(SB), K7
 	VMOVDQU64 shuffle339<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
 	KMOVD     shuffle338<>+0(SB), K7
 	VMOVDQU64 shuffle340<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks415
 
 last416:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone417
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle330<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	KMOVD      shuffle336<>+0(SB), K7
 	VMOVDQU64  shuffle337<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle332<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
 	KMOVD      shuffle338<>+0(SB), K7
 	VMOVDQU64  shuffle339<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
 	KMOVD      shuffle338<>+0(SB), K7
 	VMOVDQU64  shuffle340<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone417:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row414
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10387,43 +10533,45 @@ TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem418:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone419
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem418
 
 remdone419:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle158<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle10<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle158<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle10<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle341<>+0(SB), Z31
 	VMOVDQU64 shuffle342<>+0(SB), Z30
 	VMOVDQU64 shuffle343<>+0(SB), Z29
@@ -10431,65 +10579,65 @@ remdone419:
 	VMOVDQU64 shuffle345<>+0(SB), Z27
 
 group420:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row421:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last423
 
 chunks422:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle341<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle342<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R8), Z3
+	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks422
 
 last423:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone424
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle341<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle342<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(SI), K4, Z3
+	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z28, Z1
 	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone424:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row421
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10566,106 +10714,108 @@ TEXT ·tunzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem425:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone426
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem425
 
 remdone426:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle158<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle10<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle158<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle10<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle346<>+0(SB), Z31
 	VMOVDQU64 shuffle347<>+0(SB), Z30
 	VMOVDQU64 shuffle348<>+0(SB), Z29
 	VMOVDQU64 shuffle349<>+0(SB), Z28
 
 group427:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row428:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last430
 
 chunks429:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle346<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle347<>+0(SB), Z2
 	VPERMI2Q  Z1, Z0, Z2
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z28, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks429
 
 last430:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone431
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle346<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle347<>+0(SB), Z2
 	VPERMI2Q   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2Q   Z1, Z29, Z0
-	VMOVDQU8.Z 128(SI), K4, Z2
+	VMOVDQU8.Z 128(R8), K4, Z2
 	VPERMT2Q   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*2)
+	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
 rowdone431:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row428
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10732,42 +10882,44 @@ TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem432:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone433
-	SUBQ $+54, BX
+	SUBQ $+54, DI
 	JMP  rem432
 
 remdone433:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle350<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle350<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle351<>+0(SB), Z31
 	VMOVDQU64 shuffle352<>+0(SB), Z30
 	VMOVDQU64 shuffle353<>+0(SB), Z29
@@ -10776,79 +10928,79 @@ remdone433:
 	VMOVDQU64 shuffle356<>+0(SB), Z26
 
 group434:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row435:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last437
 
 chunks436:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle351<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	KMOVD     shuffle357<>+0(SB), K7
 	VMOVDQU64 shuffle358<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle350<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle353<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
 	KMOVD     shuffle359<>+0(SB), K7
 	VMOVDQU64 shuffle360<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle350<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
 	KMOVD     shuffle359<>+0(SB), K7
 	VMOVDQU64 shuffle361<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
 	KMOVQ     shuffle350<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+54, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+54, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks436
 
 last437:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone438
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle351<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	KMOVD      shuffle357<>+0(SB), K7
 	VMOVDQU64  shuffle358<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle353<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
 	KMOVD      shuffle359<>+0(SB), K7
 	VMOVDQU64  shuffle360<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
 	KMOVD      shuffle359<>+0(SB), K7
 	VMOVDQU64  shuffle361<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone438:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row435
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10974,93 +11126,95 @@ TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem439:
-	CMPQ BX, $+43
+	CMPQ DI, $+43
 	JB   remdone440
-	SUBQ $+36, BX
+	SUBQ $+36, DI
 	JMP  rem439
 
 remdone440:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle362<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle362<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle363<>+0(SB), Z31
 	VMOVDQU64 shuffle364<>+0(SB), Z30
 	VMOVDQU64 shuffle365<>+0(SB), Z29
 
 group441:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row442:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+43
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+43
 	JB   last444
 
 chunks443:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle363<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle362<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle364<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	KMOVQ     shuffle362<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z29, Z1
 	KMOVQ     shuffle362<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+36, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+43
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+36, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+43
 	JAE       chunks443
 
 last444:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone445
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle363<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle364<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z29, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone445:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row442
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11120,57 +11274,59 @@ TEXT ·tunzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem446:
-	CMPQ BX, $+86
+	CMPQ DI, $+86
 	JB   remdone447
-	SUBQ $+72, BX
+	SUBQ $+72, DI
 	JMP  rem446
 
 remdone447:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K4
-	MOVQ      BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle366<>+0(SB), SI
-	KMOVQ     SI, K5
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+192, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle10<>+0(SB), BX
-	KMOVQ     BX, K6
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K4
+	MOVQ      DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle366<>+0(SB), R8
+	KMOVQ     R8, K5
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+192, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle10<>+0(SB), DI
+	KMOVQ     DI, K6
 	VMOVDQU64 shuffle367<>+0(SB), Z31
 	VMOVDQU64 shuffle368<>+0(SB), Z30
 	VMOVDQU64 shuffle369<>+0(SB), Z29
@@ -11183,83 +11339,83 @@ remdone447:
 	VMOVDQU64 shuffle376<>+0(SB), Z22
 
 group448:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row449:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+86
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+86
 	JB   last451
 
 chunks450:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle367<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z30, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMQ    Z2, Z29, Z4
 	KMOVQ     shuffle366<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)
+	VMOVDQU8  Z4, K7, 64(R9)
 	VMOVDQU64 shuffle370<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z2, Z27, Z3
-	VMOVDQU64 Z3, (DI)(DX*1)
+	VMOVDQU64 Z3, (R9)(DX*1)
 	VPERMQ    Z2, Z26, Z4
 	KMOVQ     shuffle366<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)(DX*1)
+	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
 	VPERMT2Q  Z1, Z25, Z0
 	VPERMT2Q  Z2, Z24, Z0
-	VMOVDQU64 192(R8), Z4
+	VMOVDQU64 192(R10), Z4
 	VPERMT2Q  Z4, Z23, Z0
-	VMOVDQU64 Z0, (DI)(DX*2)
+	VMOVDQU64 Z0, (R9)(DX*2)
 	VPERMQ    Z4, Z22, Z4
 	KMOVQ     shuffle366<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)(DX*2)
-	ADDQ      $+72, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+86
+	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
+	ADDQ      $+72, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+86
 	JAE       chunks450
 
 last451:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone452
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle367<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VPERMQ     Z2, Z29, Z4
-	VMOVDQU8   Z4, K5, 64(DI)
+	VMOVDQU8   Z4, K5, 64(R9)
 	VMOVDQU64  shuffle370<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VPERMT2Q   Z2, Z27, Z3
-	VMOVDQU8   Z3, K4, (DI)(DX*1)
+	VMOVDQU8   Z3, K4, (R9)(DX*1)
 	VPERMQ     Z2, Z26, Z4
-	VMOVDQU8   Z4, K5, 64(DI)(DX*1)
+	VMOVDQU8   Z4, K5, 64(R9)(DX*1)
 	VPERMT2Q   Z1, Z25, Z0
 	VPERMT2Q   Z2, Z24, Z0
-	VMOVDQU8.Z 192(SI), K6, Z4
+	VMOVDQU8.Z 192(R8), K6, Z4
 	VPERMT2Q   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 	VPERMQ     Z4, Z22, Z4
-	VMOVDQU8   Z4, K5, 64(DI)(DX*2)
+	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
 rowdone452:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row449
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11389,42 +11545,44 @@ TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem453:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone454
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem453
 
 remdone454:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle158<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle158<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle377<>+0(SB), Z31
 	VMOVDQU64 shuffle378<>+0(SB), Z30
 	VMOVDQU64 shuffle379<>+0(SB), Z29
@@ -11433,79 +11591,79 @@ remdone454:
 	VMOVDQU64 shuffle382<>+0(SB), Z26
 
 group455:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row456:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last458
 
 chunks457:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle377<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	KMOVD     shuffle383<>+0(SB), K7
 	VMOVDQU64 shuffle384<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle379<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
 	KMOVD     shuffle385<>+0(SB), K7
 	VMOVDQU64 shuffle386<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
 	KMOVD     shuffle385<>+0(SB), K7
 	VMOVDQU64 shuffle387<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks457
 
 last458:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone459
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle377<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	KMOVD      shuffle383<>+0(SB), K7
 	VMOVDQU64  shuffle384<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle379<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
 	KMOVD      shuffle385<>+0(SB), K7
 	VMOVDQU64  shuffle386<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
 	KMOVD      shuffle385<>+0(SB), K7
 	VMOVDQU64  shuffle387<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone459:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row456
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11628,43 +11786,45 @@ TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem460:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone461
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem460
 
 remdone461:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle10<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle158<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle8<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle9<>+0(SB), BX
-	BZHIQ     BX, shuffle10<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle10<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle158<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle8<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle9<>+0(SB), DI
+	BZHIQ     DI, shuffle10<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle388<>+0(SB), Z31
 	VMOVDQU64 shuffle389<>+0(SB), Z30
 	VMOVDQU64 shuffle343<>+0(SB), Z29
@@ -11672,65 +11832,65 @@ remdone461:
 	VMOVDQU64 shuffle391<>+0(SB), Z27
 
 group462:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row463:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last465
 
 chunks464:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle388<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle389<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R8), Z3
+	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks464
 
 last465:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone466
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle388<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle389<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(SI), K4, Z3
+	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z28, Z1
 	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone466:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row463
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11797,60 +11957,62 @@ TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
 group467:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row468:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last470
 
 chunks469:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z5
 	VPERMI2W  Z1, Z2, Z5
 	VPERMT2W  Z1, Z30, Z2
 	VMOVDQU64 shuffle275<>+0(SB), Z1
 	VPERMI2W  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2W  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle275<>+0(SB), Z1
 	VPERMI2W  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2W  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks469
 
 last470:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone471
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks469
 
 rowdone471:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row468
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11877,60 +12039,62 @@ TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group472:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row473:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last475
 
 chunks474:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z5
 	VPERMI2D  Z1, Z2, Z5
 	VPERMT2D  Z1, Z30, Z2
 	VMOVDQU64 shuffle178<>+0(SB), Z1
 	VPERMI2D  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle178<>+0(SB), Z1
 	VPERMI2D  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks474
 
 last475:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone476
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks474
 
 rowdone476:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row473
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11957,60 +12121,62 @@ TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group477:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row478:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last480
 
 chunks479:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
 	VMOVDQU64 shuffle180<>+0(SB), Z1
 	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle180<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks479
 
 last480:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone481
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks479
 
 rowdone481:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row478
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12037,60 +12203,62 @@ TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle156<>+0(SB), Z31
 	VMOVDQU64 shuffle157<>+0(SB), Z30
 
 group482:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row483:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last485
 
 chunks484:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle156<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle156<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
 	VMOVDQU64 shuffle156<>+0(SB), Z1
 	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle156<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks484
 
 last485:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone486
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks484
 
 rowdone486:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row483
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12117,50 +12285,52 @@ TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem487:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone488
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem487
 
 remdone488:
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+192, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K4
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle8<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle9<>+0(SB), SI
-	BZHIQ     SI, shuffle277<>+0(SB), SI
-	KMOVQ     SI, K5
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+192, R9
+	CMOVQLT   shuffle8<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle9<>+0(SB), R9
+	BZHIQ     R9, shuffle10<>+0(SB), R9
+	KMOVQ     R9, K4
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle8<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle9<>+0(SB), R8
+	BZHIQ     R8, shuffle277<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle392<>+0(SB), Z31
 	VMOVDQU64 shuffle393<>+0(SB), Z30
 	VMOVDQU64 shuffle394<>+0(SB), Z29
@@ -12175,84 +12345,84 @@ remdone488:
 	VMOVDQU64 shuffle403<>+0(SB), Z20
 
 group489:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row490:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last492
 
 chunks491:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle392<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle395<>+0(SB), Z5
 	VPERMI2D  Z0, Z1, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R8)(DX*1)
+	VMOVDQU8  Z5, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle398<>+0(SB), Z3
 	VPERMI2D  Z2, Z1, Z3
 	VPERMT2D  Z0, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z0, Z22, Z2
 	VPERMT2D  Z1, Z21, Z2
 	VPERMT2D  Z4, Z20, Z2
 	KMOVQ     shuffle277<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	ADDQ      $+60, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU8  Z2, K7, (R11)(DX*1)
+	ADDQ      $+60, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks491
 
 last492:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone493
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (AX)(DI*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(DI*4), K2, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
 	VMOVDQU64  shuffle392<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(DI*4), K3, Z2
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(DI*4), K4, Z4
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R8)
+	VMOVDQU8   Z3, K5, (R10)
 	VMOVDQU64  shuffle395<>+0(SB), Z5
 	VPERMI2D   Z0, Z1, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R8)(DX*1)
+	VMOVDQU8   Z5, K5, (R10)(DX*1)
 	VMOVDQU64  shuffle398<>+0(SB), Z3
 	VPERMI2D   Z2, Z1, Z3
 	VPERMT2D   Z0, Z24, Z3
 	VPERMT2D   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R9)
+	VMOVDQU8   Z3, K5, (R11)
 	VPERMT2D   Z0, Z22, Z2
 	VPERMT2D   Z1, Z21, Z2
 	VPERMT2D   Z4, Z20, Z2
-	VMOVDQU8   Z2, K5, (R9)(DX*1)
+	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
 rowdone493:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row490
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12399,7 +12569,9 @@ TEXT ·tunzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle404<>+0(SB), Z31
 	VMOVDQU64 shuffle405<>+0(SB), Z30
 	VMOVDQU64 shuffle406<>+0(SB), Z29
@@ -12414,31 +12586,31 @@ TEXT ·tunzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle415<>+0(SB), Z20
 
 group494:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row495:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last497
 
 chunks496:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle404<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	KMOVD     shuffle416<>+0(SB), K7
 	VMOVDQU64 shuffle417<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	KMOVD     shuffle418<>+0(SB), K7
 	VMOVDQU64 shuffle419<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle407<>+0(SB), Z5
 	VPERMI2W  Z1, Z0, Z5
 	KMOVD     shuffle416<>+0(SB), K7
@@ -12447,7 +12619,7 @@ chunks496:
 	KMOVD     shuffle418<>+0(SB), K7
 	VMOVDQU64 shuffle421<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle410<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	KMOVD     shuffle416<>+0(SB), K7
@@ -12456,7 +12628,7 @@ chunks496:
 	KMOVD     shuffle418<>+0(SB), K7
 	VMOVDQU64 shuffle423<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2W  Z1, Z22, Z0
 	KMOVD     shuffle416<>+0(SB), K7
 	VMOVDQU64 shuffle424<>+0(SB), Z3
@@ -12464,24 +12636,24 @@ chunks496:
 	KMOVD     shuffle418<>+0(SB), K7
 	VMOVDQU64 shuffle425<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks496
 
 last497:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone498
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks496
 
 rowdone498:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row495
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12714,7 +12886,9 @@ TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle426<>+0(SB), Z31
 	VMOVDQU64 shuffle427<>+0(SB), Z30
 	VMOVDQU64 shuffle428<>+0(SB), Z29
@@ -12729,58 +12903,58 @@ TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle437<>+0(SB), Z20
 
 group499:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row500:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last502
 
 chunks501:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle426<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle429<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle432<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2D  Z1, Z22, Z0
 	VPERMT2D  Z2, Z21, Z0
 	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks501
 
 last502:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone503
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks501
 
 rowdone503:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row500
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12927,54 +13101,56 @@ TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle4<>+0(SB), Z31
 	VMOVDQU64 shuffle5<>+0(SB), Z30
 
 group504:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row505:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last507
 
 chunks506:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 128(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
 	VMOVDQU64 shuffle4<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R8)(DX*1)
-	VMOVDQU64 64(AX)(DI*4), Z0
-	VMOVDQU64 192(AX)(DI*4), Z3
+	VMOVDQU64 Z0, (R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z0
+	VMOVDQU64 192(AX)(R9*4), Z3
 	VMOVDQU64 shuffle4<>+0(SB), Z2
 	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R9)
+	VMOVDQU64 Z2, (R11)
 	VPERMT2Q  Z3, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks506
 
 last507:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone508
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks506
 
 rowdone508:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row505
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13001,7 +13177,9 @@ TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle438<>+0(SB), Z31
 	VMOVDQU64 shuffle439<>+0(SB), Z30
 	VMOVDQU64 shuffle440<>+0(SB), Z29
@@ -13012,65 +13190,65 @@ TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle445<>+0(SB), Z24
 
 group509:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row510:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+48
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+48
 	JB   last512
 
 chunks511:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle438<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	KMOVD     shuffle446<>+0(SB), K7
 	VMOVDQU64 shuffle447<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle440<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
 	KMOVD     shuffle446<>+0(SB), K7
 	VMOVDQU64 shuffle448<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R8)(DX*1)
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle442<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	KMOVD     shuffle446<>+0(SB), K7
 	VMOVDQU64 shuffle449<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2W  Z1, Z25, Z0
 	KMOVD     shuffle446<>+0(SB), K7
 	VMOVDQU64 shuffle450<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+48
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
 	JAE       chunks511
 
 last512:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone513
-	MOVQ  n+16(FP), DI
-	SUBQ  $+48, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
 	JMP   chunks511
 
 rowdone513:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row510
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13220,7 +13398,9 @@ TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle451<>+0(SB), Z31
 	VMOVDQU64 shuffle452<>+0(SB), Z30
 	VMOVDQU64 shuffle453<>+0(SB), Z29
@@ -13231,57 +13411,57 @@ TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle458<>+0(SB), Z24
 
 group514:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row515:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+48
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+48
 	JB   last517
 
 chunks516:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle451<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle453<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R8)(DX*1)
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle455<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z26, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z1, Z25, Z0
 	VPERMT2D  Z2, Z24, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+48
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
 	JAE       chunks516
 
 last517:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone518
-	MOVQ  n+16(FP), DI
-	SUBQ  $+48, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
 	JMP   chunks516
 
 rowdone518:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row515
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13388,7 +13568,9 @@ TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle459<>+0(SB), Z31
 	VMOVDQU64 shuffle460<>+0(SB), Z30
 	VMOVDQU64 shuffle461<>+0(SB), Z29
@@ -13403,31 +13585,31 @@ TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle470<>+0(SB), Z20
 
 group519:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row520:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last522
 
 chunks521:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle459<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	KMOVD     shuffle471<>+0(SB), K7
 	VMOVDQU64 shuffle472<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	KMOVD     shuffle473<>+0(SB), K7
 	VMOVDQU64 shuffle474<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle462<>+0(SB), Z5
 	VPERMI2W  Z1, Z0, Z5
 	KMOVD     shuffle471<>+0(SB), K7
@@ -13436,7 +13618,7 @@ chunks521:
 	KMOVD     shuffle473<>+0(SB), K7
 	VMOVDQU64 shuffle476<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle465<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	KMOVD     shuffle471<>+0(SB), K7
@@ -13445,7 +13627,7 @@ chunks521:
 	KMOVD     shuffle473<>+0(SB), K7
 	VMOVDQU64 shuffle478<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2W  Z1, Z22, Z0
 	KMOVD     shuffle471<>+0(SB), K7
 	VMOVDQU64 shuffle479<>+0(SB), Z3
@@ -13453,24 +13635,24 @@ chunks521:
 	KMOVD     shuffle473<>+0(SB), K7
 	VMOVDQU64 shuffle480<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks521
 
 last522:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone523
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks521
 
 rowdone523:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row520
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13703,7 +13885,9 @@ TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle481<>+0(SB), Z31
 	VMOVDQU64 shuffle482<>+0(SB), Z30
 	VMOVDQU64 shuffle483<>+0(SB), Z29
@@ -13718,58 +13902,58 @@ TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle492<>+0(SB), Z20
 
 group524:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row525:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last527
 
 chunks526:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle481<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle484<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle487<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2D  Z1, Z22, Z0
 	VPERMT2D  Z2, Z21, Z0
 	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks526
 
 last527:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone528
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks526
 
 rowdone528:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row525
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13916,8 +14100,10 @@ TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle493<>+0(SB), Z31
 	VMOVDQU64 shuffle494<>+0(SB), Z30
 	VMOVDQU64 shuffle495<>+0(SB), Z29
@@ -13929,76 +14115,76 @@ TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle501<>+0(SB), Z23
 
 group529:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row530:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last532
 
 chunks531:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMW     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
 	VPTERNLOGQ $0xd8, Z31, Z5, Z6
 	VPERMW     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z28, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
 	VPTERNLOGQ $0xd8, Z30, Z4, Z3
 	VPTERNLOGQ $0xd8, Z29, Z5, Z3
 	VPERMW     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z5, Z6
 	VPTERNLOGQ $0xd8, Z31, Z0, Z6
 	VPTERNLOGQ $0xd8, Z30, Z1, Z6
 	VPTERNLOGQ $0xd8, Z29, Z2, Z6
 	VPTERNLOGQ $0xd8, Z28, Z4, Z6
 	VPERMW     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z29, Z0, Z2
 	VPTERNLOGQ $0xd8, Z28, Z1, Z2
 	VPTERNLOGQ $0xd8, Z31, Z4, Z2
 	VPTERNLOGQ $0xd8, Z30, Z5, Z2
 	VPERMW     Z2, Z23, Z2
-	VMOVDQU64  Z2, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z2, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks531
 
 last532:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone533
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks531
 
 rowdone533:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row530
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14115,8 +14301,10 @@ TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle502<>+0(SB), Z31
 	VMOVDQU64 shuffle503<>+0(SB), Z30
 	VMOVDQU64 shuffle504<>+0(SB), Z29
@@ -14128,76 +14316,76 @@ TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle510<>+0(SB), Z23
 
 group534:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row535:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last537
 
 chunks536:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMD     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z0, Z6
 	VPTERNLOGQ $0xd8, Z31, Z2, Z6
 	VPTERNLOGQ $0xd8, Z30, Z4, Z6
 	VPTERNLOGQ $0xd8, Z29, Z5, Z6
 	VPERMD     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
 	VPTERNLOGQ $0xd8, Z31, Z4, Z3
 	VPTERNLOGQ $0xd8, Z30, Z5, Z3
 	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
 	VPTERNLOGQ $0xd8, Z31, Z5, Z6
 	VPERMD     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z5
 	VPTERNLOGQ $0xd8, Z30, Z1, Z5
 	VPTERNLOGQ $0xd8, Z29, Z2, Z5
 	VPTERNLOGQ $0xd8, Z28, Z4, Z5
 	VPERMD     Z5, Z23, Z5
-	VMOVDQU64  Z5, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z5, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks536
 
 last537:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone538
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks536
 
 rowdone538:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row535
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14314,8 +14502,10 @@ TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle511<>+0(SB), Z31
 	VMOVDQU64 shuffle512<>+0(SB), Z30
 	VMOVDQU64 shuffle513<>+0(SB), Z29
@@ -14327,76 +14517,76 @@ TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle519<>+0(SB), Z23
 
 group539:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row540:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last542
 
 chunks541:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMQ     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z2, Z6
 	VPTERNLOGQ $0xd8, Z29, Z0, Z6
 	VPTERNLOGQ $0xd8, Z28, Z1, Z6
 	VPTERNLOGQ $0xd8, Z31, Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z5, Z6
 	VPERMQ     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z31, Z0, Z3
 	VPTERNLOGQ $0xd8, Z30, Z1, Z3
 	VPTERNLOGQ $0xd8, Z29, Z2, Z3
 	VPTERNLOGQ $0xd8, Z28, Z4, Z3
 	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z0, Z6
 	VPTERNLOGQ $0xd8, Z31, Z2, Z6
 	VPTERNLOGQ $0xd8, Z30, Z4, Z6
 	VPTERNLOGQ $0xd8, Z29, Z5, Z6
 	VPERMQ     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z4
 	VPTERNLOGQ $0xd8, Z29, Z1, Z4
 	VPTERNLOGQ $0xd8, Z28, Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z5, Z4
 	VPERMQ     Z4, Z23, Z4
-	VMOVDQU64  Z4, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z4, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks541
 
 last542:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone543
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks541
 
 rowdone543:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row540
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14513,44 +14703,46 @@ TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group544:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row545:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last547
 
 chunks546:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	IMUL3Q    $0x06, DI, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 192(R10), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 192(R12), Z1
 	VMOVDQU64 shuffle520<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 64(R10), Z2
+	VMOVDQU64 64(R12), Z2
 	KMOVD     shuffle521<>+0(SB), K7
 	VMOVDQU64 shuffle522<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 128(R10), Z4
+	VMOVDQU64 128(R12), Z4
 	KMOVD     shuffle523<>+0(SB), K7
 	VMOVDQU64 shuffle524<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 256(R10), Z5
+	VMOVDQU64 256(R12), Z5
 	KMOVD     shuffle525<>+0(SB), K7
 	VMOVDQU64 shuffle526<>+0(SB), Z6
 	VPERMW    Z5, Z6, K7, Z3
-	VMOVDQU64 320(R10), Z6
+	VMOVDQU64 320(R12), Z6
 	KMOVD     shuffle527<>+0(SB), K7
 	VMOVDQU64 shuffle528<>+0(SB), Z7
 	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle529<>+0(SB), Z7
 	VPERMI2W  Z1, Z0, Z7
 	KMOVD     shuffle521<>+0(SB), K7
@@ -14565,7 +14757,7 @@ chunks546:
 	KMOVD     shuffle527<>+0(SB), K7
 	VMOVDQU64 shuffle533<>+0(SB), Z3
 	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R8)(DX*1)
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle534<>+0(SB), Z3
 	VPERMI2W  Z5, Z2, Z3
 	KMOVD     shuffle535<>+0(SB), K7
@@ -14580,7 +14772,7 @@ chunks546:
 	KMOVD     shuffle527<>+0(SB), K7
 	VMOVDQU64 shuffle540<>+0(SB), Z7
 	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R8)(DX*2)
+	VMOVDQU64 Z3, (R10)(DX*2)
 	VMOVDQU64 shuffle541<>+0(SB), Z7
 	VPERMI2W  Z5, Z2, Z7
 	KMOVD     shuffle535<>+0(SB), K7
@@ -14595,7 +14787,7 @@ chunks546:
 	KMOVD     shuffle527<>+0(SB), K7
 	VMOVDQU64 shuffle545<>+0(SB), Z3
 	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R9)
+	VMOVDQU64 Z7, (R11)
 	VMOVDQU64 shuffle546<>+0(SB), Z3
 	VPERMI2W  Z6, Z4, Z3
 	KMOVD     shuffle535<>+0(SB), K7
@@ -14610,7 +14802,7 @@ chunks546:
 	KMOVD     shuffle551<>+0(SB), K7
 	VMOVDQU64 shuffle552<>+0(SB), Z7
 	VPERMW    Z5, Z7, K7, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
+	VMOVDQU64 Z3, (R11)(DX*1)
 	VMOVDQU64 shuffle553<>+0(SB), Z3
 	VPERMT2W  Z6, Z3, Z4
 	KMOVD     shuffle535<>+0(SB), K7
@@ -14625,24 +14817,24 @@ chunks546:
 	KMOVD     shuffle551<>+0(SB), K7
 	VMOVDQU64 shuffle557<>+0(SB), Z3
 	VPERMW    Z5, Z3, K7, Z4
-	VMOVDQU64 Z4, (R9)(DX*2)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z4, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks546
 
 last547:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone548
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks546
 
 rowdone548:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row545
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14993,40 +15185,42 @@ TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group549:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row550:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last552
 
 chunks551:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	IMUL3Q    $0x06, DI, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 shuffle558<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 192(R10), Z2
+	VMOVDQU64 192(R12), Z2
 	VMOVDQU64 shuffle559<>+0(SB), Z4
 	VPERMT2D  Z2, Z4, Z3
-	VMOVDQU64 256(R10), Z4
+	VMOVDQU64 256(R12), Z4
 	VMOVDQU64 shuffle560<>+0(SB), Z5
 	VPERMT2D  Z4, Z5, Z3
-	VMOVDQU64 128(R10), Z5
+	VMOVDQU64 128(R12), Z5
 	VMOVDQU64 shuffle561<>+0(SB), Z6
 	VPERMT2D  Z5, Z6, Z3
-	VMOVDQU64 320(R10), Z6
+	VMOVDQU64 320(R12), Z6
 	VMOVDQU64 shuffle562<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle563<>+0(SB), Z7
 	VPERMI2D  Z1, Z0, Z7
 	VMOVDQU64 shuffle564<>+0(SB), Z3
@@ -15037,7 +15231,7 @@ chunks551:
 	VPERMT2D  Z5, Z3, Z7
 	VMOVDQU64 shuffle567<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R8)(DX*1)
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle568<>+0(SB), Z3
 	VPERMI2D  Z5, Z0, Z3
 	VMOVDQU64 shuffle569<>+0(SB), Z7
@@ -15048,7 +15242,7 @@ chunks551:
 	VPERMT2D  Z1, Z7, Z3
 	VMOVDQU64 shuffle572<>+0(SB), Z7
 	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R8)(DX*2)
+	VMOVDQU64 Z3, (R10)(DX*2)
 	VMOVDQU64 shuffle573<>+0(SB), Z7
 	VPERMI2D  Z5, Z0, Z7
 	VMOVDQU64 shuffle574<>+0(SB), Z3
@@ -15059,7 +15253,7 @@ chunks551:
 	VPERMT2D  Z1, Z3, Z7
 	VMOVDQU64 shuffle577<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R9)
+	VMOVDQU64 Z7, (R11)
 	VMOVDQU64 shuffle578<>+0(SB), Z3
 	VPERMI2D  Z5, Z1, Z3
 	VMOVDQU64 shuffle579<>+0(SB), Z7
@@ -15070,7 +15264,7 @@ chunks551:
 	VPERMT2D  Z0, Z7, Z3
 	VMOVDQU64 shuffle582<>+0(SB), Z7
 	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
+	VMOVDQU64 Z3, (R11)(DX*1)
 	VMOVDQU64 shuffle583<>+0(SB), Z3
 	VPERMT2D  Z5, Z3, Z1
 	VMOVDQU64 shuffle584<>+0(SB), Z3
@@ -15081,24 +15275,24 @@ chunks551:
 	VPERMT2D  Z0, Z3, Z1
 	VMOVDQU64 shuffle587<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R9)(DX*2)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z1, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks551
 
 last552:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone553
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks551
 
 rowdone553:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row550
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15425,40 +15619,42 @@ TEXT ·unzip6x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group554:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row555:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last557
 
 chunks556:
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	IMUL3Q     $0x06, DI, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  192(R10), Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	IMUL3Q     $0x06, R9, R12
+	ADDQ       AX, R12
+	VMOVDQU64  (R12), Z0
+	VMOVDQU64  192(R12), Z1
 	VMOVDQU64  shuffle588<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU64  64(R10), Z2
+	VMOVDQU64  64(R12), Z2
 	VMOVDQU64  shuffle589<>+0(SB), Z4
 	VPERMT2Q   Z2, Z4, Z3
-	VMOVDQU64  128(R10), Z4
+	VMOVDQU64  128(R12), Z4
 	VMOVDQU64  shuffle590<>+0(SB), Z5
 	VPERMT2Q   Z4, Z5, Z3
-	VMOVDQU64  256(R10), Z5
+	VMOVDQU64  256(R12), Z5
 	VMOVDQU64  shuffle591<>+0(SB), Z6
 	VPERMT2Q   Z5, Z6, Z3
-	VMOVDQU64  320(R10), Z6
+	VMOVDQU64  320(R12), Z6
 	VMOVDQU64  shuffle592<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R8)
+	VMOVDQU64  Z3, (R10)
 	VMOVDQU64  shuffle593<>+0(SB), Z7
 	VPERMI2Q   Z1, Z0, Z7
 	VMOVDQU64  shuffle594<>+0(SB), Z3
@@ -15469,7 +15665,7 @@ chunks556:
 	VPERMT2Q   Z5, Z3, Z7
 	VMOVDQU64  shuffle596<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R8)(DX*1)
+	VMOVDQU64  Z7, (R10)(DX*1)
 	VMOVDQU64  shuffle597<>+0(SB), Z3
 	VPERMI2Q   Z5, Z2, Z3
 	VMOVDQU64  shuffle598<>+0(SB), Z7
@@ -15480,7 +15676,7 @@ chunks556:
 	VPERMT2Q   Z1, Z7, Z3
 	VMOVDQU64  shuffle601<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R8)(DX*2)
+	VMOVDQU64  Z3, (R10)(DX*2)
 	VMOVDQU64  shuffle602<>+0(SB), Z7
 	VPERMI2Q   Z5, Z2, Z7
 	VMOVDQU64  shuffle603<>+0(SB), Z3
@@ -15491,7 +15687,7 @@ chunks556:
 	VPERMT2Q   Z1, Z3, Z7
 	VMOVDQU64  shuffle606<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R9)
+	VMOVDQU64  Z7, (R11)
 	VMOVDQU64  shuffle607<>+0(SB), Z3
 	VPERMI2Q   Z6, Z4, Z3
 	VMOVDQU64  shuffle608<>+0(SB), Z7
@@ -15502,7 +15698,7 @@ chunks556:
 	VPTERNLOGQ $0xd8, Z7, Z1, Z3
 	VMOVDQU64  shuffle610<>+0(SB), Z7
 	VPERMT2Q   Z5, Z7, Z3
-	VMOVDQU64  Z3, (R9)(DX*1)
+	VMOVDQU64  Z3, (R11)(DX*1)
 	VMOVDQU64  shuffle611<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z4
 	VMOVDQU64  shuffle612<>+0(SB), Z3
@@ -15513,24 +15709,24 @@ chunks556:
 	VPERMT2Q   Z1, Z3, Z4
 	VMOVDQU64  shuffle615<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQU64  Z4, (R9)(DX*2)
-	ADDQ       $+64, DI
-	MOVQ       n+16(FP), R8
-	SUBQ       DI, R8
-	CMPQ       R8, $+64
+	VMOVDQU64  Z4, (R11)(DX*2)
+	ADDQ       $+64, R9
+	MOVQ       n+16(FP), R10
+	SUBQ       R9, R10
+	CMPQ       R10, $+64
 	JAE        chunks556
 
 last557:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone558
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks556
 
 rowdone558:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row555
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15837,8 +16033,10 @@ TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle616<>+0(SB), Z31
 	VMOVDQU64 shuffle617<>+0(SB), Z30
 	VMOVDQU64 shuffle618<>+0(SB), Z29
@@ -15854,36 +16052,36 @@ TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle628<>+0(SB), Z19
 
 group559:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row560:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last562
 
 chunks561:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMW     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z2, Z8
 	VPTERNLOGQ $0xd8, Z27, Z0, Z8
 	VPTERNLOGQ $0xd8, Z26, Z1, Z8
@@ -15892,7 +16090,7 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z8
 	VPTERNLOGQ $0xd8, Z28, Z7, Z8
 	VPERMW     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
@@ -15901,7 +16099,7 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z3
 	VPTERNLOGQ $0xd8, Z30, Z7, Z3
 	VPERMW     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z7, Z8
 	VPTERNLOGQ $0xd8, Z31, Z0, Z8
 	VPTERNLOGQ $0xd8, Z30, Z1, Z8
@@ -15910,7 +16108,7 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z8
 	VPTERNLOGQ $0xd8, Z26, Z6, Z8
 	VPERMW     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z26, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
@@ -15919,7 +16117,7 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z3
 	VPTERNLOGQ $0xd8, Z27, Z7, Z3
 	VPERMW     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z4, Z8
 	VPTERNLOGQ $0xd8, Z28, Z0, Z8
 	VPTERNLOGQ $0xd8, Z27, Z1, Z8
@@ -15928,7 +16126,7 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z8
 	VPTERNLOGQ $0xd8, Z29, Z7, Z8
 	VPERMW     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
@@ -15936,24 +16134,24 @@ chunks561:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z6
 	VPTERNLOGQ $0xd8, Z31, Z7, Z6
 	VPERMW     Z6, Z19, Z6
-	VMOVDQU64  Z6, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z6, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks561
 
 last562:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone563
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks561
 
 rowdone563:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row560
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16110,8 +16308,10 @@ TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle629<>+0(SB), Z31
 	VMOVDQU64 shuffle630<>+0(SB), Z30
 	VMOVDQU64 shuffle631<>+0(SB), Z29
@@ -16127,36 +16327,36 @@ TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle641<>+0(SB), Z19
 
 group564:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row565:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last567
 
 chunks566:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z5, Z8
 	VPTERNLOGQ $0xd8, Z29, Z0, Z8
 	VPTERNLOGQ $0xd8, Z28, Z1, Z8
@@ -16165,7 +16365,7 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z7, Z8
 	VPERMD     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z26, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
@@ -16174,7 +16374,7 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z3
 	VPTERNLOGQ $0xd8, Z27, Z7, Z3
 	VPERMD     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z0, Z8
 	VPTERNLOGQ $0xd8, Z29, Z1, Z8
@@ -16183,7 +16383,7 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z8
 	VPTERNLOGQ $0xd8, Z31, Z7, Z8
 	VPERMD     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z27, Z0, Z3
 	VPTERNLOGQ $0xd8, Z26, Z1, Z3
@@ -16192,7 +16392,7 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z3
 	VPTERNLOGQ $0xd8, Z28, Z7, Z3
 	VPERMD     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z7, Z8
 	VPTERNLOGQ $0xd8, Z31, Z0, Z8
 	VPTERNLOGQ $0xd8, Z30, Z1, Z8
@@ -16201,7 +16401,7 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z8
 	VPTERNLOGQ $0xd8, Z26, Z6, Z8
 	VPERMD     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z28, Z0, Z4
 	VPTERNLOGQ $0xd8, Z27, Z1, Z4
 	VPTERNLOGQ $0xd8, Z26, Z2, Z4
@@ -16209,24 +16409,24 @@ chunks566:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z4
 	VPTERNLOGQ $0xd8, Z29, Z7, Z4
 	VPERMD     Z4, Z19, Z4
-	VMOVDQU64  Z4, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z4, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks566
 
 last567:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone568
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks566
 
 rowdone568:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row565
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16383,8 +16583,10 @@ TEXT ·unzip7x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle642<>+0(SB), Z31
 	VMOVDQU64 shuffle643<>+0(SB), Z30
 	VMOVDQU64 shuffle512<>+0(SB), Z29
@@ -16400,36 +16602,36 @@ TEXT ·unzip7x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle652<>+0(SB), Z19
 
 group569:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row570:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last572
 
 chunks571:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z1, Z8
 	VPTERNLOGQ $0xd8, Z26, Z0, Z8
 	VPTERNLOGQ $0xd8, Z31, Z2, Z8
@@ -16438,7 +16640,7 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z8
 	VPTERNLOGQ $0xd8, Z27, Z7, Z8
 	VPERMQ     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z27, Z0, Z3
 	VPTERNLOGQ $0xd8, Z26, Z1, Z3
@@ -16447,7 +16649,7 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z3
 	VPTERNLOGQ $0xd8, Z28, Z7, Z3
 	VPERMQ     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z4, Z8
 	VPTERNLOGQ $0xd8, Z28, Z0, Z8
 	VPTERNLOGQ $0xd8, Z27, Z1, Z8
@@ -16456,7 +16658,7 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z8
 	VPTERNLOGQ $0xd8, Z29, Z7, Z8
 	VPERMQ     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
@@ -16465,7 +16667,7 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z3
 	VPTERNLOGQ $0xd8, Z30, Z7, Z3
 	VPERMQ     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z0, Z8
 	VPTERNLOGQ $0xd8, Z29, Z1, Z8
@@ -16474,7 +16676,7 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z8
 	VPTERNLOGQ $0xd8, Z31, Z7, Z8
 	VPERMQ     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z7
 	VPTERNLOGQ $0xd8, Z30, Z1, Z7
 	VPTERNLOGQ $0xd8, Z29, Z2, Z7
@@ -16482,24 +16684,24 @@ chunks571:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z7
 	VPTERNLOGQ $0xd8, Z26, Z6, Z7
 	VPERMQ     Z7, Z19, Z7
-	VMOVDQU64  Z7, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z7, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks571
 
 last572:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone573
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks571
 
 rowdone573:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row570
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16636,41 +16838,43 @@ TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
 group574:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row575:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last577
 
 chunks576:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z5
 	VPERMI2W  Z1, Z2, Z5
 	VPERMT2W  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z7
 	VPERMI2W  Z1, Z4, Z7
 	VPERMT2W  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z9
 	VPERMI2W  Z1, Z6, Z9
 	VPERMT2W  Z1, Z30, Z6
@@ -16682,14 +16886,14 @@ chunks576:
 	VPERMT2W  Z9, Z30, Z7
 	VMOVDQU64 shuffle275<>+0(SB), Z9
 	VPERMI2W  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2W  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle275<>+0(SB), Z9
 	VPERMI2W  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2W  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle275<>+0(SB), Z9
 	VPERMI2W  Z2, Z0, Z9
 	VPERMT2W  Z2, Z30, Z0
@@ -16698,31 +16902,31 @@ chunks576:
 	VPERMT2W  Z6, Z30, Z4
 	VMOVDQU64 shuffle275<>+0(SB), Z6
 	VPERMI2W  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2W  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle275<>+0(SB), Z6
 	VPERMI2W  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2W  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks576
 
 last577:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone578
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks576
 
 rowdone578:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row575
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16749,41 +16953,43 @@ TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group579:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row580:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last582
 
 chunks581:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z5
 	VPERMI2D  Z1, Z2, Z5
 	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z7
 	VPERMI2D  Z1, Z4, Z7
 	VPERMT2D  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle178<>+0(SB), Z9
 	VPERMI2D  Z1, Z6, Z9
 	VPERMT2D  Z1, Z30, Z6
@@ -16795,14 +17001,14 @@ chunks581:
 	VPERMT2D  Z9, Z30, Z7
 	VMOVDQU64 shuffle178<>+0(SB), Z9
 	VPERMI2D  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2D  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle178<>+0(SB), Z9
 	VPERMI2D  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2D  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle178<>+0(SB), Z9
 	VPERMI2D  Z2, Z0, Z9
 	VPERMT2D  Z2, Z30, Z0
@@ -16811,31 +17017,31 @@ chunks581:
 	VPERMT2D  Z6, Z30, Z4
 	VMOVDQU64 shuffle178<>+0(SB), Z6
 	VPERMI2D  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2D  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle178<>+0(SB), Z6
 	VPERMI2D  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2D  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks581
 
 last582:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone583
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks581
 
 rowdone583:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row580
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16862,41 +17068,43 @@ TEXT ·unzip8x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group584:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row585:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last587
 
 chunks586:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z7
 	VPERMI2Q  Z1, Z4, Z7
 	VPERMT2Q  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle180<>+0(SB), Z9
 	VPERMI2Q  Z1, Z6, Z9
 	VPERMT2Q  Z1, Z30, Z6
@@ -16908,14 +17116,14 @@ chunks586:
 	VPERMT2Q  Z9, Z30, Z7
 	VMOVDQU64 shuffle180<>+0(SB), Z9
 	VPERMI2Q  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2Q  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle180<>+0(SB), Z9
 	VPERMI2Q  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2Q  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle180<>+0(SB), Z9
 	VPERMI2Q  Z2, Z0, Z9
 	VPERMT2Q  Z2, Z30, Z0
@@ -16924,31 +17132,31 @@ chunks586:
 	VPERMT2Q  Z6, Z30, Z4
 	VMOVDQU64 shuffle180<>+0(SB), Z6
 	VPERMI2Q  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2Q  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle180<>+0(SB), Z6
 	VPERMI2Q  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2Q  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks586
 
 last587:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone588
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks586
 
 rowdone588:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row585
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17265,37 +17473,41 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 
 runs597:
 	SUBQ $+64, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group600:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row601:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run602:
-	XORQ R10, R10
+	XORQ R14, R14
 
 pieces603:
-	VMOVDQU64 (R9)(R10*1), Z0
-	VMOVDQU64 Z0, (R8)(R10*1)
-	CMPQ      R10, SI
+	VMOVDQU64 (R13)(R14*1), Z0
+	VMOVDQU64 Z0, (R12)(R14*1)
+	CMPQ      R14, SI
 	JEQ       piecesdone604
-	ADDQ      $+64, R10
-	CMPQ      R10, SI
+	ADDQ      $+64, R14
+	CMPQ      R14, SI
 	JLE       pieces603
-	MOVQ      SI, R10
+	MOVQ      SI, R14
 	JMP       pieces603
 
 piecesdone604:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
+	ADDQ DX, R12
+	ADDQ DI, R13
+	DECQ R11
 	JNZ  run602
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
+	ADDQ R8, AX
+	ADDQ R9, CX
+	DECQ R10
 	JNZ  row601
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -17306,27 +17518,31 @@ piecesdone604:
 
 runs598:
 	SUBQ $+32, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group605:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row606:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run607:
-	VMOVDQU (R9), Y0
-	VMOVDQU (R9)(SI*1), Y1
-	VMOVDQU Y0, (R8)
-	VMOVDQU Y1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
+	VMOVDQU (R13), Y0
+	VMOVDQU (R13)(SI*1), Y1
+	VMOVDQU Y0, (R12)
+	VMOVDQU Y1, (R12)(SI*1)
+	ADDQ    DX, R12
+	ADDQ    DI, R13
+	DECQ    R11
 	JNZ     run607
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
+	ADDQ    R8, AX
+	ADDQ    R9, CX
+	DECQ    R10
 	JNZ     row606
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
@@ -17337,27 +17553,31 @@ run607:
 
 runs599:
 	SUBQ $+16, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group608:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row609:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run610:
-	VMOVDQU (R9), X0
-	VMOVDQU (R9)(SI*1), X1
-	VMOVDQU X0, (R8)
-	VMOVDQU X1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
+	VMOVDQU (R13), X0
+	VMOVDQU (R13)(SI*1), X1
+	VMOVDQU X0, (R12)
+	VMOVDQU X1, (R12)(SI*1)
+	ADDQ    DX, R12
+	ADDQ    DI, R13
+	DECQ    R11
 	JNZ     run610
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
+	ADDQ    R8, AX
+	ADDQ    R9, CX
+	DECQ    R10
 	JNZ     row609
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX

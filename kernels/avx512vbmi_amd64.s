@@ -22,45 +22,47 @@ TEXT ·zip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle0<>+0(SB), Z31
 	VMOVDQU64 shuffle1<>+0(SB), Z30
 
 group1:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row2:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last4
 
 chunks3:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle0<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks3
 
 last4:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone5
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks3
 
 rowdone5:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row2
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -107,45 +109,47 @@ TEXT ·zip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle2<>+0(SB), Z31
 	VMOVDQU64 shuffle3<>+0(SB), Z30
 
 group6:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row7:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last9
 
 chunks8:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle2<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks8
 
 last9:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone10
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks8
 
 rowdone10:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row7
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -192,45 +196,47 @@ TEXT ·zip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle4<>+0(SB), Z31
 	VMOVDQU64 shuffle5<>+0(SB), Z30
 
 group11:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row12:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last14
 
 chunks13:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle4<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks13
 
 last14:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone15
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks13
 
 rowdone15:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row12
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -277,45 +283,47 @@ TEXT ·zip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle6<>+0(SB), Z31
 	VMOVDQU64 shuffle7<>+0(SB), Z30
 
 group16:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row17:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last19
 
 chunks18:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle6<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks18
 
 last19:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone20
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks18
 
 rowdone20:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row17
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -362,45 +370,47 @@ TEXT ·zip2x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle8<>+0(SB), Z31
 	VMOVDQU64 shuffle9<>+0(SB), Z30
 
 group21:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row22:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last24
 
 chunks23:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle8<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks23
 
 last24:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone25
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks23
 
 rowdone25:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row22
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -447,81 +457,83 @@ TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem26:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone27
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem26
 
 remdone27:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle13<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle13<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle14<>+0(SB), Z31
 	VMOVDQU64 shuffle15<>+0(SB), Z30
 
 group28:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row29:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last31
 
 chunks30:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle14<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z0, Z30, Z1
 	KMOVQ     shuffle13<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks30
 
 last31:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone32
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle14<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2B   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
 
 rowdone32:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row29
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -580,81 +592,83 @@ TEXT ·zip2x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem33:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone34
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem33
 
 remdone34:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle13<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle13<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle16<>+0(SB), Z31
 	VMOVDQU64 shuffle17<>+0(SB), Z30
 
 group35:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row36:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last38
 
 chunks37:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle16<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z0, Z30, Z1
 	KMOVQ     shuffle13<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks37
 
 last38:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone39
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle16<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
 
 rowdone39:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row36
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -701,45 +715,47 @@ TEXT ·tzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle18<>+0(SB), Z31
 	VMOVDQU64 shuffle19<>+0(SB), Z30
 
 group40:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row41:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last43
 
 chunks42:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle18<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks42
 
 last43:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone44
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks42
 
 rowdone44:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row41
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -786,45 +802,47 @@ TEXT ·tzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle20<>+0(SB), Z31
 	VMOVDQU64 shuffle21<>+0(SB), Z30
 
 group45:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row46:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last48
 
 chunks47:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle20<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks47
 
 last48:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone49
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks47
 
 rowdone49:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row46
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -871,45 +889,47 @@ TEXT ·tzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle22<>+0(SB), Z31
 	VMOVDQU64 shuffle23<>+0(SB), Z30
 
 group50:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row51:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last53
 
 chunks52:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle22<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks52
 
 last53:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone54
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks52
 
 rowdone54:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row51
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -956,45 +976,47 @@ TEXT ·tzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle24<>+0(SB), Z31
 	VMOVDQU64 shuffle25<>+0(SB), Z30
 
 group55:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row56:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last58
 
 chunks57:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle24<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks57
 
 last58:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone59
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks57
 
 rowdone59:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row56
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1041,81 +1063,83 @@ TEXT ·tzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem60:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone61
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem60
 
 remdone61:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle13<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle13<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle26<>+0(SB), Z31
 	VMOVDQU64 shuffle27<>+0(SB), Z30
 
 group62:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row63:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last65
 
 chunks64:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle26<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
 	KMOVQ     shuffle13<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks64
 
 last65:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone66
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle26<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone66:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row63
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1162,81 +1186,83 @@ TEXT ·tzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem67:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone68
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem67
 
 remdone68:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle13<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle13<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle28<>+0(SB), Z31
 	VMOVDQU64 shuffle29<>+0(SB), Z30
 
 group69:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row70:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last72
 
 chunks71:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle28<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
 	KMOVQ     shuffle13<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(SI*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks71
 
 last72:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone73
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle28<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone73:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row70
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1283,80 +1309,82 @@ TEXT ·tzip2x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem74:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone75
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem74
 
 remdone75:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle30<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle30<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle31<>+0(SB), Z31
 	VMOVDQU64 shuffle32<>+0(SB), Z30
 
 group76:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row77:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last79
 
 chunks78:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle31<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(SI*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   Y0, 64(AX)(R8*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks78
 
 last79:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone80
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle31<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone80:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row77
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1406,80 +1434,82 @@ TEXT ·tzip2x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem81:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone82
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem81
 
 remdone82:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+2, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle30<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+2, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle30<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle33<>+0(SB), Z31
 	VMOVDQU64 shuffle34<>+0(SB), Z30
 
 group83:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row84:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last86
 
 chunks85:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle33<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(SI*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   Y0, 64(AX)(R8*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks85
 
 last86:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone87
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle33<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(SI*2)
+	VMOVDQU8   Z3, K2, (AX)(R8*2)
 	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(SI*2)
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
 
 rowdone87:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row84
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1526,45 +1556,47 @@ TEXT ·tzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle35<>+0(SB), Z31
 	VMOVDQU64 shuffle36<>+0(SB), Z30
 
 group88:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row89:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last91
 
 chunks90:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle35<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks90
 
 last91:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone92
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks90
 
 rowdone92:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row89
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1611,45 +1643,47 @@ TEXT ·tzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle37<>+0(SB), Z31
 	VMOVDQU64 shuffle38<>+0(SB), Z30
 
 group93:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row94:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last96
 
 chunks95:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle37<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks95
 
 last96:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone97
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks95
 
 rowdone97:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row94
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1696,45 +1730,47 @@ TEXT ·tzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle39<>+0(SB), Z31
 	VMOVDQU64 shuffle40<>+0(SB), Z30
 
 group98:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row99:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last101
 
 chunks100:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle39<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks100
 
 last101:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone102
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks100
 
 rowdone102:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row99
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1781,45 +1817,47 @@ TEXT ·tzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 
 group103:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row104:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last106
 
 chunks105:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VMOVDQU64 shuffle41<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(SI*2)
+	VMOVDQU64 Z3, (AX)(R8*2)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(SI*2)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks105
 
 last106:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone107
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks105
 
 rowdone107:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row104
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1866,56 +1904,58 @@ TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle43<>+0(SB), Z31
 	VMOVDQU64 shuffle44<>+0(SB), Z30
 	VMOVDQU64 shuffle45<>+0(SB), Z29
 
 group108:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row109:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last111
 
 chunks110:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      22(DI), Y0
-	VINSERTI64X4 $0x01, 21(DI)(DX*1), Z0, Z0
-	VMOVDQU      21(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
+	VMOVDQU      21(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks110
 
 last111:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone112
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks110
 
 rowdone112:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row109
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -1972,56 +2012,58 @@ TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle46<>+0(SB), Z31
 	VMOVDQU64 shuffle47<>+0(SB), Z30
 	VMOVDQU64 shuffle48<>+0(SB), Z29
 
 group113:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row114:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last116
 
 chunks115:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      22(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      20(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks115
 
 last116:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone117
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks115
 
 rowdone117:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row114
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2078,56 +2120,58 @@ TEXT ·zip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle49<>+0(SB), Z31
 	VMOVDQU64 shuffle50<>+0(SB), Z30
 	VMOVDQU64 shuffle51<>+0(SB), Z29
 
 group118:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row119:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last121
 
 chunks120:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 20(DI)(DX*1), Z0, Z0
-	VMOVDQU      20(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks120
 
 last121:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone122
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks120
 
 rowdone122:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row119
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2184,56 +2228,58 @@ TEXT ·zip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle52<>+0(SB), Z31
 	VMOVDQU64 shuffle53<>+0(SB), Z30
 	VMOVDQU64 shuffle54<>+0(SB), Z29
 
 group123:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row124:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last126
 
 chunks125:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), X1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), X1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI32X4 $0x02, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU      16(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU      16(R9)(DX*2), Y2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
-	VMOVDQU      48(DI), X1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9)(DX*1), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
+	VMOVDQU      48(R9), X1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R8)
-	ADDQ         $+64, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks125
 
 last126:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone127
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks125
 
 rowdone127:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row124
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2290,43 +2336,45 @@ TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem128:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone129
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem128
 
 remdone129:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle55<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle55<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle56<>+0(SB), Z31
 	VMOVDQU64 shuffle57<>+0(SB), Z30
 	VMOVDQU64 shuffle58<>+0(SB), Z29
@@ -2338,66 +2386,66 @@ remdone129:
 	VMOVDQU64 shuffle64<>+0(SB), Z23
 
 group130:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row131:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last133
 
 chunks132:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      22(DI), Y0
-	VINSERTI64X4 $0x01, 21(DI)(DX*1), Z0, Z0
-	VMOVDQU      21(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
+	VMOVDQU      21(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle55<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+63, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+63, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks132
 
 last133:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone134
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle59<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle61<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone134:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row131
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2517,43 +2565,45 @@ TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem135:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone136
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem135
 
 remdone136:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle65<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle65<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle66<>+0(SB), Z31
 	VMOVDQU64 shuffle67<>+0(SB), Z30
 	VMOVDQU64 shuffle68<>+0(SB), Z29
@@ -2565,66 +2615,66 @@ remdone136:
 	VMOVDQU64 shuffle74<>+0(SB), Z23
 
 group137:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row138:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last140
 
 chunks139:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      18(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      18(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
-	VMOVDQU      44(DI), X1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9)(DX*1), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
+	VMOVDQU      44(R9), X1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle65<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks139
 
 last140:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone141
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle69<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle71<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone141:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row138
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2744,43 +2794,45 @@ TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem142:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone143
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem142
 
 remdone143:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle55<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle55<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle75<>+0(SB), Z31
 	VMOVDQU64 shuffle76<>+0(SB), Z30
 	VMOVDQU64 shuffle77<>+0(SB), Z29
@@ -2792,66 +2844,66 @@ remdone143:
 	VMOVDQU64 shuffle83<>+0(SB), Z23
 
 group144:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row145:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last147
 
 chunks146:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      27(DI), Y0
-	VINSERTI64X4 $0x01, 19(DI)(DX*1), Z0, Z0
-	VMOVDQU      18(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      27(R9), Y0
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
+	VMOVDQU      18(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle55<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+63, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+63, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks146
 
 last147:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone148
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle78<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle80<>+0(SB), Z4
 	VPERMI2B   Z2, Z1, Z4
 	VPERMT2B   Z0, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z0, Z24, Z2
 	VPERMT2B   Z1, Z23, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone148:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row145
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -2968,43 +3020,45 @@ TEXT ·zip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem149:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone150
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem149
 
 remdone150:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle65<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle65<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle84<>+0(SB), Z31
 	VMOVDQU64 shuffle85<>+0(SB), Z30
 	VMOVDQU64 shuffle86<>+0(SB), Z29
@@ -3016,66 +3070,66 @@ remdone150:
 	VMOVDQU64 shuffle92<>+0(SB), Z23
 
 group151:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row152:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last154
 
 chunks153:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), X1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU      16(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU      16(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      48(DI), X0
-	VINSERTI32X4 $0x01, 44(DI)(DX*1), Z0, Z0
-	VINSERTI64X4 $0x01, 32(DI)(DX*2), Z0, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      48(R9), X0
+	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
 	VPERMD       Z0, Z29, Z0
 	KMOVQ        shuffle65<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks153
 
 last154:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone155
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle87<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle89<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2D   Z1, Z24, Z2
 	VPERMT2D   Z0, Z23, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone155:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row152
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3192,43 +3246,45 @@ TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem156:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone157
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem156
 
 remdone157:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle65<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle65<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle93<>+0(SB), Z31
 	VMOVDQU64 shuffle94<>+0(SB), Z30
 	VMOVDQU64 shuffle95<>+0(SB), Z29
@@ -3240,66 +3296,66 @@ remdone157:
 	VMOVDQU64 shuffle101<>+0(SB), Z23
 
 group158:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row159:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last161
 
 chunks160:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      21(DI), Y0
-	VINSERTI64X4 $0x01, 19(DI)(DX*1), Z0, Z0
-	VMOVDQU      19(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      21(R9), Y0
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
+	VMOVDQU      19(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle65<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks160
 
 last161:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone162
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle96<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle98<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone162:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row159
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3416,43 +3472,45 @@ TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem163:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone164
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem163
 
 remdone164:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle65<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle65<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle102<>+0(SB), Z31
 	VMOVDQU64 shuffle103<>+0(SB), Z30
 	VMOVDQU64 shuffle104<>+0(SB), Z29
@@ -3464,66 +3522,66 @@ remdone164:
 	VMOVDQU64 shuffle110<>+0(SB), Z23
 
 group165:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row166:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last168
 
 chunks167:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU      14(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      14(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle65<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks167
 
 last168:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone169
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle105<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle107<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone169:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row166
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3640,43 +3698,45 @@ TEXT ·tzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem170:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone171
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem170
 
 remdone171:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle111<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle111<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle112<>+0(SB), Z31
 	VMOVDQU64 shuffle113<>+0(SB), Z30
 	VMOVDQU64 shuffle114<>+0(SB), Z29
@@ -3687,61 +3747,61 @@ remdone171:
 	VMOVDQU64 shuffle119<>+0(SB), Z24
 
 group172:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row173:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last175
 
 chunks174:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 24(DI)(DX*1), Z0, Z0
-	VMOVDQU64    (DI)(DX*2), Z2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU64    (R9)(DX*2), Z2
 	VMOVDQU64    shuffle113<>+0(SB), Z3
 	VPERMI2D     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R8)
+	VMOVDQU64    Z3, 64(R10)
 	VPERMT2D     Z0, Z29, Z2
-	VMOVDQU      X2, 128(R8)
-	ADDQ         $+48, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU      X2, 128(R10)
+	ADDQ         $+48, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks174
 
 last175:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone176
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle115<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z1, Z26, Z0
 	VPERMT2D   Z2, Z25, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMT2D   Z1, Z24, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone176:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row173
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -3851,43 +3911,45 @@ TEXT ·tzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem177:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone178
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem177
 
 remdone178:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle111<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle111<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle120<>+0(SB), Z31
 	VMOVDQU64 shuffle121<>+0(SB), Z30
 	VMOVDQU64 shuffle122<>+0(SB), Z29
@@ -3897,63 +3959,63 @@ remdone178:
 	VMOVDQU64 shuffle126<>+0(SB), Z25
 
 group179:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row180:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last182
 
 chunks181:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (DI)(DX*2), Y2
+	VMOVDQU   (R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU   8(DI)(DX*2), Y2
+	VMOVDQU   8(R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU   24(DI)(DX*2), Y0
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU   24(R9)(DX*2), Y0
 	VPERMQ    Z0, Z27, Z0
-	VMOVDQU   X0, 128(R8)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   X0, 128(R10)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks181
 
 last182:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone183
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle120<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2Q   Z1, Z29, Z0
 	VPERMT2Q   Z2, Z26, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMQ     Z2, Z25, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone183:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row180
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4050,43 +4112,45 @@ TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem184:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone185
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem184
 
 remdone185:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle55<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle55<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle127<>+0(SB), Z31
 	VMOVDQU64 shuffle128<>+0(SB), Z30
 	VMOVDQU64 shuffle129<>+0(SB), Z29
@@ -4098,66 +4162,66 @@ remdone185:
 	VMOVDQU64 shuffle135<>+0(SB), Z23
 
 group186:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row187:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last189
 
 chunks188:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      20(DI), Y0
-	VINSERTI64X4 $0x01, 19(DI)(DX*1), Z0, Z0
-	VMOVDQU      19(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      20(R9), Y0
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
+	VMOVDQU      19(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle55<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+63, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+63, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks188
 
 last189:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone190
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle130<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle132<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone190:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row187
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4274,43 +4338,45 @@ TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem191:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone192
-	SUBQ $+54, BX
+	SUBQ $+54, DI
 	JMP  rem191
 
 remdone192:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle136<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle136<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle137<>+0(SB), Z31
 	VMOVDQU64 shuffle138<>+0(SB), Z30
 	VMOVDQU64 shuffle139<>+0(SB), Z29
@@ -4322,66 +4388,66 @@ remdone192:
 	VMOVDQU64 shuffle145<>+0(SB), Z23
 
 group193:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row194:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last196
 
 chunks195:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      20(DI), Y0
-	VINSERTI64X4 $0x01, 20(DI)(DX*1), Z0, Z0
-	VMOVDQU      18(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      20(R9), Y0
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
+	VMOVDQU      18(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      40(DI), X0
-	VINSERTI32X4 $0x01, 38(DI)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(DI)(DX*2), Z0, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      40(R9), X0
+	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
 	VPERMB       Z0, Z29, Z0
 	KMOVQ        shuffle136<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+54, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+54, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks195
 
 last196:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone197
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle140<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle142<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone197:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row194
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4501,36 +4567,38 @@ TEXT ·tzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem198:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone199
-	SUBQ $+36, BX
+	SUBQ $+36, DI
 	JMP  rem198
 
 remdone199:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+64, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle146<>+0(SB), BX
-	KMOVQ     BX, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+64, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle146<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle147<>+0(SB), Z31
 	VMOVDQU64 shuffle148<>+0(SB), Z30
 	VMOVDQU64 shuffle149<>+0(SB), Z29
@@ -4539,57 +4607,57 @@ remdone199:
 	VMOVDQU64 shuffle152<>+0(SB), Z26
 
 group200:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row201:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last203
 
 chunks202:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      8(DI), Y0
-	VINSERTI64X4 $0x01, 8(DI)(DX*1), Z0, Z0
-	VMOVDQU      8(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      8(R9), Y0
+	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0
+	VMOVDQU      8(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
 	KMOVQ        shuffle146<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 64(R8)
-	ADDQ         $+36, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 64(R10)
+	ADDQ         $+36, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks202
 
 last203:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone204
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle149<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z28, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z0, Z27, Z2
 	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K3, 64(SI)
+	VMOVDQU8   Z2, K3, 64(R8)
 
 rowdone204:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row201
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4679,57 +4747,59 @@ TEXT ·tzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem205:
-	CMPQ BX, $+128
+	CMPQ DI, $+128
 	JB   remdone206
-	SUBQ $+72, BX
+	SUBQ $+72, DI
 	JMP  rem205
 
 remdone206:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	MOVQ      BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K4
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K5
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+192, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle153<>+0(SB), BX
-	KMOVQ     BX, K6
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	MOVQ      DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K5
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+192, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle153<>+0(SB), DI
+	KMOVQ     DI, K6
 	VMOVDQU64 shuffle154<>+0(SB), Z31
 	VMOVDQU64 shuffle155<>+0(SB), Z30
 	VMOVDQU64 shuffle156<>+0(SB), Z29
@@ -4746,79 +4816,79 @@ remdone206:
 	VMOVDQU64 shuffle167<>+0(SB), Z18
 
 group207:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row208:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+128
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+128
 	JB   last210
 
 chunks209:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (DI)(DX*2), Y2
+	VMOVDQU   (R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 8(DI), Z0
-	VMOVDQU64 8(DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 8(R9), Z0
+	VMOVDQU64 8(R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 8(DI)(DX*2), Z2
+	VMOVDQU64 8(R9)(DX*2), Z2
 	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU64 16(DI), Z0
-	VMOVDQU64 16(DI)(DX*1), Z1
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU64 16(R9), Z0
+	VMOVDQU64 16(R9)(DX*1), Z1
 	VPERMT2Q  Z1, Z27, Z0
-	VMOVDQU   32(DI)(DX*2), Y2
+	VMOVDQU   32(R9)(DX*2), Y2
 	VPERMT2Q  Z2, Z26, Z0
-	VMOVDQU64 Z0, 128(R8)
-	VMOVDQU64 16(DI)(DX*2), Z0
+	VMOVDQU64 Z0, 128(R10)
+	VMOVDQU64 16(R9)(DX*2), Z0
 	VPERMQ    Z0, Z25, Z0
 	KMOVQ     shuffle153<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 192(R8)
-	ADDQ      $+72, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+128
+	VMOVDQU8  Z0, K7, 192(R10)
+	ADDQ      $+72, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+128
 	JAE       chunks209
 
 last210:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone211
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle154<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle161<>+0(SB), Z4
 	VPERMI2Q   Z1, Z0, Z4
 	VPERMT2Q   Z2, Z23, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2Q   Z1, Z22, Z0
 	VPERMT2Q   Z2, Z21, Z0
-	VMOVDQU8.Z 64(DI), K4, Z4
+	VMOVDQU8.Z 64(R9), K4, Z4
 	VPERMT2Q   Z4, Z20, Z0
-	VMOVDQU8.Z 64(DI)(DX*1), K4, Z1
+	VMOVDQU8.Z 64(R9)(DX*1), K4, Z1
 	VPERMT2Q   Z1, Z19, Z0
-	VMOVDQU8   Z0, K5, 128(SI)
-	VMOVDQU8.Z 64(DI)(DX*2), K4, Z0
+	VMOVDQU8   Z0, K5, 128(R8)
+	VMOVDQU8.Z 64(R9)(DX*2), K4, Z0
 	VPERMT2Q   Z0, Z18, Z2
-	VMOVDQU8   Z2, K6, 192(SI)
+	VMOVDQU8   Z2, K6, 192(R8)
 
 rowdone211:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row208
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -4988,43 +5058,45 @@ TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem212:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone213
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem212
 
 remdone213:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle65<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle65<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle168<>+0(SB), Z31
 	VMOVDQU64 shuffle169<>+0(SB), Z30
 	VMOVDQU64 shuffle170<>+0(SB), Z29
@@ -5036,66 +5108,66 @@ remdone213:
 	VMOVDQU64 shuffle176<>+0(SB), Z23
 
 group214:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row215:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last217
 
 chunks216:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      19(DI), Y0
-	VINSERTI64X4 $0x01, 15(DI)(DX*1), Z0, Z0
-	VMOVDQU      15(DI)(DX*2), Y2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      19(R9), Y0
+	VINSERTI64X4 $0x01, 15(R9)(DX*1), Z0, Z0
+	VMOVDQU      15(R9)(DX*2), Y2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R8)
-	VMOVDQU      32(DI), Y0
-	VINSERTI64X4 $0x01, 32(DI)(DX*1), Z0, Z0
-	VMOVDQU      32(DI)(DX*2), Y1
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
 	KMOVQ        shuffle65<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R8)
-	ADDQ         $+60, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU8     Z0, K7, 128(R10)
+	ADDQ         $+60, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks216
 
 last217:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone218
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle171<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle173<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone218:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row215
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5212,43 +5284,45 @@ TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem219:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone220
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem219
 
 remdone220:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle111<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle111<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle177<>+0(SB), Z31
 	VMOVDQU64 shuffle178<>+0(SB), Z30
 	VMOVDQU64 shuffle179<>+0(SB), Z29
@@ -5260,63 +5334,63 @@ remdone220:
 	VMOVDQU64 shuffle185<>+0(SB), Z23
 
 group221:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row222:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last224
 
 chunks223:
-	LEAQ         (CX)(SI*1), DI
-	IMUL3Q       $0x03, SI, R8
-	ADDQ         AX, R8
-	VMOVDQU      (DI), Y0
-	VINSERTI64X4 $0x01, (DI)(DX*1), Z0, Z0
-	VMOVDQU      (DI)(DX*2), Y1
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R8)
-	VMOVDQU      24(DI), Y0
-	VINSERTI64X4 $0x01, 22(DI)(DX*1), Z0, Z0
-	VMOVDQU64    (DI)(DX*2), Z2
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU64    (R9)(DX*2), Z2
 	VMOVDQU64    shuffle178<>+0(SB), Z3
 	VPERMI2B     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R8)
+	VMOVDQU64    Z3, 64(R10)
 	VPERMT2B     Z2, Z29, Z0
-	VMOVDQU      X0, 128(R8)
-	ADDQ         $+48, SI
-	MOVQ         n+16(FP), DI
-	SUBQ         SI, DI
-	CMPQ         DI, $+64
+	VMOVDQU      X0, 128(R10)
+	ADDQ         $+48, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
 	JAE          chunks223
 
 last224:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone225
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle180<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VMOVDQU64  shuffle182<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(SI)
+	VMOVDQU8   Z4, K3, 64(R8)
 	VPERMT2B   Z2, Z24, Z1
 	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(SI)
+	VMOVDQU8   Z1, K4, 128(R8)
 
 rowdone225:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row222
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5433,43 +5507,45 @@ TEXT ·tzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem226:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone227
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem226
 
 remdone227:
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle111<>+0(SB), BX
-	KMOVQ     BX, K4
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle111<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle186<>+0(SB), Z31
 	VMOVDQU64 shuffle187<>+0(SB), Z30
 	VMOVDQU64 shuffle188<>+0(SB), Z29
@@ -5478,64 +5554,64 @@ remdone227:
 	VMOVDQU64 shuffle191<>+0(SB), Z26
 
 group228:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row229:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last231
 
 chunks230:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (DI)(DX*2), Z2
+	VMOVDQU64 (R9)(DX*2), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R8)
-	VMOVDQU64 (DI), Z0
-	VMOVDQU64 (DI)(DX*1), Z1
+	VMOVDQU64 Z0, (R10)
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 (DI)(DX*2), Z2
+	VMOVDQU64 (R9)(DX*2), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R8)
-	VMOVDQU   44(DI)(DX*1), X0
-	VMOVDQU64 (DI)(DX*2), Z1
+	VMOVDQU64 Z0, 64(R10)
+	VMOVDQU   44(R9)(DX*1), X0
+	VMOVDQU64 (R9)(DX*2), Z1
 	VPERMT2D  Z0, Z27, Z1
-	VMOVDQU   X1, 128(R8)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU   X1, 128(R10)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks230
 
 last231:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone232
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (DI), K1, Z0
-	VMOVDQU8.Z (DI)(DX*1), K1, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R9), K1, Z0
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1
 	VMOVDQU64  shuffle186<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (DI)(DX*2), K1, Z2
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (SI)
+	VMOVDQU8   Z3, K2, (R8)
 	VPERMT2D   Z1, Z29, Z0
 	VPERMT2D   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, 64(SI)
+	VMOVDQU8   Z0, K3, 64(R8)
 	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K4, 128(SI)
+	VMOVDQU8   Z2, K4, 128(R8)
 
 rowdone232:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row229
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5622,58 +5698,60 @@ TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle192<>+0(SB), Z31
 	VMOVDQU64 shuffle193<>+0(SB), Z30
 
 group233:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row234:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last236
 
 chunks235:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle192<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle192<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks235
 
 last236:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone237
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks235
 
 rowdone237:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row234
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5720,58 +5798,60 @@ TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle194<>+0(SB), Z31
 	VMOVDQU64 shuffle195<>+0(SB), Z30
 
 group238:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row239:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last241
 
 chunks240:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle194<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle194<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks240
 
 last241:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone242
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks240
 
 rowdone242:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row239
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5818,58 +5898,60 @@ TEXT ·zip4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle196<>+0(SB), Z31
 	VMOVDQU64 shuffle197<>+0(SB), Z30
 
 group243:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row244:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last246
 
 chunks245:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle196<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle196<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks245
 
 last246:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone247
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks245
 
 rowdone247:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row244
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5916,58 +5998,60 @@ TEXT ·zip4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 
 group248:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row249:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last251
 
 chunks250:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle41<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle41<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks250
 
 last251:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone252
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks250
 
 rowdone252:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row249
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5994,58 +6078,60 @@ TEXT ·zip4x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle198<>+0(SB), Z31
 	VMOVDQU64 shuffle199<>+0(SB), Z30
 
 group253:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row254:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last256
 
 chunks255:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle198<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle198<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks255
 
 last256:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone257
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks255
 
 rowdone257:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row254
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6092,51 +6178,53 @@ TEXT ·zip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem258:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone259
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem258
 
 remdone259:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K4
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+192, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle200<>+0(SB), SI
-	KMOVQ     SI, K5
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K4
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+192, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle200<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle201<>+0(SB), Z31
 	VMOVDQU64 shuffle202<>+0(SB), Z30
 	VMOVDQU64 shuffle203<>+0(SB), Z29
@@ -6156,83 +6244,83 @@ remdone259:
 	VMOVDQU64 shuffle217<>+0(SB), Z15
 
 group260:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row261:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last263
 
 chunks262:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI32X4 $0x02, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI32X4 $0x02, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(DI*4)
-	VMOVDQU      16(R8)(DX*1), Y0
-	VINSERTI64X4 $0x01, 12(R9), Z0, Z0
-	VMOVDQU      24(R8), X2
+	VMOVDQU64    Z0, (AX)(R9*4)
+	VMOVDQU      16(R10)(DX*1), Y0
+	VINSERTI64X4 $0x01, 12(R11), Z0, Z0
+	VMOVDQU      24(R10), X2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU      12(R9)(DX*1), X1
+	VMOVDQU      12(R11)(DX*1), X1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      36(R8), X0
-	VINSERTI32X4 $0x01, 36(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9), Z0, Z0
-	VMOVDQU      24(R9)(DX*1), Y2
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      36(R10), X0
+	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11), Z0, Z0
+	VMOVDQU      24(R11)(DX*1), Y2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 128(AX)(DI*4)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(DX*1), Z0, Z0
+	VMOVDQU64    Z0, 128(AX)(R9*4)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
 	VPERMD       Z0, Z27, Z0
 	KMOVQ        shuffle200<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 192(AX)(DI*4)
-	ADDQ         $+60, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
+	ADDQ         $+60, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks262
 
 last263:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone264
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle206<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z25, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z24, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle209<>+0(SB), Z5
 	VPERMI2D   Z2, Z1, Z5
 	VPERMT2D   Z0, Z22, Z5
 	VPERMT2D   Z4, Z21, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VMOVDQU64  shuffle212<>+0(SB), Z3
 	VPERMI2D   Z2, Z4, Z3
 	VPERMT2D   Z0, Z19, Z3
 	VPERMT2D   Z1, Z18, Z3
-	VMOVDQU8   Z3, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z3, K4, 128(AX)(R9*4)
 	VPERMT2D   Z1, Z17, Z0
 	VPERMT2D   Z2, Z16, Z0
 	VPERMT2D   Z4, Z15, Z0
-	VMOVDQU8   Z0, K5, 192(AX)(DI*4)
+	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
 
 rowdone264:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row261
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6432,58 +6520,60 @@ TEXT ·tzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle218<>+0(SB), Z31
 	VMOVDQU64 shuffle219<>+0(SB), Z30
 
 group265:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row266:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last268
 
 chunks267:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle218<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle218<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks267
 
 last268:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone269
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks267
 
 rowdone269:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row266
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6530,58 +6620,60 @@ TEXT ·tzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle220<>+0(SB), Z31
 	VMOVDQU64 shuffle221<>+0(SB), Z30
 
 group270:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row271:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last273
 
 chunks272:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle220<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle220<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks272
 
 last273:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone274
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks272
 
 rowdone274:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row271
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6628,58 +6720,60 @@ TEXT ·tzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
 group275:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row276:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last278
 
 chunks277:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle222<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle222<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks277
 
 last278:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone279
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks277
 
 rowdone279:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row276
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6726,56 +6820,58 @@ TEXT ·tzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group280:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row281:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last283
 
 chunks282:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2Q  Z2, Z31, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, 192(AX)(DI*4)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 192(AX)(R9*4)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks282
 
 last283:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone284
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks282
 
 rowdone284:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row281
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -6822,51 +6918,53 @@ TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem285:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone286
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem285
 
 remdone286:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K4
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+192, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle200<>+0(SB), SI
-	KMOVQ     SI, K5
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K4
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+192, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle200<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle226<>+0(SB), Z31
 	VMOVDQU64 shuffle227<>+0(SB), Z30
 	VMOVDQU64 shuffle228<>+0(SB), Z29
@@ -6885,82 +6983,82 @@ remdone286:
 	VMOVDQU64 shuffle241<>+0(SB), Z16
 
 group287:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row288:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last290
 
 chunks289:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(DI*4)
-	VMOVDQU      13(R8), Y0
-	VINSERTI64X4 $0x01, 13(R8)(DX*1), Z0, Z0
-	VMOVDQU      13(R9), Y2
-	VINSERTI64X4 $0x01, 13(R9)(DX*1), Z2, Z2
+	VMOVDQU64    Z0, (AX)(R9*4)
+	VMOVDQU      13(R10), Y0
+	VINSERTI64X4 $0x01, 13(R10)(DX*1), Z0, Z0
+	VMOVDQU      13(R11), Y2
+	VINSERTI64X4 $0x01, 13(R11)(DX*1), Z2, Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      26(R8), Y0
-	VINSERTI64X4 $0x01, 26(R8)(DX*1), Z0, Z0
-	VMOVDQU      26(R9), Y1
-	VINSERTI64X4 $0x01, 26(R9)(DX*1), Z1, Z1
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      26(R10), Y0
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
+	VMOVDQU      26(R11), Y1
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(AX)(DI*4)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(DX*1), Z0, Z0
+	VMOVDQU64    Z0, 128(AX)(R9*4)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
 	VPERMB       Z0, Z28, Z0
 	KMOVQ        shuffle200<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 192(AX)(DI*4)
-	ADDQ         $+60, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
+	ADDQ         $+60, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks289
 
 last290:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone291
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle230<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2B   Z2, Z26, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2B   Z4, Z25, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle233<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z23, Z5
 	VPERMT2B   Z4, Z22, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VMOVDQU64  shuffle236<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VPERMT2B   Z2, Z20, Z3
 	VPERMT2B   Z4, Z19, Z3
-	VMOVDQU8   Z3, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z3, K4, 128(AX)(R9*4)
 	VPERMT2B   Z1, Z18, Z0
 	VPERMT2B   Z2, Z17, Z0
 	VPERMT2B   Z4, Z16, Z0
-	VMOVDQU8   Z0, K5, 192(AX)(DI*4)
+	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
 
 rowdone291:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row288
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7147,44 +7245,46 @@ TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem292:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone293
-	SUBQ $+48, SI
+	SUBQ $+48, R8
 	JMP  rem292
 
 remdone293:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K4
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K4
 	VMOVDQU64 shuffle242<>+0(SB), Z31
 	VMOVDQU64 shuffle243<>+0(SB), Z30
 	VMOVDQU64 shuffle244<>+0(SB), Z29
@@ -7197,72 +7297,72 @@ remdone293:
 	VMOVDQU64 shuffle251<>+0(SB), Z22
 
 group294:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row295:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last297
 
 chunks296:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(DI*4)
-	VMOVDQU64    (R8), Z0
-	VMOVDQU64    (R8)(DX*1), Z2
+	VMOVDQU64    Z0, (AX)(R9*4)
+	VMOVDQU64    (R10), Z0
+	VMOVDQU64    (R10)(DX*1), Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    (R9), Z1
+	VMOVDQU64    (R11), Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    (R9)(DX*1), Z2
+	VMOVDQU64    (R11)(DX*1), Z2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      26(R8), Y0
-	VINSERTI64X4 $0x01, 26(R8)(DX*1), Z0, Z0
-	VMOVDQU      26(R9), Y1
-	VINSERTI64X4 $0x01, 26(R9)(DX*1), Z1, Z1
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      26(R10), Y0
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
+	VMOVDQU      26(R11), Y1
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(DI*4)
-	ADDQ         $+48, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 128(AX)(R9*4)
+	ADDQ         $+48, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks296
 
 last297:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone298
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle246<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2B   Z2, Z26, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2B   Z4, Z25, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle243<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z29, Z5
 	VPERMT2B   Z4, Z28, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VPERMT2B   Z1, Z24, Z0
 	VPERMT2B   Z2, Z23, Z0
 	VPERMT2B   Z4, Z22, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
 rowdone298:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row295
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7389,44 +7489,46 @@ TEXT ·tzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem299:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone300
-	SUBQ $+48, SI
+	SUBQ $+48, R8
 	JMP  rem299
 
 remdone300:
-	MOVQ      SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K4
+	MOVQ      R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K4
 	VMOVDQU64 shuffle252<>+0(SB), Z31
 	VMOVDQU64 shuffle253<>+0(SB), Z30
 	VMOVDQU64 shuffle254<>+0(SB), Z29
@@ -7438,76 +7540,76 @@ remdone300:
 	VMOVDQU64 shuffle260<>+0(SB), Z23
 
 group301:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row302:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last304
 
 chunks303:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks303
 
 last304:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone305
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z (R8)(DX*1), K1, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (R10), K1, Z0
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1
 	VMOVDQU64  shuffle252<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9), K1, Z2
+	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z (R9)(DX*1), K1, Z4
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K2, (AX)(DI*4)
+	VMOVDQU8   Z3, K2, (AX)(R9*4)
 	VMOVDQU64  shuffle255<>+0(SB), Z5
 	VPERMI2D   Z1, Z0, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(DI*4)
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
 	VPERMT2D   Z1, Z25, Z0
 	VPERMT2D   Z2, Z24, Z0
 	VPERMT2D   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(DI*4)
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
 rowdone305:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row302
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7624,58 +7726,60 @@ TEXT ·tzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle261<>+0(SB), Z31
 	VMOVDQU64 shuffle262<>+0(SB), Z30
 
 group306:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row307:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last309
 
 chunks308:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle261<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle261<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks308
 
 last309:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone310
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks308
 
 rowdone310:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row307
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7722,58 +7826,60 @@ TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle263<>+0(SB), Z31
 	VMOVDQU64 shuffle264<>+0(SB), Z30
 
 group311:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row312:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last314
 
 chunks313:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	VMOVDQU      (R8), Y0
-	VINSERTI64X4 $0x01, (R8)(DX*1), Z0, Z0
-	VMOVDQU      (R9), Y1
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle263<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(DI*4)
+	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(DI*4)
-	VMOVDQU      32(R8), Y0
-	VINSERTI64X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VMOVDQU      32(R9), Y3
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle263<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(DI*4)
+	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(DI*4)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks313
 
 last314:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone315
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks313
 
 rowdone315:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row312
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -7820,7 +7926,9 @@ TEXT ·tzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle265<>+0(SB), Z31
 	VMOVDQU64 shuffle266<>+0(SB), Z30
 	VMOVDQU64 shuffle267<>+0(SB), Z29
@@ -7835,67 +7943,67 @@ TEXT ·tzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle276<>+0(SB), Z20
 
 group316:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row317:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last319
 
 chunks318:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, (AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z1
+	VMOVDQU64 Z0, 64(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z1
 	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R9), Z2
+	VMOVDQU64 (R11), Z2
 	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 (R11)(DX*1), Z1
 	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(DI*4)
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 (R8)(DX*1), Z2
+	VMOVDQU64 Z0, 128(AX)(R9*4)
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 (R10)(DX*1), Z2
 	VPERMT2D  Z2, Z22, Z0
-	VMOVDQU64 (R9), Z1
+	VMOVDQU64 (R11), Z1
 	VPERMT2D  Z1, Z21, Z0
-	VMOVDQU64 (R9)(DX*1), Z2
+	VMOVDQU64 (R11)(DX*1), Z2
 	VPERMT2D  Z2, Z20, Z0
-	VMOVDQU64 Z0, 192(AX)(DI*4)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, 192(AX)(R9*4)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks318
 
 last319:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone320
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks318
 
 rowdone320:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row317
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8042,8 +8150,10 @@ TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle277<>+0(SB), Z31
 	VMOVDQU64 shuffle278<>+0(SB), Z30
 	VMOVDQU64 shuffle279<>+0(SB), Z29
@@ -8051,72 +8161,72 @@ TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle281<>+0(SB), Z27
 
 group321:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row322:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last324
 
 chunks323:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      13(R9), X0
-	VINSERTI32X4 $0x01, 13(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 13(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 13(R9)(BX*1), Z0, Z0
-	VMOVDQU      12(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      13(R11), X0
+	VINSERTI32X4 $0x01, 13(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 13(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 13(R11)(DI*1), Z0, Z0
+	VMOVDQU      12(R12), X2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      26(R9), X0
-	VINSERTI32X4 $0x01, 26(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 25(R9)(BX*1), Z0, Z0
-	VMOVDQU      25(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      26(R11), X0
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 25(R11)(DI*1), Z0, Z0
+	VMOVDQU      25(R12), X1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      39(R9), X0
-	VINSERTI32X4 $0x01, 39(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R9)(BX*1), Z0, Z0
-	VMOVDQU      38(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      39(R11), X0
+	VINSERTI32X4 $0x01, 39(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
+	VMOVDQU      38(R12), X2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks323
 
 last324:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone325
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks323
 
 rowdone325:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row322
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8193,8 +8303,10 @@ TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle282<>+0(SB), Z31
 	VMOVDQU64 shuffle283<>+0(SB), Z30
 	VMOVDQU64 shuffle284<>+0(SB), Z29
@@ -8202,72 +8314,72 @@ TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle286<>+0(SB), Z27
 
 group326:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row327:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last329
 
 chunks328:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      14(R9), X0
-	VINSERTI32X4 $0x01, 14(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9)(BX*1), Z0, Z0
-	VMOVDQU      12(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      14(R11), X0
+	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
+	VMOVDQU      12(R12), X2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      26(R9), X0
-	VINSERTI32X4 $0x01, 26(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 26(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      26(R11), X0
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R9)(BX*1), Z0, Z0
-	VMOVDQU      38(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
+	VMOVDQU      38(R12), X2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks328
 
 last329:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone330
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks328
 
 rowdone330:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row327
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8344,8 +8456,10 @@ TEXT ·zip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle287<>+0(SB), Z31
 	VMOVDQU64 shuffle288<>+0(SB), Z30
 	VMOVDQU64 shuffle289<>+0(SB), Z29
@@ -8353,72 +8467,72 @@ TEXT ·zip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle291<>+0(SB), Z27
 
 group331:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row332:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last334
 
 chunks333:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 12(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9)(BX*1), Z0, Z0
-	VMOVDQU      12(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
+	VMOVDQU      12(R12), X2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks333
 
 last334:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone335
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks333
 
 rowdone335:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row332
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8495,8 +8609,10 @@ TEXT ·zip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle292<>+0(SB), Z31
 	VMOVDQU64 shuffle293<>+0(SB), Z30
 	VMOVDQU64 shuffle294<>+0(SB), Z29
@@ -8504,72 +8620,72 @@ TEXT ·zip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle296<>+0(SB), Z27
 
 group336:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row337:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last339
 
 chunks338:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x05, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x05, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
 	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 256(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks338
 
 last339:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone340
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks338
 
 rowdone340:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row337
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8646,92 +8762,94 @@ TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle297<>+0(SB), Z31
 	VMOVDQU64 shuffle298<>+0(SB), Z30
 	VMOVDQU64 shuffle299<>+0(SB), Z29
 	VMOVDQU64 shuffle300<>+0(SB), Z28
 
 group341:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row342:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last344
 
 chunks343:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      11(R8), X0
-	VINSERTI32X4 $0x01, 11(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 11(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 11(R9), Z0, Z0
-	VMOVDQU      10(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      11(R10), X0
+	VINSERTI32X4 $0x01, 11(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 11(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 11(R11), Z0, Z0
+	VMOVDQU      10(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      22(R8), X0
-	VINSERTI32X4 $0x01, 22(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 21(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 21(R9), Z0, Z0
-	VMOVDQU      21(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 21(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      22(R10), X0
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 21(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 21(R11), Z0, Z0
+	VMOVDQU      21(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 21(R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      43(R8), X0
-	VINSERTI32X4 $0x01, 43(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 43(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 43(R9), Z0, Z0
-	VMOVDQU      42(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      43(R10), X0
+	VINSERTI32X4 $0x01, 43(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 43(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 43(R11), Z0, Z0
+	VMOVDQU      42(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks343
 
 last344:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone345
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks343
 
 rowdone345:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row342
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8798,92 +8916,94 @@ TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle301<>+0(SB), Z31
 	VMOVDQU64 shuffle302<>+0(SB), Z30
 	VMOVDQU64 shuffle303<>+0(SB), Z29
 	VMOVDQU64 shuffle304<>+0(SB), Z28
 
 group346:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row347:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last349
 
 chunks348:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      12(R8), X0
-	VINSERTI32X4 $0x01, 12(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R9), Z0, Z0
-	VMOVDQU      10(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      12(R10), X0
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 10(R11), Z0, Z0
+	VMOVDQU      10(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      22(R8), X0
-	VINSERTI32X4 $0x01, 22(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 22(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 22(R9), Z0, Z0
-	VMOVDQU      20(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      22(R10), X0
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 22(R11), Z0, Z0
+	VMOVDQU      20(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      44(R8), X0
-	VINSERTI32X4 $0x01, 44(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 42(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 42(R9), Z0, Z0
-	VMOVDQU      42(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      44(R10), X0
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 42(R11), Z0, Z0
+	VMOVDQU      42(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks348
 
 last349:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone350
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks348
 
 rowdone350:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row347
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8950,92 +9070,94 @@ TEXT ·zip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle305<>+0(SB), Z31
 	VMOVDQU64 shuffle306<>+0(SB), Z30
 	VMOVDQU64 shuffle307<>+0(SB), Z29
 	VMOVDQU64 shuffle308<>+0(SB), Z28
 
 group351:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row352:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last354
 
 chunks353:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      12(R8), X0
-	VINSERTI32X4 $0x01, 12(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R9), Z0, Z0
-	VMOVDQU      8(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      12(R10), X0
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 12(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 12(R11), Z0, Z0
+	VMOVDQU      8(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      24(R8), X0
-	VINSERTI32X4 $0x01, 24(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R9), Z0, Z0
-	VMOVDQU      20(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      24(R10), X0
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 20(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 20(R11), Z0, Z0
+	VMOVDQU      20(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      44(R8), X0
-	VINSERTI32X4 $0x01, 44(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 44(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R9), Z0, Z0
-	VMOVDQU      40(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      44(R10), X0
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 44(R11), Z0, Z0
+	VMOVDQU      40(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks353
 
 last354:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone355
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks353
 
 rowdone355:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row352
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9102,92 +9224,94 @@ TEXT ·zip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle309<>+0(SB), Z31
 	VMOVDQU64 shuffle310<>+0(SB), Z30
 	VMOVDQU64 shuffle311<>+0(SB), Z29
 	VMOVDQU64 shuffle312<>+0(SB), Z28
 
 group356:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row357:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last359
 
 chunks358:
-	LEAQ         (CX)(DI*1), R8
-	LEAQ         (R8)(BX*1), R9
-	IMUL3Q       $0x06, DI, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R8), X0
-	VINSERTI32X4 $0x01, (R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9), Z0, Z0
-	VMOVDQU      (R9)(DX*1), X1
-	VINSERTI32X4 $0x01, (R9)(DX*2), Z1, Z1
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	IMUL3Q       $0x06, R9, R12
+	ADDQ         AX, R12
+	VMOVDQU      (R10), X0
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11), Z0, Z0
+	VMOVDQU      (R11)(DX*1), X1
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      16(R8), X0
-	VINSERTI32X4 $0x01, 16(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9), Z0, Z0
-	VMOVDQU      8(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R12)
+	VMOVDQU      16(R10), X0
+	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11), Z0, Z0
+	VMOVDQU      8(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      24(R8), X0
-	VINSERTI32X4 $0x01, 24(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9), Z0, Z0
-	VMOVDQU      16(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 16(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R12)
+	VMOVDQU      24(R10), X0
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11), Z0, Z0
+	VMOVDQU      16(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 16(R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	VMOVDQU      32(R8), X0
-	VINSERTI32X4 $0x01, 32(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9), Z0, Z0
-	VMOVDQU      32(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R12)
+	VMOVDQU      32(R10), X0
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
+	VMOVDQU      32(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9), Z0, Z0
-	VMOVDQU      40(R9)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R9)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11), Z0, Z0
+	VMOVDQU      40(R11)(DX*1), X1
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R10)
-	VMOVDQU      48(R8), X0
-	VINSERTI32X4 $0x01, 48(R8)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R8)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9), Z0, Z0
-	VMOVDQU      48(R9)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R9)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R12)
+	VMOVDQU      48(R10), X0
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
+	VMOVDQU      48(R11)(DX*1), X2
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R10)
-	ADDQ         $+64, DI
-	MOVQ         n+16(FP), R8
-	SUBQ         DI, R8
-	CMPQ         R8, $+64
+	VMOVDQU64    Z0, 320(R12)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
 	JAE          chunks358
 
 last359:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone360
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks358
 
 rowdone360:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row357
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9254,8 +9378,10 @@ TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle313<>+0(SB), Z31
 	VMOVDQU64 shuffle314<>+0(SB), Z30
 	VMOVDQU64 shuffle315<>+0(SB), Z29
@@ -9265,100 +9391,100 @@ TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle319<>+0(SB), Z25
 
 group361:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row362:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last364
 
 chunks363:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      10(R9), X0
-	VINSERTI32X4 $0x01, 9(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 9(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 9(R9)(BX*1), Z0, Z0
-	VMOVDQU      9(R10), X2
-	VINSERTI32X4 $0x01, 9(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 9(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      10(R11), X0
+	VINSERTI32X4 $0x01, 9(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 9(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 9(R11)(DI*1), Z0, Z0
+	VMOVDQU      9(R12), X2
+	VINSERTI32X4 $0x01, 9(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 9(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      19(R9), X0
-	VINSERTI32X4 $0x01, 19(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R9)(BX*1), Z0, Z0
-	VMOVDQU      18(R10), X1
-	VINSERTI32X4 $0x01, 18(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      19(R11), X0
+	VINSERTI32X4 $0x01, 19(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
+	VMOVDQU      18(R12), X1
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 27(R9)(BX*1), Z0, Z0
-	VMOVDQU      27(R10), X2
-	VINSERTI32X4 $0x01, 27(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 27(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 27(R11)(DI*1), Z0, Z0
+	VMOVDQU      27(R12), X2
+	VINSERTI32X4 $0x01, 27(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 27(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      37(R9), X0
-	VINSERTI32X4 $0x01, 37(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 37(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 37(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X1
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      37(R11), X0
+	VINSERTI32X4 $0x01, 37(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 37(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 37(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X1
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      46(R9), X0
-	VINSERTI32X4 $0x01, 46(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R9)(BX*1), Z0, Z0
-	VMOVDQU      46(R10), X2
-	VINSERTI32X4 $0x01, 45(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 45(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      46(R11), X0
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
+	VMOVDQU      46(R12), X2
+	VINSERTI32X4 $0x01, 45(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 45(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks363
 
 last364:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone365
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks363
 
 rowdone365:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row362
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9455,8 +9581,10 @@ TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle320<>+0(SB), Z31
 	VMOVDQU64 shuffle321<>+0(SB), Z30
 	VMOVDQU64 shuffle322<>+0(SB), Z29
@@ -9466,100 +9594,100 @@ TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle326<>+0(SB), Z25
 
 group366:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row367:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last369
 
 chunks368:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      10(R9), X0
-	VINSERTI32X4 $0x01, 10(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      10(R11), X0
+	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      20(R9), X0
-	VINSERTI32X4 $0x01, 18(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R9)(BX*1), Z0, Z0
-	VMOVDQU      18(R10), X1
-	VINSERTI32X4 $0x01, 18(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      20(R11), X0
+	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
+	VMOVDQU      18(R12), X1
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R9)(BX*1), Z0, Z0
-	VMOVDQU      28(R10), X2
-	VINSERTI32X4 $0x01, 26(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 26(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
+	VMOVDQU      28(R12), X2
+	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      38(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X1
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      38(R11), X0
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X1
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      46(R9), X0
-	VINSERTI32X4 $0x01, 46(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R9)(BX*1), Z0, Z0
-	VMOVDQU      46(R10), X2
-	VINSERTI32X4 $0x01, 46(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      46(R11), X0
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
+	VMOVDQU      46(R12), X2
+	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
 	VPERMT2B     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2B     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks368
 
 last369:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone370
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks368
 
 rowdone370:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row367
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9656,8 +9784,10 @@ TEXT ·zip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle327<>+0(SB), Z31
 	VMOVDQU64 shuffle328<>+0(SB), Z30
 	VMOVDQU64 shuffle329<>+0(SB), Z29
@@ -9667,100 +9797,100 @@ TEXT ·zip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle333<>+0(SB), Z25
 
 group371:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row372:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last374
 
 chunks373:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      12(R9), X0
-	VINSERTI32X4 $0x01, 12(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      12(R11), X0
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      20(R9), X0
-	VINSERTI32X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X1
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      20(R11), X0
+	VINSERTI32X4 $0x01, 20(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 20(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 20(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X1
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      28(R9), X0
-	VINSERTI32X4 $0x01, 28(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R9)(BX*1), Z0, Z0
-	VMOVDQU      28(R10), X2
-	VINSERTI32X4 $0x01, 28(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      28(R11), X0
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
+	VMOVDQU      28(R12), X2
+	VINSERTI32X4 $0x01, 28(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 36(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R9)(BX*1), Z0, Z0
-	VMOVDQU      36(R10), X1
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 36(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
+	VMOVDQU      36(R12), X1
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R9)(BX*1), Z0, Z0
-	VMOVDQU      44(R10), X2
-	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 44(R11)(DI*1), Z0, Z0
+	VMOVDQU      44(R12), X2
+	VINSERTI32X4 $0x01, 44(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
 	VPERMT2D     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2D     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks373
 
 last374:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone375
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks373
 
 rowdone375:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row372
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -9857,8 +9987,10 @@ TEXT ·zip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle334<>+0(SB), Z31
 	VMOVDQU64 shuffle335<>+0(SB), Z30
 	VMOVDQU64 shuffle336<>+0(SB), Z29
@@ -9868,100 +10000,100 @@ TEXT ·zip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle340<>+0(SB), Z25
 
 group376:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row377:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last379
 
 chunks378:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	IMUL3Q       $0x07, R8, R11
-	ADDQ         AX, R11
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	IMUL3Q       $0x07, R10, R13
+	ADDQ         AX, R13
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R11)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 8(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R9)(BX*1), Z0, Z0
-	VMOVDQU      8(R10), X2
-	VINSERTI32X4 $0x01, 8(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, (R13)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 8(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
+	VMOVDQU      8(R12), X2
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R11)
-	VMOVDQU      24(R9), X0
-	VINSERTI32X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X1
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 64(R13)
+	VMOVDQU      24(R11), X0
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X1
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R11)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R9)(BX*1), Z0, Z0
-	VMOVDQU      24(R10), X2
-	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 128(R13)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
+	VMOVDQU      24(R12), X2
+	VINSERTI32X4 $0x01, 24(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R11)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 40(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X1
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 192(R13)
+	VMOVDQU      40(R11), X0
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X1
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X2
-	VINSERTI32X4 $0x01, 40(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z2, Z2
+	VMOVDQU64    Z0, 256(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X2
+	VINSERTI32X4 $0x01, 40(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 40(R12)(DX*2), Z2, Z2
 	VPERMT2Q     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R11)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
+	VMOVDQU64    Z0, 320(R13)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VPERMT2Q     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R11)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 384(R13)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks378
 
 last379:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone380
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks378
 
 rowdone380:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row377
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10058,93 +10190,95 @@ TEXT ·zip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle341<>+0(SB), Z31
 	VMOVDQU64 shuffle342<>+0(SB), Z30
 
 group381:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row382:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last384
 
 chunks383:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle341<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle341<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle341<>+0(SB), Z1
 	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle341<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks383
 
 last384:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone385
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks383
 
 rowdone385:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row382
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10191,93 +10325,95 @@ TEXT ·zip8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle343<>+0(SB), Z31
 	VMOVDQU64 shuffle344<>+0(SB), Z30
 
 group386:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row387:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last389
 
 chunks388:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle343<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle343<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle343<>+0(SB), Z1
 	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle343<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks388
 
 last389:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone390
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks388
 
 rowdone390:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row387
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10324,93 +10460,95 @@ TEXT ·zip8x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle345<>+0(SB), Z31
 	VMOVDQU64 shuffle346<>+0(SB), Z30
 
 group391:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row392:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last394
 
 chunks393:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle345<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle345<>+0(SB), Z2
 	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle345<>+0(SB), Z1
 	VPERMI2D     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle345<>+0(SB), Z3
 	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks393
 
 last394:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone395
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks393
 
 rowdone395:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row392
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10457,93 +10595,95 @@ TEXT ·zip8x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group396:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row397:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last399
 
 chunks398:
-	LEAQ         (CX)(R8*1), R9
-	LEAQ         (R9)(SI*1), R10
-	VMOVDQU      (R9), X0
-	VINSERTI32X4 $0x01, (R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R9)(BX*1), Z0, Z0
-	VMOVDQU      (R10), X1
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R10)(BX*1), Z1, Z1
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle224<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R8*8)
+	VMOVDQU64    Z3, (AX)(R10*8)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R8*8)
-	VMOVDQU      16(R9), X0
-	VINSERTI32X4 $0x01, 16(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R9)(BX*1), Z0, Z0
-	VMOVDQU      16(R10), X3
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R10)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R10)(BX*1), Z3, Z3
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle224<>+0(SB), Z2
 	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R8*8)
+	VMOVDQU64    Z2, 128(AX)(R10*8)
 	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R8*8)
-	VMOVDQU      32(R9), X0
-	VINSERTI32X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R9)(BX*1), Z0, Z0
-	VMOVDQU      32(R10), X2
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R10)(BX*1), Z2, Z2
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle224<>+0(SB), Z1
 	VPERMI2Q     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R8*8)
+	VMOVDQU64    Z1, 256(AX)(R10*8)
 	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R8*8)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 48(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R9)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R9)(BX*1), Z0, Z0
-	VMOVDQU      48(R10), X1
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R10)(BX*1), Z1, Z1
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle224<>+0(SB), Z3
 	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R8*8)
+	VMOVDQU64    Z3, 384(AX)(R10*8)
 	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R8*8)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
 	JAE          chunks398
 
 last399:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone400
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks398
 
 rowdone400:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row397
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10570,45 +10710,47 @@ TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle347<>+0(SB), Z31
 	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group401:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row402:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last404
 
 chunks403:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks403
 
 last404:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone405
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks403
 
 rowdone405:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row402
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10655,45 +10797,47 @@ TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle349<>+0(SB), Z31
 	VMOVDQU64 shuffle350<>+0(SB), Z30
 
 group406:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row407:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last409
 
 chunks408:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks408
 
 last409:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone410
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks408
 
 rowdone410:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row407
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10740,45 +10884,47 @@ TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
 group411:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row412:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last414
 
 chunks413:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks413
 
 last414:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone415
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks413
 
 rowdone415:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row412
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10805,45 +10951,47 @@ TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group416:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row417:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last419
 
 chunks418:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks418
 
 last419:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone420
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks418
 
 rowdone420:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row417
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10870,45 +11018,47 @@ TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle198<>+0(SB), Z31
 	VMOVDQU64 shuffle199<>+0(SB), Z30
 
 group421:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row422:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last424
 
 chunks423:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle198<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks423
 
 last424:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone425
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks423
 
 rowdone425:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row422
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10935,81 +11085,83 @@ TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem426:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone427
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem426
 
 remdone427:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle352<>+0(SB), Z31
 	VMOVDQU64 shuffle353<>+0(SB), Z30
 
 group428:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row429:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last431
 
 chunks430:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle352<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks430
 
 last431:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone432
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle352<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone432:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row429
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11059,81 +11211,83 @@ TEXT ·unzip2x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem433:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone434
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem433
 
 remdone434:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle354<>+0(SB), Z31
 	VMOVDQU64 shuffle355<>+0(SB), Z30
 
 group435:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row436:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last438
 
 chunks437:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle354<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z0, Z30, Z1
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks437
 
 last438:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone439
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle354<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*1)
+	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
 rowdone439:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row436
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11180,45 +11334,47 @@ TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle356<>+0(SB), Z31
 	VMOVDQU64 shuffle357<>+0(SB), Z30
 
 group440:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row441:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last443
 
 chunks442:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle356<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks442
 
 last443:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone444
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks442
 
 rowdone444:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row441
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11265,45 +11421,47 @@ TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle358<>+0(SB), Z31
 	VMOVDQU64 shuffle359<>+0(SB), Z30
 
 group445:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row446:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last448
 
 chunks447:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle358<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks447
 
 last448:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone449
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks447
 
 rowdone449:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row446
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11350,45 +11508,47 @@ TEXT ·tunzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle360<>+0(SB), Z31
 	VMOVDQU64 shuffle361<>+0(SB), Z30
 
 group450:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row451:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last453
 
 chunks452:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle360<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks452
 
 last453:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone454
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks452
 
 rowdone454:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row451
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11435,45 +11595,47 @@ TEXT ·tunzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle362<>+0(SB), Z31
 	VMOVDQU64 shuffle363<>+0(SB), Z30
 
 group455:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row456:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last458
 
 chunks457:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle362<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks457
 
 last458:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone459
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks457
 
 rowdone459:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row456
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11520,81 +11682,83 @@ TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem460:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone461
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem460
 
 remdone461:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle364<>+0(SB), Z31
 	VMOVDQU64 shuffle365<>+0(SB), Z30
 
 group462:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row463:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last465
 
 chunks464:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle364<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks464
 
 last465:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone466
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle364<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone466:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row463
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11641,81 +11805,83 @@ TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem467:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone468
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem467
 
 remdone468:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle366<>+0(SB), Z31
 	VMOVDQU64 shuffle367<>+0(SB), Z30
 
 group469:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row470:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last472
 
 chunks471:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle366<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks471
 
 last472:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone473
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle366<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone473:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row470
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11762,81 +11928,83 @@ TEXT ·tunzip2x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem474:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone475
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem474
 
 remdone475:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle200<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle200<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle368<>+0(SB), Z31
 	VMOVDQU64 shuffle369<>+0(SB), Z30
 
 group476:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row477:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last479
 
 chunks478:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle368<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z1, Z30, Z0
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks478
 
 last479:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone480
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle368<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone480:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row477
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -11883,81 +12051,83 @@ TEXT ·tunzip2x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem481:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone482
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem481
 
 remdone482:
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+2, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle200<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+2, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle200<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle370<>+0(SB), Z31
 	VMOVDQU64 shuffle371<>+0(SB), Z30
 
 group483:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row484:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last486
 
 chunks485:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle370<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2Q  Z1, Z30, Z0
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*1)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks485
 
 last486:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone487
-	LEAQ       (CX)(SI*1), DI
-	VMOVDQU8.Z (AX)(SI*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(SI*2), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
 	VMOVDQU64  shuffle370<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*1)
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone487:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row484
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12004,45 +12174,47 @@ TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle372<>+0(SB), Z31
 	VMOVDQU64 shuffle373<>+0(SB), Z30
 
 group488:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row489:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last491
 
 chunks490:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle372<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks490
 
 last491:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone492
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks490
 
 rowdone492:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row489
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12089,45 +12261,47 @@ TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle374<>+0(SB), Z31
 	VMOVDQU64 shuffle375<>+0(SB), Z30
 
 group493:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row494:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last496
 
 chunks495:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle374<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks495
 
 last496:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone497
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks495
 
 rowdone497:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row494
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12174,45 +12348,47 @@ TEXT ·tunzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle376<>+0(SB), Z31
 	VMOVDQU64 shuffle377<>+0(SB), Z30
 
 group498:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row499:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last501
 
 chunks500:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle376<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks500
 
 last501:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone502
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks500
 
 rowdone502:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row499
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12259,45 +12435,47 @@ TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 
 group503:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row504:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last506
 
 chunks505:
-	LEAQ      (CX)(SI*1), DI
-	VMOVDQU64 (AX)(SI*2), Z0
-	VMOVDQU64 64(AX)(SI*2), Z1
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle41<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (DI)(DX*1)
-	ADDQ      $+64, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks505
 
 last506:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone507
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks505
 
 rowdone507:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row504
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12324,6 +12502,8 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle378<>+0(SB), Z31
 	VMOVDQU64 shuffle379<>+0(SB), Z30
 	VMOVDQU64 shuffle380<>+0(SB), Z29
@@ -12331,53 +12511,53 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle382<>+0(SB), Z27
 
 group508:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row509:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last511
 
 chunks510:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMB     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z1, Z4
 	VPTERNLOGQ $0xd8, Z30, Z0, Z4
 	VPTERNLOGQ $0xd8, Z31, Z2, Z4
 	VPERMB     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z2
 	VPTERNLOGQ $0xd8, Z30, Z1, Z2
 	VPERMB     Z2, Z27, Z2
-	VMOVDQU64  Z2, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z2, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks510
 
 last511:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone512
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks510
 
 rowdone512:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row509
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12454,6 +12634,8 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle383<>+0(SB), Z31
 	VMOVDQU64 shuffle384<>+0(SB), Z30
 	VMOVDQU64 shuffle385<>+0(SB), Z29
@@ -12461,53 +12643,53 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle387<>+0(SB), Z27
 
 group513:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row514:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last516
 
 chunks515:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMB     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z0, Z4
 	VPTERNLOGQ $0xd8, Z30, Z1, Z4
 	VPERMB     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z1
 	VPTERNLOGQ $0xd8, Z31, Z2, Z1
 	VPERMB     Z1, Z27, Z1
-	VMOVDQU64  Z1, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z1, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks515
 
 last516:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone517
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks515
 
 rowdone517:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row514
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12584,6 +12766,8 @@ TEXT ·unzip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle388<>+0(SB), Z31
 	VMOVDQU64 shuffle389<>+0(SB), Z30
 	VMOVDQU64 shuffle390<>+0(SB), Z29
@@ -12591,53 +12775,53 @@ TEXT ·unzip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle392<>+0(SB), Z27
 
 group518:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row519:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last521
 
 chunks520:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMD     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z1, Z4
 	VPTERNLOGQ $0xd8, Z30, Z0, Z4
 	VPTERNLOGQ $0xd8, Z31, Z2, Z4
 	VPERMD     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z2
 	VPTERNLOGQ $0xd8, Z30, Z1, Z2
 	VPERMD     Z2, Z27, Z2
-	VMOVDQU64  Z2, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z2, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks520
 
 last521:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone522
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks520
 
 rowdone522:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row519
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12714,6 +12898,8 @@ TEXT ·unzip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle393<>+0(SB), Z31
 	VMOVDQU64 shuffle394<>+0(SB), Z30
 	VMOVDQU64 shuffle395<>+0(SB), Z29
@@ -12721,53 +12907,53 @@ TEXT ·unzip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle397<>+0(SB), Z27
 
 group523:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row524:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last526
 
 chunks525:
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, R8
-	ADDQ       AX, R8
-	VMOVDQU64  (R8), Z0
-	VMOVDQU64  64(R8), Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R8), Z2
+	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
 	VPERMQ     Z3, Z29, Z3
-	VMOVDQU64  Z3, (DI)
+	VMOVDQU64  Z3, (R9)
 	VMOVDQA64  Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z0, Z4
 	VPTERNLOGQ $0xd8, Z30, Z1, Z4
 	VPERMQ     Z4, Z28, Z4
-	VMOVDQU64  Z4, (DI)(DX*1)
+	VMOVDQU64  Z4, (R9)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z1
 	VPTERNLOGQ $0xd8, Z31, Z2, Z1
 	VPERMQ     Z1, Z27, Z1
-	VMOVDQU64  Z1, (DI)(DX*2)
-	ADDQ       $+64, SI
-	MOVQ       n+16(FP), DI
-	SUBQ       SI, DI
-	CMPQ       DI, $+64
+	VMOVDQU64  Z1, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
 	JAE        chunks525
 
 last526:
-	TESTQ DI, DI
+	TESTQ R9, R9
 	JZ    rowdone527
-	MOVQ  n+16(FP), SI
-	SUBQ  $+64, SI
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
 	JMP   chunks525
 
 rowdone527:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row524
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -12844,42 +13030,44 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem528:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone529
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem528
 
 remdone529:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle398<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle398<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle399<>+0(SB), Z31
 	VMOVDQU64 shuffle400<>+0(SB), Z30
 	VMOVDQU64 shuffle401<>+0(SB), Z29
@@ -12888,67 +13076,67 @@ remdone529:
 	VMOVDQU64 shuffle404<>+0(SB), Z26
 
 group530:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row531:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last533
 
 chunks532:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle399<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle401<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+63, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+63, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks532
 
 last533:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone534
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle399<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle401<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z1, Z27, Z0
 	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
 rowdone534:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row531
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13038,42 +13226,44 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem535:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone536
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem535
 
 remdone536:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle405<>+0(SB), Z31
 	VMOVDQU64 shuffle406<>+0(SB), Z30
 	VMOVDQU64 shuffle407<>+0(SB), Z29
@@ -13082,67 +13272,67 @@ remdone536:
 	VMOVDQU64 shuffle410<>+0(SB), Z26
 
 group537:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row538:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last540
 
 chunks539:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle405<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle407<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks539
 
 last540:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone541
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle405<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle407<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z0, Z27, Z1
 	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone541:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row538
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13229,42 +13419,44 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem542:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone543
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem542
 
 remdone543:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle398<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle398<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle411<>+0(SB), Z31
 	VMOVDQU64 shuffle412<>+0(SB), Z30
 	VMOVDQU64 shuffle413<>+0(SB), Z29
@@ -13273,67 +13465,67 @@ remdone543:
 	VMOVDQU64 shuffle416<>+0(SB), Z26
 
 group544:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row545:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last547
 
 chunks546:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle411<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle413<>+0(SB), Z4
 	VPERMI2B  Z0, Z1, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z2
 	VPERMT2B  Z0, Z26, Z2
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*2)
-	ADDQ      $+63, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z2, K7, (R9)(DX*2)
+	ADDQ      $+63, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks546
 
 last547:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone548
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle411<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle413<>+0(SB), Z4
 	VPERMI2B   Z0, Z1, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z1, Z27, Z2
 	VPERMT2B   Z0, Z26, Z2
-	VMOVDQU8   Z2, K4, (DI)(DX*2)
+	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
 rowdone548:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row545
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13420,42 +13612,44 @@ TEXT ·unzip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem549:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone550
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem549
 
 remdone550:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle417<>+0(SB), Z31
 	VMOVDQU64 shuffle418<>+0(SB), Z30
 	VMOVDQU64 shuffle419<>+0(SB), Z29
@@ -13464,67 +13658,67 @@ remdone550:
 	VMOVDQU64 shuffle422<>+0(SB), Z26
 
 group551:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row552:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last554
 
 chunks553:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle417<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2D  Z2, Z30, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle419<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2D  Z1, Z27, Z2
 	VPERMT2D  Z0, Z26, Z2
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z2, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks553
 
 last554:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone555
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle417<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle419<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2D   Z1, Z27, Z2
 	VPERMT2D   Z0, Z26, Z2
-	VMOVDQU8   Z2, K4, (DI)(DX*2)
+	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
 rowdone555:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row552
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13611,42 +13805,44 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem556:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone557
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem556
 
 remdone557:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle423<>+0(SB), Z31
 	VMOVDQU64 shuffle424<>+0(SB), Z30
 	VMOVDQU64 shuffle425<>+0(SB), Z29
@@ -13655,67 +13851,67 @@ remdone557:
 	VMOVDQU64 shuffle428<>+0(SB), Z26
 
 group558:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row559:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last561
 
 chunks560:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle423<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle425<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks560
 
 last561:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone562
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle423<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle425<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z1, Z27, Z0
 	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
 rowdone562:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row559
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13802,42 +13998,44 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem563:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone564
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem563
 
 remdone564:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle429<>+0(SB), Z31
 	VMOVDQU64 shuffle430<>+0(SB), Z30
 	VMOVDQU64 shuffle431<>+0(SB), Z29
@@ -13846,67 +14044,67 @@ remdone564:
 	VMOVDQU64 shuffle434<>+0(SB), Z26
 
 group565:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row566:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last568
 
 chunks567:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle429<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle431<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks567
 
 last568:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone569
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle429<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle431<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z0, Z27, Z1
 	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone569:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row566
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -13993,43 +14191,45 @@ TEXT ·tunzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem570:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone571
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem570
 
 remdone571:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle200<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle12<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle200<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle12<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle435<>+0(SB), Z31
 	VMOVDQU64 shuffle436<>+0(SB), Z30
 	VMOVDQU64 shuffle437<>+0(SB), Z29
@@ -14037,65 +14237,65 @@ remdone571:
 	VMOVDQU64 shuffle439<>+0(SB), Z27
 
 group572:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row573:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last575
 
 chunks574:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle435<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle436<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R8), Z3
+	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks574
 
 last575:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone576
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle435<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle436<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(SI), K4, Z3
+	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z28, Z1
 	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone576:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row573
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14172,106 +14372,108 @@ TEXT ·tunzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem577:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone578
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem577
 
 remdone578:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle200<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle12<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle200<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle12<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle440<>+0(SB), Z31
 	VMOVDQU64 shuffle441<>+0(SB), Z30
 	VMOVDQU64 shuffle442<>+0(SB), Z29
 	VMOVDQU64 shuffle443<>+0(SB), Z28
 
 group579:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row580:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last582
 
 chunks581:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle440<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle441<>+0(SB), Z2
 	VPERMI2Q  Z1, Z0, Z2
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z28, Z0
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks581
 
 last582:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone583
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle440<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle441<>+0(SB), Z2
 	VPERMI2Q   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2Q   Z1, Z29, Z0
-	VMOVDQU8.Z 128(SI), K4, Z2
+	VMOVDQU8.Z 128(R8), K4, Z2
 	VPERMT2Q   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, (DI)(DX*2)
+	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
 rowdone583:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row580
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14338,42 +14540,44 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem584:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone585
-	SUBQ $+63, BX
+	SUBQ $+63, DI
 	JMP  rem584
 
 remdone585:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle398<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle398<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle444<>+0(SB), Z31
 	VMOVDQU64 shuffle445<>+0(SB), Z30
 	VMOVDQU64 shuffle446<>+0(SB), Z29
@@ -14382,67 +14586,67 @@ remdone585:
 	VMOVDQU64 shuffle449<>+0(SB), Z26
 
 group586:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row587:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last589
 
 chunks588:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle444<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle446<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
 	KMOVQ     shuffle398<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+63, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+63, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks588
 
 last589:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone590
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle444<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle446<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z1, Z27, Z0
 	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
 rowdone590:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row587
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14529,42 +14733,44 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem591:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone592
-	SUBQ $+54, BX
+	SUBQ $+54, DI
 	JMP  rem591
 
 remdone592:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle450<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle450<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle451<>+0(SB), Z31
 	VMOVDQU64 shuffle452<>+0(SB), Z30
 	VMOVDQU64 shuffle453<>+0(SB), Z29
@@ -14573,67 +14779,67 @@ remdone592:
 	VMOVDQU64 shuffle456<>+0(SB), Z26
 
 group593:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row594:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last596
 
 chunks595:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle451<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle450<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle453<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle450<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
 	KMOVQ     shuffle450<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+54, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+54, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks595
 
 last596:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone597
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle451<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle453<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z0, Z27, Z1
 	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone597:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row594
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14723,93 +14929,95 @@ TEXT ·tunzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem598:
-	CMPQ BX, $+43
+	CMPQ DI, $+43
 	JB   remdone599
-	SUBQ $+36, BX
+	SUBQ $+36, DI
 	JMP  rem598
 
 remdone599:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle457<>+0(SB), BX
-	KMOVQ     BX, K3
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle457<>+0(SB), DI
+	KMOVQ     DI, K3
 	VMOVDQU64 shuffle458<>+0(SB), Z31
 	VMOVDQU64 shuffle459<>+0(SB), Z30
 	VMOVDQU64 shuffle460<>+0(SB), Z29
 
 group600:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row601:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+43
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+43
 	JB   last603
 
 chunks602:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle458<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle457<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle459<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	KMOVQ     shuffle457<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z29, Z1
 	KMOVQ     shuffle457<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+36, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+43
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+36, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+43
 	JAE       chunks602
 
 last603:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone604
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle458<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle459<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z29, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone604:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row601
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -14869,57 +15077,59 @@ TEXT ·tunzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem605:
-	CMPQ BX, $+86
+	CMPQ DI, $+86
 	JB   remdone606
-	SUBQ $+72, BX
+	SUBQ $+72, DI
 	JMP  rem605
 
 remdone606:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K4
-	MOVQ      BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle461<>+0(SB), SI
-	KMOVQ     SI, K5
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+192, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle12<>+0(SB), BX
-	KMOVQ     BX, K6
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K4
+	MOVQ      DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle461<>+0(SB), R8
+	KMOVQ     R8, K5
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+192, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle12<>+0(SB), DI
+	KMOVQ     DI, K6
 	VMOVDQU64 shuffle462<>+0(SB), Z31
 	VMOVDQU64 shuffle463<>+0(SB), Z30
 	VMOVDQU64 shuffle464<>+0(SB), Z29
@@ -14932,83 +15142,83 @@ remdone606:
 	VMOVDQU64 shuffle471<>+0(SB), Z22
 
 group607:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row608:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+86
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+86
 	JB   last610
 
 chunks609:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle462<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z30, Z3
-	VMOVDQU64 Z3, (DI)
+	VMOVDQU64 Z3, (R9)
 	VPERMQ    Z2, Z29, Z4
 	KMOVQ     shuffle461<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)
+	VMOVDQU8  Z4, K7, 64(R9)
 	VMOVDQU64 shuffle465<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z2, Z27, Z3
-	VMOVDQU64 Z3, (DI)(DX*1)
+	VMOVDQU64 Z3, (R9)(DX*1)
 	VPERMQ    Z2, Z26, Z4
 	KMOVQ     shuffle461<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)(DX*1)
+	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
 	VPERMT2Q  Z1, Z25, Z0
 	VPERMT2Q  Z2, Z24, Z0
-	VMOVDQU64 192(R8), Z4
+	VMOVDQU64 192(R10), Z4
 	VPERMT2Q  Z4, Z23, Z0
-	VMOVDQU64 Z0, (DI)(DX*2)
+	VMOVDQU64 Z0, (R9)(DX*2)
 	VPERMQ    Z4, Z22, Z4
 	KMOVQ     shuffle461<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(DI)(DX*2)
-	ADDQ      $+72, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+86
+	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
+	ADDQ      $+72, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+86
 	JAE       chunks609
 
 last610:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone611
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle462<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VPERMQ     Z2, Z29, Z4
-	VMOVDQU8   Z4, K5, 64(DI)
+	VMOVDQU8   Z4, K5, 64(R9)
 	VMOVDQU64  shuffle465<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VPERMT2Q   Z2, Z27, Z3
-	VMOVDQU8   Z3, K4, (DI)(DX*1)
+	VMOVDQU8   Z3, K4, (R9)(DX*1)
 	VPERMQ     Z2, Z26, Z4
-	VMOVDQU8   Z4, K5, 64(DI)(DX*1)
+	VMOVDQU8   Z4, K5, 64(R9)(DX*1)
 	VPERMT2Q   Z1, Z25, Z0
 	VPERMT2Q   Z2, Z24, Z0
-	VMOVDQU8.Z 192(SI), K6, Z4
+	VMOVDQU8.Z 192(R8), K6, Z4
 	VPERMT2Q   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 	VPERMQ     Z4, Z22, Z4
-	VMOVDQU8   Z4, K5, 64(DI)(DX*2)
+	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
 rowdone611:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row608
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15138,42 +15348,44 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem612:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone613
-	SUBQ $+60, BX
+	SUBQ $+60, DI
 	JMP  rem612
 
 remdone613:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle351<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle472<>+0(SB), Z31
 	VMOVDQU64 shuffle473<>+0(SB), Z30
 	VMOVDQU64 shuffle474<>+0(SB), Z29
@@ -15182,67 +15394,67 @@ remdone613:
 	VMOVDQU64 shuffle477<>+0(SB), Z26
 
 group614:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row615:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last617
 
 chunks616:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle472<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle474<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (DI)(DX*2)
-	ADDQ      $+60, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z0, K7, (R9)(DX*2)
+	ADDQ      $+60, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks616
 
 last617:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone618
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle472<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle474<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z1, Z27, Z0
 	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (DI)(DX*2)
+	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
 rowdone618:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row615
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15329,42 +15541,44 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem619:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone620
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem619
 
 remdone620:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+128, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K3
-	SUBQ      $+0, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle200<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K3
+	SUBQ      $+0, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle200<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle478<>+0(SB), Z31
 	VMOVDQU64 shuffle479<>+0(SB), Z30
 	VMOVDQU64 shuffle480<>+0(SB), Z29
@@ -15373,67 +15587,67 @@ remdone620:
 	VMOVDQU64 shuffle483<>+0(SB), Z26
 
 group621:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row622:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last624
 
 chunks623:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle478<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R8), Z2
+	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle480<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (DI)(DX*1)
+	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks623
 
 last624:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone625
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle478<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(SI), K3, Z2
+	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (DI)
+	VMOVDQU8   Z3, K4, (R9)
 	VMOVDQU64  shuffle480<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (DI)(DX*1)
+	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2B   Z0, Z27, Z1
 	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (DI)(DX*2)
+	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
 rowdone625:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row622
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15520,43 +15734,45 @@ TEXT ·tunzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  n+16(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
 
 rem626:
-	CMPQ BX, $+64
+	CMPQ DI, $+64
 	JB   remdone627
-	SUBQ $+48, BX
+	SUBQ $+48, DI
 	JMP  rem626
 
 remdone627:
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K1
-	IMUL3Q    $+3, BX, SI
-	SUBQ      $+64, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle12<>+0(SB), SI
-	KMOVQ     SI, K2
-	MOVQ      BX, SI
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle200<>+0(SB), SI
-	KMOVQ     SI, K3
-	IMUL3Q    $+3, BX, BX
-	SUBQ      $+128, BX
-	CMOVQLT   shuffle10<>+0(SB), BX
-	CMPQ      BX, $+64
-	CMOVQGT   shuffle11<>+0(SB), BX
-	BZHIQ     BX, shuffle12<>+0(SB), BX
-	KMOVQ     BX, K4
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K1
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	KMOVQ     R8, K2
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle200<>+0(SB), R8
+	KMOVQ     R8, K3
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+128, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle12<>+0(SB), DI
+	KMOVQ     DI, K4
 	VMOVDQU64 shuffle484<>+0(SB), Z31
 	VMOVDQU64 shuffle485<>+0(SB), Z30
 	VMOVDQU64 shuffle437<>+0(SB), Z29
@@ -15564,65 +15780,65 @@ remdone627:
 	VMOVDQU64 shuffle487<>+0(SB), Z27
 
 group628:
-	MOVQ rows+24(FP), BX
+	MOVQ rows+24(FP), DI
 
 row629:
-	XORQ SI, SI
-	MOVQ n+16(FP), DI
-	SUBQ SI, DI
-	CMPQ DI, $+64
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
 	JB   last631
 
 chunks630:
-	LEAQ      (CX)(SI*1), DI
-	IMUL3Q    $0x03, SI, R8
-	ADDQ      AX, R8
-	VMOVDQU64 (R8), Z0
-	VMOVDQU64 64(R8), Z1
+	LEAQ      (CX)(R8*1), R9
+	IMUL3Q    $0x03, R8, R10
+	ADDQ      AX, R10
+	VMOVDQU64 (R10), Z0
+	VMOVDQU64 64(R10), Z1
 	VMOVDQU64 shuffle484<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (DI)
+	VMOVDQU8  Z3, K7, (R9)
 	VMOVDQU64 shuffle485<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R8), Z3
+	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (DI)(DX*1)
+	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (DI)(DX*2)
-	ADDQ      $+48, SI
-	MOVQ      n+16(FP), DI
-	SUBQ      SI, DI
-	CMPQ      DI, $+64
+	VMOVDQU8  Z1, K7, (R9)(DX*2)
+	ADDQ      $+48, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
 	JAE       chunks630
 
 last631:
-	TESTQ      DI, DI
+	TESTQ      R9, R9
 	JZ         rowdone632
-	LEAQ       (CX)(SI*1), DI
-	IMUL3Q     $0x03, SI, SI
-	ADDQ       AX, SI
-	VMOVDQU8.Z (SI), K1, Z0
-	VMOVDQU8.Z 64(SI), K2, Z1
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	VMOVDQU8.Z (R8), K1, Z0
+	VMOVDQU8.Z 64(R8), K2, Z1
 	VMOVDQU64  shuffle484<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (DI)
+	VMOVDQU8   Z3, K3, (R9)
 	VMOVDQU64  shuffle485<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(SI), K4, Z3
+	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (DI)(DX*1)
+	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z28, Z1
 	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (DI)(DX*2)
+	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
 rowdone632:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ BX
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
 	JNZ  row629
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15689,60 +15905,62 @@ TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle347<>+0(SB), Z31
 	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group633:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row634:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last636
 
 chunks635:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
 	VMOVDQU64 shuffle347<>+0(SB), Z1
 	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle347<>+0(SB), Z1
 	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks635
 
 last636:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone637
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks635
 
 rowdone637:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row634
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15769,60 +15987,62 @@ TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle349<>+0(SB), Z31
 	VMOVDQU64 shuffle350<>+0(SB), Z30
 
 group638:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row639:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last641
 
 chunks640:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
 	VMOVDQU64 shuffle349<>+0(SB), Z1
 	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle349<>+0(SB), Z1
 	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks640
 
 last641:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone642
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks640
 
 rowdone642:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row639
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15849,60 +16069,62 @@ TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
 group643:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row644:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last646
 
 chunks645:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z5
 	VPERMI2D  Z1, Z2, Z5
 	VPERMT2D  Z1, Z30, Z2
 	VMOVDQU64 shuffle222<>+0(SB), Z1
 	VPERMI2D  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle222<>+0(SB), Z1
 	VPERMI2D  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks645
 
 last646:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone647
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks645
 
 rowdone647:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row644
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15929,60 +16151,62 @@ TEXT ·unzip4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group648:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row649:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last651
 
 chunks650:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
 	VMOVDQU64 shuffle224<>+0(SB), Z1
 	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle224<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks650
 
 last651:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone652
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks650
 
 rowdone652:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row649
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16009,60 +16233,62 @@ TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle198<>+0(SB), Z31
 	VMOVDQU64 shuffle199<>+0(SB), Z30
 
 group653:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row654:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last656
 
 chunks655:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle198<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(DI*4), Z2
-	VMOVDQU64 192(AX)(DI*4), Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
 	VMOVDQU64 shuffle198<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
 	VMOVDQU64 shuffle198<>+0(SB), Z1
 	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R8)
+	VMOVDQU64 Z1, (R10)
 	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle198<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R8)(DX*1)
+	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks655
 
 last656:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone657
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks655
 
 rowdone657:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row654
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16089,50 +16315,52 @@ TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem658:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone659
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem658
 
 remdone659:
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+192, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K4
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle351<>+0(SB), SI
-	KMOVQ     SI, K5
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+192, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K4
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle351<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle488<>+0(SB), Z31
 	VMOVDQU64 shuffle489<>+0(SB), Z30
 	VMOVDQU64 shuffle490<>+0(SB), Z29
@@ -16147,84 +16375,84 @@ remdone659:
 	VMOVDQU64 shuffle499<>+0(SB), Z20
 
 group660:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row661:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last663
 
 chunks662:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle488<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle491<>+0(SB), Z5
 	VPERMI2D  Z0, Z1, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R8)(DX*1)
+	VMOVDQU8  Z5, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle494<>+0(SB), Z3
 	VPERMI2D  Z2, Z1, Z3
 	VPERMT2D  Z0, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z0, Z22, Z2
 	VPERMT2D  Z1, Z21, Z2
 	VPERMT2D  Z4, Z20, Z2
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	ADDQ      $+60, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU8  Z2, K7, (R11)(DX*1)
+	ADDQ      $+60, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks662
 
 last663:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone664
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (AX)(DI*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(DI*4), K2, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
 	VMOVDQU64  shuffle488<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(DI*4), K3, Z2
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(DI*4), K4, Z4
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R8)
+	VMOVDQU8   Z3, K5, (R10)
 	VMOVDQU64  shuffle491<>+0(SB), Z5
 	VPERMI2D   Z0, Z1, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R8)(DX*1)
+	VMOVDQU8   Z5, K5, (R10)(DX*1)
 	VMOVDQU64  shuffle494<>+0(SB), Z3
 	VPERMI2D   Z2, Z1, Z3
 	VPERMT2D   Z0, Z24, Z3
 	VPERMT2D   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R9)
+	VMOVDQU8   Z3, K5, (R11)
 	VPERMT2D   Z0, Z22, Z2
 	VPERMT2D   Z1, Z21, Z2
 	VPERMT2D   Z4, Z20, Z2
-	VMOVDQU8   Z2, K5, (R9)(DX*1)
+	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
 rowdone664:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row661
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16371,7 +16599,9 @@ TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle500<>+0(SB), Z31
 	VMOVDQU64 shuffle501<>+0(SB), Z30
 	VMOVDQU64 shuffle502<>+0(SB), Z29
@@ -16386,58 +16616,58 @@ TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle511<>+0(SB), Z20
 
 group665:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row666:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last668
 
 chunks667:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle500<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle503<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle506<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks667
 
 last668:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone669
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks667
 
 rowdone669:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row666
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16584,7 +16814,9 @@ TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle512<>+0(SB), Z31
 	VMOVDQU64 shuffle513<>+0(SB), Z30
 	VMOVDQU64 shuffle514<>+0(SB), Z29
@@ -16599,58 +16831,58 @@ TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle523<>+0(SB), Z20
 
 group670:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row671:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last673
 
 chunks672:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle512<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle515<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle518<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks672
 
 last673:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone674
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks672
 
 rowdone674:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row671
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -16797,7 +17029,9 @@ TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle524<>+0(SB), Z31
 	VMOVDQU64 shuffle525<>+0(SB), Z30
 	VMOVDQU64 shuffle526<>+0(SB), Z29
@@ -16812,58 +17046,58 @@ TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle535<>+0(SB), Z20
 
 group675:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row676:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last678
 
 chunks677:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle524<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle527<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle530<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2D  Z1, Z22, Z0
 	VPERMT2D  Z2, Z21, Z0
 	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks677
 
 last678:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone679
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks677
 
 rowdone679:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row676
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17010,54 +17244,56 @@ TEXT ·tunzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle6<>+0(SB), Z31
 	VMOVDQU64 shuffle7<>+0(SB), Z30
 
 group680:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row681:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last683
 
 chunks682:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 128(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
 	VMOVDQU64 shuffle6<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R8)(DX*1)
-	VMOVDQU64 64(AX)(DI*4), Z0
-	VMOVDQU64 192(AX)(DI*4), Z3
+	VMOVDQU64 Z0, (R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z0
+	VMOVDQU64 192(AX)(R9*4), Z3
 	VMOVDQU64 shuffle6<>+0(SB), Z2
 	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R9)
+	VMOVDQU64 Z2, (R11)
 	VPERMT2Q  Z3, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks682
 
 last683:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone684
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks682
 
 rowdone684:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row681
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17084,50 +17320,52 @@ TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
-	MOVQ  n+16(FP), SI
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
 
 rem685:
-	CMPQ SI, $+64
+	CMPQ R8, $+64
 	JB   remdone686
-	SUBQ $+60, SI
+	SUBQ $+60, R8
 	JMP  rem685
 
 remdone686:
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K1
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K2
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K3
-	IMUL3Q    $+4, SI, DI
-	SUBQ      $+192, DI
-	CMOVQLT   shuffle10<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle12<>+0(SB), DI
-	KMOVQ     DI, K4
-	SUBQ      $+0, SI
-	CMOVQLT   shuffle10<>+0(SB), SI
-	CMPQ      SI, $+64
-	CMOVQGT   shuffle11<>+0(SB), SI
-	BZHIQ     SI, shuffle351<>+0(SB), SI
-	KMOVQ     SI, K5
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+192, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K4
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle351<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle536<>+0(SB), Z31
 	VMOVDQU64 shuffle537<>+0(SB), Z30
 	VMOVDQU64 shuffle538<>+0(SB), Z29
@@ -17142,84 +17380,84 @@ remdone686:
 	VMOVDQU64 shuffle547<>+0(SB), Z20
 
 group687:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row688:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last690
 
 chunks689:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle536<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle539<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R8)(DX*1)
+	VMOVDQU8  Z5, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle542<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
 	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+60, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks689
 
 last690:
-	TESTQ      R8, R8
+	TESTQ      R10, R10
 	JZ         rowdone691
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	VMOVDQU8.Z (AX)(DI*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(DI*4), K2, Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
 	VMOVDQU64  shuffle536<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(DI*4), K3, Z2
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(DI*4), K4, Z4
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2B   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R8)
+	VMOVDQU8   Z3, K5, (R10)
 	VMOVDQU64  shuffle539<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z27, Z5
 	VPERMT2B   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R8)(DX*1)
+	VMOVDQU8   Z5, K5, (R10)(DX*1)
 	VMOVDQU64  shuffle542<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VPERMT2B   Z2, Z24, Z3
 	VPERMT2B   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R9)
+	VMOVDQU8   Z3, K5, (R11)
 	VPERMT2B   Z1, Z22, Z0
 	VPERMT2B   Z2, Z21, Z0
 	VPERMT2B   Z4, Z20, Z0
-	VMOVDQU8   Z0, K5, (R9)(DX*1)
+	VMOVDQU8   Z0, K5, (R11)(DX*1)
 
 rowdone691:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row688
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17366,7 +17604,9 @@ TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle548<>+0(SB), Z31
 	VMOVDQU64 shuffle549<>+0(SB), Z30
 	VMOVDQU64 shuffle550<>+0(SB), Z29
@@ -17377,57 +17617,57 @@ TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle555<>+0(SB), Z24
 
 group692:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row693:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+48
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+48
 	JB   last695
 
 chunks694:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle548<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle550<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R8)(DX*1)
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle552<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z26, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2B  Z1, Z25, Z0
 	VPERMT2B  Z2, Z24, Z0
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+48
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
 	JAE       chunks694
 
 last695:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone696
-	MOVQ  n+16(FP), DI
-	SUBQ  $+48, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
 	JMP   chunks694
 
 rowdone696:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row693
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17534,7 +17774,9 @@ TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle556<>+0(SB), Z31
 	VMOVDQU64 shuffle557<>+0(SB), Z30
 	VMOVDQU64 shuffle558<>+0(SB), Z29
@@ -17545,57 +17787,57 @@ TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle563<>+0(SB), Z24
 
 group697:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row698:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+48
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+48
 	JB   last700
 
 chunks699:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle556<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R8)
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle558<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R8)(DX*1)
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle560<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z26, Z3
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z1, Z25, Z0
 	VPERMT2D  Z2, Z24, Z0
 	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+48
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
 	JAE       chunks699
 
 last700:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone701
-	MOVQ  n+16(FP), DI
-	SUBQ  $+48, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
 	JMP   chunks699
 
 rowdone701:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row698
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17702,7 +17944,9 @@ TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle564<>+0(SB), Z31
 	VMOVDQU64 shuffle565<>+0(SB), Z30
 	VMOVDQU64 shuffle566<>+0(SB), Z29
@@ -17717,58 +17961,58 @@ TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle575<>+0(SB), Z20
 
 group702:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row703:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last705
 
 chunks704:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle564<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle567<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle570<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks704
 
 last705:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone706
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks704
 
 rowdone706:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row703
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -17915,7 +18159,9 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle576<>+0(SB), Z31
 	VMOVDQU64 shuffle577<>+0(SB), Z30
 	VMOVDQU64 shuffle578<>+0(SB), Z29
@@ -17930,58 +18176,58 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle587<>+0(SB), Z20
 
 group707:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row708:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last710
 
 chunks709:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle576<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle579<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle582<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks709
 
 last710:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone711
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks709
 
 rowdone711:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row708
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -18128,7 +18374,9 @@ TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	MOVQ      laneI+56(FP), BX
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
 	VMOVDQU64 shuffle588<>+0(SB), Z31
 	VMOVDQU64 shuffle589<>+0(SB), Z30
 	VMOVDQU64 shuffle590<>+0(SB), Z29
@@ -18143,58 +18391,58 @@ TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle599<>+0(SB), Z20
 
 group712:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row713:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last715
 
 chunks714:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	VMOVDQU64 (AX)(DI*4), Z0
-	VMOVDQU64 64(AX)(DI*4), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle588<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(DI*4), Z2
+	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(DI*4), Z4
+	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle591<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R8)(DX*1)
+	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle594<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R9)
+	VMOVDQU64 Z3, (R11)
 	VPERMT2D  Z1, Z22, Z0
 	VPERMT2D  Z2, Z21, Z0
 	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks714
 
 last715:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone716
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks714
 
 rowdone716:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row713
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -18341,8 +18589,10 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle600<>+0(SB), Z31
 	VMOVDQU64 shuffle601<>+0(SB), Z30
 	VMOVDQU64 shuffle602<>+0(SB), Z29
@@ -18354,76 +18604,76 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle608<>+0(SB), Z23
 
 group717:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row718:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last720
 
 chunks719:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMB     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z5, Z6
 	VPTERNLOGQ $0xd8, Z31, Z0, Z6
 	VPTERNLOGQ $0xd8, Z30, Z1, Z6
 	VPTERNLOGQ $0xd8, Z29, Z2, Z6
 	VPTERNLOGQ $0xd8, Z28, Z4, Z6
 	VPERMB     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z4, Z3
 	VPTERNLOGQ $0xd8, Z30, Z0, Z3
 	VPTERNLOGQ $0xd8, Z29, Z1, Z3
 	VPTERNLOGQ $0xd8, Z28, Z2, Z3
 	VPTERNLOGQ $0xd8, Z31, Z5, Z3
 	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z2, Z6
 	VPTERNLOGQ $0xd8, Z29, Z0, Z6
 	VPTERNLOGQ $0xd8, Z28, Z1, Z6
 	VPTERNLOGQ $0xd8, Z31, Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z5, Z6
 	VPERMB     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z28, Z0, Z1
 	VPTERNLOGQ $0xd8, Z31, Z2, Z1
 	VPTERNLOGQ $0xd8, Z30, Z4, Z1
 	VPTERNLOGQ $0xd8, Z29, Z5, Z1
 	VPERMB     Z1, Z23, Z1
-	VMOVDQU64  Z1, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z1, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks719
 
 last720:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone721
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks719
 
 rowdone721:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row718
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -18540,8 +18790,10 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle609<>+0(SB), Z31
 	VMOVDQU64 shuffle610<>+0(SB), Z30
 	VMOVDQU64 shuffle611<>+0(SB), Z29
@@ -18553,76 +18805,76 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle617<>+0(SB), Z23
 
 group722:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row723:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last725
 
 chunks724:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMB     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
 	VPTERNLOGQ $0xd8, Z31, Z5, Z6
 	VPERMB     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z28, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
 	VPTERNLOGQ $0xd8, Z30, Z4, Z3
 	VPTERNLOGQ $0xd8, Z29, Z5, Z3
 	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z5, Z6
 	VPTERNLOGQ $0xd8, Z31, Z0, Z6
 	VPTERNLOGQ $0xd8, Z30, Z1, Z6
 	VPTERNLOGQ $0xd8, Z29, Z2, Z6
 	VPTERNLOGQ $0xd8, Z28, Z4, Z6
 	VPERMB     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z29, Z0, Z2
 	VPTERNLOGQ $0xd8, Z28, Z1, Z2
 	VPTERNLOGQ $0xd8, Z31, Z4, Z2
 	VPTERNLOGQ $0xd8, Z30, Z5, Z2
 	VPERMB     Z2, Z23, Z2
-	VMOVDQU64  Z2, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z2, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks724
 
 last725:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone726
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks724
 
 rowdone726:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row723
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -18739,8 +18991,10 @@ TEXT ·unzip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle618<>+0(SB), Z31
 	VMOVDQU64 shuffle619<>+0(SB), Z30
 	VMOVDQU64 shuffle620<>+0(SB), Z29
@@ -18752,76 +19006,76 @@ TEXT ·unzip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle626<>+0(SB), Z23
 
 group727:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row728:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last730
 
 chunks729:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMD     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z0, Z6
 	VPTERNLOGQ $0xd8, Z31, Z2, Z6
 	VPTERNLOGQ $0xd8, Z30, Z4, Z6
 	VPTERNLOGQ $0xd8, Z29, Z5, Z6
 	VPERMD     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
 	VPTERNLOGQ $0xd8, Z31, Z4, Z3
 	VPTERNLOGQ $0xd8, Z30, Z5, Z3
 	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
 	VPTERNLOGQ $0xd8, Z31, Z5, Z6
 	VPERMD     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z5
 	VPTERNLOGQ $0xd8, Z30, Z1, Z5
 	VPTERNLOGQ $0xd8, Z29, Z2, Z5
 	VPTERNLOGQ $0xd8, Z28, Z4, Z5
 	VPERMD     Z5, Z23, Z5
-	VMOVDQU64  Z5, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z5, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks729
 
 last730:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone731
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks729
 
 rowdone731:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row728
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -18938,8 +19192,10 @@ TEXT ·unzip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle627<>+0(SB), Z31
 	VMOVDQU64 shuffle628<>+0(SB), Z30
 	VMOVDQU64 shuffle629<>+0(SB), Z29
@@ -18951,76 +19207,76 @@ TEXT ·unzip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle635<>+0(SB), Z23
 
 group732:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row733:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last735
 
 chunks734:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x05, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x05, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
 	VPERMQ     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z2, Z6
 	VPTERNLOGQ $0xd8, Z29, Z0, Z6
 	VPTERNLOGQ $0xd8, Z28, Z1, Z6
 	VPTERNLOGQ $0xd8, Z31, Z4, Z6
 	VPTERNLOGQ $0xd8, Z30, Z5, Z6
 	VPERMQ     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R9)(DX*1)
+	VMOVDQU64  Z6, (R11)(DX*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z31, Z0, Z3
 	VPTERNLOGQ $0xd8, Z30, Z1, Z3
 	VPTERNLOGQ $0xd8, Z29, Z2, Z3
 	VPTERNLOGQ $0xd8, Z28, Z4, Z3
 	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z0, Z6
 	VPTERNLOGQ $0xd8, Z31, Z2, Z6
 	VPTERNLOGQ $0xd8, Z30, Z4, Z6
 	VPTERNLOGQ $0xd8, Z29, Z5, Z6
 	VPERMQ     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R9)(BX*1)
+	VMOVDQU64  Z6, (R11)(DI*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z4
 	VPTERNLOGQ $0xd8, Z29, Z1, Z4
 	VPTERNLOGQ $0xd8, Z28, Z2, Z4
 	VPTERNLOGQ $0xd8, Z31, Z5, Z4
 	VPERMQ     Z4, Z23, Z4
-	VMOVDQU64  Z4, (R10)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z4, (R12)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks734
 
 last735:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone736
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks734
 
 rowdone736:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row733
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -19137,40 +19393,42 @@ TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group737:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row738:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last740
 
 chunks739:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	IMUL3Q    $0x06, DI, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 shuffle636<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 192(R10), Z2
+	VMOVDQU64 192(R12), Z2
 	VMOVDQU64 shuffle637<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
-	VMOVDQU64 256(R10), Z4
+	VMOVDQU64 256(R12), Z4
 	VMOVDQU64 shuffle638<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
-	VMOVDQU64 128(R10), Z5
+	VMOVDQU64 128(R12), Z5
 	VMOVDQU64 shuffle639<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
-	VMOVDQU64 320(R10), Z6
+	VMOVDQU64 320(R12), Z6
 	VMOVDQU64 shuffle640<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle641<>+0(SB), Z7
 	VPERMI2B  Z1, Z0, Z7
 	VMOVDQU64 shuffle642<>+0(SB), Z3
@@ -19181,7 +19439,7 @@ chunks739:
 	VPERMT2B  Z5, Z3, Z7
 	VMOVDQU64 shuffle645<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R8)(DX*1)
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle646<>+0(SB), Z3
 	VPERMI2B  Z5, Z0, Z3
 	VMOVDQU64 shuffle647<>+0(SB), Z7
@@ -19192,7 +19450,7 @@ chunks739:
 	VPERMT2B  Z1, Z7, Z3
 	VMOVDQU64 shuffle650<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R8)(DX*2)
+	VMOVDQU64 Z3, (R10)(DX*2)
 	VMOVDQU64 shuffle651<>+0(SB), Z7
 	VPERMI2B  Z5, Z0, Z7
 	VMOVDQU64 shuffle652<>+0(SB), Z3
@@ -19203,7 +19461,7 @@ chunks739:
 	VPERMT2B  Z1, Z3, Z7
 	VMOVDQU64 shuffle655<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R9)
+	VMOVDQU64 Z7, (R11)
 	VMOVDQU64 shuffle656<>+0(SB), Z3
 	VPERMI2B  Z5, Z1, Z3
 	VMOVDQU64 shuffle657<>+0(SB), Z7
@@ -19214,7 +19472,7 @@ chunks739:
 	VPERMT2B  Z0, Z7, Z3
 	VMOVDQU64 shuffle660<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
+	VMOVDQU64 Z3, (R11)(DX*1)
 	VMOVDQU64 shuffle661<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z1
 	VMOVDQU64 shuffle662<>+0(SB), Z3
@@ -19225,24 +19483,24 @@ chunks739:
 	VPERMT2B  Z0, Z3, Z1
 	VMOVDQU64 shuffle665<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R9)(DX*2)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z1, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks739
 
 last740:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone741
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks739
 
 rowdone741:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row738
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -19569,40 +19827,42 @@ TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group742:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row743:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last745
 
 chunks744:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	IMUL3Q    $0x06, DI, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 192(R10), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 192(R12), Z1
 	VMOVDQU64 shuffle666<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 64(R10), Z2
+	VMOVDQU64 64(R12), Z2
 	VMOVDQU64 shuffle667<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
-	VMOVDQU64 128(R10), Z4
+	VMOVDQU64 128(R12), Z4
 	VMOVDQU64 shuffle668<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
-	VMOVDQU64 256(R10), Z5
+	VMOVDQU64 256(R12), Z5
 	VMOVDQU64 shuffle669<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
-	VMOVDQU64 320(R10), Z6
+	VMOVDQU64 320(R12), Z6
 	VMOVDQU64 shuffle670<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle671<>+0(SB), Z7
 	VPERMI2B  Z1, Z0, Z7
 	VMOVDQU64 shuffle672<>+0(SB), Z3
@@ -19613,7 +19873,7 @@ chunks744:
 	VPERMT2B  Z5, Z3, Z7
 	VMOVDQU64 shuffle675<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R8)(DX*1)
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle676<>+0(SB), Z3
 	VPERMI2B  Z5, Z2, Z3
 	VMOVDQU64 shuffle677<>+0(SB), Z7
@@ -19624,7 +19884,7 @@ chunks744:
 	VPERMT2B  Z1, Z7, Z3
 	VMOVDQU64 shuffle680<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R8)(DX*2)
+	VMOVDQU64 Z3, (R10)(DX*2)
 	VMOVDQU64 shuffle681<>+0(SB), Z7
 	VPERMI2B  Z5, Z2, Z7
 	VMOVDQU64 shuffle682<>+0(SB), Z3
@@ -19635,7 +19895,7 @@ chunks744:
 	VPERMT2B  Z1, Z3, Z7
 	VMOVDQU64 shuffle685<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R9)
+	VMOVDQU64 Z7, (R11)
 	VMOVDQU64 shuffle686<>+0(SB), Z3
 	VPERMI2B  Z6, Z4, Z3
 	VMOVDQU64 shuffle687<>+0(SB), Z7
@@ -19646,7 +19906,7 @@ chunks744:
 	VPERMT2B  Z1, Z7, Z3
 	VMOVDQU64 shuffle690<>+0(SB), Z7
 	VPERMT2B  Z5, Z7, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
+	VMOVDQU64 Z3, (R11)(DX*1)
 	VMOVDQU64 shuffle691<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z4
 	VMOVDQU64 shuffle692<>+0(SB), Z3
@@ -19657,24 +19917,24 @@ chunks744:
 	VPERMT2B  Z1, Z3, Z4
 	VMOVDQU64 shuffle695<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z4
-	VMOVDQU64 Z4, (R9)(DX*2)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z4, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks744
 
 last745:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone746
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks744
 
 rowdone746:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row743
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -20001,40 +20261,42 @@ TEXT ·unzip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group747:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row748:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last750
 
 chunks749:
-	LEAQ      (CX)(DI*1), R8
-	LEAQ      (R8)(BX*1), R9
-	IMUL3Q    $0x06, DI, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
 	VMOVDQU64 shuffle696<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 192(R10), Z2
+	VMOVDQU64 192(R12), Z2
 	VMOVDQU64 shuffle697<>+0(SB), Z4
 	VPERMT2D  Z2, Z4, Z3
-	VMOVDQU64 256(R10), Z4
+	VMOVDQU64 256(R12), Z4
 	VMOVDQU64 shuffle698<>+0(SB), Z5
 	VPERMT2D  Z4, Z5, Z3
-	VMOVDQU64 128(R10), Z5
+	VMOVDQU64 128(R12), Z5
 	VMOVDQU64 shuffle699<>+0(SB), Z6
 	VPERMT2D  Z5, Z6, Z3
-	VMOVDQU64 320(R10), Z6
+	VMOVDQU64 320(R12), Z6
 	VMOVDQU64 shuffle700<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R8)
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle701<>+0(SB), Z7
 	VPERMI2D  Z1, Z0, Z7
 	VMOVDQU64 shuffle702<>+0(SB), Z3
@@ -20045,7 +20307,7 @@ chunks749:
 	VPERMT2D  Z5, Z3, Z7
 	VMOVDQU64 shuffle705<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R8)(DX*1)
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle706<>+0(SB), Z3
 	VPERMI2D  Z5, Z0, Z3
 	VMOVDQU64 shuffle707<>+0(SB), Z7
@@ -20056,7 +20318,7 @@ chunks749:
 	VPERMT2D  Z1, Z7, Z3
 	VMOVDQU64 shuffle710<>+0(SB), Z7
 	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R8)(DX*2)
+	VMOVDQU64 Z3, (R10)(DX*2)
 	VMOVDQU64 shuffle711<>+0(SB), Z7
 	VPERMI2D  Z5, Z0, Z7
 	VMOVDQU64 shuffle712<>+0(SB), Z3
@@ -20067,7 +20329,7 @@ chunks749:
 	VPERMT2D  Z1, Z3, Z7
 	VMOVDQU64 shuffle715<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R9)
+	VMOVDQU64 Z7, (R11)
 	VMOVDQU64 shuffle716<>+0(SB), Z3
 	VPERMI2D  Z5, Z1, Z3
 	VMOVDQU64 shuffle717<>+0(SB), Z7
@@ -20078,7 +20340,7 @@ chunks749:
 	VPERMT2D  Z0, Z7, Z3
 	VMOVDQU64 shuffle720<>+0(SB), Z7
 	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
+	VMOVDQU64 Z3, (R11)(DX*1)
 	VMOVDQU64 shuffle721<>+0(SB), Z3
 	VPERMT2D  Z5, Z3, Z1
 	VMOVDQU64 shuffle722<>+0(SB), Z3
@@ -20089,24 +20351,24 @@ chunks749:
 	VPERMT2D  Z0, Z3, Z1
 	VMOVDQU64 shuffle725<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R9)(DX*2)
-	ADDQ      $+64, DI
-	MOVQ      n+16(FP), R8
-	SUBQ      DI, R8
-	CMPQ      R8, $+64
+	VMOVDQU64 Z1, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
 	JAE       chunks749
 
 last750:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone751
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks749
 
 rowdone751:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row748
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -20433,40 +20695,42 @@ TEXT ·unzip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  groupDepth+80(FP), BX
 	SUBQ  SI, BX
 	MOVQ  BX, 16(SP)
-	MOVQ  laneI+56(FP), BX
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
 
 group752:
-	MOVQ rows+24(FP), SI
+	MOVQ rows+24(FP), R8
 
 row753:
-	XORQ DI, DI
-	MOVQ n+16(FP), R8
-	SUBQ DI, R8
-	CMPQ R8, $+64
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
 	JB   last755
 
 chunks754:
-	LEAQ       (CX)(DI*1), R8
-	LEAQ       (R8)(BX*1), R9
-	IMUL3Q     $0x06, DI, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  192(R10), Z1
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	IMUL3Q     $0x06, R9, R12
+	ADDQ       AX, R12
+	VMOVDQU64  (R12), Z0
+	VMOVDQU64  192(R12), Z1
 	VMOVDQU64  shuffle726<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU64  64(R10), Z2
+	VMOVDQU64  64(R12), Z2
 	VMOVDQU64  shuffle727<>+0(SB), Z4
 	VPERMT2Q   Z2, Z4, Z3
-	VMOVDQU64  128(R10), Z4
+	VMOVDQU64  128(R12), Z4
 	VMOVDQU64  shuffle728<>+0(SB), Z5
 	VPERMT2Q   Z4, Z5, Z3
-	VMOVDQU64  256(R10), Z5
+	VMOVDQU64  256(R12), Z5
 	VMOVDQU64  shuffle729<>+0(SB), Z6
 	VPERMT2Q   Z5, Z6, Z3
-	VMOVDQU64  320(R10), Z6
+	VMOVDQU64  320(R12), Z6
 	VMOVDQU64  shuffle730<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R8)
+	VMOVDQU64  Z3, (R10)
 	VMOVDQU64  shuffle731<>+0(SB), Z7
 	VPERMI2Q   Z1, Z0, Z7
 	VMOVDQU64  shuffle732<>+0(SB), Z3
@@ -20477,7 +20741,7 @@ chunks754:
 	VPERMT2Q   Z5, Z3, Z7
 	VMOVDQU64  shuffle734<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R8)(DX*1)
+	VMOVDQU64  Z7, (R10)(DX*1)
 	VMOVDQU64  shuffle735<>+0(SB), Z3
 	VPERMI2Q   Z5, Z2, Z3
 	VMOVDQU64  shuffle736<>+0(SB), Z7
@@ -20488,7 +20752,7 @@ chunks754:
 	VPERMT2Q   Z1, Z7, Z3
 	VMOVDQU64  shuffle739<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R8)(DX*2)
+	VMOVDQU64  Z3, (R10)(DX*2)
 	VMOVDQU64  shuffle740<>+0(SB), Z7
 	VPERMI2Q   Z5, Z2, Z7
 	VMOVDQU64  shuffle741<>+0(SB), Z3
@@ -20499,7 +20763,7 @@ chunks754:
 	VPERMT2Q   Z1, Z3, Z7
 	VMOVDQU64  shuffle744<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R9)
+	VMOVDQU64  Z7, (R11)
 	VMOVDQU64  shuffle745<>+0(SB), Z3
 	VPERMI2Q   Z6, Z4, Z3
 	VMOVDQU64  shuffle746<>+0(SB), Z7
@@ -20510,7 +20774,7 @@ chunks754:
 	VPTERNLOGQ $0xd8, Z7, Z1, Z3
 	VMOVDQU64  shuffle748<>+0(SB), Z7
 	VPERMT2Q   Z5, Z7, Z3
-	VMOVDQU64  Z3, (R9)(DX*1)
+	VMOVDQU64  Z3, (R11)(DX*1)
 	VMOVDQU64  shuffle749<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z4
 	VMOVDQU64  shuffle750<>+0(SB), Z3
@@ -20521,24 +20785,24 @@ chunks754:
 	VPERMT2Q   Z1, Z3, Z4
 	VMOVDQU64  shuffle753<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQU64  Z4, (R9)(DX*2)
-	ADDQ       $+64, DI
-	MOVQ       n+16(FP), R8
-	SUBQ       DI, R8
-	CMPQ       R8, $+64
+	VMOVDQU64  Z4, (R11)(DX*2)
+	ADDQ       $+64, R9
+	MOVQ       n+16(FP), R10
+	SUBQ       R9, R10
+	CMPQ       R10, $+64
 	JAE        chunks754
 
 last755:
-	TESTQ R8, R8
+	TESTQ R10, R10
 	JZ    rowdone756
-	MOVQ  n+16(FP), DI
-	SUBQ  $+64, DI
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
 	JMP   chunks754
 
 rowdone756:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ SI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
 	JNZ  row753
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -20845,8 +21109,10 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle754<>+0(SB), Z31
 	VMOVDQU64 shuffle755<>+0(SB), Z30
 	VMOVDQU64 shuffle756<>+0(SB), Z29
@@ -20862,36 +21128,36 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle766<>+0(SB), Z19
 
 group757:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row758:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last760
 
 chunks759:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z1, Z8
 	VPTERNLOGQ $0xd8, Z26, Z0, Z8
 	VPTERNLOGQ $0xd8, Z31, Z2, Z8
@@ -20900,7 +21166,7 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z8
 	VPTERNLOGQ $0xd8, Z27, Z7, Z8
 	VPERMB     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z27, Z0, Z3
 	VPTERNLOGQ $0xd8, Z26, Z1, Z3
@@ -20909,7 +21175,7 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z3
 	VPTERNLOGQ $0xd8, Z28, Z7, Z3
 	VPERMB     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z4, Z8
 	VPTERNLOGQ $0xd8, Z28, Z0, Z8
 	VPTERNLOGQ $0xd8, Z27, Z1, Z8
@@ -20918,7 +21184,7 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z8
 	VPTERNLOGQ $0xd8, Z29, Z7, Z8
 	VPERMB     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
@@ -20927,7 +21193,7 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z3
 	VPTERNLOGQ $0xd8, Z30, Z7, Z3
 	VPERMB     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z0, Z8
 	VPTERNLOGQ $0xd8, Z29, Z1, Z8
@@ -20936,7 +21202,7 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z8
 	VPTERNLOGQ $0xd8, Z31, Z7, Z8
 	VPERMB     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z7
 	VPTERNLOGQ $0xd8, Z30, Z1, Z7
 	VPTERNLOGQ $0xd8, Z29, Z2, Z7
@@ -20944,24 +21210,24 @@ chunks759:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z7
 	VPTERNLOGQ $0xd8, Z26, Z6, Z7
 	VPERMB     Z7, Z19, Z7
-	VMOVDQU64  Z7, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z7, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks759
 
 last760:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone761
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks759
 
 rowdone761:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row758
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -21118,8 +21384,10 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle767<>+0(SB), Z31
 	VMOVDQU64 shuffle768<>+0(SB), Z30
 	VMOVDQU64 shuffle769<>+0(SB), Z29
@@ -21135,36 +21403,36 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle779<>+0(SB), Z19
 
 group762:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row763:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last765
 
 chunks764:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z2, Z8
 	VPTERNLOGQ $0xd8, Z27, Z0, Z8
 	VPTERNLOGQ $0xd8, Z26, Z1, Z8
@@ -21173,7 +21441,7 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z8
 	VPTERNLOGQ $0xd8, Z28, Z7, Z8
 	VPERMB     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
@@ -21182,7 +21450,7 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z3
 	VPTERNLOGQ $0xd8, Z30, Z7, Z3
 	VPERMB     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z7, Z8
 	VPTERNLOGQ $0xd8, Z31, Z0, Z8
 	VPTERNLOGQ $0xd8, Z30, Z1, Z8
@@ -21191,7 +21459,7 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z8
 	VPTERNLOGQ $0xd8, Z26, Z6, Z8
 	VPERMB     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z26, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
@@ -21200,7 +21468,7 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z3
 	VPTERNLOGQ $0xd8, Z27, Z7, Z3
 	VPERMB     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z4, Z8
 	VPTERNLOGQ $0xd8, Z28, Z0, Z8
 	VPTERNLOGQ $0xd8, Z27, Z1, Z8
@@ -21209,7 +21477,7 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z8
 	VPTERNLOGQ $0xd8, Z29, Z7, Z8
 	VPERMB     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z30, Z0, Z6
 	VPTERNLOGQ $0xd8, Z29, Z1, Z6
 	VPTERNLOGQ $0xd8, Z28, Z2, Z6
@@ -21217,24 +21485,24 @@ chunks764:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z6
 	VPTERNLOGQ $0xd8, Z31, Z7, Z6
 	VPERMB     Z6, Z19, Z6
-	VMOVDQU64  Z6, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z6, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks764
 
 last765:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone766
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks764
 
 rowdone766:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row763
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -21391,8 +21659,10 @@ TEXT ·unzip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle780<>+0(SB), Z31
 	VMOVDQU64 shuffle781<>+0(SB), Z30
 	VMOVDQU64 shuffle782<>+0(SB), Z29
@@ -21408,36 +21678,36 @@ TEXT ·unzip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle792<>+0(SB), Z19
 
 group767:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row768:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last770
 
 chunks769:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z5, Z8
 	VPTERNLOGQ $0xd8, Z29, Z0, Z8
 	VPTERNLOGQ $0xd8, Z28, Z1, Z8
@@ -21446,7 +21716,7 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z7, Z8
 	VPERMD     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z1, Z3
 	VPTERNLOGQ $0xd8, Z26, Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z2, Z3
@@ -21455,7 +21725,7 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z3
 	VPTERNLOGQ $0xd8, Z27, Z7, Z3
 	VPERMD     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z0, Z8
 	VPTERNLOGQ $0xd8, Z29, Z1, Z8
@@ -21464,7 +21734,7 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z8
 	VPTERNLOGQ $0xd8, Z31, Z7, Z8
 	VPERMD     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z27, Z0, Z3
 	VPTERNLOGQ $0xd8, Z26, Z1, Z3
@@ -21473,7 +21743,7 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z3
 	VPTERNLOGQ $0xd8, Z28, Z7, Z3
 	VPERMD     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z7, Z8
 	VPTERNLOGQ $0xd8, Z31, Z0, Z8
 	VPTERNLOGQ $0xd8, Z30, Z1, Z8
@@ -21482,7 +21752,7 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z8
 	VPTERNLOGQ $0xd8, Z26, Z6, Z8
 	VPERMD     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z28, Z0, Z4
 	VPTERNLOGQ $0xd8, Z27, Z1, Z4
 	VPTERNLOGQ $0xd8, Z26, Z2, Z4
@@ -21490,24 +21760,24 @@ chunks769:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z4
 	VPTERNLOGQ $0xd8, Z29, Z7, Z4
 	VPERMD     Z4, Z19, Z4
-	VMOVDQU64  Z4, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z4, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks769
 
 last770:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone771
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks769
 
 rowdone771:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row768
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -21664,8 +21934,10 @@ TEXT ·unzip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle793<>+0(SB), Z31
 	VMOVDQU64 shuffle794<>+0(SB), Z30
 	VMOVDQU64 shuffle628<>+0(SB), Z29
@@ -21681,36 +21953,36 @@ TEXT ·unzip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle803<>+0(SB), Z19
 
 group772:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row773:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last775
 
 chunks774:
-	LEAQ       (CX)(R8*1), R9
-	LEAQ       (R9)(SI*1), R10
-	IMUL3Q     $0x07, R8, R11
-	ADDQ       AX, R11
-	VMOVDQU64  (R11), Z0
-	VMOVDQU64  64(R11), Z1
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	IMUL3Q     $0x07, R10, R13
+	ADDQ       AX, R13
+	VMOVDQU64  (R13), Z0
+	VMOVDQU64  64(R13), Z1
 	VMOVDQA64  Z0, Z3
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R11), Z2
+	VMOVDQU64  128(R13), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R11), Z4
+	VMOVDQU64  192(R13), Z4
 	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R11), Z5
+	VMOVDQU64  256(R13), Z5
 	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R11), Z6
+	VMOVDQU64  320(R13), Z6
 	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R11), Z7
+	VMOVDQU64  384(R13), Z7
 	VPTERNLOGQ $0xd8, Z26, Z7, Z3
 	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  Z3, (R11)
 	VMOVDQA64  Z1, Z8
 	VPTERNLOGQ $0xd8, Z26, Z0, Z8
 	VPTERNLOGQ $0xd8, Z31, Z2, Z8
@@ -21719,7 +21991,7 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z28, Z6, Z8
 	VPTERNLOGQ $0xd8, Z27, Z7, Z8
 	VPERMQ     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R9)(DX*1)
+	VMOVDQU64  Z8, (R11)(DX*1)
 	VMOVDQA64  Z2, Z3
 	VPTERNLOGQ $0xd8, Z27, Z0, Z3
 	VPTERNLOGQ $0xd8, Z26, Z1, Z3
@@ -21728,7 +22000,7 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z29, Z6, Z3
 	VPTERNLOGQ $0xd8, Z28, Z7, Z3
 	VPERMQ     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*2)
+	VMOVDQU64  Z3, (R11)(DX*2)
 	VMOVDQA64  Z4, Z8
 	VPTERNLOGQ $0xd8, Z28, Z0, Z8
 	VPTERNLOGQ $0xd8, Z27, Z1, Z8
@@ -21737,7 +22009,7 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z30, Z6, Z8
 	VPTERNLOGQ $0xd8, Z29, Z7, Z8
 	VPERMQ     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R9)(BX*1)
+	VMOVDQU64  Z8, (R11)(DI*1)
 	VMOVDQA64  Z5, Z3
 	VPTERNLOGQ $0xd8, Z29, Z0, Z3
 	VPTERNLOGQ $0xd8, Z28, Z1, Z3
@@ -21746,7 +22018,7 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z31, Z6, Z3
 	VPTERNLOGQ $0xd8, Z30, Z7, Z3
 	VPERMQ     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  Z3, (R12)
 	VMOVDQA64  Z6, Z8
 	VPTERNLOGQ $0xd8, Z30, Z0, Z8
 	VPTERNLOGQ $0xd8, Z29, Z1, Z8
@@ -21755,7 +22027,7 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z26, Z5, Z8
 	VPTERNLOGQ $0xd8, Z31, Z7, Z8
 	VPERMQ     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R10)(DX*1)
+	VMOVDQU64  Z8, (R12)(DX*1)
 	VPTERNLOGQ $0xd8, Z31, Z0, Z7
 	VPTERNLOGQ $0xd8, Z30, Z1, Z7
 	VPTERNLOGQ $0xd8, Z29, Z2, Z7
@@ -21763,24 +22035,24 @@ chunks774:
 	VPTERNLOGQ $0xd8, Z27, Z5, Z7
 	VPTERNLOGQ $0xd8, Z26, Z6, Z7
 	VPERMQ     Z7, Z19, Z7
-	VMOVDQU64  Z7, (R10)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
+	VMOVDQU64  Z7, (R12)(DX*2)
+	ADDQ       $+64, R10
+	MOVQ       n+16(FP), R11
+	SUBQ       R10, R11
+	CMPQ       R11, $+64
 	JAE        chunks774
 
 last775:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone776
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks774
 
 rowdone776:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row773
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -21917,41 +22189,43 @@ TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle347<>+0(SB), Z31
 	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group777:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row778:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last780
 
 chunks779:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z7
 	VPERMI2B  Z1, Z4, Z7
 	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle347<>+0(SB), Z9
 	VPERMI2B  Z1, Z6, Z9
 	VPERMT2B  Z1, Z30, Z6
@@ -21963,14 +22237,14 @@ chunks779:
 	VPERMT2B  Z9, Z30, Z7
 	VMOVDQU64 shuffle347<>+0(SB), Z9
 	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle347<>+0(SB), Z9
 	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle347<>+0(SB), Z9
 	VPERMI2B  Z2, Z0, Z9
 	VPERMT2B  Z2, Z30, Z0
@@ -21979,31 +22253,31 @@ chunks779:
 	VPERMT2B  Z6, Z30, Z4
 	VMOVDQU64 shuffle347<>+0(SB), Z6
 	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle347<>+0(SB), Z6
 	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks779
 
 last780:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone781
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks779
 
 rowdone781:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row778
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -22030,41 +22304,43 @@ TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle349<>+0(SB), Z31
 	VMOVDQU64 shuffle350<>+0(SB), Z30
 
 group782:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row783:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last785
 
 chunks784:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z7
 	VPERMI2B  Z1, Z4, Z7
 	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle349<>+0(SB), Z9
 	VPERMI2B  Z1, Z6, Z9
 	VPERMT2B  Z1, Z30, Z6
@@ -22076,14 +22352,14 @@ chunks784:
 	VPERMT2B  Z9, Z30, Z7
 	VMOVDQU64 shuffle349<>+0(SB), Z9
 	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle349<>+0(SB), Z9
 	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle349<>+0(SB), Z9
 	VPERMI2B  Z2, Z0, Z9
 	VPERMT2B  Z2, Z30, Z0
@@ -22092,31 +22368,31 @@ chunks784:
 	VPERMT2B  Z6, Z30, Z4
 	VMOVDQU64 shuffle349<>+0(SB), Z6
 	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle349<>+0(SB), Z6
 	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks784
 
 last785:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone786
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks784
 
 rowdone786:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row783
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -22143,41 +22419,43 @@ TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
 group787:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row788:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last790
 
 chunks789:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z5
 	VPERMI2D  Z1, Z2, Z5
 	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z7
 	VPERMI2D  Z1, Z4, Z7
 	VPERMT2D  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle222<>+0(SB), Z9
 	VPERMI2D  Z1, Z6, Z9
 	VPERMT2D  Z1, Z30, Z6
@@ -22189,14 +22467,14 @@ chunks789:
 	VPERMT2D  Z9, Z30, Z7
 	VMOVDQU64 shuffle222<>+0(SB), Z9
 	VPERMI2D  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2D  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle222<>+0(SB), Z9
 	VPERMI2D  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2D  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle222<>+0(SB), Z9
 	VPERMI2D  Z2, Z0, Z9
 	VPERMT2D  Z2, Z30, Z0
@@ -22205,31 +22483,31 @@ chunks789:
 	VPERMT2D  Z6, Z30, Z4
 	VMOVDQU64 shuffle222<>+0(SB), Z6
 	VPERMI2D  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2D  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle222<>+0(SB), Z6
 	VPERMI2D  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2D  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks789
 
 last790:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone791
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks789
 
 rowdone791:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row788
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -22256,41 +22534,43 @@ TEXT ·unzip8x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      groupDepth+80(FP), BX
 	SUBQ      SI, BX
 	MOVQ      BX, 16(SP)
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      laneI+56(FP), SI
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group792:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row793:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last795
 
 chunks794:
-	LEAQ      (CX)(R8*1), R9
-	LEAQ      (R9)(SI*1), R10
-	VMOVDQU64 (AX)(R8*8), Z0
-	VMOVDQU64 64(AX)(R8*8), Z1
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R8*8), Z2
-	VMOVDQU64 192(AX)(R8*8), Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z5
 	VPERMI2Q  Z1, Z2, Z5
 	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R8*8), Z4
-	VMOVDQU64 320(AX)(R8*8), Z1
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z7
 	VPERMI2Q  Z1, Z4, Z7
 	VPERMT2Q  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R8*8), Z6
-	VMOVDQU64 448(AX)(R8*8), Z1
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
 	VMOVDQU64 shuffle224<>+0(SB), Z9
 	VPERMI2Q  Z1, Z6, Z9
 	VPERMT2Q  Z1, Z30, Z6
@@ -22302,14 +22582,14 @@ chunks794:
 	VPERMT2Q  Z9, Z30, Z7
 	VMOVDQU64 shuffle224<>+0(SB), Z9
 	VPERMI2Q  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R9)
+	VMOVDQU64 Z9, (R11)
 	VPERMT2Q  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R10)
+	VMOVDQU64 Z1, (R12)
 	VMOVDQU64 shuffle224<>+0(SB), Z9
 	VPERMI2Q  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R9)(DX*2)
+	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2Q  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 Z3, (R12)(DX*2)
 	VMOVDQU64 shuffle224<>+0(SB), Z9
 	VPERMI2Q  Z2, Z0, Z9
 	VPERMT2Q  Z2, Z30, Z0
@@ -22318,31 +22598,31 @@ chunks794:
 	VPERMT2Q  Z6, Z30, Z4
 	VMOVDQU64 shuffle224<>+0(SB), Z6
 	VPERMI2Q  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R9)(DX*1)
+	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2Q  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R10)(DX*1)
+	VMOVDQU64 Z9, (R12)(DX*1)
 	VMOVDQU64 shuffle224<>+0(SB), Z6
 	VPERMI2Q  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R9)(BX*1)
+	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2Q  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R10)(BX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
 	JAE       chunks794
 
 last795:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone796
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks794
 
 rowdone796:
-	ADDQ spaceStride+32(FP), AX
-	ADDQ depthStride+40(FP), CX
-	DECQ DI
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
 	JNZ  row793
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -22945,37 +23225,41 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 
 runs815:
 	SUBQ $+64, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group818:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row819:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run820:
-	XORQ R10, R10
+	XORQ R14, R14
 
 pieces821:
-	VMOVDQU64 (R9)(R10*1), Z0
-	VMOVDQU64 Z0, (R8)(R10*1)
-	CMPQ      R10, SI
+	VMOVDQU64 (R13)(R14*1), Z0
+	VMOVDQU64 Z0, (R12)(R14*1)
+	CMPQ      R14, SI
 	JEQ       piecesdone822
-	ADDQ      $+64, R10
-	CMPQ      R10, SI
+	ADDQ      $+64, R14
+	CMPQ      R14, SI
 	JLE       pieces821
-	MOVQ      SI, R10
+	MOVQ      SI, R14
 	JMP       pieces821
 
 piecesdone822:
-	ADDQ dstX+32(FP), R8
-	ADDQ srcX+40(FP), R9
-	DECQ DI
+	ADDQ DX, R12
+	ADDQ DI, R13
+	DECQ R11
 	JNZ  run820
-	ADDQ dstRow+56(FP), AX
-	ADDQ srcRow+64(FP), CX
-	DECQ DX
+	ADDQ R8, AX
+	ADDQ R9, CX
+	DECQ R10
 	JNZ  row819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
@@ -22986,27 +23270,31 @@ piecesdone822:
 
 runs816:
 	SUBQ $+32, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group823:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row824:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run825:
-	VMOVDQU (R9), Y0
-	VMOVDQU (R9)(SI*1), Y1
-	VMOVDQU Y0, (R8)
-	VMOVDQU Y1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
+	VMOVDQU (R13), Y0
+	VMOVDQU (R13)(SI*1), Y1
+	VMOVDQU Y0, (R12)
+	VMOVDQU Y1, (R12)(SI*1)
+	ADDQ    DX, R12
+	ADDQ    DI, R13
+	DECQ    R11
 	JNZ     run825
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
+	ADDQ    R8, AX
+	ADDQ    R9, CX
+	DECQ    R10
 	JNZ     row824
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
@@ -23017,27 +23305,31 @@ run825:
 
 runs817:
 	SUBQ $+16, SI
+	MOVQ dstX+32(FP), DX
+	MOVQ srcX+40(FP), DI
+	MOVQ dstRow+56(FP), R8
+	MOVQ srcRow+64(FP), R9
 
 group826:
-	MOVQ rows+48(FP), DX
+	MOVQ rows+48(FP), R10
 
 row827:
-	MOVQ w+24(FP), DI
-	MOVQ AX, R8
-	MOVQ CX, R9
+	MOVQ w+24(FP), R11
+	MOVQ AX, R12
+	MOVQ CX, R13
 
 run828:
-	VMOVDQU (R9), X0
-	VMOVDQU (R9)(SI*1), X1
-	VMOVDQU X0, (R8)
-	VMOVDQU X1, (R8)(SI*1)
-	ADDQ    dstX+32(FP), R8
-	ADDQ    srcX+40(FP), R9
-	DECQ    DI
+	VMOVDQU (R13), X0
+	VMOVDQU (R13)(SI*1), X1
+	VMOVDQU X0, (R12)
+	VMOVDQU X1, (R12)(SI*1)
+	ADDQ    DX, R12
+	ADDQ    DI, R13
+	DECQ    R11
 	JNZ     run828
-	ADDQ    dstRow+56(FP), AX
-	ADDQ    srcRow+64(FP), CX
-	DECQ    DX
+	ADDQ    R8, AX
+	ADDQ    R9, CX
+	DECQ    R10
 	JNZ     row827
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX

@@ -121,7 +121,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.JMP(operand.LabelRef(chunkLoop))
 
 		c.Label(rowDone)
-		g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, [2]string{"spaceStride", "depthStride"}, rows, z.groups, rowLoop, groupLoop, z.steps}, k.Streaming)
+		g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, z.strides, rows, z.groups, rowLoop, groupLoop, z.steps}, k.Streaming)
 	}
 }
 
@@ -358,7 +358,7 @@ func (g *Generator) moveN(k table.Kernel) {
 	c.CMPQ(j, b)
 	c.JB(operand.LabelRef(jLoop))
 
-	g.end(loops{[2]reg.GPVirtual{rowS, rowD}, [2]string{"spaceStride", "depthStride"}, rows, groups, rowLoop, groupLoop, next}, false)
+	g.end(loops{[2]reg.GPVirtual{rowS, rowD}, [2]operand.Op{param(c, "spaceStride"), param(c, "depthStride")}, rows, groups, rowLoop, groupLoop, next}, false)
 }
 
 // copyRuns writes the AVX2 run copier: runs of 32 bytes and more move 32

@@ -222,7 +222,7 @@ func (g *Generator) fixedB512(k table.Kernel) (minN int, err error) {
 	}
 
 	c.Label(rowDone)
-	g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, [2]string{"spaceStride", "depthStride"}, rows, z.groups, rowLoop, groupLoop, z.steps}, false)
+	g.end(loops{[2]reg.GPVirtual{z.sp, z.dp}, z.strides, rows, z.groups, rowLoop, groupLoop, z.steps}, false)
 	if overlap {
 		return s.Chunk(), nil
 	}
