@@ -55,14 +55,16 @@ func newPlan(g *shape.Geometry, unit int) plan {
 		case b <= groupedBlocks && cstep == b*b*plane && cp > d.H:
 			// CRD, where the planes of one output channel lie b*b
 			// planes after the last's on both sides: with more
-			// channels than rows (YOLO's 13x13 maps of 64), the
-			// channels are the groups and the rows the outer loop,
-			// which makes fewer, longer kernel calls. (The rows'
-			// stride does not continue the channels' on the depth
-			// side, so only one of the two loops can be the groups.)
-			a.Rows = b
+			// channels than rows (YOLO's 13x13 maps of 64), a call
+			// per block row i takes every row h of every channel,
+			// the channels as groups: b kernel calls where a call
+			// per row h made H. (The rows' stride does not continue
+			// the channels' on the depth side, so only one of the
+			// two loops can be the groups.) YOLO's 8-byte
+			// DepthToSpace on a Zen 5: 0.38 -> 0.52 of copy().
+			a.Rows, a.SpaceStride, a.DepthStride = d.H, b*wb, d.W
 			a.Groups, a.GroupSpace, a.GroupDepth = cp, b*b*plane, cstep
-			p.outer[1] = loop{d.H, b * wb, d.W}
+			p.outer[1] = loop{b, wb, istep}
 		case b <= groupedBlocks:
 			// Rows i < b of a group are consecutive space rows, so
 			// space is written in order while b*b planes are read.
