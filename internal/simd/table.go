@@ -205,19 +205,23 @@ func (t *Table) copyRuns(stream bool, a *CopyArgs) {
 			return
 		}
 	}
-	for t.Base != nil && a.E < baseRunMax {
+	for t.Base != nil && baseRuns(a.E) {
 		t = t.Base
 	}
 	t.CopyRuns.Run(a)
 }
 
-// baseRunMax is the run length below which a table with a base copies
-// runs with the base's copier: below a 64-byte register AVX-512's copier
-// has only AVX2's 16- and 32-byte moves, and it moves a run of exactly 32
-// bytes twice (its head and its overlapping tail), where AVX2's moves it
-// once. On a Zen 5, 1x16x64x64 NHWC DCR of 4-byte elements (runs of 32
-// bytes) ran at 0.39-0.40 of copy() with it and 0.48-0.50 with AVX2's.
-const baseRunMax = 64
+// baseRuns reports whether a table with a base copies runs of e bytes with
+// the base's copier. Below a 64-byte register AVX-512's copier has only
+// AVX2's 16- and 32-byte moves, and it moves a run of exactly 32 bytes
+// twice (its head and its overlapping tail), where AVX2's moves it once:
+// on a Zen 5, 1x16x64x64 NHWC DCR of 4-byte elements (runs of 32 bytes)
+// ran at 0.39-0.40 of copy() with it and 0.48-0.50 with AVX2's. Between
+// one and two registers it moves two 64-byte pieces that overlap by most
+// of a register: 8-byte NHWC DCR b = 3 (runs of 72 bytes) ran at 0.48-0.50
+// with it and 0.60-0.69 with AVX2's three 32-byte moves. Runs of exactly
+// 64 bytes, one move, stay (1.12 against AVX2's 0.76).
+func baseRuns(e int) bool { return e < 64 || e > 64 && e < 128 }
 
 // try runs the kernel if there is one and a.N is long enough for it, and
 // reports whether it did.
