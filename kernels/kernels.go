@@ -16,11 +16,18 @@
 // route below for any call, and go run ./bench/cmd/report -routes for
 // every case of the report.
 //
-//  0. Gather (internal/gather). On tiers with gather kernels (AVX-512
-//     VBMI), NCHW DepthToSpace whose output rows are shorter than a vector
-//     runs as one pass over the output: each output vector is shuffled
-//     from a few source windows by per-shape index tables (a plan, cached),
-//     with gather<g><ISA>. Everything else takes the steps below.
+//  0. Short rows, in one pass (internal/stack, internal/gather). On the
+//     AVX-512 tiers, NCHW calls of b = 2 whose depth rows fit a 64-byte
+//     register (YOLO's 13x13 maps) run as units of k rows of each of the
+//     four planes stacked in one register each, moved by one permutation
+//     per shape (a plan, cached) held in registers, with
+//     stackZip2x<u><ISA> and stackUnzip2x<u><ISA> (u: the bytes of the
+//     permutes' units, the largest of 1 (VBMI only), 2 and 4 that divides
+//     the element). On tiers with gather kernels (AVX-512 VBMI), other
+//     NCHW DepthToSpace whose output rows are shorter than a vector runs
+//     as one pass over the output: each output vector is shuffled from a
+//     few source windows by per-shape index tables, with gather<g><ISA>.
+//     Everything else takes the steps below.
 //
 //  1. Plan kind (internal/engine). The call is split into calls of row
 //     kernels, of one of three kinds, by layout and order:
