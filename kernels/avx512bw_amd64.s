@@ -17165,9 +17165,9 @@ rowdone588:
 	VZEROUPPER
 	RET
 
-// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-72
+TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-72
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17201,29 +17201,33 @@ unit590:
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VPUNPCKLBW Z1, Z0, Z12
+	VPUNPCKHBW Z1, Z0, Z13
+	VPUNPCKLBW Z3, Z2, Z14
+	VPUNPCKHBW Z3, Z2, Z15
 	VMOVDQA64  Z8, Z4
 	VPMOVW2M   Z8, K6
 	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z4
-	VPERMI2W   Z1, Z0, K7, Z4
+	VPERMI2W   Z15, Z14, K6, Z4
+	VPERMI2W   Z13, Z12, K7, Z4
 	VMOVDQU8   Z4, K2, (R12)
 	VMOVDQA64  Z9, Z5
 	VPMOVW2M   Z9, K6
 	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z5
-	VPERMI2W   Z1, Z0, K7, Z5
+	VPERMI2W   Z15, Z14, K6, Z5
+	VPERMI2W   Z13, Z12, K7, Z5
 	VMOVDQU8   Z5, K3, 64(R12)
 	VMOVDQA64  Z10, Z6
 	VPMOVW2M   Z10, K6
 	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z6
-	VPERMI2W   Z1, Z0, K7, Z6
+	VPERMI2W   Z15, Z14, K6, Z6
+	VPERMI2W   Z13, Z12, K7, Z6
 	VMOVDQU8   Z6, K4, 128(R12)
 	VMOVDQA64  Z11, Z7
 	VPMOVW2M   Z11, K6
 	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z7
-	VPERMI2W   Z1, Z0, K7, Z7
+	VPERMI2W   Z15, Z14, K6, Z7
+	VPERMI2W   Z13, Z12, K7, Z7
 	VMOVDQU8   Z7, K5, 192(R12)
 	ADDQ       DI, R10
 	DECQ       R11
@@ -17235,79 +17239,92 @@ unit590:
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
 // Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-72
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ            space+0(FP), AX
+	MOVQ            depth+8(FP), CX
+	MOVQ            tab+16(FP), DX
+	VMOVDQU64       (DX), Z8
+	VMOVDQU64       64(DX), Z9
+	VMOVDQU64       128(DX), Z10
+	VMOVDQU64       192(DX), Z11
+	VBROADCASTI32X4 shuffle653<>+0(SB), Z16
+	KMOVQ           256(DX), K1
+	KMOVQ           264(DX), K2
+	KMOVQ           272(DX), K3
+	KMOVQ           280(DX), K4
+	KMOVQ           288(DX), K5
+	MOVQ            plane+48(FP), DX
+	LEAQ            (DX)(DX*2), BX
+	MOVQ            groups+56(FP), SI
+	MOVQ            step+32(FP), DI
+	MOVQ            last+40(FP), R8
+	MOVQ            group+64(FP), R9
 
 group591:
 	XORQ R10, R10
 	MOVQ units+24(FP), R11
 
 unit592:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
-	VMOVDQU8.Z (R12), K2, Z0
-	VMOVDQU8.Z 64(R12), K3, Z1
-	VMOVDQU8.Z 128(R12), K4, Z2
-	VMOVDQU8.Z 192(R12), K5, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVW2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z4
-	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
-	VMOVDQA64  Z9, Z5
-	VPMOVW2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z5
-	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
-	VMOVDQA64  Z10, Z6
-	VPMOVW2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z6
-	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
-	VMOVDQA64  Z11, Z7
-	VPMOVW2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z7
-	VPERMI2W   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit592
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group591
+	MOVQ        R10, R12
+	CMPQ        R12, R8
+	CMOVQGT     R8, R12
+	LEAQ        (CX)(R12*1), R13
+	LEAQ        (AX)(R12*4), R12
+	VMOVDQU8.Z  (R12), K2, Z0
+	VMOVDQU8.Z  64(R12), K3, Z1
+	VMOVDQU8.Z  128(R12), K4, Z2
+	VMOVDQU8.Z  192(R12), K5, Z3
+	VMOVDQA64   Z8, Z4
+	VPMOVW2M    Z8, K6
+	KNOTQ       K6, K7
+	VPERMI2W    Z3, Z2, K6, Z4
+	VPERMI2W    Z1, Z0, K7, Z4
+	VMOVDQA64   Z9, Z5
+	VPMOVW2M    Z9, K6
+	KNOTQ       K6, K7
+	VPERMI2W    Z3, Z2, K6, Z5
+	VPERMI2W    Z1, Z0, K7, Z5
+	VMOVDQA64   Z10, Z6
+	VPMOVW2M    Z10, K6
+	KNOTQ       K6, K7
+	VPERMI2W    Z3, Z2, K6, Z6
+	VPERMI2W    Z1, Z0, K7, Z6
+	VMOVDQA64   Z11, Z7
+	VPMOVW2M    Z11, K6
+	KNOTQ       K6, K7
+	VPERMI2W    Z3, Z2, K6, Z7
+	VPERMI2W    Z1, Z0, K7, Z7
+	VPSHUFB     Z16, Z4, Z4
+	VPSHUFB     Z16, Z5, Z5
+	VPSHUFB     Z16, Z6, Z6
+	VPSHUFB     Z16, Z7, Z7
+	VPUNPCKLQDQ Z5, Z4, Z12
+	VPUNPCKHQDQ Z5, Z4, Z13
+	VPUNPCKLQDQ Z7, Z6, Z14
+	VPUNPCKHQDQ Z7, Z6, Z15
+	VMOVDQU8    Z12, K1, (R13)
+	VMOVDQU8    Z13, K1, (R13)(DX*1)
+	VMOVDQU8    Z14, K1, (R13)(DX*2)
+	VMOVDQU8    Z15, K1, (R13)(BX*1)
+	ADDQ        DI, R10
+	DECQ        R11
+	JNZ         unit592
+	ADDQ        R9, AX
+	ADDQ        R9, CX
+	DECQ        SI
+	JNZ         group591
 	VZEROUPPER
 	RET
 
-// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
-TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-72
+DATA shuffle653<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle653<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $16
+
+// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-72
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17342,6 +17359,146 @@ unit594:
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
 	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K2, (R12)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K3, 64(R12)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K4, 128(R12)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K5, 192(R12)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit594
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group593
+	VZEROUPPER
+	RET
+
+// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512F, CMOV
+TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group595:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit596:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R12), K2, Z0
+	VMOVDQU8.Z 64(R12), K3, Z1
+	VMOVDQU8.Z 128(R12), K4, Z2
+	VMOVDQU8.Z 192(R12), K5, Z3
+	VMOVDQA64  Z8, Z4
+	VPMOVW2M   Z8, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z4
+	VPERMI2W   Z1, Z0, K7, Z4
+	VMOVDQU8   Z4, K1, (R13)
+	VMOVDQA64  Z9, Z5
+	VPMOVW2M   Z9, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z5
+	VPERMI2W   Z1, Z0, K7, Z5
+	VMOVDQU8   Z5, K1, (R13)(DX*1)
+	VMOVDQA64  Z10, Z6
+	VPMOVW2M   Z10, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z6
+	VPERMI2W   Z1, Z0, K7, Z6
+	VMOVDQU8   Z6, K1, (R13)(DX*2)
+	VMOVDQA64  Z11, Z7
+	VPMOVW2M   Z11, K6
+	KNOTQ      K6, K7
+	VPERMI2W   Z3, Z2, K6, Z7
+	VPERMI2W   Z1, Z0, K7, Z7
+	VMOVDQU8   Z7, K1, (R13)(BX*1)
+	ADDQ       DI, R10
+	DECQ       R11
+	JNZ        unit596
+	ADDQ       R9, AX
+	ADDQ       R9, CX
+	DECQ       SI
+	JNZ        group595
+	VZEROUPPER
+	RET
+
+// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
+TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-72
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      tab+16(FP), DX
+	VMOVDQU64 (DX), Z8
+	VMOVDQU64 64(DX), Z9
+	VMOVDQU64 128(DX), Z10
+	VMOVDQU64 192(DX), Z11
+	KMOVQ     256(DX), K1
+	KMOVQ     264(DX), K2
+	KMOVQ     272(DX), K3
+	KMOVQ     280(DX), K4
+	KMOVQ     288(DX), K5
+	MOVQ      plane+48(FP), DX
+	LEAQ      (DX)(DX*2), BX
+	MOVQ      groups+56(FP), SI
+	MOVQ      step+32(FP), DI
+	MOVQ      last+40(FP), R8
+	MOVQ      group+64(FP), R9
+
+group597:
+	XORQ R10, R10
+	MOVQ units+24(FP), R11
+
+unit598:
+	MOVQ       R10, R12
+	CMPQ       R12, R8
+	CMOVQGT    R8, R12
+	LEAQ       (CX)(R12*1), R13
+	LEAQ       (AX)(R12*4), R12
+	VMOVDQU8.Z (R13), K1, Z0
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	VMOVDQA64  Z8, Z4
 	VPMOVD2M   Z8, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z4
@@ -17367,11 +17524,11 @@ unit594:
 	VMOVDQU8   Z7, K5, 192(R12)
 	ADDQ       DI, R10
 	DECQ       R11
-	JNZ        unit594
+	JNZ        unit598
 	ADDQ       R9, AX
 	ADDQ       R9, CX
 	DECQ       SI
-	JNZ        group593
+	JNZ        group597
 	VZEROUPPER
 	RET
 
@@ -17397,11 +17554,11 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-72
 	MOVQ      last+40(FP), R8
 	MOVQ      group+64(FP), R9
 
-group595:
+group599:
 	XORQ R10, R10
 	MOVQ units+24(FP), R11
 
-unit596:
+unit600:
 	MOVQ       R10, R12
 	CMPQ       R12, R8
 	CMOVQGT    R8, R12
@@ -17437,11 +17594,11 @@ unit596:
 	VMOVDQU8   Z7, K1, (R13)(BX*1)
 	ADDQ       DI, R10
 	DECQ       R11
-	JNZ        unit596
+	JNZ        unit600
 	ADDQ       R9, AX
 	ADDQ       R9, CX
 	DECQ       SI
-	JNZ        group595
+	JNZ        group599
 	VZEROUPPER
 	RET
 
@@ -17464,74 +17621,74 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs597
+	JAE   runs601
 	CMPQ  DX, $+32
-	JAE   runs598
+	JAE   runs602
 	CMPQ  DX, $+16
-	JAE   runs599
+	JAE   runs603
 	RET
 
-runs597:
+runs601:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group600:
+group604:
 	MOVQ rows+48(FP), R10
 
-row601:
+row605:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run602:
+run606:
 	XORQ R14, R14
 
-pieces603:
+pieces607:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone604
+	JEQ       piecesdone608
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces603
+	JLE       pieces607
 	MOVQ      SI, R14
-	JMP       pieces603
+	JMP       pieces607
 
-piecesdone604:
+piecesdone608:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run602
+	JNZ  run606
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row601
+	JNZ  row605
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group600
+	JNZ  group604
 	VZEROUPPER
 	RET
 
-runs598:
+runs602:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group605:
+group609:
 	MOVQ rows+48(FP), R10
 
-row606:
+row610:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run607:
+run611:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -17539,34 +17696,34 @@ run607:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run607
+	JNZ     run611
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row606
+	JNZ     row610
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group605
+	JNZ     group609
 	VZEROUPPER
 	RET
 
-runs599:
+runs603:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group608:
+group612:
 	MOVQ rows+48(FP), R10
 
-row609:
+row613:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run610:
+run614:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -17574,14 +17731,14 @@ run610:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run610
+	JNZ     run614
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row609
+	JNZ     row613
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group608
+	JNZ     group612
 	VZEROUPPER
 	RET

@@ -53,8 +53,15 @@ func (g *Generator) stackRows(k table.Kernel) {
 	if !zip {
 		what = "SpaceToDepth: stacked rows into the four planes they come from"
 	}
-	c.Doc(fmt.Sprintf("%s runs units of short rows of an NCHW %s, with two-table permutes of %d-byte units.", k.Name(), what, k.Width))
+	// Without byte permutes, 1-byte elements move as pairs (internal/stack).
+	paired := k.Width == 1 && !k.ISA.BytePermutes()
+	how := fmt.Sprintf("two-table permutes of %d-byte units", k.Width)
 	ops := g.stackOps(k.Width)
+	if paired {
+		how = "1-byte elements paired within 16-byte lanes and two-table permutes of the pairs"
+		ops = g.stackOps(2)
+	}
+	c.Doc(fmt.Sprintf("%s runs units of short rows of an NCHW %s, with %s.", k.Name(), what, how))
 	space, depth, tab := c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("space"), space)
 	c.Load(c.Param("depth"), depth)
@@ -63,6 +70,14 @@ func (g *Generator) stackRows(k table.Kernel) {
 	for r := range idx {
 		idx[r] = zmm(8 + r)
 		c.VMOVDQU64(operand.Mem{Base: tab, Disp: r * stack.Vector}, idx[r])
+	}
+	evenOdd := zmm(16)
+	if paired && !zip {
+		pattern := make([]byte, 16)
+		for k := range 8 {
+			pattern[k], pattern[8+k] = byte(2*k), byte(2*k+1)
+		}
+		c.VBROADCASTI32X4(g.constant(pattern), evenOdd)
 	}
 	kDepth := reg.K1
 	kSpace := [stack.Planes]reg.Register{reg.K2, reg.K3, reg.K4, reg.K5}
@@ -106,8 +121,16 @@ func (g *Generator) stackRows(k table.Kernel) {
 			c.VMOVDQU8_Z(spaceMem(r), kSpace[r], v)
 		}
 	}
-	for r := range stack.Planes {
-		v := zmm(4 + r)
+	if paired && zip { // lo_i and hi_i: planes (i, 0) and (i, 1) interleaved by lane
+		pairs := [stack.Planes]reg.VecPhysical{zmm(12), zmm(13), zmm(14), zmm(15)}
+		for i := 0; i < stack.Planes; i += 2 {
+			c.VPUNPCKLBW(in[i+1], in[i], pairs[i])
+			c.VPUNPCKHBW(in[i+1], in[i], pairs[i+1])
+		}
+		in = pairs
+	}
+	out := [stack.Planes]reg.VecPhysical{zmm(4), zmm(5), zmm(6), zmm(7)}
+	for r, v := range out {
 		c.VMOVDQA64(idx[r], v)
 		ops.topBits(idx[r], reg.K6)
 		c.KNOTQ(reg.K6, reg.K7)
@@ -115,7 +138,20 @@ func (g *Generator) stackRows(k table.Kernel) {
 		ops.permute(in[1], in[0], reg.K7, v)
 		if zip {
 			c.VMOVDQU8(v, kSpace[r], spaceMem(r))
-		} else {
+		} else if !paired {
+			c.VMOVDQU8(v, kDepth, planeMem[r])
+		}
+	}
+	if paired && !zip { // registers 2i and 2i+1 hold the pairs of planes (i, 0) and (i, 1)
+		for _, v := range out {
+			c.VPSHUFB(evenOdd, v, v) // each lane's even bytes, then its odd ones
+		}
+		planes := [stack.Planes]reg.VecPhysical{zmm(12), zmm(13), zmm(14), zmm(15)}
+		for i := 0; i < stack.Planes; i += 2 {
+			c.VPUNPCKLQDQ(out[i+1], out[i], planes[i])
+			c.VPUNPCKHQDQ(out[i+1], out[i], planes[i+1])
+		}
+		for r, v := range planes {
 			c.VMOVDQU8(v, kDepth, planeMem[r])
 		}
 	}

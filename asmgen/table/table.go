@@ -339,19 +339,22 @@ func Kernels(i ISA) []Kernel {
 	return out
 }
 
-// StackUnits are the units, in bytes, whose two-table permutes an ISA's
-// stacked-row kernels use (VPERMI2B, VPERMI2W, VPERMI2D): the runtime takes
-// the largest that divides the element size. Only AVX-512 has them: AVX2
-// permutes bytes only within 16-byte lanes.
+// StackUnits are the element units, in bytes, of an ISA's stacked-row
+// kernels, whose two-table permutes move units of 1 (VPERMI2B), 2
+// (VPERMI2W) or 4 bytes (VPERMI2D): the runtime takes the largest that
+// divides the element size. Without byte permutes (AVX-512 BW) the kernels
+// of 1-byte units move 1-byte elements as pairs with VPERMI2W
+// (internal/stack). Only AVX-512 has them: AVX2 permutes bytes only
+// within 16-byte lanes.
 func (i ISA) StackUnits() []int {
-	switch i {
-	case AVX512VBMI:
+	if i.avx512() {
 		return []int{1, 2, 4}
-	case AVX512BW:
-		return []int{2, 4}
 	}
 	return nil
 }
+
+// BytePermutes reports whether the ISA permutes bytes across a register.
+func (i ISA) BytePermutes() bool { return i.desc().BytePermutes }
 
 // MaxStackUnit is the largest permute unit of any ISA's stacked-row
 // kernels.

@@ -41,6 +41,10 @@ type ISA struct {
 	// Windows is how the ISA's gather kernels build an output vector;
 	// the zero value means it has none (its base's serve).
 	Windows Windows
+	// BytePermutes says that the ISA permutes single bytes across a whole
+	// register (VBMI's VPERMI2B); without it the stacked-row kernels move
+	// 1-byte elements as pairs (internal/stack).
+	BytePermutes bool
 	// has reports whether this CPU and OS can run the kernels. x/sys/cpu
 	// checks that the OS saves the wide registers (XCR0) and honours
 	// GODEBUG=cpu.avx2=off and the like.
@@ -77,8 +81,9 @@ var All = []ISA{
 		// 0-6 of the index); with several groups, index bit 7 marks the
 		// group's bytes (VPMOVB2M) and the others are zeroed, then VPORQ
 		// merges.
-		Windows: Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Used: 0x80},
-		has:     func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
+		Windows:      Windows{Vector: 64, Window: 32, PerGroup: 4, MaxGroups: 3, Used: 0x80},
+		BytePermutes: true,
+		has:          func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
 	{
 		Name: "NEON", Tier: "neon", GOARCH: "arm64",

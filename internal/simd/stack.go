@@ -23,6 +23,7 @@ type stackKey struct {
 	b      int
 	elem   int
 	unit   int
+	paired bool
 	depth  shape.Dims
 }
 
@@ -52,7 +53,8 @@ func (t *Table) stacked(g shape.Geometry, dst, src []byte, r *engine.Route) bool
 // StackPlan returns the stacked-row kernel of t for a validated call and
 // its plan (cached if cached is set), or a nil plan if t has no kernel
 // for the call's elements or the call no plan. The kernel moves the
-// largest unit that divides the element size.
+// largest unit that divides the element size, 1-byte elements as pairs on
+// tables without byte permutes.
 func (t *Table) StackPlan(g *shape.Geometry, cached bool) (StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.Op == shape.SpaceToDepth {
@@ -62,14 +64,15 @@ func (t *Table) StackPlan(g *shape.Geometry, cached bool) (StackFunc, *stack.Pla
 		if ks[u] == nil || g.Elem%u != 0 {
 			continue
 		}
+		paired := u == 1 && !t.bytePermutes
 		build := func() *stack.Plan {
-			p, _ := stack.New(g, u)
+			p, _ := stack.New(g, u, paired)
 			return p
 		}
 		if !cached {
 			return ks[u], build()
 		}
-		return ks[u], stackPlans.Get(stackKey{g.Op, g.Order, g.Layout, g.B, g.Elem, u, g.Depth}, build)
+		return ks[u], stackPlans.Get(stackKey{g.Op, g.Order, g.Layout, g.B, g.Elem, u, paired, g.Depth}, build)
 	}
 	return nil, nil
 }

@@ -49,9 +49,11 @@ type Table struct {
 	windows isa.Windows
 
 	// StackZip[u] and StackUnzip[u] are the stacked-row kernels of NCHW
-	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), whose
-	// permutes move units of u bytes.
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), for
+	// elements of a multiple of u bytes; without byte permutes
+	// (bytePermutes, set by Register) those of u = 1 move pairs.
 	StackZip, StackUnzip StackKernels
+	bytePermutes         bool
 
 	// Base, if not nil, runs what this table has no kernel for, and rows
 	// too short for its kernels.
@@ -72,6 +74,7 @@ var tables = map[string]*Table{}
 func Register(name string, t *Table) {
 	tables[name] = t
 	t.windows = isa.Lookup(name).Windows
+	t.bytePermutes = isa.Lookup(name).BytePermutes
 	c := chosen(t)
 	engine.Register(&engine.Impl{
 		Tier:   isa.Lookup(name).Tier,

@@ -53,9 +53,21 @@ const (
 // pick from the second pair of registers read, the others from the first.
 // Then the masks of the bytes loaded or stored: the depth side's (Step
 // bytes) and the space side's, one per register.
+//
+// Paired plans are for kernels without byte permutes (AVX-512 BW), which
+// move 1-byte elements as pairs: the byte of plane (i, 0) and the byte of
+// plane (i, 1) that go side by side into a space row, one 2-byte unit. A
+// DepthToSpace kernel pairs them first, interleaving planes (i, 0) and (i,
+// 1) within each 16-byte lane (VPUNPCKLBW and VPUNPCKHBW: the pairs of
+// block row i lie in its two registers lo_i and hi_i); its permutes then
+// pick from (lo_0, hi_0) and (lo_1, hi_1). A SpaceToDepth kernel's
+// permutes gather the pairs of block row i into two registers, lane by
+// lane those of the lane's first and last eight bytes of the planes, which
+// it splits after (VPSHUFB, then VPUNPCKLQDQ and VPUNPCKHQDQ).
 type Plan struct {
 	Op                                      shape.Op
 	Unit                                    int
+	Paired                                  bool
 	Units, Step, Last, Plane, Groups, Group int
 	Tab                                     [TabBytes]byte
 }
@@ -63,15 +75,20 @@ type Plan struct {
 // New plans a validated call for kernels that permute units of unit bytes
 // (1, 2 or 4), or reports false if the call is not NCHW, of block size 2,
 // with depth rows of at most MaxRow bytes and elements a multiple of unit.
-func New(g *shape.Geometry, unit int) (*Plan, bool) {
+// With paired set (and unit 1) it plans for kernels that move 1-byte
+// elements as pairs, and reports false for other elements.
+func New(g *shape.Geometry, unit int, paired bool) (*Plan, bool) {
 	d, w := g.Depth, g.Elem
 	row := d.W * w
-	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%unit != 0 || g.Len() == 0 {
+	if g.Layout != shape.NCHW || g.B != b || row > MaxRow || w%unit != 0 || g.Len() == 0 || paired && (unit != 1 || w != 1) {
 		return nil, false
 	}
 	cp := d.C / (b * b) // C' of the channels the block spreads
 	plane := d.H * row
-	p := &Plan{Op: g.Op, Unit: unit, Plane: plane, Groups: d.N, Group: d.C * plane}
+	p := &Plan{Op: g.Op, Unit: unit, Paired: paired, Plane: plane, Groups: d.N, Group: d.C * plane}
+	if paired {
+		p.Unit = 2
+	}
 	rows := cp * d.H
 	if g.Order == shape.CRD {
 		p.Plane, p.Groups, p.Group, rows = plane, d.N*cp, b*b*plane, d.H
@@ -99,9 +116,14 @@ func (p *Plan) fill(row, w int) {
 		for at := 0; at < Vector; at += p.Unit {
 			var from int // the byte of the pairs this unit of register r takes
 			var ok bool
-			if p.Op == shape.DepthToSpace {
+			switch {
+			case p.Paired && p.Op == shape.DepthToSpace:
+				from, ok = pairedZipFrom(r*Vector+at, row, l)
+			case p.Paired:
+				from, ok = pairedUnzipFrom(r, at, row, l)
+			case p.Op == shape.DepthToSpace:
 				from, ok = zipFrom(r*Vector+at, row, w, l)
-			} else {
+			default:
 				from, ok = unzipFrom(r, at, row, w, l)
 			}
 			if !ok {
@@ -149,6 +171,37 @@ func unzipFrom(r, y, row, w, l int) (int, bool) {
 	c, e := rem/w, rem%w
 	i, j := r/b, r%b
 	return (line*b+i)*b*row + (c*b+j)*w + e, true
+}
+
+// pairedZipFrom is zipFrom for paired 1-byte elements: where the pair at
+// byte x (even) of the space side lies in the pairs (lo_0, hi_0) and (lo_1,
+// hi_1). Byte y of plane (i, j) is, interleaved within its 16-byte lane,
+// in word y%16 of the lane of lo_i (y%16 < 8) or hi_i.
+func pairedZipFrom(x, row, l int) (int, bool) {
+	if x >= Planes*l {
+		return 0, false
+	}
+	plane, y := space(x, row, 1) // plane (i, 0): x is even
+	lane, m := y/16, y%16
+	word := 8*lane + m
+	if m >= 8 {
+		word += Vector/2 - 8 // in hi_i, the pair's second table
+	}
+	return plane/b*pairBytes + 2*word, true
+}
+
+// pairedUnzipFrom is unzipFrom for paired 1-byte elements: where word at/2
+// of register r (r = 2*i + h) comes from in the space side's pairs. In
+// lane q, register 2*i holds the pairs of bytes 16*q to 16*q+7 of planes
+// (i, 0) and (i, 1), register 2*i+1 those of bytes 16*q+8 to 16*q+15.
+func pairedUnzipFrom(r, at, row, l int) (int, bool) {
+	i, h := r/b, r%b
+	word := at / 2
+	y := 16*(word/8) + 8*h + word%8
+	if y >= l {
+		return 0, false
+	}
+	return unzipFrom(i*b, y, row, 1, l)
 }
 
 func lowBits(n int) uint64 {
@@ -225,6 +278,9 @@ func (p *Plan) unit(space, depth []byte) {
 			}
 		}
 	}
+	if p.Paired && zip {
+		in = pairUp(in)
+	}
 	for r := range Planes {
 		idx := p.Tab[r*Vector:][:Vector]
 		for at := 0; at < Vector; at += p.Unit {
@@ -236,6 +292,9 @@ func (p *Plan) unit(space, depth []byte) {
 			copy(out[r][at:at+p.Unit], in[pair+x/Vector][x%Vector:])
 		}
 	}
+	if p.Paired && !zip {
+		out = split(out)
+	}
 	for r := range Planes {
 		at, m := mask(r, !zip)
 		for k := range Vector {
@@ -244,6 +303,40 @@ func (p *Plan) unit(space, depth []byte) {
 			}
 		}
 	}
+}
+
+// pairUp is the paired DepthToSpace kernels' first step: lo_i and hi_i
+// interleave planes (i, 0) and (i, 1) within each 16-byte lane, the first
+// and last eight bytes of the lane (VPUNPCKLBW, VPUNPCKHBW).
+func pairUp(planes [Planes][Vector]byte) (out [Planes][Vector]byte) {
+	for i := range b {
+		a, c := planes[i*b], planes[i*b+1]
+		for lane := 0; lane < Vector; lane += 16 {
+			for k := range 8 {
+				out[i*b][lane+2*k], out[i*b][lane+2*k+1] = a[lane+k], c[lane+k]
+				out[i*b+1][lane+2*k], out[i*b+1][lane+2*k+1] = a[lane+8+k], c[lane+8+k]
+			}
+		}
+	}
+	return out
+}
+
+// split is the paired SpaceToDepth kernels' last step, pairUp undone:
+// each lane's even and odd bytes apart (VPSHUFB), then plane (i, 0) takes
+// the even bytes of registers 2*i and 2*i+1, lane by lane, and plane (i, 1)
+// the odd ones (VPUNPCKLQDQ, VPUNPCKHQDQ).
+func split(pairs [Planes][Vector]byte) (out [Planes][Vector]byte) {
+	for i := range b {
+		for lane := 0; lane < Vector; lane += 16 {
+			for h := range b {
+				for k := range 8 {
+					out[i*b][lane+8*h+k] = pairs[i*b+h][lane+2*k]
+					out[i*b+1][lane+8*h+k] = pairs[i*b+h][lane+2*k+1]
+				}
+			}
+		}
+	}
+	return out
 }
 
 // String describes the plan, as Describe reports it.

@@ -26,7 +26,7 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 		for _, order := range []shape.Order{shape.DCR, shape.CRD} {
 			for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
 				for _, elem := range []int{1, 2, 3, 4, 8, 16} {
-					for _, unit := range []int{1, 2, 4} {
+					for _, unit := range []int{1, 2, 4, -1} { // -1: paired
 						n, cp, h, w := c[0], c[1], c[2], c[3]
 						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
 						if op == shape.SpaceToDepth {
@@ -37,8 +37,12 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 						if err != nil {
 							t.Fatal(err)
 						}
-						p, ok := New(&g, unit)
-						if ok != (w*elem <= MaxRow && elem%unit == 0) {
+						paired := unit < 0
+						if paired {
+							unit = 1
+						}
+						p, ok := New(&g, unit, paired)
+						if ok != (w*elem <= MaxRow && elem%unit == 0 && (!paired || elem == 1)) {
 							t.Fatalf("%+v elem %d unit %d: planned %v", prm, elem, unit, ok)
 						}
 						if !ok {
@@ -77,7 +81,7 @@ func TestInterpret(t *testing.T) {
 			p.Interpret(src, dst)
 		}
 		if !bytes.Equal(dst, want) {
-			t.Fatalf("%v %v %+v elem %d unit %d: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Unit, p)
+			t.Fatalf("%v %v %+v elem %d unit %d paired %v: wrong output (%v)", g.Op, g.Order, g.Depth, g.Elem, p.Unit, p.Paired, p)
 		}
 	})
 }
