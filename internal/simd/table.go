@@ -101,6 +101,9 @@ func chosen(t *Table) *Table {
 			if isa.BaseZip(b, w) {
 				c.Zip[b][w] = LaneKernel{}
 			}
+			if k := &c.Unzip[b][w]; k.F != nil {
+				k.MinN = max(k.MinN, isa.BaseUnzipBelow(b, w))
+			}
 		}
 	}
 	return &c
