@@ -139,10 +139,10 @@ func (p *Plan) fill(row, w int) {
 	}
 }
 
-// space splits byte x of a unit's space side into the plane and the byte of
+// spaceByte splits byte x of a unit's space side into the plane and the byte of
 // the plane's register it comes from: x = (r*b + i)*b*row + (c*b + j)*w + e
 // for byte e of column c of row r of plane (i, j).
-func space(x, row, w int) (plane, y int) {
+func spaceByte(x, row, w int) (plane, y int) {
 	line, col := x/(b*row), x%(b*row)
 	r, i := line/b, line%b
 	c, j, e := col/(b*w), col/w%b, col%w
@@ -156,7 +156,7 @@ func zipFrom(x, row, w, l int) (int, bool) {
 	if x >= Planes*l {
 		return 0, false
 	}
-	plane, y := space(x, row, w)
+	plane, y := spaceByte(x, row, w)
 	return plane*Vector + y, true
 }
 
@@ -181,7 +181,7 @@ func pairedZipFrom(x, row, l int) (int, bool) {
 	if x >= Planes*l {
 		return 0, false
 	}
-	plane, y := space(x, row, 1) // plane (i, 0): x is even
+	plane, y := spaceByte(x, row, 1) // plane (i, 0): x is even
 	lane, m := y/16, y%16
 	word := 8*lane + m
 	if m >= 8 {
@@ -241,7 +241,7 @@ func (p *Plan) Reach() (depth, space int, ok bool) {
 	return Reach(p.Tab[:], p.Units, p.Step, p.Last, p.Plane, p.Groups, p.Group)
 }
 
-// maskLen is one past the highest byte a mask at b selects.
+// maskLen is one past the highest byte the mask at m selects.
 func maskLen(m []byte) int { return 64 - bits.LeadingZeros64(binary.LittleEndian.Uint64(m)) }
 
 // Interpret runs the plan as the kernels do, in Go: the model the kernels

@@ -85,3 +85,28 @@ func TestInterpret(t *testing.T) {
 		}
 	})
 }
+
+// TestReachRejects: arguments no plan makes, or whose reach would overflow,
+// are refused before any kernel runs.
+func TestReachRejects(t *testing.T) {
+	tab := make([]byte, TabBytes)
+	tab[MaskDepth] = 1
+	const big = int(^uint(0) >> 1)
+	for _, a := range [][6]int{ // units, step, last, plane, groups, group
+		{0, 1, 0, 0, 1, 0}, {1, 0, 0, 0, 1, 0}, {1, Vector + 1, 0, 0, 1, 0}, {1, 1, -1, 0, 1, 0},
+		{1, 1, 0, -1, 1, 0}, {1, 1, 0, 0, 0, 0}, {1, 1, 0, 0, 1, -1}, {1, 1, big, 0, 1, 0},
+		{1, 1, 0, big / 2, 1, 0}, {1, 1, 0, 0, 3, big / 4}, {unitsMax + 1, 1, 0, 0, 1, 0},
+	} {
+		if _, _, ok := Reach(tab, a[0], a[1], a[2], a[3], a[4], a[5]); ok {
+			t.Errorf("Reach%v: accepted", a)
+		}
+	}
+	if _, _, ok := Reach(tab[:TabBytes-1], 1, 1, 0, 0, 1, 0); ok {
+		t.Error("a short table was accepted")
+	}
+	// One unit of one byte per plane, planes 10 bytes apart, two groups 100
+	// bytes apart: the last plane's byte of the second group is byte 130.
+	if d, s, ok := Reach(tab, 1, 1, 0, 10, 2, 100); !ok || d != 131 || s != 100 {
+		t.Errorf("Reach = %d, %d, %v; want 131, 100, true", d, s, ok)
+	}
+}
