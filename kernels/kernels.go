@@ -80,7 +80,9 @@
 //     runs of other sizes, and transposes   PeriodZip and PeriodUnzip over
 //     Runs and CRD periods (AVX2 and NEON); on AVX2, PixelNetwork for CRD
 //     pixels that fit a 16-byte lane whole (b and C' powers of two, b·b·C'·w
-//     up to 16 bytes) or, for b = 2, a 32-byte register; WindowZip,
+//     up to 16 bytes) or, for b = 2, a 32-byte register, and StagedZip,
+//     StagedUnzip for b = 4 with runs (j, s) of 4 or 8 bytes (the unpack
+//     network moves the runs, in-lane shuffles reorder each pixel); WindowZip,
 //     BlendUnzip and GatherUnzip (AVX-512), GatherZip for their masked last
 //     pass
 //

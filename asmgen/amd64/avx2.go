@@ -25,10 +25,25 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
 		build := vec.PeriodBuilder(pd, k.Kind == table.Unzip)
-		if vec.PixelFits(pd) {
+		chunks := pd.Chunks()
+		switch {
+		case vec.PixelFits(pd):
 			build = func(chunk int) (*vec.Prog, error) { return vec.PixelNetwork(pd, chunk, k.Kind == table.Unzip) }
+		case k.Cp > 0 && vec.StagedFits(k.B, k.Cp, k.Width):
+			// Staged passes for the row, window passes for its end.
+			staged, windows := vec.StagedChunk(k.B, k.Cp, k.Width), build
+			chunks = append([]int{staged}, chunks...)
+			build = func(chunk int) (*vec.Prog, error) {
+				switch {
+				case chunk != staged:
+					return windows(chunk)
+				case k.Kind == table.Unzip:
+					return vec.StagedUnzip(k.B, k.Cp, k.Width, chunk)
+				}
+				return vec.StagedZip(k.B, k.Cp, k.Width, chunk)
+			}
 		}
-		return vec.Bodies(k.Name(), pd.Chunks(), vectorRegs, scratch, build)
+		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, build)
 	}
 	build := vec.ShuffleZip
 	switch {

@@ -143,9 +143,9 @@ func RunNetwork(b, cp, w, chunk int, unzip bool) (*Prog, error) {
 	p := NewProg(width(laneChunk))
 	ilv, rows := pd.want(chunk, !unzip)
 	if unzip {
-		p.unpackLanes(lanes, w, laneChunk)
+		p.unpackLanes(lanes, w, laneChunk, 0)
 		for i := range b {
-			if err := p.storeAll(i, rows[i]); err != nil {
+			if err := p.storeAll(i, 0, rows[i]); err != nil {
 				return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
 			}
 		}
@@ -165,7 +165,7 @@ func RunNetwork(b, cp, w, chunk int, unzip bool) (*Prog, error) {
 		}
 	}
 	unpackNetwork(p, vals, w)
-	if err := p.storeAll(0, ilv); err != nil {
+	if err := p.storeAll(0, 0, ilv); err != nil {
 		return nil, fmt.Errorf("%v, chunk %d: %w", pd, chunk, err)
 	}
 	return p.finishPeriod(pd, chunk, false)

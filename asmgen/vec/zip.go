@@ -47,7 +47,7 @@ func UnpackZip(b, w, chunk int) (*Prog, error) {
 		rows[j] = p.Load(Mem{j, 0}, chunk)
 	}
 	unpackNetwork(p, rows, w)
-	if err := p.storeAll(0, ZipWant(b, w, chunk)); err != nil {
+	if err := p.storeAll(0, 0, ZipWant(b, w, chunk)); err != nil {
 		return nil, err
 	}
 	return p.finish(inputs(b, chunk), map[int]Value{0: ZipWant(b, w, chunk)})
@@ -73,7 +73,7 @@ func unpackNetwork(p *Prog, vals []int, w int) []int {
 // deinterleaves.
 func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 	p := NewProg(width(chunk))
-	vals := p.unpackLanes(b, w, chunk)
+	vals := p.unpackLanes(b, w, chunk, 0)
 	want := UnzipWant(b, w, chunk)
 	for j, v := range vals {
 		if err := p.storeValue(j, v, want[j]); err != nil {
@@ -83,10 +83,10 @@ func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 	return p.finish(inputs(1, b*chunk), want)
 }
 
-// unpackLanes appends UnpackUnzip's loads and deinterleaves and returns the
-// values holding the b lanes' chunks in their low bytes (-1 for a lane
-// with none).
-func (p *Prog) unpackLanes(b, w, chunk int) []int {
+// unpackLanes appends UnpackUnzip's loads, of the interleaved bytes from
+// at on, and deinterleaves, and returns the values holding the b lanes'
+// chunks in their low bytes (-1 for a lane with none).
+func (p *Prog) unpackLanes(b, w, chunk, at int) []int {
 	z := NewProg(p.Width)
 	rows := make([]int, b)
 	for j := range rows {
@@ -114,9 +114,9 @@ func (p *Prog) unpackLanes(b, w, chunk int) []int {
 		case offs[0] < 0:
 			vals[i] = -1 // holds nothing: chunk < register
 		case len(offs) == 2:
-			vals[i] = p.LoadPair(Mem{0, offs[0]}, Mem{0, offs[1]})
+			vals[i] = p.LoadPair(Mem{0, at + offs[0]}, Mem{0, at + offs[1]})
 		default:
-			vals[i] = p.Load(Mem{0, offs[0]}, min(LaneBytes, total-offs[0]))
+			vals[i] = p.Load(Mem{0, at + offs[0]}, min(LaneBytes, total-offs[0]))
 		}
 	}
 	for s := b / 2; s >= 1; s /= 2 { // undo the levels, last first
@@ -262,7 +262,7 @@ func LaneZip(b, chunk int) (*Prog, error) {
 		p.Load(Mem{j, 0}, chunk)
 	}
 	want := ZipWant(b, LaneBytes, chunk)
-	if err := p.storeAll(0, want); err != nil {
+	if err := p.storeAll(0, 0, want); err != nil {
 		return nil, err
 	}
 	return p.finish(inputs(b, chunk), map[int]Value{0: want})
@@ -306,14 +306,14 @@ func (p *Prog) maskFor(src int, want Value, keep func(Label) bool) []int8 {
 	return mask
 }
 
-// storeAll writes want (the whole output of stream s) from whichever values
-// hold it, register by register, combining lanes where a register's two
-// halves live in different values.
-func (p *Prog) storeAll(s int, want Value) error {
+// storeAll writes want (output stream s from byte at on) from whichever
+// values hold it, register by register, combining lanes where a register's
+// two halves live in different values.
+func (p *Prog) storeAll(s, at int, want Value) error {
 	for off := 0; off < len(want); off += p.Width {
 		piece := want[off:min(off+p.Width, len(want))]
 		if v, part := p.Find(piece); v >= 0 {
-			p.Store(v, part, len(piece), Mem{s, off})
+			p.Store(v, part, len(piece), Mem{s, at + off})
 			continue
 		}
 		if len(piece) != 2*LaneBytes {
@@ -324,7 +324,7 @@ func (p *Prog) storeAll(s int, want Value) error {
 		if lo < 0 || hi < 0 {
 			return fmt.Errorf("no value holds a lane of output bytes %d..%d", off, off+len(piece))
 		}
-		p.Store(p.Lanes(lo, hi, [2]int{lpart, 2 + hpart}), 0, len(piece), Mem{s, off})
+		p.Store(p.Lanes(lo, hi, [2]int{lpart, 2 + hpart}), 0, len(piece), Mem{s, at + off})
 	}
 	return nil
 }
