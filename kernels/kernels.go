@@ -78,7 +78,9 @@
 //     16-byte elements   LaneZip, LaneUnzip
 //     b = 5 to 7   ShuffleZip, ShuffleUnzip
 //     runs of other sizes, and transposes   PeriodZip and PeriodUnzip over
-//     Runs and CRD periods (AVX2 and NEON); on AVX2, PixelNetwork for CRD
+//     Runs and CRD periods (AVX2 and NEON; AVX2 runs a row in 32-byte
+//     registers whose two lanes' windows share each shuffle, and its end
+//     in 16-byte ones); on AVX2, PixelNetwork for CRD
 //     pixels that fit a 16-byte lane whole (b and C' powers of two, b·b·C'·w
 //     up to 16 bytes) or, for b = 2, a 32-byte register, and StagedZip,
 //     StagedUnzip for b = 4 with runs (j, s) of 4 or 8 bytes (the unpack

@@ -24,26 +24,31 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 		})
 	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
-		build := vec.PeriodBuilder(pd, k.Kind == table.Unzip)
-		chunks := pd.Chunks()
+		unzip := k.Kind == table.Unzip
+		// The row in passes of 32-byte registers, its end in 16-byte ones.
+		chunks, narrow := pd.WideChunks(), vec.PeriodBuilder(pd, unzip, vec.LaneBytes)
+		first, wide := chunks[0], vec.PeriodBuilder(pd, unzip, 2*vec.LaneBytes)
 		switch {
 		case vec.PixelFits(pd):
-			build = func(chunk int) (*vec.Prog, error) { return vec.PixelNetwork(pd, chunk, k.Kind == table.Unzip) }
+			chunks = pd.Chunks()
+			wide = func(chunk int) (*vec.Prog, error) { return vec.PixelNetwork(pd, chunk, unzip) }
+			narrow = wide
 		case k.Cp > 0 && vec.StagedFits(k.B, k.Cp, k.Width):
-			// Staged passes for the row, window passes for its end.
-			staged, windows := vec.StagedChunk(k.B, k.Cp, k.Width), build
-			chunks = append([]int{staged}, chunks...)
-			build = func(chunk int) (*vec.Prog, error) {
-				switch {
-				case chunk != staged:
-					return windows(chunk)
-				case k.Kind == table.Unzip:
+			first = vec.StagedChunk(k.B, k.Cp, k.Width)
+			chunks = append([]int{first}, pd.Chunks()...)
+			wide = func(chunk int) (*vec.Prog, error) {
+				if unzip {
 					return vec.StagedUnzip(k.B, k.Cp, k.Width, chunk)
 				}
 				return vec.StagedZip(k.B, k.Cp, k.Width, chunk)
 			}
 		}
-		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, build)
+		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
+			if chunk == first {
+				return wide(chunk)
+			}
+			return narrow(chunk)
+		})
 	}
 	build := vec.ShuffleZip
 	switch {
@@ -168,8 +173,10 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 		case vec.Load:
 			m := in(ins.Mem.Stream, ins.Mem.Off)
 			switch ins.Size {
-			case 32, 16:
+			case 32:
 				c.VMOVDQU(m, dst)
+			case 16: // VEX zeroes the high lane, as Load says
+				c.VMOVDQU(m, dst.AsX())
 			case 8:
 				c.VMOVQ(m, dst)
 			case 4:
@@ -212,7 +219,9 @@ type vecReg interface {
 	AsX() reg.Register
 }
 
-// store writes part `part` (size bytes) of a register of width bytes.
+// store writes part `part` (size bytes) of a register of width bytes;
+// pieces under 16 bytes come from the low lane (vec's storeRange moves the
+// high one down first).
 func (g *Generator) store(width int, v vecReg, part, size int, m operand.Mem) {
 	c := g.c
 	switch {
@@ -226,12 +235,12 @@ func (g *Generator) store(width int, v vecReg, part, size int, m operand.Mem) {
 		c.VEXTRACTI128(operand.Imm(1), v, m)
 	case size == 8 && part == 0:
 		c.VMOVQ(v.AsX(), m)
-	case size == 8 && part == 1 && width == 16:
-		c.VMOVHPS(v, m)
+	case size == 8 && part == 1:
+		c.VMOVHPS(v.AsX(), m)
 	case size == 4 && part == 0:
 		c.VMOVD(v.AsX(), m)
-	case size == 4 && width == 16:
-		c.VPEXTRD(operand.Imm(uint64(part)), v, m)
+	case size == 4 && part < 4:
+		c.VPEXTRD(operand.Imm(uint64(part)), v.AsX(), m)
 	default:
 		panic(fmt.Sprintf("amd64: no store of part %d of %d bytes from a %d-byte register", part, size, width))
 	}

@@ -133,7 +133,7 @@ func Bodies(k table.Kernel) (map[int]body, error) {
 	pd, period := vec.KernelPeriod(k.B, k.Cp, k.Width)
 	switch {
 	case period:
-		chunks, build = pd.Chunks(), vec.PeriodBuilder(pd, unzip)
+		chunks, build = pd.Chunks(), vec.PeriodBuilder(pd, unzip, vec.LaneBytes)
 	case k.Cp == 0 && pow2 && (k.B == 2 || k.B == 4):
 		// b = 2, 4: log2(b) levels of VZIP (VUZP), 16 bytes of each lane at
 		// a time, done twice for 32-byte chunks so that loads and stores

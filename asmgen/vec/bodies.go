@@ -42,12 +42,13 @@ func KernelPeriod(b, cp, w int) (pd Period, ok bool) {
 	return Period{}, false
 }
 
-// PeriodBuilder builds the chunks of a period kernel in 16-byte registers.
-func PeriodBuilder(pd Period, unzip bool) func(chunk int) (*Prog, error) {
+// PeriodBuilder builds the chunks of a period kernel in registers of width
+// bytes (16 or 32).
+func PeriodBuilder(pd Period, unzip bool, width int) func(chunk int) (*Prog, error) {
 	return func(chunk int) (*Prog, error) {
 		if unzip {
-			return PeriodUnzip(pd, chunk)
+			return periodUnzip(pd, chunk, width)
 		}
-		return PeriodZip(pd, chunk)
+		return periodZip(pd, chunk, width)
 	}
 }

@@ -69,37 +69,62 @@ func (pd Period) Chunks() []int {
 	return []int{large, small}
 }
 
-// PeriodZip builds a chunk of the lanes-to-interleaved direction: every
-// 16-byte piece of output ORs pshufbs of 16-byte windows of the lanes that
-// hold its bytes.
-func PeriodZip(pd Period, chunk int) (*Prog, error) {
-	p := NewProg(LaneBytes)
+// PeriodZip builds a chunk of the lanes-to-interleaved direction in 16-byte
+// registers: every 16 bytes of output OR pshufbs of 16-byte windows of the
+// lanes that hold its bytes.
+func PeriodZip(pd Period, chunk int) (*Prog, error) { return periodZip(pd, chunk, LaneBytes) }
+
+// PeriodUnzip builds a chunk of the interleaved-to-lanes direction in
+// 16-byte registers.
+func PeriodUnzip(pd Period, chunk int) (*Prog, error) { return periodUnzip(pd, chunk, LaneBytes) }
+
+func periodZip(pd Period, chunk, width int) (*Prog, error) {
+	p := NewProg(width)
 	ilv, _ := pd.want(chunk, true)
 	gather := windowGather(p, func(l Label) (Mem, int) { return Mem{int(l >> 24), 0}, chunk })
-	for off := 0; off < len(ilv); off += LaneBytes {
-		v := gather(ilv[off:min(off+LaneBytes, len(ilv))])
-		if err := p.storeRange(v, 0, min(LaneBytes, len(ilv)-off), Mem{0, off}); err != nil {
+	for off := 0; off < len(ilv); off += width {
+		v := gather(ilv[off:min(off+width, len(ilv))])
+		if err := p.storeRange(v, 0, min(width, len(ilv)-off), Mem{0, off}); err != nil {
 			return nil, err
 		}
 	}
 	return p.finishPeriod(pd, chunk, false)
 }
 
-// PeriodUnzip builds a chunk of the interleaved-to-lanes direction.
-func PeriodUnzip(pd Period, chunk int) (*Prog, error) {
-	p := NewProg(LaneBytes)
+func periodUnzip(pd Period, chunk, width int) (*Prog, error) {
+	p := NewProg(width)
 	_, lanes := pd.want(chunk, false)
 	total := pd.B * chunk
 	gather := windowGather(p, func(Label) (Mem, int) { return Mem{0, 0}, total })
 	for j := range pd.B {
-		for off := 0; off < chunk; off += LaneBytes {
-			v := gather(lanes[j][off:min(off+LaneBytes, chunk)])
-			if err := p.storeRange(v, 0, min(LaneBytes, chunk-off), Mem{j, off}); err != nil {
+		for off := 0; off < chunk; off += width {
+			v := gather(lanes[j][off:min(off+width, chunk)])
+			if err := p.storeRange(v, 0, min(width, chunk-off), Mem{j, off}); err != nil {
 				return nil, err
 			}
 		}
 	}
 	return p.finishPeriod(pd, chunk, true)
+}
+
+// WideChunks are the chunks of a period kernel in 32-byte registers,
+// largest first: a pass of whole registers where a few make whole pixels
+// (whole periods of E and of 4 bytes, at most 128 bytes), else as many
+// periods as fit 128 bytes, then the 16-byte kernels' Chunks for a row's
+// end.
+func (pd Period) WideChunks() []int {
+	step := pd.E
+	for step%4 != 0 {
+		step += pd.E
+	}
+	wide := max(step, 8*LaneBytes/step*step)
+	for c := step; c <= 8*LaneBytes; c += step {
+		if c%(2*LaneBytes) == 0 {
+			wide = c
+			break
+		}
+	}
+	return slices.Compact(append([]int{wide}, pd.Chunks()...))
 }
 
 // finishPeriod finishes a chunk of pd (chunk bytes of each lane), proving
@@ -114,55 +139,94 @@ func (p *Prog) finishPeriod(pd Period, chunk int, unzip bool) (*Prog, error) {
 }
 
 // windowGather returns a function that builds a register holding want (up
-// to 16 labels): it covers the wanted bytes of each input stream with
-// 16-byte windows lying inside the stream, shuffles each window's bytes
-// into place and ORs the results. stream tells, for a label, the stream's
-// base and length. Windows are loaded once and shared.
+// to one register of labels): it covers the wanted bytes of each lane of
+// the register with 16-byte windows lying inside their input streams,
+// shuffles each window's bytes into place and ORs the results. stream
+// tells, for a label, the stream's base and length. In 32-byte registers
+// the k-th windows of both lanes share a register and so one shuffle: one
+// 32-byte load where they are neighbours, a load and an insert where not.
 func windowGather(p *Prog, stream func(Label) (Mem, int)) func(want Value) int {
-	loads := map[Mem]int{}
+	loads := map[[2]Mem]int{} // registers of windows, shared
+	none := Mem{-1, -1}
 	return func(want Value) int {
-		need := map[Mem][]int{} // stream -> wanted byte offsets
-		var streams []Mem
-		for _, l := range want {
-			s, _ := stream(l)
-			if _, ok := need[s]; !ok {
-				streams = append(streams, s)
-			}
-			need[s] = append(need[s], int(l&(1<<24-1)))
+		var windows [2][]Mem
+		for h := 0; h*LaneBytes < len(want); h++ {
+			windows[h] = coverWindows(want[h*LaneBytes:min(len(want), (h+1)*LaneBytes)], stream)
 		}
 		acc := -1
 		taken := make([]bool, len(want))
-		for _, s := range streams {
-			_, size := stream(In(s.Stream, 0))
-			offs := need[s]
-			slices.Sort(offs)
-			for len(offs) > 0 {
-				start := min(offs[0], size-LaneBytes)
-				w := Mem{s.Stream, start}
-				src, ok := loads[w]
-				if !ok {
-					src = p.Load(w, LaneBytes)
-					loads[w] = src
+		for k := range max(len(windows[0]), len(windows[1])) {
+			pair := [2]Mem{none, none}
+			for h := range pair {
+				if k < len(windows[h]) {
+					pair[h] = windows[h][k]
 				}
-				mask := p.maskFor(src, want, func(Label) bool { return true })
-				for i, m := range mask {
-					if m >= 0 && taken[i] {
-						mask[i] = -1
-					} else if m >= 0 {
-						taken[i] = true
-					}
+			}
+			src, ok := loads[pair]
+			if !ok {
+				src = p.loadWindows(pair, stream)
+				loads[pair] = src
+			}
+			mask := p.maskFor(src, want, func(Label) bool { return true })
+			for i, m := range mask {
+				if m >= 0 && taken[i] {
+					mask[i] = -1
+				} else if m >= 0 {
+					taken[i] = true
 				}
-				sh := p.Shuffle(src, mask)
-				if acc < 0 {
-					acc = sh
-				} else {
-					acc = p.Or(acc, sh)
-				}
-				offs = slices.DeleteFunc(offs, func(o int) bool { return o >= start && o < start+LaneBytes })
+			}
+			sh := p.Shuffle(src, mask)
+			if acc < 0 {
+				acc = sh
+			} else {
+				acc = p.Or(acc, sh)
 			}
 		}
 		return acc
 	}
+}
+
+// coverWindows returns 16-byte windows, each inside its stream, that hold
+// every label of want: per stream, from its lowest wanted byte up.
+func coverWindows(want Value, stream func(Label) (Mem, int)) []Mem {
+	need := map[Mem][]int{} // stream -> wanted byte offsets
+	var streams []Mem
+	for _, l := range want {
+		s, _ := stream(l)
+		if _, ok := need[s]; !ok {
+			streams = append(streams, s)
+		}
+		need[s] = append(need[s], int(l&(1<<24-1)))
+	}
+	var out []Mem
+	for _, s := range streams {
+		_, size := stream(In(s.Stream, 0))
+		offs := need[s]
+		slices.Sort(offs)
+		for len(offs) > 0 {
+			start := min(offs[0], size-LaneBytes)
+			out = append(out, Mem{s.Stream, start})
+			offs = slices.DeleteFunc(offs, func(o int) bool { return o >= start && o < start+LaneBytes })
+		}
+	}
+	return out
+}
+
+// loadWindows loads the windows of lane 0 and lane 1 of a register (a
+// negative Stream: none) into one register: a 16-byte register takes lane
+// 0's.
+func (p *Prog) loadWindows(pair [2]Mem, stream func(Label) (Mem, int)) int {
+	lo, hi := pair[0], pair[1]
+	switch {
+	case p.Width == LaneBytes || hi.Stream < 0:
+		return p.Load(lo, LaneBytes)
+	case lo.Stream < 0 || lo == hi:
+		return p.LoadBcast(hi)
+	}
+	if _, size := stream(In(lo.Stream, 0)); hi.Stream == lo.Stream && hi.Off == lo.Off+LaneBytes && lo.Off+2*LaneBytes <= size {
+		return p.Load(lo, 2*LaneBytes)
+	}
+	return p.LoadPair(lo, hi)
 }
 
 // String names a period for messages.

@@ -342,6 +342,10 @@ func (p *Prog) storeValue(s, v int, want Value) error {
 // register as x86 stores need.
 func (p *Prog) storeRange(v, from, n int, m Mem) error {
 	for n > 0 {
+		if from == LaneBytes && n < LaneBytes && p.Width == 2*LaneBytes {
+			// x86 stores less than 16 bytes from the low lane only.
+			v, from = p.Lanes(v, v, [2]int{1, 1}), 0
+		}
 		size := p.Width
 		for size > n || size > p.Width || from%size != 0 {
 			size /= 2
