@@ -276,7 +276,7 @@ func TestDescribe(t *testing.T) {
 			if r.Tier != tier.String() || r.Workers != 1 || !strings.Contains(r.Plan, " of ") {
 				t.Fatalf("%v %v: %+v", tier, c, r)
 			}
-			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip"}}[c.Op]
+			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip", "unitZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip", "unitUnzip"}}[c.Op]
 			if c.P.Layout == shape.NCHW && c.Op == shape.DepthToSpace { // short rows: a gather plan
 				want = append(want, "gather")
 			}

@@ -16,7 +16,7 @@ import (
 
 // shapeSeeds are the interesting cases every run starts from: b = 1, the
 // common block sizes, C == b*b, H or W = 1, N > 1, widths that straddle
-// vector sizes, and every element width.
+// vector sizes, every element width, and short NCHW rows of b = 2.
 func shapeSeeds(f *testing.F) {
 	for _, s := range [][8]uint8{
 		// n, C', h, w, b, width index, order, layout
@@ -30,6 +30,8 @@ func shapeSeeds(f *testing.F) {
 		{0, 1, 8, 7, 7, 6, 0, 1},
 		{0, 2, 0, 16, 7, 2, 1, 1},
 		{2, 0, 12, 5, 8, 3, 0, 0},
+		{1, 2, 4, 12, 1, 0, 1, 0}, // NCHW b = 2, rows of 13 bytes: AVX2's row units
+		{0, 1, 3, 40, 1, 1, 0, 0}, // and rows of 82 bytes, in chunks of 32
 	} {
 		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6] == 1, s[7] == 1, []byte{s[0], s[3], 0xff, 0x00, 0x80})
 	}

@@ -45758,6 +45758,2604 @@ lanedone2072:
 	VZEROUPPER
 	RET
 
+// func unitZip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2073
+	CMPQ DX, $0x08
+	JLE  rowchunk2074
+	CMPQ DX, $0x10
+	JLE  rowchunk2075
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2077:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2079
+
+unit2078:
+	XORQ R12, R12
+
+chunk2080:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(BX*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2080
+	XORQ       R12, R12
+
+chunk2081:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13)(BX*2), Y0
+	VMOVDQU    (R13)(SI*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)(DX*2)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2081
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2078
+
+lastunit2079:
+	XORQ R11, R11
+
+exact2082:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R12)(BX*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R13)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2083
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2082
+	MOVQ       R8, R11
+	JMP        exact2082
+
+exactdone2083:
+	XORQ R11, R11
+
+exact2084:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), X0
+	VMOVDQU    (R12)(SI*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R13)(DX*2)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2085
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2084
+	MOVQ       R8, R11
+	JMP        exact2084
+
+exactdone2085:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2077
+	VZEROUPPER
+	RET
+
+rowchunk2075:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2086:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2088
+
+unit2087:
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R10)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R10)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2087
+
+lastunit2088:
+	XORQ R11, R11
+
+exact2089:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R12)(BX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2090
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2089
+	MOVQ       R8, R11
+	JMP        exact2089
+
+exactdone2090:
+	XORQ R11, R11
+
+exact2091:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12)(BX*2), X0
+	VMOVQ      (R12)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2092
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2091
+	MOVQ       R8, R11
+	JMP        exact2091
+
+exactdone2092:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2086
+	VZEROUPPER
+	RET
+
+rowchunk2074:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2093:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2095
+
+unit2094:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R10)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2094
+
+lastunit2095:
+	XORQ R11, R11
+
+exact2096:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2097
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2096
+	MOVQ       R8, R11
+	JMP        exact2096
+
+exactdone2097:
+	XORQ R11, R11
+
+exact2098:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2099
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2098
+	MOVQ       R8, R11
+	JMP        exact2098
+
+exactdone2099:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2093
+	VZEROUPPER
+	RET
+
+rowchunk2073:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2100:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2102
+
+unit2101:
+	VMOVD      (R9), X0
+	VMOVD      (R9)(BX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R10)
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2101
+
+lastunit2102:
+	XORQ R11, R11
+
+exact2103:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2104
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2103
+	MOVQ       R8, R11
+	JMP        exact2103
+
+exactdone2104:
+	XORQ R11, R11
+
+exact2105:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2106
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2105
+	MOVQ       R8, R11
+	JMP        exact2105
+
+exactdone2106:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2100
+	VZEROUPPER
+	RET
+
+// func unitUnzip2x1AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2107
+	CMPQ DX, $0x08
+	JLE  rowchunk2108
+	CMPQ DX, $0x10
+	JLE  rowchunk2109
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2111:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2113
+
+unit2112:
+	XORQ R12, R12
+
+chunk2114:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 32(R14), Y0, Y0
+	VMOVDQU     16(R14), X1
+	VINSERTI128 $0x01, 48(R14), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R13)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R13)(BX*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2114
+	XORQ        R12, R12
+
+chunk2115:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14)(DX*2), X0
+	VINSERTI128 $0x01, 32(R14)(DX*2), Y0, Y0
+	VMOVDQU     16(R14)(DX*2), X1
+	VINSERTI128 $0x01, 48(R14)(DX*2), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R13)(BX*2)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R13)(SI*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2115
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2112
+
+lastunit2113:
+	XORQ R11, R11
+
+exact2116:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13), X0
+	VMOVDQU   16(R13), X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPAND     shuffle1080<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VMOVDQU   X3, (R12)
+	VPSRLW    $0x08, X0, X3
+	VPSRLW    $0x08, X1, X2
+	VPACKUSWB X2, X3, X1
+	VMOVDQU   X1, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2117
+	ADDQ      $0x10, R11
+	CMPQ      R11, R8
+	JLE       exact2116
+	MOVQ      R8, R11
+	JMP       exact2116
+
+exactdone2117:
+	XORQ R11, R11
+
+exact2118:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13)(DX*2), X0
+	VMOVDQU   16(R13)(DX*2), X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPAND     shuffle1080<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VMOVDQU   X3, (R12)(BX*2)
+	VPSRLW    $0x08, X0, X3
+	VPSRLW    $0x08, X1, X2
+	VPACKUSWB X2, X3, X1
+	VMOVDQU   X1, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2119
+	ADDQ      $0x10, R11
+	CMPQ      R11, R8
+	JLE       exact2118
+	MOVQ      R8, R11
+	JMP       exact2118
+
+exactdone2119:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2111
+	VZEROUPPER
+	RET
+
+rowchunk2109:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2120:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2122
+
+unit2121:
+	VMOVDQU   (R10), X0
+	VMOVDQU   16(R10), X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPAND     shuffle1080<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VMOVDQU   X3, (R9)
+	VPSRLW    $0x08, X0, X3
+	VPSRLW    $0x08, X1, X2
+	VPACKUSWB X2, X3, X1
+	VMOVDQU   X1, (R9)(BX*1)
+	VMOVDQU   (R10)(DX*2), X0
+	VMOVDQU   16(R10)(DX*2), X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPAND     shuffle1080<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VMOVDQU   X3, (R9)(BX*2)
+	VPSRLW    $0x08, X0, X3
+	VPSRLW    $0x08, X1, X2
+	VPACKUSWB X2, X3, X1
+	VMOVDQU   X1, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2121
+
+lastunit2122:
+	XORQ R11, R11
+
+exact2123:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVQ     X2, (R12)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVQ     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2124
+	ADDQ      $0x08, R11
+	CMPQ      R11, R8
+	JLE       exact2123
+	MOVQ      R8, R11
+	JMP       exact2123
+
+exactdone2124:
+	XORQ R11, R11
+
+exact2125:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13)(DX*2), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVQ     X2, (R12)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVQ     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2126
+	ADDQ      $0x08, R11
+	CMPQ      R11, R8
+	JLE       exact2125
+	MOVQ      R8, R11
+	JMP       exact2125
+
+exactdone2126:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2120
+	VZEROUPPER
+	RET
+
+rowchunk2108:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2127:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2129
+
+unit2128:
+	VMOVDQU   (R10), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVQ     X2, (R9)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVQ     X0, (R9)(BX*1)
+	VMOVDQU   (R10)(DX*2), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVQ     X2, (R9)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVQ     X0, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2128
+
+lastunit2129:
+	XORQ R11, R11
+
+exact2130:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R12)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2131
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2130
+	MOVQ      R8, R11
+	JMP       exact2130
+
+exactdone2131:
+	XORQ R11, R11
+
+exact2132:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13)(DX*2), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R12)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2133
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2132
+	MOVQ      R8, R11
+	JMP       exact2132
+
+exactdone2133:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2127
+	VZEROUPPER
+	RET
+
+rowchunk2107:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2134:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2136
+
+unit2135:
+	VMOVQ     (R10), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R9)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R9)(BX*1)
+	VMOVQ     (R10)(DX*2), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R9)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2135
+
+lastunit2136:
+	XORQ R11, R11
+
+exact2137:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R12)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2138
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2137
+	MOVQ      R8, R11
+	JMP       exact2137
+
+exactdone2138:
+	XORQ R11, R11
+
+exact2139:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13)(DX*2), X0
+	VPAND     shuffle1080<>+0(SB), X0, X1
+	VPAND     shuffle1080<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R12)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2140
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2139
+	MOVQ      R8, R11
+	JMP       exact2139
+
+exactdone2140:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2134
+	VZEROUPPER
+	RET
+
+// func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2141
+	CMPQ DX, $0x08
+	JLE  rowchunk2142
+	CMPQ DX, $0x10
+	JLE  rowchunk2143
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2145:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2147
+
+unit2146:
+	XORQ R12, R12
+
+chunk2148:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(BX*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2148
+	XORQ       R12, R12
+
+chunk2149:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13)(BX*2), Y0
+	VMOVDQU    (R13)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)(DX*2)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2149
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2146
+
+lastunit2147:
+	XORQ R11, R11
+
+exact2150:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R12)(BX*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R13)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2151
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2150
+	MOVQ       R8, R11
+	JMP        exact2150
+
+exactdone2151:
+	XORQ R11, R11
+
+exact2152:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), X0
+	VMOVDQU    (R12)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R13)(DX*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2153
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2152
+	MOVQ       R8, R11
+	JMP        exact2152
+
+exactdone2153:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2145
+	VZEROUPPER
+	RET
+
+rowchunk2143:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2154:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2156
+
+unit2155:
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R10)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R10)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2155
+
+lastunit2156:
+	XORQ R11, R11
+
+exact2157:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R12)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2158
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2157
+	MOVQ       R8, R11
+	JMP        exact2157
+
+exactdone2158:
+	XORQ R11, R11
+
+exact2159:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12)(BX*2), X0
+	VMOVQ      (R12)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2160
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2159
+	MOVQ       R8, R11
+	JMP        exact2159
+
+exactdone2160:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2154
+	VZEROUPPER
+	RET
+
+rowchunk2142:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2161:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2163
+
+unit2162:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R10)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2162
+
+lastunit2163:
+	XORQ R11, R11
+
+exact2164:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2165
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2164
+	MOVQ       R8, R11
+	JMP        exact2164
+
+exactdone2165:
+	XORQ R11, R11
+
+exact2166:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2167
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2166
+	MOVQ       R8, R11
+	JMP        exact2166
+
+exactdone2167:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2161
+	VZEROUPPER
+	RET
+
+rowchunk2141:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2168:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2170
+
+unit2169:
+	VMOVD      (R9), X0
+	VMOVD      (R9)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R10)
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2169
+
+lastunit2170:
+	XORQ R11, R11
+
+exact2171:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2172
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2171
+	MOVQ       R8, R11
+	JMP        exact2171
+
+exactdone2172:
+	XORQ R11, R11
+
+exact2173:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2174
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2173
+	MOVQ       R8, R11
+	JMP        exact2173
+
+exactdone2174:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2168
+	VZEROUPPER
+	RET
+
+// func unitUnzip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2175
+	CMPQ DX, $0x08
+	JLE  rowchunk2176
+	CMPQ DX, $0x10
+	JLE  rowchunk2177
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2179:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2181
+
+unit2180:
+	XORQ R12, R12
+
+chunk2182:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 32(R14), Y0, Y0
+	VMOVDQU     16(R14), X1
+	VINSERTI128 $0x01, 48(R14), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R13)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R13)(BX*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2182
+	XORQ        R12, R12
+
+chunk2183:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14)(DX*2), X0
+	VINSERTI128 $0x01, 32(R14)(DX*2), Y0, Y0
+	VMOVDQU     16(R14)(DX*2), X1
+	VINSERTI128 $0x01, 48(R14)(DX*2), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R13)(BX*2)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R13)(SI*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2183
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2180
+
+lastunit2181:
+	XORQ R11, R11
+
+exact2184:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13), X0
+	VMOVDQU   16(R13), X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPAND     shuffle1081<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VMOVDQU   X3, (R12)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X1, X2
+	VPACKUSDW X2, X3, X1
+	VMOVDQU   X1, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2185
+	ADDQ      $0x10, R11
+	CMPQ      R11, R8
+	JLE       exact2184
+	MOVQ      R8, R11
+	JMP       exact2184
+
+exactdone2185:
+	XORQ R11, R11
+
+exact2186:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13)(DX*2), X0
+	VMOVDQU   16(R13)(DX*2), X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPAND     shuffle1081<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VMOVDQU   X3, (R12)(BX*2)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X1, X2
+	VPACKUSDW X2, X3, X1
+	VMOVDQU   X1, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2187
+	ADDQ      $0x10, R11
+	CMPQ      R11, R8
+	JLE       exact2186
+	MOVQ      R8, R11
+	JMP       exact2186
+
+exactdone2187:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2179
+	VZEROUPPER
+	RET
+
+rowchunk2177:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2188:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2190
+
+unit2189:
+	VMOVDQU   (R10), X0
+	VMOVDQU   16(R10), X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPAND     shuffle1081<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VMOVDQU   X3, (R9)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X1, X2
+	VPACKUSDW X2, X3, X1
+	VMOVDQU   X1, (R9)(BX*1)
+	VMOVDQU   (R10)(DX*2), X0
+	VMOVDQU   16(R10)(DX*2), X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPAND     shuffle1081<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VMOVDQU   X3, (R9)(BX*2)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X1, X2
+	VPACKUSDW X2, X3, X1
+	VMOVDQU   X1, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2189
+
+lastunit2190:
+	XORQ R11, R11
+
+exact2191:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R12)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2192
+	ADDQ      $0x08, R11
+	CMPQ      R11, R8
+	JLE       exact2191
+	MOVQ      R8, R11
+	JMP       exact2191
+
+exactdone2192:
+	XORQ R11, R11
+
+exact2193:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVDQU   (R13)(DX*2), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R12)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2194
+	ADDQ      $0x08, R11
+	CMPQ      R11, R8
+	JLE       exact2193
+	MOVQ      R8, R11
+	JMP       exact2193
+
+exactdone2194:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2188
+	VZEROUPPER
+	RET
+
+rowchunk2176:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2195:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2197
+
+unit2196:
+	VMOVDQU   (R10), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R9)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R9)(BX*1)
+	VMOVDQU   (R10)(DX*2), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R9)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2196
+
+lastunit2197:
+	XORQ R11, R11
+
+exact2198:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R12)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2199
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2198
+	MOVQ      R8, R11
+	JMP       exact2198
+
+exactdone2199:
+	XORQ R11, R11
+
+exact2200:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13)(DX*2), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R12)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2201
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2200
+	MOVQ      R8, R11
+	JMP       exact2200
+
+exactdone2201:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2195
+	VZEROUPPER
+	RET
+
+rowchunk2175:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2202:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2204
+
+unit2203:
+	VMOVQ     (R10), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R9)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R9)(BX*1)
+	VMOVQ     (R10)(DX*2), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R9)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R9)(SI*1)
+	ADDQ      DX, R9
+	LEAQ      (R10)(DX*4), R10
+	DECQ      R11
+	JNZ       unit2203
+
+lastunit2204:
+	XORQ R11, R11
+
+exact2205:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R12)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R12)(BX*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2206
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2205
+	MOVQ      R8, R11
+	JMP       exact2205
+
+exactdone2206:
+	XORQ R11, R11
+
+exact2207:
+	LEAQ      (R9)(R11*1), R12
+	LEAQ      (R10)(R11*2), R13
+	VMOVQ     (R13)(DX*2), X0
+	VPAND     shuffle1081<>+0(SB), X0, X1
+	VPAND     shuffle1081<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R12)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R12)(SI*1)
+	CMPQ      R11, R8
+	JEQ       exactdone2208
+	ADDQ      $0x04, R11
+	CMPQ      R11, R8
+	JLE       exact2207
+	MOVQ      R8, R11
+	JMP       exact2207
+
+exactdone2208:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2202
+	VZEROUPPER
+	RET
+
+// func unitZip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2209
+	CMPQ DX, $0x08
+	JLE  rowchunk2210
+	CMPQ DX, $0x10
+	JLE  rowchunk2211
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2213:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2215
+
+unit2214:
+	XORQ R12, R12
+
+chunk2216:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13), Y0
+	VMOVDQU    (R13)(BX*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2216
+	XORQ       R12, R12
+
+chunk2217:
+	LEAQ       (R9)(R12*1), R13
+	LEAQ       (R10)(R12*2), R14
+	VMOVDQU    (R13)(BX*2), Y0
+	VMOVDQU    (R13)(SI*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R14)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R14)(DX*2)
+	ADDQ       $0x20, R12
+	CMPQ       R12, DX
+	JLT        chunk2217
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2214
+
+lastunit2215:
+	XORQ R11, R11
+
+exact2218:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R12)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R13)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2219
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2218
+	MOVQ       R8, R11
+	JMP        exact2218
+
+exactdone2219:
+	XORQ R11, R11
+
+exact2220:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), X0
+	VMOVDQU    (R12)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R13)(DX*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2221
+	ADDQ       $0x10, R11
+	CMPQ       R11, R8
+	JLE        exact2220
+	MOVQ       R8, R11
+	JMP        exact2220
+
+exactdone2221:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2213
+	VZEROUPPER
+	RET
+
+rowchunk2211:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2222:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2224
+
+unit2223:
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R10)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R10)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2223
+
+lastunit2224:
+	XORQ R11, R11
+
+exact2225:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R12)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2226
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2225
+	MOVQ       R8, R11
+	JMP        exact2225
+
+exactdone2226:
+	XORQ R11, R11
+
+exact2227:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVQ      (R12)(BX*2), X0
+	VMOVQ      (R12)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2228
+	ADDQ       $0x08, R11
+	CMPQ       R11, R8
+	JLE        exact2227
+	MOVQ       R8, R11
+	JMP        exact2227
+
+exactdone2228:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2222
+	VZEROUPPER
+	RET
+
+rowchunk2210:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2229:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2231
+
+unit2230:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R10)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2230
+
+lastunit2231:
+	XORQ R11, R11
+
+exact2232:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2233
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2232
+	MOVQ       R8, R11
+	JMP        exact2232
+
+exactdone2233:
+	XORQ R11, R11
+
+exact2234:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2235
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2234
+	MOVQ       R8, R11
+	JMP        exact2234
+
+exactdone2235:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2229
+	VZEROUPPER
+	RET
+
+rowchunk2209:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2236:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2238
+
+unit2237:
+	VMOVD      (R9), X0
+	VMOVD      (R9)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R10)
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2237
+
+lastunit2238:
+	XORQ R11, R11
+
+exact2239:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12), X0
+	VMOVD      (R12)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2240
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2239
+	MOVQ       R8, R11
+	JMP        exact2239
+
+exactdone2240:
+	XORQ R11, R11
+
+exact2241:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVD      (R12)(BX*2), X0
+	VMOVD      (R12)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2242
+	ADDQ       $0x04, R11
+	CMPQ       R11, R8
+	JLE        exact2241
+	MOVQ       R8, R11
+	JMP        exact2241
+
+exactdone2242:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2236
+	VZEROUPPER
+	RET
+
+// func unitUnzip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x04
+	JLE  rowchunk2243
+	CMPQ DX, $0x08
+	JLE  rowchunk2244
+	CMPQ DX, $0x10
+	JLE  rowchunk2245
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2247:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2249
+
+unit2248:
+	XORQ R12, R12
+
+chunk2250:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 32(R14), Y0, Y0
+	VMOVDQU     16(R14), X1
+	VINSERTI128 $0x01, 48(R14), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R13)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R13)(BX*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2250
+	XORQ        R12, R12
+
+chunk2251:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14)(DX*2), X0
+	VINSERTI128 $0x01, 32(R14)(DX*2), Y0, Y0
+	VMOVDQU     16(R14)(DX*2), X1
+	VINSERTI128 $0x01, 48(R14)(DX*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R13)(BX*2)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R13)(SI*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2251
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2248
+
+lastunit2249:
+	XORQ R11, R11
+
+exact2252:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13), X0
+	VMOVDQU 16(R13), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R12)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2253
+	ADDQ    $0x10, R11
+	CMPQ    R11, R8
+	JLE     exact2252
+	MOVQ    R8, R11
+	JMP     exact2252
+
+exactdone2253:
+	XORQ R11, R11
+
+exact2254:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU 16(R13)(DX*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R12)(BX*2)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2255
+	ADDQ    $0x10, R11
+	CMPQ    R11, R8
+	JLE     exact2254
+	MOVQ    R8, R11
+	JMP     exact2254
+
+exactdone2255:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2247
+	VZEROUPPER
+	RET
+
+rowchunk2245:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2256:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2258
+
+unit2257:
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R9)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R9)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VMOVDQU 16(R10)(DX*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R9)(BX*2)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	ADDQ    DX, R9
+	LEAQ    (R10)(DX*4), R10
+	DECQ    R11
+	JNZ     unit2257
+
+lastunit2258:
+	XORQ R11, R11
+
+exact2259:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R12)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2260
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2259
+	MOVQ    R8, R11
+	JMP     exact2259
+
+exactdone2260:
+	XORQ R11, R11
+
+exact2261:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R12)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2262
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2261
+	MOVQ    R8, R11
+	JMP     exact2261
+
+exactdone2262:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2256
+	VZEROUPPER
+	RET
+
+rowchunk2244:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2263:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2265
+
+unit2264:
+	VMOVDQU (R10), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R9)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R9)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R9)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R9)(SI*1)
+	ADDQ    DX, R9
+	LEAQ    (R10)(DX*4), R10
+	DECQ    R11
+	JNZ     unit2264
+
+lastunit2265:
+	XORQ R11, R11
+
+exact2266:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVQ   (R13), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R12)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2267
+	ADDQ    $0x04, R11
+	CMPQ    R11, R8
+	JLE     exact2266
+	MOVQ    R8, R11
+	JMP     exact2266
+
+exactdone2267:
+	XORQ R11, R11
+
+exact2268:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVQ   (R13)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R12)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2269
+	ADDQ    $0x04, R11
+	CMPQ    R11, R8
+	JLE     exact2268
+	MOVQ    R8, R11
+	JMP     exact2268
+
+exactdone2269:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2263
+	VZEROUPPER
+	RET
+
+rowchunk2243:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2270:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2272
+
+unit2271:
+	VMOVQ   (R10), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R9)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R9)(BX*1)
+	VMOVQ   (R10)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R9)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R9)(SI*1)
+	ADDQ    DX, R9
+	LEAQ    (R10)(DX*4), R10
+	DECQ    R11
+	JNZ     unit2271
+
+lastunit2272:
+	XORQ R11, R11
+
+exact2273:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVQ   (R13), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R12)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2274
+	ADDQ    $0x04, R11
+	CMPQ    R11, R8
+	JLE     exact2273
+	MOVQ    R8, R11
+	JMP     exact2273
+
+exactdone2274:
+	XORQ R11, R11
+
+exact2275:
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVQ   (R13)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R12)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2276
+	ADDQ    $0x04, R11
+	CMPQ    R11, R8
+	JLE     exact2275
+	MOVQ    R8, R11
+	JMP     exact2275
+
+exactdone2276:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2270
+	VZEROUPPER
+	RET
+
+// func unitZip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x08
+	JLE  rowchunk2277
+	CMPQ DX, $0x10
+	JLE  rowchunk2278
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2280:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2282
+
+unit2281:
+	XORQ R12, R12
+
+chunk2283:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R13), Y0
+	VMOVDQU     (R13)(BX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R14)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R14)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2283
+	XORQ        R12, R12
+
+chunk2284:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R13)(BX*2), Y0
+	VMOVDQU     (R13)(SI*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R14)(DX*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R14)(DX*2)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2284
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2281
+
+lastunit2282:
+	XORQ R11, R11
+
+exact2285:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R12), X0
+	VMOVDQU     (R12)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R13)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R13)
+	CMPQ        R11, R8
+	JEQ         exactdone2286
+	ADDQ        $0x10, R11
+	CMPQ        R11, R8
+	JLE         exact2285
+	MOVQ        R8, R11
+	JMP         exact2285
+
+exactdone2286:
+	XORQ R11, R11
+
+exact2287:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R12)(BX*2), X0
+	VMOVDQU     (R12)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R13)(DX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R13)(DX*2)
+	CMPQ        R11, R8
+	JEQ         exactdone2288
+	ADDQ        $0x10, R11
+	CMPQ        R11, R8
+	JLE         exact2287
+	MOVQ        R8, R11
+	JMP         exact2287
+
+exactdone2288:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2280
+	VZEROUPPER
+	RET
+
+rowchunk2278:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2289:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2291
+
+unit2290:
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R10)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R10)
+	VMOVDQU     (R9)(BX*2), X0
+	VMOVDQU     (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R10)(DX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R10)(DX*2)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2290
+
+lastunit2291:
+	XORQ R11, R11
+
+exact2292:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVQ       (R12), X0
+	VMOVQ       (R12)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R13)
+	CMPQ        R11, R8
+	JEQ         exactdone2293
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2292
+	MOVQ        R8, R11
+	JMP         exact2292
+
+exactdone2293:
+	XORQ R11, R11
+
+exact2294:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVQ       (R12)(BX*2), X0
+	VMOVQ       (R12)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R13)(DX*2)
+	CMPQ        R11, R8
+	JEQ         exactdone2295
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2294
+	MOVQ        R8, R11
+	JMP         exact2294
+
+exactdone2295:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2289
+	VZEROUPPER
+	RET
+
+rowchunk2277:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2296:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2298
+
+unit2297:
+	VMOVQ       (R9), X0
+	VMOVQ       (R9)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R10)
+	VMOVQ       (R9)(BX*2), X0
+	VMOVQ       (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R10)(DX*2)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2297
+
+lastunit2298:
+	XORQ R11, R11
+
+exact2299:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVQ       (R12), X0
+	VMOVQ       (R12)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R13)
+	CMPQ        R11, R8
+	JEQ         exactdone2300
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2299
+	MOVQ        R8, R11
+	JMP         exact2299
+
+exactdone2300:
+	XORQ R11, R11
+
+exact2301:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVQ       (R12)(BX*2), X0
+	VMOVQ       (R12)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R13)(DX*2)
+	CMPQ        R11, R8
+	JEQ         exactdone2302
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2301
+	MOVQ        R8, R11
+	JMP         exact2301
+
+exactdone2302:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2296
+	VZEROUPPER
+	RET
+
+// func unitUnzip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
+// Requires: AVX, AVX2
+TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
+	MOVQ space+0(FP), AX
+	MOVQ depth+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ plane+32(FP), BX
+	LEAQ (BX)(BX*2), SI
+	MOVQ groups+40(FP), DI
+	CMPQ DX, $0x08
+	JLE  rowchunk2303
+	CMPQ DX, $0x10
+	JLE  rowchunk2304
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2306:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2308
+
+unit2307:
+	XORQ R12, R12
+
+chunk2309:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14), X0
+	VINSERTI128 $0x01, 32(R14), Y0, Y0
+	VMOVDQU     16(R14), X1
+	VINSERTI128 $0x01, 48(R14), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R13)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R13)(BX*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2309
+	XORQ        R12, R12
+
+chunk2310:
+	LEAQ        (R9)(R12*1), R13
+	LEAQ        (R10)(R12*2), R14
+	VMOVDQU     (R14)(DX*2), X0
+	VINSERTI128 $0x01, 32(R14)(DX*2), Y0, Y0
+	VMOVDQU     16(R14)(DX*2), X1
+	VINSERTI128 $0x01, 48(R14)(DX*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R13)(BX*2)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R13)(SI*1)
+	ADDQ        $0x20, R12
+	CMPQ        R12, DX
+	JLT         chunk2310
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2307
+
+lastunit2308:
+	XORQ R11, R11
+
+exact2311:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VMOVDQU     16(R13), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R12)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2312
+	ADDQ        $0x10, R11
+	CMPQ        R11, R8
+	JLE         exact2311
+	MOVQ        R8, R11
+	JMP         exact2311
+
+exactdone2312:
+	XORQ R11, R11
+
+exact2313:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VMOVDQU     16(R13)(DX*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R12)(BX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2314
+	ADDQ        $0x10, R11
+	CMPQ        R11, R8
+	JLE         exact2313
+	MOVQ        R8, R11
+	JMP         exact2313
+
+exactdone2314:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2306
+	VZEROUPPER
+	RET
+
+rowchunk2304:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2315:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2317
+
+unit2316:
+	VMOVDQU     (R10), X0
+	VMOVDQU     16(R10), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VMOVDQU     16(R10)(DX*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)(BX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2316
+
+lastunit2317:
+	XORQ R11, R11
+
+exact2318:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R12)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2319
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2318
+	MOVQ        R8, R11
+	JMP         exact2318
+
+exactdone2319:
+	XORQ R11, R11
+
+exact2320:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R12)(BX*2)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2321
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2320
+	MOVQ        R8, R11
+	JMP         exact2320
+
+exactdone2321:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2315
+	VZEROUPPER
+	RET
+
+rowchunk2303:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2322:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2324
+
+unit2323:
+	VMOVDQU     (R10), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R9)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R9)(BX*2)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2323
+
+lastunit2324:
+	XORQ R11, R11
+
+exact2325:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R12)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2326
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2325
+	MOVQ        R8, R11
+	JMP         exact2325
+
+exactdone2326:
+	XORQ R11, R11
+
+exact2327:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R12)(BX*2)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2328
+	ADDQ        $0x08, R11
+	CMPQ        R11, R8
+	JLE         exact2327
+	MOVQ        R8, R11
+	JMP         exact2327
+
+exactdone2328:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2322
+	VZEROUPPER
+	RET
+
 // func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX
 TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
@@ -45777,72 +48375,72 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2073
+	JAE   runs2329
 	CMPQ  DX, $+16
-	JAE   runs2074
+	JAE   runs2330
 	RET
 
-runs2073:
+runs2329:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2075:
+group2331:
 	MOVQ rows+48(FP), R10
 
-row2076:
+row2332:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2077:
+run2333:
 	XORQ R14, R14
 
-pieces2078:
+pieces2334:
 	VMOVDQU (R13)(R14*1), Y0
 	VMOVDQU Y0, (R12)(R14*1)
 	CMPQ    R14, SI
-	JEQ     piecesdone2079
+	JEQ     piecesdone2335
 	ADDQ    $+32, R14
 	CMPQ    R14, SI
-	JLE     pieces2078
+	JLE     pieces2334
 	MOVQ    SI, R14
-	JMP     pieces2078
+	JMP     pieces2334
 
-piecesdone2079:
+piecesdone2335:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2077
+	JNZ  run2333
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2076
+	JNZ  row2332
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2075
+	JNZ  group2331
 	VZEROUPPER
 	RET
 
-runs2074:
+runs2330:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2080:
+group2336:
 	MOVQ rows+48(FP), R10
 
-row2081:
+row2337:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2082:
+run2338:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -45850,15 +48448,15 @@ run2082:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run2082
+	JNZ     run2338
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row2081
+	JNZ     row2337
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group2080
+	JNZ     group2336
 	VZEROUPPER
 	RET
 
@@ -45881,51 +48479,51 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2083
+	JAE   runs2339
 	RET
 
-runs2083:
+runs2339:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2084:
+group2340:
 	MOVQ rows+48(FP), R10
 
-row2085:
+row2341:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2086:
+run2342:
 	XORQ R14, R14
 
-pieces2087:
+pieces2343:
 	VMOVDQU  (R13)(R14*1), Y0
 	VMOVNTDQ Y0, (R12)(R14*1)
 	CMPQ     R14, SI
-	JEQ      piecesdone2088
+	JEQ      piecesdone2344
 	ADDQ     $+32, R14
 	CMPQ     R14, SI
-	JLE      pieces2087
+	JLE      pieces2343
 	MOVQ     SI, R14
-	JMP      pieces2087
+	JMP      pieces2343
 
-piecesdone2088:
+piecesdone2344:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2086
+	JNZ  run2342
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2085
+	JNZ  row2341
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2084
+	JNZ  group2340
 	SFENCE
 	VZEROUPPER
 	RET

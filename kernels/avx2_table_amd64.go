@@ -56,6 +56,8 @@ var avx2 = simd.Table{
 		4: {2: {1: {F: tunzip4x2x1AVX2, MinN: 16}, 2: {F: tunzip4x2x2AVX2, MinN: 16}, 4: {F: tunzip4x2x4AVX2, MinN: 32}, 8: {F: tunzip4x2x8AVX2, MinN: 64}}, 3: {1: {F: tunzip4x3x1AVX2, MinN: 24}, 2: {F: tunzip4x3x2AVX2, MinN: 24}, 4: {F: tunzip4x3x4AVX2, MinN: 48}}, 4: {1: {F: tunzip4x4x1AVX2, MinN: 16}, 2: {F: tunzip4x4x2AVX2, MinN: 32}, 4: {F: tunzip4x4x4AVX2, MinN: 64}}},
 	},
 	UnzipN:     unzipNx16AVX2,
+	UnitZip:    simd.UnitKernels{1: unitZip2x1AVX2, 2: unitZip2x2AVX2, 4: unitZip2x4AVX2, 8: unitZip2x8AVX2},
+	UnitUnzip:  simd.UnitKernels{1: unitUnzip2x1AVX2, 2: unitUnzip2x2AVX2, 4: unitUnzip2x4AVX2, 8: unitUnzip2x8AVX2},
 	CopyRuns:   copyRunsAVX2,
 	CopyRunsNT: copyRunsAVX2NT,
 	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},

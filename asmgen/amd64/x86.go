@@ -46,6 +46,8 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 	case table.StackZip, table.StackUnzip:
 		g.stackRows(k)
 		return 0, nil
+	case table.UnitZip, table.UnitUnzip:
+		return 0, g.unitRows(k)
 	}
 	if k.ISA != table.AVX2 {
 		if k.Kind == table.Copy {

@@ -61,6 +61,8 @@ const (
 	Gather                 // write output vectors shuffled from source windows (rows shorter than a vector)
 	StackZip               // NCHW DepthToSpace of b = 2 by units of short rows stacked in registers (internal/stack)
 	StackUnzip             // its SpaceToDepth
+	UnitZip                // NCHW DepthToSpace of b = 2 by units of one row of each of the four planes, moved in whole chunks (internal/stack's Rows)
+	UnitUnzip              // its SpaceToDepth
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -91,6 +93,10 @@ var (
 		"the stacked-row kernels, which run, in each of groups groups (group bytes apart on both sides), units units of short rows: unit u starts min(u*step, last) bytes into the group on the depth side, where its four planes lie plane bytes apart, and four times as far on the space side; tab holds the units' permutation and masks (see internal/stack)",
 		[]string{"space", "depth", "tab"},
 		[]string{"units", "step", "last", "plane", "groups", "group"}}
+	UnitSig = Signature{"Unit",
+		"the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows)",
+		[]string{"space", "depth"},
+		[]string{"n", "units", "plane", "groups", "group"}}
 	CopySig = Signature{"Copy",
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
@@ -114,6 +120,8 @@ func (k Kernel) Signature() Signature {
 		return GatherSig
 	case k.Kind == StackZip || k.Kind == StackUnzip:
 		return StackSig
+	case k.Kind == UnitZip || k.Kind == UnitUnzip:
+		return UnitSig
 	case k.B == 0:
 		return AnyBSig
 	}
@@ -156,6 +164,13 @@ func (k Kernel) Name() string {
 			kind = "Unzip"
 		}
 		return fmt.Sprintf("stack%s2x%d%s", kind, k.Width, k.ISA)
+	}
+	if k.Kind == UnitZip || k.Kind == UnitUnzip { // e.g. unitZip2x1AVX2: 1-byte elements
+		kind := "Zip"
+		if k.Kind == UnitUnzip {
+			kind = "Unzip"
+		}
+		return fmt.Sprintf("unit%s2x%d%s", kind, k.Width, k.ISA)
 	}
 	kind := "zip"
 	if k.Kind == Unzip {
@@ -329,6 +344,9 @@ func Kernels(i ISA) []Kernel {
 	for _, u := range i.StackUnits() {
 		out = append(out, Kernel{ISA: i, Kind: StackZip, B: 2, Width: u}, Kernel{ISA: i, Kind: StackUnzip, B: 2, Width: u})
 	}
+	for _, w := range i.UnitWidths() {
+		out = append(out, Kernel{ISA: i, Kind: UnitZip, B: 2, Width: w}, Kernel{ISA: i, Kind: UnitUnzip, B: 2, Width: w})
+	}
 	for g := 1; g <= i.Windows().MaxGroups; g++ {
 		out = append(out, Kernel{ISA: i, Kind: Gather, Groups: g})
 	}
@@ -353,6 +371,16 @@ func (i ISA) StackUnits() []int {
 	return nil
 }
 
+// UnitWidths are the element widths of an ISA's row-unit kernels. Only
+// AVX2 has them: the AVX-512 tiers stack rows of up to 64 bytes instead,
+// and hand longer ones to their base, AVX2.
+func (i ISA) UnitWidths() []int {
+	if i == AVX2 {
+		return []int{1, 2, 4, 8}
+	}
+	return nil
+}
+
 // BytePermutes reports whether the ISA permutes bytes across a register.
 func (i ISA) BytePermutes() bool { return i.desc().BytePermutes }
 
@@ -362,6 +390,16 @@ func MaxStackUnit() int {
 	n := 0
 	for _, i := range ISAs() {
 		n = max(n, slices.Max(append(ISA(i.Name).StackUnits(), 0)))
+	}
+	return n
+}
+
+// MaxUnitWidth is the largest element width of any ISA's row-unit
+// kernels.
+func MaxUnitWidth() int {
+	n := 0
+	for _, i := range ISAs() {
+		n = max(n, slices.Max(append(ISA(i.Name).UnitWidths(), 0)))
 	}
 	return n
 }

@@ -114,6 +114,20 @@ func (f StackFunc) Run(a *StackArgs) {
 	f.call(a)
 }
 
+// Run calls a row-unit kernel of w-byte elements after checking that the
+// call, the slop past its rows included (stack.RowsReach), stays inside
+// its slices. With a.Report set it names the kernel instead.
+func (f UnitFunc) Run(a *UnitArgs, w int) {
+	if dryRun(f, a.Report) {
+		return
+	}
+	depth, space, ok := stack.RowsReach(a.N, w, a.Units, a.Plane, a.Groups, a.Group)
+	if !ok || depth > len(a.Depth) || space > len(a.Space) {
+		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
+	}
+	f.call(a)
+}
+
 // reach is how many bytes from its start an access reaches on one side: n,
 // those of one row's, inside the loops of rows and groups.
 func reach(n, rows, rowStride, groups, groupStride int) (int, bool) {

@@ -11,6 +11,7 @@ const (
 	MaxCp        = 4  // the largest C' of a transposing kernel
 	MaxGroups    = 3  // the most groups of windows of a gather kernel
 	MaxStackUnit = 4  // the largest permute unit, in bytes, of a stacked-row kernel
+	MaxUnitWidth = 8  // the largest element, in bytes, of a row-unit kernel
 )
 
 // LaneFunc is the signature of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups.
@@ -98,6 +99,23 @@ func (f StackFunc) call(a *StackArgs) {
 	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.Plane, a.Groups, a.Group)
 }
 
+// UnitFunc is the signature of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows).
+type UnitFunc func(space, depth *byte, n, units, plane, groups, group int)
+
+// UnitArgs are the arguments of an UnitFunc, with the slices its pointers point into.
+type UnitArgs struct {
+	Space, Depth                   []byte
+	N, Units, Plane, Groups, Group int
+
+	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
+	Report func(kernel string)
+}
+
+// call calls f with a's arguments.
+func (f UnitFunc) call(a *UnitArgs) {
+	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Units, a.Plane, a.Groups, a.Group)
+}
+
 // LaneKernels are lane kernels by block size and element width.
 type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
 
@@ -108,3 +126,6 @@ type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
 // StackKernels are stacked-row kernels by the bytes of their permutes'
 // units.
 type StackKernels [MaxStackUnit + 1]StackFunc
+
+// UnitKernels are row-unit kernels by element width.
+type UnitKernels [MaxUnitWidth + 1]UnitFunc

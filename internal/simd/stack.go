@@ -9,10 +9,10 @@ import (
 
 // short runs, in one pass, a call whose rows are too short for the row
 // kernels: as stacked rows where the table has the kernel and a plan,
-// else as a gather plan. It reports whether it did; with r set it only
-// describes the call into r.
+// else as row units, else as a gather plan. It reports whether it did;
+// with r set it only describes the call into r.
 func (t *Table) short(g shape.Geometry, dst, src []byte, r *engine.Route) bool {
-	return t.stacked(g, dst, src, r) || t.gather(g, dst, src, r)
+	return t.stacked(g, dst, src, r) || t.RowUnits(&g, dst, src, r) || t.gather(g, dst, src, r)
 }
 
 // stackKey is what a stacked-row plan depends on.

@@ -55,6 +55,11 @@ type Table struct {
 	StackZip, StackUnzip StackKernels
 	bytePermutes         bool
 
+	// UnitZip[w] and UnitUnzip[w] are the row-unit kernels of NCHW
+	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Rows),
+	// for w-byte elements.
+	UnitZip, UnitUnzip UnitKernels
+
 	// Base, if not nil, runs what this table has no kernel for, and rows
 	// too short for its kernels.
 	Base *Table

@@ -230,6 +230,19 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			b.WriteString("},\n")
 		}
 	}
+	if ws := table.ISA(i.Name).UnitWidths(); len(ws) > 0 {
+		for _, kind := range []table.Kind{table.UnitZip, table.UnitUnzip} {
+			name := "UnitZip"
+			if kind == table.UnitUnzip {
+				name = "UnitUnzip"
+			}
+			fmt.Fprintf(&b, "%s: simd.UnitKernels{", name)
+			for _, w := range ws {
+				fmt.Fprintf(&b, "%d: %s, ", w, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}.Name())
+			}
+			b.WriteString("},\n")
+		}
+	}
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
 	if i.Streaming {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
@@ -266,9 +279,10 @@ const (
 	MaxCp    = %d // the largest C' of a transposing kernel
 	MaxGroups = %d // the most groups of windows of a gather kernel
 	MaxStackUnit = %d // the largest permute unit, in bytes, of a stacked-row kernel
+	MaxUnitWidth = %d // the largest element, in bytes, of a row-unit kernel
 )
-`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit())
-	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig, table.StackSig} {
+`, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit(), table.MaxUnitWidth())
+	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig, table.StackSig, table.UnitSig} {
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
@@ -313,6 +327,9 @@ type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
 // StackKernels are stacked-row kernels by the bytes of their permutes'
 // units.
 type StackKernels [MaxStackUnit + 1]StackFunc
+
+// UnitKernels are row-unit kernels by element width.
+type UnitKernels [MaxUnitWidth + 1]UnitFunc
 `)
 	return writeGo(path, b.Bytes())
 }

@@ -1,0 +1,165 @@
+package amd64
+
+import (
+	"fmt"
+
+	"github.com/mmcloughlin/avo/attr"
+	"github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+
+	"github.com/blockshuffle/blockshuffle/asmgen/table"
+	"github.com/blockshuffle/blockshuffle/asmgen/vec"
+	"github.com/blockshuffle/blockshuffle/internal/stack"
+)
+
+// unitRows writes row-unit kernel k (table.UnitSig; internal/stack's Rows
+// plans its calls): per unit, the zip2 (unzip2) lane kernel's program of
+// one chunk for each of the unit's two space rows, block row i taking
+// planes 2*i and 2*i+1. A branch on the row length picks the smallest
+// chunk of stack.RowChunks that holds the row, so that each row is one
+// program with no tail; rows longer than the largest chunk loop over
+// chunks of it, the last one running past the row's end as well. That
+// slop lands in the next unit's rows, on both sides, which rewrites it
+// later; the last unit of each group, whose slop would leave the group,
+// moves exactly instead, so the kernel touches only its groups' bytes.
+func (g *Generator) unitRows(k table.Kernel) error {
+	c := g.c
+	kind := table.Zip
+	what := "DepthToSpace: four planes' rows into the two rows they make"
+	if k.Kind == table.UnitUnzip {
+		kind, what = table.Unzip, "SpaceToDepth: two rows into the four planes' rows they come from"
+	}
+	progs, err := Programs(table.Kernel{ISA: k.ISA, Kind: kind, B: 2, Width: k.Width})
+	if err != nil {
+		return err
+	}
+	var chunks []int
+	for _, n := range stack.RowChunks {
+		if progs[n] == nil {
+			if n >= k.Width {
+				return fmt.Errorf("%s: no program of %d-byte chunks", k.Name(), n)
+			}
+			continue
+		}
+		chunks = append(chunks, n)
+	}
+	c.Function(k.Name())
+	c.Attributes(attr.NOSPLIT)
+	c.Pragma("noescape")
+	c.SignatureExpr("func" + table.UnitSig.Params())
+	c.Doc(fmt.Sprintf("%s runs units of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.", k.Name(), what, k.Width))
+	// The group stride stays in memory: it is read once per group, and
+	// the exact unit needs the registers.
+	space, depth, n, plane, plane3, groups := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	c.Load(c.Param("space"), space)
+	c.Load(c.Param("depth"), depth)
+	c.Load(c.Param("n"), n)
+	c.Load(c.Param("plane"), plane)
+	c.LEAQ(operand.Mem{Base: plane, Index: plane, Scale: 2}, plane3)
+	c.Load(c.Param("groups"), groups)
+	paths := make([]string, len(chunks))
+	for i, chunk := range chunks {
+		paths[i] = g.label("rowchunk")
+		if i < len(chunks)-1 {
+			c.CMPQ(n, operand.Imm(uint64(chunk)))
+			c.JLE(operand.LabelRef(paths[i]))
+		}
+	}
+	for i := len(chunks) - 1; i >= 0; i-- { // the longest rows' path first: the compares fall through to it
+		chunk := chunks[i]
+		c.Label(paths[i])
+		// The last unit of a group moves exactly, in chunks of half
+		// the size (the smallest path's rows are exactly one chunk),
+		// the last chunk ending at the row's end.
+		exact := chunk / 2
+		if i == 0 {
+			exact = chunk
+		}
+		limit := c.GP64()
+		c.MOVQ(n, limit)
+		c.SUBQ(operand.Imm(uint64(exact)), limit)
+		loop := i == len(chunks)-1 // rows longer than the largest chunk loop over chunks
+		groupLoop, unitLoop, lastUnit := g.label("group"), g.label("unit"), g.label("lastunit")
+		c.Label(groupLoop)
+		d, s, units := c.GP64(), c.GP64(), c.GP64()
+		c.MOVQ(depth, d)
+		c.MOVQ(space, s)
+		c.Load(c.Param("units"), units)
+		c.DECQ(units)
+		c.JZ(operand.LabelRef(lastUnit))
+		c.Label(unitLoop)
+		for row := range 2 {
+			// A DepthToSpace writes each chunk's slop into the next
+			// chunk and row 0's into row 1: so chunk by chunk, row
+			// by row, each rewriting the slop before it.
+			if !loop {
+				g.unitChunk(k, progs[chunk], row, d, s, n, plane, plane3, nil)
+				continue
+			}
+			off, chunkLoop := c.GP64(), g.label("chunk")
+			c.XORQ(off, off)
+			c.Label(chunkLoop)
+			g.unitChunk(k, progs[chunk], row, d, s, n, plane, plane3, off)
+			c.ADDQ(operand.Imm(uint64(chunk)), off)
+			c.CMPQ(off, n)
+			c.JLT(operand.LabelRef(chunkLoop))
+		}
+		c.ADDQ(n, d)
+		c.LEAQ(operand.Mem{Base: s, Index: n, Scale: 4}, s)
+		c.DECQ(units)
+		c.JNZ(operand.LabelRef(unitLoop))
+		c.Label(lastUnit)
+		for row := range 2 {
+			g.exactRow(k, progs[exact], exact, row, d, s, n, plane, plane3, limit)
+		}
+		c.ADDQ(param(c, "group"), space)
+		c.ADDQ(param(c, "group"), depth)
+		c.DECQ(groups)
+		c.JNZ(operand.LabelRef(groupLoop))
+		c.VZEROUPPER()
+		c.RET()
+	}
+	return nil
+}
+
+// exactRow moves space row i of the unit at d and s exactly, as the lane
+// kernels move rows: chunks of chunk bytes from the row's start, the last
+// one at limit (n - chunk), overlapping the one before it.
+func (g *Generator) exactRow(k table.Kernel, p *vec.Prog, chunk, i int, d, s, n, plane, plane3, limit reg.GPVirtual) {
+	c := g.c
+	off, again, done := c.GP64(), g.label("exact"), g.label("exactdone")
+	c.XORQ(off, off)
+	c.Label(again)
+	g.unitChunk(k, p, i, d, s, n, plane, plane3, off)
+	c.CMPQ(off, limit)
+	c.JEQ(operand.LabelRef(done))
+	c.ADDQ(operand.Imm(uint64(chunk)), off)
+	c.CMPQ(off, limit)
+	c.JLE(operand.LabelRef(again))
+	c.MOVQ(limit, off)
+	c.JMP(operand.LabelRef(again))
+	c.Label(done)
+}
+
+// unitChunk lowers one chunk of space row i of the unit at d (depth) and
+// s (space), off bytes into the row (nil: at its start).
+func (g *Generator) unitChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, plane, plane3 reg.GPVirtual, off reg.Register) {
+	c := g.c
+	if off != nil {
+		dd, ss := c.GP64(), c.GP64()
+		c.LEAQ(operand.Mem{Base: d, Index: off, Scale: 1}, dd)
+		c.LEAQ(operand.Mem{Base: s, Index: off, Scale: 2}, ss)
+		d, s = dd, ss
+	}
+	planes := [stack.Planes]operand.Mem{
+		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
+	}
+	row := [2]operand.Mem{{Base: s}, {Base: s, Index: n, Scale: 2}}[i]
+	lanes := func(j, o int) operand.Mem { m := planes[2*i+j]; m.Disp = o; return m }
+	ilv := func(_, o int) operand.Mem { m := row; m.Disp = o; return m }
+	if k.Kind == table.UnitZip {
+		g.lower(p, lanes, ilv)
+	} else {
+		g.lower(p, ilv, lanes)
+	}
+}

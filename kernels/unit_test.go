@@ -1,0 +1,102 @@
+package kernels
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/simd"
+	"github.com/blockshuffle/blockshuffle/internal/stack"
+)
+
+// unitCases are NCHW calls of block size 2 for the row-unit kernels, as
+// depth-side (n, C', h, w): YOLO's, N > 1, H = 1 (CRD: no plan; DCR: a
+// unit per channel), two units per group, and with 1-byte elements rows of
+// every length the kernels take, around each chunk (stack.RowChunks).
+func unitCases() [][4]int {
+	out := [][4]int{{1, 64, 13, 13}, {2, 3, 5, 7}, {3, 2, 3, 5}, {1, 16, 28, 28}, {2, 5, 1, 9}, {1, 2, 9, 16}, {2, 1, 5, 32}, {1, 7, 3, 11}}
+	for w := stack.MinRow; w <= stack.MaxRowUnit+1; w++ {
+		out = append(out, [4]int{2, 2, 2, w})
+	}
+	return out
+}
+
+// eachUnitCall calls run with every table under test that has a row-unit
+// plan for a case, order, op and element width, and the reference's
+// output.
+func eachUnitCall(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, want, src []byte)) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	planned := 0
+	for name, set := range tablesUnderTest() {
+		for _, c := range unitCases() {
+			for _, order := range []shape.Order{shape.DCR, shape.CRD} {
+				for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+					for _, elem := range []int{1, 2, 4, 8} {
+						n, cp, h, w := c[0], c[1], c[2], c[3]
+						prm := shape.Params{N: n, C: cp * 4, H: h, W: w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						if op == shape.SpaceToDepth {
+							prm = shape.Params{N: n, C: cp, H: 2 * h, W: 2 * w, BlockSize: 2, Order: order, Layout: shape.NCHW}
+						}
+						size := n * cp * 4 * h * w * elem
+						g, err := shape.Validate(op, prm, elem, size, size, false)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if f, _ := set.UnitPlan(&g); f == nil {
+							continue
+						}
+						src := make([]byte, size)
+						for i := range src {
+							src[i] = byte(rng.Uint32())
+						}
+						want := make([]byte, size)
+						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
+							t.Fatal(err)
+						}
+						planned++
+						run(name, set, &g, want, src)
+					}
+				}
+			}
+		}
+	}
+	for name, set := range tablesUnderTest() {
+		if set.UnitZip[1] != nil && planned == 0 {
+			t.Fatalf("%s: no case had a row-unit plan", name)
+		}
+	}
+	t.Logf("%d calls run", planned)
+}
+
+// TestUnits runs every row-unit call of the cases against the reference,
+// into outputs with random bytes around them, which must stay.
+func TestUnits(t *testing.T) {
+	eachUnitCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+		pad := bytes.Repeat([]byte{0xa5}, 64)
+		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
+		if !set.RowUnits(g, buf[64:64+len(want)], src, nil) {
+			t.Fatalf("%s: %s: planned but not run", name, describeGeometry(g))
+		}
+		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
+			t.Fatalf("%s: %s: wrong output", name, describeGeometry(g))
+		}
+	})
+}
+
+// TestUnitGuardPages runs every row-unit call with both tensors right
+// against inaccessible pages, before and after: slop that reached past
+// a tensor would fault.
+func TestUnitGuardPages(t *testing.T) {
+	eachUnitCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
+		inGuards(t, len(want), len(src), func(dst, s []byte) {
+			copy(s, src)
+			clear(dst)
+			set.RowUnits(g, dst, s, nil)
+			if !bytes.Equal(dst, want) {
+				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
+			}
+		})
+	})
+}
