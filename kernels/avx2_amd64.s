@@ -45773,20 +45773,22 @@ TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
 	JLE  rowchunk2074
 	CMPQ DX, $0x10
 	JLE  rowchunk2075
+	CMPQ DX, $0x20
+	JLE  rowchunk2076
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2077:
+group2078:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2079
+	JZ   lastunit2080
 
-unit2078:
+unit2079:
 	XORQ R12, R12
 
-chunk2080:
+chunk2081:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -45799,10 +45801,10 @@ chunk2080:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2080
+	JLT        chunk2081
 	XORQ       R12, R12
 
-chunk2081:
+chunk2082:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -45815,16 +45817,101 @@ chunk2081:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2081
+	JLT        chunk2082
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2078
+	JNZ        unit2079
 
-lastunit2079:
+lastunit2080:
 	XORQ R11, R11
 
-exact2082:
+exact2083:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(BX*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2084
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2083
+	MOVQ       R8, R11
+	JMP        exact2083
+
+exactdone2084:
+	XORQ R11, R11
+
+exact2085:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), Y0
+	VMOVDQU    (R12)(SI*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2086
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2085
+	MOVQ       R8, R11
+	JMP        exact2085
+
+exactdone2086:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2078
+	VZEROUPPER
+	RET
+
+rowchunk2076:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2087:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2089
+
+unit2088:
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(BX*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)
+	VMOVDQU    (R9)(BX*2), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLBW Y1, Y0, Y2
+	VPUNPCKHBW Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2088
+
+lastunit2089:
+	XORQ R11, R11
+
+exact2090:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -45834,17 +45921,17 @@ exact2082:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2083
+	JEQ        exactdone2091
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2082
+	JLE        exact2090
 	MOVQ       R8, R11
-	JMP        exact2082
+	JMP        exact2090
 
-exactdone2083:
+exactdone2091:
 	XORQ R11, R11
 
-exact2084:
+exact2092:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -45854,18 +45941,18 @@ exact2084:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2085
+	JEQ        exactdone2093
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2084
+	JLE        exact2092
 	MOVQ       R8, R11
-	JMP        exact2084
+	JMP        exact2092
 
-exactdone2085:
+exactdone2093:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2077
+	JNZ  group2087
 	VZEROUPPER
 	RET
 
@@ -45873,14 +45960,14 @@ rowchunk2075:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2086:
+group2094:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2088
+	JZ   lastunit2096
 
-unit2087:
+unit2095:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
@@ -45896,12 +45983,12 @@ unit2087:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2087
+	JNZ        unit2095
 
-lastunit2088:
+lastunit2096:
 	XORQ R11, R11
 
-exact2089:
+exact2097:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -45909,17 +45996,17 @@ exact2089:
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2090
+	JEQ        exactdone2098
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2089
+	JLE        exact2097
 	MOVQ       R8, R11
-	JMP        exact2089
+	JMP        exact2097
 
-exactdone2090:
+exactdone2098:
 	XORQ R11, R11
 
-exact2091:
+exact2099:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -45927,18 +46014,18 @@ exact2091:
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2092
+	JEQ        exactdone2100
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2091
+	JLE        exact2099
 	MOVQ       R8, R11
-	JMP        exact2091
+	JMP        exact2099
 
-exactdone2092:
+exactdone2100:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2086
+	JNZ  group2094
 	VZEROUPPER
 	RET
 
@@ -45946,14 +46033,14 @@ rowchunk2074:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2093:
+group2101:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2095
+	JZ   lastunit2103
 
-unit2094:
+unit2102:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -45965,12 +46052,12 @@ unit2094:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2094
+	JNZ        unit2102
 
-lastunit2095:
+lastunit2103:
 	XORQ R11, R11
 
-exact2096:
+exact2104:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -45978,17 +46065,17 @@ exact2096:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2097
+	JEQ        exactdone2105
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2096
+	JLE        exact2104
 	MOVQ       R8, R11
-	JMP        exact2096
+	JMP        exact2104
 
-exactdone2097:
+exactdone2105:
 	XORQ R11, R11
 
-exact2098:
+exact2106:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -45996,18 +46083,18 @@ exact2098:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2099
+	JEQ        exactdone2107
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2098
+	JLE        exact2106
 	MOVQ       R8, R11
-	JMP        exact2098
+	JMP        exact2106
 
-exactdone2099:
+exactdone2107:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2093
+	JNZ  group2101
 	VZEROUPPER
 	RET
 
@@ -46015,14 +46102,14 @@ rowchunk2073:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2100:
+group2108:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2102
+	JZ   lastunit2110
 
-unit2101:
+unit2109:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -46034,12 +46121,12 @@ unit2101:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2101
+	JNZ        unit2109
 
-lastunit2102:
+lastunit2110:
 	XORQ R11, R11
 
-exact2103:
+exact2111:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46047,17 +46134,17 @@ exact2103:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2104
+	JEQ        exactdone2112
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2103
+	JLE        exact2111
 	MOVQ       R8, R11
-	JMP        exact2103
+	JMP        exact2111
 
-exactdone2104:
+exactdone2112:
 	XORQ R11, R11
 
-exact2105:
+exact2113:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46065,18 +46152,18 @@ exact2105:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2106
+	JEQ        exactdone2114
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2105
+	JLE        exact2113
 	MOVQ       R8, R11
-	JMP        exact2105
+	JMP        exact2113
 
-exactdone2106:
+exactdone2114:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2100
+	JNZ  group2108
 	VZEROUPPER
 	RET
 
@@ -46090,25 +46177,27 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2107
+	JLE  rowchunk2115
 	CMPQ DX, $0x08
-	JLE  rowchunk2108
+	JLE  rowchunk2116
 	CMPQ DX, $0x10
-	JLE  rowchunk2109
+	JLE  rowchunk2117
+	CMPQ DX, $0x20
+	JLE  rowchunk2118
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2111:
+group2120:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2113
+	JZ   lastunit2122
 
-unit2112:
+unit2121:
 	XORQ R12, R12
 
-chunk2114:
+chunk2123:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -46125,10 +46214,10 @@ chunk2114:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2114
+	JLT         chunk2123
 	XORQ        R12, R12
 
-chunk2115:
+chunk2124:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -46145,16 +46234,117 @@ chunk2115:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2115
+	JLT         chunk2124
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2112
+	JNZ         unit2121
 
-lastunit2113:
+lastunit2122:
 	XORQ R11, R11
 
-exact2116:
+exact2125:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 32(R13), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 48(R13), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2126
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2125
+	MOVQ        R8, R11
+	JMP         exact2125
+
+exactdone2126:
+	XORQ R11, R11
+
+exact2127:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VINSERTI128 $0x01, 32(R13)(DX*2), Y0, Y0
+	VMOVDQU     16(R13)(DX*2), X1
+	VINSERTI128 $0x01, 48(R13)(DX*2), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)(BX*2)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2128
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2127
+	MOVQ        R8, R11
+	JMP         exact2127
+
+exactdone2128:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2120
+	VZEROUPPER
+	RET
+
+rowchunk2118:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2129:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2131
+
+unit2130:
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 32(R10), Y0, Y0
+	VMOVDQU     16(R10), X1
+	VINSERTI128 $0x01, 48(R10), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VINSERTI128 $0x01, 32(R10)(DX*2), Y0, Y0
+	VMOVDQU     16(R10)(DX*2), X1
+	VINSERTI128 $0x01, 48(R10)(DX*2), Y1, Y1
+	VPAND       shuffle1080<>+0(SB), Y0, Y2
+	VPAND       shuffle1080<>+0(SB), Y1, Y3
+	VPACKUSWB   Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)(BX*2)
+	VPSRLW      $0x08, Y0, Y3
+	VPSRLW      $0x08, Y1, Y2
+	VPACKUSWB   Y2, Y3, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2130
+
+lastunit2131:
+	XORQ R11, R11
+
+exact2132:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -46168,17 +46358,17 @@ exact2116:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2117
+	JEQ       exactdone2133
 	ADDQ      $0x10, R11
 	CMPQ      R11, R8
-	JLE       exact2116
+	JLE       exact2132
 	MOVQ      R8, R11
-	JMP       exact2116
+	JMP       exact2132
 
-exactdone2117:
+exactdone2133:
 	XORQ R11, R11
 
-exact2118:
+exact2134:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -46192,33 +46382,33 @@ exact2118:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2119
+	JEQ       exactdone2135
 	ADDQ      $0x10, R11
 	CMPQ      R11, R8
-	JLE       exact2118
+	JLE       exact2134
 	MOVQ      R8, R11
-	JMP       exact2118
+	JMP       exact2134
 
-exactdone2119:
+exactdone2135:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2111
+	JNZ  group2129
 	VZEROUPPER
 	RET
 
-rowchunk2109:
+rowchunk2117:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2120:
+group2136:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2122
+	JZ   lastunit2138
 
-unit2121:
+unit2137:
 	VMOVDQU   (R10), X0
 	VMOVDQU   16(R10), X1
 	VPAND     shuffle1080<>+0(SB), X0, X2
@@ -46242,12 +46432,12 @@ unit2121:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2121
+	JNZ       unit2137
 
-lastunit2122:
+lastunit2138:
 	XORQ R11, R11
 
-exact2123:
+exact2139:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -46260,17 +46450,17 @@ exact2123:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2124
+	JEQ       exactdone2140
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2123
+	JLE       exact2139
 	MOVQ      R8, R11
-	JMP       exact2123
+	JMP       exact2139
 
-exactdone2124:
+exactdone2140:
 	XORQ R11, R11
 
-exact2125:
+exact2141:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -46283,33 +46473,33 @@ exact2125:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2126
+	JEQ       exactdone2142
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2125
+	JLE       exact2141
 	MOVQ      R8, R11
-	JMP       exact2125
+	JMP       exact2141
 
-exactdone2126:
+exactdone2142:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2120
+	JNZ  group2136
 	VZEROUPPER
 	RET
 
-rowchunk2108:
+rowchunk2116:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2127:
+group2143:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2129
+	JZ   lastunit2145
 
-unit2128:
+unit2144:
 	VMOVDQU   (R10), X0
 	VPAND     shuffle1080<>+0(SB), X0, X1
 	VPAND     shuffle1080<>+0(SB), X0, X2
@@ -46331,12 +46521,12 @@ unit2128:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2128
+	JNZ       unit2144
 
-lastunit2129:
+lastunit2145:
 	XORQ R11, R11
 
-exact2130:
+exact2146:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -46349,17 +46539,17 @@ exact2130:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2131
+	JEQ       exactdone2147
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2130
+	JLE       exact2146
 	MOVQ      R8, R11
-	JMP       exact2130
+	JMP       exact2146
 
-exactdone2131:
+exactdone2147:
 	XORQ R11, R11
 
-exact2132:
+exact2148:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -46372,33 +46562,33 @@ exact2132:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2133
+	JEQ       exactdone2149
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2132
+	JLE       exact2148
 	MOVQ      R8, R11
-	JMP       exact2132
+	JMP       exact2148
 
-exactdone2133:
+exactdone2149:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2127
+	JNZ  group2143
 	VZEROUPPER
 	RET
 
-rowchunk2107:
+rowchunk2115:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2134:
+group2150:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2136
+	JZ   lastunit2152
 
-unit2135:
+unit2151:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1080<>+0(SB), X0, X1
 	VPAND     shuffle1080<>+0(SB), X0, X2
@@ -46420,12 +46610,12 @@ unit2135:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2135
+	JNZ       unit2151
 
-lastunit2136:
+lastunit2152:
 	XORQ R11, R11
 
-exact2137:
+exact2153:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -46438,17 +46628,17 @@ exact2137:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2138
+	JEQ       exactdone2154
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2137
+	JLE       exact2153
 	MOVQ      R8, R11
-	JMP       exact2137
+	JMP       exact2153
 
-exactdone2138:
+exactdone2154:
 	XORQ R11, R11
 
-exact2139:
+exact2155:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -46461,18 +46651,18 @@ exact2139:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2140
+	JEQ       exactdone2156
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2139
+	JLE       exact2155
 	MOVQ      R8, R11
-	JMP       exact2139
+	JMP       exact2155
 
-exactdone2140:
+exactdone2156:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2134
+	JNZ  group2150
 	VZEROUPPER
 	RET
 
@@ -46486,25 +46676,27 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2141
+	JLE  rowchunk2157
 	CMPQ DX, $0x08
-	JLE  rowchunk2142
+	JLE  rowchunk2158
 	CMPQ DX, $0x10
-	JLE  rowchunk2143
+	JLE  rowchunk2159
+	CMPQ DX, $0x20
+	JLE  rowchunk2160
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2145:
+group2162:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2147
+	JZ   lastunit2164
 
-unit2146:
+unit2163:
 	XORQ R12, R12
 
-chunk2148:
+chunk2165:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -46517,10 +46709,10 @@ chunk2148:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2148
+	JLT        chunk2165
 	XORQ       R12, R12
 
-chunk2149:
+chunk2166:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -46533,16 +46725,101 @@ chunk2149:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2149
+	JLT        chunk2166
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2146
+	JNZ        unit2163
 
-lastunit2147:
+lastunit2164:
 	XORQ R11, R11
 
-exact2150:
+exact2167:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(BX*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2168
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2167
+	MOVQ       R8, R11
+	JMP        exact2167
+
+exactdone2168:
+	XORQ R11, R11
+
+exact2169:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), Y0
+	VMOVDQU    (R12)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2170
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2169
+	MOVQ       R8, R11
+	JMP        exact2169
+
+exactdone2170:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2162
+	VZEROUPPER
+	RET
+
+rowchunk2160:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2171:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2173
+
+unit2172:
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(BX*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)
+	VMOVDQU    (R9)(BX*2), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLWD Y1, Y0, Y2
+	VPUNPCKHWD Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2172
+
+lastunit2173:
+	XORQ R11, R11
+
+exact2174:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -46552,17 +46829,17 @@ exact2150:
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2151
+	JEQ        exactdone2175
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2150
+	JLE        exact2174
 	MOVQ       R8, R11
-	JMP        exact2150
+	JMP        exact2174
 
-exactdone2151:
+exactdone2175:
 	XORQ R11, R11
 
-exact2152:
+exact2176:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -46572,33 +46849,33 @@ exact2152:
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2153
+	JEQ        exactdone2177
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2152
+	JLE        exact2176
 	MOVQ       R8, R11
-	JMP        exact2152
+	JMP        exact2176
 
-exactdone2153:
+exactdone2177:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2145
+	JNZ  group2171
 	VZEROUPPER
 	RET
 
-rowchunk2143:
+rowchunk2159:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2154:
+group2178:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2156
+	JZ   lastunit2180
 
-unit2155:
+unit2179:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
@@ -46614,12 +46891,12 @@ unit2155:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2155
+	JNZ        unit2179
 
-lastunit2156:
+lastunit2180:
 	XORQ R11, R11
 
-exact2157:
+exact2181:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -46627,17 +46904,17 @@ exact2157:
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2158
+	JEQ        exactdone2182
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2157
+	JLE        exact2181
 	MOVQ       R8, R11
-	JMP        exact2157
+	JMP        exact2181
 
-exactdone2158:
+exactdone2182:
 	XORQ R11, R11
 
-exact2159:
+exact2183:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -46645,33 +46922,33 @@ exact2159:
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2160
+	JEQ        exactdone2184
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2159
+	JLE        exact2183
 	MOVQ       R8, R11
-	JMP        exact2159
+	JMP        exact2183
 
-exactdone2160:
+exactdone2184:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2154
+	JNZ  group2178
 	VZEROUPPER
 	RET
 
-rowchunk2142:
+rowchunk2158:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2161:
+group2185:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2163
+	JZ   lastunit2187
 
-unit2162:
+unit2186:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -46683,12 +46960,12 @@ unit2162:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2162
+	JNZ        unit2186
 
-lastunit2163:
+lastunit2187:
 	XORQ R11, R11
 
-exact2164:
+exact2188:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46696,17 +46973,17 @@ exact2164:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2165
+	JEQ        exactdone2189
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2164
+	JLE        exact2188
 	MOVQ       R8, R11
-	JMP        exact2164
+	JMP        exact2188
 
-exactdone2165:
+exactdone2189:
 	XORQ R11, R11
 
-exact2166:
+exact2190:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46714,33 +46991,33 @@ exact2166:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2167
+	JEQ        exactdone2191
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2166
+	JLE        exact2190
 	MOVQ       R8, R11
-	JMP        exact2166
+	JMP        exact2190
 
-exactdone2167:
+exactdone2191:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2161
+	JNZ  group2185
 	VZEROUPPER
 	RET
 
-rowchunk2141:
+rowchunk2157:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2168:
+group2192:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2170
+	JZ   lastunit2194
 
-unit2169:
+unit2193:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -46752,12 +47029,12 @@ unit2169:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2169
+	JNZ        unit2193
 
-lastunit2170:
+lastunit2194:
 	XORQ R11, R11
 
-exact2171:
+exact2195:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46765,17 +47042,17 @@ exact2171:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2172
+	JEQ        exactdone2196
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2171
+	JLE        exact2195
 	MOVQ       R8, R11
-	JMP        exact2171
+	JMP        exact2195
 
-exactdone2172:
+exactdone2196:
 	XORQ R11, R11
 
-exact2173:
+exact2197:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46783,18 +47060,18 @@ exact2173:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2174
+	JEQ        exactdone2198
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2173
+	JLE        exact2197
 	MOVQ       R8, R11
-	JMP        exact2173
+	JMP        exact2197
 
-exactdone2174:
+exactdone2198:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2168
+	JNZ  group2192
 	VZEROUPPER
 	RET
 
@@ -46808,25 +47085,27 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2175
+	JLE  rowchunk2199
 	CMPQ DX, $0x08
-	JLE  rowchunk2176
+	JLE  rowchunk2200
 	CMPQ DX, $0x10
-	JLE  rowchunk2177
+	JLE  rowchunk2201
+	CMPQ DX, $0x20
+	JLE  rowchunk2202
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2179:
+group2204:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2181
+	JZ   lastunit2206
 
-unit2180:
+unit2205:
 	XORQ R12, R12
 
-chunk2182:
+chunk2207:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -46843,10 +47122,10 @@ chunk2182:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2182
+	JLT         chunk2207
 	XORQ        R12, R12
 
-chunk2183:
+chunk2208:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -46863,16 +47142,117 @@ chunk2183:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2183
+	JLT         chunk2208
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2180
+	JNZ         unit2205
 
-lastunit2181:
+lastunit2206:
 	XORQ R11, R11
 
-exact2184:
+exact2209:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 32(R13), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 48(R13), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2210
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2209
+	MOVQ        R8, R11
+	JMP         exact2209
+
+exactdone2210:
+	XORQ R11, R11
+
+exact2211:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VINSERTI128 $0x01, 32(R13)(DX*2), Y0, Y0
+	VMOVDQU     16(R13)(DX*2), X1
+	VINSERTI128 $0x01, 48(R13)(DX*2), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R12)(BX*2)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2212
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2211
+	MOVQ        R8, R11
+	JMP         exact2211
+
+exactdone2212:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2204
+	VZEROUPPER
+	RET
+
+rowchunk2202:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2213:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2215
+
+unit2214:
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 32(R10), Y0, Y0
+	VMOVDQU     16(R10), X1
+	VINSERTI128 $0x01, 48(R10), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VINSERTI128 $0x01, 32(R10)(DX*2), Y0, Y0
+	VMOVDQU     16(R10)(DX*2), X1
+	VINSERTI128 $0x01, 48(R10)(DX*2), Y1, Y1
+	VPAND       shuffle1081<>+0(SB), Y0, Y2
+	VPAND       shuffle1081<>+0(SB), Y1, Y3
+	VPACKUSDW   Y3, Y2, Y3
+	VMOVDQU     Y3, (R9)(BX*2)
+	VPSRLD      $0x10, Y0, Y3
+	VPSRLD      $0x10, Y1, Y2
+	VPACKUSDW   Y2, Y3, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2214
+
+lastunit2215:
+	XORQ R11, R11
+
+exact2216:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -46886,17 +47266,17 @@ exact2184:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2185
+	JEQ       exactdone2217
 	ADDQ      $0x10, R11
 	CMPQ      R11, R8
-	JLE       exact2184
+	JLE       exact2216
 	MOVQ      R8, R11
-	JMP       exact2184
+	JMP       exact2216
 
-exactdone2185:
+exactdone2217:
 	XORQ R11, R11
 
-exact2186:
+exact2218:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -46910,33 +47290,33 @@ exact2186:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2187
+	JEQ       exactdone2219
 	ADDQ      $0x10, R11
 	CMPQ      R11, R8
-	JLE       exact2186
+	JLE       exact2218
 	MOVQ      R8, R11
-	JMP       exact2186
+	JMP       exact2218
 
-exactdone2187:
+exactdone2219:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2179
+	JNZ  group2213
 	VZEROUPPER
 	RET
 
-rowchunk2177:
+rowchunk2201:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2188:
+group2220:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2190
+	JZ   lastunit2222
 
-unit2189:
+unit2221:
 	VMOVDQU   (R10), X0
 	VMOVDQU   16(R10), X1
 	VPAND     shuffle1081<>+0(SB), X0, X2
@@ -46960,12 +47340,12 @@ unit2189:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2189
+	JNZ       unit2221
 
-lastunit2190:
+lastunit2222:
 	XORQ R11, R11
 
-exact2191:
+exact2223:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -46978,17 +47358,17 @@ exact2191:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2192
+	JEQ       exactdone2224
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2191
+	JLE       exact2223
 	MOVQ      R8, R11
-	JMP       exact2191
+	JMP       exact2223
 
-exactdone2192:
+exactdone2224:
 	XORQ R11, R11
 
-exact2193:
+exact2225:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -47001,33 +47381,33 @@ exact2193:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2194
+	JEQ       exactdone2226
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2193
+	JLE       exact2225
 	MOVQ      R8, R11
-	JMP       exact2193
+	JMP       exact2225
 
-exactdone2194:
+exactdone2226:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2188
+	JNZ  group2220
 	VZEROUPPER
 	RET
 
-rowchunk2176:
+rowchunk2200:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2195:
+group2227:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2197
+	JZ   lastunit2229
 
-unit2196:
+unit2228:
 	VMOVDQU   (R10), X0
 	VPAND     shuffle1081<>+0(SB), X0, X1
 	VPAND     shuffle1081<>+0(SB), X0, X2
@@ -47049,12 +47429,12 @@ unit2196:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2196
+	JNZ       unit2228
 
-lastunit2197:
+lastunit2229:
 	XORQ R11, R11
 
-exact2198:
+exact2230:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -47067,17 +47447,17 @@ exact2198:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2199
+	JEQ       exactdone2231
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2198
+	JLE       exact2230
 	MOVQ      R8, R11
-	JMP       exact2198
+	JMP       exact2230
 
-exactdone2199:
+exactdone2231:
 	XORQ R11, R11
 
-exact2200:
+exact2232:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -47090,33 +47470,33 @@ exact2200:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2201
+	JEQ       exactdone2233
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2200
+	JLE       exact2232
 	MOVQ      R8, R11
-	JMP       exact2200
+	JMP       exact2232
 
-exactdone2201:
+exactdone2233:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2195
+	JNZ  group2227
 	VZEROUPPER
 	RET
 
-rowchunk2175:
+rowchunk2199:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2202:
+group2234:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2204
+	JZ   lastunit2236
 
-unit2203:
+unit2235:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1081<>+0(SB), X0, X1
 	VPAND     shuffle1081<>+0(SB), X0, X2
@@ -47138,12 +47518,12 @@ unit2203:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2203
+	JNZ       unit2235
 
-lastunit2204:
+lastunit2236:
 	XORQ R11, R11
 
-exact2205:
+exact2237:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -47156,17 +47536,17 @@ exact2205:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2206
+	JEQ       exactdone2238
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2205
+	JLE       exact2237
 	MOVQ      R8, R11
-	JMP       exact2205
+	JMP       exact2237
 
-exactdone2206:
+exactdone2238:
 	XORQ R11, R11
 
-exact2207:
+exact2239:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -47179,18 +47559,18 @@ exact2207:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2208
+	JEQ       exactdone2240
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2207
+	JLE       exact2239
 	MOVQ      R8, R11
-	JMP       exact2207
+	JMP       exact2239
 
-exactdone2208:
+exactdone2240:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2202
+	JNZ  group2234
 	VZEROUPPER
 	RET
 
@@ -47204,25 +47584,27 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2209
+	JLE  rowchunk2241
 	CMPQ DX, $0x08
-	JLE  rowchunk2210
+	JLE  rowchunk2242
 	CMPQ DX, $0x10
-	JLE  rowchunk2211
+	JLE  rowchunk2243
+	CMPQ DX, $0x20
+	JLE  rowchunk2244
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2213:
+group2246:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2215
+	JZ   lastunit2248
 
-unit2214:
+unit2247:
 	XORQ R12, R12
 
-chunk2216:
+chunk2249:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -47235,10 +47617,10 @@ chunk2216:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2216
+	JLT        chunk2249
 	XORQ       R12, R12
 
-chunk2217:
+chunk2250:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -47251,16 +47633,101 @@ chunk2217:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2217
+	JLT        chunk2250
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2214
+	JNZ        unit2247
 
-lastunit2215:
+lastunit2248:
 	XORQ R11, R11
 
-exact2218:
+exact2251:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12), Y0
+	VMOVDQU    (R12)(BX*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)
+	CMPQ       R11, R8
+	JEQ        exactdone2252
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2251
+	MOVQ       R8, R11
+	JMP        exact2251
+
+exactdone2252:
+	XORQ R11, R11
+
+exact2253:
+	LEAQ       (R9)(R11*1), R12
+	LEAQ       (R10)(R11*2), R13
+	VMOVDQU    (R12)(BX*2), Y0
+	VMOVDQU    (R12)(SI*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R13)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R13)(DX*2)
+	CMPQ       R11, R8
+	JEQ        exactdone2254
+	ADDQ       $0x20, R11
+	CMPQ       R11, R8
+	JLE        exact2253
+	MOVQ       R8, R11
+	JMP        exact2253
+
+exactdone2254:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2246
+	VZEROUPPER
+	RET
+
+rowchunk2244:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2255:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2257
+
+unit2256:
+	VMOVDQU    (R9), Y0
+	VMOVDQU    (R9)(BX*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)
+	VMOVDQU    (R9)(BX*2), Y0
+	VMOVDQU    (R9)(SI*1), Y1
+	VPUNPCKLDQ Y1, Y0, Y2
+	VPUNPCKHDQ Y1, Y0, Y1
+	VPERM2I128 $0x20, Y1, Y2, Y0
+	VMOVDQU    Y0, (R10)(DX*2)
+	VPERM2I128 $0x31, Y1, Y2, Y1
+	VMOVDQU    Y1, 32(R10)(DX*2)
+	ADDQ       DX, R9
+	LEAQ       (R10)(DX*4), R10
+	DECQ       R11
+	JNZ        unit2256
+
+lastunit2257:
+	XORQ R11, R11
+
+exact2258:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -47270,17 +47737,17 @@ exact2218:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2219
+	JEQ        exactdone2259
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2218
+	JLE        exact2258
 	MOVQ       R8, R11
-	JMP        exact2218
+	JMP        exact2258
 
-exactdone2219:
+exactdone2259:
 	XORQ R11, R11
 
-exact2220:
+exact2260:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -47290,33 +47757,33 @@ exact2220:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2221
+	JEQ        exactdone2261
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2220
+	JLE        exact2260
 	MOVQ       R8, R11
-	JMP        exact2220
+	JMP        exact2260
 
-exactdone2221:
+exactdone2261:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2213
+	JNZ  group2255
 	VZEROUPPER
 	RET
 
-rowchunk2211:
+rowchunk2243:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2222:
+group2262:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2224
+	JZ   lastunit2264
 
-unit2223:
+unit2263:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
@@ -47332,12 +47799,12 @@ unit2223:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2223
+	JNZ        unit2263
 
-lastunit2224:
+lastunit2264:
 	XORQ R11, R11
 
-exact2225:
+exact2265:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -47345,17 +47812,17 @@ exact2225:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2226
+	JEQ        exactdone2266
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2225
+	JLE        exact2265
 	MOVQ       R8, R11
-	JMP        exact2225
+	JMP        exact2265
 
-exactdone2226:
+exactdone2266:
 	XORQ R11, R11
 
-exact2227:
+exact2267:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -47363,33 +47830,33 @@ exact2227:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2228
+	JEQ        exactdone2268
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2227
+	JLE        exact2267
 	MOVQ       R8, R11
-	JMP        exact2227
+	JMP        exact2267
 
-exactdone2228:
+exactdone2268:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2222
+	JNZ  group2262
 	VZEROUPPER
 	RET
 
-rowchunk2210:
+rowchunk2242:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2229:
+group2269:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2231
+	JZ   lastunit2271
 
-unit2230:
+unit2270:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -47401,12 +47868,12 @@ unit2230:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2230
+	JNZ        unit2270
 
-lastunit2231:
+lastunit2271:
 	XORQ R11, R11
 
-exact2232:
+exact2272:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -47414,17 +47881,17 @@ exact2232:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2233
+	JEQ        exactdone2273
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2232
+	JLE        exact2272
 	MOVQ       R8, R11
-	JMP        exact2232
+	JMP        exact2272
 
-exactdone2233:
+exactdone2273:
 	XORQ R11, R11
 
-exact2234:
+exact2274:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -47432,33 +47899,33 @@ exact2234:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2235
+	JEQ        exactdone2275
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2234
+	JLE        exact2274
 	MOVQ       R8, R11
-	JMP        exact2234
+	JMP        exact2274
 
-exactdone2235:
+exactdone2275:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2229
+	JNZ  group2269
 	VZEROUPPER
 	RET
 
-rowchunk2209:
+rowchunk2241:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2236:
+group2276:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2238
+	JZ   lastunit2278
 
-unit2237:
+unit2277:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -47470,12 +47937,12 @@ unit2237:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2237
+	JNZ        unit2277
 
-lastunit2238:
+lastunit2278:
 	XORQ R11, R11
 
-exact2239:
+exact2279:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -47483,17 +47950,17 @@ exact2239:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2240
+	JEQ        exactdone2280
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2239
+	JLE        exact2279
 	MOVQ       R8, R11
-	JMP        exact2239
+	JMP        exact2279
 
-exactdone2240:
+exactdone2280:
 	XORQ R11, R11
 
-exact2241:
+exact2281:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -47501,18 +47968,18 @@ exact2241:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2242
+	JEQ        exactdone2282
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2241
+	JLE        exact2281
 	MOVQ       R8, R11
-	JMP        exact2241
+	JMP        exact2281
 
-exactdone2242:
+exactdone2282:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2236
+	JNZ  group2276
 	VZEROUPPER
 	RET
 
@@ -47526,25 +47993,27 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2243
+	JLE  rowchunk2283
 	CMPQ DX, $0x08
-	JLE  rowchunk2244
+	JLE  rowchunk2284
 	CMPQ DX, $0x10
-	JLE  rowchunk2245
+	JLE  rowchunk2285
+	CMPQ DX, $0x20
+	JLE  rowchunk2286
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2247:
+group2288:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2249
+	JZ   lastunit2290
 
-unit2248:
+unit2289:
 	XORQ R12, R12
 
-chunk2250:
+chunk2291:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -47557,10 +48026,10 @@ chunk2250:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2250
+	JLT         chunk2291
 	XORQ        R12, R12
 
-chunk2251:
+chunk2292:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -47573,16 +48042,101 @@ chunk2251:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2251
+	JLT         chunk2292
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2248
+	JNZ         unit2289
 
-lastunit2249:
+lastunit2290:
 	XORQ R11, R11
 
-exact2252:
+exact2293:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 32(R13), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 48(R13), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R12)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2294
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2293
+	MOVQ        R8, R11
+	JMP         exact2293
+
+exactdone2294:
+	XORQ R11, R11
+
+exact2295:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VINSERTI128 $0x01, 32(R13)(DX*2), Y0, Y0
+	VMOVDQU     16(R13)(DX*2), X1
+	VINSERTI128 $0x01, 48(R13)(DX*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R12)(BX*2)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2296
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2295
+	MOVQ        R8, R11
+	JMP         exact2295
+
+exactdone2296:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2288
+	VZEROUPPER
+	RET
+
+rowchunk2286:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2297:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2299
+
+unit2298:
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 32(R10), Y0, Y0
+	VMOVDQU     16(R10), X1
+	VINSERTI128 $0x01, 48(R10), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VINSERTI128 $0x01, 32(R10)(DX*2), Y0, Y0
+	VMOVDQU     16(R10)(DX*2), X1
+	VINSERTI128 $0x01, 48(R10)(DX*2), Y1, Y1
+	VSHUFPS     $0x88, Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)(BX*2)
+	VSHUFPS     $0xdd, Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2298
+
+lastunit2299:
+	XORQ R11, R11
+
+exact2300:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13), X0
@@ -47592,17 +48146,17 @@ exact2252:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2253
+	JEQ     exactdone2301
 	ADDQ    $0x10, R11
 	CMPQ    R11, R8
-	JLE     exact2252
+	JLE     exact2300
 	MOVQ    R8, R11
-	JMP     exact2252
+	JMP     exact2300
 
-exactdone2253:
+exactdone2301:
 	XORQ R11, R11
 
-exact2254:
+exact2302:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13)(DX*2), X0
@@ -47612,33 +48166,33 @@ exact2254:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2255
+	JEQ     exactdone2303
 	ADDQ    $0x10, R11
 	CMPQ    R11, R8
-	JLE     exact2254
+	JLE     exact2302
 	MOVQ    R8, R11
-	JMP     exact2254
+	JMP     exact2302
 
-exactdone2255:
+exactdone2303:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2247
+	JNZ  group2297
 	VZEROUPPER
 	RET
 
-rowchunk2245:
+rowchunk2285:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2256:
+group2304:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2258
+	JZ   lastunit2306
 
-unit2257:
+unit2305:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -47654,12 +48208,12 @@ unit2257:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2257
+	JNZ     unit2305
 
-lastunit2258:
+lastunit2306:
 	XORQ R11, R11
 
-exact2259:
+exact2307:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13), X0
@@ -47668,17 +48222,17 @@ exact2259:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2260
+	JEQ     exactdone2308
 	ADDQ    $0x08, R11
 	CMPQ    R11, R8
-	JLE     exact2259
+	JLE     exact2307
 	MOVQ    R8, R11
-	JMP     exact2259
+	JMP     exact2307
 
-exactdone2260:
+exactdone2308:
 	XORQ R11, R11
 
-exact2261:
+exact2309:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13)(DX*2), X0
@@ -47687,33 +48241,33 @@ exact2261:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2262
+	JEQ     exactdone2310
 	ADDQ    $0x08, R11
 	CMPQ    R11, R8
-	JLE     exact2261
+	JLE     exact2309
 	MOVQ    R8, R11
-	JMP     exact2261
+	JMP     exact2309
 
-exactdone2262:
+exactdone2310:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2256
+	JNZ  group2304
 	VZEROUPPER
 	RET
 
-rowchunk2244:
+rowchunk2284:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2263:
+group2311:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2265
+	JZ   lastunit2313
 
-unit2264:
+unit2312:
 	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
@@ -47727,12 +48281,12 @@ unit2264:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2264
+	JNZ     unit2312
 
-lastunit2265:
+lastunit2313:
 	XORQ R11, R11
 
-exact2266:
+exact2314:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13), X0
@@ -47741,17 +48295,17 @@ exact2266:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2267
+	JEQ     exactdone2315
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2266
+	JLE     exact2314
 	MOVQ    R8, R11
-	JMP     exact2266
+	JMP     exact2314
 
-exactdone2267:
+exactdone2315:
 	XORQ R11, R11
 
-exact2268:
+exact2316:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13)(DX*2), X0
@@ -47760,33 +48314,33 @@ exact2268:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2269
+	JEQ     exactdone2317
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2268
+	JLE     exact2316
 	MOVQ    R8, R11
-	JMP     exact2268
+	JMP     exact2316
 
-exactdone2269:
+exactdone2317:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2263
+	JNZ  group2311
 	VZEROUPPER
 	RET
 
-rowchunk2243:
+rowchunk2283:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2270:
+group2318:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2272
+	JZ   lastunit2320
 
-unit2271:
+unit2319:
 	VMOVQ   (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)
@@ -47800,12 +48354,12 @@ unit2271:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2271
+	JNZ     unit2319
 
-lastunit2272:
+lastunit2320:
 	XORQ R11, R11
 
-exact2273:
+exact2321:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13), X0
@@ -47814,17 +48368,17 @@ exact2273:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2274
+	JEQ     exactdone2322
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2273
+	JLE     exact2321
 	MOVQ    R8, R11
-	JMP     exact2273
+	JMP     exact2321
 
-exactdone2274:
+exactdone2322:
 	XORQ R11, R11
 
-exact2275:
+exact2323:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13)(DX*2), X0
@@ -47833,18 +48387,18 @@ exact2275:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2276
+	JEQ     exactdone2324
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2275
+	JLE     exact2323
 	MOVQ    R8, R11
-	JMP     exact2275
+	JMP     exact2323
 
-exactdone2276:
+exactdone2324:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2270
+	JNZ  group2318
 	VZEROUPPER
 	RET
 
@@ -47858,23 +48412,25 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2277
+	JLE  rowchunk2325
 	CMPQ DX, $0x10
-	JLE  rowchunk2278
+	JLE  rowchunk2326
+	CMPQ DX, $0x20
+	JLE  rowchunk2327
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2280:
+group2329:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2282
+	JZ   lastunit2331
 
-unit2281:
+unit2330:
 	XORQ R12, R12
 
-chunk2283:
+chunk2332:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13), Y0
@@ -47887,10 +48443,10 @@ chunk2283:
 	VMOVDQU     Y1, 32(R14)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2283
+	JLT         chunk2332
 	XORQ        R12, R12
 
-chunk2284:
+chunk2333:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13)(BX*2), Y0
@@ -47903,16 +48459,101 @@ chunk2284:
 	VMOVDQU     Y1, 32(R14)(DX*2)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2284
+	JLT         chunk2333
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2281
+	JNZ         unit2330
 
-lastunit2282:
+lastunit2331:
 	XORQ R11, R11
 
-exact2285:
+exact2334:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R12), Y0
+	VMOVDQU     (R12)(BX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R13)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R13)
+	CMPQ        R11, R8
+	JEQ         exactdone2335
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2334
+	MOVQ        R8, R11
+	JMP         exact2334
+
+exactdone2335:
+	XORQ R11, R11
+
+exact2336:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R12)(BX*2), Y0
+	VMOVDQU     (R12)(SI*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R13)(DX*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R13)(DX*2)
+	CMPQ        R11, R8
+	JEQ         exactdone2337
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2336
+	MOVQ        R8, R11
+	JMP         exact2336
+
+exactdone2337:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2329
+	VZEROUPPER
+	RET
+
+rowchunk2327:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2338:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2340
+
+unit2339:
+	VMOVDQU     (R9), Y0
+	VMOVDQU     (R9)(BX*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R10)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R10)
+	VMOVDQU     (R9)(BX*2), Y0
+	VMOVDQU     (R9)(SI*1), Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VPERM2I128  $0x20, Y1, Y2, Y0
+	VMOVDQU     Y0, (R10)(DX*2)
+	VPERM2I128  $0x31, Y1, Y2, Y1
+	VMOVDQU     Y1, 32(R10)(DX*2)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2339
+
+lastunit2340:
+	XORQ R11, R11
+
+exact2341:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12), X0
@@ -47922,17 +48563,17 @@ exact2285:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2286
+	JEQ         exactdone2342
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2285
+	JLE         exact2341
 	MOVQ        R8, R11
-	JMP         exact2285
+	JMP         exact2341
 
-exactdone2286:
+exactdone2342:
 	XORQ R11, R11
 
-exact2287:
+exact2343:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12)(BX*2), X0
@@ -47942,33 +48583,33 @@ exact2287:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2288
+	JEQ         exactdone2344
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2287
+	JLE         exact2343
 	MOVQ        R8, R11
-	JMP         exact2287
+	JMP         exact2343
 
-exactdone2288:
+exactdone2344:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2280
+	JNZ  group2338
 	VZEROUPPER
 	RET
 
-rowchunk2278:
+rowchunk2326:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2289:
+group2345:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2291
+	JZ   lastunit2347
 
-unit2290:
+unit2346:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -47984,12 +48625,12 @@ unit2290:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2290
+	JNZ         unit2346
 
-lastunit2291:
+lastunit2347:
 	XORQ R11, R11
 
-exact2292:
+exact2348:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12), X0
@@ -47997,17 +48638,17 @@ exact2292:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2293
+	JEQ         exactdone2349
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2292
+	JLE         exact2348
 	MOVQ        R8, R11
-	JMP         exact2292
+	JMP         exact2348
 
-exactdone2293:
+exactdone2349:
 	XORQ R11, R11
 
-exact2294:
+exact2350:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12)(BX*2), X0
@@ -48015,33 +48656,33 @@ exact2294:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2295
+	JEQ         exactdone2351
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2294
+	JLE         exact2350
 	MOVQ        R8, R11
-	JMP         exact2294
+	JMP         exact2350
 
-exactdone2295:
+exactdone2351:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2289
+	JNZ  group2345
 	VZEROUPPER
 	RET
 
-rowchunk2277:
+rowchunk2325:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2296:
+group2352:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2298
+	JZ   lastunit2354
 
-unit2297:
+unit2353:
 	VMOVQ       (R9), X0
 	VMOVQ       (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
@@ -48053,12 +48694,12 @@ unit2297:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2297
+	JNZ         unit2353
 
-lastunit2298:
+lastunit2354:
 	XORQ R11, R11
 
-exact2299:
+exact2355:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12), X0
@@ -48066,17 +48707,17 @@ exact2299:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2300
+	JEQ         exactdone2356
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2299
+	JLE         exact2355
 	MOVQ        R8, R11
-	JMP         exact2299
+	JMP         exact2355
 
-exactdone2300:
+exactdone2356:
 	XORQ R11, R11
 
-exact2301:
+exact2357:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12)(BX*2), X0
@@ -48084,18 +48725,18 @@ exact2301:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2302
+	JEQ         exactdone2358
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2301
+	JLE         exact2357
 	MOVQ        R8, R11
-	JMP         exact2301
+	JMP         exact2357
 
-exactdone2302:
+exactdone2358:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2296
+	JNZ  group2352
 	VZEROUPPER
 	RET
 
@@ -48109,23 +48750,25 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2303
+	JLE  rowchunk2359
 	CMPQ DX, $0x10
-	JLE  rowchunk2304
+	JLE  rowchunk2360
+	CMPQ DX, $0x20
+	JLE  rowchunk2361
 	MOVQ DX, R8
-	SUBQ $0x10, R8
+	SUBQ $0x20, R8
 
-group2306:
+group2363:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2308
+	JZ   lastunit2365
 
-unit2307:
+unit2364:
 	XORQ R12, R12
 
-chunk2309:
+chunk2366:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -48138,10 +48781,10 @@ chunk2309:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2309
+	JLT         chunk2366
 	XORQ        R12, R12
 
-chunk2310:
+chunk2367:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -48154,16 +48797,101 @@ chunk2310:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2310
+	JLT         chunk2367
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2307
+	JNZ         unit2364
 
-lastunit2308:
+lastunit2365:
 	XORQ R11, R11
 
-exact2311:
+exact2368:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, 32(R13), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 48(R13), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R12)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R12)(BX*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2369
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2368
+	MOVQ        R8, R11
+	JMP         exact2368
+
+exactdone2369:
+	XORQ R11, R11
+
+exact2370:
+	LEAQ        (R9)(R11*1), R12
+	LEAQ        (R10)(R11*2), R13
+	VMOVDQU     (R13)(DX*2), X0
+	VINSERTI128 $0x01, 32(R13)(DX*2), Y0, Y0
+	VMOVDQU     16(R13)(DX*2), X1
+	VINSERTI128 $0x01, 48(R13)(DX*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R12)(BX*2)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R12)(SI*1)
+	CMPQ        R11, R8
+	JEQ         exactdone2371
+	ADDQ        $0x20, R11
+	CMPQ        R11, R8
+	JLE         exact2370
+	MOVQ        R8, R11
+	JMP         exact2370
+
+exactdone2371:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2363
+	VZEROUPPER
+	RET
+
+rowchunk2361:
+	MOVQ DX, R8
+	SUBQ $0x10, R8
+
+group2372:
+	MOVQ CX, R9
+	MOVQ AX, R10
+	MOVQ units+24(FP), R11
+	DECQ R11
+	JZ   lastunit2374
+
+unit2373:
+	VMOVDQU     (R10), X0
+	VINSERTI128 $0x01, 32(R10), Y0, Y0
+	VMOVDQU     16(R10), X1
+	VINSERTI128 $0x01, 48(R10), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VINSERTI128 $0x01, 32(R10)(DX*2), Y0, Y0
+	VMOVDQU     16(R10)(DX*2), X1
+	VINSERTI128 $0x01, 48(R10)(DX*2), Y1, Y1
+	VPUNPCKLQDQ Y1, Y0, Y2
+	VMOVDQU     Y2, (R9)(BX*2)
+	VPUNPCKHQDQ Y1, Y0, Y1
+	VMOVDQU     Y1, (R9)(SI*1)
+	ADDQ        DX, R9
+	LEAQ        (R10)(DX*4), R10
+	DECQ        R11
+	JNZ         unit2373
+
+lastunit2374:
+	XORQ R11, R11
+
+exact2375:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48173,17 +48901,17 @@ exact2311:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2312
+	JEQ         exactdone2376
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2311
+	JLE         exact2375
 	MOVQ        R8, R11
-	JMP         exact2311
+	JMP         exact2375
 
-exactdone2312:
+exactdone2376:
 	XORQ R11, R11
 
-exact2313:
+exact2377:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48193,33 +48921,33 @@ exact2313:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2314
+	JEQ         exactdone2378
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2313
+	JLE         exact2377
 	MOVQ        R8, R11
-	JMP         exact2313
+	JMP         exact2377
 
-exactdone2314:
+exactdone2378:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2306
+	JNZ  group2372
 	VZEROUPPER
 	RET
 
-rowchunk2304:
+rowchunk2360:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2315:
+group2379:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2317
+	JZ   lastunit2381
 
-unit2316:
+unit2380:
 	VMOVDQU     (R10), X0
 	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -48235,12 +48963,12 @@ unit2316:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2316
+	JNZ         unit2380
 
-lastunit2317:
+lastunit2381:
 	XORQ R11, R11
 
-exact2318:
+exact2382:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48249,17 +48977,17 @@ exact2318:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2319
+	JEQ         exactdone2383
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2318
+	JLE         exact2382
 	MOVQ        R8, R11
-	JMP         exact2318
+	JMP         exact2382
 
-exactdone2319:
+exactdone2383:
 	XORQ R11, R11
 
-exact2320:
+exact2384:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48268,33 +48996,33 @@ exact2320:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2321
+	JEQ         exactdone2385
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2320
+	JLE         exact2384
 	MOVQ        R8, R11
-	JMP         exact2320
+	JMP         exact2384
 
-exactdone2321:
+exactdone2385:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2315
+	JNZ  group2379
 	VZEROUPPER
 	RET
 
-rowchunk2303:
+rowchunk2359:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2322:
+group2386:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2324
+	JZ   lastunit2388
 
-unit2323:
+unit2387:
 	VMOVDQU     (R10), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)
@@ -48308,12 +49036,12 @@ unit2323:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2323
+	JNZ         unit2387
 
-lastunit2324:
+lastunit2388:
 	XORQ R11, R11
 
-exact2325:
+exact2389:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48322,17 +49050,17 @@ exact2325:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2326
+	JEQ         exactdone2390
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2325
+	JLE         exact2389
 	MOVQ        R8, R11
-	JMP         exact2325
+	JMP         exact2389
 
-exactdone2326:
+exactdone2390:
 	XORQ R11, R11
 
-exact2327:
+exact2391:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48341,18 +49069,18 @@ exact2327:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2328
+	JEQ         exactdone2392
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2327
+	JLE         exact2391
 	MOVQ        R8, R11
-	JMP         exact2327
+	JMP         exact2391
 
-exactdone2328:
+exactdone2392:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2322
+	JNZ  group2386
 	VZEROUPPER
 	RET
 
@@ -48375,72 +49103,72 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2329
+	JAE   runs2393
 	CMPQ  DX, $+16
-	JAE   runs2330
+	JAE   runs2394
 	RET
 
-runs2329:
+runs2393:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2331:
+group2395:
 	MOVQ rows+48(FP), R10
 
-row2332:
+row2396:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2333:
+run2397:
 	XORQ R14, R14
 
-pieces2334:
+pieces2398:
 	VMOVDQU (R13)(R14*1), Y0
 	VMOVDQU Y0, (R12)(R14*1)
 	CMPQ    R14, SI
-	JEQ     piecesdone2335
+	JEQ     piecesdone2399
 	ADDQ    $+32, R14
 	CMPQ    R14, SI
-	JLE     pieces2334
+	JLE     pieces2398
 	MOVQ    SI, R14
-	JMP     pieces2334
+	JMP     pieces2398
 
-piecesdone2335:
+piecesdone2399:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2333
+	JNZ  run2397
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2332
+	JNZ  row2396
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2331
+	JNZ  group2395
 	VZEROUPPER
 	RET
 
-runs2330:
+runs2394:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2336:
+group2400:
 	MOVQ rows+48(FP), R10
 
-row2337:
+row2401:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2338:
+run2402:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -48448,15 +49176,15 @@ run2338:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run2338
+	JNZ     run2402
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row2337
+	JNZ     row2401
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group2336
+	JNZ     group2400
 	VZEROUPPER
 	RET
 
@@ -48479,51 +49207,51 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2339
+	JAE   runs2403
 	RET
 
-runs2339:
+runs2403:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2340:
+group2404:
 	MOVQ rows+48(FP), R10
 
-row2341:
+row2405:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2342:
+run2406:
 	XORQ R14, R14
 
-pieces2343:
+pieces2407:
 	VMOVDQU  (R13)(R14*1), Y0
 	VMOVNTDQ Y0, (R12)(R14*1)
 	CMPQ     R14, SI
-	JEQ      piecesdone2344
+	JEQ      piecesdone2408
 	ADDQ     $+32, R14
 	CMPQ     R14, SI
-	JLE      pieces2343
+	JLE      pieces2407
 	MOVQ     SI, R14
-	JMP      pieces2343
+	JMP      pieces2407
 
-piecesdone2344:
+piecesdone2408:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2342
+	JNZ  run2406
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2341
+	JNZ  row2405
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2340
+	JNZ  group2404
 	SFENCE
 	VZEROUPPER
 	RET

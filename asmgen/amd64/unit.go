@@ -57,28 +57,34 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	c.Load(c.Param("plane"), plane)
 	c.LEAQ(operand.Mem{Base: plane, Index: plane, Scale: 2}, plane3)
 	c.Load(c.Param("groups"), groups)
-	paths := make([]string, len(chunks))
-	for i, chunk := range chunks {
-		paths[i] = g.label("rowchunk")
-		if i < len(chunks)-1 {
-			c.CMPQ(n, operand.Imm(uint64(chunk)))
-			c.JLE(operand.LabelRef(paths[i]))
-		}
+	// A path per chunk, for the rows that fit it and not the one
+	// before; then one looping over the largest chunk, for longer rows.
+	// A group's last unit moves exactly, in chunks of half the size (the
+	// smallest path's rows are exactly one chunk; the loop's are longer
+	// than the largest), the last chunk ending at the row's end.
+	type path struct {
+		label        string
+		chunk, exact int
+		loop         bool
 	}
-	for i := len(chunks) - 1; i >= 0; i-- { // the longest rows' path first: the compares fall through to it
-		chunk := chunks[i]
-		c.Label(paths[i])
-		// The last unit of a group moves exactly, in chunks of half
-		// the size (the smallest path's rows are exactly one chunk),
-		// the last chunk ending at the row's end.
+	var paths []path
+	for i, chunk := range chunks {
 		exact := chunk / 2
 		if i == 0 {
 			exact = chunk
 		}
+		paths = append(paths, path{g.label("rowchunk"), chunk, exact, false})
+		c.CMPQ(n, operand.Imm(uint64(chunk)))
+		c.JLE(operand.LabelRef(paths[i].label))
+	}
+	last := chunks[len(chunks)-1]
+	paths = append(paths, path{g.label("rowchunks"), last, last, true})
+	for i := len(paths) - 1; i >= 0; i-- { // the longest rows' path first: the compares fall through to it
+		chunk, exact, loop := paths[i].chunk, paths[i].exact, paths[i].loop
+		c.Label(paths[i].label)
 		limit := c.GP64()
 		c.MOVQ(n, limit)
 		c.SUBQ(operand.Imm(uint64(exact)), limit)
-		loop := i == len(chunks)-1 // rows longer than the largest chunk loop over chunks
 		groupLoop, unitLoop, lastUnit := g.label("group"), g.label("unit"), g.label("lastunit")
 		c.Label(groupLoop)
 		d, s, units := c.GP64(), c.GP64(), c.GP64()
