@@ -46345,49 +46345,39 @@ lastunit2131:
 	XORQ R11, R11
 
 exact2132:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13), X0
-	VMOVDQU   16(R13), X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPAND     shuffle1080<>+0(SB), X1, X3
-	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R12)
-	VPSRLW    $0x08, X0, X3
-	VPSRLW    $0x08, X1, X2
-	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2133
-	ADDQ      $0x10, R11
-	CMPQ      R11, R8
-	JLE       exact2132
-	MOVQ      R8, R11
-	JMP       exact2132
+	LEAQ         (R9)(R11*1), R12
+	LEAQ         (R10)(R11*2), R13
+	VMOVDQU      (R13), Y0
+	VPSHUFB      shuffle1814<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R12)
+	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
+	CMPQ         R11, R8
+	JEQ          exactdone2133
+	ADDQ         $0x10, R11
+	CMPQ         R11, R8
+	JLE          exact2132
+	MOVQ         R8, R11
+	JMP          exact2132
 
 exactdone2133:
 	XORQ R11, R11
 
 exact2134:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13)(DX*2), X0
-	VMOVDQU   16(R13)(DX*2), X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPAND     shuffle1080<>+0(SB), X1, X3
-	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R12)(BX*2)
-	VPSRLW    $0x08, X0, X3
-	VPSRLW    $0x08, X1, X2
-	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2135
-	ADDQ      $0x10, R11
-	CMPQ      R11, R8
-	JLE       exact2134
-	MOVQ      R8, R11
-	JMP       exact2134
+	LEAQ         (R9)(R11*1), R12
+	LEAQ         (R10)(R11*2), R13
+	VMOVDQU      (R13)(DX*2), Y0
+	VPSHUFB      shuffle1814<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R12)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
+	CMPQ         R11, R8
+	JEQ          exactdone2135
+	ADDQ         $0x10, R11
+	CMPQ         R11, R8
+	JLE          exact2134
+	MOVQ         R8, R11
+	JMP          exact2134
 
 exactdone2135:
 	ADDQ group+48(FP), AX
@@ -46409,30 +46399,20 @@ group2136:
 	JZ   lastunit2138
 
 unit2137:
-	VMOVDQU   (R10), X0
-	VMOVDQU   16(R10), X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPAND     shuffle1080<>+0(SB), X1, X3
-	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R9)
-	VPSRLW    $0x08, X0, X3
-	VPSRLW    $0x08, X1, X2
-	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R9)(BX*1)
-	VMOVDQU   (R10)(DX*2), X0
-	VMOVDQU   16(R10)(DX*2), X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPAND     shuffle1080<>+0(SB), X1, X3
-	VPACKUSWB X3, X2, X3
-	VMOVDQU   X3, (R9)(BX*2)
-	VPSRLW    $0x08, X0, X3
-	VPSRLW    $0x08, X1, X2
-	VPACKUSWB X2, X3, X1
-	VMOVDQU   X1, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2137
+	VMOVDQU      (R10), Y0
+	VPSHUFB      shuffle1814<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(BX*1)
+	VMOVDQU      (R10)(DX*2), Y0
+	VPSHUFB      shuffle1814<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
+	ADDQ         DX, R9
+	LEAQ         (R10)(DX*4), R10
+	DECQ         R11
+	JNZ          unit2137
 
 lastunit2138:
 	XORQ R11, R11
@@ -46665,6 +46645,12 @@ exactdone2156:
 	JNZ  group2150
 	VZEROUPPER
 	RET
+
+DATA shuffle1814<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle1814<>+8(SB)/8, $0x0f0d0b0907050301
+DATA shuffle1814<>+16(SB)/8, $0x0e0c0a0806040200
+DATA shuffle1814<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle1814<>(SB), RODATA|NOPTR, $32
 
 // func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -47253,49 +47239,39 @@ lastunit2215:
 	XORQ R11, R11
 
 exact2216:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13), X0
-	VMOVDQU   16(R13), X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPAND     shuffle1081<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R12)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X1, X2
-	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2217
-	ADDQ      $0x10, R11
-	CMPQ      R11, R8
-	JLE       exact2216
-	MOVQ      R8, R11
-	JMP       exact2216
+	LEAQ         (R9)(R11*1), R12
+	LEAQ         (R10)(R11*2), R13
+	VMOVDQU      (R13), Y0
+	VPSHUFB      shuffle43<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R12)
+	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
+	CMPQ         R11, R8
+	JEQ          exactdone2217
+	ADDQ         $0x10, R11
+	CMPQ         R11, R8
+	JLE          exact2216
+	MOVQ         R8, R11
+	JMP          exact2216
 
 exactdone2217:
 	XORQ R11, R11
 
 exact2218:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13)(DX*2), X0
-	VMOVDQU   16(R13)(DX*2), X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPAND     shuffle1081<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R12)(BX*2)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X1, X2
-	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2219
-	ADDQ      $0x10, R11
-	CMPQ      R11, R8
-	JLE       exact2218
-	MOVQ      R8, R11
-	JMP       exact2218
+	LEAQ         (R9)(R11*1), R12
+	LEAQ         (R10)(R11*2), R13
+	VMOVDQU      (R13)(DX*2), Y0
+	VPSHUFB      shuffle43<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R12)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
+	CMPQ         R11, R8
+	JEQ          exactdone2219
+	ADDQ         $0x10, R11
+	CMPQ         R11, R8
+	JLE          exact2218
+	MOVQ         R8, R11
+	JMP          exact2218
 
 exactdone2219:
 	ADDQ group+48(FP), AX
@@ -47317,30 +47293,20 @@ group2220:
 	JZ   lastunit2222
 
 unit2221:
-	VMOVDQU   (R10), X0
-	VMOVDQU   16(R10), X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPAND     shuffle1081<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R9)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X1, X2
-	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R9)(BX*1)
-	VMOVDQU   (R10)(DX*2), X0
-	VMOVDQU   16(R10)(DX*2), X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPAND     shuffle1081<>+0(SB), X1, X3
-	VPACKUSDW X3, X2, X3
-	VMOVDQU   X3, (R9)(BX*2)
-	VPSRLD    $0x10, X0, X3
-	VPSRLD    $0x10, X1, X2
-	VPACKUSDW X2, X3, X1
-	VMOVDQU   X1, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2221
+	VMOVDQU      (R10), Y0
+	VPSHUFB      shuffle43<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)
+	VEXTRACTI128 $0x01, Y0, (R9)(BX*1)
+	VMOVDQU      (R10)(DX*2), Y0
+	VPSHUFB      shuffle43<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
+	ADDQ         DX, R9
+	LEAQ         (R10)(DX*4), R10
+	DECQ         R11
+	JNZ          unit2221
 
 lastunit2222:
 	XORQ R11, R11

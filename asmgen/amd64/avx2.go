@@ -203,6 +203,12 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
+		case vec.Quads:
+			imm := 0
+			for k, i := range ins.Idx {
+				imm |= i << (2 * k)
+			}
+			c.VPERMQ(operand.Imm(uint64(imm)), val(ins.A), dst)
 		}
 	}
 }

@@ -33,6 +33,13 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	if err != nil {
 		return err
 	}
+	if kind == table.Unzip && k.Width <= 2 {
+		// One 32-byte register a 16-byte chunk: two shuffles where the
+		// deinterleaves take four, which bound the unit on a Zen 5.
+		if progs[16], err = vec.WideUnzip2(k.Width); err != nil {
+			return err
+		}
+	}
 	var chunks []int
 	for _, n := range stack.RowChunks {
 		if progs[n] == nil {

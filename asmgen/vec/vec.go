@@ -62,6 +62,7 @@ const (
 	ShuffleInto            // per lane: Dst = A, but Dst[i] = B[Mask[i]] where Mask[i] >= 0 (NEON TBX, a merge-masked pshufb)
 	Permute2               // across the register: unit k of Dst = unit Idx[k] of A:B, or A's unit k where Idx[k] < 0 (VPERMT2B and kin)
 	LoadInsert             // Dst = A with bytes [Pos, Pos+Size) read from Mem (VINSERTI32X4, VINSERTI64X4)
+	Quads                  // across the register: 8-byte unit k of Dst = unit Idx[k] of A (VPERMQ; AVX2 only)
 )
 
 // Mem is a memory operand: Off bytes into stream Stream, whose base pointer
@@ -268,6 +269,16 @@ func (p *Prog) Permute2(a, b, unit int, idx []int) int {
 	return p.def(Instr{Op: Permute2, A: a, B: b, Unit: unit, Idx: idx}, v)
 }
 
+// Quads moves the 8-byte units of a across the register: unit k of the
+// result is unit idx[k] of a.
+func (p *Prog) Quads(a int, idx []int) int {
+	va, v := p.values[a], p.unknown()
+	for k, i := range idx {
+		copy(v[8*k:][:8], va[8*i:][:8])
+	}
+	return p.def(Instr{Op: Quads, A: a, Idx: idx}, v)
+}
+
 // LoadInsert is a with size bytes at m written into it at byte pos.
 func (p *Prog) LoadInsert(a int, m Mem, size, pos int) int {
 	v := slices.Clone(p.values[a])
@@ -412,7 +423,7 @@ func (p *Prog) Schedule() {
 // Uses lists the values an instruction reads.
 func (in Instr) Uses() []int {
 	switch in.Op {
-	case Store, Shuffle, LoadInsert:
+	case Store, Shuffle, LoadInsert, Quads:
 		return []int{in.A}
 	case Interleave, Deinterleave, Lanes, Or, ShuffleInto, Permute2:
 		return []int{in.A, in.B}

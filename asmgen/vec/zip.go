@@ -34,6 +34,35 @@ func UnzipWant(b, w, chunk int) map[int]Value {
 	return want
 }
 
+// WideUnzip2 builds the unzip of 2 lanes of w-byte elements (1 or 2
+// bytes) by 16-byte chunks, in one 32-byte register: a load of the 32
+// interleaved bytes, a shuffle that puts each lane's even units before its
+// odd ones, and a move of the 8-byte units that gathers the even ones in
+// the low half, the odd ones in the high half; each half is one lane's
+// chunk. Two shuffles a chunk, where the deinterleaves of two 16-byte
+// registers take four (AVX2 only: NEON deinterleaves in one instruction).
+func WideUnzip2(w int) (*Prog, error) {
+	const chunk = LaneBytes
+	if w != 1 && w != 2 {
+		return nil, fmt.Errorf("vec: no wide unzip of %d-byte elements", w)
+	}
+	p := NewProg(2 * LaneBytes)
+	v := p.Load(Mem{0, 0}, 2*chunk)
+	mask := make([]int8, 2*LaneBytes)
+	for l := 0; l < 2*LaneBytes; l += LaneBytes {
+		for k := range LaneBytes / w {
+			half := k % 2 * LaneBytes / 2 // even units low, odd ones high
+			for e := range w {
+				mask[l+half+k/2*w+e] = int8(k*w + e)
+			}
+		}
+	}
+	v = p.Quads(p.Shuffle(v, mask), []int{0, 2, 1, 3})
+	p.Store(v, 0, chunk, Mem{0, 0})
+	p.Store(v, 1, chunk, Mem{1, 0})
+	return p.finish(inputs(1, 2*chunk), UnzipWant(2, w, chunk))
+}
+
 // width is the register width a chunk is processed in.
 func width(chunk int) int { return max(chunk, LaneBytes) }
 
@@ -446,6 +475,8 @@ func (p *Prog) apply(in Instr, a, b int) int {
 		return p.Permute2(a, b, in.Unit, in.Idx)
 	case LoadInsert:
 		return p.LoadInsert(a, in.Mem, in.Size, in.Pos)
+	case Quads:
+		return p.Quads(a, in.Idx)
 	}
 	panic(fmt.Sprintf("vec: no simulation of op %d", in.Op))
 }
