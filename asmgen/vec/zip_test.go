@@ -166,3 +166,25 @@ func TestTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestWideUnzip2 builds the one-register unzips, which finish checks on
+// symbolic data, and checks their shape: one load, two shuffles, two
+// stores; other widths are refused.
+func TestWideUnzip2(t *testing.T) {
+	for _, w := range []int{1, 2} {
+		p, err := WideUnzip2(w)
+		if err != nil {
+			t.Fatalf("w=%d: %v", w, err)
+		}
+		ops := map[Op]int{}
+		for _, in := range p.Instrs {
+			ops[in.Op]++
+		}
+		if len(p.Instrs) != 5 || ops[Load] != 1 || ops[Shuffle] != 1 || ops[Quads] != 1 || ops[Store] != 2 {
+			t.Errorf("w=%d: %v", w, p)
+		}
+	}
+	if _, err := WideUnzip2(4); err == nil {
+		t.Error("4-byte elements accepted")
+	}
+}
