@@ -69,7 +69,20 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 			chunks = append(chunks, chunk)
 		}
 	}
-	return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) { return build(k.B, k.Width, chunk) })
+	return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
+		if transposes(k) && chunk == 32 {
+			return vec.TransposeUnzip(k.B, k.Width)
+		}
+		return build(k.B, k.Width, chunk)
+	})
+}
+
+// transposes reports whether an AVX2 unzip moves its 32-byte chunks as a
+// transpose (vec.TransposeUnzip): b of 4 or 8 with pixels of at most 16
+// bytes, but not in the streaming kernels, whose stores are whole
+// registers.
+func transposes(k table.Kernel) bool {
+	return k.Kind == table.Unzip && k.Cp == 0 && !k.Streaming && (k.B == 4 || k.B == 8) && k.B*k.Width <= vec.LaneBytes
 }
 
 // vectorRegs is the number of vector registers AVX2 code may use.

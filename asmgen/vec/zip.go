@@ -34,6 +34,58 @@ func UnzipWant(b, w, chunk int) map[int]Value {
 	return want
 }
 
+// TransposeUnzip builds the unzip of b lanes of w-byte elements (b a power
+// of two from 4, pixels of b*w <= 16 bytes) by 32-byte chunks as a
+// transpose: each register takes one 16-byte piece of the interleaved
+// bytes from each half of the chunk, a byte shuffle gathers, within each
+// 16-byte lane, the bytes of every lane j into unit j (16/b bytes), and
+// the zip network over the b registers at that unit transposes the units,
+// which leaves each lane's chunk whole in one register (or its 16-byte
+// pieces in registers' lanes), stored from there. Its shuffles are all single-cycle unpacks and
+// one pshufb a register, where UnpackUnzip's deinterleaves mask or shift
+// and pack at every level.
+func TransposeUnzip(b, w int) (*Prog, error) {
+	const chunk = 2 * LaneBytes
+	if b < 4 || b&(b-1) != 0 || b*w > LaneBytes {
+		return nil, fmt.Errorf("vec: no transposing unzip of %d lanes of %d-byte elements", b, w)
+	}
+	p := NewProg(chunk)
+	u, q := LaneBytes/b, LaneBytes/(b*w) // the unit of lane j in a 16-byte lane; pixels in one
+	mask := make([]int8, chunk)
+	for l := 0; l < chunk; l += LaneBytes {
+		for j := range b {
+			for x := range q {
+				for e := range w {
+					mask[l+j*u+x*w+e] = int8((x*b+j)*w + e)
+				}
+			}
+		}
+	}
+	regs := make([]int, b)
+	for r := range regs {
+		regs[r] = p.LoadPair(Mem{0, LaneBytes * r}, Mem{0, LaneBytes * (b + r)})
+		if q > 1 {
+			regs[r] = p.Shuffle(regs[r], mask)
+		}
+	}
+	unpackNetwork(p, regs, u)
+	want := UnzipWant(b, w, chunk)
+	for j := range b {
+		if v, _ := p.Find(want[j]); v >= 0 { // the whole chunk, lanes in order
+			p.Store(v, 0, chunk, Mem{j, 0})
+			continue
+		}
+		for h := range 2 {
+			v, part := p.Find(want[j][h*LaneBytes:][:LaneBytes])
+			if v < 0 {
+				return nil, fmt.Errorf("vec: transposing unzip of %d lanes of %d-byte elements: piece %d of lane %d is in no register", b, w, h, j)
+			}
+			p.Store(v, part, LaneBytes, Mem{j, h * LaneBytes})
+		}
+	}
+	return p.finish(inputs(1, b*chunk), want)
+}
+
 // WideUnzip2 builds the unzip of 2 lanes of w-byte elements (1 or 2
 // bytes) by 16-byte chunks, in one 32-byte register: a load of the 32
 // interleaved bytes, a shuffle that puts each lane's even units before its

@@ -188,3 +188,18 @@ func TestWideUnzip2(t *testing.T) {
 		t.Error("4-byte elements accepted")
 	}
 }
+
+// TestTransposeUnzip builds the transposing unzips AVX2 uses, which finish
+// checks on symbolic data, and refuses what it cannot transpose.
+func TestTransposeUnzip(t *testing.T) {
+	for _, c := range [][2]int{{4, 1}, {4, 2}, {4, 4}, {8, 1}, {8, 2}} {
+		if _, err := TransposeUnzip(c[0], c[1]); err != nil {
+			t.Errorf("b=%d w=%d: %v", c[0], c[1], err)
+		}
+	}
+	for _, c := range [][2]int{{2, 1}, {3, 1}, {8, 4}, {4, 8}} {
+		if _, err := TransposeUnzip(c[0], c[1]); err == nil {
+			t.Errorf("b=%d w=%d accepted", c[0], c[1])
+		}
+	}
+}
