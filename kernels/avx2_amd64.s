@@ -45676,13 +45676,15 @@ group2078:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2079
 	DECQ R11
 	JZ   lastunit2080
 
 unit2079:
 	XORQ R12, R12
 
-chunk2081:
+chunk2082:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -45695,10 +45697,10 @@ chunk2081:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2081
+	JLT        chunk2082
 	XORQ       R12, R12
 
-chunk2082:
+chunk2083:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -45711,16 +45713,18 @@ chunk2082:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2082
+	JLT        chunk2083
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
 	JNZ        unit2079
+	CMPQ       DI, $0x01
+	JNE        nextgroup2081
 
 lastunit2080:
 	XORQ R11, R11
 
-exact2083:
+exact2084:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -45732,17 +45736,17 @@ exact2083:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2084
+	JEQ        exactdone2085
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2083
+	JLE        exact2084
 	MOVQ       R8, R11
-	JMP        exact2083
+	JMP        exact2084
 
-exactdone2084:
+exactdone2085:
 	XORQ R11, R11
 
-exact2085:
+exact2086:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -45754,14 +45758,15 @@ exact2085:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2086
+	JEQ        exactdone2087
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2085
+	JLE        exact2086
 	MOVQ       R8, R11
-	JMP        exact2085
+	JMP        exact2086
 
-exactdone2086:
+exactdone2087:
+nextgroup2081:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
@@ -45773,14 +45778,16 @@ rowchunk2076:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2087:
+group2088:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2089
 	DECQ R11
-	JZ   lastunit2089
+	JZ   lastunit2090
 
-unit2088:
+unit2089:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
@@ -45800,12 +45807,14 @@ unit2088:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2088
+	JNZ        unit2089
+	CMPQ       DI, $0x01
+	JNE        nextgroup2091
 
-lastunit2089:
+lastunit2090:
 	XORQ R11, R11
 
-exact2090:
+exact2092:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -45815,17 +45824,17 @@ exact2090:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2091
+	JEQ        exactdone2093
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2090
+	JLE        exact2092
 	MOVQ       R8, R11
-	JMP        exact2090
+	JMP        exact2092
 
-exactdone2091:
+exactdone2093:
 	XORQ R11, R11
 
-exact2092:
+exact2094:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -45835,18 +45844,19 @@ exact2092:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2093
+	JEQ        exactdone2095
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2092
+	JLE        exact2094
 	MOVQ       R8, R11
-	JMP        exact2092
+	JMP        exact2094
 
-exactdone2093:
+exactdone2095:
+nextgroup2091:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2087
+	JNZ  group2088
 	VZEROUPPER
 	RET
 
@@ -45854,14 +45864,16 @@ rowchunk2075:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2094:
+group2096:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2097
 	DECQ R11
-	JZ   lastunit2096
+	JZ   lastunit2098
 
-unit2095:
+unit2097:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
@@ -45877,12 +45889,14 @@ unit2095:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2095
+	JNZ        unit2097
+	CMPQ       DI, $0x01
+	JNE        nextgroup2099
 
-lastunit2096:
+lastunit2098:
 	XORQ R11, R11
 
-exact2097:
+exact2100:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -45890,17 +45904,17 @@ exact2097:
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2098
+	JEQ        exactdone2101
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2097
+	JLE        exact2100
 	MOVQ       R8, R11
-	JMP        exact2097
+	JMP        exact2100
 
-exactdone2098:
+exactdone2101:
 	XORQ R11, R11
 
-exact2099:
+exact2102:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -45908,18 +45922,19 @@ exact2099:
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2100
+	JEQ        exactdone2103
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2099
+	JLE        exact2102
 	MOVQ       R8, R11
-	JMP        exact2099
+	JMP        exact2102
 
-exactdone2100:
+exactdone2103:
+nextgroup2099:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2094
+	JNZ  group2096
 	VZEROUPPER
 	RET
 
@@ -45927,14 +45942,16 @@ rowchunk2074:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2101:
+group2104:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2105
 	DECQ R11
-	JZ   lastunit2103
+	JZ   lastunit2106
 
-unit2102:
+unit2105:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -45946,12 +45963,14 @@ unit2102:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2102
+	JNZ        unit2105
+	CMPQ       DI, $0x01
+	JNE        nextgroup2107
 
-lastunit2103:
+lastunit2106:
 	XORQ R11, R11
 
-exact2104:
+exact2108:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -45959,17 +45978,17 @@ exact2104:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2105
+	JEQ        exactdone2109
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2104
+	JLE        exact2108
 	MOVQ       R8, R11
-	JMP        exact2104
+	JMP        exact2108
 
-exactdone2105:
+exactdone2109:
 	XORQ R11, R11
 
-exact2106:
+exact2110:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -45977,18 +45996,19 @@ exact2106:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2107
+	JEQ        exactdone2111
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2106
+	JLE        exact2110
 	MOVQ       R8, R11
-	JMP        exact2106
+	JMP        exact2110
 
-exactdone2107:
+exactdone2111:
+nextgroup2107:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2101
+	JNZ  group2104
 	VZEROUPPER
 	RET
 
@@ -45996,14 +46016,16 @@ rowchunk2073:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2108:
+group2112:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2113
 	DECQ R11
-	JZ   lastunit2110
+	JZ   lastunit2114
 
-unit2109:
+unit2113:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -46015,12 +46037,14 @@ unit2109:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2109
+	JNZ        unit2113
+	CMPQ       DI, $0x01
+	JNE        nextgroup2115
 
-lastunit2110:
+lastunit2114:
 	XORQ R11, R11
 
-exact2111:
+exact2116:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46028,17 +46052,17 @@ exact2111:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2112
+	JEQ        exactdone2117
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2111
+	JLE        exact2116
 	MOVQ       R8, R11
-	JMP        exact2111
+	JMP        exact2116
 
-exactdone2112:
+exactdone2117:
 	XORQ R11, R11
 
-exact2113:
+exact2118:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46046,18 +46070,19 @@ exact2113:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2114
+	JEQ        exactdone2119
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2113
+	JLE        exact2118
 	MOVQ       R8, R11
-	JMP        exact2113
+	JMP        exact2118
 
-exactdone2114:
+exactdone2119:
+nextgroup2115:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2108
+	JNZ  group2112
 	VZEROUPPER
 	RET
 
@@ -46071,27 +46096,27 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2115
+	JLE  rowchunk2120
 	CMPQ DX, $0x08
-	JLE  rowchunk2116
+	JLE  rowchunk2121
 	CMPQ DX, $0x10
-	JLE  rowchunk2117
+	JLE  rowchunk2122
 	CMPQ DX, $0x20
-	JLE  rowchunk2118
+	JLE  rowchunk2123
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2120:
+group2125:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2122
+	JZ   lastunit2127
 
-unit2121:
+unit2126:
 	XORQ R12, R12
 
-chunk2123:
+chunk2129:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -46108,10 +46133,10 @@ chunk2123:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2123
+	JLT         chunk2129
 	XORQ        R12, R12
 
-chunk2124:
+chunk2130:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -46128,16 +46153,16 @@ chunk2124:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2124
+	JLT         chunk2130
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2121
+	JNZ         unit2126
 
-lastunit2122:
+lastunit2127:
 	XORQ R11, R11
 
-exact2125:
+exact2131:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -46153,17 +46178,17 @@ exact2125:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2126
+	JEQ         exactdone2132
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2125
+	JLE         exact2131
 	MOVQ        R8, R11
-	JMP         exact2125
+	JMP         exact2131
 
-exactdone2126:
+exactdone2132:
 	XORQ R11, R11
 
-exact2127:
+exact2133:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -46179,33 +46204,33 @@ exact2127:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2128
+	JEQ         exactdone2134
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2127
+	JLE         exact2133
 	MOVQ        R8, R11
-	JMP         exact2127
+	JMP         exact2133
 
-exactdone2128:
+exactdone2134:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2120
+	JNZ  group2125
 	VZEROUPPER
 	RET
 
-rowchunk2118:
+rowchunk2123:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2129:
+group2135:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2131
+	JZ   lastunit2137
 
-unit2130:
+unit2136:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -46233,12 +46258,12 @@ unit2130:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2130
+	JNZ         unit2136
 
-lastunit2131:
+lastunit2137:
 	XORQ R11, R11
 
-exact2132:
+exact2139:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13), Y0
@@ -46247,17 +46272,17 @@ exact2132:
 	VMOVDQU      X0, (R12)
 	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
 	CMPQ         R11, R8
-	JEQ          exactdone2133
+	JEQ          exactdone2140
 	ADDQ         $0x10, R11
 	CMPQ         R11, R8
-	JLE          exact2132
+	JLE          exact2139
 	MOVQ         R8, R11
-	JMP          exact2132
+	JMP          exact2139
 
-exactdone2133:
+exactdone2140:
 	XORQ R11, R11
 
-exact2134:
+exact2141:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13)(DX*2), Y0
@@ -46266,33 +46291,33 @@ exact2134:
 	VMOVDQU      X0, (R12)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
 	CMPQ         R11, R8
-	JEQ          exactdone2135
+	JEQ          exactdone2142
 	ADDQ         $0x10, R11
 	CMPQ         R11, R8
-	JLE          exact2134
+	JLE          exact2141
 	MOVQ         R8, R11
-	JMP          exact2134
+	JMP          exact2141
 
-exactdone2135:
+exactdone2142:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2129
+	JNZ  group2135
 	VZEROUPPER
 	RET
 
-rowchunk2117:
+rowchunk2122:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2136:
+group2143:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2138
+	JZ   lastunit2145
 
-unit2137:
+unit2144:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle1815<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -46306,12 +46331,12 @@ unit2137:
 	ADDQ         DX, R9
 	LEAQ         (R10)(DX*4), R10
 	DECQ         R11
-	JNZ          unit2137
+	JNZ          unit2144
 
-lastunit2138:
+lastunit2145:
 	XORQ R11, R11
 
-exact2139:
+exact2147:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -46324,17 +46349,17 @@ exact2139:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2140
+	JEQ       exactdone2148
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2139
+	JLE       exact2147
 	MOVQ      R8, R11
-	JMP       exact2139
+	JMP       exact2147
 
-exactdone2140:
+exactdone2148:
 	XORQ R11, R11
 
-exact2141:
+exact2149:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -46347,33 +46372,33 @@ exact2141:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2142
+	JEQ       exactdone2150
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2141
+	JLE       exact2149
 	MOVQ      R8, R11
-	JMP       exact2141
+	JMP       exact2149
 
-exactdone2142:
+exactdone2150:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2136
+	JNZ  group2143
 	VZEROUPPER
 	RET
 
-rowchunk2116:
+rowchunk2121:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2143:
+group2151:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2145
+	JZ   lastunit2153
 
-unit2144:
+unit2152:
 	VMOVDQU   (R10), X0
 	VPAND     shuffle1080<>+0(SB), X0, X1
 	VPAND     shuffle1080<>+0(SB), X0, X2
@@ -46395,12 +46420,12 @@ unit2144:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2144
+	JNZ       unit2152
 
-lastunit2145:
+lastunit2153:
 	XORQ R11, R11
 
-exact2146:
+exact2155:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -46413,17 +46438,17 @@ exact2146:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2147
+	JEQ       exactdone2156
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2146
+	JLE       exact2155
 	MOVQ      R8, R11
-	JMP       exact2146
+	JMP       exact2155
 
-exactdone2147:
+exactdone2156:
 	XORQ R11, R11
 
-exact2148:
+exact2157:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -46436,33 +46461,33 @@ exact2148:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2149
+	JEQ       exactdone2158
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2148
+	JLE       exact2157
 	MOVQ      R8, R11
-	JMP       exact2148
+	JMP       exact2157
 
-exactdone2149:
+exactdone2158:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2143
+	JNZ  group2151
 	VZEROUPPER
 	RET
 
-rowchunk2115:
+rowchunk2120:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2150:
+group2159:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2152
+	JZ   lastunit2161
 
-unit2151:
+unit2160:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1080<>+0(SB), X0, X1
 	VPAND     shuffle1080<>+0(SB), X0, X2
@@ -46484,12 +46509,12 @@ unit2151:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2151
+	JNZ       unit2160
 
-lastunit2152:
+lastunit2161:
 	XORQ R11, R11
 
-exact2153:
+exact2163:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -46502,17 +46527,17 @@ exact2153:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2154
+	JEQ       exactdone2164
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2153
+	JLE       exact2163
 	MOVQ      R8, R11
-	JMP       exact2153
+	JMP       exact2163
 
-exactdone2154:
+exactdone2164:
 	XORQ R11, R11
 
-exact2155:
+exact2165:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -46525,18 +46550,18 @@ exact2155:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2156
+	JEQ       exactdone2166
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2155
+	JLE       exact2165
 	MOVQ      R8, R11
-	JMP       exact2155
+	JMP       exact2165
 
-exactdone2156:
+exactdone2166:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2150
+	JNZ  group2159
 	VZEROUPPER
 	RET
 
@@ -46556,27 +46581,29 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2157
+	JLE  rowchunk2167
 	CMPQ DX, $0x08
-	JLE  rowchunk2158
+	JLE  rowchunk2168
 	CMPQ DX, $0x10
-	JLE  rowchunk2159
+	JLE  rowchunk2169
 	CMPQ DX, $0x20
-	JLE  rowchunk2160
+	JLE  rowchunk2170
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2162:
+group2172:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2173
 	DECQ R11
-	JZ   lastunit2164
+	JZ   lastunit2174
 
-unit2163:
+unit2173:
 	XORQ R12, R12
 
-chunk2165:
+chunk2176:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -46589,10 +46616,10 @@ chunk2165:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2165
+	JLT        chunk2176
 	XORQ       R12, R12
 
-chunk2166:
+chunk2177:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -46605,16 +46632,18 @@ chunk2166:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2166
+	JLT        chunk2177
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2163
+	JNZ        unit2173
+	CMPQ       DI, $0x01
+	JNE        nextgroup2175
 
-lastunit2164:
+lastunit2174:
 	XORQ R11, R11
 
-exact2167:
+exact2178:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -46626,17 +46655,17 @@ exact2167:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2168
+	JEQ        exactdone2179
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2167
+	JLE        exact2178
 	MOVQ       R8, R11
-	JMP        exact2167
+	JMP        exact2178
 
-exactdone2168:
+exactdone2179:
 	XORQ R11, R11
 
-exact2169:
+exact2180:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -46648,33 +46677,36 @@ exact2169:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2170
+	JEQ        exactdone2181
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2169
+	JLE        exact2180
 	MOVQ       R8, R11
-	JMP        exact2169
+	JMP        exact2180
 
-exactdone2170:
+exactdone2181:
+nextgroup2175:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2162
+	JNZ  group2172
 	VZEROUPPER
 	RET
 
-rowchunk2160:
+rowchunk2170:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2171:
+group2182:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2183
 	DECQ R11
-	JZ   lastunit2173
+	JZ   lastunit2184
 
-unit2172:
+unit2183:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
@@ -46694,12 +46726,14 @@ unit2172:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2172
+	JNZ        unit2183
+	CMPQ       DI, $0x01
+	JNE        nextgroup2185
 
-lastunit2173:
+lastunit2184:
 	XORQ R11, R11
 
-exact2174:
+exact2186:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -46709,17 +46743,17 @@ exact2174:
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2175
+	JEQ        exactdone2187
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2174
+	JLE        exact2186
 	MOVQ       R8, R11
-	JMP        exact2174
+	JMP        exact2186
 
-exactdone2175:
+exactdone2187:
 	XORQ R11, R11
 
-exact2176:
+exact2188:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -46729,33 +46763,36 @@ exact2176:
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2177
+	JEQ        exactdone2189
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2176
+	JLE        exact2188
 	MOVQ       R8, R11
-	JMP        exact2176
+	JMP        exact2188
 
-exactdone2177:
+exactdone2189:
+nextgroup2185:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2171
+	JNZ  group2182
 	VZEROUPPER
 	RET
 
-rowchunk2159:
+rowchunk2169:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2178:
+group2190:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2191
 	DECQ R11
-	JZ   lastunit2180
+	JZ   lastunit2192
 
-unit2179:
+unit2191:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
@@ -46771,12 +46808,14 @@ unit2179:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2179
+	JNZ        unit2191
+	CMPQ       DI, $0x01
+	JNE        nextgroup2193
 
-lastunit2180:
+lastunit2192:
 	XORQ R11, R11
 
-exact2181:
+exact2194:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -46784,17 +46823,17 @@ exact2181:
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2182
+	JEQ        exactdone2195
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2181
+	JLE        exact2194
 	MOVQ       R8, R11
-	JMP        exact2181
+	JMP        exact2194
 
-exactdone2182:
+exactdone2195:
 	XORQ R11, R11
 
-exact2183:
+exact2196:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -46802,33 +46841,36 @@ exact2183:
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2184
+	JEQ        exactdone2197
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2183
+	JLE        exact2196
 	MOVQ       R8, R11
-	JMP        exact2183
+	JMP        exact2196
 
-exactdone2184:
+exactdone2197:
+nextgroup2193:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2178
+	JNZ  group2190
 	VZEROUPPER
 	RET
 
-rowchunk2158:
+rowchunk2168:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2185:
+group2198:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2199
 	DECQ R11
-	JZ   lastunit2187
+	JZ   lastunit2200
 
-unit2186:
+unit2199:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -46840,12 +46882,14 @@ unit2186:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2186
+	JNZ        unit2199
+	CMPQ       DI, $0x01
+	JNE        nextgroup2201
 
-lastunit2187:
+lastunit2200:
 	XORQ R11, R11
 
-exact2188:
+exact2202:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46853,17 +46897,17 @@ exact2188:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2189
+	JEQ        exactdone2203
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2188
+	JLE        exact2202
 	MOVQ       R8, R11
-	JMP        exact2188
+	JMP        exact2202
 
-exactdone2189:
+exactdone2203:
 	XORQ R11, R11
 
-exact2190:
+exact2204:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46871,33 +46915,36 @@ exact2190:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2191
+	JEQ        exactdone2205
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2190
+	JLE        exact2204
 	MOVQ       R8, R11
-	JMP        exact2190
+	JMP        exact2204
 
-exactdone2191:
+exactdone2205:
+nextgroup2201:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2185
+	JNZ  group2198
 	VZEROUPPER
 	RET
 
-rowchunk2157:
+rowchunk2167:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2192:
+group2206:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2207
 	DECQ R11
-	JZ   lastunit2194
+	JZ   lastunit2208
 
-unit2193:
+unit2207:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -46909,12 +46956,14 @@ unit2193:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2193
+	JNZ        unit2207
+	CMPQ       DI, $0x01
+	JNE        nextgroup2209
 
-lastunit2194:
+lastunit2208:
 	XORQ R11, R11
 
-exact2195:
+exact2210:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -46922,17 +46971,17 @@ exact2195:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2196
+	JEQ        exactdone2211
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2195
+	JLE        exact2210
 	MOVQ       R8, R11
-	JMP        exact2195
+	JMP        exact2210
 
-exactdone2196:
+exactdone2211:
 	XORQ R11, R11
 
-exact2197:
+exact2212:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -46940,18 +46989,19 @@ exact2197:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2198
+	JEQ        exactdone2213
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2197
+	JLE        exact2212
 	MOVQ       R8, R11
-	JMP        exact2197
+	JMP        exact2212
 
-exactdone2198:
+exactdone2213:
+nextgroup2209:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2192
+	JNZ  group2206
 	VZEROUPPER
 	RET
 
@@ -46965,27 +47015,27 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2199
+	JLE  rowchunk2214
 	CMPQ DX, $0x08
-	JLE  rowchunk2200
+	JLE  rowchunk2215
 	CMPQ DX, $0x10
-	JLE  rowchunk2201
+	JLE  rowchunk2216
 	CMPQ DX, $0x20
-	JLE  rowchunk2202
+	JLE  rowchunk2217
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2204:
+group2219:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2206
+	JZ   lastunit2221
 
-unit2205:
+unit2220:
 	XORQ R12, R12
 
-chunk2207:
+chunk2223:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -47002,10 +47052,10 @@ chunk2207:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2207
+	JLT         chunk2223
 	XORQ        R12, R12
 
-chunk2208:
+chunk2224:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -47022,16 +47072,16 @@ chunk2208:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2208
+	JLT         chunk2224
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2205
+	JNZ         unit2220
 
-lastunit2206:
+lastunit2221:
 	XORQ R11, R11
 
-exact2209:
+exact2225:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -47047,17 +47097,17 @@ exact2209:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2210
+	JEQ         exactdone2226
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2209
+	JLE         exact2225
 	MOVQ        R8, R11
-	JMP         exact2209
+	JMP         exact2225
 
-exactdone2210:
+exactdone2226:
 	XORQ R11, R11
 
-exact2211:
+exact2227:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -47073,33 +47123,33 @@ exact2211:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2212
+	JEQ         exactdone2228
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2211
+	JLE         exact2227
 	MOVQ        R8, R11
-	JMP         exact2211
+	JMP         exact2227
 
-exactdone2212:
+exactdone2228:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2204
+	JNZ  group2219
 	VZEROUPPER
 	RET
 
-rowchunk2202:
+rowchunk2217:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2213:
+group2229:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2215
+	JZ   lastunit2231
 
-unit2214:
+unit2230:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -47127,12 +47177,12 @@ unit2214:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2214
+	JNZ         unit2230
 
-lastunit2215:
+lastunit2231:
 	XORQ R11, R11
 
-exact2216:
+exact2233:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13), Y0
@@ -47141,17 +47191,17 @@ exact2216:
 	VMOVDQU      X0, (R12)
 	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
 	CMPQ         R11, R8
-	JEQ          exactdone2217
+	JEQ          exactdone2234
 	ADDQ         $0x10, R11
 	CMPQ         R11, R8
-	JLE          exact2216
+	JLE          exact2233
 	MOVQ         R8, R11
-	JMP          exact2216
+	JMP          exact2233
 
-exactdone2217:
+exactdone2234:
 	XORQ R11, R11
 
-exact2218:
+exact2235:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13)(DX*2), Y0
@@ -47160,33 +47210,33 @@ exact2218:
 	VMOVDQU      X0, (R12)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
 	CMPQ         R11, R8
-	JEQ          exactdone2219
+	JEQ          exactdone2236
 	ADDQ         $0x10, R11
 	CMPQ         R11, R8
-	JLE          exact2218
+	JLE          exact2235
 	MOVQ         R8, R11
-	JMP          exact2218
+	JMP          exact2235
 
-exactdone2219:
+exactdone2236:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2213
+	JNZ  group2229
 	VZEROUPPER
 	RET
 
-rowchunk2201:
+rowchunk2216:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2220:
+group2237:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2222
+	JZ   lastunit2239
 
-unit2221:
+unit2238:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle43<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -47200,12 +47250,12 @@ unit2221:
 	ADDQ         DX, R9
 	LEAQ         (R10)(DX*4), R10
 	DECQ         R11
-	JNZ          unit2221
+	JNZ          unit2238
 
-lastunit2222:
+lastunit2239:
 	XORQ R11, R11
 
-exact2223:
+exact2241:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13), X0
@@ -47218,17 +47268,17 @@ exact2223:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2224
+	JEQ       exactdone2242
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2223
+	JLE       exact2241
 	MOVQ      R8, R11
-	JMP       exact2223
+	JMP       exact2241
 
-exactdone2224:
+exactdone2242:
 	XORQ R11, R11
 
-exact2225:
+exact2243:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVDQU   (R13)(DX*2), X0
@@ -47241,33 +47291,33 @@ exact2225:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2226
+	JEQ       exactdone2244
 	ADDQ      $0x08, R11
 	CMPQ      R11, R8
-	JLE       exact2225
+	JLE       exact2243
 	MOVQ      R8, R11
-	JMP       exact2225
+	JMP       exact2243
 
-exactdone2226:
+exactdone2244:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2220
+	JNZ  group2237
 	VZEROUPPER
 	RET
 
-rowchunk2200:
+rowchunk2215:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2227:
+group2245:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2229
+	JZ   lastunit2247
 
-unit2228:
+unit2246:
 	VMOVDQU   (R10), X0
 	VPAND     shuffle1081<>+0(SB), X0, X1
 	VPAND     shuffle1081<>+0(SB), X0, X2
@@ -47289,12 +47339,12 @@ unit2228:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2228
+	JNZ       unit2246
 
-lastunit2229:
+lastunit2247:
 	XORQ R11, R11
 
-exact2230:
+exact2249:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -47307,17 +47357,17 @@ exact2230:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2231
+	JEQ       exactdone2250
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2230
+	JLE       exact2249
 	MOVQ      R8, R11
-	JMP       exact2230
+	JMP       exact2249
 
-exactdone2231:
+exactdone2250:
 	XORQ R11, R11
 
-exact2232:
+exact2251:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -47330,33 +47380,33 @@ exact2232:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2233
+	JEQ       exactdone2252
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2232
+	JLE       exact2251
 	MOVQ      R8, R11
-	JMP       exact2232
+	JMP       exact2251
 
-exactdone2233:
+exactdone2252:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2227
+	JNZ  group2245
 	VZEROUPPER
 	RET
 
-rowchunk2199:
+rowchunk2214:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2234:
+group2253:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2236
+	JZ   lastunit2255
 
-unit2235:
+unit2254:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1081<>+0(SB), X0, X1
 	VPAND     shuffle1081<>+0(SB), X0, X2
@@ -47378,12 +47428,12 @@ unit2235:
 	ADDQ      DX, R9
 	LEAQ      (R10)(DX*4), R10
 	DECQ      R11
-	JNZ       unit2235
+	JNZ       unit2254
 
-lastunit2236:
+lastunit2255:
 	XORQ R11, R11
 
-exact2237:
+exact2257:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13), X0
@@ -47396,17 +47446,17 @@ exact2237:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(BX*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2238
+	JEQ       exactdone2258
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2237
+	JLE       exact2257
 	MOVQ      R8, R11
-	JMP       exact2237
+	JMP       exact2257
 
-exactdone2238:
+exactdone2258:
 	XORQ R11, R11
 
-exact2239:
+exact2259:
 	LEAQ      (R9)(R11*1), R12
 	LEAQ      (R10)(R11*2), R13
 	VMOVQ     (R13)(DX*2), X0
@@ -47419,18 +47469,18 @@ exact2239:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R12)(SI*1)
 	CMPQ      R11, R8
-	JEQ       exactdone2240
+	JEQ       exactdone2260
 	ADDQ      $0x04, R11
 	CMPQ      R11, R8
-	JLE       exact2239
+	JLE       exact2259
 	MOVQ      R8, R11
-	JMP       exact2239
+	JMP       exact2259
 
-exactdone2240:
+exactdone2260:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2234
+	JNZ  group2253
 	VZEROUPPER
 	RET
 
@@ -47444,27 +47494,29 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2241
+	JLE  rowchunk2261
 	CMPQ DX, $0x08
-	JLE  rowchunk2242
+	JLE  rowchunk2262
 	CMPQ DX, $0x10
-	JLE  rowchunk2243
+	JLE  rowchunk2263
 	CMPQ DX, $0x20
-	JLE  rowchunk2244
+	JLE  rowchunk2264
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2246:
+group2266:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2267
 	DECQ R11
-	JZ   lastunit2248
+	JZ   lastunit2268
 
-unit2247:
+unit2267:
 	XORQ R12, R12
 
-chunk2249:
+chunk2270:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -47477,10 +47529,10 @@ chunk2249:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2249
+	JLT        chunk2270
 	XORQ       R12, R12
 
-chunk2250:
+chunk2271:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -47493,16 +47545,18 @@ chunk2250:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2250
+	JLT        chunk2271
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2247
+	JNZ        unit2267
+	CMPQ       DI, $0x01
+	JNE        nextgroup2269
 
-lastunit2248:
+lastunit2268:
 	XORQ R11, R11
 
-exact2251:
+exact2272:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -47514,17 +47568,17 @@ exact2251:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2252
+	JEQ        exactdone2273
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2251
+	JLE        exact2272
 	MOVQ       R8, R11
-	JMP        exact2251
+	JMP        exact2272
 
-exactdone2252:
+exactdone2273:
 	XORQ R11, R11
 
-exact2253:
+exact2274:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -47536,33 +47590,36 @@ exact2253:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2254
+	JEQ        exactdone2275
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2253
+	JLE        exact2274
 	MOVQ       R8, R11
-	JMP        exact2253
+	JMP        exact2274
 
-exactdone2254:
+exactdone2275:
+nextgroup2269:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2246
+	JNZ  group2266
 	VZEROUPPER
 	RET
 
-rowchunk2244:
+rowchunk2264:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2255:
+group2276:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2277
 	DECQ R11
-	JZ   lastunit2257
+	JZ   lastunit2278
 
-unit2256:
+unit2277:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
@@ -47582,12 +47639,14 @@ unit2256:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2256
+	JNZ        unit2277
+	CMPQ       DI, $0x01
+	JNE        nextgroup2279
 
-lastunit2257:
+lastunit2278:
 	XORQ R11, R11
 
-exact2258:
+exact2280:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), X0
@@ -47597,17 +47656,17 @@ exact2258:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2259
+	JEQ        exactdone2281
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2258
+	JLE        exact2280
 	MOVQ       R8, R11
-	JMP        exact2258
+	JMP        exact2280
 
-exactdone2259:
+exactdone2281:
 	XORQ R11, R11
 
-exact2260:
+exact2282:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), X0
@@ -47617,33 +47676,36 @@ exact2260:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2261
+	JEQ        exactdone2283
 	ADDQ       $0x10, R11
 	CMPQ       R11, R8
-	JLE        exact2260
+	JLE        exact2282
 	MOVQ       R8, R11
-	JMP        exact2260
+	JMP        exact2282
 
-exactdone2261:
+exactdone2283:
+nextgroup2279:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2255
+	JNZ  group2276
 	VZEROUPPER
 	RET
 
-rowchunk2243:
+rowchunk2263:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2262:
+group2284:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2285
 	DECQ R11
-	JZ   lastunit2264
+	JZ   lastunit2286
 
-unit2263:
+unit2285:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
@@ -47659,12 +47721,14 @@ unit2263:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2263
+	JNZ        unit2285
+	CMPQ       DI, $0x01
+	JNE        nextgroup2287
 
-lastunit2264:
+lastunit2286:
 	XORQ R11, R11
 
-exact2265:
+exact2288:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12), X0
@@ -47672,17 +47736,17 @@ exact2265:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2266
+	JEQ        exactdone2289
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2265
+	JLE        exact2288
 	MOVQ       R8, R11
-	JMP        exact2265
+	JMP        exact2288
 
-exactdone2266:
+exactdone2289:
 	XORQ R11, R11
 
-exact2267:
+exact2290:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVQ      (R12)(BX*2), X0
@@ -47690,33 +47754,36 @@ exact2267:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2268
+	JEQ        exactdone2291
 	ADDQ       $0x08, R11
 	CMPQ       R11, R8
-	JLE        exact2267
+	JLE        exact2290
 	MOVQ       R8, R11
-	JMP        exact2267
+	JMP        exact2290
 
-exactdone2268:
+exactdone2291:
+nextgroup2287:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2262
+	JNZ  group2284
 	VZEROUPPER
 	RET
 
-rowchunk2242:
+rowchunk2262:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2269:
+group2292:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2293
 	DECQ R11
-	JZ   lastunit2271
+	JZ   lastunit2294
 
-unit2270:
+unit2293:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -47728,12 +47795,14 @@ unit2270:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2270
+	JNZ        unit2293
+	CMPQ       DI, $0x01
+	JNE        nextgroup2295
 
-lastunit2271:
+lastunit2294:
 	XORQ R11, R11
 
-exact2272:
+exact2296:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -47741,17 +47810,17 @@ exact2272:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2273
+	JEQ        exactdone2297
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2272
+	JLE        exact2296
 	MOVQ       R8, R11
-	JMP        exact2272
+	JMP        exact2296
 
-exactdone2273:
+exactdone2297:
 	XORQ R11, R11
 
-exact2274:
+exact2298:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -47759,33 +47828,36 @@ exact2274:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2275
+	JEQ        exactdone2299
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2274
+	JLE        exact2298
 	MOVQ       R8, R11
-	JMP        exact2274
+	JMP        exact2298
 
-exactdone2275:
+exactdone2299:
+nextgroup2295:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2269
+	JNZ  group2292
 	VZEROUPPER
 	RET
 
-rowchunk2241:
+rowchunk2261:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2276:
+group2300:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2301
 	DECQ R11
-	JZ   lastunit2278
+	JZ   lastunit2302
 
-unit2277:
+unit2301:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -47797,12 +47869,14 @@ unit2277:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2277
+	JNZ        unit2301
+	CMPQ       DI, $0x01
+	JNE        nextgroup2303
 
-lastunit2278:
+lastunit2302:
 	XORQ R11, R11
 
-exact2279:
+exact2304:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12), X0
@@ -47810,17 +47884,17 @@ exact2279:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2280
+	JEQ        exactdone2305
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2279
+	JLE        exact2304
 	MOVQ       R8, R11
-	JMP        exact2279
+	JMP        exact2304
 
-exactdone2280:
+exactdone2305:
 	XORQ R11, R11
 
-exact2281:
+exact2306:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVD      (R12)(BX*2), X0
@@ -47828,18 +47902,19 @@ exact2281:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2282
+	JEQ        exactdone2307
 	ADDQ       $0x04, R11
 	CMPQ       R11, R8
-	JLE        exact2281
+	JLE        exact2306
 	MOVQ       R8, R11
-	JMP        exact2281
+	JMP        exact2306
 
-exactdone2282:
+exactdone2307:
+nextgroup2303:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2276
+	JNZ  group2300
 	VZEROUPPER
 	RET
 
@@ -47853,27 +47928,27 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2283
+	JLE  rowchunk2308
 	CMPQ DX, $0x08
-	JLE  rowchunk2284
+	JLE  rowchunk2309
 	CMPQ DX, $0x10
-	JLE  rowchunk2285
+	JLE  rowchunk2310
 	CMPQ DX, $0x20
-	JLE  rowchunk2286
+	JLE  rowchunk2311
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2288:
+group2313:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2290
+	JZ   lastunit2315
 
-unit2289:
+unit2314:
 	XORQ R12, R12
 
-chunk2291:
+chunk2317:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -47886,10 +47961,10 @@ chunk2291:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2291
+	JLT         chunk2317
 	XORQ        R12, R12
 
-chunk2292:
+chunk2318:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -47902,16 +47977,16 @@ chunk2292:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2292
+	JLT         chunk2318
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2289
+	JNZ         unit2314
 
-lastunit2290:
+lastunit2315:
 	XORQ R11, R11
 
-exact2293:
+exact2319:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -47923,17 +47998,17 @@ exact2293:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2294
+	JEQ         exactdone2320
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2293
+	JLE         exact2319
 	MOVQ        R8, R11
-	JMP         exact2293
+	JMP         exact2319
 
-exactdone2294:
+exactdone2320:
 	XORQ R11, R11
 
-exact2295:
+exact2321:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -47945,33 +48020,33 @@ exact2295:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2296
+	JEQ         exactdone2322
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2295
+	JLE         exact2321
 	MOVQ        R8, R11
-	JMP         exact2295
+	JMP         exact2321
 
-exactdone2296:
+exactdone2322:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2288
+	JNZ  group2313
 	VZEROUPPER
 	RET
 
-rowchunk2286:
+rowchunk2311:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2297:
+group2323:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2299
+	JZ   lastunit2325
 
-unit2298:
+unit2324:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -47991,12 +48066,12 @@ unit2298:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2298
+	JNZ         unit2324
 
-lastunit2299:
+lastunit2325:
 	XORQ R11, R11
 
-exact2300:
+exact2327:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13), X0
@@ -48006,17 +48081,17 @@ exact2300:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2301
+	JEQ     exactdone2328
 	ADDQ    $0x10, R11
 	CMPQ    R11, R8
-	JLE     exact2300
+	JLE     exact2327
 	MOVQ    R8, R11
-	JMP     exact2300
+	JMP     exact2327
 
-exactdone2301:
+exactdone2328:
 	XORQ R11, R11
 
-exact2302:
+exact2329:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13)(DX*2), X0
@@ -48026,33 +48101,33 @@ exact2302:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2303
+	JEQ     exactdone2330
 	ADDQ    $0x10, R11
 	CMPQ    R11, R8
-	JLE     exact2302
+	JLE     exact2329
 	MOVQ    R8, R11
-	JMP     exact2302
+	JMP     exact2329
 
-exactdone2303:
+exactdone2330:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2297
+	JNZ  group2323
 	VZEROUPPER
 	RET
 
-rowchunk2285:
+rowchunk2310:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2304:
+group2331:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2306
+	JZ   lastunit2333
 
-unit2305:
+unit2332:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -48068,12 +48143,12 @@ unit2305:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2305
+	JNZ     unit2332
 
-lastunit2306:
+lastunit2333:
 	XORQ R11, R11
 
-exact2307:
+exact2335:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13), X0
@@ -48082,17 +48157,17 @@ exact2307:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2308
+	JEQ     exactdone2336
 	ADDQ    $0x08, R11
 	CMPQ    R11, R8
-	JLE     exact2307
+	JLE     exact2335
 	MOVQ    R8, R11
-	JMP     exact2307
+	JMP     exact2335
 
-exactdone2308:
+exactdone2336:
 	XORQ R11, R11
 
-exact2309:
+exact2337:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13)(DX*2), X0
@@ -48101,33 +48176,33 @@ exact2309:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2310
+	JEQ     exactdone2338
 	ADDQ    $0x08, R11
 	CMPQ    R11, R8
-	JLE     exact2309
+	JLE     exact2337
 	MOVQ    R8, R11
-	JMP     exact2309
+	JMP     exact2337
 
-exactdone2310:
+exactdone2338:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2304
+	JNZ  group2331
 	VZEROUPPER
 	RET
 
-rowchunk2284:
+rowchunk2309:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2311:
+group2339:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2313
+	JZ   lastunit2341
 
-unit2312:
+unit2340:
 	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
@@ -48141,12 +48216,12 @@ unit2312:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2312
+	JNZ     unit2340
 
-lastunit2313:
+lastunit2341:
 	XORQ R11, R11
 
-exact2314:
+exact2343:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13), X0
@@ -48155,17 +48230,17 @@ exact2314:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2315
+	JEQ     exactdone2344
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2314
+	JLE     exact2343
 	MOVQ    R8, R11
-	JMP     exact2314
+	JMP     exact2343
 
-exactdone2315:
+exactdone2344:
 	XORQ R11, R11
 
-exact2316:
+exact2345:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13)(DX*2), X0
@@ -48174,33 +48249,33 @@ exact2316:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2317
+	JEQ     exactdone2346
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2316
+	JLE     exact2345
 	MOVQ    R8, R11
-	JMP     exact2316
+	JMP     exact2345
 
-exactdone2317:
+exactdone2346:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2311
+	JNZ  group2339
 	VZEROUPPER
 	RET
 
-rowchunk2283:
+rowchunk2308:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2318:
+group2347:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2320
+	JZ   lastunit2349
 
-unit2319:
+unit2348:
 	VMOVQ   (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)
@@ -48214,12 +48289,12 @@ unit2319:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2319
+	JNZ     unit2348
 
-lastunit2320:
+lastunit2349:
 	XORQ R11, R11
 
-exact2321:
+exact2351:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13), X0
@@ -48228,17 +48303,17 @@ exact2321:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(BX*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2322
+	JEQ     exactdone2352
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2321
+	JLE     exact2351
 	MOVQ    R8, R11
-	JMP     exact2321
+	JMP     exact2351
 
-exactdone2322:
+exactdone2352:
 	XORQ R11, R11
 
-exact2323:
+exact2353:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVQ   (R13)(DX*2), X0
@@ -48247,18 +48322,18 @@ exact2323:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R12)(SI*1)
 	CMPQ    R11, R8
-	JEQ     exactdone2324
+	JEQ     exactdone2354
 	ADDQ    $0x04, R11
 	CMPQ    R11, R8
-	JLE     exact2323
+	JLE     exact2353
 	MOVQ    R8, R11
-	JMP     exact2323
+	JMP     exact2353
 
-exactdone2324:
+exactdone2354:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2318
+	JNZ  group2347
 	VZEROUPPER
 	RET
 
@@ -48272,25 +48347,27 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2325
+	JLE  rowchunk2355
 	CMPQ DX, $0x10
-	JLE  rowchunk2326
+	JLE  rowchunk2356
 	CMPQ DX, $0x20
-	JLE  rowchunk2327
+	JLE  rowchunk2357
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2329:
+group2359:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2360
 	DECQ R11
-	JZ   lastunit2331
+	JZ   lastunit2361
 
-unit2330:
+unit2360:
 	XORQ R12, R12
 
-chunk2332:
+chunk2363:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13), Y0
@@ -48303,10 +48380,10 @@ chunk2332:
 	VMOVDQU     Y1, 32(R14)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2332
+	JLT         chunk2363
 	XORQ        R12, R12
 
-chunk2333:
+chunk2364:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13)(BX*2), Y0
@@ -48319,16 +48396,18 @@ chunk2333:
 	VMOVDQU     Y1, 32(R14)(DX*2)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2333
+	JLT         chunk2364
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2330
+	JNZ         unit2360
+	CMPQ        DI, $0x01
+	JNE         nextgroup2362
 
-lastunit2331:
+lastunit2361:
 	XORQ R11, R11
 
-exact2334:
+exact2365:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12), Y0
@@ -48340,17 +48419,17 @@ exact2334:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2335
+	JEQ         exactdone2366
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2334
+	JLE         exact2365
 	MOVQ        R8, R11
-	JMP         exact2334
+	JMP         exact2365
 
-exactdone2335:
+exactdone2366:
 	XORQ R11, R11
 
-exact2336:
+exact2367:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12)(BX*2), Y0
@@ -48362,33 +48441,36 @@ exact2336:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2337
+	JEQ         exactdone2368
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2336
+	JLE         exact2367
 	MOVQ        R8, R11
-	JMP         exact2336
+	JMP         exact2367
 
-exactdone2337:
+exactdone2368:
+nextgroup2362:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2329
+	JNZ  group2359
 	VZEROUPPER
 	RET
 
-rowchunk2327:
+rowchunk2357:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2338:
+group2369:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2370
 	DECQ R11
-	JZ   lastunit2340
+	JZ   lastunit2371
 
-unit2339:
+unit2370:
 	VMOVDQU     (R9), Y0
 	VMOVDQU     (R9)(BX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
@@ -48408,12 +48490,14 @@ unit2339:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2339
+	JNZ         unit2370
+	CMPQ        DI, $0x01
+	JNE         nextgroup2372
 
-lastunit2340:
+lastunit2371:
 	XORQ R11, R11
 
-exact2341:
+exact2373:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12), X0
@@ -48423,17 +48507,17 @@ exact2341:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2342
+	JEQ         exactdone2374
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2341
+	JLE         exact2373
 	MOVQ        R8, R11
-	JMP         exact2341
+	JMP         exact2373
 
-exactdone2342:
+exactdone2374:
 	XORQ R11, R11
 
-exact2343:
+exact2375:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12)(BX*2), X0
@@ -48443,33 +48527,36 @@ exact2343:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2344
+	JEQ         exactdone2376
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2343
+	JLE         exact2375
 	MOVQ        R8, R11
-	JMP         exact2343
+	JMP         exact2375
 
-exactdone2344:
+exactdone2376:
+nextgroup2372:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2338
+	JNZ  group2369
 	VZEROUPPER
 	RET
 
-rowchunk2326:
+rowchunk2356:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2345:
+group2377:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2378
 	DECQ R11
-	JZ   lastunit2347
+	JZ   lastunit2379
 
-unit2346:
+unit2378:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -48485,12 +48572,14 @@ unit2346:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2346
+	JNZ         unit2378
+	CMPQ        DI, $0x01
+	JNE         nextgroup2380
 
-lastunit2347:
+lastunit2379:
 	XORQ R11, R11
 
-exact2348:
+exact2381:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12), X0
@@ -48498,17 +48587,17 @@ exact2348:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2349
+	JEQ         exactdone2382
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2348
+	JLE         exact2381
 	MOVQ        R8, R11
-	JMP         exact2348
+	JMP         exact2381
 
-exactdone2349:
+exactdone2382:
 	XORQ R11, R11
 
-exact2350:
+exact2383:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12)(BX*2), X0
@@ -48516,33 +48605,36 @@ exact2350:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2351
+	JEQ         exactdone2384
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2350
+	JLE         exact2383
 	MOVQ        R8, R11
-	JMP         exact2350
+	JMP         exact2383
 
-exactdone2351:
+exactdone2384:
+nextgroup2380:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2345
+	JNZ  group2377
 	VZEROUPPER
 	RET
 
-rowchunk2325:
+rowchunk2355:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2352:
+group2385:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
+	CMPQ DI, $0x01
+	JNE  unit2386
 	DECQ R11
-	JZ   lastunit2354
+	JZ   lastunit2387
 
-unit2353:
+unit2386:
 	VMOVQ       (R9), X0
 	VMOVQ       (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
@@ -48554,12 +48646,14 @@ unit2353:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2353
+	JNZ         unit2386
+	CMPQ        DI, $0x01
+	JNE         nextgroup2388
 
-lastunit2354:
+lastunit2387:
 	XORQ R11, R11
 
-exact2355:
+exact2389:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12), X0
@@ -48567,17 +48661,17 @@ exact2355:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2356
+	JEQ         exactdone2390
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2355
+	JLE         exact2389
 	MOVQ        R8, R11
-	JMP         exact2355
+	JMP         exact2389
 
-exactdone2356:
+exactdone2390:
 	XORQ R11, R11
 
-exact2357:
+exact2391:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVQ       (R12)(BX*2), X0
@@ -48585,18 +48679,19 @@ exact2357:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2358
+	JEQ         exactdone2392
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2357
+	JLE         exact2391
 	MOVQ        R8, R11
-	JMP         exact2357
+	JMP         exact2391
 
-exactdone2358:
+exactdone2392:
+nextgroup2388:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2352
+	JNZ  group2385
 	VZEROUPPER
 	RET
 
@@ -48610,25 +48705,25 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2359
+	JLE  rowchunk2393
 	CMPQ DX, $0x10
-	JLE  rowchunk2360
+	JLE  rowchunk2394
 	CMPQ DX, $0x20
-	JLE  rowchunk2361
+	JLE  rowchunk2395
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2363:
+group2397:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2365
+	JZ   lastunit2399
 
-unit2364:
+unit2398:
 	XORQ R12, R12
 
-chunk2366:
+chunk2401:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -48641,10 +48736,10 @@ chunk2366:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2366
+	JLT         chunk2401
 	XORQ        R12, R12
 
-chunk2367:
+chunk2402:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -48657,16 +48752,16 @@ chunk2367:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2367
+	JLT         chunk2402
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2364
+	JNZ         unit2398
 
-lastunit2365:
+lastunit2399:
 	XORQ R11, R11
 
-exact2368:
+exact2403:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48678,17 +48773,17 @@ exact2368:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2369
+	JEQ         exactdone2404
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2368
+	JLE         exact2403
 	MOVQ        R8, R11
-	JMP         exact2368
+	JMP         exact2403
 
-exactdone2369:
+exactdone2404:
 	XORQ R11, R11
 
-exact2370:
+exact2405:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48700,33 +48795,33 @@ exact2370:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2371
+	JEQ         exactdone2406
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2370
+	JLE         exact2405
 	MOVQ        R8, R11
-	JMP         exact2370
+	JMP         exact2405
 
-exactdone2371:
+exactdone2406:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2363
+	JNZ  group2397
 	VZEROUPPER
 	RET
 
-rowchunk2361:
+rowchunk2395:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2372:
+group2407:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2374
+	JZ   lastunit2409
 
-unit2373:
+unit2408:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -48746,12 +48841,12 @@ unit2373:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2373
+	JNZ         unit2408
 
-lastunit2374:
+lastunit2409:
 	XORQ R11, R11
 
-exact2375:
+exact2411:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48761,17 +48856,17 @@ exact2375:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2376
+	JEQ         exactdone2412
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2375
+	JLE         exact2411
 	MOVQ        R8, R11
-	JMP         exact2375
+	JMP         exact2411
 
-exactdone2376:
+exactdone2412:
 	XORQ R11, R11
 
-exact2377:
+exact2413:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48781,33 +48876,33 @@ exact2377:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2378
+	JEQ         exactdone2414
 	ADDQ        $0x10, R11
 	CMPQ        R11, R8
-	JLE         exact2377
+	JLE         exact2413
 	MOVQ        R8, R11
-	JMP         exact2377
+	JMP         exact2413
 
-exactdone2378:
+exactdone2414:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2372
+	JNZ  group2407
 	VZEROUPPER
 	RET
 
-rowchunk2360:
+rowchunk2394:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2379:
+group2415:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2381
+	JZ   lastunit2417
 
-unit2380:
+unit2416:
 	VMOVDQU     (R10), X0
 	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -48823,12 +48918,12 @@ unit2380:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2380
+	JNZ         unit2416
 
-lastunit2381:
+lastunit2417:
 	XORQ R11, R11
 
-exact2382:
+exact2419:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48837,17 +48932,17 @@ exact2382:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2383
+	JEQ         exactdone2420
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2382
+	JLE         exact2419
 	MOVQ        R8, R11
-	JMP         exact2382
+	JMP         exact2419
 
-exactdone2383:
+exactdone2420:
 	XORQ R11, R11
 
-exact2384:
+exact2421:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48856,33 +48951,33 @@ exact2384:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2385
+	JEQ         exactdone2422
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2384
+	JLE         exact2421
 	MOVQ        R8, R11
-	JMP         exact2384
+	JMP         exact2421
 
-exactdone2385:
+exactdone2422:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2379
+	JNZ  group2415
 	VZEROUPPER
 	RET
 
-rowchunk2359:
+rowchunk2393:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2386:
+group2423:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2388
+	JZ   lastunit2425
 
-unit2387:
+unit2424:
 	VMOVDQU     (R10), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)
@@ -48896,12 +48991,12 @@ unit2387:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2387
+	JNZ         unit2424
 
-lastunit2388:
+lastunit2425:
 	XORQ R11, R11
 
-exact2389:
+exact2427:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -48910,17 +49005,17 @@ exact2389:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2390
+	JEQ         exactdone2428
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2389
+	JLE         exact2427
 	MOVQ        R8, R11
-	JMP         exact2389
+	JMP         exact2427
 
-exactdone2390:
+exactdone2428:
 	XORQ R11, R11
 
-exact2391:
+exact2429:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -48929,18 +49024,18 @@ exact2391:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2392
+	JEQ         exactdone2430
 	ADDQ        $0x08, R11
 	CMPQ        R11, R8
-	JLE         exact2391
+	JLE         exact2429
 	MOVQ        R8, R11
-	JMP         exact2391
+	JMP         exact2429
 
-exactdone2392:
+exactdone2430:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2386
+	JNZ  group2423
 	VZEROUPPER
 	RET
 
@@ -48963,72 +49058,72 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2393
+	JAE   runs2431
 	CMPQ  DX, $+16
-	JAE   runs2394
+	JAE   runs2432
 	RET
 
-runs2393:
+runs2431:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2395:
+group2433:
 	MOVQ rows+48(FP), R10
 
-row2396:
+row2434:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2397:
+run2435:
 	XORQ R14, R14
 
-pieces2398:
+pieces2436:
 	VMOVDQU (R13)(R14*1), Y0
 	VMOVDQU Y0, (R12)(R14*1)
 	CMPQ    R14, SI
-	JEQ     piecesdone2399
+	JEQ     piecesdone2437
 	ADDQ    $+32, R14
 	CMPQ    R14, SI
-	JLE     pieces2398
+	JLE     pieces2436
 	MOVQ    SI, R14
-	JMP     pieces2398
+	JMP     pieces2436
 
-piecesdone2399:
+piecesdone2437:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2397
+	JNZ  run2435
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2396
+	JNZ  row2434
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2395
+	JNZ  group2433
 	VZEROUPPER
 	RET
 
-runs2394:
+runs2432:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2400:
+group2438:
 	MOVQ rows+48(FP), R10
 
-row2401:
+row2439:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2402:
+run2440:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -49036,15 +49131,15 @@ run2402:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run2402
+	JNZ     run2440
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row2401
+	JNZ     row2439
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group2400
+	JNZ     group2438
 	VZEROUPPER
 	RET
 
@@ -49067,51 +49162,51 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2403
+	JAE   runs2441
 	RET
 
-runs2403:
+runs2441:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2404:
+group2442:
 	MOVQ rows+48(FP), R10
 
-row2405:
+row2443:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2406:
+run2444:
 	XORQ R14, R14
 
-pieces2407:
+pieces2445:
 	VMOVDQU  (R13)(R14*1), Y0
 	VMOVNTDQ Y0, (R12)(R14*1)
 	CMPQ     R14, SI
-	JEQ      piecesdone2408
+	JEQ      piecesdone2446
 	ADDQ     $+32, R14
 	CMPQ     R14, SI
-	JLE      pieces2407
+	JLE      pieces2445
 	MOVQ     SI, R14
-	JMP      pieces2407
+	JMP      pieces2445
 
-piecesdone2408:
+piecesdone2446:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2406
+	JNZ  run2444
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2405
+	JNZ  row2443
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2404
+	JNZ  group2442
 	SFENCE
 	VZEROUPPER
 	RET

@@ -20,8 +20,10 @@ import (
 // program with no tail; rows longer than the largest chunk loop over
 // chunks of it, the last one running past the row's end as well. That
 // slop lands in the next unit's rows, on both sides, which rewrites it
-// later; the last unit of each group, whose slop would leave the group,
-// moves exactly instead, so the kernel touches only its groups' bytes.
+// later; the last unit of each group of a SpaceToDepth, whose slop would
+// land in the group's next plane, written before, and the last unit of a
+// DepthToSpace call move exactly instead, so the kernel touches only its
+// groups' bytes.
 func (g *Generator) unitRows(k table.Kernel) error {
 	c := g.c
 	kind := table.Zip
@@ -98,6 +100,15 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		c.MOVQ(depth, d)
 		c.MOVQ(space, s)
 		c.Load(c.Param("units"), units)
+		zip, nextGroup := k.Kind == table.UnitZip, g.label("nextgroup")
+		if zip {
+			// The space sides of consecutive groups are contiguous, so
+			// a DepthToSpace group's last unit may write its slop into
+			// the next group, which rewrites it: only the call's last
+			// unit moves exactly.
+			c.CMPQ(groups, operand.Imm(1))
+			c.JNE(operand.LabelRef(unitLoop))
+		}
 		c.DECQ(units)
 		c.JZ(operand.LabelRef(lastUnit))
 		c.Label(unitLoop)
@@ -121,10 +132,15 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		c.LEAQ(operand.Mem{Base: s, Index: n, Scale: 4}, s)
 		c.DECQ(units)
 		c.JNZ(operand.LabelRef(unitLoop))
+		if zip {
+			c.CMPQ(groups, operand.Imm(1))
+			c.JNE(operand.LabelRef(nextGroup))
+		}
 		c.Label(lastUnit)
 		for row := range 2 {
 			g.exactRow(k, progs[exact], exact, row, d, s, n, plane, plane3, limit)
 		}
+		c.Label(nextGroup)
 		c.ADDQ(param(c, "group"), space)
 		c.ADDQ(param(c, "group"), depth)
 		c.DECQ(groups)

@@ -15,10 +15,11 @@ import (
 // chunks, the last one running past the row's end by up to a chunk, with
 // no tail pass and no branch per chunk. The bytes past a row (the slop)
 // land in the next unit's rows, on both sides, and that unit rewrites them
-// later; the last unit of each group, whose slop would leave the group
-// (for a SpaceToDepth, into the next plane's first row, written before),
-// moves exactly, as the lane kernels move rows. So a kernel touches only
-// its groups' bytes.
+// later. The last unit of each group of a SpaceToDepth, whose slop would
+// land in the next plane's first row, written before, moves exactly, as
+// the lane kernels move rows; so does the last unit of a DepthToSpace
+// call, whose groups' space sides follow each other, each rewriting the
+// slop of the one before. So a kernel touches only its groups' bytes.
 
 // RowChunks are the chunks, in bytes of one lane, the row-unit kernels move
 // a row in, smallest first: a row of n bytes goes in chunks of the
@@ -104,7 +105,7 @@ func (r *Rows) Interpret(space, depth []byte) {
 		for u := range r.Units {
 			d, s := g*r.Group+u*r.N, g*r.Group+Planes*u*r.N
 			n := span
-			if u == r.Units-1 {
+			if u == r.Units-1 && (r.Op == shape.SpaceToDepth || g == r.Groups-1) {
 				n = r.N // moved exactly
 			}
 			for i := range b {
