@@ -23,13 +23,14 @@
 //     per shape (a plan, cached) held in registers, with
 //     stackZip2x<u><ISA> and stackUnzip2x<u><ISA> (u: the bytes of the
 //     permutes' units, the largest of 1 (VBMI only), 2 and 4 that divides
-//     the element). On AVX2, and on AVX-512 for rows it leaves to AVX2,
-//     NCHW calls of b = 2 with depth rows of 4 to 128 bytes run as units
-//     of one row of each of the four planes, each row one chunk of the
-//     zip2 (unzip2) program, or a loop of 32-byte ones, written past its
-//     end into the next unit, which rewrites it; each group's last unit
-//     moves exactly (internal/stack's Rows), with unitZip2x<w>AVX2 and
-//     unitUnzip2x<w>AVX2. On tiers with gather kernels (AVX-512 VBMI), other
+//     the element). On AVX2 and NEON, and on AVX-512 for rows it leaves
+//     to AVX2, NCHW calls of b = 2 with depth rows of 4 to 128 bytes run
+//     as units of one row of each of the four planes, each row one chunk
+//     of the zip2 (unzip2) program, or a loop of 32-byte ones, written
+//     past its end into the next unit, which rewrites it; the last unit of
+//     each SpaceToDepth group and of each DepthToSpace call moves exactly
+//     (internal/stack's Rows), with unitZip2x<w><ISA> and
+//     unitUnzip2x<w><ISA>. On tiers with gather kernels (AVX-512 VBMI), other
 //     NCHW DepthToSpace whose output rows are shorter than a vector runs
 //     as one pass over the output: each output vector is shuffled from a
 //     few source windows by per-shape index tables, with gather<g><ISA>.

@@ -37,9 +37,11 @@ var neon = simd.Table{
 		3: {2: {1: {F: tunzip3x2x1NEON, MinN: 24}, 2: {F: tunzip3x2x2NEON, MinN: 24}, 4: {F: tunzip3x2x4NEON, MinN: 24}, 8: {F: tunzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tunzip3x3x1NEON, MinN: 36}, 2: {F: tunzip3x3x2NEON, MinN: 36}, 4: {F: tunzip3x3x4NEON, MinN: 36}, 8: {F: tunzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tunzip3x4x1NEON, MinN: 24}, 2: {F: tunzip3x4x2NEON, MinN: 24}, 4: {F: tunzip3x4x4NEON, MinN: 48}}},
 		4: {2: {1: {F: tunzip4x2x1NEON, MinN: 16}, 2: {F: tunzip4x2x2NEON, MinN: 16}, 4: {F: tunzip4x2x4NEON, MinN: 32}, 8: {F: tunzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tunzip4x3x1NEON, MinN: 24}, 2: {F: tunzip4x3x2NEON, MinN: 24}, 4: {F: tunzip4x3x4NEON, MinN: 48}}, 4: {1: {F: tunzip4x4x1NEON, MinN: 16}, 2: {F: tunzip4x4x2NEON, MinN: 32}, 4: {F: tunzip4x4x4NEON, MinN: 64}}},
 	},
-	UnzipN:   unzipNx16NEON,
-	CopyRuns: copyRunsNEON,
-	Split:    [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
+	UnzipN:    unzipNx16NEON,
+	UnitZip:   simd.UnitKernels{1: unitZip2x1NEON, 2: unitZip2x2NEON, 4: unitZip2x4NEON, 8: unitZip2x8NEON},
+	UnitUnzip: simd.UnitKernels{1: unitUnzip2x1NEON, 2: unitUnzip2x2NEON, 4: unitUnzip2x4NEON, 8: unitUnzip2x8NEON},
+	CopyRuns:  copyRunsNEON,
+	Split:     [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 
 func init() { simd.Register("NEON", &neon) }

@@ -76,6 +76,8 @@ func (g *Generator) Kernel(k table.Kernel) (int, error) {
 	case k.Kind == table.Copy:
 		g.copyRuns(k)
 		return 0, nil
+	case k.Kind == table.UnitZip || k.Kind == table.UnitUnzip:
+		return 0, g.unitRows(k)
 	case k.B == 0:
 		g.moveN(k)
 		return 0, nil

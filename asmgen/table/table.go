@@ -371,11 +371,12 @@ func (i ISA) StackUnits() []int {
 	return nil
 }
 
-// UnitWidths are the element widths of an ISA's row-unit kernels. Only
-// AVX2 has them: the AVX-512 tiers stack rows of up to 64 bytes instead,
-// and hand longer ones to their base, AVX2.
+// UnitWidths are the element widths of an ISA's row-unit kernels: AVX2's
+// and NEON's, which permute bytes within 16-byte registers only. The
+// AVX-512 tiers stack rows of up to 64 bytes instead, and hand longer ones
+// to their base, AVX2.
 func (i ISA) UnitWidths() []int {
-	if i == AVX2 {
+	if i == AVX2 || i == NEON {
 		return []int{1, 2, 4, 8}
 	}
 	return nil

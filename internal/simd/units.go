@@ -29,10 +29,11 @@ func (t *Table) RowUnits(g *shape.Geometry, dst, src []byte, r *engine.Route) bo
 
 // UnitPlan returns the row-unit kernel of t (or of its base) for a
 // validated call and its plan, or a nil kernel if the call has no plan or
-// the first table, t then its base, with a kernel for the call's rows has
-// a lane kernel. The row units stand in for AVX2's lane kernels; AVX-512's
-// own lane kernels moved rows of 65 to 128 bytes as fast or faster on a
-// Zen 5 (1x16x64x64 2-byte SpaceToDepth: 0.88 of copy() against 0.70).
+// the first of t and its base with a row-unit or a lane kernel for the
+// call's rows has only the lane kernel. The row units stand in for the
+// lane kernels of AVX2 and NEON; AVX-512's own lane kernels moved rows of
+// 65 to 128 bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte
+// SpaceToDepth: 0.88 of copy() against 0.70), so they keep those rows.
 func (t *Table) UnitPlan(g *shape.Geometry) (UnitFunc, stack.Rows) {
 	p, ok := stack.NewRows(g)
 	if !ok {

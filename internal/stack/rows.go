@@ -7,9 +7,9 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// Row units: the AVX2 counterpart of the stacked rows. AVX2 permutes bytes
-// only within 16-byte lanes, so its unit is one row of each of the four
-// planes, zipped pair by pair into the two space rows they make (or
+// Row units: the AVX2 and NEON counterpart of the stacked rows. They
+// permute bytes only within 16-byte registers, so their unit is one row of
+// each of the four planes, zipped pair by pair into the two space rows they make (or
 // unzipped from them) with the lane kernels' unpack programs. What makes
 // it fast on short rows is what it leaves out: a row is moved in whole
 // chunks, the last one running past the row's end by up to a chunk, with
