@@ -46337,47 +46337,37 @@ lastunit2145:
 	XORQ R11, R11
 
 exact2147:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13), X0
-	VPAND     shuffle1080<>+0(SB), X0, X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R12)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2148
-	ADDQ      $0x08, R11
-	CMPQ      R11, R8
-	JLE       exact2147
-	MOVQ      R8, R11
-	JMP       exact2147
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle1816<>+0(SB), X0, X0
+	VMOVQ   X0, (R12)
+	VMOVHPS X0, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2148
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2147
+	MOVQ    R8, R11
+	JMP     exact2147
 
 exactdone2148:
 	XORQ R11, R11
 
 exact2149:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13)(DX*2), X0
-	VPAND     shuffle1080<>+0(SB), X0, X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R12)(BX*2)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2150
-	ADDQ      $0x08, R11
-	CMPQ      R11, R8
-	JLE       exact2149
-	MOVQ      R8, R11
-	JMP       exact2149
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13)(DX*2), X0
+	VPSHUFB shuffle1816<>+0(SB), X0, X0
+	VMOVQ   X0, (R12)(BX*2)
+	VMOVHPS X0, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2150
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2149
+	MOVQ    R8, R11
+	JMP     exact2149
 
 exactdone2150:
 	ADDQ group+48(FP), AX
@@ -46399,28 +46389,18 @@ group2151:
 	JZ   lastunit2153
 
 unit2152:
-	VMOVDQU   (R10), X0
-	VPAND     shuffle1080<>+0(SB), X0, X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R9)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R9)(BX*1)
-	VMOVDQU   (R10)(DX*2), X0
-	VPAND     shuffle1080<>+0(SB), X0, X1
-	VPAND     shuffle1080<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVQ     X2, (R9)(BX*2)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVQ     X0, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2152
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle1816<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)
+	VMOVHPS X0, (R9)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VPSHUFB shuffle1816<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)(BX*2)
+	VMOVHPS X0, (R9)(SI*1)
+	ADDQ    DX, R9
+	LEAQ    (R10)(DX*4), R10
+	DECQ    R11
+	JNZ     unit2152
 
 lastunit2153:
 	XORQ R11, R11
@@ -46570,6 +46550,10 @@ DATA shuffle1815<>+8(SB)/8, $0x0f0d0b0907050301
 DATA shuffle1815<>+16(SB)/8, $0x0e0c0a0806040200
 DATA shuffle1815<>+24(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle1815<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1816<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle1816<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle1816<>(SB), RODATA|NOPTR, $16
 
 // func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -47256,47 +47240,37 @@ lastunit2239:
 	XORQ R11, R11
 
 exact2241:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13), X0
-	VPAND     shuffle1081<>+0(SB), X0, X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R12)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2242
-	ADDQ      $0x08, R11
-	CMPQ      R11, R8
-	JLE       exact2241
-	MOVQ      R8, R11
-	JMP       exact2241
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VMOVQ   X0, (R12)
+	VMOVHPS X0, (R12)(BX*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2242
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2241
+	MOVQ    R8, R11
+	JMP     exact2241
 
 exactdone2242:
 	XORQ R11, R11
 
 exact2243:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVDQU   (R13)(DX*2), X0
-	VPAND     shuffle1081<>+0(SB), X0, X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R12)(BX*2)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2244
-	ADDQ      $0x08, R11
-	CMPQ      R11, R8
-	JLE       exact2243
-	MOVQ      R8, R11
-	JMP       exact2243
+	LEAQ    (R9)(R11*1), R12
+	LEAQ    (R10)(R11*2), R13
+	VMOVDQU (R13)(DX*2), X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VMOVQ   X0, (R12)(BX*2)
+	VMOVHPS X0, (R12)(SI*1)
+	CMPQ    R11, R8
+	JEQ     exactdone2244
+	ADDQ    $0x08, R11
+	CMPQ    R11, R8
+	JLE     exact2243
+	MOVQ    R8, R11
+	JMP     exact2243
 
 exactdone2244:
 	ADDQ group+48(FP), AX
@@ -47318,28 +47292,18 @@ group2245:
 	JZ   lastunit2247
 
 unit2246:
-	VMOVDQU   (R10), X0
-	VPAND     shuffle1081<>+0(SB), X0, X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R9)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R9)(BX*1)
-	VMOVDQU   (R10)(DX*2), X0
-	VPAND     shuffle1081<>+0(SB), X0, X1
-	VPAND     shuffle1081<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVQ     X2, (R9)(BX*2)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVQ     X0, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2246
+	VMOVDQU (R10), X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)
+	VMOVHPS X0, (R9)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VPSHUFB shuffle44<>+0(SB), X0, X0
+	VMOVQ   X0, (R9)(BX*2)
+	VMOVHPS X0, (R9)(SI*1)
+	ADDQ    DX, R9
+	LEAQ    (R10)(DX*4), R10
+	DECQ    R11
+	JNZ     unit2246
 
 lastunit2247:
 	XORQ R11, R11

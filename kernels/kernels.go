@@ -82,7 +82,8 @@
 //     power-of-two b and w   UnpackZip, UnpackUnzip (AVX2 and NEON;
 //     NEON uses structure loads and stores for b = 3 and 8; AVX2's
 //     unzips by 4 and 8 of pixels up to 16 bytes are TransposeUnzip, and
-//     its row units' 1- and 2-byte 16-byte chunks WideUnzip2);
+//     its row units' 1- and 2-byte unzips by 8- and 16-byte chunks
+//     WideUnzip2);
 //     NetworkUnzip and WindowZip (AVX-512)
 //     16-byte elements   LaneZip, LaneUnzip
 //     b = 5 to 7   ShuffleZip, ShuffleUnzip

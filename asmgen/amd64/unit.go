@@ -36,10 +36,12 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		return err
 	}
 	if kind == table.Unzip && k.Width <= 2 {
-		// One 32-byte register a 16-byte chunk: two shuffles where the
-		// deinterleaves take four, which bound the unit on a Zen 5.
-		if progs[16], err = vec.WideUnzip2(k.Width); err != nil {
-			return err
+		// One register of twice the chunk: one or two shuffles where the
+		// deinterleaves take up to four, which bound the unit on a Zen 5.
+		for _, chunk := range []int{8, 16} {
+			if progs[chunk], err = vec.WideUnzip2(k.Width, chunk); err != nil {
+				return err
+			}
 		}
 	}
 	var chunks []int

@@ -86,22 +86,22 @@ func TransposeUnzip(b, w int) (*Prog, error) {
 	return p.finish(inputs(1, b*chunk), want)
 }
 
-// WideUnzip2 builds the unzip of 2 lanes of w-byte elements (1 or 2
-// bytes) by 16-byte chunks, in one 32-byte register: a load of the 32
-// interleaved bytes, a shuffle that puts each lane's even units before its
-// odd ones, and a move of the 8-byte units that gathers the even ones in
-// the low half, the odd ones in the high half; each half is one lane's
-// chunk. Two shuffles a chunk, where the deinterleaves of two 16-byte
-// registers take four (AVX2 only: NEON deinterleaves in one instruction).
-func WideUnzip2(w int) (*Prog, error) {
-	const chunk = LaneBytes
-	if w != 1 && w != 2 {
-		return nil, fmt.Errorf("vec: no wide unzip of %d-byte elements", w)
+// WideUnzip2 builds the unzip of 2 lanes of w-byte elements (1 to 4
+// bytes) by chunks of 8 or 16 bytes in one register of twice the chunk: a
+// load of the interleaved bytes, a shuffle that puts each 16-byte lane's
+// even units before its odd ones and, for 16-byte chunks, a move of the
+// 8-byte units that gathers the even ones in the low half, the odd ones in
+// the high half; each half is one lane's chunk. One or two shuffles a
+// chunk, where deinterleaves take two to four (AVX2 only: NEON
+// deinterleaves in one instruction).
+func WideUnzip2(w, chunk int) (*Prog, error) {
+	if w != 1 && w != 2 && w != 4 || chunk != 8 && chunk != 16 {
+		return nil, fmt.Errorf("vec: no wide unzip of %d-byte elements by %d-byte chunks", w, chunk)
 	}
-	p := NewProg(2 * LaneBytes)
+	p := NewProg(2 * chunk)
 	v := p.Load(Mem{0, 0}, 2*chunk)
-	mask := make([]int8, 2*LaneBytes)
-	for l := 0; l < 2*LaneBytes; l += LaneBytes {
+	mask := make([]int8, 2*chunk)
+	for l := 0; l < 2*chunk; l += LaneBytes {
 		for k := range LaneBytes / w {
 			half := k % 2 * LaneBytes / 2 // even units low, odd ones high
 			for e := range w {
@@ -109,7 +109,10 @@ func WideUnzip2(w int) (*Prog, error) {
 			}
 		}
 	}
-	v = p.Quads(p.Shuffle(v, mask), []int{0, 2, 1, 3})
+	v = p.Shuffle(v, mask)
+	if chunk == LaneBytes {
+		v = p.Quads(v, []int{0, 2, 1, 3})
+	}
 	p.Store(v, 0, chunk, Mem{0, 0})
 	p.Store(v, 1, chunk, Mem{1, 0})
 	return p.finish(inputs(1, 2*chunk), UnzipWant(2, w, chunk))

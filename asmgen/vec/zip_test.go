@@ -168,24 +168,30 @@ func TestTwice(t *testing.T) {
 }
 
 // TestWideUnzip2 builds the one-register unzips, which finish checks on
-// symbolic data, and checks their shape: one load, two shuffles, two
-// stores; other widths are refused.
+// symbolic data, and checks their shape: one load, one shuffle (and, for
+// 16-byte chunks, one move of 8-byte units), two stores; other widths and
+// chunks are refused.
 func TestWideUnzip2(t *testing.T) {
-	for _, w := range []int{1, 2} {
-		p, err := WideUnzip2(w)
-		if err != nil {
-			t.Fatalf("w=%d: %v", w, err)
-		}
-		ops := map[Op]int{}
-		for _, in := range p.Instrs {
-			ops[in.Op]++
-		}
-		if len(p.Instrs) != 5 || ops[Load] != 1 || ops[Shuffle] != 1 || ops[Quads] != 1 || ops[Store] != 2 {
-			t.Errorf("w=%d: %v", w, p)
+	for _, w := range []int{1, 2, 4} {
+		for _, chunk := range []int{8, 16} {
+			p, err := WideUnzip2(w, chunk)
+			if err != nil {
+				t.Fatalf("w=%d chunk %d: %v", w, chunk, err)
+			}
+			ops := map[Op]int{}
+			for _, in := range p.Instrs {
+				ops[in.Op]++
+			}
+			quads := map[int]int{8: 0, 16: 1}[chunk]
+			if len(p.Instrs) != 4+quads || ops[Load] != 1 || ops[Shuffle] != 1 || ops[Quads] != quads || ops[Store] != 2 {
+				t.Errorf("w=%d chunk %d: %v", w, chunk, p)
+			}
 		}
 	}
-	if _, err := WideUnzip2(4); err == nil {
-		t.Error("4-byte elements accepted")
+	for _, c := range [][2]int{{8, 16}, {1, 4}, {1, 32}} {
+		if _, err := WideUnzip2(c[0], c[1]); err == nil {
+			t.Errorf("w=%d chunk %d accepted", c[0], c[1])
+		}
 	}
 }
 
