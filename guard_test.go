@@ -6,6 +6,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/guard"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 )
 
 // TestGuardPages runs whole calls of every tier with src and dst placed
@@ -22,29 +23,23 @@ func TestGuardPages(t *testing.T) {
 			}
 		}
 	}
+	var srcMem, dstMem guard.Region
+	defer srcMem.Release()
+	defer dstMem.Release()
 	for _, tier := range cases.Tiers() {
 		for _, es := range []int{1, 2, 4, 8, 16} {
 			for _, c := range all {
 				n := c.Len() * es
-				srcs, freeSrc := guarded(t, n)
-				dsts, freeDst := guarded(t, n)
-				for i, src := range srcs {
-					copy(src, cases.Fill(rng, n))
-					cases.Check(t, tier.Name, tier.Run, c, es, dsts[i], src)
+				src0, src1, ok := srcMem.Slices(n)
+				dst0, dst1, _ := dstMem.Slices(n)
+				if !ok {
+					t.Skip("no guarded memory on this platform")
 				}
-				freeSrc()
-				freeDst()
+				for i, src := range [][]byte{src0, src1} {
+					random.Fill(rng, src)
+					cases.Check(t, tier.Name, tier.Run, c, es, [][]byte{dst0, dst1}[i], src)
+				}
 			}
 		}
 	}
-}
-
-// guarded returns two slices of n bytes, one starting right after an
-// inaccessible page and one ending right before one, and their release.
-func guarded(t *testing.T, n int) ([2][]byte, func()) {
-	front, back, release, ok := guard.Slices(n)
-	if !ok {
-		t.Skip("no guarded memory on this platform")
-	}
-	return [2][]byte{front, back}, release
 }

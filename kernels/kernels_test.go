@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
 
@@ -33,13 +34,13 @@ func zipRef(unzip bool, space, depth []byte, c zipCase) {
 	for g := range c.groups {
 		for r := range c.rows {
 			for j := range c.b {
-				for u := range c.n {
-					s := &space[g*c.gs+r*c.ss+c.interleaved(j, u)]
-					d := &depth[g*c.gd+r*c.ds+c.laneOff(j)+u]
+				for u := 0; u < c.n; u += c.w { // an element's bytes stay together
+					s := space[g*c.gs+r*c.ss+c.interleaved(j, u):][:c.w]
+					d := depth[g*c.gd+r*c.ds+c.laneOff(j)+u:][:c.w]
 					if unzip {
-						*d = *s
+						copy(d, s)
 					} else {
-						*s = *d
+						copy(s, d)
 					}
 				}
 			}
@@ -134,18 +135,37 @@ func (c zipCase) run(t *testing.T, name string, unzip bool, call func(space, dep
 // and compares both with zipRef's result.
 func (c zipCase) check(t *testing.T, name string, unzip bool, space, depth []byte, call func(space, depth []byte)) {
 	t.Helper()
+	c.expect(unzip).check(t, name, space, depth, call)
+}
+
+// expectation is a call's random input and what zipRef makes of it.
+type expectation struct {
+	c                          zipCase
+	unzip                      bool
+	space, depth, wantS, wantD []byte
+}
+
+// expect draws the contents of the call's buffers, the same for every
+// placement of them, and runs zipRef on them once.
+func (c zipCase) expect(unzip bool) expectation {
+	sl, dl := c.lens()
 	rng := rand.New(rand.NewPCG(uint64(c.n), uint64(c.rows)))
-	for _, buf := range [][]byte{space, depth} {
-		for i := range buf {
-			buf[i] = byte(rng.Uint32())
-		}
-	}
-	wantS, wantD := bytes.Clone(space), bytes.Clone(depth)
-	zipRef(unzip, wantS, wantD, c)
+	e := expectation{c: c, unzip: unzip, space: random.Bytes(rng, sl), depth: random.Bytes(rng, dl)}
+	e.wantS, e.wantD = bytes.Clone(e.space), bytes.Clone(e.depth)
+	zipRef(unzip, e.wantS, e.wantD, c)
+	return e
+}
+
+// check fills space and depth with the input, calls the kernel on them and
+// compares both with the expected result.
+func (e expectation) check(t *testing.T, name string, space, depth []byte, call func(space, depth []byte)) {
+	t.Helper()
+	copy(space, e.space)
+	copy(depth, e.depth)
 	call(space, depth)
-	if !bytes.Equal(space, wantS) || !bytes.Equal(depth, wantD) {
-		op := map[bool]string{false: "zip", true: "unzip"}[unzip]
-		t.Fatalf("%s %s %v: result differs from the reference at space byte %d, depth byte %d", name, op, c, firstDiff(space, wantS), firstDiff(depth, wantD))
+	if !bytes.Equal(space, e.wantS) || !bytes.Equal(depth, e.wantD) {
+		op := map[bool]string{false: "zip", true: "unzip"}[e.unzip]
+		t.Fatalf("%s %s %v: result differs from the reference at space byte %d, depth byte %d", name, op, e.c, firstDiff(space, e.wantS), firstDiff(depth, e.wantD))
 	}
 }
 
@@ -156,6 +176,14 @@ func many(n int) int {
 		return max(1, n/20)
 	}
 	return n
+}
+
+// poison fills dst with the complement of want, so that every byte a kernel
+// fails to write differs from the expected output.
+func poison(dst, want []byte) {
+	for i, v := range want {
+		dst[i] = ^v
+	}
 }
 
 // firstDiff is the first index where a and b differ, or -1.
@@ -169,10 +197,7 @@ func firstDiff(a, b []byte) int {
 }
 
 func randBytes(rng *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
+	b := random.Bytes(rng, n)
 	return b
 }
 
@@ -300,8 +325,8 @@ func TestCopyRuns(t *testing.T) {
 			dstGroup, srcGroup := rows*dstRow+pad(8), rows*srcRow+rng.IntN(8)
 			span := func(x, row, group int) int { return (groups-1)*group + (rows-1)*row + (w-1)*x + e }
 			dst := aligned(span(dstX, dstRow, dstGroup))
-			copy(dst, randBytes(rng, len(dst)))
-			src := randBytes(rng, span(srcX, srcRow, srcGroup))
+			copy(dst, random.Bytes(rng, len(dst)))
+			src := random.Bytes(rng, span(srcX, srcRow, srcGroup))
 			want := bytes.Clone(dst)
 			for g := range groups {
 				for r := range rows {

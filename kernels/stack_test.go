@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
@@ -53,10 +54,7 @@ func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stac
 						if p == nil {
 							continue
 						}
-						src := make([]byte, size)
-						for i := range src {
-							src[i] = byte(rng.Uint32())
-						}
+						src := random.Bytes(rng, size)
 						want := make([]byte, size)
 						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
 							t.Fatal(err)
@@ -106,7 +104,7 @@ func TestStackGuardPages(t *testing.T) {
 	eachStackPlan(t, func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
-			clear(dst)
+			poison(dst, want)
 			runStack(f, p, dst, s)
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
@@ -47,10 +48,7 @@ func eachUnitCall(t *testing.T, run func(name string, set *simd.Table, g *shape.
 						if f, _ := set.UnitPlan(&g); f == nil {
 							continue
 						}
-						src := make([]byte, size)
-						for i := range src {
-							src[i] = byte(rng.Uint32())
-						}
+						src := random.Bytes(rng, size)
 						want := make([]byte, size)
 						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
 							t.Fatal(err)
@@ -92,7 +90,7 @@ func TestUnitGuardPages(t *testing.T) {
 	eachUnitCall(t, func(name string, set *simd.Table, g *shape.Geometry, want, src []byte) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
-			clear(dst)
+			poison(dst, want)
 			set.RowUnits(g, dst, s, nil)
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -83,10 +84,4 @@ func Random(rng *rand.Rand, count, maxLen int) []Case {
 }
 
 // Fill returns n random bytes.
-func Fill(rng *rand.Rand, n int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(rng.Uint32())
-	}
-	return b
-}
+func Fill(rng *rand.Rand, n int) []byte { return random.Bytes(rng, n) }

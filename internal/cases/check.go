@@ -21,12 +21,16 @@ type Runner func(op shape.Op, dst, src []byte, elemSize int, p shape.Params) err
 // Check makes the call c on src, elements of es bytes, into dst with run,
 // and fails t unless the call succeeds and dst then holds what the
 // reference computes. dst and src hold c.Len()*es bytes each; name says
-// what ran in the failure message.
+// what ran in the failure message. dst starts as the complement of the
+// expected output, so a byte the call leaves unwritten always shows.
 func Check(t testing.TB, name string, run Runner, c Case, es int, dst, src []byte) {
 	t.Helper()
 	want := make([]byte, len(src))
 	if err := ref.RunBytes(c.Op, want, src, es, c.P); err != nil {
 		t.Fatalf("%s %v es=%d: the reference: %v", name, c, es, err)
+	}
+	for i, v := range want {
+		dst[i] = ^v
 	}
 	if err := run(c.Op, dst, src, es, c.P); err != nil {
 		t.Fatalf("%s %v es=%d: %v", name, c, es, err)

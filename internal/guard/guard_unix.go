@@ -4,9 +4,18 @@ package guard
 
 import "syscall"
 
-func slices(n int) (front, back []byte, release func(), ok bool) {
+// grow remaps r with room for at least n bytes, doubling so that a test
+// walking up through lengths maps only a few times.
+func (r *Region) grow(n int) bool {
 	page := syscall.Getpagesize()
-	data := (n + page - 1) / page * page
+	data := page
+	if r.mem != nil {
+		data = 2 * (len(r.mem) - 2*r.page)
+	}
+	for data < n {
+		data *= 2
+	}
+	r.Release()
 	mem, err := syscall.Mmap(-1, 0, data+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		panic(err)
@@ -17,7 +26,8 @@ func slices(n int) (front, back []byte, release func(), ok bool) {
 	if err := syscall.Mprotect(mem[page+data:], syscall.PROT_NONE); err != nil {
 		panic(err)
 	}
-	front = mem[page : page+n : page+n]
-	back = mem[page+data-n : page+data : page+data]
-	return front, back, func() { syscall.Munmap(mem) }, true
+	r.mem, r.page = mem, page
+	return true
 }
+
+func unmap(mem []byte) { syscall.Munmap(mem) }

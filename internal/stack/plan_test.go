@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -48,10 +49,7 @@ func each(t *testing.T, run func(p *Plan, g *shape.Geometry, want, src []byte)) 
 						if !ok {
 							continue
 						}
-						src := make([]byte, size)
-						for i := range src {
-							src[i] = byte(rng.Uint32())
-						}
+						src := random.Bytes(rng, size)
 						want := make([]byte, size)
 						if err := ref.RunBytes(op, want, src, elem, prm); err != nil {
 							t.Fatal(err)
