@@ -76,9 +76,10 @@ func Tier() string { return dispatch.Active().String() }
 //
 // It runs the same code as the call, moving nothing, on buffers it takes
 // to be 32-byte aligned, as Go allocates large slices; where they are not,
-// a streaming kernel (name ending in NT, for tensors of 8 MiB and more)
-// gives way to its ordinary twin. Parameters the call would reject get the
-// call's error. The kernels package documents the route a call takes.
+// a streaming kernel (name ending in NT, for tensors from a quarter of the
+// CPU's last-level cache, between 1 and 8 MiB, or 8 MiB where the CPU does
+// not say) gives way to its ordinary twin. Parameters the call would
+// reject get the call's error. The kernels package documents the route a call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
 	g, err := shape.Check(shape.Op(op), p, elemSize)
 	if err != nil {

@@ -54,7 +54,8 @@
 //
 //     Interleave   interleave: the lane kernel for b lanes of w bytes,
 //     zip (DepthToSpace) or unzip (SpaceToDepth); its non-temporal twin
-//     for tensors of 8 MiB and more; zipN/unzipN for 16-byte elements at
+//     for tensors past a quarter of the last-level cache (1 to 8 MiB);
+//     zipN/unzipN for 16-byte elements at
 //     block sizes without kernels of their own.
 //     Runs   interleave again where a run is at most 16 bytes, with runs as
 //     elements and the sides' roles swapped (the depth row interleaves

@@ -13,7 +13,8 @@ func SetMinWorkerBytes(n int) (restore func()) {
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with
-// non-temporal stores (8 MiB), and returns a function that restores it.
+// non-temporal stores (from the CPU's cache size: 1 to 8 MiB), and
+// returns a function that restores it.
 func SetStreamMin(n int) (restore func()) {
 	old := streamMin
 	streamMin = n

@@ -15,3 +15,6 @@ func x86Model() (vendor string, family int) {
 	a, _, _, _ := cpuid(1, 0)
 	return string(v), displayFamily(a)
 }
+
+// cpuidFunc is what cacheSize asks.
+var cpuidFunc cpuidFn = cpuid

@@ -1,0 +1,68 @@
+package isa
+
+import "testing"
+
+// replay answers CPUID from a recorded table; leaves it lacks read as
+// zeros, as CPUs answer leaves past their maximum.
+type replay map[[2]uint32][4]uint32
+
+func (r replay) cpuid(leaf, sub uint32) (a, b, c, d uint32) {
+	v := r[[2]uint32{leaf, sub}]
+	return v[0], v[1], v[2], v[3]
+}
+
+func TestCacheSize(t *testing.T) {
+	zen1 := replay{ // AMD EPYC, family 17h model 1 (a 2-vCPU VM of this project's CI)
+		{0, 0}:           {0xd, 0x68747541, 0x444d4163, 0x69746e65},
+		{0x8000_0000, 0}: {0x80000021, 0x68747541, 0x444d4163, 0x69746e65},
+		{0x8000_0001, 0}: {0x800f12, 0x40000000, 0x4003f3, 0x2fd3fbff},
+		{0x8000_0006, 0}: {0x36006400, 0x56006400, 0x2006140, 0x200c140},
+		{0x8000_001D, 0}: {0x121, 0x1c0003f, 0x3f, 0x0},
+		{0x8000_001D, 1}: {0x122, 0xc0003f, 0xff, 0x0},
+		{0x8000_001D, 2}: {0x143, 0x1c0003f, 0x3ff, 0x2},
+		{0x8000_001D, 3}: {0x4163, 0x3c0003f, 0x1fff, 0x1},
+	}
+	oldAMD := replay{} // the same CPU without topology extensions: 8000_0006h's socket-wide L3
+	for k, v := range zen1 {
+		if k[0] != 0x8000_001D {
+			oldAMD[k] = v
+		}
+	}
+	oldAMD[[2]uint32{0x8000_0001, 0}] = [4]uint32{0x800f12, 0x40000000, 0x4003f3 &^ (1 << 22), 0x2fd3fbff}
+	intel := replay{ // leaf 4 of a made-up Intel part: 48 KiB L1d, 32 KiB L1i, 2 MiB L2, 30 MiB L3
+		{0, 0}:           {0x1b, 0x756e6547, 0x6c65746e, 0x49656e69},
+		{0x8000_0000, 0}: {0x80000008, 0, 0, 0},
+		{4, 0}:           {0x121, 11<<22 | 63, 63, 0},    // data, 12 ways, 64 sets
+		{4, 1}:           {0x122, 7<<22 | 63, 63, 0},     // instruction, 8 ways, 64 sets
+		{4, 2}:           {0x143, 15<<22 | 63, 2047, 0},  // unified L2, 16 ways, 2048 sets
+		{4, 3}:           {0x163, 19<<22 | 63, 24575, 0}, // unified L3, 20 ways, 24576 sets
+	}
+	for _, c := range []struct {
+		name  string
+		cpuid cpuidFn
+		want  int
+	}{
+		{"Zen 1, 8000_001Dh", zen1.cpuid, 8 << 20},
+		{"Zen 1 without topology extensions, 8000_0006h", oldAMD.cpuid, 64 << 20},
+		{"Intel, leaf 4", intel.cpuid, 30 << 20},
+		{"nothing reported", replay{}.cpuid, 0},
+		{"no CPUID", nil, 0},
+	} {
+		if got := cacheSize(c.cpuid); got != c.want {
+			t.Errorf("%s: %d bytes, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestLastLevelCache checks that what this machine's CPU reports, if
+// anything, is a plausible cache size.
+func TestLastLevelCache(t *testing.T) {
+	size := LastLevelCache()
+	if size == 0 {
+		t.Skip("the CPU reports no cache sizes")
+	}
+	t.Logf("last-level cache: %d KiB", size>>10)
+	if size < 256<<10 || size > 1<<30 {
+		t.Errorf("last-level cache of %d bytes", size)
+	}
+}
