@@ -94,7 +94,7 @@ func (m *Impl) Exec(g *shape.Geometry, dst, src []byte) { m.byWidth(g, dst, src,
 // set, describes into r how it would.
 func (m *Impl) byWidth(g *shape.Geometry, dst, src []byte, r *Route) {
 	fb, n := generic, g.Len()*g.Elem
-	if m.Gather != nil && n > 0 && n < streamMin && workers(g.Workers, n, n) == 1 && m.Gather(*g, dst, src, r) {
+	if m.Gather != nil && n > 0 && n < streamMin() && workers(g.Workers, n, n) == 1 && m.Gather(*g, dst, src, r) {
 		return
 	}
 	switch es := g.Elem; {
@@ -167,8 +167,10 @@ var minWorkerBytes = 256 << 10
 
 // streamMin is the tensor size from which kernels write around the caches:
 // an output this large would not be in cache for its next reader anyway,
-// and non-temporal stores save reading each line before writing it.
-var streamMin = streamFrom(isa.LastLevelCache())
+// and non-temporal stores save reading each line before writing it. The
+// CPU is asked on the first call rather than at start-up: its CPUID leaves
+// took 8.5 µs on a Zen 1 VM, where each traps to the hypervisor.
+var streamMin = func() int { return streamFrom(isa.LastLevelCache()) }
 
 // streamFrom is streamMin for a last-level cache of llc bytes (0: unknown):
 // a quarter of it, so that both tensors of a call fit in half the cache,
@@ -213,7 +215,7 @@ func execute[T any](k, fallback Kernels[T], g *shape.Geometry, unit int, dst, sr
 		space, depth = src, dst
 	}
 	p := newPlan(g, unit)
-	p.args.Streaming = bytes >= streamMin
+	p.args.Streaming = bytes >= streamMin()
 	total := p.total()
 	n := workers(g.Workers, bytes, total)
 	switch {

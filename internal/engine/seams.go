@@ -17,6 +17,6 @@ func SetMinWorkerBytes(n int) (restore func()) {
 // returns a function that restores it.
 func SetStreamMin(n int) (restore func()) {
 	old := streamMin
-	streamMin = n
+	streamMin = func() int { return n }
 	return func() { streamMin = old }
 }
