@@ -79,7 +79,8 @@ func Tier() string { return dispatch.Active().String() }
 // a streaming kernel (name ending in NT, for tensors from a quarter of the
 // CPU's last-level cache, between 1 and 8 MiB, or 8 MiB where the CPU does
 // not say) gives way to its ordinary twin. Parameters the call would
-// reject get the call's error. The kernels package documents the route a call takes.
+// reject get the call's error. The kernels package documents the route a
+// call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
 	g, err := shape.Check(shape.Op(op), p, elemSize)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -72,7 +73,7 @@ func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
 	size := int(unsafe.Sizeof(*new(T)))
 	for _, c := range all {
 		// Random bits, not random values: every pattern must survive.
-		raw := cases.Fill(rng, c.Len()*size)
+		raw := random.Bytes(rng, c.Len()*size)
 		if _, isBool := any(*new(T)).(bool); isBool {
 			for i := range raw {
 				raw[i] &= 1
@@ -173,7 +174,7 @@ func TestWorkersRace(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(64))
 	rng := rand.New(rand.NewPCG(17, 18))
 	for _, c := range cases.All(2, 3, 24, 40, 2) {
-		src := cases.Fill(rng, c.Len()*4)
+		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
 			route, err := bs.Describe(bs.Op(c.Op), c.P, 4)
@@ -222,7 +223,7 @@ func TestLargeTensors(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(19, 20))
 	for _, c := range cases.All(1, 16, 256, 1024, 2) { // 16 MiB of float32
-		src := cases.Fill(rng, c.Len()*4)
+		src := random.Bytes(rng, c.Len()*4)
 		for _, tier := range cases.Tiers() {
 			cases.Check(t, tier.Name, tier.Run, c, 4, make([]byte, len(src)), src)
 		}
@@ -253,7 +254,7 @@ func TestBaseTakesTheRest(t *testing.T) {
 				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) && !(c.b == 2 && strings.HasPrefix(route.Kernel, "stack")) {
 					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
 				}
-				src := cases.Fill(rng, k.Len()*c.es)
+				src := random.Bytes(rng, k.Len()*c.es)
 				cases.Check(t, tier.String(), m.Do, k, c.es, make([]byte, len(src)), src)
 			}
 		}

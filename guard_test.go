@@ -35,9 +35,9 @@ func TestGuardPages(t *testing.T) {
 				if !ok {
 					t.Skip("no guarded memory on this platform")
 				}
-				for i, src := range [][]byte{src0, src1} {
-					random.Fill(rng, src)
-					cases.Check(t, tier.Name, tier.Run, c, es, [][]byte{dst0, dst1}[i], src)
+				for _, b := range [][2][]byte{{src0, dst0}, {src1, dst1}} {
+					random.Fill(rng, b[0])
+					cases.Check(t, tier.Name, tier.Run, c, es, b[1], b[0])
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -31,7 +32,7 @@ func TestMisalignedBytes(t *testing.T) {
 		for _, es := range []int{2, 4, 8, 16} {
 			for off := 0; off < 8; off++ {
 				n := c.Len() * es
-				src := cases.Fill(rng, n+off)[off:]
+				src := random.Bytes(rng, n+off)[off:]
 				dst := make([]byte, n+off)[off:]
 				cases.Check(t, fmt.Sprintf("offset %d", off), cases.Generic, c, es, dst, src)
 			}
@@ -75,7 +76,7 @@ func TestWorkers(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	split := 0
 	for _, c := range append(cases.All(2, 3, 5, 9, 2), cases.All(1, 1, 1, 3, 3)...) {
-		src := cases.Fill(rng, c.Len()*4)
+		src := random.Bytes(rng, c.Len()*4)
 		for w := 0; w <= 40; w += 1 + w/4 {
 			c.P.Workers = w
 			g, err := shape.Check(c.Op, c.P, 4)

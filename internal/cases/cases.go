@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -82,6 +81,3 @@ func Random(rng *rand.Rand, count, maxLen int) []Case {
 	}
 	return out
 }
-
-// Fill returns n random bytes.
-func Fill(rng *rand.Rand, n int) []byte { return random.Bytes(rng, n) }

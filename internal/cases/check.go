@@ -10,6 +10,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -45,7 +46,7 @@ func Compare(t testing.TB, name string, run Runner, cs []Case, widths []int, rng
 	t.Helper()
 	for _, es := range widths {
 		for _, c := range cs {
-			src := Fill(rng, c.Len()*es)
+			src := random.Bytes(rng, c.Len()*es)
 			Check(t, name, run, c, es, make([]byte, len(src)), src)
 		}
 	}

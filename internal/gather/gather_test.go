@@ -8,6 +8,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -55,7 +56,7 @@ func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) int {
 	t.Helper()
 	planned := 0
 	n := c.Len() * elem
-	src := cases.Fill(rng, n)
+	src := random.Bytes(rng, n)
 	want := make([]byte, n)
 	if err := ref.RunBytes(c.Op, want, src, elem, c.P); err != nil {
 		t.Fatal(err)
