@@ -17165,9 +17165,9 @@ rowdone588:
 	VZEROUPPER
 	RET
 
-// func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-72
+// func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17180,27 +17180,56 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group589:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit589:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final591
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split592
 
-unit590:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole590:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
+	JMP        moved593
+
+final591:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole590
+
+split592:
+	BZHIQ      R14, shuffle10<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved593:
 	VPUNPCKLBW Z1, Z0, Z12
 	VPUNPCKHBW Z1, Z0, Z13
 	VPUNPCKLBW Z3, Z2, Z14
@@ -17229,19 +17258,23 @@ unit590:
 	VPERMI2W   Z15, Z14, K6, Z7
 	VPERMI2W   Z13, Z12, K7, Z7
 	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit590
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group589
+	ADDQ       SI, R9
+	ADDQ       SI, R10
+	ADDQ       SI, R11
+	CMPQ       R11, DX
+	JB         same594
+	SUBQ       DX, R11
+	ADDQ       BX, R10
+
+same594:
+	DECQ R8
+	JNZ  unit589
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-72
+// func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ            space+0(FP), AX
 	MOVQ            depth+8(FP), CX
 	MOVQ            tab+16(FP), DX
@@ -17255,22 +17288,19 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ           272(DX), K3
 	KMOVQ           280(DX), K4
 	KMOVQ           288(DX), K5
-	MOVQ            plane+48(FP), DX
+	MOVQ            plane+56(FP), DX
 	LEAQ            (DX)(DX*2), BX
-	MOVQ            groups+56(FP), SI
-	MOVQ            step+32(FP), DI
-	MOVQ            last+40(FP), R8
-	MOVQ            group+64(FP), R9
+	MOVQ            step+32(FP), SI
+	MOVQ            last+40(FP), DI
+	MOVQ            units+24(FP), R8
+	XORQ            R9, R9
+	XORQ            R10, R10
+	XORQ            R11, R11
 
-group591:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit592:
-	MOVQ        R10, R12
-	CMPQ        R12, R8
-	CMOVQGT     R8, R12
-	LEAQ        (CX)(R12*1), R13
+unit595:
+	MOVQ        R9, R12
+	CMPQ        R12, DI
+	CMOVQGT     DI, R12
 	LEAQ        (AX)(R12*4), R12
 	VMOVDQU8.Z  (R12), K2, Z0
 	VMOVDQU8.Z  64(R12), K3, Z1
@@ -17304,17 +17334,53 @@ unit592:
 	VPUNPCKHQDQ Z5, Z4, Z13
 	VPUNPCKLQDQ Z7, Z6, Z14
 	VPUNPCKHQDQ Z7, Z6, Z15
-	VMOVDQU8    Z12, K1, (R13)
-	VMOVDQU8    Z13, K1, (R13)(DX*1)
-	VMOVDQU8    Z14, K1, (R13)(DX*2)
-	VMOVDQU8    Z15, K1, (R13)(BX*1)
-	ADDQ        DI, R10
-	DECQ        R11
-	JNZ         unit592
-	ADDQ        R9, AX
-	ADDQ        R9, CX
-	DECQ        SI
-	JNZ         group591
+	CMPQ        R9, DI
+	JGT         final597
+	LEAQ        (CX)(R10*1), R12
+	MOVQ        DX, R13
+	SUBQ        R11, R13
+	CMPQ        R13, SI
+	JB          split598
+
+whole596:
+	VMOVDQU8 Z12, K1, (R12)
+	VMOVDQU8 Z13, K1, (R12)(DX*1)
+	VMOVDQU8 Z14, K1, (R12)(DX*2)
+	VMOVDQU8 Z15, K1, (R12)(BX*1)
+	JMP      moved599
+
+final597:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole596
+
+split598:
+	BZHIQ    R13, shuffle10<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z12, K6, (R12)
+	VMOVDQU8 Z13, K6, (R12)(DX*1)
+	VMOVDQU8 Z14, K6, (R12)(DX*2)
+	VMOVDQU8 Z15, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z12, K7, (R12)
+	VMOVDQU8 Z13, K7, (R12)(DX*1)
+	VMOVDQU8 Z14, K7, (R12)(DX*2)
+	VMOVDQU8 Z15, K7, (R12)(BX*1)
+
+moved599:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same600
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same600:
+	DECQ R8
+	JNZ  unit595
 	VZEROUPPER
 	RET
 
@@ -17322,9 +17388,9 @@ DATA shuffle653<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle653<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle653<>(SB), RODATA|NOPTR, $16
 
-// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-72
+// func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17337,64 +17403,97 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group593:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit601:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final603
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split604
 
-unit594:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole602:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVW2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z4
-	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVW2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z5
-	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVW2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z6
-	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVW2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z7
-	VPERMI2W   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit594
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group593
+	JMP        moved605
+
+final603:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole602
+
+split604:
+	BZHIQ      R14, shuffle10<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved605:
+	VMOVDQA64 Z8, Z4
+	VPMOVW2M  Z8, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z4
+	VPERMI2W  Z1, Z0, K7, Z4
+	VMOVDQU8  Z4, K2, (R12)
+	VMOVDQA64 Z9, Z5
+	VPMOVW2M  Z9, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z5
+	VPERMI2W  Z1, Z0, K7, Z5
+	VMOVDQU8  Z5, K3, 64(R12)
+	VMOVDQA64 Z10, Z6
+	VPMOVW2M  Z10, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z6
+	VPERMI2W  Z1, Z0, K7, Z6
+	VMOVDQU8  Z6, K4, 128(R12)
+	VMOVDQA64 Z11, Z7
+	VPMOVW2M  Z11, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z7
+	VPERMI2W  Z1, Z0, K7, Z7
+	VMOVDQU8  Z7, K5, 192(R12)
+	ADDQ      SI, R9
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	CMPQ      R11, DX
+	JB        same606
+	SUBQ      DX, R11
+	ADDQ      BX, R10
+
+same606:
+	DECQ R8
+	JNZ  unit601
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-72
+// func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17407,22 +17506,19 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group595:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit596:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
+unit607:
+	MOVQ       R9, R12
+	CMPQ       R12, DI
+	CMOVQGT    DI, R12
 	LEAQ       (AX)(R12*4), R12
 	VMOVDQU8.Z (R12), K2, Z0
 	VMOVDQU8.Z 64(R12), K3, Z1
@@ -17433,38 +17529,74 @@ unit596:
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z4
 	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
 	VMOVDQA64  Z9, Z5
 	VPMOVW2M   Z9, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z5
 	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
 	VMOVDQA64  Z10, Z6
 	VPMOVW2M   Z10, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z6
 	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
 	VMOVDQA64  Z11, Z7
 	VPMOVW2M   Z11, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit596
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group595
+	CMPQ       R9, DI
+	JGT        final609
+	LEAQ       (CX)(R10*1), R12
+	MOVQ       DX, R13
+	SUBQ       R11, R13
+	CMPQ       R13, SI
+	JB         split610
+
+whole608:
+	VMOVDQU8 Z4, K1, (R12)
+	VMOVDQU8 Z5, K1, (R12)(DX*1)
+	VMOVDQU8 Z6, K1, (R12)(DX*2)
+	VMOVDQU8 Z7, K1, (R12)(BX*1)
+	JMP      moved611
+
+final609:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole608
+
+split610:
+	BZHIQ    R13, shuffle10<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z4, K6, (R12)
+	VMOVDQU8 Z5, K6, (R12)(DX*1)
+	VMOVDQU8 Z6, K6, (R12)(DX*2)
+	VMOVDQU8 Z7, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z4, K7, (R12)
+	VMOVDQU8 Z5, K7, (R12)(DX*1)
+	VMOVDQU8 Z6, K7, (R12)(DX*2)
+	VMOVDQU8 Z7, K7, (R12)(BX*1)
+
+moved611:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same612
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same612:
+	DECQ R8
+	JNZ  unit607
 	VZEROUPPER
 	RET
 
-// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
-TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-72
+// func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
+TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17477,64 +17609,97 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group597:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit613:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final615
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split616
 
-unit598:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole614:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVD2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z4
-	VPERMI2D   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVD2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z5
-	VPERMI2D   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVD2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z6
-	VPERMI2D   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVD2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z7
-	VPERMI2D   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit598
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group597
+	JMP        moved617
+
+final615:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole614
+
+split616:
+	BZHIQ      R14, shuffle10<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved617:
+	VMOVDQA64 Z8, Z4
+	VPMOVD2M  Z8, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z4
+	VPERMI2D  Z1, Z0, K7, Z4
+	VMOVDQU8  Z4, K2, (R12)
+	VMOVDQA64 Z9, Z5
+	VPMOVD2M  Z9, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z5
+	VPERMI2D  Z1, Z0, K7, Z5
+	VMOVDQU8  Z5, K3, 64(R12)
+	VMOVDQA64 Z10, Z6
+	VPMOVD2M  Z10, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z6
+	VPERMI2D  Z1, Z0, K7, Z6
+	VMOVDQU8  Z6, K4, 128(R12)
+	VMOVDQA64 Z11, Z7
+	VPMOVD2M  Z11, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z7
+	VPERMI2D  Z1, Z0, K7, Z7
+	VMOVDQU8  Z7, K5, 192(R12)
+	ADDQ      SI, R9
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	CMPQ      R11, DX
+	JB        same618
+	SUBQ      DX, R11
+	ADDQ      BX, R10
+
+same618:
+	DECQ R8
+	JNZ  unit613
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
-TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-72
+// func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
+TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -17547,22 +17712,19 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group599:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit600:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
+unit619:
+	MOVQ       R9, R12
+	CMPQ       R12, DI
+	CMOVQGT    DI, R12
 	LEAQ       (AX)(R12*4), R12
 	VMOVDQU8.Z (R12), K2, Z0
 	VMOVDQU8.Z 64(R12), K3, Z1
@@ -17573,32 +17735,68 @@ unit600:
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z4
 	VPERMI2D   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
 	VMOVDQA64  Z9, Z5
 	VPMOVD2M   Z9, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z5
 	VPERMI2D   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
 	VMOVDQA64  Z10, Z6
 	VPMOVD2M   Z10, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z6
 	VPERMI2D   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
 	VMOVDQA64  Z11, Z7
 	VPMOVD2M   Z11, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit600
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group599
+	CMPQ       R9, DI
+	JGT        final621
+	LEAQ       (CX)(R10*1), R12
+	MOVQ       DX, R13
+	SUBQ       R11, R13
+	CMPQ       R13, SI
+	JB         split622
+
+whole620:
+	VMOVDQU8 Z4, K1, (R12)
+	VMOVDQU8 Z5, K1, (R12)(DX*1)
+	VMOVDQU8 Z6, K1, (R12)(DX*2)
+	VMOVDQU8 Z7, K1, (R12)(BX*1)
+	JMP      moved623
+
+final621:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole620
+
+split622:
+	BZHIQ    R13, shuffle10<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z4, K6, (R12)
+	VMOVDQU8 Z5, K6, (R12)(DX*1)
+	VMOVDQU8 Z6, K6, (R12)(DX*2)
+	VMOVDQU8 Z7, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z4, K7, (R12)
+	VMOVDQU8 Z5, K7, (R12)(DX*1)
+	VMOVDQU8 Z6, K7, (R12)(DX*2)
+	VMOVDQU8 Z7, K7, (R12)(BX*1)
+
+moved623:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same624
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same624:
+	DECQ R8
+	JNZ  unit619
 	VZEROUPPER
 	RET
 
@@ -17621,74 +17819,74 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs601
+	JAE   runs625
 	CMPQ  DX, $+32
-	JAE   runs602
+	JAE   runs626
 	CMPQ  DX, $+16
-	JAE   runs603
+	JAE   runs627
 	RET
 
-runs601:
+runs625:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group604:
+group628:
 	MOVQ rows+48(FP), R10
 
-row605:
+row629:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run606:
+run630:
 	XORQ R14, R14
 
-pieces607:
+pieces631:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone608
+	JEQ       piecesdone632
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces607
+	JLE       pieces631
 	MOVQ      SI, R14
-	JMP       pieces607
+	JMP       pieces631
 
-piecesdone608:
+piecesdone632:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run606
+	JNZ  run630
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row605
+	JNZ  row629
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group604
+	JNZ  group628
 	VZEROUPPER
 	RET
 
-runs602:
+runs626:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group609:
+group633:
 	MOVQ rows+48(FP), R10
 
-row610:
+row634:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run611:
+run635:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -17696,34 +17894,34 @@ run611:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run611
+	JNZ     run635
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row610
+	JNZ     row634
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group609
+	JNZ     group633
 	VZEROUPPER
 	RET
 
-runs603:
+runs627:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group612:
+group636:
 	MOVQ rows+48(FP), R10
 
-row613:
+row637:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run614:
+run638:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -17731,14 +17929,14 @@ run614:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run614
+	JNZ     run638
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row613
+	JNZ     row637
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group612
+	JNZ     group636
 	VZEROUPPER
 	RET

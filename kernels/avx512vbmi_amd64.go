@@ -847,32 +847,32 @@ func unzip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 // stackZip2x1AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte units.
 //
 //go:noescape
-func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // stackUnzip2x1AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 1-byte units.
 //
 //go:noescape
-func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // stackZip2x2AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 2-byte units.
 //
 //go:noescape
-func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // stackUnzip2x2AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 2-byte units.
 //
 //go:noescape
-func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // stackZip2x4AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 4-byte units.
 //
 //go:noescape
-func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // stackUnzip2x4AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 4-byte units.
 //
 //go:noescape
-func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
+func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
 // gather1AVX512VBMI writes each output vector of a gather program from 1 group(s) of 4 window(s) of 32 bytes.
 //

@@ -22631,9 +22631,9 @@ rowdone796:
 	VZEROUPPER
 	RET
 
-// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22646,64 +22646,97 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group797:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit797:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final799
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split800
 
-unit798:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole798:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVB2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z4
-	VPERMI2B   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVB2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z5
-	VPERMI2B   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVB2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z6
-	VPERMI2B   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVB2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z7
-	VPERMI2B   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit798
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group797
+	JMP        moved801
+
+final799:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole798
+
+split800:
+	BZHIQ      R14, shuffle12<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved801:
+	VMOVDQA64 Z8, Z4
+	VPMOVB2M  Z8, K6
+	KNOTQ     K6, K7
+	VPERMI2B  Z3, Z2, K6, Z4
+	VPERMI2B  Z1, Z0, K7, Z4
+	VMOVDQU8  Z4, K2, (R12)
+	VMOVDQA64 Z9, Z5
+	VPMOVB2M  Z9, K6
+	KNOTQ     K6, K7
+	VPERMI2B  Z3, Z2, K6, Z5
+	VPERMI2B  Z1, Z0, K7, Z5
+	VMOVDQU8  Z5, K3, 64(R12)
+	VMOVDQA64 Z10, Z6
+	VPMOVB2M  Z10, K6
+	KNOTQ     K6, K7
+	VPERMI2B  Z3, Z2, K6, Z6
+	VPERMI2B  Z1, Z0, K7, Z6
+	VMOVDQU8  Z6, K4, 128(R12)
+	VMOVDQA64 Z11, Z7
+	VPMOVB2M  Z11, K6
+	KNOTQ     K6, K7
+	VPERMI2B  Z3, Z2, K6, Z7
+	VPERMI2B  Z1, Z0, K7, Z7
+	VMOVDQU8  Z7, K5, 192(R12)
+	ADDQ      SI, R9
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	CMPQ      R11, DX
+	JB        same802
+	SUBQ      DX, R11
+	ADDQ      BX, R10
+
+same802:
+	DECQ R8
+	JNZ  unit797
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, CMOV
-TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22716,22 +22749,19 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group799:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit800:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
+unit803:
+	MOVQ       R9, R12
+	CMPQ       R12, DI
+	CMOVQGT    DI, R12
 	LEAQ       (AX)(R12*4), R12
 	VMOVDQU8.Z (R12), K2, Z0
 	VMOVDQU8.Z 64(R12), K3, Z1
@@ -22742,38 +22772,74 @@ unit800:
 	KNOTQ      K6, K7
 	VPERMI2B   Z3, Z2, K6, Z4
 	VPERMI2B   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
 	VMOVDQA64  Z9, Z5
 	VPMOVB2M   Z9, K6
 	KNOTQ      K6, K7
 	VPERMI2B   Z3, Z2, K6, Z5
 	VPERMI2B   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
 	VMOVDQA64  Z10, Z6
 	VPMOVB2M   Z10, K6
 	KNOTQ      K6, K7
 	VPERMI2B   Z3, Z2, K6, Z6
 	VPERMI2B   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
 	VMOVDQA64  Z11, Z7
 	VPMOVB2M   Z11, K6
 	KNOTQ      K6, K7
 	VPERMI2B   Z3, Z2, K6, Z7
 	VPERMI2B   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit800
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group799
+	CMPQ       R9, DI
+	JGT        final805
+	LEAQ       (CX)(R10*1), R12
+	MOVQ       DX, R13
+	SUBQ       R11, R13
+	CMPQ       R13, SI
+	JB         split806
+
+whole804:
+	VMOVDQU8 Z4, K1, (R12)
+	VMOVDQU8 Z5, K1, (R12)(DX*1)
+	VMOVDQU8 Z6, K1, (R12)(DX*2)
+	VMOVDQU8 Z7, K1, (R12)(BX*1)
+	JMP      moved807
+
+final805:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole804
+
+split806:
+	BZHIQ    R13, shuffle12<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z4, K6, (R12)
+	VMOVDQU8 Z5, K6, (R12)(DX*1)
+	VMOVDQU8 Z6, K6, (R12)(DX*2)
+	VMOVDQU8 Z7, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z4, K7, (R12)
+	VMOVDQU8 Z5, K7, (R12)(DX*1)
+	VMOVDQU8 Z6, K7, (R12)(DX*2)
+	VMOVDQU8 Z7, K7, (R12)(BX*1)
+
+moved807:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same808
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same808:
+	DECQ R8
+	JNZ  unit803
 	VZEROUPPER
 	RET
 
-// func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22786,64 +22852,97 @@ TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group801:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit809:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final811
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split812
 
-unit802:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole810:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVW2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z4
-	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVW2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z5
-	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVW2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z6
-	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVW2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z7
-	VPERMI2W   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit802
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group801
+	JMP        moved813
+
+final811:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole810
+
+split812:
+	BZHIQ      R14, shuffle12<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved813:
+	VMOVDQA64 Z8, Z4
+	VPMOVW2M  Z8, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z4
+	VPERMI2W  Z1, Z0, K7, Z4
+	VMOVDQU8  Z4, K2, (R12)
+	VMOVDQA64 Z9, Z5
+	VPMOVW2M  Z9, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z5
+	VPERMI2W  Z1, Z0, K7, Z5
+	VMOVDQU8  Z5, K3, 64(R12)
+	VMOVDQA64 Z10, Z6
+	VPMOVW2M  Z10, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z6
+	VPERMI2W  Z1, Z0, K7, Z6
+	VMOVDQU8  Z6, K4, 128(R12)
+	VMOVDQA64 Z11, Z7
+	VPMOVW2M  Z11, K6
+	KNOTQ     K6, K7
+	VPERMI2W  Z3, Z2, K6, Z7
+	VPERMI2W  Z1, Z0, K7, Z7
+	VMOVDQU8  Z7, K5, 192(R12)
+	ADDQ      SI, R9
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	CMPQ      R11, DX
+	JB        same814
+	SUBQ      DX, R11
+	ADDQ      BX, R10
+
+same814:
+	DECQ R8
+	JNZ  unit809
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512F, CMOV
-TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22856,22 +22955,19 @@ TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group803:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit804:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
+unit815:
+	MOVQ       R9, R12
+	CMPQ       R12, DI
+	CMOVQGT    DI, R12
 	LEAQ       (AX)(R12*4), R12
 	VMOVDQU8.Z (R12), K2, Z0
 	VMOVDQU8.Z 64(R12), K3, Z1
@@ -22882,38 +22978,74 @@ unit804:
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z4
 	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
 	VMOVDQA64  Z9, Z5
 	VPMOVW2M   Z9, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z5
 	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
 	VMOVDQA64  Z10, Z6
 	VPMOVW2M   Z10, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z6
 	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
 	VMOVDQA64  Z11, Z7
 	VPMOVW2M   Z11, K6
 	KNOTQ      K6, K7
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit804
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group803
+	CMPQ       R9, DI
+	JGT        final817
+	LEAQ       (CX)(R10*1), R12
+	MOVQ       DX, R13
+	SUBQ       R11, R13
+	CMPQ       R13, SI
+	JB         split818
+
+whole816:
+	VMOVDQU8 Z4, K1, (R12)
+	VMOVDQU8 Z5, K1, (R12)(DX*1)
+	VMOVDQU8 Z6, K1, (R12)(DX*2)
+	VMOVDQU8 Z7, K1, (R12)(BX*1)
+	JMP      moved819
+
+final817:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole816
+
+split818:
+	BZHIQ    R13, shuffle12<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z4, K6, (R12)
+	VMOVDQU8 Z5, K6, (R12)(DX*1)
+	VMOVDQU8 Z6, K6, (R12)(DX*2)
+	VMOVDQU8 Z7, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z4, K7, (R12)
+	VMOVDQU8 Z5, K7, (R12)(DX*1)
+	VMOVDQU8 Z6, K7, (R12)(DX*2)
+	VMOVDQU8 Z7, K7, (R12)(BX*1)
+
+moved819:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same820
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same820:
+	DECQ R8
+	JNZ  unit815
 	VZEROUPPER
 	RET
 
-// func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
-TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
+TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22926,64 +23058,97 @@ TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group805:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
+unit821:
+	MOVQ    R9, R12
+	CMPQ    R12, DI
+	CMOVQGT DI, R12
+	LEAQ    (AX)(R12*4), R12
+	CMPQ    R9, DI
+	JGT     final823
+	LEAQ    (CX)(R10*1), R13
+	MOVQ    DX, R14
+	SUBQ    R11, R14
+	CMPQ    R14, SI
+	JB      split824
 
-unit806:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
-	LEAQ       (AX)(R12*4), R12
+whole822:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVD2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z4
-	VPERMI2D   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVD2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z5
-	VPERMI2D   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVD2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z6
-	VPERMI2D   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVD2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z7
-	VPERMI2D   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit806
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group805
+	JMP        moved825
+
+final823:
+	MOVQ lastDepth+48(FP), R13
+	ADDQ CX, R13
+	JMP  whole822
+
+split824:
+	BZHIQ      R14, shuffle12<>+0(SB), R14
+	KMOVQ      R14, K6
+	KANDQ      K1, K6, K6
+	KANDNQ     K1, K6, K7
+	VMOVDQU8.Z (R13), K6, Z0
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3
+	ADDQ       BX, R13
+	VMOVDQU8   (R13), K7, Z0
+	VMOVDQU8   (R13)(DX*1), K7, Z1
+	VMOVDQU8   (R13)(DX*2), K7, Z2
+	VMOVDQU8   (R13)(BX*1), K7, Z3
+
+moved825:
+	VMOVDQA64 Z8, Z4
+	VPMOVD2M  Z8, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z4
+	VPERMI2D  Z1, Z0, K7, Z4
+	VMOVDQU8  Z4, K2, (R12)
+	VMOVDQA64 Z9, Z5
+	VPMOVD2M  Z9, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z5
+	VPERMI2D  Z1, Z0, K7, Z5
+	VMOVDQU8  Z5, K3, 64(R12)
+	VMOVDQA64 Z10, Z6
+	VPMOVD2M  Z10, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z6
+	VPERMI2D  Z1, Z0, K7, Z6
+	VMOVDQU8  Z6, K4, 128(R12)
+	VMOVDQA64 Z11, Z7
+	VPMOVD2M  Z11, K6
+	KNOTQ     K6, K7
+	VPERMI2D  Z3, Z2, K6, Z7
+	VPERMI2D  Z1, Z0, K7, Z7
+	VMOVDQU8  Z7, K5, 192(R12)
+	ADDQ      SI, R9
+	ADDQ      SI, R10
+	ADDQ      SI, R11
+	CMPQ      R11, DX
+	JB        same826
+	SUBQ      DX, R11
+	ADDQ      BX, R10
+
+same826:
+	DECQ R8
+	JNZ  unit821
 	VZEROUPPER
 	RET
 
-// func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, plane int, groups int, group int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, CMOV
-TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-72
+// func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
+TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      tab+16(FP), DX
@@ -22996,22 +23161,19 @@ TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-72
 	KMOVQ     272(DX), K3
 	KMOVQ     280(DX), K4
 	KMOVQ     288(DX), K5
-	MOVQ      plane+48(FP), DX
+	MOVQ      plane+56(FP), DX
 	LEAQ      (DX)(DX*2), BX
-	MOVQ      groups+56(FP), SI
-	MOVQ      step+32(FP), DI
-	MOVQ      last+40(FP), R8
-	MOVQ      group+64(FP), R9
+	MOVQ      step+32(FP), SI
+	MOVQ      last+40(FP), DI
+	MOVQ      units+24(FP), R8
+	XORQ      R9, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
 
-group807:
-	XORQ R10, R10
-	MOVQ units+24(FP), R11
-
-unit808:
-	MOVQ       R10, R12
-	CMPQ       R12, R8
-	CMOVQGT    R8, R12
-	LEAQ       (CX)(R12*1), R13
+unit827:
+	MOVQ       R9, R12
+	CMPQ       R12, DI
+	CMOVQGT    DI, R12
 	LEAQ       (AX)(R12*4), R12
 	VMOVDQU8.Z (R12), K2, Z0
 	VMOVDQU8.Z 64(R12), K3, Z1
@@ -23022,32 +23184,68 @@ unit808:
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z4
 	VPERMI2D   Z1, Z0, K7, Z4
-	VMOVDQU8   Z4, K1, (R13)
 	VMOVDQA64  Z9, Z5
 	VPMOVD2M   Z9, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z5
 	VPERMI2D   Z1, Z0, K7, Z5
-	VMOVDQU8   Z5, K1, (R13)(DX*1)
 	VMOVDQA64  Z10, Z6
 	VPMOVD2M   Z10, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z6
 	VPERMI2D   Z1, Z0, K7, Z6
-	VMOVDQU8   Z6, K1, (R13)(DX*2)
 	VMOVDQA64  Z11, Z7
 	VPMOVD2M   Z11, K6
 	KNOTQ      K6, K7
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
-	VMOVDQU8   Z7, K1, (R13)(BX*1)
-	ADDQ       DI, R10
-	DECQ       R11
-	JNZ        unit808
-	ADDQ       R9, AX
-	ADDQ       R9, CX
-	DECQ       SI
-	JNZ        group807
+	CMPQ       R9, DI
+	JGT        final829
+	LEAQ       (CX)(R10*1), R12
+	MOVQ       DX, R13
+	SUBQ       R11, R13
+	CMPQ       R13, SI
+	JB         split830
+
+whole828:
+	VMOVDQU8 Z4, K1, (R12)
+	VMOVDQU8 Z5, K1, (R12)(DX*1)
+	VMOVDQU8 Z6, K1, (R12)(DX*2)
+	VMOVDQU8 Z7, K1, (R12)(BX*1)
+	JMP      moved831
+
+final829:
+	MOVQ lastDepth+48(FP), R12
+	ADDQ CX, R12
+	JMP  whole828
+
+split830:
+	BZHIQ    R13, shuffle12<>+0(SB), R13
+	KMOVQ    R13, K6
+	KANDQ    K1, K6, K6
+	KANDNQ   K1, K6, K7
+	VMOVDQU8 Z4, K6, (R12)
+	VMOVDQU8 Z5, K6, (R12)(DX*1)
+	VMOVDQU8 Z6, K6, (R12)(DX*2)
+	VMOVDQU8 Z7, K6, (R12)(BX*1)
+	ADDQ     BX, R12
+	VMOVDQU8 Z4, K7, (R12)
+	VMOVDQU8 Z5, K7, (R12)(DX*1)
+	VMOVDQU8 Z6, K7, (R12)(DX*2)
+	VMOVDQU8 Z7, K7, (R12)(BX*1)
+
+moved831:
+	ADDQ SI, R9
+	ADDQ SI, R10
+	ADDQ SI, R11
+	CMPQ R11, DX
+	JB   same832
+	SUBQ DX, R11
+	ADDQ BX, R10
+
+same832:
+	DECQ R8
+	JNZ  unit827
 	VZEROUPPER
 	RET
 
@@ -23058,12 +23256,12 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile809:
+tile833:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector810:
+vector834:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23079,11 +23277,11 @@ vector810:
 	ADDQ         $+20, BX
 	ADDQ         $+64, SI
 	DECQ         DI
-	JNZ          vector810
+	JNZ          vector834
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile809
+	JNZ          tile833
 	VZEROUPPER
 	RET
 
@@ -23094,12 +23292,12 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile811:
+tile835:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector812:
+vector836:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23128,11 +23326,11 @@ vector812:
 	ADDQ         $+36, BX
 	ADDQ         $+128, SI
 	DECQ         DI
-	JNZ          vector812
+	JNZ          vector836
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile811
+	JNZ          tile835
 	VZEROUPPER
 	RET
 
@@ -23143,12 +23341,12 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile813:
+tile837:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector814:
+vector838:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23189,11 +23387,11 @@ vector814:
 	ADDQ         $+52, BX
 	ADDQ         $+192, SI
 	DECQ         DI
-	JNZ          vector814
+	JNZ          vector838
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile813
+	JNZ          tile837
 	VZEROUPPER
 	RET
 
@@ -23216,74 +23414,74 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs815
+	JAE   runs839
 	CMPQ  DX, $+32
-	JAE   runs816
+	JAE   runs840
 	CMPQ  DX, $+16
-	JAE   runs817
+	JAE   runs841
 	RET
 
-runs815:
+runs839:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group818:
+group842:
 	MOVQ rows+48(FP), R10
 
-row819:
+row843:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run820:
+run844:
 	XORQ R14, R14
 
-pieces821:
+pieces845:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone822
+	JEQ       piecesdone846
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces821
+	JLE       pieces845
 	MOVQ      SI, R14
-	JMP       pieces821
+	JMP       pieces845
 
-piecesdone822:
+piecesdone846:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run820
+	JNZ  run844
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row819
+	JNZ  row843
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group818
+	JNZ  group842
 	VZEROUPPER
 	RET
 
-runs816:
+runs840:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group823:
+group847:
 	MOVQ rows+48(FP), R10
 
-row824:
+row848:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run825:
+run849:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -23291,34 +23489,34 @@ run825:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run825
+	JNZ     run849
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row824
+	JNZ     row848
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group823
+	JNZ     group847
 	VZEROUPPER
 	RET
 
-runs817:
+runs841:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group826:
+group850:
 	MOVQ rows+48(FP), R10
 
-row827:
+row851:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run828:
+run852:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -23326,14 +23524,14 @@ run828:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run828
+	JNZ     run852
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row827
+	JNZ     row851
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group826
+	JNZ     group850
 	VZEROUPPER
 	RET

@@ -19,7 +19,9 @@
 //  0. Short rows, in one pass (internal/stack, internal/gather). On the
 //     AVX-512 tiers, NCHW calls of b = 2 whose depth rows fit a 64-byte
 //     register (YOLO's 13x13 maps) run as units of k rows of each of the
-//     four planes stacked in one register each, moved by one permutation
+//     four planes stacked in one register each, along all the rows of the
+//     call (a unit crosses from a plane's rows of one channel or image to
+//     the next with two masked moves), moved by one permutation
 //     per shape (a plan, cached) held in registers, with
 //     stackZip2x<u><ISA> and stackUnzip2x<u><ISA> (u: the bytes of the
 //     permutes' units, the largest of 1 (VBMI only), 2 and 4 that divides

@@ -76,7 +76,7 @@ func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stac
 
 // runStack runs plan p with kernel f from src into dst.
 func runStack(f simd.StackFunc, p *stack.Plan, dst, src []byte) {
-	a := &simd.StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, Plane: p.Plane, Groups: p.Groups, Group: p.Group}
+	a := &simd.StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane}
 	if p.Op == shape.SpaceToDepth {
 		a.Space, a.Depth = src, dst
 	}

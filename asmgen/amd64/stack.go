@@ -1,6 +1,7 @@
 package amd64
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/mmcloughlin/avo/attr"
@@ -37,11 +38,14 @@ func (g *Generator) stackOps(unit int) stackOps {
 // registers with masks (zeroing, so that masked-off bytes never fault),
 // writes each of four more with two merge-masked two-table permutes (the
 // index's top bits choose the pair: first the second pair's units, then,
-// under the complement, the first's), and stores them with masks.
+// under the complement, the first's), and stores them with masks. On the
+// depth side a unit that reaches past its segment's end moves each
+// register in two masked parts, the second from the next segment.
 //
 // The four index vectors and five masks stay in registers for the whole
 // call: Z8-Z11, K1 (the depth side) and K2-K5 (the space side's
-// registers); K6 and K7 hold each permute pair's units.
+// registers); K6 and K7 hold each permute pair's units, and the two parts
+// of a unit that crosses segments.
 func (g *Generator) stackRows(k table.Kernel) {
 	c := g.c
 	zip := k.Kind == table.StackZip
@@ -89,35 +93,40 @@ func (g *Generator) stackRows(k table.Kernel) {
 	// from the stack in the loop made the loop's loads wait on its
 	// stores wherever the output lay a multiple of 4 KiB from the stack
 	// (28 instead of 44 GB/s on a Zen 5, depending on the binary).
-	plane, plane3, groups, step, last, group := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
+	// (lastDepth, read once, is the exception.)
+	plane, plane3, step, last, units := c.GP64(), c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("plane"), plane)
 	c.LEAQ(operand.Mem{Base: plane, Index: plane, Scale: 2}, plane3)
-	c.Load(c.Param("groups"), groups)
 	c.Load(c.Param("step"), step)
 	c.Load(c.Param("last"), last)
-	c.Load(c.Param("group"), group)
-	groupLoop, unitLoop := g.label("group"), g.label("unit")
-	c.Label(groupLoop)
-	off, units := c.GP64(), c.GP64()
-	c.XORQ(off, off)
 	c.Load(c.Param("units"), units)
+	// off runs along the rows, at on the depth side, seg within the segment.
+	off, at, seg := c.GP64(), c.GP64(), c.GP64()
+	c.XORQ(off, off)
+	c.XORQ(at, at)
+	c.XORQ(seg, seg)
+	unitLoop := g.label("unit")
 	c.Label(unitLoop)
-	at := c.GP64() // min(off, last): the last unit may overlap the one before
-	c.MOVQ(off, at)
-	c.CMPQ(at, last)
-	c.CMOVQGT(last, at)
-	d, s := c.GP64(), c.GP64()
-	c.LEAQ(operand.Mem{Base: depth, Index: at, Scale: 1}, d)
-	c.LEAQ(operand.Mem{Base: space, Index: at, Scale: stack.Planes}, s)
-	planeMem := [stack.Planes]operand.Mem{
-		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
-	}
+	s := c.GP64() // space + 4*min(off, last): the last unit may overlap the one before
+	c.MOVQ(off, s)
+	c.CMPQ(s, last)
+	c.CMOVQGT(last, s)
+	c.LEAQ(operand.Mem{Base: space, Index: s, Scale: stack.Planes}, s)
 	spaceMem := func(r int) operand.Mem { return operand.Mem{Base: s, Disp: r * stack.Vector} }
 	in := [stack.Planes]reg.VecPhysical{zmm(0), zmm(1), zmm(2), zmm(3)}
-	for r, v := range in {
-		if zip {
-			c.VMOVDQU8_Z(planeMem[r], kDepth, v)
-		} else {
+	if zip {
+		g.stackDepthSide(stackUnit{depth, plane, plane3, step, last, off, at, seg}, func(d reg.Register, k reg.Register, part int) {
+			for r, v := range in {
+				switch part {
+				case 0:
+					c.VMOVDQU8_Z(planeMem(d, plane, plane3, r), k, v)
+				default: // the second part merges into what the first loaded
+					c.VMOVDQU8(planeMem(d, plane, plane3, r), k, v)
+				}
+			}
+		})
+	} else {
+		for r, v := range in {
 			c.VMOVDQU8_Z(spaceMem(r), kSpace[r], v)
 		}
 	}
@@ -138,8 +147,6 @@ func (g *Generator) stackRows(k table.Kernel) {
 		ops.permute(in[1], in[0], reg.K7, v)
 		if zip {
 			c.VMOVDQU8(v, kSpace[r], spaceMem(r))
-		} else if !paired {
-			c.VMOVDQU8(v, kDepth, planeMem[r])
 		}
 	}
 	if paired && !zip { // registers 2i and 2i+1 hold the pairs of planes (i, 0) and (i, 1)
@@ -151,17 +158,75 @@ func (g *Generator) stackRows(k table.Kernel) {
 			c.VPUNPCKLQDQ(out[i+1], out[i], planes[i])
 			c.VPUNPCKHQDQ(out[i+1], out[i], planes[i+1])
 		}
-		for r, v := range planes {
-			c.VMOVDQU8(v, kDepth, planeMem[r])
-		}
+		out = planes
 	}
+	if !zip {
+		g.stackDepthSide(stackUnit{depth, plane, plane3, step, last, off, at, seg}, func(d reg.Register, k reg.Register, _ int) {
+			for r, v := range out {
+				c.VMOVDQU8(v, k, planeMem(d, plane, plane3, r))
+			}
+		})
+	}
+	// The next unit: one segment on, past the other planes', where this
+	// one reached the end of its segment.
 	c.ADDQ(step, off)
+	c.ADDQ(step, at)
+	c.ADDQ(step, seg)
+	same := g.label("same")
+	c.CMPQ(seg, plane)
+	c.JB(operand.LabelRef(same))
+	c.SUBQ(plane, seg)
+	c.ADDQ(plane3, at)
+	c.Label(same)
 	c.DECQ(units)
 	c.JNZ(operand.LabelRef(unitLoop))
-	c.ADDQ(group, space)
-	c.ADDQ(group, depth)
-	c.DECQ(groups)
-	c.JNZ(operand.LabelRef(groupLoop))
 	c.VZEROUPPER()
 	c.RET()
+}
+
+// stackUnit is the registers that place a unit on the depth side.
+type stackUnit struct {
+	depth, plane, plane3, step, last reg.Register
+	off, at, seg                     reg.Register
+}
+
+// planeMem is the address of plane r of a unit whose first plane is at d.
+func planeMem(d, plane, plane3 reg.Register, r int) operand.Mem {
+	return [stack.Planes]operand.Mem{
+		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
+	}[r]
+}
+
+// stackDepthSide writes a unit's loads or stores on the depth side: move
+// emits them for the four planes of the unit at d under mask k, part 0 for
+// a whole unit or the part of its segment, part 1 for the rest, from the
+// next segment. The last unit (off > last) lies at lastDepth, inside its
+// segment.
+func (g *Generator) stackDepthSide(u stackUnit, move func(d, k reg.Register, part int)) {
+	c := g.c
+	whole, final, split, done := g.label("whole"), g.label("final"), g.label("split"), g.label("moved")
+	d, rem := c.GP64(), c.GP64()
+	c.CMPQ(u.off, u.last)
+	c.JGT(operand.LabelRef(final))
+	c.LEAQ(operand.Mem{Base: u.depth, Index: u.at, Scale: 1}, d)
+	c.MOVQ(u.plane, rem) // bytes left in the segment
+	c.SUBQ(u.seg, rem)
+	c.CMPQ(rem, u.step)
+	c.JB(operand.LabelRef(split))
+	c.Label(whole)
+	move(d, reg.K1, 0)
+	c.JMP(operand.LabelRef(done))
+	c.Label(final)
+	c.Load(c.Param("lastDepth"), d)
+	c.ADDQ(u.depth, d)
+	c.JMP(operand.LabelRef(whole))
+	c.Label(split)
+	c.BZHIQ(rem, g.constant(bytes.Repeat([]byte{0xff}, 8)), rem) // the rem bytes before the segment's end
+	c.KMOVQ(rem, reg.K6)
+	c.KANDQ(reg.K1, reg.K6, reg.K6)
+	c.KANDNQ(reg.K1, reg.K6, reg.K7) // K1 &^ K6
+	move(d, reg.K6, 0)
+	c.ADDQ(u.plane3, d) // the next segment, minus the rem bytes
+	move(d, reg.K7, 1)
+	c.Label(done)
 }

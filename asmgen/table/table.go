@@ -90,9 +90,9 @@ var (
 		[]string{"dst", "src", "offs", "idx"},
 		[]string{"steps", "reps", "srcRep", "dstRep"}}
 	StackSig = Signature{"Stack",
-		"the stacked-row kernels, which run, in each of groups groups (group bytes apart on both sides), units units of short rows: unit u starts min(u*step, last) bytes into the group on the depth side, where its four planes lie plane bytes apart, and four times as far on the space side; tab holds the units' permutation and masks (see internal/stack)",
+		"the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack)",
 		[]string{"space", "depth", "tab"},
-		[]string{"units", "step", "last", "plane", "groups", "group"}}
+		[]string{"units", "step", "last", "lastDepth", "plane"}}
 	UnitSig = Signature{"Unit",
 		"the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows)",
 		[]string{"space", "depth"},

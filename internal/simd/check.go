@@ -107,7 +107,7 @@ func (f StackFunc) Run(a *StackArgs) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	depth, space, ok := stack.Reach(a.Tab, a.Units, a.Step, a.Last, a.Plane, a.Groups, a.Group)
+	depth, space, ok := stack.Reach(a.Tab, a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
 	if !ok || depth > len(a.Depth) || space > len(a.Space) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}

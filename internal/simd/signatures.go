@@ -82,13 +82,13 @@ func (f GatherFunc) call(a *GatherArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
 }
 
-// StackFunc is the signature of the stacked-row kernels, which run, in each of groups groups (group bytes apart on both sides), units units of short rows: unit u starts min(u*step, last) bytes into the group on the depth side, where its four planes lie plane bytes apart, and four times as far on the space side; tab holds the units' permutation and masks (see internal/stack).
-type StackFunc func(space, depth, tab *byte, units, step, last, plane, groups, group int)
+// StackFunc is the signature of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack).
+type StackFunc func(space, depth, tab *byte, units, step, last, lastDepth, plane int)
 
 // StackArgs are the arguments of a StackFunc, with the slices its pointers point into.
 type StackArgs struct {
-	Space, Depth, Tab                       []byte
-	Units, Step, Last, Plane, Groups, Group int
+	Space, Depth, Tab                   []byte
+	Units, Step, Last, LastDepth, Plane int
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
@@ -96,7 +96,7 @@ type StackArgs struct {
 
 // call calls f with a's arguments.
 func (f StackFunc) call(a *StackArgs) {
-	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.Plane, a.Groups, a.Group)
+	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
 }
 
 // UnitFunc is the signature of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows).

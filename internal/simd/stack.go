@@ -37,7 +37,7 @@ func (t *Table) stacked(g shape.Geometry, dst, src []byte, r *engine.Route) bool
 	if p == nil {
 		return false
 	}
-	a := &StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, Plane: p.Plane, Groups: p.Groups, Group: p.Group}
+	a := &StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane}
 	if g.Op == shape.SpaceToDepth {
 		a.Space, a.Depth = src, dst
 	}

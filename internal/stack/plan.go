@@ -12,9 +12,15 @@
 // eight two-table permutes, four masked stores, where the row kernels pay
 // a loop iteration and partial vectors for every 13-byte row.
 //
-// The units run along rows that continue each other's bytes: in DCR the
-// rows of every channel of a plane group, in CRD those of one channel. A
-// group whose rows are not a multiple of k ends with a unit that overlaps
+// The units run along every row of the call. In both orders a plane's
+// rows continue each other's bytes for a segment (DCR: the rows of all the
+// channels of a plane group; CRD: those of one channel), and the plane's
+// next segment lies four segments further on, past the three other
+// planes' (the next image in DCR, the next channel in CRD), while the
+// space side holds the rows they make back to back throughout. A unit
+// that reaches past the end of a segment takes the rest of its rows from
+// the next one: two masked loads (or stores) per register instead of one.
+// Where the rows are not a multiple of k, the call's last unit overlaps
 // the one before it and rewrites the same bytes.
 package stack
 
@@ -42,10 +48,12 @@ const (
 	unitsMax  = 1 << 30              // bounds units so that offsets stay far from overflow
 )
 
-// A Plan runs a call as Groups groups, Group bytes apart on both sides, of
-// Units units each. Unit u of a group starts min(u*Step, Last) bytes into
-// the group on the depth side, where its four planes lie Plane bytes apart,
-// and four times as far on the space side.
+// A Plan runs a call as Units units. Unit u starts at v = min(u*Step,
+// Last) bytes along the rows: four times as far into the space side, and
+// on the depth side, where its four planes lie Plane bytes apart, Depth(v)
+// bytes in (LastDepth = Depth(Last)): the segments of a plane, Plane bytes
+// each, lie 4*Plane bytes apart. A unit whose Step bytes reach past its
+// segment's end takes the rest from the start of the next.
 //
 // Tab holds, per register the kernel writes (the space side's four for a
 // DepthToSpace, the planes' for a SpaceToDepth), the index vector of its
@@ -65,11 +73,11 @@ const (
 // lane those of the lane's first and last eight bytes of the planes, which
 // it splits after (VPSHUFB, then VPUNPCKLQDQ and VPUNPCKHQDQ).
 type Plan struct {
-	Op                                      shape.Op
-	Unit                                    int
-	Paired                                  bool
-	Units, Step, Last, Plane, Groups, Group int
-	Tab                                     [TabBytes]byte
+	Op                                 shape.Op
+	Unit                               int
+	Paired                             bool
+	Units, Step, Last, LastDepth, Plane int
+	Tab                                [TabBytes]byte
 }
 
 // New plans a validated call for kernels that permute units of unit bytes
@@ -84,23 +92,25 @@ func New(g *shape.Geometry, unit int, paired bool) (*Plan, bool) {
 		return nil, false
 	}
 	cp := d.C / (b * b) // C' of the channels the block spreads
-	plane := d.H * row
-	p := &Plan{Op: g.Op, Unit: unit, Paired: paired, Plane: plane, Groups: d.N, Group: d.C * plane}
+	p := &Plan{Op: g.Op, Unit: unit, Paired: paired, Plane: cp * d.H * row}
 	if paired {
 		p.Unit = 2
 	}
-	rows := cp * d.H
 	if g.Order == shape.CRD {
-		p.Plane, p.Groups, p.Group, rows = plane, d.N*cp, b*b*plane, d.H
-	} else {
-		p.Plane = cp * plane
+		p.Plane = d.H * row
 	}
-	k := min(Vector/row, rows)
+	rows := d.N * cp * d.H
+	k := min(Vector/row, p.Plane/row) // a unit spans at most two segments
 	p.Step, p.Last = k*row, (rows-k)*row
+	p.LastDepth = Depth(p.Last, p.Plane)
 	p.Units = (rows + k - 1) / k
 	p.fill(row, w)
 	return p, true
 }
+
+// Depth is where byte v along the rows of a plane lies on the depth side,
+// from the plane's start, with segments of plane bytes (v >= 0, plane >= 1).
+func Depth(v, plane int) int { return v/plane*Planes*plane + v%plane }
 
 // fill writes the table of units of k = p.Step/row rows of row bytes of
 // w-byte elements.
@@ -215,66 +225,87 @@ func lowBits(n int) uint64 {
 // reaches on the depth and space sides with these arguments, the masks
 // read from tab as the kernel reads them, or false for arguments no kernel
 // takes or whose reach would overflow: the check before every call, which
-// trusts no plan.
-func Reach(tab []byte, units, step, last, plane, groups, group int) (depth, space int, ok bool) {
+// trusts no plan. A kernel's units cross at most one segment boundary
+// (step <= plane), the last one none, and lastDepth must be where Last
+// lies.
+func Reach(tab []byte, units, step, last, lastDepth, plane int) (depth, space int, ok bool) {
 	const huge = math.MaxInt / 16 // far from overflow after the sums below
 	if len(tab) < TabBytes || units < 1 || units > unitsMax || step < 1 || step > Vector ||
-		groups < 1 || min(last, plane, group) < 0 || max(last, plane, group) > huge ||
-		groups > 1 && group > huge/(groups-1) {
+		plane < step || last < 0 || max(last, plane) > huge || last%plane+step > plane ||
+		lastDepth != Depth(last, plane) {
 		return 0, 0, false
 	}
-	at := min((units-1)*step, last) // the furthest unit's start
-	if n := maskLen(tab[MaskDepth:]); n > 0 {
-		depth = at + (Planes-1)*plane + n
+	at := min((units-1)*step, last) // the furthest unit's start along the rows
+	if n := maskLen(tab[MaskDepth:]); n > step {
+		return 0, 0, false
+	} else if n > 0 {
+		depth = Depth(at+n-1, plane) + 1 + (Planes-1)*plane
 	}
 	for r := range Planes {
 		if n := maskLen(tab[MaskSpace+8*r:]); n > 0 {
 			space = max(space, Planes*at+r*Vector+n)
 		}
 	}
-	g := (groups - 1) * group
-	return depth + g, space + g, true
+	return depth, space, true
 }
 
 // Reach is the package's Reach for the plan's arguments.
 func (p *Plan) Reach() (depth, space int, ok bool) {
-	return Reach(p.Tab[:], p.Units, p.Step, p.Last, p.Plane, p.Groups, p.Group)
+	return Reach(p.Tab[:], p.Units, p.Step, p.Last, p.LastDepth, p.Plane)
 }
 
 // maskLen is one past the highest byte the mask at m selects.
 func maskLen(m []byte) int { return 64 - bits.LeadingZeros64(binary.LittleEndian.Uint64(m)) }
 
 // Interpret runs the plan as the kernels do, in Go: the model the kernels
-// are tested against, and a check of the table on any machine.
+// are tested against, and a check of the table on any machine. Like the
+// kernels, it follows the depth side unit by unit, never computing Depth
+// but for the last unit.
 func (p *Plan) Interpret(space, depth []byte) {
-	for gr := range p.Groups {
-		for u := range p.Units {
-			o := min(u*p.Step, p.Last)
-			p.unit(space[gr*p.Group+Planes*o:], depth[gr*p.Group+o:])
+	off, at, seg := 0, 0, 0 // along the rows; on the depth side; into the segment
+	for range p.Units {
+		if off > p.Last {
+			p.unit(space[Planes*p.Last:], depth, p.LastDepth, Vector) // within its segment
+		} else {
+			p.unit(space[Planes*off:], depth, at, p.Plane-seg)
+		}
+		off, at, seg = off+p.Step, at+p.Step, seg+p.Step
+		if seg >= p.Plane {
+			seg -= p.Plane
+			at += (Planes - 1) * p.Plane
 		}
 	}
 }
 
 // unit runs one unit whose space side starts at space and depth side at
-// depth: masked loads of four registers, the permutes, masked stores.
-func (p *Plan) unit(space, depth []byte) {
+// depth[at:], rem bytes before its segment ends: masked loads of four
+// registers, the permutes, masked stores. Bytes from rem on come from the
+// next segment.
+func (p *Plan) unit(space, depth []byte, at, rem int) {
 	zip := p.Op == shape.DepthToSpace
-	mask := func(r int, depthSide bool) ([]byte, uint64) {
-		switch m := binary.LittleEndian.Uint64(p.Tab[MaskSpace+8*r:]); {
-		case depthSide:
-			return depth[r*p.Plane:], binary.LittleEndian.Uint64(p.Tab[MaskDepth:])
-		case m == 0: // a register past the unit's end, perhaps past space's
-			return nil, 0
-		default:
-			return space[r*Vector:], m
+	depthMask := binary.LittleEndian.Uint64(p.Tab[MaskDepth:])
+	// addr is where byte k of register r lies, and whether it moves.
+	addr := func(r, k int, depthSide bool) (*byte, bool) {
+		if depthSide {
+			if depthMask>>k&1 == 0 {
+				return nil, false
+			}
+			x := at + r*p.Plane + k
+			if k >= rem {
+				x += (Planes - 1) * p.Plane
+			}
+			return &depth[x], true
 		}
+		if binary.LittleEndian.Uint64(p.Tab[MaskSpace+8*r:])>>k&1 == 0 {
+			return nil, false // perhaps past space's end
+		}
+		return &space[r*Vector+k], true
 	}
 	var in, out [Planes][Vector]byte
 	for r := range Planes {
-		at, m := mask(r, zip)
 		for k := range Vector {
-			if m>>k&1 != 0 {
-				in[r][k] = at[k]
+			if x, ok := addr(r, k, zip); ok {
+				in[r][k] = *x
 			}
 		}
 	}
@@ -296,10 +327,9 @@ func (p *Plan) unit(space, depth []byte) {
 		out = split(out)
 	}
 	for r := range Planes {
-		at, m := mask(r, !zip)
 		for k := range Vector {
-			if m>>k&1 != 0 {
-				at[k] = out[r][k]
+			if x, ok := addr(r, k, !zip); ok {
+				*x = out[r][k]
 			}
 		}
 	}
@@ -341,5 +371,5 @@ func split(pairs [Planes][Vector]byte) (out [Planes][Vector]byte) {
 
 // String describes the plan, as Describe reports it.
 func (p *Plan) String() string {
-	return fmt.Sprintf("stacked rows, %d groups of %d units of 4 registers of %d-byte rows", p.Groups, p.Units, p.Step)
+	return fmt.Sprintf("stacked rows, %d units of 4 registers of %d-byte rows", p.Units, p.Step)
 }

@@ -88,23 +88,34 @@ func TestInterpret(t *testing.T) {
 // are refused before any kernel runs.
 func TestReachRejects(t *testing.T) {
 	tab := make([]byte, TabBytes)
-	tab[MaskDepth] = 1
+	tab[MaskDepth] = 0x0f // 4 bytes
 	const big = int(^uint(0) >> 1)
-	for _, a := range [][6]int{ // units, step, last, plane, groups, group
-		{0, 1, 0, 0, 1, 0}, {1, 0, 0, 0, 1, 0}, {1, Vector + 1, 0, 0, 1, 0}, {1, 1, -1, 0, 1, 0},
-		{1, 1, 0, -1, 1, 0}, {1, 1, 0, 0, 0, 0}, {1, 1, 0, 0, 1, -1}, {1, 1, big, 0, 1, 0},
-		{1, 1, 0, big / 2, 1, 0}, {1, 1, 0, 0, 3, big / 4}, {unitsMax + 1, 1, 0, 0, 1, 0},
+	for _, a := range [][5]int{ // units, step, last, lastDepth, plane
+		{0, 4, 0, 0, 4}, {1, 0, 0, 0, 4}, {1, Vector + 1, 0, 0, 100}, {1, 4, -1, 0, 4},
+		{1, 4, 0, 0, 3}, {1, 4, 0, 0, 0}, {1, 4, big, 0, 4}, {1, 4, 0, 0, big / 2},
+		{unitsMax + 1, 4, 0, 0, 4},
+		{1, 4, 8, 38, 10},  // the last unit would cross a segment's end
+		{1, 4, 12, 12, 10}, // lastDepth is not where byte 12 lies (42)
+		{1, 2, 0, 0, 4},    // the depth mask is longer than a unit
 	} {
-		if _, _, ok := Reach(tab, a[0], a[1], a[2], a[3], a[4], a[5]); ok {
+		if _, _, ok := Reach(tab, a[0], a[1], a[2], a[3], a[4]); ok {
 			t.Errorf("Reach%v: accepted", a)
 		}
 	}
-	if _, _, ok := Reach(tab[:TabBytes-1], 1, 1, 0, 0, 1, 0); ok {
+	if _, _, ok := Reach(tab[:TabBytes-1], 1, 4, 0, 0, 4); ok {
 		t.Error("a short table was accepted")
 	}
-	// One unit of one byte per plane, planes 10 bytes apart, two groups 100
-	// bytes apart: the last plane's byte of the second group is byte 130.
-	if d, s, ok := Reach(tab, 1, 1, 0, 10, 2, 100); !ok || d != 131 || s != 100 {
-		t.Errorf("Reach = %d, %d, %v; want 131, 100, true", d, s, ok)
+	// Segments of 6 bytes, units of 4: the second unit takes bytes 4 and 5
+	// of the first segment and 0 and 1 of the second, which lies 24 bytes
+	// on, so the last plane's last byte is 18+24+1; on the space side, one
+	// register of 16 bytes four times 4 bytes on.
+	tab[MaskSpace] = 0xff
+	tab[MaskSpace+1] = 0xff
+	if d, s, ok := Reach(tab, 2, 4, 8, 26, 6); !ok || d != 44 || s != 32 {
+		t.Errorf("Reach = %d, %d, %v; want 44, 32, true", d, s, ok)
+	}
+	// A third unit is the last, at byte 8 (26 on the depth side).
+	if d, s, ok := Reach(tab, 3, 4, 8, 26, 6); !ok || d != 48 || s != 48 {
+		t.Errorf("Reach = %d, %d, %v; want 48, 48, true", d, s, ok)
 	}
 }
