@@ -73,11 +73,11 @@ const (
 // lane those of the lane's first and last eight bytes of the planes, which
 // it splits after (VPSHUFB, then VPUNPCKLQDQ and VPUNPCKHQDQ).
 type Plan struct {
-	Op                                 shape.Op
-	Unit                               int
-	Paired                             bool
+	Op                                  shape.Op
+	Unit                                int
+	Paired                              bool
 	Units, Step, Last, LastDepth, Plane int
-	Tab                                [TabBytes]byte
+	Tab                                 [TabBytes]byte
 }
 
 // New plans a validated call for kernels that permute units of unit bytes
