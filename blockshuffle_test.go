@@ -40,6 +40,26 @@ func TestTiersMatchReference(t *testing.T) {
 	}
 }
 
+// TestStreamingMatchesReference runs every tier over the edge cases and
+// random shapes with every call taking the streaming paths, which calls
+// only make on tensors larger than a quarter of the cache: the planner's
+// choice of streaming kernels and the layouts it hands them, at every
+// width, against the naive reference.
+func TestStreamingMatchesReference(t *testing.T) {
+	defer engine.SetStreamMin(0)()
+	rng := rand.New(rand.NewPCG(27, 28))
+	random := 100
+	if testing.Short() {
+		random = 10
+	}
+	all := append(cases.Edge(), cases.Random(rng, random, 1<<14)...)
+	for _, tier := range cases.Tiers() {
+		t.Run(tier.Name, func(t *testing.T) {
+			cases.Compare(t, tier.Name, tier.Run, all, cases.Widths, rng)
+		})
+	}
+}
+
 // TestEveryElementKind goes through the typed API for each kind Element allows.
 func TestEveryElementKind(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))

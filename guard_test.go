@@ -1,10 +1,12 @@
 package blockshuffle_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/guard"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 )
@@ -27,7 +29,12 @@ func TestGuardPages(t *testing.T) {
 	defer srcMem.Release()
 	defer dstMem.Release()
 	for _, tier := range cases.Tiers() {
-		for _, es := range []int{1, 2, 4, 8, 16} {
+		for _, es := range []int{1, 2, 4, 8, 16, -4, -8} { // negative: streaming, as large tensors are written
+			restore := engine.SetStreamMin(math.MaxInt)
+			if es < 0 {
+				es = -es
+				engine.SetStreamMin(0)
+			}
 			for _, c := range all {
 				n := c.Len() * es
 				src0, src1, ok := srcMem.Slices(n)
@@ -40,6 +47,7 @@ func TestGuardPages(t *testing.T) {
 					cases.Check(t, tier.Name, tier.Run, c, es, b[1], b[0])
 				}
 			}
+			restore()
 		}
 	}
 }

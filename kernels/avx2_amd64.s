@@ -49174,3 +49174,119 @@ piecesdone2446:
 	SFENCE
 	VZEROUPPER
 	RET
+
+// func streamRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  e+16(FP), DX
+	MOVQ  srcX+40(FP), BX
+	MOVQ  rows+48(FP), SI
+	IMULQ w+24(FP), SI
+	IMULQ DX, SI
+	MOVQ  SI, (SP)
+	MOVQ  rows+48(FP), SI
+	DECQ  SI
+	IMULQ srcRow+64(FP), SI
+	MOVQ  w+24(FP), DI
+	DECQ  DI
+	IMULQ BX, DI
+	ADDQ  DI, SI
+	ADDQ  DX, SI
+	SUBQ  $+32, SI
+	MOVQ  SI, 8(SP)
+	MOVQ  groups+72(FP), SI
+	MOVQ  SI, 16(SP)
+	LEAQ  shuffle1817<>+0(SB), DI
+
+group2447:
+	MOVQ    AX, R8
+	ADDQ    (SP), R8
+	VMOVDQU (CX), Y0
+	VMOVDQU Y0, (AX)
+	MOVQ    CX, SI
+	ADDQ    8(SP), SI
+	VMOVDQU (SI), Y0
+	VMOVDQU Y0, -32(R8)
+	LEAQ    31(AX), SI
+	ANDQ    $-32, SI
+	ANDQ    $-32, R8
+	MOVQ    SI, R9
+	SUBQ    AX, R9
+	MOVQ    CX, R10
+	MOVQ    CX, R12
+	MOVQ    w+24(FP), R11
+	CMPQ    SI, R8
+	JAE     groupdone2451
+
+chunk2448:
+	MOVQ    DX, R13
+	SUBQ    R9, R13
+	CMPQ    R13, $+32
+	JB      cross2449
+	VMOVDQU (R10)(R9*1), Y0
+	ADDQ    $+32, R9
+	CMPQ    R9, DX
+	JB      store2450
+	XORQ    R9, R9
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     samerow2452
+	MOVQ    w+24(FP), R11
+	ADDQ    srcRow+64(FP), R12
+	MOVQ    R12, R10
+
+samerow2452:
+	JMP store2450
+
+cross2449:
+	VMOVDQU -32(R10)(DX*1), Y1
+	ADDQ    BX, R10
+	DECQ    R11
+	JNZ     samerow2453
+	MOVQ    w+24(FP), R11
+	ADDQ    srcRow+64(FP), R12
+	MOVQ    R12, R10
+
+samerow2453:
+	VMOVDQU   (R10), Y2
+	VMOVDQU   64(DI)(R13*1), Y3
+	VPBLENDVB Y3, Y1, Y2, Y2
+	NEGQ      R13
+	VMOVDQU   32(DI)(R13*1), Y3
+	VPERMD    Y2, Y3, Y0
+	LEAQ      32(R13), R9
+
+store2450:
+	VMOVNTDQ Y0, (SI)
+	ADDQ     $+32, SI
+	CMPQ     SI, R8
+	JB       chunk2448
+
+groupdone2451:
+	ADDQ dstGroup+80(FP), AX
+	ADDQ srcGroup+88(FP), CX
+	DECQ 16(SP)
+	JNZ  group2447
+	SFENCE
+	VZEROUPPER
+	RET
+
+DATA shuffle1817<>+0(SB)/8, $0x0000000100000000
+DATA shuffle1817<>+8(SB)/8, $0x0000000300000002
+DATA shuffle1817<>+16(SB)/8, $0x0000000500000004
+DATA shuffle1817<>+24(SB)/8, $0x0000000700000006
+DATA shuffle1817<>+32(SB)/8, $0x0000000100000000
+DATA shuffle1817<>+40(SB)/8, $0x0000000300000002
+DATA shuffle1817<>+48(SB)/8, $0x0000000500000004
+DATA shuffle1817<>+56(SB)/8, $0x0000000700000006
+DATA shuffle1817<>+64(SB)/8, $0x0000000000000000
+DATA shuffle1817<>+72(SB)/8, $0x0000000000000000
+DATA shuffle1817<>+80(SB)/8, $0x0000000000000000
+DATA shuffle1817<>+88(SB)/8, $0x0000000000000000
+DATA shuffle1817<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle1817<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle1817<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle1817<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1817<>(SB), RODATA|NOPTR, $128

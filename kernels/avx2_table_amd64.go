@@ -60,6 +60,7 @@ var avx2 = simd.Table{
 	UnitUnzip:  simd.UnitKernels{1: unitUnzip2x1AVX2, 2: unitUnzip2x2AVX2, 4: unitUnzip2x4AVX2, 8: unitUnzip2x8AVX2},
 	CopyRuns:   copyRunsAVX2,
 	CopyRunsNT: copyRunsAVX2NT,
+	StreamRuns: streamRunsAVX2,
 	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 

@@ -102,6 +102,24 @@ func TestGuardPages(t *testing.T) {
 				})
 			}
 		}
+		for e := 32; e <= 100 && set.StreamRuns != nil; e += 4 {
+			for _, rows := range []int{1, 3} { // rows of 2 runs, 4 bytes apart in the source
+				dst, src := 2*e*rows, (2*e+4)*rows
+				inGuards(t, dst, src, func(d, s []byte) {
+					for i := range s {
+						s[i] = byte(i*7 + e)
+					}
+					set.StreamRuns.Run(&simd.StreamArgs{Dst: d, Src: s, E: e, W: 2, DstX: e, SrcX: e + 2, Rows: rows, DstRow: 2 * e, SrcRow: 2*e + 4, Groups: 1})
+					for r := range rows {
+						for x := range 2 {
+							if string(d[(2*r+x)*e:][:e]) != string(s[r*(2*e+4)+x*(e+2):][:e]) {
+								t.Fatalf("%s StreamRuns e=%d row %d run %d differs", name, e, r, x)
+							}
+						}
+					}
+				})
+			}
+		}
 	}
 }
 

@@ -61,7 +61,12 @@
 //     block sizes without kernels of their own.
 //     Runs   interleave again where a run is at most 16 bytes, with runs as
 //     elements and the sides' roles swapped (the depth row interleaves
-//     the b space rows' runs); copyRuns for runs of 16 bytes and more.
+//     the b space rows' runs); copyRuns for runs of 16 bytes and more;
+//     on tensors past a quarter of the cache, its non-temporal twin for
+//     runs of whole 32-byte stores, and streamRuns where the runs of a
+//     group tile one block of the output (NHWC DCR of runs of whole
+//     dwords, 32 bytes or more: a blend and a dword rotation where a
+//     store crosses from one run to the next).
 //     Transpose   call: the transposing lane kernel for b, C' and w
 //     (b and C' up to 4); for b = 2 with C'*w >= 16 bytes where the table
 //     has none, lanes: an unzip (zip) by 4 of every pixel; for pixels
@@ -74,7 +79,7 @@
 //  3. Kernel name. zip<b>x<w><ISA> and unzip<b>x<w><ISA> (NT appended for
 //     the non-temporal twins), tzip<b>x<C'>x<w><ISA> and
 //     tunzip<b>x<C'>x<w><ISA> for the transposing ones, zipNx16<ISA> and
-//     unzipNx16<ISA>, copyRuns<ISA>. Example: zip3x2AVX2 zips 3 lanes of
+//     unzipNx16<ISA>, copyRuns<ISA>, streamRuns<ISA>. Example: zip3x2AVX2 zips 3 lanes of
 //     2-byte elements.
 //
 //  4. Builder (asmgen/vec). Each kernel's inner loop is a vec program,

@@ -60,6 +60,10 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 		g.copyRuns(k)
 		return 0, nil
 	}
+	if k.Kind == table.Stream {
+		g.streamRuns(k)
+		return 0, nil
+	}
 	if k.B == 0 {
 		g.moveN(k)
 		return 0, nil

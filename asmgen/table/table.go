@@ -63,6 +63,7 @@ const (
 	StackUnzip             // its SpaceToDepth
 	UnitZip                // NCHW DepthToSpace of b = 2 by units of one row of each of the four planes, moved in whole chunks (internal/stack's Rows)
 	UnitUnzip              // its SpaceToDepth
+	Stream                 // copy runs that tile each group of the output with aligned non-temporal stores (NHWC, outputs beyond the caches)
 )
 
 // Signature is the Go signature of a family of kernels: pointer
@@ -101,6 +102,9 @@ var (
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
 		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}}
+	StreamSig = Signature{"Stream",
+		"the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores",
+		CopySig.Ptrs, CopySig.Ints}
 )
 
 // Params is the parameter list, e.g. (space, depth *byte, n, rows int).
@@ -116,6 +120,8 @@ func (k Kernel) Signature() Signature {
 	switch {
 	case k.Kind == Copy:
 		return CopySig
+	case k.Kind == Stream:
+		return StreamSig
 	case k.Kind == Gather:
 		return GatherSig
 	case k.Kind == StackZip || k.Kind == StackUnzip:
@@ -154,6 +160,9 @@ func (k Kernel) Name() string {
 	}
 	if k.Kind == Copy {
 		return "copyRuns" + string(k.ISA)
+	}
+	if k.Kind == Stream {
+		return "streamRuns" + string(k.ISA)
 	}
 	if k.Kind == Gather { // e.g. gather2AVX512VBMI: 2 groups of windows per vector
 		return fmt.Sprintf("gather%d%s", k.Groups, k.ISA)
@@ -352,7 +361,7 @@ func Kernels(i ISA) []Kernel {
 	}
 	out = append(out, Kernel{ISA: i, Kind: Copy})
 	if i.streams() {
-		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true})
+		out = append(out, Kernel{ISA: i, Kind: Copy, Streaming: true}, Kernel{ISA: i, Kind: Stream})
 	}
 	return out
 }

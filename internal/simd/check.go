@@ -68,6 +68,25 @@ func (f CopyFunc) Run(a *CopyArgs) {
 	f.call(a)
 }
 
+// Run calls a streaming run copier after checking the call, which must
+// also suit it: runs of 32 bytes or more, that tile each group's block of
+// dst (dstX = e, dstRow = w*e), the only bytes of dst it writes. With
+// a.Report set it names the kernel instead.
+func (f StreamFunc) Run(a *StreamArgs) {
+	if dryRun(f, a.Report) {
+		return
+	}
+	dstRow, ok1 := around(a.E, a.W, a.DstX)
+	srcRow, ok2 := around(a.E, a.W, a.SrcX)
+	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
+	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
+	tiles := a.E >= 32 && a.E%4 == 0 && a.DstX == a.E && dstRow == a.DstRow
+	if !tiles || !ok1 || !ok2 || !ok3 || !ok4 || dst > len(a.Dst) || src > len(a.Src) {
+		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+	}
+	f.call(a)
+}
+
 // Run calls a gather kernel of groups groups of windows w after checking
 // the call: every vector and window offset of the program is read, so
 // that the check does not trust whoever built it. With a.Report set it

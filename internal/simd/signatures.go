@@ -65,6 +65,23 @@ func (f CopyFunc) call(a *CopyArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
 }
 
+// StreamFunc is the signature of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores.
+type StreamFunc func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+
+// StreamArgs are the arguments of a StreamFunc, with the slices its pointers point into.
+type StreamArgs struct {
+	Dst, Src                                                           []byte
+	E, W, DstX, SrcX, Rows, DstRow, SrcRow, Groups, DstGroup, SrcGroup int
+
+	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
+	Report func(kernel string)
+}
+
+// call calls f with a's arguments.
+func (f StreamFunc) call(a *StreamArgs) {
+	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+}
+
 // GatherFunc is the signature of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather).
 type GatherFunc func(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int)
 

@@ -40,6 +40,7 @@ type Table struct {
 	ZipN, UnzipN   AnyBFunc
 	CopyRuns       CopyFunc
 	CopyRunsNT     CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
+	StreamRuns     StreamFunc
 	Split          [MaxBlock + 1]int
 
 	// Gather[g] is the gather kernel of g groups of windows per vector,
@@ -208,11 +209,17 @@ func (t *Table) lookup(k key) LaneKernel {
 }
 
 // copyRuns runs the table's run copier, streaming where the runs allow if
-// stream is set.
+// stream is set: with the copier's streaming twin where every run is
+// whole 32-byte stores, else with the streaming run copier where the runs
+// of a group tile one block of dst.
 func (t *Table) copyRuns(stream bool, a *CopyArgs) {
 	for s := t; stream && s != nil; s = s.Base {
 		if s.CopyRunsNT != nil && a.E%32 == 0 && aligned32(a.Dst, a.DstX, a.DstRow, a.DstGroup) {
 			s.CopyRunsNT.Run(a)
+			return
+		}
+		if sa, ok := streamed(a); ok && s.StreamRuns != nil {
+			s.StreamRuns.Run(&sa)
 			return
 		}
 	}
@@ -220,6 +227,25 @@ func (t *Table) copyRuns(stream bool, a *CopyArgs) {
 		t = t.Base
 	}
 	t.CopyRuns.Run(a)
+}
+
+// streamed returns a call as the streaming run copier takes it, or false
+// if it does not suit it: runs of whole dwords, 32 bytes or more, that
+// tile each group's block of dst, which starts on a dword. A call whose
+// rows interleave their runs, run x of row r at x*rows + r (SpaceToDepth's
+// pixels, one run per block row), becomes one by trading its rows for its
+// runs: each pixel a row of b runs.
+func streamed(a *CopyArgs) (StreamArgs, bool) {
+	s := StreamArgs(*a)
+	if s.E < 32 || s.E%4 != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(s.Dst)))%4 != 0 || s.DstGroup%4 != 0 {
+		return s, false
+	}
+	if s.DstX == s.Rows*s.E && s.DstRow == s.E {
+		s.W, s.Rows = s.Rows, s.W
+		s.DstX, s.DstRow = s.DstRow, s.DstX
+		s.SrcX, s.SrcRow = s.SrcRow, s.SrcX
+	}
+	return s, s.DstX == s.E && s.DstRow == s.W*s.E
 }
 
 // baseRuns reports whether a table with a base copies runs of e bytes with

@@ -246,6 +246,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
 	if i.Streaming {
 		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
+		fmt.Fprintf(&b, "StreamRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}.Name())
 	}
 	if i.Base != "" {
 		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Lookup(i.Base)))
@@ -282,7 +283,7 @@ const (
 	MaxUnitWidth = %d // the largest element, in bytes, of a row-unit kernel
 )
 `, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit(), table.MaxUnitWidth())
-	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.GatherSig, table.StackSig, table.UnitSig} {
+	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.StreamSig, table.GatherSig, table.StackSig, table.UnitSig} {
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
