@@ -74,55 +74,127 @@ func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip2x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
@@ -204,55 +276,121 @@ func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
@@ -319,50 +457,110 @@ func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
@@ -569,55 +767,127 @@ func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip2x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip2x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
@@ -699,55 +969,121 @@ func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
@@ -814,50 +1150,110 @@ func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 //

@@ -61,9 +61,9 @@ func TestGuardPages(t *testing.T) {
 				}
 			}
 		})
-		forEachStreaming(set, func(unzip bool, b, w int, k simd.LaneKernel) { // rows of multiples of 32 bytes
-			for n := 32; n <= 256; n += 32 {
-				tightCase(b, w, 0, n, set.Split[b], n%64 == 0).guarded(t, name+" NT", unzip, k)
+		forEachStreaming(set, func(unzip bool, b, cp, w int, k simd.LaneKernel) { // rows of whole chunks
+			for n := k.MinN; n <= max(256, 3*k.MinN); n += k.MinN {
+				tightCase(b, w, cp, n, set.Split[b], n%(2*k.MinN) == 0).guarded(t, name+" NT", unzip, k)
 			}
 		})
 		for _, unzip := range []bool{false, true} {

@@ -68,7 +68,9 @@
 //     dwords, 32 bytes or more: a blend and a dword rotation where a
 //     store crosses from one run to the next).
 //     Transpose   call: the transposing lane kernel for b, C' and w
-//     (b and C' up to 4); for b = 2 with C'*w >= 16 bytes where the table
+//     (b and C' up to 4), on tensors past a quarter of the cache its
+//     non-temporal twin where the rows are whole chunks of
+//     lcm(b*C'*w, 32) bytes; for b = 2 with C'*w >= 16 bytes where the table
 //     has none, lanes: an unzip (zip) by 4 of every pixel; for pixels
 //     without either, zipsByChannel: a zip (unzip) by C' of lanes of b
 //     elements per block row.
@@ -77,7 +79,7 @@
 //     no kernel for and rows shorter than its kernels take.
 //
 //  3. Kernel name. zip<b>x<w><ISA> and unzip<b>x<w><ISA> (NT appended for
-//     the non-temporal twins), tzip<b>x<C'>x<w><ISA> and
+//     the non-temporal twins, here and below), tzip<b>x<C'>x<w><ISA> and
 //     tunzip<b>x<C'>x<w><ISA> for the transposing ones, zipNx16<ISA> and
 //     unzipNx16<ISA>, copyRuns<ISA>, streamRuns<ISA>. Example: zip3x2AVX2 zips 3 lanes of
 //     2-byte elements.

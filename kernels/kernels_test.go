@@ -228,17 +228,27 @@ func forEachLane(t *simd.Table, f func(unzip bool, b, cp, w int, k simd.LaneKern
 	}
 }
 
-// forEachStreaming calls f for every streaming twin of a table.
-func forEachStreaming(t *simd.Table, f func(unzip bool, b, w int, k simd.LaneKernel)) {
+// forEachStreaming calls f for every streaming twin of a table: zips,
+// unzips and transposing ones (cp > 0).
+func forEachStreaming(t *simd.Table, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
 	for _, unzip := range []bool{false, true} {
-		table := &t.ZipNT
+		plain, trans := &t.ZipNT, &t.TZipNT
 		if unzip {
-			table = &t.UnzipNT
+			plain, trans = &t.UnzipNT, &t.TUnzipNT
 		}
-		for b, row := range table {
+		for b, row := range plain {
 			for w, k := range row {
 				if k.F != nil {
-					f(unzip, b, w, k)
+					f(unzip, b, 0, w, k)
+				}
+			}
+		}
+		for b := range trans {
+			for cp := range trans[b] {
+				for w, k := range trans[b][cp] {
+					if k.F != nil {
+						f(unzip, b, cp, w, k)
+					}
 				}
 			}
 		}
@@ -396,13 +406,16 @@ func TestStreamRuns(t *testing.T) {
 }
 
 // TestStreamingKernels runs the non-temporal twins on their layouts: rows of
-// a multiple of 32 bytes, 32-byte aligned output.
+// whole chunks (MinN, a multiple of 32 bytes), 32-byte aligned output.
 func TestStreamingKernels(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(5, 6))
-		forEachStreaming(table, func(unzip bool, b, w int, k simd.LaneKernel) {
+		forEachStreaming(table, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
+			if k.MinN%32 != 0 {
+				t.Fatalf("%s: a streaming kernel of b=%d cp=%d w=%d takes chunks of %d bytes", name, b, cp, w, k.MinN)
+			}
 			for range 50 {
-				c := tightCase(b, w, 0, 32*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
+				c := tightCase(b, w, cp, k.MinN*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
 				sl, dl := c.lens()
 				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), c.lanes(k))
 			}

@@ -18,6 +18,12 @@ import (
 
 // Programs returns the verified chunk bodies of a fixed-b kernel, by chunk.
 func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
+	if k.Cp > 0 && k.Streaming { // whole pixels in whole aligned stores: one chunk of lcm(pixel, 32) bytes per lane
+		pd := vec.CRD(k.B, k.Cp, k.Width)
+		wide := 2 * vec.LaneBytes
+		chunk := pd.E / gcd(pd.E, wide) * wide
+		return vec.Bodies(k.Name(), []int{chunk}, vectorRegs, scratch, vec.PeriodBuilder(pd, k.Kind == table.Unzip, wide))
+	}
 	if k.Cp > 0 && vec.RunFits(k.B, k.Cp, k.Width) {
 		return vec.Bodies(k.Name(), vec.RunChunks(k.B, k.Cp, k.Width), vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
 			return vec.RunNetwork(k.B, k.Cp, k.Width, chunk, k.Kind == table.Unzip)
@@ -77,6 +83,22 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	})
 }
 
+// chunkImm is a chunk's size as an immediate: one byte where it fits, as
+// the kernels have always written it, else four.
+func chunkImm(chunk int) operand.Constant {
+	if chunk < 256 {
+		return operand.Imm(uint64(chunk))
+	}
+	return operand.U32(chunk)
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 // transposes reports whether an AVX2 unzip moves its 32-byte chunks as a
 // transpose (vec.TransposeUnzip): b of 4 or 8 with pixels of at most 16
 // bytes, but not in the streaming kernels, whose stores are whole
@@ -121,7 +143,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 	paths := map[int]string{}
 	for _, chunk := range sizes {
 		paths[chunk] = g.label("chunk")
-		c.CMPQ(z.n, operand.Imm(uint64(chunk)))
+		c.CMPQ(z.n, chunkImm(chunk))
 		c.JAE(operand.LabelRef(paths[chunk]))
 	}
 	c.RET() // rows shorter than every chunk: the caller does not send them
@@ -130,7 +152,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.Label(paths[chunk])
 		limit, off := c.GP64(), c.GP64()
 		c.MOVQ(z.n, limit)
-		c.SUBQ(operand.Imm(uint64(chunk)), limit)
+		c.SUBQ(chunkImm(chunk), limit)
 		groupLoop, rowLoop, chunkLoop, rowDone := g.label("group"), g.label("row"), g.label("chunks"), g.label("rowdone")
 		rows := c.GP64() // rows left in the group; sp and dp point at the current row
 		c.Label(groupLoop)
@@ -147,7 +169,7 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 
 		c.CMPQ(off, limit)
 		c.JEQ(operand.LabelRef(rowDone))
-		c.ADDQ(operand.Imm(uint64(chunk)), off)
+		c.ADDQ(chunkImm(chunk), off)
 		c.CMPQ(off, limit)
 		c.JLE(operand.LabelRef(chunkLoop))
 		c.MOVQ(limit, off) // the last chunk ends at the row's end

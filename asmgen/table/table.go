@@ -185,16 +185,16 @@ func (k Kernel) Name() string {
 	if k.Kind == Unzip {
 		kind = "unzip"
 	}
+	nt := ""
+	if k.Streaming {
+		nt = "NT"
+	}
 	if k.Cp > 0 { // e.g. tzip3x3x1: transposing zip, b = 3, C' = 3, 1-byte elements
-		return fmt.Sprintf("t%s%dx%dx%d%s", kind, k.B, k.Cp, k.Width, k.ISA)
+		return fmt.Sprintf("t%s%dx%dx%d%s%s", kind, k.B, k.Cp, k.Width, k.ISA, nt)
 	}
 	b := fmt.Sprint(k.B)
 	if k.B == 0 {
 		b = "N"
-	}
-	nt := ""
-	if k.Streaming {
-		nt = "NT"
 	}
 	return fmt.Sprintf("%s%sx%d%s%s", kind, b, k.Width, k.ISA, nt)
 }
@@ -342,6 +342,9 @@ func Kernels(i ISA) []Kernel {
 				for _, w := range widths {
 					if b*b*cp*w <= maxPixel && i.has(b, w) && i.beatsLanes(b, cp, w) {
 						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp})
+					}
+					if b*b*cp*w <= maxPixel && i.streams() {
+						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp, Streaming: true})
 					}
 				}
 			}

@@ -65,7 +65,8 @@ func (k kernels[T]) runs(op shape.Op, space, depth []byte, a *engine.Args, w int
 
 // transpose runs a Transpose call (NHWC CRD). Small pixels have transposing
 // lane kernels, whose lanes are the b space rows of a group and whose
-// interleaved side is its depth row. Without one, with b = 2 and C'
+// interleaved side is its depth row, and streaming twins for rows of
+// whole chunks. Without one, with b = 2 and C'
 // elements of 16 bytes or more per pixel and block row, every depth pixel
 // is an unzip (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j are
 // 4 interleaved lanes of C' elements, lane (i, j) going to space row i at
@@ -77,7 +78,7 @@ func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, 
 		return false
 	}
 	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
-	if k.t.call(key{unzip: d2s, w: w, b: a.B, cp: a.Cp}, &LaneArgs{
+	if k.t.lanes(key{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, &LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
 		LaneI: k.t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
 		Report: a.Report,

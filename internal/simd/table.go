@@ -37,6 +37,8 @@ type Table struct {
 	Zip, Unzip     LaneKernels
 	ZipNT, UnzipNT LaneKernels
 	TZip, TUnzip   TransposeKernels
+	TZipNT         TransposeKernels // TZip with non-temporal stores: rows of whole chunks (MinN), output 32-byte aligned
+	TUnzipNT       TransposeKernels
 	ZipN, UnzipN   AnyBFunc
 	CopyRuns       CopyFunc
 	CopyRunsNT     CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
@@ -158,9 +160,11 @@ func (t *Table) interleave(k key, a *LaneArgs) bool {
 }
 
 // lanes is interleave for lanes addressed in two levels, as Table says,
-// for the block sizes with their own kernels.
+// for the block sizes with their own kernels, and the transposing kernels
+// (k.cp > 0). A streaming kernel takes rows of whole chunks (its MinN,
+// a multiple of 32 bytes) whose output is 32-byte aligned.
 func (t *Table) lanes(k key, a *LaneArgs) bool {
-	if k.b > MaxBlock || k.w > MaxWidth {
+	if k.b > MaxBlock || k.w > MaxWidth || k.cp > MaxCp {
 		return false
 	}
 	if k.stream {
@@ -169,16 +173,26 @@ func (t *Table) lanes(k key, a *LaneArgs) bool {
 			aligned = a.N%32 == 0 && aligned32(a.Depth, a.Lane, a.LaneI, a.DepthStride, a.GroupDepth)
 		}
 		for s := t; aligned && s != nil; s = s.Base {
-			nt := s.ZipNT[k.b][k.w]
-			if k.unzip {
-				nt = s.UnzipNT[k.b][k.w]
-			}
-			if nt.try(a, k.b, s.Split[k.b]) {
+			if nt := s.lookupNT(k); nt.F != nil && a.N%nt.MinN == 0 && nt.try(a, k.b, s.Split[k.b]) {
 				return true
 			}
 		}
 	}
 	return t.call(k, a)
+}
+
+// lookupNT returns the streaming kernel for key k, or a LaneKernel with a
+// nil F.
+func (t *Table) lookupNT(k key) LaneKernel {
+	switch {
+	case k.cp > 0 && k.unzip:
+		return t.TUnzipNT[k.b][k.cp][k.w]
+	case k.cp > 0:
+		return t.TZipNT[k.b][k.cp][k.w]
+	case k.unzip:
+		return t.UnzipNT[k.b][k.w]
+	}
+	return t.ZipNT[k.b][k.w]
 }
 
 // call runs the kernel for key k: this table's if it has one and a.N is

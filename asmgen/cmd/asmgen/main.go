@@ -187,25 +187,31 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			}
 			b.WriteString("},\n")
 		}
-		fmt.Fprintf(&b, "T%s: simd.TransposeKernels{\n", name)
-		for _, blk := range table.Blocks {
-			cps, _ := table.Transposes(blk)
-			if len(cps) == 0 {
+		for _, stream := range []bool{false, true} {
+			if stream && !i.Streaming {
 				continue
 			}
-			fmt.Fprintf(&b, "%d: {", blk)
-			for _, cp := range cps {
-				fmt.Fprintf(&b, "%d: {", cp)
-				for _, k := range ks {
-					if k.Kind == kind && k.B == blk && k.Cp == cp {
-						fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
-					}
+			nt := map[bool]string{true: "NT"}[stream]
+			fmt.Fprintf(&b, "T%s%s: simd.TransposeKernels{\n", name, nt)
+			for _, blk := range table.Blocks {
+				cps, _ := table.Transposes(blk)
+				if len(cps) == 0 {
+					continue
 				}
-				b.WriteString("}, ")
+				fmt.Fprintf(&b, "%d: {", blk)
+				for _, cp := range cps {
+					fmt.Fprintf(&b, "%d: {", cp)
+					for _, k := range ks {
+						if k.Kind == kind && k.B == blk && k.Cp == cp && k.Streaming == stream {
+							fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
+						}
+					}
+					b.WriteString("}, ")
+				}
+				b.WriteString("},\n")
 			}
 			b.WriteString("},\n")
 		}
-		b.WriteString("},\n")
 		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
 			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
 		}
