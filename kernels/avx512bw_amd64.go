@@ -316,6 +316,12 @@ func zip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //go:noescape
 func zip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip2x1AVX512BW splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip2x2AVX512BW splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -484,6 +490,12 @@ func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// unzip4x1AVX512BW splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip4x2AVX512BW splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -609,6 +621,12 @@ func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func unzip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// unzip8x1AVX512BW splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func unzip8x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip8x2AVX512BW splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

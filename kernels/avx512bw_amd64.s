@@ -8036,9 +8036,9 @@ rowdone296:
 	VZEROUPPER
 	RET
 
-// func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x1AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8072,7 +8072,9 @@ row298:
 chunks299:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
+	VPSHUFB   shuffle277<>+0(SB), Z0, Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
+	VPSHUFB   shuffle277<>+0(SB), Z1, Z1
 	VMOVDQU64 shuffle275<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
@@ -8123,9 +8125,19 @@ DATA shuffle276<>+48(SB)/8, $0x0037003500330031
 DATA shuffle276<>+56(SB)/8, $0x003f003d003b0039
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
+DATA shuffle277<>+0(SB)/8, $0x0705060403010200
+DATA shuffle277<>+8(SB)/8, $0x0f0d0e0c0b090a08
+DATA shuffle277<>+16(SB)/8, $0x0705060403010200
+DATA shuffle277<>+24(SB)/8, $0x0f0d0e0c0b090a08
+DATA shuffle277<>+32(SB)/8, $0x0705060403010200
+DATA shuffle277<>+40(SB)/8, $0x0f0d0e0c0b090a08
+DATA shuffle277<>+48(SB)/8, $0x0705060403010200
+DATA shuffle277<>+56(SB)/8, $0x0f0d0e0c0b090a08
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
+
+// func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8143,8 +8155,8 @@ TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle178<>+0(SB), Z31
-	VMOVDQU64 shuffle179<>+0(SB), Z30
+	VMOVDQU64 shuffle275<>+0(SB), Z31
+	VMOVDQU64 shuffle276<>+0(SB), Z30
 
 group302:
 	MOVQ rows+24(FP), DI
@@ -8160,10 +8172,10 @@ chunks304:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle178<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2W  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8190,9 +8202,9 @@ rowdone306:
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8210,8 +8222,8 @@ TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
+	VMOVDQU64 shuffle178<>+0(SB), Z31
+	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group307:
 	MOVQ rows+24(FP), DI
@@ -8227,10 +8239,10 @@ chunks309:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle178<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8257,9 +8269,9 @@ rowdone311:
 	VZEROUPPER
 	RET
 
-// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8277,8 +8289,8 @@ TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle156<>+0(SB), Z31
-	VMOVDQU64 shuffle157<>+0(SB), Z30
+	VMOVDQU64 shuffle180<>+0(SB), Z31
+	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group312:
 	MOVQ rows+24(FP), DI
@@ -8294,7 +8306,7 @@ chunks314:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle156<>+0(SB), Z3
+	VMOVDQU64 shuffle180<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
@@ -8324,6 +8336,73 @@ rowdone316:
 	VZEROUPPER
 	RET
 
+// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle156<>+0(SB), Z31
+	VMOVDQU64 shuffle157<>+0(SB), Z30
+
+group317:
+	MOVQ rows+24(FP), DI
+
+row318:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last320
+
+chunks319:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle156<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks319
+
+last320:
+	TESTQ R9, R9
+	JZ    rowdone321
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks319
+
+rowdone321:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row318
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group317
+	VZEROUPPER
+	RET
+
 // func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
@@ -8346,13 +8425,13 @@ TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem317:
+rem322:
 	CMPQ DI, $+64
-	JB   remdone318
+	JB   remdone323
 	SUBQ $+60, DI
-	JMP  rem317
+	JMP  rem322
 
-remdone318:
+remdone323:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8371,84 +8450,84 @@ remdone318:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle278<>+0(SB), Z31
-	VMOVDQU64 shuffle279<>+0(SB), Z30
+	VMOVDQU64 shuffle279<>+0(SB), Z31
+	VMOVDQU64 shuffle280<>+0(SB), Z30
 
-group319:
+group324:
 	MOVQ rows+24(FP), DI
 
-row320:
+row325:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last322
+	JB   last327
 
-chunks321:
+chunks326:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle278<>+0(SB), Z3
+	VMOVDQU64 shuffle279<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2W  Z1, Z30, Z0
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks321
+	JAE       chunks326
 
-last322:
+last327:
 	TESTQ      R9, R9
-	JZ         rowdone323
+	JZ         rowdone328
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle278<>+0(SB), Z3
+	VMOVDQU64  shuffle279<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2W   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone323:
+rowdone328:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row320
+	JNZ  row325
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group319
+	JNZ  group324
 	VZEROUPPER
 	RET
 
-DATA shuffle277<>+0(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle277<>(SB), RODATA|NOPTR, $8
+DATA shuffle278<>+0(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle278<>+0(SB)/8, $0x0006000200010000
-DATA shuffle278<>+8(SB)/8, $0x000d000c00080007
-DATA shuffle278<>+16(SB)/8, $0x001400130012000e
-DATA shuffle278<>+24(SB)/8, $0x001e001a00190018
-DATA shuffle278<>+32(SB)/8, $0x002500240020001f
-DATA shuffle278<>+40(SB)/8, $0x002c002b002a0026
-DATA shuffle278<>+48(SB)/8, $0x0036003200310030
-DATA shuffle278<>+56(SB)/8, $0x0000000000380037
-GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle279<>+0(SB)/8, $0x0009000500040003
-DATA shuffle279<>+8(SB)/8, $0x0010000f000b000a
-DATA shuffle279<>+16(SB)/8, $0x0017001600150011
-DATA shuffle279<>+24(SB)/8, $0x0021001d001c001b
-DATA shuffle279<>+32(SB)/8, $0x0028002700230022
-DATA shuffle279<>+40(SB)/8, $0x002f002e002d0029
-DATA shuffle279<>+48(SB)/8, $0x0039003500340033
-DATA shuffle279<>+56(SB)/8, $0x00000000003b003a
+DATA shuffle279<>+0(SB)/8, $0x0006000200010000
+DATA shuffle279<>+8(SB)/8, $0x000d000c00080007
+DATA shuffle279<>+16(SB)/8, $0x001400130012000e
+DATA shuffle279<>+24(SB)/8, $0x001e001a00190018
+DATA shuffle279<>+32(SB)/8, $0x002500240020001f
+DATA shuffle279<>+40(SB)/8, $0x002c002b002a0026
+DATA shuffle279<>+48(SB)/8, $0x0036003200310030
+DATA shuffle279<>+56(SB)/8, $0x0000000000380037
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle280<>+0(SB)/8, $0x0009000500040003
+DATA shuffle280<>+8(SB)/8, $0x0010000f000b000a
+DATA shuffle280<>+16(SB)/8, $0x0017001600150011
+DATA shuffle280<>+24(SB)/8, $0x0021001d001c001b
+DATA shuffle280<>+32(SB)/8, $0x0028002700230022
+DATA shuffle280<>+40(SB)/8, $0x002f002e002d0029
+DATA shuffle280<>+48(SB)/8, $0x0039003500340033
+DATA shuffle280<>+56(SB)/8, $0x00000000003b003a
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8472,13 +8551,13 @@ TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem324:
+rem329:
 	CMPQ DI, $+64
-	JB   remdone325
+	JB   remdone330
 	SUBQ $+60, DI
-	JMP  rem324
+	JMP  rem329
 
-remdone325:
+remdone330:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8497,81 +8576,81 @@ remdone325:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle280<>+0(SB), Z31
-	VMOVDQU64 shuffle281<>+0(SB), Z30
+	VMOVDQU64 shuffle281<>+0(SB), Z31
+	VMOVDQU64 shuffle282<>+0(SB), Z30
 
-group326:
+group331:
 	MOVQ rows+24(FP), DI
 
-row327:
+row332:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last329
+	JB   last334
 
-chunks328:
+chunks333:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle280<>+0(SB), Z3
+	VMOVDQU64 shuffle281<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z0, Z30, Z1
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks328
+	JAE       chunks333
 
-last329:
+last334:
 	TESTQ      R9, R9
-	JZ         rowdone330
+	JZ         rowdone335
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle280<>+0(SB), Z3
+	VMOVDQU64  shuffle281<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z0, Z30, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
-rowdone330:
+rowdone335:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row327
+	JNZ  row332
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group326
+	JNZ  group331
 	VZEROUPPER
 	RET
 
-DATA shuffle280<>+0(SB)/8, $0x0000000100000000
-DATA shuffle280<>+8(SB)/8, $0x0000000600000002
-DATA shuffle280<>+16(SB)/8, $0x0000000800000007
-DATA shuffle280<>+24(SB)/8, $0x0000000d0000000c
-DATA shuffle280<>+32(SB)/8, $0x000000120000000e
-DATA shuffle280<>+40(SB)/8, $0x0000001400000013
-DATA shuffle280<>+48(SB)/8, $0x0000001900000018
-DATA shuffle280<>+56(SB)/8, $0x000000000000001a
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle281<>+0(SB)/8, $0x0000001400000013
-DATA shuffle281<>+8(SB)/8, $0x0000001900000015
-DATA shuffle281<>+16(SB)/8, $0x0000001b0000001a
-DATA shuffle281<>+24(SB)/8, $0x000000000000001f
-DATA shuffle281<>+32(SB)/8, $0x0000000500000001
-DATA shuffle281<>+40(SB)/8, $0x0000000700000006
-DATA shuffle281<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle281<>+56(SB)/8, $0x000000000000000d
+DATA shuffle281<>+0(SB)/8, $0x0000000100000000
+DATA shuffle281<>+8(SB)/8, $0x0000000600000002
+DATA shuffle281<>+16(SB)/8, $0x0000000800000007
+DATA shuffle281<>+24(SB)/8, $0x0000000d0000000c
+DATA shuffle281<>+32(SB)/8, $0x000000120000000e
+DATA shuffle281<>+40(SB)/8, $0x0000001400000013
+DATA shuffle281<>+48(SB)/8, $0x0000001900000018
+DATA shuffle281<>+56(SB)/8, $0x000000000000001a
 GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle282<>+0(SB)/8, $0x0000001400000013
+DATA shuffle282<>+8(SB)/8, $0x0000001900000015
+DATA shuffle282<>+16(SB)/8, $0x0000001b0000001a
+DATA shuffle282<>+24(SB)/8, $0x000000000000001f
+DATA shuffle282<>+32(SB)/8, $0x0000000500000001
+DATA shuffle282<>+40(SB)/8, $0x0000000700000006
+DATA shuffle282<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle282<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -8593,95 +8672,8 @@ TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle282<>+0(SB), Z31
-	VMOVDQU64 shuffle283<>+0(SB), Z30
-
-group331:
-	MOVQ rows+24(FP), DI
-
-row332:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last334
-
-chunks333:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle282<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks333
-
-last334:
-	TESTQ R9, R9
-	JZ    rowdone335
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks333
-
-rowdone335:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row332
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group331
-	VZEROUPPER
-	RET
-
-DATA shuffle282<>+0(SB)/8, $0x0005000100040000
-DATA shuffle282<>+8(SB)/8, $0x000d0009000c0008
-DATA shuffle282<>+16(SB)/8, $0x0015001100140010
-DATA shuffle282<>+24(SB)/8, $0x001d0019001c0018
-DATA shuffle282<>+32(SB)/8, $0x0025002100240020
-DATA shuffle282<>+40(SB)/8, $0x002d0029002c0028
-DATA shuffle282<>+48(SB)/8, $0x0035003100340030
-DATA shuffle282<>+56(SB)/8, $0x003d0039003c0038
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle283<>+0(SB)/8, $0x0007000300060002
-DATA shuffle283<>+8(SB)/8, $0x000f000b000e000a
-DATA shuffle283<>+16(SB)/8, $0x0017001300160012
-DATA shuffle283<>+24(SB)/8, $0x001f001b001e001a
-DATA shuffle283<>+32(SB)/8, $0x0027002300260022
-DATA shuffle283<>+40(SB)/8, $0x002f002b002e002a
-DATA shuffle283<>+48(SB)/8, $0x0037003300360032
-DATA shuffle283<>+56(SB)/8, $0x003f003b003e003a
-GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle284<>+0(SB), Z31
-	VMOVDQU64 shuffle285<>+0(SB), Z30
+	VMOVDQU64 shuffle283<>+0(SB), Z31
+	VMOVDQU64 shuffle284<>+0(SB), Z30
 
 group336:
 	MOVQ rows+24(FP), DI
@@ -8697,10 +8689,10 @@ chunks338:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle284<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle283<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2W  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8727,29 +8719,29 @@ rowdone340:
 	VZEROUPPER
 	RET
 
-DATA shuffle284<>+0(SB)/8, $0x0000000400000000
-DATA shuffle284<>+8(SB)/8, $0x0000000500000001
-DATA shuffle284<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle284<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle284<>+32(SB)/8, $0x0000001400000010
-DATA shuffle284<>+40(SB)/8, $0x0000001500000011
-DATA shuffle284<>+48(SB)/8, $0x0000001c00000018
-DATA shuffle284<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle283<>+0(SB)/8, $0x0005000100040000
+DATA shuffle283<>+8(SB)/8, $0x000d0009000c0008
+DATA shuffle283<>+16(SB)/8, $0x0015001100140010
+DATA shuffle283<>+24(SB)/8, $0x001d0019001c0018
+DATA shuffle283<>+32(SB)/8, $0x0025002100240020
+DATA shuffle283<>+40(SB)/8, $0x002d0029002c0028
+DATA shuffle283<>+48(SB)/8, $0x0035003100340030
+DATA shuffle283<>+56(SB)/8, $0x003d0039003c0038
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle284<>+0(SB)/8, $0x0007000300060002
+DATA shuffle284<>+8(SB)/8, $0x000f000b000e000a
+DATA shuffle284<>+16(SB)/8, $0x0017001300160012
+DATA shuffle284<>+24(SB)/8, $0x001f001b001e001a
+DATA shuffle284<>+32(SB)/8, $0x0027002300260022
+DATA shuffle284<>+40(SB)/8, $0x002f002b002e002a
+DATA shuffle284<>+48(SB)/8, $0x0037003300360032
+DATA shuffle284<>+56(SB)/8, $0x003f003b003e003a
 GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle285<>+0(SB)/8, $0x0000000600000002
-DATA shuffle285<>+8(SB)/8, $0x0000000700000003
-DATA shuffle285<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle285<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle285<>+32(SB)/8, $0x0000001600000012
-DATA shuffle285<>+40(SB)/8, $0x0000001700000013
-DATA shuffle285<>+48(SB)/8, $0x0000001e0000001a
-DATA shuffle285<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8767,8 +8759,8 @@ TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle286<>+0(SB), Z31
-	VMOVDQU64 shuffle287<>+0(SB), Z30
+	VMOVDQU64 shuffle285<>+0(SB), Z31
+	VMOVDQU64 shuffle286<>+0(SB), Z30
 
 group341:
 	MOVQ rows+24(FP), DI
@@ -8784,10 +8776,10 @@ chunks343:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle286<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle285<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8814,25 +8806,112 @@ rowdone345:
 	VZEROUPPER
 	RET
 
-DATA shuffle286<>+0(SB)/8, $0x0000000000000000
-DATA shuffle286<>+8(SB)/8, $0x0000000000000004
-DATA shuffle286<>+16(SB)/8, $0x0000000000000001
-DATA shuffle286<>+24(SB)/8, $0x0000000000000005
-DATA shuffle286<>+32(SB)/8, $0x0000000000000008
-DATA shuffle286<>+40(SB)/8, $0x000000000000000c
-DATA shuffle286<>+48(SB)/8, $0x0000000000000009
-DATA shuffle286<>+56(SB)/8, $0x000000000000000d
+DATA shuffle285<>+0(SB)/8, $0x0000000400000000
+DATA shuffle285<>+8(SB)/8, $0x0000000500000001
+DATA shuffle285<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle285<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle285<>+32(SB)/8, $0x0000001400000010
+DATA shuffle285<>+40(SB)/8, $0x0000001500000011
+DATA shuffle285<>+48(SB)/8, $0x0000001c00000018
+DATA shuffle285<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle286<>+0(SB)/8, $0x0000000600000002
+DATA shuffle286<>+8(SB)/8, $0x0000000700000003
+DATA shuffle286<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle286<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle286<>+32(SB)/8, $0x0000001600000012
+DATA shuffle286<>+40(SB)/8, $0x0000001700000013
+DATA shuffle286<>+48(SB)/8, $0x0000001e0000001a
+DATA shuffle286<>+56(SB)/8, $0x0000001f0000001b
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle287<>+0(SB)/8, $0x0000000000000002
-DATA shuffle287<>+8(SB)/8, $0x0000000000000006
-DATA shuffle287<>+16(SB)/8, $0x0000000000000003
-DATA shuffle287<>+24(SB)/8, $0x0000000000000007
-DATA shuffle287<>+32(SB)/8, $0x000000000000000a
-DATA shuffle287<>+40(SB)/8, $0x000000000000000e
-DATA shuffle287<>+48(SB)/8, $0x000000000000000b
-DATA shuffle287<>+56(SB)/8, $0x000000000000000f
+// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle287<>+0(SB), Z31
+	VMOVDQU64 shuffle288<>+0(SB), Z30
+
+group346:
+	MOVQ rows+24(FP), DI
+
+row347:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last349
+
+chunks348:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle287<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks348
+
+last349:
+	TESTQ R9, R9
+	JZ    rowdone350
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks348
+
+rowdone350:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row347
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group346
+	VZEROUPPER
+	RET
+
+DATA shuffle287<>+0(SB)/8, $0x0000000000000000
+DATA shuffle287<>+8(SB)/8, $0x0000000000000004
+DATA shuffle287<>+16(SB)/8, $0x0000000000000001
+DATA shuffle287<>+24(SB)/8, $0x0000000000000005
+DATA shuffle287<>+32(SB)/8, $0x0000000000000008
+DATA shuffle287<>+40(SB)/8, $0x000000000000000c
+DATA shuffle287<>+48(SB)/8, $0x0000000000000009
+DATA shuffle287<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle288<>+0(SB)/8, $0x0000000000000002
+DATA shuffle288<>+8(SB)/8, $0x0000000000000006
+DATA shuffle288<>+16(SB)/8, $0x0000000000000003
+DATA shuffle288<>+24(SB)/8, $0x0000000000000007
+DATA shuffle288<>+32(SB)/8, $0x000000000000000a
+DATA shuffle288<>+40(SB)/8, $0x000000000000000e
+DATA shuffle288<>+48(SB)/8, $0x000000000000000b
+DATA shuffle288<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8856,13 +8935,13 @@ TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem346:
+rem351:
 	CMPQ DI, $+64
-	JB   remdone347
+	JB   remdone352
 	SUBQ $+60, DI
-	JMP  rem346
+	JMP  rem351
 
-remdone347:
+remdone352:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8881,81 +8960,81 @@ remdone347:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle288<>+0(SB), Z31
-	VMOVDQU64 shuffle289<>+0(SB), Z30
+	VMOVDQU64 shuffle289<>+0(SB), Z31
+	VMOVDQU64 shuffle290<>+0(SB), Z30
 
-group348:
+group353:
 	MOVQ rows+24(FP), DI
 
-row349:
+row354:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last351
+	JB   last356
 
-chunks350:
+chunks355:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle288<>+0(SB), Z3
+	VMOVDQU64 shuffle289<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2W  Z1, Z30, Z0
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks350
+	JAE       chunks355
 
-last351:
+last356:
 	TESTQ      R9, R9
-	JZ         rowdone352
+	JZ         rowdone357
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle288<>+0(SB), Z3
+	VMOVDQU64  shuffle289<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2W   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone352:
+rowdone357:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row349
+	JNZ  row354
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group348
+	JNZ  group353
 	VZEROUPPER
 	RET
 
-DATA shuffle288<>+0(SB)/8, $0x0001000800040000
-DATA shuffle288<>+8(SB)/8, $0x0010000c00090005
-DATA shuffle288<>+16(SB)/8, $0x00150011000d0014
-DATA shuffle288<>+24(SB)/8, $0x00190020001c0018
-DATA shuffle288<>+32(SB)/8, $0x002800240021001d
-DATA shuffle288<>+40(SB)/8, $0x002d00290025002c
-DATA shuffle288<>+48(SB)/8, $0x0031003800340030
-DATA shuffle288<>+56(SB)/8, $0x0000000000390035
-GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle289<>+0(SB)/8, $0x0003000a00060002
-DATA shuffle289<>+8(SB)/8, $0x0012000e000b0007
-DATA shuffle289<>+16(SB)/8, $0x00170013000f0016
-DATA shuffle289<>+24(SB)/8, $0x001b0022001e001a
-DATA shuffle289<>+32(SB)/8, $0x002a00260023001f
-DATA shuffle289<>+40(SB)/8, $0x002f002b0027002e
-DATA shuffle289<>+48(SB)/8, $0x0033003a00360032
-DATA shuffle289<>+56(SB)/8, $0x00000000003b0037
+DATA shuffle289<>+0(SB)/8, $0x0001000800040000
+DATA shuffle289<>+8(SB)/8, $0x0010000c00090005
+DATA shuffle289<>+16(SB)/8, $0x00150011000d0014
+DATA shuffle289<>+24(SB)/8, $0x00190020001c0018
+DATA shuffle289<>+32(SB)/8, $0x002800240021001d
+DATA shuffle289<>+40(SB)/8, $0x002d00290025002c
+DATA shuffle289<>+48(SB)/8, $0x0031003800340030
+DATA shuffle289<>+56(SB)/8, $0x0000000000390035
 GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle290<>+0(SB)/8, $0x0003000a00060002
+DATA shuffle290<>+8(SB)/8, $0x0012000e000b0007
+DATA shuffle290<>+16(SB)/8, $0x00170013000f0016
+DATA shuffle290<>+24(SB)/8, $0x001b0022001e001a
+DATA shuffle290<>+32(SB)/8, $0x002a00260023001f
+DATA shuffle290<>+40(SB)/8, $0x002f002b0027002e
+DATA shuffle290<>+48(SB)/8, $0x0033003a00360032
+DATA shuffle290<>+56(SB)/8, $0x00000000003b0037
+GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -8979,13 +9058,13 @@ TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem353:
+rem358:
 	CMPQ DI, $+64
-	JB   remdone354
+	JB   remdone359
 	SUBQ $+48, DI
-	JMP  rem353
+	JMP  rem358
 
-remdone354:
+remdone359:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9006,24 +9085,24 @@ remdone354:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle158<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle290<>+0(SB), Z31
-	VMOVDQU64 shuffle291<>+0(SB), Z30
+	VMOVDQU64 shuffle291<>+0(SB), Z31
+	VMOVDQU64 shuffle292<>+0(SB), Z30
 
-group355:
+group360:
 	MOVQ rows+24(FP), DI
 
-row356:
+row361:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last358
+	JB   last363
 
-chunks357:
+chunks362:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle290<>+0(SB), Z3
+	VMOVDQU64 shuffle291<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
@@ -9034,51 +9113,51 @@ chunks357:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks357
+	JAE       chunks362
 
-last358:
+last363:
 	TESTQ      R9, R9
-	JZ         rowdone359
+	JZ         rowdone364
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle290<>+0(SB), Z3
+	VMOVDQU64  shuffle291<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone359:
+rowdone364:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row356
+	JNZ  row361
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group355
+	JNZ  group360
 	VZEROUPPER
 	RET
 
-DATA shuffle290<>+0(SB)/8, $0x0000000400000000
-DATA shuffle290<>+8(SB)/8, $0x0000000100000008
-DATA shuffle290<>+16(SB)/8, $0x0000000900000005
-DATA shuffle290<>+24(SB)/8, $0x000000100000000c
-DATA shuffle290<>+32(SB)/8, $0x0000000d00000014
-DATA shuffle290<>+40(SB)/8, $0x0000001500000011
-DATA shuffle290<>+48(SB)/8, $0x0000000000000000
-DATA shuffle290<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle291<>+0(SB)/8, $0x0000000600000002
-DATA shuffle291<>+8(SB)/8, $0x000000030000000a
-DATA shuffle291<>+16(SB)/8, $0x0000000b00000007
-DATA shuffle291<>+24(SB)/8, $0x000000120000000e
-DATA shuffle291<>+32(SB)/8, $0x0000000f00000016
-DATA shuffle291<>+40(SB)/8, $0x0000001700000013
+DATA shuffle291<>+0(SB)/8, $0x0000000400000000
+DATA shuffle291<>+8(SB)/8, $0x0000000100000008
+DATA shuffle291<>+16(SB)/8, $0x0000000900000005
+DATA shuffle291<>+24(SB)/8, $0x000000100000000c
+DATA shuffle291<>+32(SB)/8, $0x0000000d00000014
+DATA shuffle291<>+40(SB)/8, $0x0000001500000011
 DATA shuffle291<>+48(SB)/8, $0x0000000000000000
 DATA shuffle291<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle292<>+0(SB)/8, $0x0000000600000002
+DATA shuffle292<>+8(SB)/8, $0x000000030000000a
+DATA shuffle292<>+16(SB)/8, $0x0000000b00000007
+DATA shuffle292<>+24(SB)/8, $0x000000120000000e
+DATA shuffle292<>+32(SB)/8, $0x0000000f00000016
+DATA shuffle292<>+40(SB)/8, $0x0000001700000013
+DATA shuffle292<>+48(SB)/8, $0x0000000000000000
+DATA shuffle292<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -9102,13 +9181,13 @@ TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem360:
+rem365:
 	CMPQ DI, $+64
-	JB   remdone361
+	JB   remdone366
 	SUBQ $+48, DI
-	JMP  rem360
+	JMP  rem365
 
-remdone361:
+remdone366:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9129,24 +9208,24 @@ remdone361:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle158<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle292<>+0(SB), Z31
-	VMOVDQU64 shuffle293<>+0(SB), Z30
+	VMOVDQU64 shuffle293<>+0(SB), Z31
+	VMOVDQU64 shuffle294<>+0(SB), Z30
 
-group362:
+group367:
 	MOVQ rows+24(FP), DI
 
-row363:
+row368:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last365
+	JB   last370
 
-chunks364:
+chunks369:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle292<>+0(SB), Z3
+	VMOVDQU64 shuffle293<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
@@ -9157,51 +9236,51 @@ chunks364:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks364
+	JAE       chunks369
 
-last365:
+last370:
 	TESTQ      R9, R9
-	JZ         rowdone366
+	JZ         rowdone371
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle292<>+0(SB), Z3
+	VMOVDQU64  shuffle293<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2Q   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone366:
+rowdone371:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row363
+	JNZ  row368
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group362
+	JNZ  group367
 	VZEROUPPER
 	RET
 
-DATA shuffle292<>+0(SB)/8, $0x0000000000000000
-DATA shuffle292<>+8(SB)/8, $0x0000000000000004
-DATA shuffle292<>+16(SB)/8, $0x0000000000000008
-DATA shuffle292<>+24(SB)/8, $0x0000000000000001
-DATA shuffle292<>+32(SB)/8, $0x0000000000000005
-DATA shuffle292<>+40(SB)/8, $0x0000000000000009
-DATA shuffle292<>+48(SB)/8, $0x0000000000000000
-DATA shuffle292<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle293<>+0(SB)/8, $0x0000000000000002
-DATA shuffle293<>+8(SB)/8, $0x0000000000000006
-DATA shuffle293<>+16(SB)/8, $0x000000000000000a
-DATA shuffle293<>+24(SB)/8, $0x0000000000000003
-DATA shuffle293<>+32(SB)/8, $0x0000000000000007
-DATA shuffle293<>+40(SB)/8, $0x000000000000000b
+DATA shuffle293<>+0(SB)/8, $0x0000000000000000
+DATA shuffle293<>+8(SB)/8, $0x0000000000000004
+DATA shuffle293<>+16(SB)/8, $0x0000000000000008
+DATA shuffle293<>+24(SB)/8, $0x0000000000000001
+DATA shuffle293<>+32(SB)/8, $0x0000000000000005
+DATA shuffle293<>+40(SB)/8, $0x0000000000000009
 DATA shuffle293<>+48(SB)/8, $0x0000000000000000
 DATA shuffle293<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle294<>+0(SB)/8, $0x0000000000000002
+DATA shuffle294<>+8(SB)/8, $0x0000000000000006
+DATA shuffle294<>+16(SB)/8, $0x000000000000000a
+DATA shuffle294<>+24(SB)/8, $0x0000000000000003
+DATA shuffle294<>+32(SB)/8, $0x0000000000000007
+DATA shuffle294<>+40(SB)/8, $0x000000000000000b
+DATA shuffle294<>+48(SB)/8, $0x0000000000000000
+DATA shuffle294<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -9223,95 +9302,8 @@ TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle294<>+0(SB), Z31
-	VMOVDQU64 shuffle295<>+0(SB), Z30
-
-group367:
-	MOVQ rows+24(FP), DI
-
-row368:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last370
-
-chunks369:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle294<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks369
-
-last370:
-	TESTQ R9, R9
-	JZ    rowdone371
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks369
-
-rowdone371:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row368
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group367
-	VZEROUPPER
-	RET
-
-DATA shuffle294<>+0(SB)/8, $0x000c000800040000
-DATA shuffle294<>+8(SB)/8, $0x000d000900050001
-DATA shuffle294<>+16(SB)/8, $0x001c001800140010
-DATA shuffle294<>+24(SB)/8, $0x001d001900150011
-DATA shuffle294<>+32(SB)/8, $0x002c002800240020
-DATA shuffle294<>+40(SB)/8, $0x002d002900250021
-DATA shuffle294<>+48(SB)/8, $0x003c003800340030
-DATA shuffle294<>+56(SB)/8, $0x003d003900350031
-GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle295<>+0(SB)/8, $0x000e000a00060002
-DATA shuffle295<>+8(SB)/8, $0x000f000b00070003
-DATA shuffle295<>+16(SB)/8, $0x001e001a00160012
-DATA shuffle295<>+24(SB)/8, $0x001f001b00170013
-DATA shuffle295<>+32(SB)/8, $0x002e002a00260022
-DATA shuffle295<>+40(SB)/8, $0x002f002b00270023
-DATA shuffle295<>+48(SB)/8, $0x003e003a00360032
-DATA shuffle295<>+56(SB)/8, $0x003f003b00370033
-GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle296<>+0(SB), Z31
-	VMOVDQU64 shuffle297<>+0(SB), Z30
+	VMOVDQU64 shuffle295<>+0(SB), Z31
+	VMOVDQU64 shuffle296<>+0(SB), Z30
 
 group372:
 	MOVQ rows+24(FP), DI
@@ -9327,10 +9319,10 @@ chunks374:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle296<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle295<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2W  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -9357,29 +9349,29 @@ rowdone376:
 	VZEROUPPER
 	RET
 
-DATA shuffle296<>+0(SB)/8, $0x0000000400000000
-DATA shuffle296<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle296<>+16(SB)/8, $0x0000000500000001
-DATA shuffle296<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle296<>+32(SB)/8, $0x0000001400000010
-DATA shuffle296<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle296<>+48(SB)/8, $0x0000001500000011
-DATA shuffle296<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle295<>+0(SB)/8, $0x000c000800040000
+DATA shuffle295<>+8(SB)/8, $0x000d000900050001
+DATA shuffle295<>+16(SB)/8, $0x001c001800140010
+DATA shuffle295<>+24(SB)/8, $0x001d001900150011
+DATA shuffle295<>+32(SB)/8, $0x002c002800240020
+DATA shuffle295<>+40(SB)/8, $0x002d002900250021
+DATA shuffle295<>+48(SB)/8, $0x003c003800340030
+DATA shuffle295<>+56(SB)/8, $0x003d003900350031
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle296<>+0(SB)/8, $0x000e000a00060002
+DATA shuffle296<>+8(SB)/8, $0x000f000b00070003
+DATA shuffle296<>+16(SB)/8, $0x001e001a00160012
+DATA shuffle296<>+24(SB)/8, $0x001f001b00170013
+DATA shuffle296<>+32(SB)/8, $0x002e002a00260022
+DATA shuffle296<>+40(SB)/8, $0x002f002b00270023
+DATA shuffle296<>+48(SB)/8, $0x003e003a00360032
+DATA shuffle296<>+56(SB)/8, $0x003f003b00370033
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle297<>+0(SB)/8, $0x0000000600000002
-DATA shuffle297<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle297<>+16(SB)/8, $0x0000000700000003
-DATA shuffle297<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle297<>+32(SB)/8, $0x0000001600000012
-DATA shuffle297<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle297<>+48(SB)/8, $0x0000001700000013
-DATA shuffle297<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -9397,8 +9389,8 @@ TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle33<>+0(SB), Z31
-	VMOVDQU64 shuffle34<>+0(SB), Z30
+	VMOVDQU64 shuffle297<>+0(SB), Z31
+	VMOVDQU64 shuffle298<>+0(SB), Z30
 
 group377:
 	MOVQ rows+24(FP), DI
@@ -9414,10 +9406,10 @@ chunks379:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle33<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle297<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -9444,9 +9436,29 @@ rowdone381:
 	VZEROUPPER
 	RET
 
-// func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
+DATA shuffle297<>+0(SB)/8, $0x0000000400000000
+DATA shuffle297<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle297<>+16(SB)/8, $0x0000000500000001
+DATA shuffle297<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle297<>+32(SB)/8, $0x0000001400000010
+DATA shuffle297<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle297<>+48(SB)/8, $0x0000001500000011
+DATA shuffle297<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle298<>+0(SB)/8, $0x0000000600000002
+DATA shuffle298<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle298<>+16(SB)/8, $0x0000000700000003
+DATA shuffle298<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle298<>+32(SB)/8, $0x0000001600000012
+DATA shuffle298<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle298<>+48(SB)/8, $0x0000001700000013
+DATA shuffle298<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -9464,11 +9476,8 @@ TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle298<>+0(SB), Z31
-	VMOVDQU64 shuffle299<>+0(SB), Z30
-	VMOVDQU64 shuffle300<>+0(SB), Z29
-	VMOVDQU64 shuffle301<>+0(SB), Z28
-	VMOVDQU64 shuffle302<>+0(SB), Z27
+	VMOVDQU64 shuffle33<>+0(SB), Z31
+	VMOVDQU64 shuffle34<>+0(SB), Z30
 
 group382:
 	MOVQ rows+24(FP), DI
@@ -9481,31 +9490,19 @@ row383:
 	JB   last385
 
 chunks384:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMW     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z0, Z4
-	VPTERNLOGQ $0xd8, Z30, Z1, Z4
-	VPERMW     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPERMW     Z1, Z27, Z1
-	VMOVDQU64  Z1, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks384
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle33<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks384
 
 last385:
 	TESTQ R9, R9
@@ -9526,59 +9523,9 @@ rowdone386:
 	VZEROUPPER
 	RET
 
-DATA shuffle298<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle298<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle298<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle298<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle298<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle298<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle298<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle298<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle299<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle299<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle299<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle299<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle299<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle299<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle299<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle299<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle300<>+0(SB)/8, $0x0009000600030000
-DATA shuffle300<>+8(SB)/8, $0x00150012000f000c
-DATA shuffle300<>+16(SB)/8, $0x0001001e001b0018
-DATA shuffle300<>+24(SB)/8, $0x000d000a00070004
-DATA shuffle300<>+32(SB)/8, $0x0019001600130010
-DATA shuffle300<>+40(SB)/8, $0x00050002001f001c
-DATA shuffle300<>+48(SB)/8, $0x0011000e000b0008
-DATA shuffle300<>+56(SB)/8, $0x001d001a00170014
-GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle301<>+0(SB)/8, $0x000a000700040001
-DATA shuffle301<>+8(SB)/8, $0x001600130010000d
-DATA shuffle301<>+16(SB)/8, $0x0002001f001c0019
-DATA shuffle301<>+24(SB)/8, $0x000e000b00080005
-DATA shuffle301<>+32(SB)/8, $0x001a001700140011
-DATA shuffle301<>+40(SB)/8, $0x000600030000001d
-DATA shuffle301<>+48(SB)/8, $0x0012000f000c0009
-DATA shuffle301<>+56(SB)/8, $0x001e001b00180015
-GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle302<>+0(SB)/8, $0x000b000800050002
-DATA shuffle302<>+8(SB)/8, $0x001700140011000e
-DATA shuffle302<>+16(SB)/8, $0x00030000001d001a
-DATA shuffle302<>+24(SB)/8, $0x000f000c00090006
-DATA shuffle302<>+32(SB)/8, $0x001b001800150012
-DATA shuffle302<>+40(SB)/8, $0x000700040001001e
-DATA shuffle302<>+48(SB)/8, $0x00130010000d000a
-DATA shuffle302<>+56(SB)/8, $0x001f001c00190016
-GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
-
-// func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
+// func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -9596,11 +9543,11 @@ TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle303<>+0(SB), Z31
-	VMOVDQU64 shuffle304<>+0(SB), Z30
-	VMOVDQU64 shuffle305<>+0(SB), Z29
-	VMOVDQU64 shuffle306<>+0(SB), Z28
-	VMOVDQU64 shuffle307<>+0(SB), Z27
+	VMOVDQU64 shuffle299<>+0(SB), Z31
+	VMOVDQU64 shuffle300<>+0(SB), Z30
+	VMOVDQU64 shuffle301<>+0(SB), Z29
+	VMOVDQU64 shuffle302<>+0(SB), Z28
+	VMOVDQU64 shuffle303<>+0(SB), Z27
 
 group387:
 	MOVQ rows+24(FP), DI
@@ -9622,17 +9569,17 @@ chunks389:
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
 	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMD     Z3, Z29, Z3
+	VPERMW     Z3, Z29, Z3
 	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z1, Z4
-	VPTERNLOGQ $0xd8, Z30, Z0, Z4
-	VPTERNLOGQ $0xd8, Z31, Z2, Z4
-	VPERMD     Z4, Z28, Z4
+	VMOVDQA64  Z2, Z4
+	VPTERNLOGQ $0xd8, Z31, Z0, Z4
+	VPTERNLOGQ $0xd8, Z30, Z1, Z4
+	VPERMW     Z4, Z28, Z4
 	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z2
-	VPTERNLOGQ $0xd8, Z30, Z1, Z2
-	VPERMD     Z2, Z27, Z2
-	VMOVDQU64  Z2, (R9)(DX*2)
+	VPTERNLOGQ $0xd8, Z30, Z0, Z1
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1
+	VPERMW     Z1, Z27, Z1
+	VMOVDQU64  Z1, (R9)(DX*2)
 	ADDQ       $+64, R8
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
@@ -9658,59 +9605,59 @@ rowdone391:
 	VZEROUPPER
 	RET
 
-DATA shuffle303<>+0(SB)/8, $0x0000000000000000
-DATA shuffle303<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle303<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle303<>+24(SB)/8, $0x0000000000000000
-DATA shuffle303<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle303<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle303<>+48(SB)/8, $0x0000000000000000
-DATA shuffle303<>+56(SB)/8, $0x00000000ffffffff
+DATA shuffle299<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle299<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle299<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle299<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle299<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle299<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle299<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle299<>+56(SB)/8, $0xffff00000000ffff
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle300<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle300<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle300<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle300<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle300<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle300<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle300<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle300<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle301<>+0(SB)/8, $0x0009000600030000
+DATA shuffle301<>+8(SB)/8, $0x00150012000f000c
+DATA shuffle301<>+16(SB)/8, $0x0001001e001b0018
+DATA shuffle301<>+24(SB)/8, $0x000d000a00070004
+DATA shuffle301<>+32(SB)/8, $0x0019001600130010
+DATA shuffle301<>+40(SB)/8, $0x00050002001f001c
+DATA shuffle301<>+48(SB)/8, $0x0011000e000b0008
+DATA shuffle301<>+56(SB)/8, $0x001d001a00170014
+GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle302<>+0(SB)/8, $0x000a000700040001
+DATA shuffle302<>+8(SB)/8, $0x001600130010000d
+DATA shuffle302<>+16(SB)/8, $0x0002001f001c0019
+DATA shuffle302<>+24(SB)/8, $0x000e000b00080005
+DATA shuffle302<>+32(SB)/8, $0x001a001700140011
+DATA shuffle302<>+40(SB)/8, $0x000600030000001d
+DATA shuffle302<>+48(SB)/8, $0x0012000f000c0009
+DATA shuffle302<>+56(SB)/8, $0x001e001b00180015
+GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle303<>+0(SB)/8, $0x000b000800050002
+DATA shuffle303<>+8(SB)/8, $0x001700140011000e
+DATA shuffle303<>+16(SB)/8, $0x00030000001d001a
+DATA shuffle303<>+24(SB)/8, $0x000f000c00090006
+DATA shuffle303<>+32(SB)/8, $0x001b001800150012
+DATA shuffle303<>+40(SB)/8, $0x000700040001001e
+DATA shuffle303<>+48(SB)/8, $0x00130010000d000a
+DATA shuffle303<>+56(SB)/8, $0x001f001c00190016
 GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle304<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle304<>+8(SB)/8, $0x0000000000000000
-DATA shuffle304<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle304<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle304<>+32(SB)/8, $0x0000000000000000
-DATA shuffle304<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle304<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle304<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle305<>+0(SB)/8, $0x0000000300000000
-DATA shuffle305<>+8(SB)/8, $0x0000000900000006
-DATA shuffle305<>+16(SB)/8, $0x0000000f0000000c
-DATA shuffle305<>+24(SB)/8, $0x0000000500000002
-DATA shuffle305<>+32(SB)/8, $0x0000000b00000008
-DATA shuffle305<>+40(SB)/8, $0x000000010000000e
-DATA shuffle305<>+48(SB)/8, $0x0000000700000004
-DATA shuffle305<>+56(SB)/8, $0x0000000d0000000a
-GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle306<>+0(SB)/8, $0x0000000400000001
-DATA shuffle306<>+8(SB)/8, $0x0000000a00000007
-DATA shuffle306<>+16(SB)/8, $0x000000000000000d
-DATA shuffle306<>+24(SB)/8, $0x0000000600000003
-DATA shuffle306<>+32(SB)/8, $0x0000000c00000009
-DATA shuffle306<>+40(SB)/8, $0x000000020000000f
-DATA shuffle306<>+48(SB)/8, $0x0000000800000005
-DATA shuffle306<>+56(SB)/8, $0x0000000e0000000b
-GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle307<>+0(SB)/8, $0x0000000500000002
-DATA shuffle307<>+8(SB)/8, $0x0000000b00000008
-DATA shuffle307<>+16(SB)/8, $0x000000010000000e
-DATA shuffle307<>+24(SB)/8, $0x0000000700000004
-DATA shuffle307<>+32(SB)/8, $0x0000000d0000000a
-DATA shuffle307<>+40(SB)/8, $0x0000000300000000
-DATA shuffle307<>+48(SB)/8, $0x0000000900000006
-DATA shuffle307<>+56(SB)/8, $0x0000000f0000000c
-GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
-
-// func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -9728,11 +9675,11 @@ TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle308<>+0(SB), Z31
-	VMOVDQU64 shuffle309<>+0(SB), Z30
-	VMOVDQU64 shuffle310<>+0(SB), Z29
-	VMOVDQU64 shuffle311<>+0(SB), Z28
-	VMOVDQU64 shuffle312<>+0(SB), Z27
+	VMOVDQU64 shuffle304<>+0(SB), Z31
+	VMOVDQU64 shuffle305<>+0(SB), Z30
+	VMOVDQU64 shuffle306<>+0(SB), Z29
+	VMOVDQU64 shuffle307<>+0(SB), Z28
+	VMOVDQU64 shuffle308<>+0(SB), Z27
 
 group392:
 	MOVQ rows+24(FP), DI
@@ -9754,17 +9701,17 @@ chunks394:
 	VPTERNLOGQ $0xd8, Z31, Z1, Z3
 	VMOVDQU64  128(R10), Z2
 	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMQ     Z3, Z29, Z3
+	VPERMD     Z3, Z29, Z3
 	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z0, Z4
-	VPTERNLOGQ $0xd8, Z30, Z1, Z4
-	VPERMQ     Z4, Z28, Z4
+	VMOVDQA64  Z1, Z4
+	VPTERNLOGQ $0xd8, Z30, Z0, Z4
+	VPTERNLOGQ $0xd8, Z31, Z2, Z4
+	VPERMD     Z4, Z28, Z4
 	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPERMQ     Z1, Z27, Z1
-	VMOVDQU64  Z1, (R9)(DX*2)
+	VPTERNLOGQ $0xd8, Z31, Z0, Z2
+	VPTERNLOGQ $0xd8, Z30, Z1, Z2
+	VPERMD     Z2, Z27, Z2
+	VMOVDQU64  Z2, (R9)(DX*2)
 	ADDQ       $+64, R8
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
@@ -9790,55 +9737,187 @@ rowdone396:
 	VZEROUPPER
 	RET
 
-DATA shuffle308<>+0(SB)/8, $0x0000000000000000
-DATA shuffle308<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle308<>+16(SB)/8, $0x0000000000000000
-DATA shuffle308<>+24(SB)/8, $0x0000000000000000
-DATA shuffle308<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle308<>+40(SB)/8, $0x0000000000000000
-DATA shuffle308<>+48(SB)/8, $0x0000000000000000
-DATA shuffle308<>+56(SB)/8, $0xffffffffffffffff
+DATA shuffle304<>+0(SB)/8, $0x0000000000000000
+DATA shuffle304<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle304<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle304<>+24(SB)/8, $0x0000000000000000
+DATA shuffle304<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle304<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle304<>+48(SB)/8, $0x0000000000000000
+DATA shuffle304<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle305<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle305<>+8(SB)/8, $0x0000000000000000
+DATA shuffle305<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle305<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle305<>+32(SB)/8, $0x0000000000000000
+DATA shuffle305<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle305<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle305<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle306<>+0(SB)/8, $0x0000000300000000
+DATA shuffle306<>+8(SB)/8, $0x0000000900000006
+DATA shuffle306<>+16(SB)/8, $0x0000000f0000000c
+DATA shuffle306<>+24(SB)/8, $0x0000000500000002
+DATA shuffle306<>+32(SB)/8, $0x0000000b00000008
+DATA shuffle306<>+40(SB)/8, $0x000000010000000e
+DATA shuffle306<>+48(SB)/8, $0x0000000700000004
+DATA shuffle306<>+56(SB)/8, $0x0000000d0000000a
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle307<>+0(SB)/8, $0x0000000400000001
+DATA shuffle307<>+8(SB)/8, $0x0000000a00000007
+DATA shuffle307<>+16(SB)/8, $0x000000000000000d
+DATA shuffle307<>+24(SB)/8, $0x0000000600000003
+DATA shuffle307<>+32(SB)/8, $0x0000000c00000009
+DATA shuffle307<>+40(SB)/8, $0x000000020000000f
+DATA shuffle307<>+48(SB)/8, $0x0000000800000005
+DATA shuffle307<>+56(SB)/8, $0x0000000e0000000b
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle308<>+0(SB)/8, $0x0000000500000002
+DATA shuffle308<>+8(SB)/8, $0x0000000b00000008
+DATA shuffle308<>+16(SB)/8, $0x000000010000000e
+DATA shuffle308<>+24(SB)/8, $0x0000000700000004
+DATA shuffle308<>+32(SB)/8, $0x0000000d0000000a
+DATA shuffle308<>+40(SB)/8, $0x0000000300000000
+DATA shuffle308<>+48(SB)/8, $0x0000000900000006
+DATA shuffle308<>+56(SB)/8, $0x0000000f0000000c
 GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
 
+// func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle309<>+0(SB), Z31
+	VMOVDQU64 shuffle310<>+0(SB), Z30
+	VMOVDQU64 shuffle311<>+0(SB), Z29
+	VMOVDQU64 shuffle312<>+0(SB), Z28
+	VMOVDQU64 shuffle313<>+0(SB), Z27
+
+group397:
+	MOVQ rows+24(FP), DI
+
+row398:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last400
+
+chunks399:
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
+	VMOVDQA64  Z0, Z3
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3
+	VMOVDQU64  128(R10), Z2
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3
+	VPERMQ     Z3, Z29, Z3
+	VMOVDQU64  Z3, (R9)
+	VMOVDQA64  Z2, Z4
+	VPTERNLOGQ $0xd8, Z31, Z0, Z4
+	VPTERNLOGQ $0xd8, Z30, Z1, Z4
+	VPERMQ     Z4, Z28, Z4
+	VMOVDQU64  Z4, (R9)(DX*1)
+	VPTERNLOGQ $0xd8, Z30, Z0, Z1
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1
+	VPERMQ     Z1, Z27, Z1
+	VMOVDQU64  Z1, (R9)(DX*2)
+	ADDQ       $+64, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+64
+	JAE        chunks399
+
+last400:
+	TESTQ R9, R9
+	JZ    rowdone401
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks399
+
+rowdone401:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row398
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group397
+	VZEROUPPER
+	RET
+
 DATA shuffle309<>+0(SB)/8, $0x0000000000000000
-DATA shuffle309<>+8(SB)/8, $0x0000000000000000
-DATA shuffle309<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle309<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle309<>+16(SB)/8, $0x0000000000000000
 DATA shuffle309<>+24(SB)/8, $0x0000000000000000
-DATA shuffle309<>+32(SB)/8, $0x0000000000000000
-DATA shuffle309<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle309<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle309<>+40(SB)/8, $0x0000000000000000
 DATA shuffle309<>+48(SB)/8, $0x0000000000000000
-DATA shuffle309<>+56(SB)/8, $0x0000000000000000
+DATA shuffle309<>+56(SB)/8, $0xffffffffffffffff
 GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle310<>+0(SB)/8, $0x0000000000000000
-DATA shuffle310<>+8(SB)/8, $0x0000000000000003
-DATA shuffle310<>+16(SB)/8, $0x0000000000000006
-DATA shuffle310<>+24(SB)/8, $0x0000000000000001
-DATA shuffle310<>+32(SB)/8, $0x0000000000000004
-DATA shuffle310<>+40(SB)/8, $0x0000000000000007
-DATA shuffle310<>+48(SB)/8, $0x0000000000000002
-DATA shuffle310<>+56(SB)/8, $0x0000000000000005
+DATA shuffle310<>+8(SB)/8, $0x0000000000000000
+DATA shuffle310<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle310<>+24(SB)/8, $0x0000000000000000
+DATA shuffle310<>+32(SB)/8, $0x0000000000000000
+DATA shuffle310<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle310<>+48(SB)/8, $0x0000000000000000
+DATA shuffle310<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle311<>+0(SB)/8, $0x0000000000000001
-DATA shuffle311<>+8(SB)/8, $0x0000000000000004
-DATA shuffle311<>+16(SB)/8, $0x0000000000000007
-DATA shuffle311<>+24(SB)/8, $0x0000000000000002
-DATA shuffle311<>+32(SB)/8, $0x0000000000000005
-DATA shuffle311<>+40(SB)/8, $0x0000000000000000
-DATA shuffle311<>+48(SB)/8, $0x0000000000000003
-DATA shuffle311<>+56(SB)/8, $0x0000000000000006
+DATA shuffle311<>+0(SB)/8, $0x0000000000000000
+DATA shuffle311<>+8(SB)/8, $0x0000000000000003
+DATA shuffle311<>+16(SB)/8, $0x0000000000000006
+DATA shuffle311<>+24(SB)/8, $0x0000000000000001
+DATA shuffle311<>+32(SB)/8, $0x0000000000000004
+DATA shuffle311<>+40(SB)/8, $0x0000000000000007
+DATA shuffle311<>+48(SB)/8, $0x0000000000000002
+DATA shuffle311<>+56(SB)/8, $0x0000000000000005
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle312<>+0(SB)/8, $0x0000000000000002
-DATA shuffle312<>+8(SB)/8, $0x0000000000000005
-DATA shuffle312<>+16(SB)/8, $0x0000000000000000
-DATA shuffle312<>+24(SB)/8, $0x0000000000000003
-DATA shuffle312<>+32(SB)/8, $0x0000000000000006
-DATA shuffle312<>+40(SB)/8, $0x0000000000000001
-DATA shuffle312<>+48(SB)/8, $0x0000000000000004
-DATA shuffle312<>+56(SB)/8, $0x0000000000000007
+DATA shuffle312<>+0(SB)/8, $0x0000000000000001
+DATA shuffle312<>+8(SB)/8, $0x0000000000000004
+DATA shuffle312<>+16(SB)/8, $0x0000000000000007
+DATA shuffle312<>+24(SB)/8, $0x0000000000000002
+DATA shuffle312<>+32(SB)/8, $0x0000000000000005
+DATA shuffle312<>+40(SB)/8, $0x0000000000000000
+DATA shuffle312<>+48(SB)/8, $0x0000000000000003
+DATA shuffle312<>+56(SB)/8, $0x0000000000000006
 GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle313<>+0(SB)/8, $0x0000000000000002
+DATA shuffle313<>+8(SB)/8, $0x0000000000000005
+DATA shuffle313<>+16(SB)/8, $0x0000000000000000
+DATA shuffle313<>+24(SB)/8, $0x0000000000000003
+DATA shuffle313<>+32(SB)/8, $0x0000000000000006
+DATA shuffle313<>+40(SB)/8, $0x0000000000000001
+DATA shuffle313<>+48(SB)/8, $0x0000000000000004
+DATA shuffle313<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -9862,13 +9941,13 @@ TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem397:
+rem402:
 	CMPQ DI, $+64
-	JB   remdone398
+	JB   remdone403
 	SUBQ $+60, DI
-	JMP  rem397
+	JMP  rem402
 
-remdone398:
+remdone403:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9894,192 +9973,192 @@ remdone398:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle313<>+0(SB), Z31
-	VMOVDQU64 shuffle314<>+0(SB), Z30
-	VMOVDQU64 shuffle315<>+0(SB), Z29
-	VMOVDQU64 shuffle316<>+0(SB), Z28
-	VMOVDQU64 shuffle317<>+0(SB), Z27
-	VMOVDQU64 shuffle318<>+0(SB), Z26
+	VMOVDQU64 shuffle314<>+0(SB), Z31
+	VMOVDQU64 shuffle315<>+0(SB), Z30
+	VMOVDQU64 shuffle316<>+0(SB), Z29
+	VMOVDQU64 shuffle317<>+0(SB), Z28
+	VMOVDQU64 shuffle318<>+0(SB), Z27
+	VMOVDQU64 shuffle319<>+0(SB), Z26
 
-group399:
+group404:
 	MOVQ rows+24(FP), DI
 
-row400:
+row405:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last402
+	JB   last407
 
-chunks401:
+chunks406:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle313<>+0(SB), Z3
+	VMOVDQU64 shuffle314<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle319<>+0(SB), K7
-	VMOVDQU64 shuffle320<>+0(SB), Z4
+	KMOVD     shuffle320<>+0(SB), K7
+	VMOVDQU64 shuffle321<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle315<>+0(SB), Z4
+	VMOVDQU64 shuffle316<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle321<>+0(SB), K7
-	VMOVDQU64 shuffle322<>+0(SB), Z3
+	KMOVD     shuffle322<>+0(SB), K7
+	VMOVDQU64 shuffle323<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle321<>+0(SB), K7
-	VMOVDQU64 shuffle323<>+0(SB), Z4
+	KMOVD     shuffle322<>+0(SB), K7
+	VMOVDQU64 shuffle324<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks401
+	JAE       chunks406
 
-last402:
+last407:
 	TESTQ      R9, R9
-	JZ         rowdone403
+	JZ         rowdone408
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle313<>+0(SB), Z3
+	VMOVDQU64  shuffle314<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle319<>+0(SB), K7
-	VMOVDQU64  shuffle320<>+0(SB), Z4
+	KMOVD      shuffle320<>+0(SB), K7
+	VMOVDQU64  shuffle321<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle315<>+0(SB), Z4
+	VMOVDQU64  shuffle316<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle321<>+0(SB), K7
-	VMOVDQU64  shuffle322<>+0(SB), Z3
+	KMOVD      shuffle322<>+0(SB), K7
+	VMOVDQU64  shuffle323<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle321<>+0(SB), K7
-	VMOVDQU64  shuffle323<>+0(SB), Z4
+	KMOVD      shuffle322<>+0(SB), K7
+	VMOVDQU64  shuffle324<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone403:
+rowdone408:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row400
+	JNZ  row405
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group399
+	JNZ  group404
 	VZEROUPPER
 	RET
 
-DATA shuffle313<>+0(SB)/8, $0x0009000200010000
-DATA shuffle313<>+8(SB)/8, $0x00130012000b000a
-DATA shuffle313<>+16(SB)/8, $0x001d001c001b0014
-DATA shuffle313<>+24(SB)/8, $0x002d002600250024
-DATA shuffle313<>+32(SB)/8, $0x00370036002f002e
-DATA shuffle313<>+40(SB)/8, $0x00000000003f0038
-DATA shuffle313<>+48(SB)/8, $0x0000000000000000
-DATA shuffle313<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle314<>+0(SB)/8, $0x0000000000000000
-DATA shuffle314<>+8(SB)/8, $0x0000000000000000
-DATA shuffle314<>+16(SB)/8, $0x0000000000000000
-DATA shuffle314<>+24(SB)/8, $0x0000000000000000
-DATA shuffle314<>+32(SB)/8, $0x0000000000000000
-DATA shuffle314<>+40(SB)/8, $0x0021002000000000
-DATA shuffle314<>+48(SB)/8, $0x0031002a00290028
-DATA shuffle314<>+56(SB)/8, $0x0000000000330032
+DATA shuffle314<>+0(SB)/8, $0x0009000200010000
+DATA shuffle314<>+8(SB)/8, $0x00130012000b000a
+DATA shuffle314<>+16(SB)/8, $0x001d001c001b0014
+DATA shuffle314<>+24(SB)/8, $0x002d002600250024
+DATA shuffle314<>+32(SB)/8, $0x00370036002f002e
+DATA shuffle314<>+40(SB)/8, $0x00000000003f0038
+DATA shuffle314<>+48(SB)/8, $0x0000000000000000
+DATA shuffle314<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle315<>+0(SB)/8, $0x000c000500040003
-DATA shuffle315<>+8(SB)/8, $0x00160015000e000d
-DATA shuffle315<>+16(SB)/8, $0x0020001f001e0017
-DATA shuffle315<>+24(SB)/8, $0x0030002900280027
-DATA shuffle315<>+32(SB)/8, $0x003a003900320031
-DATA shuffle315<>+40(SB)/8, $0x000000000000003b
-DATA shuffle315<>+48(SB)/8, $0x0000000000000000
-DATA shuffle315<>+56(SB)/8, $0x0000000000000000
+DATA shuffle315<>+0(SB)/8, $0x0000000000000000
+DATA shuffle315<>+8(SB)/8, $0x0000000000000000
+DATA shuffle315<>+16(SB)/8, $0x0000000000000000
+DATA shuffle315<>+24(SB)/8, $0x0000000000000000
+DATA shuffle315<>+32(SB)/8, $0x0000000000000000
+DATA shuffle315<>+40(SB)/8, $0x0021002000000000
+DATA shuffle315<>+48(SB)/8, $0x0031002a00290028
+DATA shuffle315<>+56(SB)/8, $0x0000000000330032
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle316<>+0(SB)/8, $0x0000000000000000
-DATA shuffle316<>+8(SB)/8, $0x0000000000000000
-DATA shuffle316<>+16(SB)/8, $0x0000000000000000
-DATA shuffle316<>+24(SB)/8, $0x0000000000000000
-DATA shuffle316<>+32(SB)/8, $0x0000000000000000
-DATA shuffle316<>+40(SB)/8, $0x0024002300220000
-DATA shuffle316<>+48(SB)/8, $0x0034002d002c002b
-DATA shuffle316<>+56(SB)/8, $0x0000000000360035
+DATA shuffle316<>+0(SB)/8, $0x000c000500040003
+DATA shuffle316<>+8(SB)/8, $0x00160015000e000d
+DATA shuffle316<>+16(SB)/8, $0x0020001f001e0017
+DATA shuffle316<>+24(SB)/8, $0x0030002900280027
+DATA shuffle316<>+32(SB)/8, $0x003a003900320031
+DATA shuffle316<>+40(SB)/8, $0x000000000000003b
+DATA shuffle316<>+48(SB)/8, $0x0000000000000000
+DATA shuffle316<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle317<>+0(SB)/8, $0x002f002800270026
-DATA shuffle317<>+8(SB)/8, $0x0039003800310030
-DATA shuffle317<>+16(SB)/8, $0x000300020001003a
-DATA shuffle317<>+24(SB)/8, $0x0013000c000b000a
-DATA shuffle317<>+32(SB)/8, $0x001d001c00150014
-DATA shuffle317<>+40(SB)/8, $0x000000000000001e
-DATA shuffle317<>+48(SB)/8, $0x0000000000000000
-DATA shuffle317<>+56(SB)/8, $0x0000000000000000
+DATA shuffle317<>+0(SB)/8, $0x0000000000000000
+DATA shuffle317<>+8(SB)/8, $0x0000000000000000
+DATA shuffle317<>+16(SB)/8, $0x0000000000000000
+DATA shuffle317<>+24(SB)/8, $0x0000000000000000
+DATA shuffle317<>+32(SB)/8, $0x0000000000000000
+DATA shuffle317<>+40(SB)/8, $0x0024002300220000
+DATA shuffle317<>+48(SB)/8, $0x0034002d002c002b
+DATA shuffle317<>+56(SB)/8, $0x0000000000360035
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle318<>+0(SB)/8, $0x0000000000000000
-DATA shuffle318<>+8(SB)/8, $0x0000000000000000
-DATA shuffle318<>+16(SB)/8, $0x0000000000000000
-DATA shuffle318<>+24(SB)/8, $0x0000000000000000
-DATA shuffle318<>+32(SB)/8, $0x0000000000000000
-DATA shuffle318<>+40(SB)/8, $0x0027002600250000
-DATA shuffle318<>+48(SB)/8, $0x00370030002f002e
-DATA shuffle318<>+56(SB)/8, $0x0000000000390038
+DATA shuffle318<>+0(SB)/8, $0x002f002800270026
+DATA shuffle318<>+8(SB)/8, $0x0039003800310030
+DATA shuffle318<>+16(SB)/8, $0x000300020001003a
+DATA shuffle318<>+24(SB)/8, $0x0013000c000b000a
+DATA shuffle318<>+32(SB)/8, $0x001d001c00150014
+DATA shuffle318<>+40(SB)/8, $0x000000000000001e
+DATA shuffle318<>+48(SB)/8, $0x0000000000000000
+DATA shuffle318<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle319<>+0(SB)/8, $0x000000003fc00000
-GLOBL shuffle319<>(SB), RODATA|NOPTR, $8
+DATA shuffle319<>+0(SB)/8, $0x0000000000000000
+DATA shuffle319<>+8(SB)/8, $0x0000000000000000
+DATA shuffle319<>+16(SB)/8, $0x0000000000000000
+DATA shuffle319<>+24(SB)/8, $0x0000000000000000
+DATA shuffle319<>+32(SB)/8, $0x0000000000000000
+DATA shuffle319<>+40(SB)/8, $0x0027002600250000
+DATA shuffle319<>+48(SB)/8, $0x00370030002f002e
+DATA shuffle319<>+56(SB)/8, $0x0000000000390038
+GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle320<>+0(SB)/8, $0x0000000000000000
-DATA shuffle320<>+8(SB)/8, $0x0000000000000000
-DATA shuffle320<>+16(SB)/8, $0x0000000000000000
-DATA shuffle320<>+24(SB)/8, $0x0000000000000000
-DATA shuffle320<>+32(SB)/8, $0x0000000000000000
-DATA shuffle320<>+40(SB)/8, $0x0001000000000000
-DATA shuffle320<>+48(SB)/8, $0x0011000a00090008
-DATA shuffle320<>+56(SB)/8, $0x0000000000130012
-GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
+DATA shuffle320<>+0(SB)/8, $0x000000003fc00000
+GLOBL shuffle320<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle321<>+0(SB)/8, $0x000000003fe00000
-GLOBL shuffle321<>(SB), RODATA|NOPTR, $8
+DATA shuffle321<>+0(SB)/8, $0x0000000000000000
+DATA shuffle321<>+8(SB)/8, $0x0000000000000000
+DATA shuffle321<>+16(SB)/8, $0x0000000000000000
+DATA shuffle321<>+24(SB)/8, $0x0000000000000000
+DATA shuffle321<>+32(SB)/8, $0x0000000000000000
+DATA shuffle321<>+40(SB)/8, $0x0001000000000000
+DATA shuffle321<>+48(SB)/8, $0x0011000a00090008
+DATA shuffle321<>+56(SB)/8, $0x0000000000130012
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle322<>+0(SB)/8, $0x0000000000000000
-DATA shuffle322<>+8(SB)/8, $0x0000000000000000
-DATA shuffle322<>+16(SB)/8, $0x0000000000000000
-DATA shuffle322<>+24(SB)/8, $0x0000000000000000
-DATA shuffle322<>+32(SB)/8, $0x0000000000000000
-DATA shuffle322<>+40(SB)/8, $0x0004000300020000
-DATA shuffle322<>+48(SB)/8, $0x0014000d000c000b
-DATA shuffle322<>+56(SB)/8, $0x0000000000160015
-GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
+DATA shuffle322<>+0(SB)/8, $0x000000003fe00000
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle323<>+0(SB)/8, $0x0000000000000000
 DATA shuffle323<>+8(SB)/8, $0x0000000000000000
 DATA shuffle323<>+16(SB)/8, $0x0000000000000000
 DATA shuffle323<>+24(SB)/8, $0x0000000000000000
 DATA shuffle323<>+32(SB)/8, $0x0000000000000000
-DATA shuffle323<>+40(SB)/8, $0x0007000600050000
-DATA shuffle323<>+48(SB)/8, $0x00170010000f000e
-DATA shuffle323<>+56(SB)/8, $0x0000000000190018
+DATA shuffle323<>+40(SB)/8, $0x0004000300020000
+DATA shuffle323<>+48(SB)/8, $0x0014000d000c000b
+DATA shuffle323<>+56(SB)/8, $0x0000000000160015
 GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle324<>+0(SB)/8, $0x0000000000000000
+DATA shuffle324<>+8(SB)/8, $0x0000000000000000
+DATA shuffle324<>+16(SB)/8, $0x0000000000000000
+DATA shuffle324<>+24(SB)/8, $0x0000000000000000
+DATA shuffle324<>+32(SB)/8, $0x0000000000000000
+DATA shuffle324<>+40(SB)/8, $0x0007000600050000
+DATA shuffle324<>+48(SB)/8, $0x00170010000f000e
+DATA shuffle324<>+56(SB)/8, $0x0000000000190018
+GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -10103,13 +10182,13 @@ TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem404:
+rem409:
 	CMPQ DI, $+64
-	JB   remdone405
+	JB   remdone410
 	SUBQ $+60, DI
-	JMP  rem404
+	JMP  rem409
 
-remdone405:
+remdone410:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10135,66 +10214,66 @@ remdone405:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle324<>+0(SB), Z31
-	VMOVDQU64 shuffle325<>+0(SB), Z30
-	VMOVDQU64 shuffle326<>+0(SB), Z29
-	VMOVDQU64 shuffle327<>+0(SB), Z28
-	VMOVDQU64 shuffle328<>+0(SB), Z27
-	VMOVDQU64 shuffle329<>+0(SB), Z26
+	VMOVDQU64 shuffle325<>+0(SB), Z31
+	VMOVDQU64 shuffle326<>+0(SB), Z30
+	VMOVDQU64 shuffle327<>+0(SB), Z29
+	VMOVDQU64 shuffle328<>+0(SB), Z28
+	VMOVDQU64 shuffle329<>+0(SB), Z27
+	VMOVDQU64 shuffle330<>+0(SB), Z26
 
-group406:
+group411:
 	MOVQ rows+24(FP), DI
 
-row407:
+row412:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last409
+	JB   last414
 
-chunks408:
+chunks413:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle324<>+0(SB), Z3
+	VMOVDQU64 shuffle325<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle326<>+0(SB), Z4
+	VMOVDQU64 shuffle327<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2D  Z1, Z27, Z2
 	VPERMT2D  Z0, Z26, Z2
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks408
+	JAE       chunks413
 
-last409:
+last414:
 	TESTQ      R9, R9
-	JZ         rowdone410
+	JZ         rowdone415
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle324<>+0(SB), Z3
+	VMOVDQU64  shuffle325<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle326<>+0(SB), Z4
+	VMOVDQU64  shuffle327<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -10202,77 +10281,77 @@ last409:
 	VPERMT2D   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone410:
+rowdone415:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row407
+	JNZ  row412
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group406
+	JNZ  group411
 	VZEROUPPER
 	RET
 
-DATA shuffle324<>+0(SB)/8, $0x0000000100000000
-DATA shuffle324<>+8(SB)/8, $0x0000000900000002
-DATA shuffle324<>+16(SB)/8, $0x0000000b0000000a
-DATA shuffle324<>+24(SB)/8, $0x0000001300000012
-DATA shuffle324<>+32(SB)/8, $0x0000001b00000014
-DATA shuffle324<>+40(SB)/8, $0x0000001d0000001c
-DATA shuffle324<>+48(SB)/8, $0x0000000000000000
-DATA shuffle324<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle325<>+0(SB)/8, $0x0000000100000000
-DATA shuffle325<>+8(SB)/8, $0x0000000300000002
-DATA shuffle325<>+16(SB)/8, $0x0000000500000004
-DATA shuffle325<>+24(SB)/8, $0x0000000700000006
-DATA shuffle325<>+32(SB)/8, $0x0000000900000008
-DATA shuffle325<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle325<>+48(SB)/8, $0x0000001500000014
-DATA shuffle325<>+56(SB)/8, $0x0000000f00000016
+DATA shuffle325<>+8(SB)/8, $0x0000000900000002
+DATA shuffle325<>+16(SB)/8, $0x0000000b0000000a
+DATA shuffle325<>+24(SB)/8, $0x0000001300000012
+DATA shuffle325<>+32(SB)/8, $0x0000001b00000014
+DATA shuffle325<>+40(SB)/8, $0x0000001d0000001c
+DATA shuffle325<>+48(SB)/8, $0x0000000000000000
+DATA shuffle325<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle326<>+0(SB)/8, $0x0000000400000003
-DATA shuffle326<>+8(SB)/8, $0x0000000c00000005
-DATA shuffle326<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle326<>+24(SB)/8, $0x0000001600000015
-DATA shuffle326<>+32(SB)/8, $0x0000001e00000017
-DATA shuffle326<>+40(SB)/8, $0x000000000000001f
-DATA shuffle326<>+48(SB)/8, $0x0000000000000000
-DATA shuffle326<>+56(SB)/8, $0x0000000000000000
+DATA shuffle326<>+0(SB)/8, $0x0000000100000000
+DATA shuffle326<>+8(SB)/8, $0x0000000300000002
+DATA shuffle326<>+16(SB)/8, $0x0000000500000004
+DATA shuffle326<>+24(SB)/8, $0x0000000700000006
+DATA shuffle326<>+32(SB)/8, $0x0000000900000008
+DATA shuffle326<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle326<>+48(SB)/8, $0x0000001500000014
+DATA shuffle326<>+56(SB)/8, $0x0000000f00000016
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle327<>+0(SB)/8, $0x0000000100000000
-DATA shuffle327<>+8(SB)/8, $0x0000000300000002
-DATA shuffle327<>+16(SB)/8, $0x0000000500000004
-DATA shuffle327<>+24(SB)/8, $0x0000000700000006
-DATA shuffle327<>+32(SB)/8, $0x0000000900000008
-DATA shuffle327<>+40(SB)/8, $0x000000100000000a
-DATA shuffle327<>+48(SB)/8, $0x0000001800000017
-DATA shuffle327<>+56(SB)/8, $0x0000000f00000019
+DATA shuffle327<>+0(SB)/8, $0x0000000400000003
+DATA shuffle327<>+8(SB)/8, $0x0000000c00000005
+DATA shuffle327<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle327<>+24(SB)/8, $0x0000001600000015
+DATA shuffle327<>+32(SB)/8, $0x0000001e00000017
+DATA shuffle327<>+40(SB)/8, $0x000000000000001f
+DATA shuffle327<>+48(SB)/8, $0x0000000000000000
+DATA shuffle327<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle328<>+0(SB)/8, $0x0000000000000000
-DATA shuffle328<>+8(SB)/8, $0x0000000000000000
-DATA shuffle328<>+16(SB)/8, $0x0000001100000010
-DATA shuffle328<>+24(SB)/8, $0x0000001900000018
-DATA shuffle328<>+32(SB)/8, $0x000000010000001a
-DATA shuffle328<>+40(SB)/8, $0x0000000300000002
-DATA shuffle328<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle328<>+56(SB)/8, $0x000000000000000c
+DATA shuffle328<>+0(SB)/8, $0x0000000100000000
+DATA shuffle328<>+8(SB)/8, $0x0000000300000002
+DATA shuffle328<>+16(SB)/8, $0x0000000500000004
+DATA shuffle328<>+24(SB)/8, $0x0000000700000006
+DATA shuffle328<>+32(SB)/8, $0x0000000900000008
+DATA shuffle328<>+40(SB)/8, $0x000000100000000a
+DATA shuffle328<>+48(SB)/8, $0x0000001800000017
+DATA shuffle328<>+56(SB)/8, $0x0000000f00000019
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle329<>+0(SB)/8, $0x0000001700000016
-DATA shuffle329<>+8(SB)/8, $0x0000001f00000018
-DATA shuffle329<>+16(SB)/8, $0x0000000500000004
-DATA shuffle329<>+24(SB)/8, $0x0000000700000006
-DATA shuffle329<>+32(SB)/8, $0x0000000900000008
-DATA shuffle329<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle329<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle329<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle329<>+0(SB)/8, $0x0000000000000000
+DATA shuffle329<>+8(SB)/8, $0x0000000000000000
+DATA shuffle329<>+16(SB)/8, $0x0000001100000010
+DATA shuffle329<>+24(SB)/8, $0x0000001900000018
+DATA shuffle329<>+32(SB)/8, $0x000000010000001a
+DATA shuffle329<>+40(SB)/8, $0x0000000300000002
+DATA shuffle329<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle329<>+56(SB)/8, $0x000000000000000c
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle330<>+0(SB)/8, $0x0000001700000016
+DATA shuffle330<>+8(SB)/8, $0x0000001f00000018
+DATA shuffle330<>+16(SB)/8, $0x0000000500000004
+DATA shuffle330<>+24(SB)/8, $0x0000000700000006
+DATA shuffle330<>+32(SB)/8, $0x0000000900000008
+DATA shuffle330<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle330<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle330<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -10296,13 +10375,13 @@ TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem411:
+rem416:
 	CMPQ DI, $+64
-	JB   remdone412
+	JB   remdone417
 	SUBQ $+60, DI
-	JMP  rem411
+	JMP  rem416
 
-remdone412:
+remdone417:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10328,192 +10407,192 @@ remdone412:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle277<>+0(SB), DI
+	BZHIQ     DI, shuffle278<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle330<>+0(SB), Z31
-	VMOVDQU64 shuffle331<>+0(SB), Z30
-	VMOVDQU64 shuffle332<>+0(SB), Z29
-	VMOVDQU64 shuffle333<>+0(SB), Z28
-	VMOVDQU64 shuffle334<>+0(SB), Z27
-	VMOVDQU64 shuffle335<>+0(SB), Z26
+	VMOVDQU64 shuffle331<>+0(SB), Z31
+	VMOVDQU64 shuffle332<>+0(SB), Z30
+	VMOVDQU64 shuffle333<>+0(SB), Z29
+	VMOVDQU64 shuffle334<>+0(SB), Z28
+	VMOVDQU64 shuffle335<>+0(SB), Z27
+	VMOVDQU64 shuffle336<>+0(SB), Z26
 
-group413:
+group418:
 	MOVQ rows+24(FP), DI
 
-row414:
+row419:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last416
+	JB   last421
 
-chunks415:
+chunks420:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle330<>+0(SB), Z3
+	VMOVDQU64 shuffle331<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle336<>+0(SB), K7
-	VMOVDQU64 shuffle337<>+0(SB), Z4
+	KMOVD     shuffle337<>+0(SB), K7
+	VMOVDQU64 shuffle338<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle332<>+0(SB), Z4
+	VMOVDQU64 shuffle333<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle338<>+0(SB), K7
-	VMOVDQU64 shuffle339<>+0(SB), Z3
+	KMOVD     shuffle339<>+0(SB), K7
+	VMOVDQU64 shuffle340<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle338<>+0(SB), K7
-	VMOVDQU64 shuffle340<>+0(SB), Z4
+	KMOVD     shuffle339<>+0(SB), K7
+	VMOVDQU64 shuffle341<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks415
+	JAE       chunks420
 
-last416:
+last421:
 	TESTQ      R9, R9
-	JZ         rowdone417
+	JZ         rowdone422
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle330<>+0(SB), Z3
+	VMOVDQU64  shuffle331<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle336<>+0(SB), K7
-	VMOVDQU64  shuffle337<>+0(SB), Z4
+	KMOVD      shuffle337<>+0(SB), K7
+	VMOVDQU64  shuffle338<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle332<>+0(SB), Z4
+	VMOVDQU64  shuffle333<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle338<>+0(SB), K7
-	VMOVDQU64  shuffle339<>+0(SB), Z3
+	KMOVD      shuffle339<>+0(SB), K7
+	VMOVDQU64  shuffle340<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle338<>+0(SB), K7
-	VMOVDQU64  shuffle340<>+0(SB), Z4
+	KMOVD      shuffle339<>+0(SB), K7
+	VMOVDQU64  shuffle341<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone417:
+rowdone422:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row414
+	JNZ  row419
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group413
+	JNZ  group418
 	VZEROUPPER
 	RET
 
-DATA shuffle330<>+0(SB)/8, $0x000a000100090000
-DATA shuffle330<>+8(SB)/8, $0x001b0012000b0002
-DATA shuffle330<>+16(SB)/8, $0x001d0014001c0013
-DATA shuffle330<>+24(SB)/8, $0x002e0025002d0024
-DATA shuffle330<>+32(SB)/8, $0x003f0036002f0026
-DATA shuffle330<>+40(SB)/8, $0x0000003800000037
-DATA shuffle330<>+48(SB)/8, $0x0000000000000000
-DATA shuffle330<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle331<>+0(SB)/8, $0x0000000000000000
-DATA shuffle331<>+8(SB)/8, $0x0000000000000000
-DATA shuffle331<>+16(SB)/8, $0x0000000000000000
-DATA shuffle331<>+24(SB)/8, $0x0000000000000000
-DATA shuffle331<>+32(SB)/8, $0x0000000000000000
-DATA shuffle331<>+40(SB)/8, $0x0021000000200000
-DATA shuffle331<>+48(SB)/8, $0x0032002900310028
-DATA shuffle331<>+56(SB)/8, $0x000000000033002a
+DATA shuffle331<>+0(SB)/8, $0x000a000100090000
+DATA shuffle331<>+8(SB)/8, $0x001b0012000b0002
+DATA shuffle331<>+16(SB)/8, $0x001d0014001c0013
+DATA shuffle331<>+24(SB)/8, $0x002e0025002d0024
+DATA shuffle331<>+32(SB)/8, $0x003f0036002f0026
+DATA shuffle331<>+40(SB)/8, $0x0000003800000037
+DATA shuffle331<>+48(SB)/8, $0x0000000000000000
+DATA shuffle331<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle332<>+0(SB)/8, $0x000d0004000c0003
-DATA shuffle332<>+8(SB)/8, $0x001e0015000e0005
-DATA shuffle332<>+16(SB)/8, $0x00200017001f0016
-DATA shuffle332<>+24(SB)/8, $0x0031002800300027
-DATA shuffle332<>+32(SB)/8, $0x0000003900320029
-DATA shuffle332<>+40(SB)/8, $0x0000003b0000003a
-DATA shuffle332<>+48(SB)/8, $0x0000000000000000
-DATA shuffle332<>+56(SB)/8, $0x0000000000000000
+DATA shuffle332<>+0(SB)/8, $0x0000000000000000
+DATA shuffle332<>+8(SB)/8, $0x0000000000000000
+DATA shuffle332<>+16(SB)/8, $0x0000000000000000
+DATA shuffle332<>+24(SB)/8, $0x0000000000000000
+DATA shuffle332<>+32(SB)/8, $0x0000000000000000
+DATA shuffle332<>+40(SB)/8, $0x0021000000200000
+DATA shuffle332<>+48(SB)/8, $0x0032002900310028
+DATA shuffle332<>+56(SB)/8, $0x000000000033002a
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle333<>+0(SB)/8, $0x0000000000000000
-DATA shuffle333<>+8(SB)/8, $0x0000000000000000
-DATA shuffle333<>+16(SB)/8, $0x0000000000000000
-DATA shuffle333<>+24(SB)/8, $0x0000000000000000
-DATA shuffle333<>+32(SB)/8, $0x0022000000000000
-DATA shuffle333<>+40(SB)/8, $0x0024000000230000
-DATA shuffle333<>+48(SB)/8, $0x0035002c0034002b
-DATA shuffle333<>+56(SB)/8, $0x000000000036002d
+DATA shuffle333<>+0(SB)/8, $0x000d0004000c0003
+DATA shuffle333<>+8(SB)/8, $0x001e0015000e0005
+DATA shuffle333<>+16(SB)/8, $0x00200017001f0016
+DATA shuffle333<>+24(SB)/8, $0x0031002800300027
+DATA shuffle333<>+32(SB)/8, $0x0000003900320029
+DATA shuffle333<>+40(SB)/8, $0x0000003b0000003a
+DATA shuffle333<>+48(SB)/8, $0x0000000000000000
+DATA shuffle333<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle334<>+0(SB)/8, $0x00300027002f0026
-DATA shuffle334<>+8(SB)/8, $0x0001003800310028
-DATA shuffle334<>+16(SB)/8, $0x0003003a00020039
-DATA shuffle334<>+24(SB)/8, $0x0014000b0013000a
-DATA shuffle334<>+32(SB)/8, $0x0000001c0015000c
-DATA shuffle334<>+40(SB)/8, $0x0000001e0000001d
-DATA shuffle334<>+48(SB)/8, $0x0000000000000000
-DATA shuffle334<>+56(SB)/8, $0x0000000000000000
+DATA shuffle334<>+0(SB)/8, $0x0000000000000000
+DATA shuffle334<>+8(SB)/8, $0x0000000000000000
+DATA shuffle334<>+16(SB)/8, $0x0000000000000000
+DATA shuffle334<>+24(SB)/8, $0x0000000000000000
+DATA shuffle334<>+32(SB)/8, $0x0022000000000000
+DATA shuffle334<>+40(SB)/8, $0x0024000000230000
+DATA shuffle334<>+48(SB)/8, $0x0035002c0034002b
+DATA shuffle334<>+56(SB)/8, $0x000000000036002d
 GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle335<>+0(SB)/8, $0x0000000000000000
-DATA shuffle335<>+8(SB)/8, $0x0000000000000000
-DATA shuffle335<>+16(SB)/8, $0x0000000000000000
-DATA shuffle335<>+24(SB)/8, $0x0000000000000000
-DATA shuffle335<>+32(SB)/8, $0x0025000000000000
-DATA shuffle335<>+40(SB)/8, $0x0027000000260000
-DATA shuffle335<>+48(SB)/8, $0x0038002f0037002e
-DATA shuffle335<>+56(SB)/8, $0x0000000000390030
+DATA shuffle335<>+0(SB)/8, $0x00300027002f0026
+DATA shuffle335<>+8(SB)/8, $0x0001003800310028
+DATA shuffle335<>+16(SB)/8, $0x0003003a00020039
+DATA shuffle335<>+24(SB)/8, $0x0014000b0013000a
+DATA shuffle335<>+32(SB)/8, $0x0000001c0015000c
+DATA shuffle335<>+40(SB)/8, $0x0000001e0000001d
+DATA shuffle335<>+48(SB)/8, $0x0000000000000000
+DATA shuffle335<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle336<>+0(SB)/8, $0x000000003fa00000
-GLOBL shuffle336<>(SB), RODATA|NOPTR, $8
+DATA shuffle336<>+0(SB)/8, $0x0000000000000000
+DATA shuffle336<>+8(SB)/8, $0x0000000000000000
+DATA shuffle336<>+16(SB)/8, $0x0000000000000000
+DATA shuffle336<>+24(SB)/8, $0x0000000000000000
+DATA shuffle336<>+32(SB)/8, $0x0025000000000000
+DATA shuffle336<>+40(SB)/8, $0x0027000000260000
+DATA shuffle336<>+48(SB)/8, $0x0038002f0037002e
+DATA shuffle336<>+56(SB)/8, $0x0000000000390030
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle337<>+0(SB)/8, $0x0000000000000000
-DATA shuffle337<>+8(SB)/8, $0x0000000000000000
-DATA shuffle337<>+16(SB)/8, $0x0000000000000000
-DATA shuffle337<>+24(SB)/8, $0x0000000000000000
-DATA shuffle337<>+32(SB)/8, $0x0000000000000000
-DATA shuffle337<>+40(SB)/8, $0x0001000000000000
-DATA shuffle337<>+48(SB)/8, $0x0012000900110008
-DATA shuffle337<>+56(SB)/8, $0x000000000013000a
-GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
+DATA shuffle337<>+0(SB)/8, $0x000000003fa00000
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle338<>+0(SB)/8, $0x000000003fa80000
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $8
+DATA shuffle338<>+0(SB)/8, $0x0000000000000000
+DATA shuffle338<>+8(SB)/8, $0x0000000000000000
+DATA shuffle338<>+16(SB)/8, $0x0000000000000000
+DATA shuffle338<>+24(SB)/8, $0x0000000000000000
+DATA shuffle338<>+32(SB)/8, $0x0000000000000000
+DATA shuffle338<>+40(SB)/8, $0x0001000000000000
+DATA shuffle338<>+48(SB)/8, $0x0012000900110008
+DATA shuffle338<>+56(SB)/8, $0x000000000013000a
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle339<>+0(SB)/8, $0x0000000000000000
-DATA shuffle339<>+8(SB)/8, $0x0000000000000000
-DATA shuffle339<>+16(SB)/8, $0x0000000000000000
-DATA shuffle339<>+24(SB)/8, $0x0000000000000000
-DATA shuffle339<>+32(SB)/8, $0x0002000000000000
-DATA shuffle339<>+40(SB)/8, $0x0004000000030000
-DATA shuffle339<>+48(SB)/8, $0x0015000c0014000b
-DATA shuffle339<>+56(SB)/8, $0x000000000016000d
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+DATA shuffle339<>+0(SB)/8, $0x000000003fa80000
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle340<>+0(SB)/8, $0x0000000000000000
 DATA shuffle340<>+8(SB)/8, $0x0000000000000000
 DATA shuffle340<>+16(SB)/8, $0x0000000000000000
 DATA shuffle340<>+24(SB)/8, $0x0000000000000000
-DATA shuffle340<>+32(SB)/8, $0x0005000000000000
-DATA shuffle340<>+40(SB)/8, $0x0007000000060000
-DATA shuffle340<>+48(SB)/8, $0x0018000f0017000e
-DATA shuffle340<>+56(SB)/8, $0x0000000000190010
+DATA shuffle340<>+32(SB)/8, $0x0002000000000000
+DATA shuffle340<>+40(SB)/8, $0x0004000000030000
+DATA shuffle340<>+48(SB)/8, $0x0015000c0014000b
+DATA shuffle340<>+56(SB)/8, $0x000000000016000d
 GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle341<>+0(SB)/8, $0x0000000000000000
+DATA shuffle341<>+8(SB)/8, $0x0000000000000000
+DATA shuffle341<>+16(SB)/8, $0x0000000000000000
+DATA shuffle341<>+24(SB)/8, $0x0000000000000000
+DATA shuffle341<>+32(SB)/8, $0x0005000000000000
+DATA shuffle341<>+40(SB)/8, $0x0007000000060000
+DATA shuffle341<>+48(SB)/8, $0x0018000f0017000e
+DATA shuffle341<>+56(SB)/8, $0x0000000000190010
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -10537,13 +10616,13 @@ TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem418:
+rem423:
 	CMPQ DI, $+64
-	JB   remdone419
+	JB   remdone424
 	SUBQ $+48, DI
-	JMP  rem418
+	JMP  rem423
 
-remdone419:
+remdone424:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10572,33 +10651,33 @@ remdone419:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle10<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle341<>+0(SB), Z31
-	VMOVDQU64 shuffle342<>+0(SB), Z30
-	VMOVDQU64 shuffle343<>+0(SB), Z29
-	VMOVDQU64 shuffle344<>+0(SB), Z28
-	VMOVDQU64 shuffle345<>+0(SB), Z27
+	VMOVDQU64 shuffle342<>+0(SB), Z31
+	VMOVDQU64 shuffle343<>+0(SB), Z30
+	VMOVDQU64 shuffle344<>+0(SB), Z29
+	VMOVDQU64 shuffle345<>+0(SB), Z28
+	VMOVDQU64 shuffle346<>+0(SB), Z27
 
-group420:
+group425:
 	MOVQ rows+24(FP), DI
 
-row421:
+row426:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last423
+	JB   last428
 
-chunks422:
+chunks427:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle341<>+0(SB), Z3
+	VMOVDQU64 shuffle342<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle342<>+0(SB), Z2
+	VMOVDQU64 shuffle343<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
@@ -10612,20 +10691,20 @@ chunks422:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks422
+	JAE       chunks427
 
-last423:
+last428:
 	TESTQ      R9, R9
-	JZ         rowdone424
+	JZ         rowdone429
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle341<>+0(SB), Z3
+	VMOVDQU64  shuffle342<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle342<>+0(SB), Z2
+	VMOVDQU64  shuffle343<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -10634,67 +10713,67 @@ last423:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone424:
+rowdone429:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row421
+	JNZ  row426
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group420
+	JNZ  group425
 	VZEROUPPER
 	RET
 
-DATA shuffle341<>+0(SB)/8, $0x0000000900000000
-DATA shuffle341<>+8(SB)/8, $0x0000000a00000001
-DATA shuffle341<>+16(SB)/8, $0x0000000b00000002
-DATA shuffle341<>+24(SB)/8, $0x0000001b00000012
-DATA shuffle341<>+32(SB)/8, $0x0000001c00000013
-DATA shuffle341<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle341<>+48(SB)/8, $0x0000000000000000
-DATA shuffle341<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle342<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle342<>+8(SB)/8, $0x0000000d00000004
-DATA shuffle342<>+16(SB)/8, $0x0000000e00000005
-DATA shuffle342<>+24(SB)/8, $0x0000001e00000015
-DATA shuffle342<>+32(SB)/8, $0x0000001f00000016
-DATA shuffle342<>+40(SB)/8, $0x0000000000000017
+DATA shuffle342<>+0(SB)/8, $0x0000000900000000
+DATA shuffle342<>+8(SB)/8, $0x0000000a00000001
+DATA shuffle342<>+16(SB)/8, $0x0000000b00000002
+DATA shuffle342<>+24(SB)/8, $0x0000001b00000012
+DATA shuffle342<>+32(SB)/8, $0x0000001c00000013
+DATA shuffle342<>+40(SB)/8, $0x0000001d00000014
 DATA shuffle342<>+48(SB)/8, $0x0000000000000000
 DATA shuffle342<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle343<>+0(SB)/8, $0x0000000100000000
-DATA shuffle343<>+8(SB)/8, $0x0000000300000002
-DATA shuffle343<>+16(SB)/8, $0x0000000500000004
-DATA shuffle343<>+24(SB)/8, $0x0000000700000006
-DATA shuffle343<>+32(SB)/8, $0x0000000900000008
-DATA shuffle343<>+40(SB)/8, $0x000000100000000a
-DATA shuffle343<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle343<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle343<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle343<>+8(SB)/8, $0x0000000d00000004
+DATA shuffle343<>+16(SB)/8, $0x0000000e00000005
+DATA shuffle343<>+24(SB)/8, $0x0000001e00000015
+DATA shuffle343<>+32(SB)/8, $0x0000001f00000016
+DATA shuffle343<>+40(SB)/8, $0x0000000000000017
+DATA shuffle343<>+48(SB)/8, $0x0000000000000000
+DATA shuffle343<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle344<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle344<>+8(SB)/8, $0x0000000000000017
-DATA shuffle344<>+16(SB)/8, $0x0000000100000018
-DATA shuffle344<>+24(SB)/8, $0x0000000000000008
-DATA shuffle344<>+32(SB)/8, $0x0000000000000009
-DATA shuffle344<>+40(SB)/8, $0x000000000000000a
-DATA shuffle344<>+48(SB)/8, $0x0000000000000000
-DATA shuffle344<>+56(SB)/8, $0x0000000000000000
+DATA shuffle344<>+0(SB)/8, $0x0000000100000000
+DATA shuffle344<>+8(SB)/8, $0x0000000300000002
+DATA shuffle344<>+16(SB)/8, $0x0000000500000004
+DATA shuffle344<>+24(SB)/8, $0x0000000700000006
+DATA shuffle344<>+32(SB)/8, $0x0000000900000008
+DATA shuffle344<>+40(SB)/8, $0x000000100000000a
+DATA shuffle344<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle344<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle345<>+0(SB)/8, $0x0000000100000000
-DATA shuffle345<>+8(SB)/8, $0x0000000300000002
-DATA shuffle345<>+16(SB)/8, $0x0000000500000004
-DATA shuffle345<>+24(SB)/8, $0x0000001100000006
-DATA shuffle345<>+32(SB)/8, $0x0000001200000008
-DATA shuffle345<>+40(SB)/8, $0x000000130000000a
-DATA shuffle345<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle345<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle345<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle345<>+8(SB)/8, $0x0000000000000017
+DATA shuffle345<>+16(SB)/8, $0x0000000100000018
+DATA shuffle345<>+24(SB)/8, $0x0000000000000008
+DATA shuffle345<>+32(SB)/8, $0x0000000000000009
+DATA shuffle345<>+40(SB)/8, $0x000000000000000a
+DATA shuffle345<>+48(SB)/8, $0x0000000000000000
+DATA shuffle345<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle346<>+0(SB)/8, $0x0000000100000000
+DATA shuffle346<>+8(SB)/8, $0x0000000300000002
+DATA shuffle346<>+16(SB)/8, $0x0000000500000004
+DATA shuffle346<>+24(SB)/8, $0x0000001100000006
+DATA shuffle346<>+32(SB)/8, $0x0000001200000008
+DATA shuffle346<>+40(SB)/8, $0x000000130000000a
+DATA shuffle346<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle346<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -10718,13 +10797,13 @@ TEXT ·tunzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem425:
+rem430:
 	CMPQ DI, $+64
-	JB   remdone426
+	JB   remdone431
 	SUBQ $+48, DI
-	JMP  rem425
+	JMP  rem430
 
-remdone426:
+remdone431:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10753,32 +10832,32 @@ remdone426:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle10<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle346<>+0(SB), Z31
-	VMOVDQU64 shuffle347<>+0(SB), Z30
-	VMOVDQU64 shuffle348<>+0(SB), Z29
-	VMOVDQU64 shuffle349<>+0(SB), Z28
+	VMOVDQU64 shuffle347<>+0(SB), Z31
+	VMOVDQU64 shuffle348<>+0(SB), Z30
+	VMOVDQU64 shuffle349<>+0(SB), Z29
+	VMOVDQU64 shuffle350<>+0(SB), Z28
 
-group427:
+group432:
 	MOVQ rows+24(FP), DI
 
-row428:
+row433:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last430
+	JB   last435
 
-chunks429:
+chunks434:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle346<>+0(SB), Z3
+	VMOVDQU64 shuffle347<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle347<>+0(SB), Z2
+	VMOVDQU64 shuffle348<>+0(SB), Z2
 	VPERMI2Q  Z1, Z0, Z2
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
@@ -10791,20 +10870,20 @@ chunks429:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks429
+	JAE       chunks434
 
-last430:
+last435:
 	TESTQ      R9, R9
-	JZ         rowdone431
+	JZ         rowdone436
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle346<>+0(SB), Z3
+	VMOVDQU64  shuffle347<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle347<>+0(SB), Z2
+	VMOVDQU64  shuffle348<>+0(SB), Z2
 	VPERMI2Q   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2Q   Z1, Z29, Z0
@@ -10812,57 +10891,57 @@ last430:
 	VPERMT2Q   Z2, Z28, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
-rowdone431:
+rowdone436:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row428
+	JNZ  row433
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group427
+	JNZ  group432
 	VZEROUPPER
 	RET
 
-DATA shuffle346<>+0(SB)/8, $0x0000000000000000
-DATA shuffle346<>+8(SB)/8, $0x0000000000000009
-DATA shuffle346<>+16(SB)/8, $0x0000000000000001
-DATA shuffle346<>+24(SB)/8, $0x000000000000000a
-DATA shuffle346<>+32(SB)/8, $0x0000000000000002
-DATA shuffle346<>+40(SB)/8, $0x000000000000000b
-DATA shuffle346<>+48(SB)/8, $0x0000000000000000
-DATA shuffle346<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle347<>+0(SB)/8, $0x0000000000000003
-DATA shuffle347<>+8(SB)/8, $0x000000000000000c
-DATA shuffle347<>+16(SB)/8, $0x0000000000000004
-DATA shuffle347<>+24(SB)/8, $0x000000000000000d
-DATA shuffle347<>+32(SB)/8, $0x0000000000000005
-DATA shuffle347<>+40(SB)/8, $0x000000000000000e
+DATA shuffle347<>+0(SB)/8, $0x0000000000000000
+DATA shuffle347<>+8(SB)/8, $0x0000000000000009
+DATA shuffle347<>+16(SB)/8, $0x0000000000000001
+DATA shuffle347<>+24(SB)/8, $0x000000000000000a
+DATA shuffle347<>+32(SB)/8, $0x0000000000000002
+DATA shuffle347<>+40(SB)/8, $0x000000000000000b
 DATA shuffle347<>+48(SB)/8, $0x0000000000000000
 DATA shuffle347<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle348<>+0(SB)/8, $0x0000000000000006
-DATA shuffle348<>+8(SB)/8, $0x000000000000000f
-DATA shuffle348<>+16(SB)/8, $0x0000000000000007
-DATA shuffle348<>+24(SB)/8, $0x0000000000000000
-DATA shuffle348<>+32(SB)/8, $0x0000000000000008
-DATA shuffle348<>+40(SB)/8, $0x0000000000000000
+DATA shuffle348<>+0(SB)/8, $0x0000000000000003
+DATA shuffle348<>+8(SB)/8, $0x000000000000000c
+DATA shuffle348<>+16(SB)/8, $0x0000000000000004
+DATA shuffle348<>+24(SB)/8, $0x000000000000000d
+DATA shuffle348<>+32(SB)/8, $0x0000000000000005
+DATA shuffle348<>+40(SB)/8, $0x000000000000000e
 DATA shuffle348<>+48(SB)/8, $0x0000000000000000
 DATA shuffle348<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle349<>+0(SB)/8, $0x0000000000000000
-DATA shuffle349<>+8(SB)/8, $0x0000000000000001
-DATA shuffle349<>+16(SB)/8, $0x0000000000000002
-DATA shuffle349<>+24(SB)/8, $0x0000000000000008
-DATA shuffle349<>+32(SB)/8, $0x0000000000000004
-DATA shuffle349<>+40(SB)/8, $0x0000000000000009
-DATA shuffle349<>+48(SB)/8, $0x0000000000000006
-DATA shuffle349<>+56(SB)/8, $0x0000000000000007
+DATA shuffle349<>+0(SB)/8, $0x0000000000000006
+DATA shuffle349<>+8(SB)/8, $0x000000000000000f
+DATA shuffle349<>+16(SB)/8, $0x0000000000000007
+DATA shuffle349<>+24(SB)/8, $0x0000000000000000
+DATA shuffle349<>+32(SB)/8, $0x0000000000000008
+DATA shuffle349<>+40(SB)/8, $0x0000000000000000
+DATA shuffle349<>+48(SB)/8, $0x0000000000000000
+DATA shuffle349<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle350<>+0(SB)/8, $0x0000000000000000
+DATA shuffle350<>+8(SB)/8, $0x0000000000000001
+DATA shuffle350<>+16(SB)/8, $0x0000000000000002
+DATA shuffle350<>+24(SB)/8, $0x0000000000000008
+DATA shuffle350<>+32(SB)/8, $0x0000000000000004
+DATA shuffle350<>+40(SB)/8, $0x0000000000000009
+DATA shuffle350<>+48(SB)/8, $0x0000000000000006
+DATA shuffle350<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -10886,13 +10965,13 @@ TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem432:
+rem437:
 	CMPQ DI, $+64
-	JB   remdone433
+	JB   remdone438
 	SUBQ $+54, DI
-	JMP  rem432
+	JMP  rem437
 
-remdone433:
+remdone438:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10918,195 +10997,195 @@ remdone433:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle350<>+0(SB), DI
+	BZHIQ     DI, shuffle351<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle351<>+0(SB), Z31
-	VMOVDQU64 shuffle352<>+0(SB), Z30
-	VMOVDQU64 shuffle353<>+0(SB), Z29
-	VMOVDQU64 shuffle354<>+0(SB), Z28
-	VMOVDQU64 shuffle355<>+0(SB), Z27
-	VMOVDQU64 shuffle356<>+0(SB), Z26
+	VMOVDQU64 shuffle352<>+0(SB), Z31
+	VMOVDQU64 shuffle353<>+0(SB), Z30
+	VMOVDQU64 shuffle354<>+0(SB), Z29
+	VMOVDQU64 shuffle355<>+0(SB), Z28
+	VMOVDQU64 shuffle356<>+0(SB), Z27
+	VMOVDQU64 shuffle357<>+0(SB), Z26
 
-group434:
+group439:
 	MOVQ rows+24(FP), DI
 
-row435:
+row440:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last437
+	JB   last442
 
-chunks436:
+chunks441:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle351<>+0(SB), Z3
+	VMOVDQU64 shuffle352<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle357<>+0(SB), K7
-	VMOVDQU64 shuffle358<>+0(SB), Z4
+	KMOVD     shuffle358<>+0(SB), K7
+	VMOVDQU64 shuffle359<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle350<>+0(SB), K7
+	KMOVQ     shuffle351<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle353<>+0(SB), Z4
+	VMOVDQU64 shuffle354<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle359<>+0(SB), K7
-	VMOVDQU64 shuffle360<>+0(SB), Z3
+	KMOVD     shuffle360<>+0(SB), K7
+	VMOVDQU64 shuffle361<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle350<>+0(SB), K7
+	KMOVQ     shuffle351<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle359<>+0(SB), K7
-	VMOVDQU64 shuffle361<>+0(SB), Z4
+	KMOVD     shuffle360<>+0(SB), K7
+	VMOVDQU64 shuffle362<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle350<>+0(SB), K7
+	KMOVQ     shuffle351<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+54, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks436
+	JAE       chunks441
 
-last437:
+last442:
 	TESTQ      R9, R9
-	JZ         rowdone438
+	JZ         rowdone443
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle351<>+0(SB), Z3
+	VMOVDQU64  shuffle352<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle357<>+0(SB), K7
-	VMOVDQU64  shuffle358<>+0(SB), Z4
+	KMOVD      shuffle358<>+0(SB), K7
+	VMOVDQU64  shuffle359<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle353<>+0(SB), Z4
+	VMOVDQU64  shuffle354<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle359<>+0(SB), K7
-	VMOVDQU64  shuffle360<>+0(SB), Z3
+	KMOVD      shuffle360<>+0(SB), K7
+	VMOVDQU64  shuffle361<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle359<>+0(SB), K7
-	VMOVDQU64  shuffle361<>+0(SB), Z4
+	KMOVD      shuffle360<>+0(SB), K7
+	VMOVDQU64  shuffle362<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone438:
+rowdone443:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row435
+	JNZ  row440
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group434
+	JNZ  group439
 	VZEROUPPER
 	RET
 
-DATA shuffle350<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle350<>(SB), RODATA|NOPTR, $8
+DATA shuffle351<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle351<>+0(SB)/8, $0x0001001200090000
-DATA shuffle351<>+8(SB)/8, $0x000b00020013000a
-DATA shuffle351<>+16(SB)/8, $0x002d0024001b0014
-DATA shuffle351<>+24(SB)/8, $0x001d002e0025001c
-DATA shuffle351<>+32(SB)/8, $0x003f0036002f0026
-DATA shuffle351<>+40(SB)/8, $0x0000000000370000
-DATA shuffle351<>+48(SB)/8, $0x0000000000000038
-DATA shuffle351<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle352<>+0(SB)/8, $0x0000000000000000
-DATA shuffle352<>+8(SB)/8, $0x0000000000000000
-DATA shuffle352<>+16(SB)/8, $0x0000000000000000
-DATA shuffle352<>+24(SB)/8, $0x0000000000000000
-DATA shuffle352<>+32(SB)/8, $0x0000000000000000
-DATA shuffle352<>+40(SB)/8, $0x0029002000000028
-DATA shuffle352<>+48(SB)/8, $0x0000002a00210000
+DATA shuffle352<>+0(SB)/8, $0x0001001200090000
+DATA shuffle352<>+8(SB)/8, $0x000b00020013000a
+DATA shuffle352<>+16(SB)/8, $0x002d0024001b0014
+DATA shuffle352<>+24(SB)/8, $0x001d002e0025001c
+DATA shuffle352<>+32(SB)/8, $0x003f0036002f0026
+DATA shuffle352<>+40(SB)/8, $0x0000000000370000
+DATA shuffle352<>+48(SB)/8, $0x0000000000000038
 DATA shuffle352<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle353<>+0(SB)/8, $0x00040015000c0003
-DATA shuffle353<>+8(SB)/8, $0x000e00050016000d
-DATA shuffle353<>+16(SB)/8, $0x00300027001e0017
-DATA shuffle353<>+24(SB)/8, $0x002000310028001f
-DATA shuffle353<>+32(SB)/8, $0x0000003900320029
-DATA shuffle353<>+40(SB)/8, $0x00000000003a0000
-DATA shuffle353<>+48(SB)/8, $0x000000000000003b
+DATA shuffle353<>+0(SB)/8, $0x0000000000000000
+DATA shuffle353<>+8(SB)/8, $0x0000000000000000
+DATA shuffle353<>+16(SB)/8, $0x0000000000000000
+DATA shuffle353<>+24(SB)/8, $0x0000000000000000
+DATA shuffle353<>+32(SB)/8, $0x0000000000000000
+DATA shuffle353<>+40(SB)/8, $0x0029002000000028
+DATA shuffle353<>+48(SB)/8, $0x0000002a00210000
 DATA shuffle353<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle354<>+0(SB)/8, $0x0000000000000000
-DATA shuffle354<>+8(SB)/8, $0x0000000000000000
-DATA shuffle354<>+16(SB)/8, $0x0000000000000000
-DATA shuffle354<>+24(SB)/8, $0x0000000000000000
-DATA shuffle354<>+32(SB)/8, $0x0022000000000000
-DATA shuffle354<>+40(SB)/8, $0x002c00230000002b
-DATA shuffle354<>+48(SB)/8, $0x0000002d00240000
+DATA shuffle354<>+0(SB)/8, $0x00040015000c0003
+DATA shuffle354<>+8(SB)/8, $0x000e00050016000d
+DATA shuffle354<>+16(SB)/8, $0x00300027001e0017
+DATA shuffle354<>+24(SB)/8, $0x002000310028001f
+DATA shuffle354<>+32(SB)/8, $0x0000003900320029
+DATA shuffle354<>+40(SB)/8, $0x00000000003a0000
+DATA shuffle354<>+48(SB)/8, $0x000000000000003b
 DATA shuffle354<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle355<>+0(SB)/8, $0x00270038002f0026
-DATA shuffle355<>+8(SB)/8, $0x0031002800390030
-DATA shuffle355<>+16(SB)/8, $0x0013000a0001003a
-DATA shuffle355<>+24(SB)/8, $0x00030014000b0002
-DATA shuffle355<>+32(SB)/8, $0x0000001c0015000c
-DATA shuffle355<>+40(SB)/8, $0x00000000001d0000
-DATA shuffle355<>+48(SB)/8, $0x000000000000001e
+DATA shuffle355<>+0(SB)/8, $0x0000000000000000
+DATA shuffle355<>+8(SB)/8, $0x0000000000000000
+DATA shuffle355<>+16(SB)/8, $0x0000000000000000
+DATA shuffle355<>+24(SB)/8, $0x0000000000000000
+DATA shuffle355<>+32(SB)/8, $0x0022000000000000
+DATA shuffle355<>+40(SB)/8, $0x002c00230000002b
+DATA shuffle355<>+48(SB)/8, $0x0000002d00240000
 DATA shuffle355<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle356<>+0(SB)/8, $0x0000000000000000
-DATA shuffle356<>+8(SB)/8, $0x0000000000000000
-DATA shuffle356<>+16(SB)/8, $0x0000000000000000
-DATA shuffle356<>+24(SB)/8, $0x0000000000000000
-DATA shuffle356<>+32(SB)/8, $0x0025000000000000
-DATA shuffle356<>+40(SB)/8, $0x002f00260000002e
-DATA shuffle356<>+48(SB)/8, $0x0000003000270000
+DATA shuffle356<>+0(SB)/8, $0x00270038002f0026
+DATA shuffle356<>+8(SB)/8, $0x0031002800390030
+DATA shuffle356<>+16(SB)/8, $0x0013000a0001003a
+DATA shuffle356<>+24(SB)/8, $0x00030014000b0002
+DATA shuffle356<>+32(SB)/8, $0x0000001c0015000c
+DATA shuffle356<>+40(SB)/8, $0x00000000001d0000
+DATA shuffle356<>+48(SB)/8, $0x000000000000001e
 DATA shuffle356<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle357<>+0(SB)/8, $0x0000000006d00000
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $8
+DATA shuffle357<>+0(SB)/8, $0x0000000000000000
+DATA shuffle357<>+8(SB)/8, $0x0000000000000000
+DATA shuffle357<>+16(SB)/8, $0x0000000000000000
+DATA shuffle357<>+24(SB)/8, $0x0000000000000000
+DATA shuffle357<>+32(SB)/8, $0x0025000000000000
+DATA shuffle357<>+40(SB)/8, $0x002f00260000002e
+DATA shuffle357<>+48(SB)/8, $0x0000003000270000
+DATA shuffle357<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle358<>+0(SB)/8, $0x0000000000000000
-DATA shuffle358<>+8(SB)/8, $0x0000000000000000
-DATA shuffle358<>+16(SB)/8, $0x0000000000000000
-DATA shuffle358<>+24(SB)/8, $0x0000000000000000
-DATA shuffle358<>+32(SB)/8, $0x0000000000000000
-DATA shuffle358<>+40(SB)/8, $0x0009000000000008
-DATA shuffle358<>+48(SB)/8, $0x0000000a00010000
-DATA shuffle358<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
+DATA shuffle358<>+0(SB)/8, $0x0000000006d00000
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle359<>+0(SB)/8, $0x0000000006d80000
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $8
+DATA shuffle359<>+0(SB)/8, $0x0000000000000000
+DATA shuffle359<>+8(SB)/8, $0x0000000000000000
+DATA shuffle359<>+16(SB)/8, $0x0000000000000000
+DATA shuffle359<>+24(SB)/8, $0x0000000000000000
+DATA shuffle359<>+32(SB)/8, $0x0000000000000000
+DATA shuffle359<>+40(SB)/8, $0x0009000000000008
+DATA shuffle359<>+48(SB)/8, $0x0000000a00010000
+DATA shuffle359<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle360<>+0(SB)/8, $0x0000000000000000
-DATA shuffle360<>+8(SB)/8, $0x0000000000000000
-DATA shuffle360<>+16(SB)/8, $0x0000000000000000
-DATA shuffle360<>+24(SB)/8, $0x0000000000000000
-DATA shuffle360<>+32(SB)/8, $0x0002000000000000
-DATA shuffle360<>+40(SB)/8, $0x000c00030000000b
-DATA shuffle360<>+48(SB)/8, $0x0000000d00040000
-DATA shuffle360<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
+DATA shuffle360<>+0(SB)/8, $0x0000000006d80000
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle361<>+0(SB)/8, $0x0000000000000000
 DATA shuffle361<>+8(SB)/8, $0x0000000000000000
 DATA shuffle361<>+16(SB)/8, $0x0000000000000000
 DATA shuffle361<>+24(SB)/8, $0x0000000000000000
-DATA shuffle361<>+32(SB)/8, $0x0005000000000000
-DATA shuffle361<>+40(SB)/8, $0x000f00060000000e
-DATA shuffle361<>+48(SB)/8, $0x0000001000070000
+DATA shuffle361<>+32(SB)/8, $0x0002000000000000
+DATA shuffle361<>+40(SB)/8, $0x000c00030000000b
+DATA shuffle361<>+48(SB)/8, $0x0000000d00040000
 DATA shuffle361<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle362<>+0(SB)/8, $0x0000000000000000
+DATA shuffle362<>+8(SB)/8, $0x0000000000000000
+DATA shuffle362<>+16(SB)/8, $0x0000000000000000
+DATA shuffle362<>+24(SB)/8, $0x0000000000000000
+DATA shuffle362<>+32(SB)/8, $0x0005000000000000
+DATA shuffle362<>+40(SB)/8, $0x000f00060000000e
+DATA shuffle362<>+48(SB)/8, $0x0000001000070000
+DATA shuffle362<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11130,13 +11209,13 @@ TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem439:
+rem444:
 	CMPQ DI, $+43
-	JB   remdone440
+	JB   remdone445
 	SUBQ $+36, DI
-	JMP  rem439
+	JMP  rem444
 
-remdone440:
+remdone445:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11155,106 +11234,106 @@ remdone440:
 	CMOVQLT   shuffle8<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle362<>+0(SB), DI
+	BZHIQ     DI, shuffle363<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle363<>+0(SB), Z31
-	VMOVDQU64 shuffle364<>+0(SB), Z30
-	VMOVDQU64 shuffle365<>+0(SB), Z29
+	VMOVDQU64 shuffle364<>+0(SB), Z31
+	VMOVDQU64 shuffle365<>+0(SB), Z30
+	VMOVDQU64 shuffle366<>+0(SB), Z29
 
-group441:
+group446:
 	MOVQ rows+24(FP), DI
 
-row442:
+row447:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+43
-	JB   last444
+	JB   last449
 
-chunks443:
+chunks448:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle363<>+0(SB), Z3
+	VMOVDQU64 shuffle364<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle362<>+0(SB), K7
+	KMOVQ     shuffle363<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle364<>+0(SB), Z2
+	VMOVDQU64 shuffle365<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	KMOVQ     shuffle362<>+0(SB), K7
+	KMOVQ     shuffle363<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z29, Z1
-	KMOVQ     shuffle362<>+0(SB), K7
+	KMOVQ     shuffle363<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+36, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+43
-	JAE       chunks443
+	JAE       chunks448
 
-last444:
+last449:
 	TESTQ      R9, R9
-	JZ         rowdone445
+	JZ         rowdone450
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle363<>+0(SB), Z3
+	VMOVDQU64  shuffle364<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle364<>+0(SB), Z2
+	VMOVDQU64  shuffle365<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z29, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone445:
+rowdone450:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row442
+	JNZ  row447
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group441
+	JNZ  group446
 	VZEROUPPER
 	RET
 
-DATA shuffle362<>+0(SB)/8, $0x0000000fffffffff
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $8
+DATA shuffle363<>+0(SB)/8, $0x0000000fffffffff
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle363<>+0(SB)/8, $0x0000000900000000
-DATA shuffle363<>+8(SB)/8, $0x0000000100000012
-DATA shuffle363<>+16(SB)/8, $0x000000130000000a
-DATA shuffle363<>+24(SB)/8, $0x0000000b00000002
-DATA shuffle363<>+32(SB)/8, $0x0000000000000014
-DATA shuffle363<>+40(SB)/8, $0x0000000000000000
-DATA shuffle363<>+48(SB)/8, $0x0000000000000000
-DATA shuffle363<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle364<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle364<>+8(SB)/8, $0x0000000400000015
-DATA shuffle364<>+16(SB)/8, $0x000000160000000d
-DATA shuffle364<>+24(SB)/8, $0x0000000e00000005
-DATA shuffle364<>+32(SB)/8, $0x0000000000000017
+DATA shuffle364<>+0(SB)/8, $0x0000000900000000
+DATA shuffle364<>+8(SB)/8, $0x0000000100000012
+DATA shuffle364<>+16(SB)/8, $0x000000130000000a
+DATA shuffle364<>+24(SB)/8, $0x0000000b00000002
+DATA shuffle364<>+32(SB)/8, $0x0000000000000014
 DATA shuffle364<>+40(SB)/8, $0x0000000000000000
 DATA shuffle364<>+48(SB)/8, $0x0000000000000000
 DATA shuffle364<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle365<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle365<>+8(SB)/8, $0x0000001700000008
-DATA shuffle365<>+16(SB)/8, $0x0000000900000000
-DATA shuffle365<>+24(SB)/8, $0x0000000100000018
-DATA shuffle365<>+32(SB)/8, $0x000000000000000a
+DATA shuffle365<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle365<>+8(SB)/8, $0x0000000400000015
+DATA shuffle365<>+16(SB)/8, $0x000000160000000d
+DATA shuffle365<>+24(SB)/8, $0x0000000e00000005
+DATA shuffle365<>+32(SB)/8, $0x0000000000000017
 DATA shuffle365<>+40(SB)/8, $0x0000000000000000
 DATA shuffle365<>+48(SB)/8, $0x0000000000000000
 DATA shuffle365<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle366<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle366<>+8(SB)/8, $0x0000001700000008
+DATA shuffle366<>+16(SB)/8, $0x0000000900000000
+DATA shuffle366<>+24(SB)/8, $0x0000000100000018
+DATA shuffle366<>+32(SB)/8, $0x000000000000000a
+DATA shuffle366<>+40(SB)/8, $0x0000000000000000
+DATA shuffle366<>+48(SB)/8, $0x0000000000000000
+DATA shuffle366<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11278,13 +11357,13 @@ TEXT ·tunzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem446:
+rem451:
 	CMPQ DI, $+86
-	JB   remdone447
+	JB   remdone452
 	SUBQ $+72, DI
-	JMP  rem446
+	JMP  rem451
 
-remdone447:
+remdone452:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11318,7 +11397,7 @@ remdone447:
 	CMOVQLT   shuffle8<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle366<>+0(SB), R8
+	BZHIQ     R8, shuffle367<>+0(SB), R8
 	KMOVQ     R8, K5
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+192, DI
@@ -11327,47 +11406,47 @@ remdone447:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle10<>+0(SB), DI
 	KMOVQ     DI, K6
-	VMOVDQU64 shuffle367<>+0(SB), Z31
-	VMOVDQU64 shuffle368<>+0(SB), Z30
-	VMOVDQU64 shuffle369<>+0(SB), Z29
-	VMOVDQU64 shuffle370<>+0(SB), Z28
-	VMOVDQU64 shuffle371<>+0(SB), Z27
-	VMOVDQU64 shuffle372<>+0(SB), Z26
-	VMOVDQU64 shuffle373<>+0(SB), Z25
-	VMOVDQU64 shuffle374<>+0(SB), Z24
-	VMOVDQU64 shuffle375<>+0(SB), Z23
-	VMOVDQU64 shuffle376<>+0(SB), Z22
+	VMOVDQU64 shuffle368<>+0(SB), Z31
+	VMOVDQU64 shuffle369<>+0(SB), Z30
+	VMOVDQU64 shuffle370<>+0(SB), Z29
+	VMOVDQU64 shuffle371<>+0(SB), Z28
+	VMOVDQU64 shuffle372<>+0(SB), Z27
+	VMOVDQU64 shuffle373<>+0(SB), Z26
+	VMOVDQU64 shuffle374<>+0(SB), Z25
+	VMOVDQU64 shuffle375<>+0(SB), Z24
+	VMOVDQU64 shuffle376<>+0(SB), Z23
+	VMOVDQU64 shuffle377<>+0(SB), Z22
 
-group448:
+group453:
 	MOVQ rows+24(FP), DI
 
-row449:
+row454:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+86
-	JB   last451
+	JB   last456
 
-chunks450:
+chunks455:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle367<>+0(SB), Z3
+	VMOVDQU64 shuffle368<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z30, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMQ    Z2, Z29, Z4
-	KMOVQ     shuffle366<>+0(SB), K7
+	KMOVQ     shuffle367<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)
-	VMOVDQU64 shuffle370<>+0(SB), Z3
+	VMOVDQU64 shuffle371<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z2, Z27, Z3
 	VMOVDQU64 Z3, (R9)(DX*1)
 	VPERMQ    Z2, Z26, Z4
-	KMOVQ     shuffle366<>+0(SB), K7
+	KMOVQ     shuffle367<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
 	VPERMT2Q  Z1, Z25, Z0
 	VPERMT2Q  Z2, Z24, Z0
@@ -11375,30 +11454,30 @@ chunks450:
 	VPERMT2Q  Z4, Z23, Z0
 	VMOVDQU64 Z0, (R9)(DX*2)
 	VPERMQ    Z4, Z22, Z4
-	KMOVQ     shuffle366<>+0(SB), K7
+	KMOVQ     shuffle367<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
 	ADDQ      $+72, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+86
-	JAE       chunks450
+	JAE       chunks455
 
-last451:
+last456:
 	TESTQ      R9, R9
-	JZ         rowdone452
+	JZ         rowdone457
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle367<>+0(SB), Z3
+	VMOVDQU64  shuffle368<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2Q   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
 	VPERMQ     Z2, Z29, Z4
 	VMOVDQU8   Z4, K5, 64(R9)
-	VMOVDQU64  shuffle370<>+0(SB), Z3
+	VMOVDQU64  shuffle371<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VPERMT2Q   Z2, Z27, Z3
 	VMOVDQU8   Z3, K4, (R9)(DX*1)
@@ -11412,120 +11491,120 @@ last451:
 	VPERMQ     Z4, Z22, Z4
 	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
-rowdone452:
+rowdone457:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row449
+	JNZ  row454
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group448
+	JNZ  group453
 	VZEROUPPER
 	RET
 
-DATA shuffle366<>+0(SB)/8, $0x00000000000000ff
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle367<>+0(SB)/8, $0x0000000000000000
-DATA shuffle367<>+8(SB)/8, $0x0000000000000009
-DATA shuffle367<>+16(SB)/8, $0x0000000000000000
-DATA shuffle367<>+24(SB)/8, $0x0000000000000001
-DATA shuffle367<>+32(SB)/8, $0x000000000000000a
-DATA shuffle367<>+40(SB)/8, $0x0000000000000000
-DATA shuffle367<>+48(SB)/8, $0x0000000000000002
-DATA shuffle367<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+DATA shuffle367<>+0(SB)/8, $0x00000000000000ff
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle368<>+0(SB)/8, $0x0000000000000000
-DATA shuffle368<>+8(SB)/8, $0x0000000000000001
-DATA shuffle368<>+16(SB)/8, $0x000000000000000a
-DATA shuffle368<>+24(SB)/8, $0x0000000000000003
-DATA shuffle368<>+32(SB)/8, $0x0000000000000004
-DATA shuffle368<>+40(SB)/8, $0x000000000000000b
-DATA shuffle368<>+48(SB)/8, $0x0000000000000006
-DATA shuffle368<>+56(SB)/8, $0x0000000000000007
+DATA shuffle368<>+8(SB)/8, $0x0000000000000009
+DATA shuffle368<>+16(SB)/8, $0x0000000000000000
+DATA shuffle368<>+24(SB)/8, $0x0000000000000001
+DATA shuffle368<>+32(SB)/8, $0x000000000000000a
+DATA shuffle368<>+40(SB)/8, $0x0000000000000000
+DATA shuffle368<>+48(SB)/8, $0x0000000000000002
+DATA shuffle368<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle369<>+0(SB)/8, $0x0000000000000004
-DATA shuffle369<>+8(SB)/8, $0x0000000000000000
-DATA shuffle369<>+16(SB)/8, $0x0000000000000000
-DATA shuffle369<>+24(SB)/8, $0x0000000000000000
-DATA shuffle369<>+32(SB)/8, $0x0000000000000000
-DATA shuffle369<>+40(SB)/8, $0x0000000000000000
-DATA shuffle369<>+48(SB)/8, $0x0000000000000000
-DATA shuffle369<>+56(SB)/8, $0x0000000000000000
+DATA shuffle369<>+0(SB)/8, $0x0000000000000000
+DATA shuffle369<>+8(SB)/8, $0x0000000000000001
+DATA shuffle369<>+16(SB)/8, $0x000000000000000a
+DATA shuffle369<>+24(SB)/8, $0x0000000000000003
+DATA shuffle369<>+32(SB)/8, $0x0000000000000004
+DATA shuffle369<>+40(SB)/8, $0x000000000000000b
+DATA shuffle369<>+48(SB)/8, $0x0000000000000006
+DATA shuffle369<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle370<>+0(SB)/8, $0x0000000000000003
-DATA shuffle370<>+8(SB)/8, $0x000000000000000c
+DATA shuffle370<>+0(SB)/8, $0x0000000000000004
+DATA shuffle370<>+8(SB)/8, $0x0000000000000000
 DATA shuffle370<>+16(SB)/8, $0x0000000000000000
-DATA shuffle370<>+24(SB)/8, $0x0000000000000004
-DATA shuffle370<>+32(SB)/8, $0x000000000000000d
+DATA shuffle370<>+24(SB)/8, $0x0000000000000000
+DATA shuffle370<>+32(SB)/8, $0x0000000000000000
 DATA shuffle370<>+40(SB)/8, $0x0000000000000000
-DATA shuffle370<>+48(SB)/8, $0x0000000000000005
-DATA shuffle370<>+56(SB)/8, $0x000000000000000e
+DATA shuffle370<>+48(SB)/8, $0x0000000000000000
+DATA shuffle370<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle371<>+0(SB)/8, $0x0000000000000000
-DATA shuffle371<>+8(SB)/8, $0x0000000000000001
-DATA shuffle371<>+16(SB)/8, $0x000000000000000d
-DATA shuffle371<>+24(SB)/8, $0x0000000000000003
-DATA shuffle371<>+32(SB)/8, $0x0000000000000004
-DATA shuffle371<>+40(SB)/8, $0x000000000000000e
-DATA shuffle371<>+48(SB)/8, $0x0000000000000006
-DATA shuffle371<>+56(SB)/8, $0x0000000000000007
+DATA shuffle371<>+0(SB)/8, $0x0000000000000003
+DATA shuffle371<>+8(SB)/8, $0x000000000000000c
+DATA shuffle371<>+16(SB)/8, $0x0000000000000000
+DATA shuffle371<>+24(SB)/8, $0x0000000000000004
+DATA shuffle371<>+32(SB)/8, $0x000000000000000d
+DATA shuffle371<>+40(SB)/8, $0x0000000000000000
+DATA shuffle371<>+48(SB)/8, $0x0000000000000005
+DATA shuffle371<>+56(SB)/8, $0x000000000000000e
 GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle372<>+0(SB)/8, $0x0000000000000007
-DATA shuffle372<>+8(SB)/8, $0x0000000000000000
-DATA shuffle372<>+16(SB)/8, $0x0000000000000000
-DATA shuffle372<>+24(SB)/8, $0x0000000000000000
-DATA shuffle372<>+32(SB)/8, $0x0000000000000000
-DATA shuffle372<>+40(SB)/8, $0x0000000000000000
-DATA shuffle372<>+48(SB)/8, $0x0000000000000000
-DATA shuffle372<>+56(SB)/8, $0x0000000000000000
+DATA shuffle372<>+0(SB)/8, $0x0000000000000000
+DATA shuffle372<>+8(SB)/8, $0x0000000000000001
+DATA shuffle372<>+16(SB)/8, $0x000000000000000d
+DATA shuffle372<>+24(SB)/8, $0x0000000000000003
+DATA shuffle372<>+32(SB)/8, $0x0000000000000004
+DATA shuffle372<>+40(SB)/8, $0x000000000000000e
+DATA shuffle372<>+48(SB)/8, $0x0000000000000006
+DATA shuffle372<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle373<>+0(SB)/8, $0x0000000000000006
-DATA shuffle373<>+8(SB)/8, $0x000000000000000f
+DATA shuffle373<>+0(SB)/8, $0x0000000000000007
+DATA shuffle373<>+8(SB)/8, $0x0000000000000000
 DATA shuffle373<>+16(SB)/8, $0x0000000000000000
-DATA shuffle373<>+24(SB)/8, $0x0000000000000007
+DATA shuffle373<>+24(SB)/8, $0x0000000000000000
 DATA shuffle373<>+32(SB)/8, $0x0000000000000000
 DATA shuffle373<>+40(SB)/8, $0x0000000000000000
-DATA shuffle373<>+48(SB)/8, $0x0000000000000008
+DATA shuffle373<>+48(SB)/8, $0x0000000000000000
 DATA shuffle373<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle374<>+0(SB)/8, $0x0000000000000000
-DATA shuffle374<>+8(SB)/8, $0x0000000000000001
-DATA shuffle374<>+16(SB)/8, $0x0000000000000002
-DATA shuffle374<>+24(SB)/8, $0x0000000000000003
-DATA shuffle374<>+32(SB)/8, $0x0000000000000008
-DATA shuffle374<>+40(SB)/8, $0x0000000000000005
-DATA shuffle374<>+48(SB)/8, $0x0000000000000006
-DATA shuffle374<>+56(SB)/8, $0x0000000000000009
+DATA shuffle374<>+0(SB)/8, $0x0000000000000006
+DATA shuffle374<>+8(SB)/8, $0x000000000000000f
+DATA shuffle374<>+16(SB)/8, $0x0000000000000000
+DATA shuffle374<>+24(SB)/8, $0x0000000000000007
+DATA shuffle374<>+32(SB)/8, $0x0000000000000000
+DATA shuffle374<>+40(SB)/8, $0x0000000000000000
+DATA shuffle374<>+48(SB)/8, $0x0000000000000008
+DATA shuffle374<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle375<>+0(SB)/8, $0x0000000000000000
 DATA shuffle375<>+8(SB)/8, $0x0000000000000001
-DATA shuffle375<>+16(SB)/8, $0x0000000000000008
+DATA shuffle375<>+16(SB)/8, $0x0000000000000002
 DATA shuffle375<>+24(SB)/8, $0x0000000000000003
-DATA shuffle375<>+32(SB)/8, $0x0000000000000004
-DATA shuffle375<>+40(SB)/8, $0x0000000000000009
+DATA shuffle375<>+32(SB)/8, $0x0000000000000008
+DATA shuffle375<>+40(SB)/8, $0x0000000000000005
 DATA shuffle375<>+48(SB)/8, $0x0000000000000006
-DATA shuffle375<>+56(SB)/8, $0x0000000000000007
+DATA shuffle375<>+56(SB)/8, $0x0000000000000009
 GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle376<>+0(SB)/8, $0x0000000000000002
-DATA shuffle376<>+8(SB)/8, $0x0000000000000000
-DATA shuffle376<>+16(SB)/8, $0x0000000000000000
-DATA shuffle376<>+24(SB)/8, $0x0000000000000000
-DATA shuffle376<>+32(SB)/8, $0x0000000000000000
-DATA shuffle376<>+40(SB)/8, $0x0000000000000000
-DATA shuffle376<>+48(SB)/8, $0x0000000000000000
-DATA shuffle376<>+56(SB)/8, $0x0000000000000000
+DATA shuffle376<>+0(SB)/8, $0x0000000000000000
+DATA shuffle376<>+8(SB)/8, $0x0000000000000001
+DATA shuffle376<>+16(SB)/8, $0x0000000000000008
+DATA shuffle376<>+24(SB)/8, $0x0000000000000003
+DATA shuffle376<>+32(SB)/8, $0x0000000000000004
+DATA shuffle376<>+40(SB)/8, $0x0000000000000009
+DATA shuffle376<>+48(SB)/8, $0x0000000000000006
+DATA shuffle376<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle377<>+0(SB)/8, $0x0000000000000002
+DATA shuffle377<>+8(SB)/8, $0x0000000000000000
+DATA shuffle377<>+16(SB)/8, $0x0000000000000000
+DATA shuffle377<>+24(SB)/8, $0x0000000000000000
+DATA shuffle377<>+32(SB)/8, $0x0000000000000000
+DATA shuffle377<>+40(SB)/8, $0x0000000000000000
+DATA shuffle377<>+48(SB)/8, $0x0000000000000000
+DATA shuffle377<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11549,13 +11628,13 @@ TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem453:
+rem458:
 	CMPQ DI, $+64
-	JB   remdone454
+	JB   remdone459
 	SUBQ $+48, DI
-	JMP  rem453
+	JMP  rem458
 
-remdone454:
+remdone459:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11583,47 +11662,47 @@ remdone454:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle158<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle377<>+0(SB), Z31
-	VMOVDQU64 shuffle378<>+0(SB), Z30
-	VMOVDQU64 shuffle379<>+0(SB), Z29
-	VMOVDQU64 shuffle380<>+0(SB), Z28
-	VMOVDQU64 shuffle381<>+0(SB), Z27
-	VMOVDQU64 shuffle382<>+0(SB), Z26
+	VMOVDQU64 shuffle378<>+0(SB), Z31
+	VMOVDQU64 shuffle379<>+0(SB), Z30
+	VMOVDQU64 shuffle380<>+0(SB), Z29
+	VMOVDQU64 shuffle381<>+0(SB), Z28
+	VMOVDQU64 shuffle382<>+0(SB), Z27
+	VMOVDQU64 shuffle383<>+0(SB), Z26
 
-group455:
+group460:
 	MOVQ rows+24(FP), DI
 
-row456:
+row461:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last458
+	JB   last463
 
-chunks457:
+chunks462:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle377<>+0(SB), Z3
+	VMOVDQU64 shuffle378<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle383<>+0(SB), K7
-	VMOVDQU64 shuffle384<>+0(SB), Z4
+	KMOVD     shuffle384<>+0(SB), K7
+	VMOVDQU64 shuffle385<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle379<>+0(SB), Z4
+	VMOVDQU64 shuffle380<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle385<>+0(SB), K7
-	VMOVDQU64 shuffle386<>+0(SB), Z3
+	KMOVD     shuffle386<>+0(SB), K7
+	VMOVDQU64 shuffle387<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle385<>+0(SB), K7
-	VMOVDQU64 shuffle387<>+0(SB), Z4
+	KMOVD     shuffle386<>+0(SB), K7
+	VMOVDQU64 shuffle388<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z1
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
@@ -11631,142 +11710,142 @@ chunks457:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks457
+	JAE       chunks462
 
-last458:
+last463:
 	TESTQ      R9, R9
-	JZ         rowdone459
+	JZ         rowdone464
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle377<>+0(SB), Z3
+	VMOVDQU64  shuffle378<>+0(SB), Z3
 	VPERMI2W   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle383<>+0(SB), K7
-	VMOVDQU64  shuffle384<>+0(SB), Z4
+	KMOVD      shuffle384<>+0(SB), K7
+	VMOVDQU64  shuffle385<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle379<>+0(SB), Z4
+	VMOVDQU64  shuffle380<>+0(SB), Z4
 	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle385<>+0(SB), K7
-	VMOVDQU64  shuffle386<>+0(SB), Z3
+	KMOVD      shuffle386<>+0(SB), K7
+	VMOVDQU64  shuffle387<>+0(SB), Z3
 	VPERMW     Z2, Z3, K7, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
 	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle385<>+0(SB), K7
-	VMOVDQU64  shuffle387<>+0(SB), Z4
+	KMOVD      shuffle386<>+0(SB), K7
+	VMOVDQU64  shuffle388<>+0(SB), Z4
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone459:
+rowdone464:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row456
+	JNZ  row461
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group455
+	JNZ  group460
 	VZEROUPPER
 	RET
 
-DATA shuffle377<>+0(SB)/8, $0x001b001200090000
-DATA shuffle377<>+8(SB)/8, $0x001c0013000a0001
-DATA shuffle377<>+16(SB)/8, $0x001d0014000b0002
-DATA shuffle377<>+24(SB)/8, $0x003f0036002d0024
-DATA shuffle377<>+32(SB)/8, $0x00000037002e0025
-DATA shuffle377<>+40(SB)/8, $0x00000038002f0026
-DATA shuffle377<>+48(SB)/8, $0x0000000000000000
-DATA shuffle377<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle378<>+0(SB)/8, $0x0000000000000000
-DATA shuffle378<>+8(SB)/8, $0x0000000000000000
-DATA shuffle378<>+16(SB)/8, $0x0000000000000000
-DATA shuffle378<>+24(SB)/8, $0x0000000000000000
-DATA shuffle378<>+32(SB)/8, $0x0020000000000000
-DATA shuffle378<>+40(SB)/8, $0x0021000000000000
+DATA shuffle378<>+0(SB)/8, $0x001b001200090000
+DATA shuffle378<>+8(SB)/8, $0x001c0013000a0001
+DATA shuffle378<>+16(SB)/8, $0x001d0014000b0002
+DATA shuffle378<>+24(SB)/8, $0x003f0036002d0024
+DATA shuffle378<>+32(SB)/8, $0x00000037002e0025
+DATA shuffle378<>+40(SB)/8, $0x00000038002f0026
 DATA shuffle378<>+48(SB)/8, $0x0000000000000000
 DATA shuffle378<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle379<>+0(SB)/8, $0x001e0015000c0003
-DATA shuffle379<>+8(SB)/8, $0x001f0016000d0004
-DATA shuffle379<>+16(SB)/8, $0x00200017000e0005
-DATA shuffle379<>+24(SB)/8, $0x0000003900300027
-DATA shuffle379<>+32(SB)/8, $0x0000003a00310028
-DATA shuffle379<>+40(SB)/8, $0x0000003b00320029
+DATA shuffle379<>+0(SB)/8, $0x0000000000000000
+DATA shuffle379<>+8(SB)/8, $0x0000000000000000
+DATA shuffle379<>+16(SB)/8, $0x0000000000000000
+DATA shuffle379<>+24(SB)/8, $0x0000000000000000
+DATA shuffle379<>+32(SB)/8, $0x0020000000000000
+DATA shuffle379<>+40(SB)/8, $0x0021000000000000
 DATA shuffle379<>+48(SB)/8, $0x0000000000000000
 DATA shuffle379<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle380<>+0(SB)/8, $0x0000000000000000
-DATA shuffle380<>+8(SB)/8, $0x0000000000000000
-DATA shuffle380<>+16(SB)/8, $0x0000000000000000
-DATA shuffle380<>+24(SB)/8, $0x0022000000000000
-DATA shuffle380<>+32(SB)/8, $0x0023000000000000
-DATA shuffle380<>+40(SB)/8, $0x0024000000000000
+DATA shuffle380<>+0(SB)/8, $0x001e0015000c0003
+DATA shuffle380<>+8(SB)/8, $0x001f0016000d0004
+DATA shuffle380<>+16(SB)/8, $0x00200017000e0005
+DATA shuffle380<>+24(SB)/8, $0x0000003900300027
+DATA shuffle380<>+32(SB)/8, $0x0000003a00310028
+DATA shuffle380<>+40(SB)/8, $0x0000003b00320029
 DATA shuffle380<>+48(SB)/8, $0x0000000000000000
 DATA shuffle380<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle381<>+0(SB)/8, $0x00010038002f0026
-DATA shuffle381<>+8(SB)/8, $0x0002003900300027
-DATA shuffle381<>+16(SB)/8, $0x0003003a00310028
-DATA shuffle381<>+24(SB)/8, $0x0000001c0013000a
-DATA shuffle381<>+32(SB)/8, $0x0000001d0014000b
-DATA shuffle381<>+40(SB)/8, $0x0000001e0015000c
+DATA shuffle381<>+0(SB)/8, $0x0000000000000000
+DATA shuffle381<>+8(SB)/8, $0x0000000000000000
+DATA shuffle381<>+16(SB)/8, $0x0000000000000000
+DATA shuffle381<>+24(SB)/8, $0x0022000000000000
+DATA shuffle381<>+32(SB)/8, $0x0023000000000000
+DATA shuffle381<>+40(SB)/8, $0x0024000000000000
 DATA shuffle381<>+48(SB)/8, $0x0000000000000000
 DATA shuffle381<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle382<>+0(SB)/8, $0x0000000000000000
-DATA shuffle382<>+8(SB)/8, $0x0000000000000000
-DATA shuffle382<>+16(SB)/8, $0x0000000000000000
-DATA shuffle382<>+24(SB)/8, $0x0025000000000000
-DATA shuffle382<>+32(SB)/8, $0x0026000000000000
-DATA shuffle382<>+40(SB)/8, $0x0027000000000000
+DATA shuffle382<>+0(SB)/8, $0x00010038002f0026
+DATA shuffle382<>+8(SB)/8, $0x0002003900300027
+DATA shuffle382<>+16(SB)/8, $0x0003003a00310028
+DATA shuffle382<>+24(SB)/8, $0x0000001c0013000a
+DATA shuffle382<>+32(SB)/8, $0x0000001d0014000b
+DATA shuffle382<>+40(SB)/8, $0x0000001e0015000c
 DATA shuffle382<>+48(SB)/8, $0x0000000000000000
 DATA shuffle382<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle383<>+0(SB)/8, $0x0000000000880000
-GLOBL shuffle383<>(SB), RODATA|NOPTR, $8
+DATA shuffle383<>+0(SB)/8, $0x0000000000000000
+DATA shuffle383<>+8(SB)/8, $0x0000000000000000
+DATA shuffle383<>+16(SB)/8, $0x0000000000000000
+DATA shuffle383<>+24(SB)/8, $0x0025000000000000
+DATA shuffle383<>+32(SB)/8, $0x0026000000000000
+DATA shuffle383<>+40(SB)/8, $0x0027000000000000
+DATA shuffle383<>+48(SB)/8, $0x0000000000000000
+DATA shuffle383<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle384<>+0(SB)/8, $0x0000000000000000
-DATA shuffle384<>+8(SB)/8, $0x0000000000000000
-DATA shuffle384<>+16(SB)/8, $0x0000000000000000
-DATA shuffle384<>+24(SB)/8, $0x0000000000000000
-DATA shuffle384<>+32(SB)/8, $0x0000000000000000
-DATA shuffle384<>+40(SB)/8, $0x0001000000000000
-DATA shuffle384<>+48(SB)/8, $0x0000000000000000
-DATA shuffle384<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
+DATA shuffle384<>+0(SB)/8, $0x0000000000880000
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle385<>+0(SB)/8, $0x0000000000888000
-GLOBL shuffle385<>(SB), RODATA|NOPTR, $8
+DATA shuffle385<>+0(SB)/8, $0x0000000000000000
+DATA shuffle385<>+8(SB)/8, $0x0000000000000000
+DATA shuffle385<>+16(SB)/8, $0x0000000000000000
+DATA shuffle385<>+24(SB)/8, $0x0000000000000000
+DATA shuffle385<>+32(SB)/8, $0x0000000000000000
+DATA shuffle385<>+40(SB)/8, $0x0001000000000000
+DATA shuffle385<>+48(SB)/8, $0x0000000000000000
+DATA shuffle385<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle386<>+0(SB)/8, $0x0000000000000000
-DATA shuffle386<>+8(SB)/8, $0x0000000000000000
-DATA shuffle386<>+16(SB)/8, $0x0000000000000000
-DATA shuffle386<>+24(SB)/8, $0x0002000000000000
-DATA shuffle386<>+32(SB)/8, $0x0003000000000000
-DATA shuffle386<>+40(SB)/8, $0x0004000000000000
-DATA shuffle386<>+48(SB)/8, $0x0000000000000000
-DATA shuffle386<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
+DATA shuffle386<>+0(SB)/8, $0x0000000000888000
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle387<>+0(SB)/8, $0x0000000000000000
 DATA shuffle387<>+8(SB)/8, $0x0000000000000000
 DATA shuffle387<>+16(SB)/8, $0x0000000000000000
-DATA shuffle387<>+24(SB)/8, $0x0005000000000000
-DATA shuffle387<>+32(SB)/8, $0x0006000000000000
-DATA shuffle387<>+40(SB)/8, $0x0007000000000000
+DATA shuffle387<>+24(SB)/8, $0x0002000000000000
+DATA shuffle387<>+32(SB)/8, $0x0003000000000000
+DATA shuffle387<>+40(SB)/8, $0x0004000000000000
 DATA shuffle387<>+48(SB)/8, $0x0000000000000000
 DATA shuffle387<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle388<>+0(SB)/8, $0x0000000000000000
+DATA shuffle388<>+8(SB)/8, $0x0000000000000000
+DATA shuffle388<>+16(SB)/8, $0x0000000000000000
+DATA shuffle388<>+24(SB)/8, $0x0005000000000000
+DATA shuffle388<>+32(SB)/8, $0x0006000000000000
+DATA shuffle388<>+40(SB)/8, $0x0007000000000000
+DATA shuffle388<>+48(SB)/8, $0x0000000000000000
+DATA shuffle388<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11790,13 +11869,13 @@ TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem460:
+rem465:
 	CMPQ DI, $+64
-	JB   remdone461
+	JB   remdone466
 	SUBQ $+48, DI
-	JMP  rem460
+	JMP  rem465
 
-remdone461:
+remdone466:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11825,33 +11904,33 @@ remdone461:
 	CMOVQGT   shuffle9<>+0(SB), DI
 	BZHIQ     DI, shuffle10<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle388<>+0(SB), Z31
-	VMOVDQU64 shuffle389<>+0(SB), Z30
-	VMOVDQU64 shuffle343<>+0(SB), Z29
-	VMOVDQU64 shuffle390<>+0(SB), Z28
-	VMOVDQU64 shuffle391<>+0(SB), Z27
+	VMOVDQU64 shuffle389<>+0(SB), Z31
+	VMOVDQU64 shuffle390<>+0(SB), Z30
+	VMOVDQU64 shuffle344<>+0(SB), Z29
+	VMOVDQU64 shuffle391<>+0(SB), Z28
+	VMOVDQU64 shuffle392<>+0(SB), Z27
 
-group462:
+group467:
 	MOVQ rows+24(FP), DI
 
-row463:
+row468:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last465
+	JB   last470
 
-chunks464:
+chunks469:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle388<>+0(SB), Z3
+	VMOVDQU64 shuffle389<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle389<>+0(SB), Z2
+	VMOVDQU64 shuffle390<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
@@ -11865,20 +11944,20 @@ chunks464:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks464
+	JAE       chunks469
 
-last465:
+last470:
 	TESTQ      R9, R9
-	JZ         rowdone466
+	JZ         rowdone471
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle388<>+0(SB), Z3
+	VMOVDQU64  shuffle389<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle389<>+0(SB), Z2
+	VMOVDQU64  shuffle390<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -11887,57 +11966,153 @@ last465:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone466:
+rowdone471:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row463
+	JNZ  row468
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group462
+	JNZ  group467
 	VZEROUPPER
 	RET
 
-DATA shuffle388<>+0(SB)/8, $0x0000000900000000
-DATA shuffle388<>+8(SB)/8, $0x0000001b00000012
-DATA shuffle388<>+16(SB)/8, $0x0000000a00000001
-DATA shuffle388<>+24(SB)/8, $0x0000001c00000013
-DATA shuffle388<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle388<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle388<>+48(SB)/8, $0x0000000000000000
-DATA shuffle388<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle389<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle389<>+8(SB)/8, $0x0000001e00000015
-DATA shuffle389<>+16(SB)/8, $0x0000000d00000004
-DATA shuffle389<>+24(SB)/8, $0x0000001f00000016
-DATA shuffle389<>+32(SB)/8, $0x0000000e00000005
-DATA shuffle389<>+40(SB)/8, $0x0000000000000017
+DATA shuffle389<>+0(SB)/8, $0x0000000900000000
+DATA shuffle389<>+8(SB)/8, $0x0000001b00000012
+DATA shuffle389<>+16(SB)/8, $0x0000000a00000001
+DATA shuffle389<>+24(SB)/8, $0x0000001c00000013
+DATA shuffle389<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle389<>+40(SB)/8, $0x0000001d00000014
 DATA shuffle389<>+48(SB)/8, $0x0000000000000000
 DATA shuffle389<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle390<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle390<>+8(SB)/8, $0x0000000000000008
-DATA shuffle390<>+16(SB)/8, $0x0000000000000017
-DATA shuffle390<>+24(SB)/8, $0x0000000000000009
-DATA shuffle390<>+32(SB)/8, $0x0000000100000018
-DATA shuffle390<>+40(SB)/8, $0x000000000000000a
+DATA shuffle390<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle390<>+8(SB)/8, $0x0000001e00000015
+DATA shuffle390<>+16(SB)/8, $0x0000000d00000004
+DATA shuffle390<>+24(SB)/8, $0x0000001f00000016
+DATA shuffle390<>+32(SB)/8, $0x0000000e00000005
+DATA shuffle390<>+40(SB)/8, $0x0000000000000017
 DATA shuffle390<>+48(SB)/8, $0x0000000000000000
 DATA shuffle390<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle391<>+0(SB)/8, $0x0000000100000000
-DATA shuffle391<>+8(SB)/8, $0x0000001100000002
-DATA shuffle391<>+16(SB)/8, $0x0000000500000004
-DATA shuffle391<>+24(SB)/8, $0x0000001200000006
-DATA shuffle391<>+32(SB)/8, $0x0000000900000008
-DATA shuffle391<>+40(SB)/8, $0x000000130000000a
-DATA shuffle391<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle391<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle391<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle391<>+8(SB)/8, $0x0000000000000008
+DATA shuffle391<>+16(SB)/8, $0x0000000000000017
+DATA shuffle391<>+24(SB)/8, $0x0000000000000009
+DATA shuffle391<>+32(SB)/8, $0x0000000100000018
+DATA shuffle391<>+40(SB)/8, $0x000000000000000a
+DATA shuffle391<>+48(SB)/8, $0x0000000000000000
+DATA shuffle391<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle392<>+0(SB)/8, $0x0000000100000000
+DATA shuffle392<>+8(SB)/8, $0x0000001100000002
+DATA shuffle392<>+16(SB)/8, $0x0000000500000004
+DATA shuffle392<>+24(SB)/8, $0x0000001200000006
+DATA shuffle392<>+32(SB)/8, $0x0000000900000008
+DATA shuffle392<>+40(SB)/8, $0x000000130000000a
+DATA shuffle392<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle392<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
+
+// func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle275<>+0(SB), Z31
+	VMOVDQU64 shuffle276<>+0(SB), Z30
+
+group472:
+	MOVQ rows+24(FP), R8
+
+row473:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last475
+
+chunks474:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VPSHUFB   shuffle393<>+0(SB), Z0, Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VPSHUFB   shuffle393<>+0(SB), Z1, Z1
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPSHUFB   shuffle393<>+0(SB), Z2, Z2
+	VMOVDQU64 192(AX)(R9*4), Z3
+	VPSHUFB   shuffle393<>+0(SB), Z3, Z3
+	VMOVDQU64 shuffle275<>+0(SB), Z5
+	VPERMI2W  Z1, Z0, Z5
+	VPERMT2W  Z1, Z30, Z0
+	VMOVDQU64 shuffle275<>+0(SB), Z1
+	VPERMI2W  Z3, Z2, Z1
+	VPERMT2W  Z3, Z30, Z2
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z1, Z5, Z3
+	VMOVDQU64 Z3, (R10)
+	VPERMT2W  Z1, Z30, Z5
+	VMOVDQU64 Z5, (R11)
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z2, Z0, Z3
+	VMOVDQU64 Z3, (R10)(DX*1)
+	VPERMT2W  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks474
+
+last475:
+	TESTQ R10, R10
+	JZ    rowdone476
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks474
+
+rowdone476:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row473
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group472
+	VZEROUPPER
+	RET
+
+DATA shuffle393<>+0(SB)/8, $0x0703060205010400
+DATA shuffle393<>+8(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle393<>+16(SB)/8, $0x0703060205010400
+DATA shuffle393<>+24(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle393<>+32(SB)/8, $0x0703060205010400
+DATA shuffle393<>+40(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle393<>+48(SB)/8, $0x0703060205010400
+DATA shuffle393<>+56(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -11963,17 +12138,17 @@ TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group467:
+group477:
 	MOVQ rows+24(FP), R8
 
-row468:
+row478:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last470
+	JB   last480
 
-chunks469:
+chunks479:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12000,24 +12175,24 @@ chunks469:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks469
+	JAE       chunks479
 
-last470:
+last480:
 	TESTQ R10, R10
-	JZ    rowdone471
+	JZ    rowdone481
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks469
+	JMP   chunks479
 
-rowdone471:
+rowdone481:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row468
+	JNZ  row478
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group467
+	JNZ  group477
 	VZEROUPPER
 	RET
 
@@ -12045,17 +12220,17 @@ TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
-group472:
+group482:
 	MOVQ rows+24(FP), R8
 
-row473:
+row483:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last475
+	JB   last485
 
-chunks474:
+chunks484:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12082,24 +12257,24 @@ chunks474:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks474
+	JAE       chunks484
 
-last475:
+last485:
 	TESTQ R10, R10
-	JZ    rowdone476
+	JZ    rowdone486
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks474
+	JMP   chunks484
 
-rowdone476:
+rowdone486:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row473
+	JNZ  row483
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group472
+	JNZ  group482
 	VZEROUPPER
 	RET
 
@@ -12127,17 +12302,17 @@ TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
-group477:
+group487:
 	MOVQ rows+24(FP), R8
 
-row478:
+row488:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last480
+	JB   last490
 
-chunks479:
+chunks489:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12164,24 +12339,24 @@ chunks479:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks479
+	JAE       chunks489
 
-last480:
+last490:
 	TESTQ R10, R10
-	JZ    rowdone481
+	JZ    rowdone491
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks479
+	JMP   chunks489
 
-rowdone481:
+rowdone491:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row478
+	JNZ  row488
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group477
+	JNZ  group487
 	VZEROUPPER
 	RET
 
@@ -12209,17 +12384,17 @@ TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle156<>+0(SB), Z31
 	VMOVDQU64 shuffle157<>+0(SB), Z30
 
-group482:
+group492:
 	MOVQ rows+24(FP), R8
 
-row483:
+row493:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last485
+	JB   last495
 
-chunks484:
+chunks494:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12246,24 +12421,24 @@ chunks484:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks484
+	JAE       chunks494
 
-last485:
+last495:
 	TESTQ R10, R10
-	JZ    rowdone486
+	JZ    rowdone496
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks484
+	JMP   chunks494
 
-rowdone486:
+rowdone496:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row483
+	JNZ  row493
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group482
+	JNZ  group492
 	VZEROUPPER
 	RET
 
@@ -12290,13 +12465,13 @@ TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem487:
+rem497:
 	CMPQ R8, $+64
-	JB   remdone488
+	JB   remdone498
 	SUBQ $+60, R8
-	JMP  rem487
+	JMP  rem497
 
-remdone488:
+remdone498:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle8<>+0(SB), R9
@@ -12329,87 +12504,87 @@ remdone488:
 	CMOVQLT   shuffle8<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle277<>+0(SB), R8
+	BZHIQ     R8, shuffle278<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle392<>+0(SB), Z31
-	VMOVDQU64 shuffle393<>+0(SB), Z30
-	VMOVDQU64 shuffle394<>+0(SB), Z29
-	VMOVDQU64 shuffle395<>+0(SB), Z28
-	VMOVDQU64 shuffle396<>+0(SB), Z27
-	VMOVDQU64 shuffle397<>+0(SB), Z26
-	VMOVDQU64 shuffle398<>+0(SB), Z25
-	VMOVDQU64 shuffle399<>+0(SB), Z24
-	VMOVDQU64 shuffle400<>+0(SB), Z23
-	VMOVDQU64 shuffle401<>+0(SB), Z22
-	VMOVDQU64 shuffle402<>+0(SB), Z21
-	VMOVDQU64 shuffle403<>+0(SB), Z20
+	VMOVDQU64 shuffle394<>+0(SB), Z31
+	VMOVDQU64 shuffle395<>+0(SB), Z30
+	VMOVDQU64 shuffle396<>+0(SB), Z29
+	VMOVDQU64 shuffle397<>+0(SB), Z28
+	VMOVDQU64 shuffle398<>+0(SB), Z27
+	VMOVDQU64 shuffle399<>+0(SB), Z26
+	VMOVDQU64 shuffle400<>+0(SB), Z25
+	VMOVDQU64 shuffle401<>+0(SB), Z24
+	VMOVDQU64 shuffle402<>+0(SB), Z23
+	VMOVDQU64 shuffle403<>+0(SB), Z22
+	VMOVDQU64 shuffle404<>+0(SB), Z21
+	VMOVDQU64 shuffle405<>+0(SB), Z20
 
-group489:
+group499:
 	MOVQ rows+24(FP), R8
 
-row490:
+row500:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last492
+	JB   last502
 
-chunks491:
+chunks501:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle392<>+0(SB), Z3
+	VMOVDQU64 shuffle394<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle395<>+0(SB), Z5
+	VMOVDQU64 shuffle397<>+0(SB), Z5
 	VPERMI2D  Z0, Z1, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle398<>+0(SB), Z3
+	VMOVDQU64 shuffle400<>+0(SB), Z3
 	VPERMI2D  Z2, Z1, Z3
 	VPERMT2D  Z0, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z0, Z22, Z2
 	VPERMT2D  Z1, Z21, Z2
 	VPERMT2D  Z4, Z20, Z2
-	KMOVQ     shuffle277<>+0(SB), K7
+	KMOVQ     shuffle278<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R11)(DX*1)
 	ADDQ      $+60, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks491
+	JAE       chunks501
 
-last492:
+last502:
 	TESTQ      R10, R10
-	JZ         rowdone493
+	JZ         rowdone503
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle392<>+0(SB), Z3
+	VMOVDQU64  shuffle394<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2D   Z4, Z29, Z3
 	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle395<>+0(SB), Z5
+	VMOVDQU64  shuffle397<>+0(SB), Z5
 	VPERMI2D   Z0, Z1, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
 	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle398<>+0(SB), Z3
+	VMOVDQU64  shuffle400<>+0(SB), Z3
 	VPERMI2D   Z2, Z1, Z3
 	VPERMT2D   Z0, Z24, Z3
 	VPERMT2D   Z4, Z23, Z3
@@ -12419,137 +12594,137 @@ last492:
 	VPERMT2D   Z4, Z20, Z2
 	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
-rowdone493:
+rowdone503:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row490
+	JNZ  row500
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group489
+	JNZ  group499
 	VZEROUPPER
 	RET
 
-DATA shuffle392<>+0(SB)/8, $0x0000000100000000
-DATA shuffle392<>+8(SB)/8, $0x0000000c00000002
-DATA shuffle392<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle392<>+24(SB)/8, $0x0000001900000018
-DATA shuffle392<>+32(SB)/8, $0x000000000000001a
-DATA shuffle392<>+40(SB)/8, $0x0000000000000000
-DATA shuffle392<>+48(SB)/8, $0x0000000000000000
-DATA shuffle392<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle393<>+0(SB)/8, $0x0000000100000000
-DATA shuffle393<>+8(SB)/8, $0x0000000300000002
-DATA shuffle393<>+16(SB)/8, $0x0000000500000004
-DATA shuffle393<>+24(SB)/8, $0x0000000700000006
-DATA shuffle393<>+32(SB)/8, $0x0000001400000008
-DATA shuffle393<>+40(SB)/8, $0x0000001600000015
-DATA shuffle393<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle393<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle394<>+0(SB)/8, $0x0000000100000000
-DATA shuffle394<>+8(SB)/8, $0x0000000300000002
-DATA shuffle394<>+16(SB)/8, $0x0000000500000004
-DATA shuffle394<>+24(SB)/8, $0x0000000700000006
-DATA shuffle394<>+32(SB)/8, $0x0000000900000008
-DATA shuffle394<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle394<>+48(SB)/8, $0x0000001100000010
-DATA shuffle394<>+56(SB)/8, $0x0000000f00000012
+DATA shuffle394<>+8(SB)/8, $0x0000000c00000002
+DATA shuffle394<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle394<>+24(SB)/8, $0x0000001900000018
+DATA shuffle394<>+32(SB)/8, $0x000000000000001a
+DATA shuffle394<>+40(SB)/8, $0x0000000000000000
+DATA shuffle394<>+48(SB)/8, $0x0000000000000000
+DATA shuffle394<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle395<>+0(SB)/8, $0x0000001400000013
-DATA shuffle395<>+8(SB)/8, $0x0000001f00000015
-DATA shuffle395<>+16(SB)/8, $0x0000000100000000
-DATA shuffle395<>+24(SB)/8, $0x0000000c0000000b
-DATA shuffle395<>+32(SB)/8, $0x000000000000000d
-DATA shuffle395<>+40(SB)/8, $0x0000000000000000
-DATA shuffle395<>+48(SB)/8, $0x0000000000000000
-DATA shuffle395<>+56(SB)/8, $0x0000000000000000
+DATA shuffle395<>+0(SB)/8, $0x0000000100000000
+DATA shuffle395<>+8(SB)/8, $0x0000000300000002
+DATA shuffle395<>+16(SB)/8, $0x0000000500000004
+DATA shuffle395<>+24(SB)/8, $0x0000000700000006
+DATA shuffle395<>+32(SB)/8, $0x0000001400000008
+DATA shuffle395<>+40(SB)/8, $0x0000001600000015
+DATA shuffle395<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle395<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle396<>+0(SB)/8, $0x0000000100000000
 DATA shuffle396<>+8(SB)/8, $0x0000000300000002
 DATA shuffle396<>+16(SB)/8, $0x0000000500000004
 DATA shuffle396<>+24(SB)/8, $0x0000000700000006
-DATA shuffle396<>+32(SB)/8, $0x0000001700000008
-DATA shuffle396<>+40(SB)/8, $0x0000001900000018
-DATA shuffle396<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle396<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle396<>+32(SB)/8, $0x0000000900000008
+DATA shuffle396<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle396<>+48(SB)/8, $0x0000001100000010
+DATA shuffle396<>+56(SB)/8, $0x0000000f00000012
 GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle397<>+0(SB)/8, $0x0000000100000000
-DATA shuffle397<>+8(SB)/8, $0x0000000300000002
-DATA shuffle397<>+16(SB)/8, $0x0000000500000004
-DATA shuffle397<>+24(SB)/8, $0x0000000700000006
-DATA shuffle397<>+32(SB)/8, $0x0000000900000008
-DATA shuffle397<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle397<>+48(SB)/8, $0x0000001400000013
-DATA shuffle397<>+56(SB)/8, $0x0000000f00000015
+DATA shuffle397<>+0(SB)/8, $0x0000001400000013
+DATA shuffle397<>+8(SB)/8, $0x0000001f00000015
+DATA shuffle397<>+16(SB)/8, $0x0000000100000000
+DATA shuffle397<>+24(SB)/8, $0x0000000c0000000b
+DATA shuffle397<>+32(SB)/8, $0x000000000000000d
+DATA shuffle397<>+40(SB)/8, $0x0000000000000000
+DATA shuffle397<>+48(SB)/8, $0x0000000000000000
+DATA shuffle397<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle398<>+0(SB)/8, $0x0000000000000000
-DATA shuffle398<>+8(SB)/8, $0x0000000200000000
-DATA shuffle398<>+16(SB)/8, $0x0000000400000003
-DATA shuffle398<>+24(SB)/8, $0x0000000f0000000e
-DATA shuffle398<>+32(SB)/8, $0x0000001a00000010
-DATA shuffle398<>+40(SB)/8, $0x0000001c0000001b
-DATA shuffle398<>+48(SB)/8, $0x0000000000000000
-DATA shuffle398<>+56(SB)/8, $0x0000000000000000
+DATA shuffle398<>+0(SB)/8, $0x0000000100000000
+DATA shuffle398<>+8(SB)/8, $0x0000000300000002
+DATA shuffle398<>+16(SB)/8, $0x0000000500000004
+DATA shuffle398<>+24(SB)/8, $0x0000000700000006
+DATA shuffle398<>+32(SB)/8, $0x0000001700000008
+DATA shuffle398<>+40(SB)/8, $0x0000001900000018
+DATA shuffle398<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle398<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle399<>+0(SB)/8, $0x0000001700000016
-DATA shuffle399<>+8(SB)/8, $0x0000000300000018
+DATA shuffle399<>+0(SB)/8, $0x0000000100000000
+DATA shuffle399<>+8(SB)/8, $0x0000000300000002
 DATA shuffle399<>+16(SB)/8, $0x0000000500000004
 DATA shuffle399<>+24(SB)/8, $0x0000000700000006
 DATA shuffle399<>+32(SB)/8, $0x0000000900000008
 DATA shuffle399<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle399<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle399<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle399<>+48(SB)/8, $0x0000001400000013
+DATA shuffle399<>+56(SB)/8, $0x0000000f00000015
 GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle400<>+0(SB)/8, $0x0000000100000000
-DATA shuffle400<>+8(SB)/8, $0x0000000300000002
-DATA shuffle400<>+16(SB)/8, $0x0000000500000004
-DATA shuffle400<>+24(SB)/8, $0x0000000700000006
-DATA shuffle400<>+32(SB)/8, $0x0000000900000008
-DATA shuffle400<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle400<>+48(SB)/8, $0x0000001700000016
-DATA shuffle400<>+56(SB)/8, $0x0000000f00000018
+DATA shuffle400<>+0(SB)/8, $0x0000000000000000
+DATA shuffle400<>+8(SB)/8, $0x0000000200000000
+DATA shuffle400<>+16(SB)/8, $0x0000000400000003
+DATA shuffle400<>+24(SB)/8, $0x0000000f0000000e
+DATA shuffle400<>+32(SB)/8, $0x0000001a00000010
+DATA shuffle400<>+40(SB)/8, $0x0000001c0000001b
+DATA shuffle400<>+48(SB)/8, $0x0000000000000000
+DATA shuffle400<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle401<>+0(SB)/8, $0x0000001a00000019
-DATA shuffle401<>+8(SB)/8, $0x000000000000001b
-DATA shuffle401<>+16(SB)/8, $0x0000000000000000
-DATA shuffle401<>+24(SB)/8, $0x0000000200000001
-DATA shuffle401<>+32(SB)/8, $0x0000000d00000003
-DATA shuffle401<>+40(SB)/8, $0x0000000f0000000e
-DATA shuffle401<>+48(SB)/8, $0x0000000000000000
-DATA shuffle401<>+56(SB)/8, $0x0000000000000000
+DATA shuffle401<>+0(SB)/8, $0x0000001700000016
+DATA shuffle401<>+8(SB)/8, $0x0000000300000018
+DATA shuffle401<>+16(SB)/8, $0x0000000500000004
+DATA shuffle401<>+24(SB)/8, $0x0000000700000006
+DATA shuffle401<>+32(SB)/8, $0x0000000900000008
+DATA shuffle401<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle401<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle401<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle402<>+0(SB)/8, $0x0000000100000000
-DATA shuffle402<>+8(SB)/8, $0x0000001500000002
-DATA shuffle402<>+16(SB)/8, $0x0000001700000016
+DATA shuffle402<>+8(SB)/8, $0x0000000300000002
+DATA shuffle402<>+16(SB)/8, $0x0000000500000004
 DATA shuffle402<>+24(SB)/8, $0x0000000700000006
 DATA shuffle402<>+32(SB)/8, $0x0000000900000008
 DATA shuffle402<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle402<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle402<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle402<>+48(SB)/8, $0x0000001700000016
+DATA shuffle402<>+56(SB)/8, $0x0000000f00000018
 GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle403<>+0(SB)/8, $0x0000000100000000
-DATA shuffle403<>+8(SB)/8, $0x0000000300000002
-DATA shuffle403<>+16(SB)/8, $0x0000000500000004
-DATA shuffle403<>+24(SB)/8, $0x0000000700000006
-DATA shuffle403<>+32(SB)/8, $0x0000000900000008
-DATA shuffle403<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle403<>+48(SB)/8, $0x0000001a00000019
-DATA shuffle403<>+56(SB)/8, $0x0000000f0000001b
+DATA shuffle403<>+0(SB)/8, $0x0000001a00000019
+DATA shuffle403<>+8(SB)/8, $0x000000000000001b
+DATA shuffle403<>+16(SB)/8, $0x0000000000000000
+DATA shuffle403<>+24(SB)/8, $0x0000000200000001
+DATA shuffle403<>+32(SB)/8, $0x0000000d00000003
+DATA shuffle403<>+40(SB)/8, $0x0000000f0000000e
+DATA shuffle403<>+48(SB)/8, $0x0000000000000000
+DATA shuffle403<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle404<>+0(SB)/8, $0x0000000100000000
+DATA shuffle404<>+8(SB)/8, $0x0000001500000002
+DATA shuffle404<>+16(SB)/8, $0x0000001700000016
+DATA shuffle404<>+24(SB)/8, $0x0000000700000006
+DATA shuffle404<>+32(SB)/8, $0x0000000900000008
+DATA shuffle404<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle404<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle404<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle405<>+0(SB)/8, $0x0000000100000000
+DATA shuffle405<>+8(SB)/8, $0x0000000300000002
+DATA shuffle405<>+16(SB)/8, $0x0000000500000004
+DATA shuffle405<>+24(SB)/8, $0x0000000700000006
+DATA shuffle405<>+32(SB)/8, $0x0000000900000008
+DATA shuffle405<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle405<>+48(SB)/8, $0x0000001a00000019
+DATA shuffle405<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -12572,540 +12747,18 @@ TEXT ·tunzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle404<>+0(SB), Z31
-	VMOVDQU64 shuffle405<>+0(SB), Z30
-	VMOVDQU64 shuffle406<>+0(SB), Z29
-	VMOVDQU64 shuffle407<>+0(SB), Z28
-	VMOVDQU64 shuffle408<>+0(SB), Z27
-	VMOVDQU64 shuffle409<>+0(SB), Z26
-	VMOVDQU64 shuffle410<>+0(SB), Z25
-	VMOVDQU64 shuffle411<>+0(SB), Z24
-	VMOVDQU64 shuffle412<>+0(SB), Z23
-	VMOVDQU64 shuffle413<>+0(SB), Z22
-	VMOVDQU64 shuffle414<>+0(SB), Z21
-	VMOVDQU64 shuffle415<>+0(SB), Z20
-
-group494:
-	MOVQ rows+24(FP), R8
-
-row495:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last497
-
-chunks496:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle404<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle416<>+0(SB), K7
-	VMOVDQU64 shuffle417<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	KMOVD     shuffle418<>+0(SB), K7
-	VMOVDQU64 shuffle419<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle407<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle416<>+0(SB), K7
-	VMOVDQU64 shuffle420<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
-	KMOVD     shuffle418<>+0(SB), K7
-	VMOVDQU64 shuffle421<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle410<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle416<>+0(SB), K7
-	VMOVDQU64 shuffle422<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
-	KMOVD     shuffle418<>+0(SB), K7
-	VMOVDQU64 shuffle423<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle416<>+0(SB), K7
-	VMOVDQU64 shuffle424<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVD     shuffle418<>+0(SB), K7
-	VMOVDQU64 shuffle425<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks496
-
-last497:
-	TESTQ R10, R10
-	JZ    rowdone498
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks496
-
-rowdone498:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row495
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group494
-	VZEROUPPER
-	RET
-
-DATA shuffle404<>+0(SB)/8, $0x0011000100100000
-DATA shuffle404<>+8(SB)/8, $0x0013000300120002
-DATA shuffle404<>+16(SB)/8, $0x0031002100300020
-DATA shuffle404<>+24(SB)/8, $0x0033002300320022
-DATA shuffle404<>+32(SB)/8, $0x0000000000000000
-DATA shuffle404<>+40(SB)/8, $0x0000000000000000
-DATA shuffle404<>+48(SB)/8, $0x0000000000000000
-DATA shuffle404<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle405<>+0(SB)/8, $0x0000000000000000
-DATA shuffle405<>+8(SB)/8, $0x0000000000000000
-DATA shuffle405<>+16(SB)/8, $0x0000000000000000
-DATA shuffle405<>+24(SB)/8, $0x0000000000000000
-DATA shuffle405<>+32(SB)/8, $0x0031002100300020
-DATA shuffle405<>+40(SB)/8, $0x0033002300320022
-DATA shuffle405<>+48(SB)/8, $0x0000000000000000
-DATA shuffle405<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle406<>+0(SB)/8, $0x0000000000000000
-DATA shuffle406<>+8(SB)/8, $0x0000000000000000
-DATA shuffle406<>+16(SB)/8, $0x0000000000000000
-DATA shuffle406<>+24(SB)/8, $0x0000000000000000
-DATA shuffle406<>+32(SB)/8, $0x0000000000000000
-DATA shuffle406<>+40(SB)/8, $0x0000000000000000
-DATA shuffle406<>+48(SB)/8, $0x0031002100300020
-DATA shuffle406<>+56(SB)/8, $0x0033002300320022
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle407<>+0(SB)/8, $0x0015000500140004
-DATA shuffle407<>+8(SB)/8, $0x0017000700160006
-DATA shuffle407<>+16(SB)/8, $0x0035002500340024
-DATA shuffle407<>+24(SB)/8, $0x0037002700360026
-DATA shuffle407<>+32(SB)/8, $0x0000000000000000
-DATA shuffle407<>+40(SB)/8, $0x0000000000000000
-DATA shuffle407<>+48(SB)/8, $0x0000000000000000
-DATA shuffle407<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle408<>+0(SB)/8, $0x0000000000000000
-DATA shuffle408<>+8(SB)/8, $0x0000000000000000
-DATA shuffle408<>+16(SB)/8, $0x0000000000000000
-DATA shuffle408<>+24(SB)/8, $0x0000000000000000
-DATA shuffle408<>+32(SB)/8, $0x0035002500340024
-DATA shuffle408<>+40(SB)/8, $0x0037002700360026
-DATA shuffle408<>+48(SB)/8, $0x0000000000000000
-DATA shuffle408<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle409<>+0(SB)/8, $0x0000000000000000
-DATA shuffle409<>+8(SB)/8, $0x0000000000000000
-DATA shuffle409<>+16(SB)/8, $0x0000000000000000
-DATA shuffle409<>+24(SB)/8, $0x0000000000000000
-DATA shuffle409<>+32(SB)/8, $0x0000000000000000
-DATA shuffle409<>+40(SB)/8, $0x0000000000000000
-DATA shuffle409<>+48(SB)/8, $0x0035002500340024
-DATA shuffle409<>+56(SB)/8, $0x0037002700360026
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle410<>+0(SB)/8, $0x0019000900180008
-DATA shuffle410<>+8(SB)/8, $0x001b000b001a000a
-DATA shuffle410<>+16(SB)/8, $0x0039002900380028
-DATA shuffle410<>+24(SB)/8, $0x003b002b003a002a
-DATA shuffle410<>+32(SB)/8, $0x0000000000000000
-DATA shuffle410<>+40(SB)/8, $0x0000000000000000
-DATA shuffle410<>+48(SB)/8, $0x0000000000000000
-DATA shuffle410<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle411<>+0(SB)/8, $0x0000000000000000
-DATA shuffle411<>+8(SB)/8, $0x0000000000000000
-DATA shuffle411<>+16(SB)/8, $0x0000000000000000
-DATA shuffle411<>+24(SB)/8, $0x0000000000000000
-DATA shuffle411<>+32(SB)/8, $0x0039002900380028
-DATA shuffle411<>+40(SB)/8, $0x003b002b003a002a
-DATA shuffle411<>+48(SB)/8, $0x0000000000000000
-DATA shuffle411<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle412<>+0(SB)/8, $0x0000000000000000
-DATA shuffle412<>+8(SB)/8, $0x0000000000000000
-DATA shuffle412<>+16(SB)/8, $0x0000000000000000
-DATA shuffle412<>+24(SB)/8, $0x0000000000000000
-DATA shuffle412<>+32(SB)/8, $0x0000000000000000
-DATA shuffle412<>+40(SB)/8, $0x0000000000000000
-DATA shuffle412<>+48(SB)/8, $0x0039002900380028
-DATA shuffle412<>+56(SB)/8, $0x003b002b003a002a
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle413<>+0(SB)/8, $0x001d000d001c000c
-DATA shuffle413<>+8(SB)/8, $0x001f000f001e000e
-DATA shuffle413<>+16(SB)/8, $0x003d002d003c002c
-DATA shuffle413<>+24(SB)/8, $0x003f002f003e002e
-DATA shuffle413<>+32(SB)/8, $0x0000000000000000
-DATA shuffle413<>+40(SB)/8, $0x0000000000000000
-DATA shuffle413<>+48(SB)/8, $0x0000000000000000
-DATA shuffle413<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle414<>+0(SB)/8, $0x0000000000000000
-DATA shuffle414<>+8(SB)/8, $0x0000000000000000
-DATA shuffle414<>+16(SB)/8, $0x0000000000000000
-DATA shuffle414<>+24(SB)/8, $0x0000000000000000
-DATA shuffle414<>+32(SB)/8, $0x003d002d003c002c
-DATA shuffle414<>+40(SB)/8, $0x003f002f003e002e
-DATA shuffle414<>+48(SB)/8, $0x0000000000000000
-DATA shuffle414<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle415<>+0(SB)/8, $0x0000000000000000
-DATA shuffle415<>+8(SB)/8, $0x0000000000000000
-DATA shuffle415<>+16(SB)/8, $0x0000000000000000
-DATA shuffle415<>+24(SB)/8, $0x0000000000000000
-DATA shuffle415<>+32(SB)/8, $0x0000000000000000
-DATA shuffle415<>+40(SB)/8, $0x0000000000000000
-DATA shuffle415<>+48(SB)/8, $0x003d002d003c002c
-DATA shuffle415<>+56(SB)/8, $0x003f002f003e002e
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle416<>+0(SB)/8, $0x0000000000ff0000
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle417<>+0(SB)/8, $0x0000000000000000
-DATA shuffle417<>+8(SB)/8, $0x0000000000000000
-DATA shuffle417<>+16(SB)/8, $0x0000000000000000
-DATA shuffle417<>+24(SB)/8, $0x0000000000000000
-DATA shuffle417<>+32(SB)/8, $0x0011000100100000
-DATA shuffle417<>+40(SB)/8, $0x0013000300120002
-DATA shuffle417<>+48(SB)/8, $0x0000000000000000
-DATA shuffle417<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle418<>+0(SB)/8, $0x00000000ff000000
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle419<>+0(SB)/8, $0x0000000000000000
-DATA shuffle419<>+8(SB)/8, $0x0000000000000000
-DATA shuffle419<>+16(SB)/8, $0x0000000000000000
-DATA shuffle419<>+24(SB)/8, $0x0000000000000000
-DATA shuffle419<>+32(SB)/8, $0x0000000000000000
-DATA shuffle419<>+40(SB)/8, $0x0000000000000000
-DATA shuffle419<>+48(SB)/8, $0x0011000100100000
-DATA shuffle419<>+56(SB)/8, $0x0013000300120002
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle420<>+0(SB)/8, $0x0000000000000000
-DATA shuffle420<>+8(SB)/8, $0x0000000000000000
-DATA shuffle420<>+16(SB)/8, $0x0000000000000000
-DATA shuffle420<>+24(SB)/8, $0x0000000000000000
-DATA shuffle420<>+32(SB)/8, $0x0015000500140004
-DATA shuffle420<>+40(SB)/8, $0x0017000700160006
-DATA shuffle420<>+48(SB)/8, $0x0000000000000000
-DATA shuffle420<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle421<>+0(SB)/8, $0x0000000000000000
-DATA shuffle421<>+8(SB)/8, $0x0000000000000000
-DATA shuffle421<>+16(SB)/8, $0x0000000000000000
-DATA shuffle421<>+24(SB)/8, $0x0000000000000000
-DATA shuffle421<>+32(SB)/8, $0x0000000000000000
-DATA shuffle421<>+40(SB)/8, $0x0000000000000000
-DATA shuffle421<>+48(SB)/8, $0x0015000500140004
-DATA shuffle421<>+56(SB)/8, $0x0017000700160006
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle422<>+0(SB)/8, $0x0000000000000000
-DATA shuffle422<>+8(SB)/8, $0x0000000000000000
-DATA shuffle422<>+16(SB)/8, $0x0000000000000000
-DATA shuffle422<>+24(SB)/8, $0x0000000000000000
-DATA shuffle422<>+32(SB)/8, $0x0019000900180008
-DATA shuffle422<>+40(SB)/8, $0x001b000b001a000a
-DATA shuffle422<>+48(SB)/8, $0x0000000000000000
-DATA shuffle422<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle423<>+0(SB)/8, $0x0000000000000000
-DATA shuffle423<>+8(SB)/8, $0x0000000000000000
-DATA shuffle423<>+16(SB)/8, $0x0000000000000000
-DATA shuffle423<>+24(SB)/8, $0x0000000000000000
-DATA shuffle423<>+32(SB)/8, $0x0000000000000000
-DATA shuffle423<>+40(SB)/8, $0x0000000000000000
-DATA shuffle423<>+48(SB)/8, $0x0019000900180008
-DATA shuffle423<>+56(SB)/8, $0x001b000b001a000a
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle424<>+0(SB)/8, $0x0000000000000000
-DATA shuffle424<>+8(SB)/8, $0x0000000000000000
-DATA shuffle424<>+16(SB)/8, $0x0000000000000000
-DATA shuffle424<>+24(SB)/8, $0x0000000000000000
-DATA shuffle424<>+32(SB)/8, $0x001d000d001c000c
-DATA shuffle424<>+40(SB)/8, $0x001f000f001e000e
-DATA shuffle424<>+48(SB)/8, $0x0000000000000000
-DATA shuffle424<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle425<>+0(SB)/8, $0x0000000000000000
-DATA shuffle425<>+8(SB)/8, $0x0000000000000000
-DATA shuffle425<>+16(SB)/8, $0x0000000000000000
-DATA shuffle425<>+24(SB)/8, $0x0000000000000000
-DATA shuffle425<>+32(SB)/8, $0x0000000000000000
-DATA shuffle425<>+40(SB)/8, $0x0000000000000000
-DATA shuffle425<>+48(SB)/8, $0x001d000d001c000c
-DATA shuffle425<>+56(SB)/8, $0x001f000f001e000e
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle426<>+0(SB), Z31
-	VMOVDQU64 shuffle427<>+0(SB), Z30
-	VMOVDQU64 shuffle428<>+0(SB), Z29
-	VMOVDQU64 shuffle429<>+0(SB), Z28
-	VMOVDQU64 shuffle430<>+0(SB), Z27
-	VMOVDQU64 shuffle431<>+0(SB), Z26
-	VMOVDQU64 shuffle432<>+0(SB), Z25
-	VMOVDQU64 shuffle433<>+0(SB), Z24
-	VMOVDQU64 shuffle434<>+0(SB), Z23
-	VMOVDQU64 shuffle435<>+0(SB), Z22
-	VMOVDQU64 shuffle436<>+0(SB), Z21
-	VMOVDQU64 shuffle437<>+0(SB), Z20
-
-group499:
-	MOVQ rows+24(FP), R8
-
-row500:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last502
-
-chunks501:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle426<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle429<>+0(SB), Z5
-	VPERMI2D  Z1, Z0, Z5
-	VPERMT2D  Z2, Z27, Z5
-	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle432<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z24, Z3
-	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2D  Z1, Z22, Z0
-	VPERMT2D  Z2, Z21, Z0
-	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks501
-
-last502:
-	TESTQ R10, R10
-	JZ    rowdone503
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks501
-
-rowdone503:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row500
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group499
-	VZEROUPPER
-	RET
-
-DATA shuffle426<>+0(SB)/8, $0x0000001000000000
-DATA shuffle426<>+8(SB)/8, $0x0000001100000001
-DATA shuffle426<>+16(SB)/8, $0x0000001200000002
-DATA shuffle426<>+24(SB)/8, $0x0000001300000003
-DATA shuffle426<>+32(SB)/8, $0x0000000000000000
-DATA shuffle426<>+40(SB)/8, $0x0000000000000000
-DATA shuffle426<>+48(SB)/8, $0x0000000000000000
-DATA shuffle426<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle427<>+0(SB)/8, $0x0000000100000000
-DATA shuffle427<>+8(SB)/8, $0x0000000300000002
-DATA shuffle427<>+16(SB)/8, $0x0000000500000004
-DATA shuffle427<>+24(SB)/8, $0x0000000700000006
-DATA shuffle427<>+32(SB)/8, $0x0000000900000010
-DATA shuffle427<>+40(SB)/8, $0x0000000b00000011
-DATA shuffle427<>+48(SB)/8, $0x0000000d00000012
-DATA shuffle427<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle428<>+0(SB)/8, $0x0000000100000000
-DATA shuffle428<>+8(SB)/8, $0x0000000300000002
-DATA shuffle428<>+16(SB)/8, $0x0000000500000004
-DATA shuffle428<>+24(SB)/8, $0x0000000700000006
-DATA shuffle428<>+32(SB)/8, $0x0000001000000008
-DATA shuffle428<>+40(SB)/8, $0x000000110000000a
-DATA shuffle428<>+48(SB)/8, $0x000000120000000c
-DATA shuffle428<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle429<>+0(SB)/8, $0x0000001400000004
-DATA shuffle429<>+8(SB)/8, $0x0000001500000005
-DATA shuffle429<>+16(SB)/8, $0x0000001600000006
-DATA shuffle429<>+24(SB)/8, $0x0000001700000007
-DATA shuffle429<>+32(SB)/8, $0x0000000000000000
-DATA shuffle429<>+40(SB)/8, $0x0000000000000000
-DATA shuffle429<>+48(SB)/8, $0x0000000000000000
-DATA shuffle429<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle430<>+0(SB)/8, $0x0000000100000000
-DATA shuffle430<>+8(SB)/8, $0x0000000300000002
-DATA shuffle430<>+16(SB)/8, $0x0000000500000004
-DATA shuffle430<>+24(SB)/8, $0x0000000700000006
-DATA shuffle430<>+32(SB)/8, $0x0000000900000014
-DATA shuffle430<>+40(SB)/8, $0x0000000b00000015
-DATA shuffle430<>+48(SB)/8, $0x0000000d00000016
-DATA shuffle430<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle431<>+0(SB)/8, $0x0000000100000000
-DATA shuffle431<>+8(SB)/8, $0x0000000300000002
-DATA shuffle431<>+16(SB)/8, $0x0000000500000004
-DATA shuffle431<>+24(SB)/8, $0x0000000700000006
-DATA shuffle431<>+32(SB)/8, $0x0000001400000008
-DATA shuffle431<>+40(SB)/8, $0x000000150000000a
-DATA shuffle431<>+48(SB)/8, $0x000000160000000c
-DATA shuffle431<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle432<>+0(SB)/8, $0x0000001800000008
-DATA shuffle432<>+8(SB)/8, $0x0000001900000009
-DATA shuffle432<>+16(SB)/8, $0x0000001a0000000a
-DATA shuffle432<>+24(SB)/8, $0x0000001b0000000b
-DATA shuffle432<>+32(SB)/8, $0x0000000000000000
-DATA shuffle432<>+40(SB)/8, $0x0000000000000000
-DATA shuffle432<>+48(SB)/8, $0x0000000000000000
-DATA shuffle432<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle433<>+0(SB)/8, $0x0000000100000000
-DATA shuffle433<>+8(SB)/8, $0x0000000300000002
-DATA shuffle433<>+16(SB)/8, $0x0000000500000004
-DATA shuffle433<>+24(SB)/8, $0x0000000700000006
-DATA shuffle433<>+32(SB)/8, $0x0000000900000018
-DATA shuffle433<>+40(SB)/8, $0x0000000b00000019
-DATA shuffle433<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle433<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle434<>+0(SB)/8, $0x0000000100000000
-DATA shuffle434<>+8(SB)/8, $0x0000000300000002
-DATA shuffle434<>+16(SB)/8, $0x0000000500000004
-DATA shuffle434<>+24(SB)/8, $0x0000000700000006
-DATA shuffle434<>+32(SB)/8, $0x0000001800000008
-DATA shuffle434<>+40(SB)/8, $0x000000190000000a
-DATA shuffle434<>+48(SB)/8, $0x0000001a0000000c
-DATA shuffle434<>+56(SB)/8, $0x0000001b0000000e
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle435<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle435<>+8(SB)/8, $0x0000001d0000000d
-DATA shuffle435<>+16(SB)/8, $0x0000001e0000000e
-DATA shuffle435<>+24(SB)/8, $0x0000001f0000000f
-DATA shuffle435<>+32(SB)/8, $0x0000000000000000
-DATA shuffle435<>+40(SB)/8, $0x0000000000000000
-DATA shuffle435<>+48(SB)/8, $0x0000000000000000
-DATA shuffle435<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle436<>+0(SB)/8, $0x0000000100000000
-DATA shuffle436<>+8(SB)/8, $0x0000000300000002
-DATA shuffle436<>+16(SB)/8, $0x0000000500000004
-DATA shuffle436<>+24(SB)/8, $0x0000000700000006
-DATA shuffle436<>+32(SB)/8, $0x000000090000001c
-DATA shuffle436<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle436<>+48(SB)/8, $0x0000000d0000001e
-DATA shuffle436<>+56(SB)/8, $0x0000000f0000001f
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle437<>+0(SB)/8, $0x0000000100000000
-DATA shuffle437<>+8(SB)/8, $0x0000000300000002
-DATA shuffle437<>+16(SB)/8, $0x0000000500000004
-DATA shuffle437<>+24(SB)/8, $0x0000000700000006
-DATA shuffle437<>+32(SB)/8, $0x0000001c00000008
-DATA shuffle437<>+40(SB)/8, $0x0000001d0000000a
-DATA shuffle437<>+48(SB)/8, $0x0000001e0000000c
-DATA shuffle437<>+56(SB)/8, $0x0000001f0000000e
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle4<>+0(SB), Z31
-	VMOVDQU64 shuffle5<>+0(SB), Z30
+	VMOVDQU64 shuffle406<>+0(SB), Z31
+	VMOVDQU64 shuffle407<>+0(SB), Z30
+	VMOVDQU64 shuffle408<>+0(SB), Z29
+	VMOVDQU64 shuffle409<>+0(SB), Z28
+	VMOVDQU64 shuffle410<>+0(SB), Z27
+	VMOVDQU64 shuffle411<>+0(SB), Z26
+	VMOVDQU64 shuffle412<>+0(SB), Z25
+	VMOVDQU64 shuffle413<>+0(SB), Z24
+	VMOVDQU64 shuffle414<>+0(SB), Z23
+	VMOVDQU64 shuffle415<>+0(SB), Z22
+	VMOVDQU64 shuffle416<>+0(SB), Z21
+	VMOVDQU64 shuffle417<>+0(SB), Z20
 
 group504:
 	MOVQ rows+24(FP), R8
@@ -13121,18 +12774,43 @@ chunks506:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 128(AX)(R9*4), Z1
-	VMOVDQU64 shuffle4<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle406<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	KMOVD     shuffle418<>+0(SB), K7
+	VMOVDQU64 shuffle419<>+0(SB), Z4
+	VPERMW    Z2, Z4, K7, Z3
+	VMOVDQU64 192(AX)(R9*4), Z4
+	KMOVD     shuffle420<>+0(SB), K7
+	VMOVDQU64 shuffle421<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z3
 	VMOVDQU64 Z3, (R10)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R10)(DX*1)
-	VMOVDQU64 64(AX)(R9*4), Z0
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VMOVDQU64 shuffle4<>+0(SB), Z2
-	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R11)
-	VPERMT2Q  Z3, Z30, Z0
+	VMOVDQU64 shuffle409<>+0(SB), Z5
+	VPERMI2W  Z1, Z0, Z5
+	KMOVD     shuffle418<>+0(SB), K7
+	VMOVDQU64 shuffle422<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z5
+	KMOVD     shuffle420<>+0(SB), K7
+	VMOVDQU64 shuffle423<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z5
+	VMOVDQU64 Z5, (R10)(DX*1)
+	VMOVDQU64 shuffle412<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	KMOVD     shuffle418<>+0(SB), K7
+	VMOVDQU64 shuffle424<>+0(SB), Z5
+	VPERMW    Z2, Z5, K7, Z3
+	KMOVD     shuffle420<>+0(SB), K7
+	VMOVDQU64 shuffle425<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2W  Z1, Z22, Z0
+	KMOVD     shuffle418<>+0(SB), K7
+	VMOVDQU64 shuffle426<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z0
+	KMOVD     shuffle420<>+0(SB), K7
+	VMOVDQU64 shuffle427<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z0
 	VMOVDQU64 Z0, (R11)(DX*1)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
@@ -13159,6 +12837,503 @@ rowdone508:
 	VZEROUPPER
 	RET
 
+DATA shuffle406<>+0(SB)/8, $0x0011000100100000
+DATA shuffle406<>+8(SB)/8, $0x0013000300120002
+DATA shuffle406<>+16(SB)/8, $0x0031002100300020
+DATA shuffle406<>+24(SB)/8, $0x0033002300320022
+DATA shuffle406<>+32(SB)/8, $0x0000000000000000
+DATA shuffle406<>+40(SB)/8, $0x0000000000000000
+DATA shuffle406<>+48(SB)/8, $0x0000000000000000
+DATA shuffle406<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle407<>+0(SB)/8, $0x0000000000000000
+DATA shuffle407<>+8(SB)/8, $0x0000000000000000
+DATA shuffle407<>+16(SB)/8, $0x0000000000000000
+DATA shuffle407<>+24(SB)/8, $0x0000000000000000
+DATA shuffle407<>+32(SB)/8, $0x0031002100300020
+DATA shuffle407<>+40(SB)/8, $0x0033002300320022
+DATA shuffle407<>+48(SB)/8, $0x0000000000000000
+DATA shuffle407<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle408<>+0(SB)/8, $0x0000000000000000
+DATA shuffle408<>+8(SB)/8, $0x0000000000000000
+DATA shuffle408<>+16(SB)/8, $0x0000000000000000
+DATA shuffle408<>+24(SB)/8, $0x0000000000000000
+DATA shuffle408<>+32(SB)/8, $0x0000000000000000
+DATA shuffle408<>+40(SB)/8, $0x0000000000000000
+DATA shuffle408<>+48(SB)/8, $0x0031002100300020
+DATA shuffle408<>+56(SB)/8, $0x0033002300320022
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle409<>+0(SB)/8, $0x0015000500140004
+DATA shuffle409<>+8(SB)/8, $0x0017000700160006
+DATA shuffle409<>+16(SB)/8, $0x0035002500340024
+DATA shuffle409<>+24(SB)/8, $0x0037002700360026
+DATA shuffle409<>+32(SB)/8, $0x0000000000000000
+DATA shuffle409<>+40(SB)/8, $0x0000000000000000
+DATA shuffle409<>+48(SB)/8, $0x0000000000000000
+DATA shuffle409<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle410<>+0(SB)/8, $0x0000000000000000
+DATA shuffle410<>+8(SB)/8, $0x0000000000000000
+DATA shuffle410<>+16(SB)/8, $0x0000000000000000
+DATA shuffle410<>+24(SB)/8, $0x0000000000000000
+DATA shuffle410<>+32(SB)/8, $0x0035002500340024
+DATA shuffle410<>+40(SB)/8, $0x0037002700360026
+DATA shuffle410<>+48(SB)/8, $0x0000000000000000
+DATA shuffle410<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle411<>+0(SB)/8, $0x0000000000000000
+DATA shuffle411<>+8(SB)/8, $0x0000000000000000
+DATA shuffle411<>+16(SB)/8, $0x0000000000000000
+DATA shuffle411<>+24(SB)/8, $0x0000000000000000
+DATA shuffle411<>+32(SB)/8, $0x0000000000000000
+DATA shuffle411<>+40(SB)/8, $0x0000000000000000
+DATA shuffle411<>+48(SB)/8, $0x0035002500340024
+DATA shuffle411<>+56(SB)/8, $0x0037002700360026
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle412<>+0(SB)/8, $0x0019000900180008
+DATA shuffle412<>+8(SB)/8, $0x001b000b001a000a
+DATA shuffle412<>+16(SB)/8, $0x0039002900380028
+DATA shuffle412<>+24(SB)/8, $0x003b002b003a002a
+DATA shuffle412<>+32(SB)/8, $0x0000000000000000
+DATA shuffle412<>+40(SB)/8, $0x0000000000000000
+DATA shuffle412<>+48(SB)/8, $0x0000000000000000
+DATA shuffle412<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle413<>+0(SB)/8, $0x0000000000000000
+DATA shuffle413<>+8(SB)/8, $0x0000000000000000
+DATA shuffle413<>+16(SB)/8, $0x0000000000000000
+DATA shuffle413<>+24(SB)/8, $0x0000000000000000
+DATA shuffle413<>+32(SB)/8, $0x0039002900380028
+DATA shuffle413<>+40(SB)/8, $0x003b002b003a002a
+DATA shuffle413<>+48(SB)/8, $0x0000000000000000
+DATA shuffle413<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle414<>+0(SB)/8, $0x0000000000000000
+DATA shuffle414<>+8(SB)/8, $0x0000000000000000
+DATA shuffle414<>+16(SB)/8, $0x0000000000000000
+DATA shuffle414<>+24(SB)/8, $0x0000000000000000
+DATA shuffle414<>+32(SB)/8, $0x0000000000000000
+DATA shuffle414<>+40(SB)/8, $0x0000000000000000
+DATA shuffle414<>+48(SB)/8, $0x0039002900380028
+DATA shuffle414<>+56(SB)/8, $0x003b002b003a002a
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle415<>+0(SB)/8, $0x001d000d001c000c
+DATA shuffle415<>+8(SB)/8, $0x001f000f001e000e
+DATA shuffle415<>+16(SB)/8, $0x003d002d003c002c
+DATA shuffle415<>+24(SB)/8, $0x003f002f003e002e
+DATA shuffle415<>+32(SB)/8, $0x0000000000000000
+DATA shuffle415<>+40(SB)/8, $0x0000000000000000
+DATA shuffle415<>+48(SB)/8, $0x0000000000000000
+DATA shuffle415<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle416<>+0(SB)/8, $0x0000000000000000
+DATA shuffle416<>+8(SB)/8, $0x0000000000000000
+DATA shuffle416<>+16(SB)/8, $0x0000000000000000
+DATA shuffle416<>+24(SB)/8, $0x0000000000000000
+DATA shuffle416<>+32(SB)/8, $0x003d002d003c002c
+DATA shuffle416<>+40(SB)/8, $0x003f002f003e002e
+DATA shuffle416<>+48(SB)/8, $0x0000000000000000
+DATA shuffle416<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle417<>+0(SB)/8, $0x0000000000000000
+DATA shuffle417<>+8(SB)/8, $0x0000000000000000
+DATA shuffle417<>+16(SB)/8, $0x0000000000000000
+DATA shuffle417<>+24(SB)/8, $0x0000000000000000
+DATA shuffle417<>+32(SB)/8, $0x0000000000000000
+DATA shuffle417<>+40(SB)/8, $0x0000000000000000
+DATA shuffle417<>+48(SB)/8, $0x003d002d003c002c
+DATA shuffle417<>+56(SB)/8, $0x003f002f003e002e
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle418<>+0(SB)/8, $0x0000000000ff0000
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle419<>+0(SB)/8, $0x0000000000000000
+DATA shuffle419<>+8(SB)/8, $0x0000000000000000
+DATA shuffle419<>+16(SB)/8, $0x0000000000000000
+DATA shuffle419<>+24(SB)/8, $0x0000000000000000
+DATA shuffle419<>+32(SB)/8, $0x0011000100100000
+DATA shuffle419<>+40(SB)/8, $0x0013000300120002
+DATA shuffle419<>+48(SB)/8, $0x0000000000000000
+DATA shuffle419<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle420<>+0(SB)/8, $0x00000000ff000000
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle421<>+0(SB)/8, $0x0000000000000000
+DATA shuffle421<>+8(SB)/8, $0x0000000000000000
+DATA shuffle421<>+16(SB)/8, $0x0000000000000000
+DATA shuffle421<>+24(SB)/8, $0x0000000000000000
+DATA shuffle421<>+32(SB)/8, $0x0000000000000000
+DATA shuffle421<>+40(SB)/8, $0x0000000000000000
+DATA shuffle421<>+48(SB)/8, $0x0011000100100000
+DATA shuffle421<>+56(SB)/8, $0x0013000300120002
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle422<>+0(SB)/8, $0x0000000000000000
+DATA shuffle422<>+8(SB)/8, $0x0000000000000000
+DATA shuffle422<>+16(SB)/8, $0x0000000000000000
+DATA shuffle422<>+24(SB)/8, $0x0000000000000000
+DATA shuffle422<>+32(SB)/8, $0x0015000500140004
+DATA shuffle422<>+40(SB)/8, $0x0017000700160006
+DATA shuffle422<>+48(SB)/8, $0x0000000000000000
+DATA shuffle422<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle423<>+0(SB)/8, $0x0000000000000000
+DATA shuffle423<>+8(SB)/8, $0x0000000000000000
+DATA shuffle423<>+16(SB)/8, $0x0000000000000000
+DATA shuffle423<>+24(SB)/8, $0x0000000000000000
+DATA shuffle423<>+32(SB)/8, $0x0000000000000000
+DATA shuffle423<>+40(SB)/8, $0x0000000000000000
+DATA shuffle423<>+48(SB)/8, $0x0015000500140004
+DATA shuffle423<>+56(SB)/8, $0x0017000700160006
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle424<>+0(SB)/8, $0x0000000000000000
+DATA shuffle424<>+8(SB)/8, $0x0000000000000000
+DATA shuffle424<>+16(SB)/8, $0x0000000000000000
+DATA shuffle424<>+24(SB)/8, $0x0000000000000000
+DATA shuffle424<>+32(SB)/8, $0x0019000900180008
+DATA shuffle424<>+40(SB)/8, $0x001b000b001a000a
+DATA shuffle424<>+48(SB)/8, $0x0000000000000000
+DATA shuffle424<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle425<>+0(SB)/8, $0x0000000000000000
+DATA shuffle425<>+8(SB)/8, $0x0000000000000000
+DATA shuffle425<>+16(SB)/8, $0x0000000000000000
+DATA shuffle425<>+24(SB)/8, $0x0000000000000000
+DATA shuffle425<>+32(SB)/8, $0x0000000000000000
+DATA shuffle425<>+40(SB)/8, $0x0000000000000000
+DATA shuffle425<>+48(SB)/8, $0x0019000900180008
+DATA shuffle425<>+56(SB)/8, $0x001b000b001a000a
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle426<>+0(SB)/8, $0x0000000000000000
+DATA shuffle426<>+8(SB)/8, $0x0000000000000000
+DATA shuffle426<>+16(SB)/8, $0x0000000000000000
+DATA shuffle426<>+24(SB)/8, $0x0000000000000000
+DATA shuffle426<>+32(SB)/8, $0x001d000d001c000c
+DATA shuffle426<>+40(SB)/8, $0x001f000f001e000e
+DATA shuffle426<>+48(SB)/8, $0x0000000000000000
+DATA shuffle426<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle427<>+0(SB)/8, $0x0000000000000000
+DATA shuffle427<>+8(SB)/8, $0x0000000000000000
+DATA shuffle427<>+16(SB)/8, $0x0000000000000000
+DATA shuffle427<>+24(SB)/8, $0x0000000000000000
+DATA shuffle427<>+32(SB)/8, $0x0000000000000000
+DATA shuffle427<>+40(SB)/8, $0x0000000000000000
+DATA shuffle427<>+48(SB)/8, $0x001d000d001c000c
+DATA shuffle427<>+56(SB)/8, $0x001f000f001e000e
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle428<>+0(SB), Z31
+	VMOVDQU64 shuffle429<>+0(SB), Z30
+	VMOVDQU64 shuffle430<>+0(SB), Z29
+	VMOVDQU64 shuffle431<>+0(SB), Z28
+	VMOVDQU64 shuffle432<>+0(SB), Z27
+	VMOVDQU64 shuffle433<>+0(SB), Z26
+	VMOVDQU64 shuffle434<>+0(SB), Z25
+	VMOVDQU64 shuffle435<>+0(SB), Z24
+	VMOVDQU64 shuffle436<>+0(SB), Z23
+	VMOVDQU64 shuffle437<>+0(SB), Z22
+	VMOVDQU64 shuffle438<>+0(SB), Z21
+	VMOVDQU64 shuffle439<>+0(SB), Z20
+
+group509:
+	MOVQ rows+24(FP), R8
+
+row510:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last512
+
+chunks511:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle428<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2D  Z2, Z30, Z3
+	VMOVDQU64 192(AX)(R9*4), Z4
+	VPERMT2D  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle431<>+0(SB), Z5
+	VPERMI2D  Z1, Z0, Z5
+	VPERMT2D  Z2, Z27, Z5
+	VPERMT2D  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R10)(DX*1)
+	VMOVDQU64 shuffle434<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z2, Z24, Z3
+	VPERMT2D  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2D  Z1, Z22, Z0
+	VPERMT2D  Z2, Z21, Z0
+	VPERMT2D  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks511
+
+last512:
+	TESTQ R10, R10
+	JZ    rowdone513
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks511
+
+rowdone513:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row510
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group509
+	VZEROUPPER
+	RET
+
+DATA shuffle428<>+0(SB)/8, $0x0000001000000000
+DATA shuffle428<>+8(SB)/8, $0x0000001100000001
+DATA shuffle428<>+16(SB)/8, $0x0000001200000002
+DATA shuffle428<>+24(SB)/8, $0x0000001300000003
+DATA shuffle428<>+32(SB)/8, $0x0000000000000000
+DATA shuffle428<>+40(SB)/8, $0x0000000000000000
+DATA shuffle428<>+48(SB)/8, $0x0000000000000000
+DATA shuffle428<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle429<>+0(SB)/8, $0x0000000100000000
+DATA shuffle429<>+8(SB)/8, $0x0000000300000002
+DATA shuffle429<>+16(SB)/8, $0x0000000500000004
+DATA shuffle429<>+24(SB)/8, $0x0000000700000006
+DATA shuffle429<>+32(SB)/8, $0x0000000900000010
+DATA shuffle429<>+40(SB)/8, $0x0000000b00000011
+DATA shuffle429<>+48(SB)/8, $0x0000000d00000012
+DATA shuffle429<>+56(SB)/8, $0x0000000f00000013
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle430<>+0(SB)/8, $0x0000000100000000
+DATA shuffle430<>+8(SB)/8, $0x0000000300000002
+DATA shuffle430<>+16(SB)/8, $0x0000000500000004
+DATA shuffle430<>+24(SB)/8, $0x0000000700000006
+DATA shuffle430<>+32(SB)/8, $0x0000001000000008
+DATA shuffle430<>+40(SB)/8, $0x000000110000000a
+DATA shuffle430<>+48(SB)/8, $0x000000120000000c
+DATA shuffle430<>+56(SB)/8, $0x000000130000000e
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle431<>+0(SB)/8, $0x0000001400000004
+DATA shuffle431<>+8(SB)/8, $0x0000001500000005
+DATA shuffle431<>+16(SB)/8, $0x0000001600000006
+DATA shuffle431<>+24(SB)/8, $0x0000001700000007
+DATA shuffle431<>+32(SB)/8, $0x0000000000000000
+DATA shuffle431<>+40(SB)/8, $0x0000000000000000
+DATA shuffle431<>+48(SB)/8, $0x0000000000000000
+DATA shuffle431<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle432<>+0(SB)/8, $0x0000000100000000
+DATA shuffle432<>+8(SB)/8, $0x0000000300000002
+DATA shuffle432<>+16(SB)/8, $0x0000000500000004
+DATA shuffle432<>+24(SB)/8, $0x0000000700000006
+DATA shuffle432<>+32(SB)/8, $0x0000000900000014
+DATA shuffle432<>+40(SB)/8, $0x0000000b00000015
+DATA shuffle432<>+48(SB)/8, $0x0000000d00000016
+DATA shuffle432<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle433<>+0(SB)/8, $0x0000000100000000
+DATA shuffle433<>+8(SB)/8, $0x0000000300000002
+DATA shuffle433<>+16(SB)/8, $0x0000000500000004
+DATA shuffle433<>+24(SB)/8, $0x0000000700000006
+DATA shuffle433<>+32(SB)/8, $0x0000001400000008
+DATA shuffle433<>+40(SB)/8, $0x000000150000000a
+DATA shuffle433<>+48(SB)/8, $0x000000160000000c
+DATA shuffle433<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle434<>+0(SB)/8, $0x0000001800000008
+DATA shuffle434<>+8(SB)/8, $0x0000001900000009
+DATA shuffle434<>+16(SB)/8, $0x0000001a0000000a
+DATA shuffle434<>+24(SB)/8, $0x0000001b0000000b
+DATA shuffle434<>+32(SB)/8, $0x0000000000000000
+DATA shuffle434<>+40(SB)/8, $0x0000000000000000
+DATA shuffle434<>+48(SB)/8, $0x0000000000000000
+DATA shuffle434<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle435<>+0(SB)/8, $0x0000000100000000
+DATA shuffle435<>+8(SB)/8, $0x0000000300000002
+DATA shuffle435<>+16(SB)/8, $0x0000000500000004
+DATA shuffle435<>+24(SB)/8, $0x0000000700000006
+DATA shuffle435<>+32(SB)/8, $0x0000000900000018
+DATA shuffle435<>+40(SB)/8, $0x0000000b00000019
+DATA shuffle435<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle435<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle436<>+0(SB)/8, $0x0000000100000000
+DATA shuffle436<>+8(SB)/8, $0x0000000300000002
+DATA shuffle436<>+16(SB)/8, $0x0000000500000004
+DATA shuffle436<>+24(SB)/8, $0x0000000700000006
+DATA shuffle436<>+32(SB)/8, $0x0000001800000008
+DATA shuffle436<>+40(SB)/8, $0x000000190000000a
+DATA shuffle436<>+48(SB)/8, $0x0000001a0000000c
+DATA shuffle436<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle437<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle437<>+8(SB)/8, $0x0000001d0000000d
+DATA shuffle437<>+16(SB)/8, $0x0000001e0000000e
+DATA shuffle437<>+24(SB)/8, $0x0000001f0000000f
+DATA shuffle437<>+32(SB)/8, $0x0000000000000000
+DATA shuffle437<>+40(SB)/8, $0x0000000000000000
+DATA shuffle437<>+48(SB)/8, $0x0000000000000000
+DATA shuffle437<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle438<>+0(SB)/8, $0x0000000100000000
+DATA shuffle438<>+8(SB)/8, $0x0000000300000002
+DATA shuffle438<>+16(SB)/8, $0x0000000500000004
+DATA shuffle438<>+24(SB)/8, $0x0000000700000006
+DATA shuffle438<>+32(SB)/8, $0x000000090000001c
+DATA shuffle438<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle438<>+48(SB)/8, $0x0000000d0000001e
+DATA shuffle438<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle439<>+0(SB)/8, $0x0000000100000000
+DATA shuffle439<>+8(SB)/8, $0x0000000300000002
+DATA shuffle439<>+16(SB)/8, $0x0000000500000004
+DATA shuffle439<>+24(SB)/8, $0x0000000700000006
+DATA shuffle439<>+32(SB)/8, $0x0000001c00000008
+DATA shuffle439<>+40(SB)/8, $0x0000001d0000000a
+DATA shuffle439<>+48(SB)/8, $0x0000001e0000000c
+DATA shuffle439<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle4<>+0(SB), Z31
+	VMOVDQU64 shuffle5<>+0(SB), Z30
+
+group514:
+	MOVQ rows+24(FP), R8
+
+row515:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last517
+
+chunks516:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
+	VMOVDQU64 shuffle4<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R10)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z0
+	VMOVDQU64 192(AX)(R9*4), Z3
+	VMOVDQU64 shuffle4<>+0(SB), Z2
+	VPERMI2Q  Z3, Z0, Z2
+	VMOVDQU64 Z2, (R11)
+	VPERMT2Q  Z3, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks516
+
+last517:
+	TESTQ R10, R10
+	JZ    rowdone518
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks516
+
+rowdone518:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row515
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group514
+	VZEROUPPER
+	RET
+
 // func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
@@ -13180,55 +13355,55 @@ TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle438<>+0(SB), Z31
-	VMOVDQU64 shuffle439<>+0(SB), Z30
-	VMOVDQU64 shuffle440<>+0(SB), Z29
-	VMOVDQU64 shuffle441<>+0(SB), Z28
-	VMOVDQU64 shuffle442<>+0(SB), Z27
-	VMOVDQU64 shuffle443<>+0(SB), Z26
-	VMOVDQU64 shuffle444<>+0(SB), Z25
-	VMOVDQU64 shuffle445<>+0(SB), Z24
+	VMOVDQU64 shuffle440<>+0(SB), Z31
+	VMOVDQU64 shuffle441<>+0(SB), Z30
+	VMOVDQU64 shuffle442<>+0(SB), Z29
+	VMOVDQU64 shuffle443<>+0(SB), Z28
+	VMOVDQU64 shuffle444<>+0(SB), Z27
+	VMOVDQU64 shuffle445<>+0(SB), Z26
+	VMOVDQU64 shuffle446<>+0(SB), Z25
+	VMOVDQU64 shuffle447<>+0(SB), Z24
 
-group509:
+group519:
 	MOVQ rows+24(FP), R8
 
-row510:
+row520:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last512
+	JB   last522
 
-chunks511:
+chunks521:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle438<>+0(SB), Z3
+	VMOVDQU64 shuffle440<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle446<>+0(SB), K7
-	VMOVDQU64 shuffle447<>+0(SB), Z4
+	KMOVD     shuffle448<>+0(SB), K7
+	VMOVDQU64 shuffle449<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle440<>+0(SB), Z4
+	VMOVDQU64 shuffle442<>+0(SB), Z4
 	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle446<>+0(SB), K7
-	VMOVDQU64 shuffle448<>+0(SB), Z3
+	KMOVD     shuffle448<>+0(SB), K7
+	VMOVDQU64 shuffle450<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle442<>+0(SB), Z3
+	VMOVDQU64 shuffle444<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle446<>+0(SB), K7
-	VMOVDQU64 shuffle449<>+0(SB), Z4
+	KMOVD     shuffle448<>+0(SB), K7
+	VMOVDQU64 shuffle451<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2W  Z1, Z25, Z0
-	KMOVD     shuffle446<>+0(SB), K7
-	VMOVDQU64 shuffle450<>+0(SB), Z3
+	KMOVD     shuffle448<>+0(SB), K7
+	VMOVDQU64 shuffle452<>+0(SB), Z3
 	VPERMW    Z2, Z3, K7, Z0
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R11)(DX*1)
@@ -13236,53 +13411,33 @@ chunks511:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks511
+	JAE       chunks521
 
-last512:
+last522:
 	TESTQ R10, R10
-	JZ    rowdone513
+	JZ    rowdone523
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks511
+	JMP   chunks521
 
-rowdone513:
+rowdone523:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row510
+	JNZ  row520
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group509
+	JNZ  group519
 	VZEROUPPER
 	RET
 
-DATA shuffle438<>+0(SB)/8, $0x0001002000100000
-DATA shuffle438<>+8(SB)/8, $0x0012000200210011
-DATA shuffle438<>+16(SB)/8, $0x0023001300030022
-DATA shuffle438<>+24(SB)/8, $0x0031000000000030
-DATA shuffle438<>+32(SB)/8, $0x0000003200000000
-DATA shuffle438<>+40(SB)/8, $0x0000000000330000
-DATA shuffle438<>+48(SB)/8, $0x0000000000000000
-DATA shuffle438<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle439<>+0(SB)/8, $0x0000000000000000
-DATA shuffle439<>+8(SB)/8, $0x0000000000000000
-DATA shuffle439<>+16(SB)/8, $0x0000000000000000
-DATA shuffle439<>+24(SB)/8, $0x0000003000200000
-DATA shuffle439<>+32(SB)/8, $0x0022000000310021
-DATA shuffle439<>+40(SB)/8, $0x0033002300000032
-DATA shuffle439<>+48(SB)/8, $0x0000000000000000
-DATA shuffle439<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle440<>+0(SB)/8, $0x0005002400140004
-DATA shuffle440<>+8(SB)/8, $0x0016000600250015
-DATA shuffle440<>+16(SB)/8, $0x0027001700070026
-DATA shuffle440<>+24(SB)/8, $0x0035000000000034
-DATA shuffle440<>+32(SB)/8, $0x0000003600000000
-DATA shuffle440<>+40(SB)/8, $0x0000000000370000
+DATA shuffle440<>+0(SB)/8, $0x0001002000100000
+DATA shuffle440<>+8(SB)/8, $0x0012000200210011
+DATA shuffle440<>+16(SB)/8, $0x0023001300030022
+DATA shuffle440<>+24(SB)/8, $0x0031000000000030
+DATA shuffle440<>+32(SB)/8, $0x0000003200000000
+DATA shuffle440<>+40(SB)/8, $0x0000000000330000
 DATA shuffle440<>+48(SB)/8, $0x0000000000000000
 DATA shuffle440<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
@@ -13290,19 +13445,19 @@ GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 DATA shuffle441<>+0(SB)/8, $0x0000000000000000
 DATA shuffle441<>+8(SB)/8, $0x0000000000000000
 DATA shuffle441<>+16(SB)/8, $0x0000000000000000
-DATA shuffle441<>+24(SB)/8, $0x0000003400240000
-DATA shuffle441<>+32(SB)/8, $0x0026000000350025
-DATA shuffle441<>+40(SB)/8, $0x0037002700000036
+DATA shuffle441<>+24(SB)/8, $0x0000003000200000
+DATA shuffle441<>+32(SB)/8, $0x0022000000310021
+DATA shuffle441<>+40(SB)/8, $0x0033002300000032
 DATA shuffle441<>+48(SB)/8, $0x0000000000000000
 DATA shuffle441<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle442<>+0(SB)/8, $0x0009002800180008
-DATA shuffle442<>+8(SB)/8, $0x001a000a00290019
-DATA shuffle442<>+16(SB)/8, $0x002b001b000b002a
-DATA shuffle442<>+24(SB)/8, $0x0039000000000038
-DATA shuffle442<>+32(SB)/8, $0x0000003a00000000
-DATA shuffle442<>+40(SB)/8, $0x00000000003b0000
+DATA shuffle442<>+0(SB)/8, $0x0005002400140004
+DATA shuffle442<>+8(SB)/8, $0x0016000600250015
+DATA shuffle442<>+16(SB)/8, $0x0027001700070026
+DATA shuffle442<>+24(SB)/8, $0x0035000000000034
+DATA shuffle442<>+32(SB)/8, $0x0000003600000000
+DATA shuffle442<>+40(SB)/8, $0x0000000000370000
 DATA shuffle442<>+48(SB)/8, $0x0000000000000000
 DATA shuffle442<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
@@ -13310,19 +13465,19 @@ GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 DATA shuffle443<>+0(SB)/8, $0x0000000000000000
 DATA shuffle443<>+8(SB)/8, $0x0000000000000000
 DATA shuffle443<>+16(SB)/8, $0x0000000000000000
-DATA shuffle443<>+24(SB)/8, $0x0000003800280000
-DATA shuffle443<>+32(SB)/8, $0x002a000000390029
-DATA shuffle443<>+40(SB)/8, $0x003b002b0000003a
+DATA shuffle443<>+24(SB)/8, $0x0000003400240000
+DATA shuffle443<>+32(SB)/8, $0x0026000000350025
+DATA shuffle443<>+40(SB)/8, $0x0037002700000036
 DATA shuffle443<>+48(SB)/8, $0x0000000000000000
 DATA shuffle443<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle444<>+0(SB)/8, $0x000d002c001c000c
-DATA shuffle444<>+8(SB)/8, $0x001e000e002d001d
-DATA shuffle444<>+16(SB)/8, $0x002f001f000f002e
-DATA shuffle444<>+24(SB)/8, $0x003d00000000003c
-DATA shuffle444<>+32(SB)/8, $0x0000003e00000000
-DATA shuffle444<>+40(SB)/8, $0x00000000003f0000
+DATA shuffle444<>+0(SB)/8, $0x0009002800180008
+DATA shuffle444<>+8(SB)/8, $0x001a000a00290019
+DATA shuffle444<>+16(SB)/8, $0x002b001b000b002a
+DATA shuffle444<>+24(SB)/8, $0x0039000000000038
+DATA shuffle444<>+32(SB)/8, $0x0000003a00000000
+DATA shuffle444<>+40(SB)/8, $0x00000000003b0000
 DATA shuffle444<>+48(SB)/8, $0x0000000000000000
 DATA shuffle444<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
@@ -13330,42 +13485,42 @@ GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
 DATA shuffle445<>+0(SB)/8, $0x0000000000000000
 DATA shuffle445<>+8(SB)/8, $0x0000000000000000
 DATA shuffle445<>+16(SB)/8, $0x0000000000000000
-DATA shuffle445<>+24(SB)/8, $0x0000003c002c0000
-DATA shuffle445<>+32(SB)/8, $0x002e0000003d002d
-DATA shuffle445<>+40(SB)/8, $0x003f002f0000003e
+DATA shuffle445<>+24(SB)/8, $0x0000003800280000
+DATA shuffle445<>+32(SB)/8, $0x002a000000390029
+DATA shuffle445<>+40(SB)/8, $0x003b002b0000003a
 DATA shuffle445<>+48(SB)/8, $0x0000000000000000
 DATA shuffle445<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0000000000db6000
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $8
+DATA shuffle446<>+0(SB)/8, $0x000d002c001c000c
+DATA shuffle446<>+8(SB)/8, $0x001e000e002d001d
+DATA shuffle446<>+16(SB)/8, $0x002f001f000f002e
+DATA shuffle446<>+24(SB)/8, $0x003d00000000003c
+DATA shuffle446<>+32(SB)/8, $0x0000003e00000000
+DATA shuffle446<>+40(SB)/8, $0x00000000003f0000
+DATA shuffle446<>+48(SB)/8, $0x0000000000000000
+DATA shuffle446<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle447<>+0(SB)/8, $0x0000000000000000
 DATA shuffle447<>+8(SB)/8, $0x0000000000000000
 DATA shuffle447<>+16(SB)/8, $0x0000000000000000
-DATA shuffle447<>+24(SB)/8, $0x0000001000000000
-DATA shuffle447<>+32(SB)/8, $0x0002000000110001
-DATA shuffle447<>+40(SB)/8, $0x0013000300000012
+DATA shuffle447<>+24(SB)/8, $0x0000003c002c0000
+DATA shuffle447<>+32(SB)/8, $0x002e0000003d002d
+DATA shuffle447<>+40(SB)/8, $0x003f002f0000003e
 DATA shuffle447<>+48(SB)/8, $0x0000000000000000
 DATA shuffle447<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle448<>+0(SB)/8, $0x0000000000000000
-DATA shuffle448<>+8(SB)/8, $0x0000000000000000
-DATA shuffle448<>+16(SB)/8, $0x0000000000000000
-DATA shuffle448<>+24(SB)/8, $0x0000001400040000
-DATA shuffle448<>+32(SB)/8, $0x0006000000150005
-DATA shuffle448<>+40(SB)/8, $0x0017000700000016
-DATA shuffle448<>+48(SB)/8, $0x0000000000000000
-DATA shuffle448<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+DATA shuffle448<>+0(SB)/8, $0x0000000000db6000
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle449<>+0(SB)/8, $0x0000000000000000
 DATA shuffle449<>+8(SB)/8, $0x0000000000000000
 DATA shuffle449<>+16(SB)/8, $0x0000000000000000
-DATA shuffle449<>+24(SB)/8, $0x0000001800080000
-DATA shuffle449<>+32(SB)/8, $0x000a000000190009
-DATA shuffle449<>+40(SB)/8, $0x001b000b0000001a
+DATA shuffle449<>+24(SB)/8, $0x0000001000000000
+DATA shuffle449<>+32(SB)/8, $0x0002000000110001
+DATA shuffle449<>+40(SB)/8, $0x0013000300000012
 DATA shuffle449<>+48(SB)/8, $0x0000000000000000
 DATA shuffle449<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
@@ -13373,12 +13528,32 @@ GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 DATA shuffle450<>+0(SB)/8, $0x0000000000000000
 DATA shuffle450<>+8(SB)/8, $0x0000000000000000
 DATA shuffle450<>+16(SB)/8, $0x0000000000000000
-DATA shuffle450<>+24(SB)/8, $0x0000001c000c0000
-DATA shuffle450<>+32(SB)/8, $0x000e0000001d000d
-DATA shuffle450<>+40(SB)/8, $0x001f000f0000001e
+DATA shuffle450<>+24(SB)/8, $0x0000001400040000
+DATA shuffle450<>+32(SB)/8, $0x0006000000150005
+DATA shuffle450<>+40(SB)/8, $0x0017000700000016
 DATA shuffle450<>+48(SB)/8, $0x0000000000000000
 DATA shuffle450<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle451<>+0(SB)/8, $0x0000000000000000
+DATA shuffle451<>+8(SB)/8, $0x0000000000000000
+DATA shuffle451<>+16(SB)/8, $0x0000000000000000
+DATA shuffle451<>+24(SB)/8, $0x0000001800080000
+DATA shuffle451<>+32(SB)/8, $0x000a000000190009
+DATA shuffle451<>+40(SB)/8, $0x001b000b0000001a
+DATA shuffle451<>+48(SB)/8, $0x0000000000000000
+DATA shuffle451<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle452<>+0(SB)/8, $0x0000000000000000
+DATA shuffle452<>+8(SB)/8, $0x0000000000000000
+DATA shuffle452<>+16(SB)/8, $0x0000000000000000
+DATA shuffle452<>+24(SB)/8, $0x0000001c000c0000
+DATA shuffle452<>+32(SB)/8, $0x000e0000001d000d
+DATA shuffle452<>+40(SB)/8, $0x001f000f0000001e
+DATA shuffle452<>+48(SB)/8, $0x0000000000000000
+DATA shuffle452<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -13401,42 +13576,42 @@ TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle451<>+0(SB), Z31
-	VMOVDQU64 shuffle452<>+0(SB), Z30
-	VMOVDQU64 shuffle453<>+0(SB), Z29
-	VMOVDQU64 shuffle454<>+0(SB), Z28
-	VMOVDQU64 shuffle455<>+0(SB), Z27
-	VMOVDQU64 shuffle456<>+0(SB), Z26
-	VMOVDQU64 shuffle457<>+0(SB), Z25
-	VMOVDQU64 shuffle458<>+0(SB), Z24
+	VMOVDQU64 shuffle453<>+0(SB), Z31
+	VMOVDQU64 shuffle454<>+0(SB), Z30
+	VMOVDQU64 shuffle455<>+0(SB), Z29
+	VMOVDQU64 shuffle456<>+0(SB), Z28
+	VMOVDQU64 shuffle457<>+0(SB), Z27
+	VMOVDQU64 shuffle458<>+0(SB), Z26
+	VMOVDQU64 shuffle459<>+0(SB), Z25
+	VMOVDQU64 shuffle460<>+0(SB), Z24
 
-group514:
+group524:
 	MOVQ rows+24(FP), R8
 
-row515:
+row525:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last517
+	JB   last527
 
-chunks516:
+chunks526:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle451<>+0(SB), Z3
+	VMOVDQU64 shuffle453<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle453<>+0(SB), Z4
+	VMOVDQU64 shuffle455<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
 	KMOVQ     shuffle158<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle455<>+0(SB), Z3
+	VMOVDQU64 shuffle457<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z26, Z3
 	KMOVQ     shuffle158<>+0(SB), K7
@@ -13449,106 +13624,106 @@ chunks516:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks516
+	JAE       chunks526
 
-last517:
+last527:
 	TESTQ R10, R10
-	JZ    rowdone518
+	JZ    rowdone528
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks516
+	JMP   chunks526
 
-rowdone518:
+rowdone528:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row515
+	JNZ  row525
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group514
+	JNZ  group524
 	VZEROUPPER
 	RET
 
-DATA shuffle451<>+0(SB)/8, $0x0000001000000000
-DATA shuffle451<>+8(SB)/8, $0x0000000100000000
-DATA shuffle451<>+16(SB)/8, $0x0000000000000011
-DATA shuffle451<>+24(SB)/8, $0x0000001200000002
-DATA shuffle451<>+32(SB)/8, $0x0000000300000000
-DATA shuffle451<>+40(SB)/8, $0x0000000000000013
-DATA shuffle451<>+48(SB)/8, $0x0000000000000000
-DATA shuffle451<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle452<>+0(SB)/8, $0x0000000100000000
-DATA shuffle452<>+8(SB)/8, $0x0000000300000010
-DATA shuffle452<>+16(SB)/8, $0x0000001100000004
-DATA shuffle452<>+24(SB)/8, $0x0000000700000006
-DATA shuffle452<>+32(SB)/8, $0x0000000900000012
-DATA shuffle452<>+40(SB)/8, $0x000000130000000a
-DATA shuffle452<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle452<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle453<>+0(SB)/8, $0x0000001400000004
-DATA shuffle453<>+8(SB)/8, $0x0000000500000000
-DATA shuffle453<>+16(SB)/8, $0x0000000000000015
-DATA shuffle453<>+24(SB)/8, $0x0000001600000006
-DATA shuffle453<>+32(SB)/8, $0x0000000700000000
-DATA shuffle453<>+40(SB)/8, $0x0000000000000017
+DATA shuffle453<>+0(SB)/8, $0x0000001000000000
+DATA shuffle453<>+8(SB)/8, $0x0000000100000000
+DATA shuffle453<>+16(SB)/8, $0x0000000000000011
+DATA shuffle453<>+24(SB)/8, $0x0000001200000002
+DATA shuffle453<>+32(SB)/8, $0x0000000300000000
+DATA shuffle453<>+40(SB)/8, $0x0000000000000013
 DATA shuffle453<>+48(SB)/8, $0x0000000000000000
 DATA shuffle453<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle454<>+0(SB)/8, $0x0000000100000000
-DATA shuffle454<>+8(SB)/8, $0x0000000300000014
-DATA shuffle454<>+16(SB)/8, $0x0000001500000004
+DATA shuffle454<>+8(SB)/8, $0x0000000300000010
+DATA shuffle454<>+16(SB)/8, $0x0000001100000004
 DATA shuffle454<>+24(SB)/8, $0x0000000700000006
-DATA shuffle454<>+32(SB)/8, $0x0000000900000016
-DATA shuffle454<>+40(SB)/8, $0x000000170000000a
+DATA shuffle454<>+32(SB)/8, $0x0000000900000012
+DATA shuffle454<>+40(SB)/8, $0x000000130000000a
 DATA shuffle454<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle454<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle455<>+0(SB)/8, $0x0000001800000008
-DATA shuffle455<>+8(SB)/8, $0x0000000900000000
-DATA shuffle455<>+16(SB)/8, $0x0000000000000019
-DATA shuffle455<>+24(SB)/8, $0x0000001a0000000a
-DATA shuffle455<>+32(SB)/8, $0x0000000b00000000
-DATA shuffle455<>+40(SB)/8, $0x000000000000001b
+DATA shuffle455<>+0(SB)/8, $0x0000001400000004
+DATA shuffle455<>+8(SB)/8, $0x0000000500000000
+DATA shuffle455<>+16(SB)/8, $0x0000000000000015
+DATA shuffle455<>+24(SB)/8, $0x0000001600000006
+DATA shuffle455<>+32(SB)/8, $0x0000000700000000
+DATA shuffle455<>+40(SB)/8, $0x0000000000000017
 DATA shuffle455<>+48(SB)/8, $0x0000000000000000
 DATA shuffle455<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle456<>+0(SB)/8, $0x0000000100000000
-DATA shuffle456<>+8(SB)/8, $0x0000000300000018
-DATA shuffle456<>+16(SB)/8, $0x0000001900000004
+DATA shuffle456<>+8(SB)/8, $0x0000000300000014
+DATA shuffle456<>+16(SB)/8, $0x0000001500000004
 DATA shuffle456<>+24(SB)/8, $0x0000000700000006
-DATA shuffle456<>+32(SB)/8, $0x000000090000001a
-DATA shuffle456<>+40(SB)/8, $0x0000001b0000000a
+DATA shuffle456<>+32(SB)/8, $0x0000000900000016
+DATA shuffle456<>+40(SB)/8, $0x000000170000000a
 DATA shuffle456<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle456<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle457<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle457<>+8(SB)/8, $0x0000000d00000000
-DATA shuffle457<>+16(SB)/8, $0x000000000000001d
-DATA shuffle457<>+24(SB)/8, $0x0000001e0000000e
-DATA shuffle457<>+32(SB)/8, $0x0000000f00000000
-DATA shuffle457<>+40(SB)/8, $0x000000000000001f
+DATA shuffle457<>+0(SB)/8, $0x0000001800000008
+DATA shuffle457<>+8(SB)/8, $0x0000000900000000
+DATA shuffle457<>+16(SB)/8, $0x0000000000000019
+DATA shuffle457<>+24(SB)/8, $0x0000001a0000000a
+DATA shuffle457<>+32(SB)/8, $0x0000000b00000000
+DATA shuffle457<>+40(SB)/8, $0x000000000000001b
 DATA shuffle457<>+48(SB)/8, $0x0000000000000000
 DATA shuffle457<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle458<>+0(SB)/8, $0x0000000100000000
-DATA shuffle458<>+8(SB)/8, $0x000000030000001c
-DATA shuffle458<>+16(SB)/8, $0x0000001d00000004
+DATA shuffle458<>+8(SB)/8, $0x0000000300000018
+DATA shuffle458<>+16(SB)/8, $0x0000001900000004
 DATA shuffle458<>+24(SB)/8, $0x0000000700000006
-DATA shuffle458<>+32(SB)/8, $0x000000090000001e
-DATA shuffle458<>+40(SB)/8, $0x0000001f0000000a
+DATA shuffle458<>+32(SB)/8, $0x000000090000001a
+DATA shuffle458<>+40(SB)/8, $0x0000001b0000000a
 DATA shuffle458<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle458<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle459<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle459<>+8(SB)/8, $0x0000000d00000000
+DATA shuffle459<>+16(SB)/8, $0x000000000000001d
+DATA shuffle459<>+24(SB)/8, $0x0000001e0000000e
+DATA shuffle459<>+32(SB)/8, $0x0000000f00000000
+DATA shuffle459<>+40(SB)/8, $0x000000000000001f
+DATA shuffle459<>+48(SB)/8, $0x0000000000000000
+DATA shuffle459<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle460<>+0(SB)/8, $0x0000000100000000
+DATA shuffle460<>+8(SB)/8, $0x000000030000001c
+DATA shuffle460<>+16(SB)/8, $0x0000001d00000004
+DATA shuffle460<>+24(SB)/8, $0x0000000700000006
+DATA shuffle460<>+32(SB)/8, $0x000000090000001e
+DATA shuffle460<>+40(SB)/8, $0x0000001f0000000a
+DATA shuffle460<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle460<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -13571,301 +13746,301 @@ TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle459<>+0(SB), Z31
-	VMOVDQU64 shuffle460<>+0(SB), Z30
-	VMOVDQU64 shuffle461<>+0(SB), Z29
-	VMOVDQU64 shuffle462<>+0(SB), Z28
-	VMOVDQU64 shuffle463<>+0(SB), Z27
-	VMOVDQU64 shuffle464<>+0(SB), Z26
-	VMOVDQU64 shuffle465<>+0(SB), Z25
-	VMOVDQU64 shuffle466<>+0(SB), Z24
-	VMOVDQU64 shuffle467<>+0(SB), Z23
-	VMOVDQU64 shuffle468<>+0(SB), Z22
-	VMOVDQU64 shuffle469<>+0(SB), Z21
-	VMOVDQU64 shuffle470<>+0(SB), Z20
+	VMOVDQU64 shuffle461<>+0(SB), Z31
+	VMOVDQU64 shuffle462<>+0(SB), Z30
+	VMOVDQU64 shuffle463<>+0(SB), Z29
+	VMOVDQU64 shuffle464<>+0(SB), Z28
+	VMOVDQU64 shuffle465<>+0(SB), Z27
+	VMOVDQU64 shuffle466<>+0(SB), Z26
+	VMOVDQU64 shuffle467<>+0(SB), Z25
+	VMOVDQU64 shuffle468<>+0(SB), Z24
+	VMOVDQU64 shuffle469<>+0(SB), Z23
+	VMOVDQU64 shuffle470<>+0(SB), Z22
+	VMOVDQU64 shuffle471<>+0(SB), Z21
+	VMOVDQU64 shuffle472<>+0(SB), Z20
 
-group519:
+group529:
 	MOVQ rows+24(FP), R8
 
-row520:
+row530:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last522
+	JB   last532
 
-chunks521:
+chunks531:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle459<>+0(SB), Z3
+	VMOVDQU64 shuffle461<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle471<>+0(SB), K7
-	VMOVDQU64 shuffle472<>+0(SB), Z4
+	KMOVD     shuffle473<>+0(SB), K7
+	VMOVDQU64 shuffle474<>+0(SB), Z4
 	VPERMW    Z2, Z4, K7, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
-	KMOVD     shuffle473<>+0(SB), K7
-	VMOVDQU64 shuffle474<>+0(SB), Z5
+	KMOVD     shuffle475<>+0(SB), K7
+	VMOVDQU64 shuffle476<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle462<>+0(SB), Z5
+	VMOVDQU64 shuffle464<>+0(SB), Z5
 	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle471<>+0(SB), K7
-	VMOVDQU64 shuffle475<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
 	KMOVD     shuffle473<>+0(SB), K7
-	VMOVDQU64 shuffle476<>+0(SB), Z3
+	VMOVDQU64 shuffle477<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z5
+	KMOVD     shuffle475<>+0(SB), K7
+	VMOVDQU64 shuffle478<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle465<>+0(SB), Z3
+	VMOVDQU64 shuffle467<>+0(SB), Z3
 	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle471<>+0(SB), K7
-	VMOVDQU64 shuffle477<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
 	KMOVD     shuffle473<>+0(SB), K7
-	VMOVDQU64 shuffle478<>+0(SB), Z5
+	VMOVDQU64 shuffle479<>+0(SB), Z5
+	VPERMW    Z2, Z5, K7, Z3
+	KMOVD     shuffle475<>+0(SB), K7
+	VMOVDQU64 shuffle480<>+0(SB), Z5
 	VPERMW    Z4, Z5, K7, Z3
 	VMOVDQU64 Z3, (R11)
 	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle471<>+0(SB), K7
-	VMOVDQU64 shuffle479<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
 	KMOVD     shuffle473<>+0(SB), K7
-	VMOVDQU64 shuffle480<>+0(SB), Z3
+	VMOVDQU64 shuffle481<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z0
+	KMOVD     shuffle475<>+0(SB), K7
+	VMOVDQU64 shuffle482<>+0(SB), Z3
 	VPERMW    Z4, Z3, K7, Z0
 	VMOVDQU64 Z0, (R11)(DX*1)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks521
+	JAE       chunks531
 
-last522:
+last532:
 	TESTQ R10, R10
-	JZ    rowdone523
+	JZ    rowdone533
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks521
+	JMP   chunks531
 
-rowdone523:
+rowdone533:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row520
+	JNZ  row530
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group519
+	JNZ  group529
 	VZEROUPPER
 	RET
 
-DATA shuffle459<>+0(SB)/8, $0x0030002000100000
-DATA shuffle459<>+8(SB)/8, $0x0031002100110001
-DATA shuffle459<>+16(SB)/8, $0x0032002200120002
-DATA shuffle459<>+24(SB)/8, $0x0033002300130003
-DATA shuffle459<>+32(SB)/8, $0x0000000000000000
-DATA shuffle459<>+40(SB)/8, $0x0000000000000000
-DATA shuffle459<>+48(SB)/8, $0x0000000000000000
-DATA shuffle459<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle460<>+0(SB)/8, $0x0000000000000000
-DATA shuffle460<>+8(SB)/8, $0x0000000000000000
-DATA shuffle460<>+16(SB)/8, $0x0000000000000000
-DATA shuffle460<>+24(SB)/8, $0x0000000000000000
-DATA shuffle460<>+32(SB)/8, $0x0000000000300020
-DATA shuffle460<>+40(SB)/8, $0x0000000000310021
-DATA shuffle460<>+48(SB)/8, $0x0000000000320022
-DATA shuffle460<>+56(SB)/8, $0x0000000000330023
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle461<>+0(SB)/8, $0x0000000000000000
-DATA shuffle461<>+8(SB)/8, $0x0000000000000000
-DATA shuffle461<>+16(SB)/8, $0x0000000000000000
-DATA shuffle461<>+24(SB)/8, $0x0000000000000000
-DATA shuffle461<>+32(SB)/8, $0x0030002000000000
-DATA shuffle461<>+40(SB)/8, $0x0031002100000000
-DATA shuffle461<>+48(SB)/8, $0x0032002200000000
-DATA shuffle461<>+56(SB)/8, $0x0033002300000000
+DATA shuffle461<>+0(SB)/8, $0x0030002000100000
+DATA shuffle461<>+8(SB)/8, $0x0031002100110001
+DATA shuffle461<>+16(SB)/8, $0x0032002200120002
+DATA shuffle461<>+24(SB)/8, $0x0033002300130003
+DATA shuffle461<>+32(SB)/8, $0x0000000000000000
+DATA shuffle461<>+40(SB)/8, $0x0000000000000000
+DATA shuffle461<>+48(SB)/8, $0x0000000000000000
+DATA shuffle461<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle462<>+0(SB)/8, $0x0034002400140004
-DATA shuffle462<>+8(SB)/8, $0x0035002500150005
-DATA shuffle462<>+16(SB)/8, $0x0036002600160006
-DATA shuffle462<>+24(SB)/8, $0x0037002700170007
-DATA shuffle462<>+32(SB)/8, $0x0000000000000000
-DATA shuffle462<>+40(SB)/8, $0x0000000000000000
-DATA shuffle462<>+48(SB)/8, $0x0000000000000000
-DATA shuffle462<>+56(SB)/8, $0x0000000000000000
+DATA shuffle462<>+0(SB)/8, $0x0000000000000000
+DATA shuffle462<>+8(SB)/8, $0x0000000000000000
+DATA shuffle462<>+16(SB)/8, $0x0000000000000000
+DATA shuffle462<>+24(SB)/8, $0x0000000000000000
+DATA shuffle462<>+32(SB)/8, $0x0000000000300020
+DATA shuffle462<>+40(SB)/8, $0x0000000000310021
+DATA shuffle462<>+48(SB)/8, $0x0000000000320022
+DATA shuffle462<>+56(SB)/8, $0x0000000000330023
 GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle463<>+0(SB)/8, $0x0000000000000000
 DATA shuffle463<>+8(SB)/8, $0x0000000000000000
 DATA shuffle463<>+16(SB)/8, $0x0000000000000000
 DATA shuffle463<>+24(SB)/8, $0x0000000000000000
-DATA shuffle463<>+32(SB)/8, $0x0000000000340024
-DATA shuffle463<>+40(SB)/8, $0x0000000000350025
-DATA shuffle463<>+48(SB)/8, $0x0000000000360026
-DATA shuffle463<>+56(SB)/8, $0x0000000000370027
+DATA shuffle463<>+32(SB)/8, $0x0030002000000000
+DATA shuffle463<>+40(SB)/8, $0x0031002100000000
+DATA shuffle463<>+48(SB)/8, $0x0032002200000000
+DATA shuffle463<>+56(SB)/8, $0x0033002300000000
 GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle464<>+0(SB)/8, $0x0000000000000000
-DATA shuffle464<>+8(SB)/8, $0x0000000000000000
-DATA shuffle464<>+16(SB)/8, $0x0000000000000000
-DATA shuffle464<>+24(SB)/8, $0x0000000000000000
-DATA shuffle464<>+32(SB)/8, $0x0034002400000000
-DATA shuffle464<>+40(SB)/8, $0x0035002500000000
-DATA shuffle464<>+48(SB)/8, $0x0036002600000000
-DATA shuffle464<>+56(SB)/8, $0x0037002700000000
+DATA shuffle464<>+0(SB)/8, $0x0034002400140004
+DATA shuffle464<>+8(SB)/8, $0x0035002500150005
+DATA shuffle464<>+16(SB)/8, $0x0036002600160006
+DATA shuffle464<>+24(SB)/8, $0x0037002700170007
+DATA shuffle464<>+32(SB)/8, $0x0000000000000000
+DATA shuffle464<>+40(SB)/8, $0x0000000000000000
+DATA shuffle464<>+48(SB)/8, $0x0000000000000000
+DATA shuffle464<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle465<>+0(SB)/8, $0x0038002800180008
-DATA shuffle465<>+8(SB)/8, $0x0039002900190009
-DATA shuffle465<>+16(SB)/8, $0x003a002a001a000a
-DATA shuffle465<>+24(SB)/8, $0x003b002b001b000b
-DATA shuffle465<>+32(SB)/8, $0x0000000000000000
-DATA shuffle465<>+40(SB)/8, $0x0000000000000000
-DATA shuffle465<>+48(SB)/8, $0x0000000000000000
-DATA shuffle465<>+56(SB)/8, $0x0000000000000000
+DATA shuffle465<>+0(SB)/8, $0x0000000000000000
+DATA shuffle465<>+8(SB)/8, $0x0000000000000000
+DATA shuffle465<>+16(SB)/8, $0x0000000000000000
+DATA shuffle465<>+24(SB)/8, $0x0000000000000000
+DATA shuffle465<>+32(SB)/8, $0x0000000000340024
+DATA shuffle465<>+40(SB)/8, $0x0000000000350025
+DATA shuffle465<>+48(SB)/8, $0x0000000000360026
+DATA shuffle465<>+56(SB)/8, $0x0000000000370027
 GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle466<>+0(SB)/8, $0x0000000000000000
 DATA shuffle466<>+8(SB)/8, $0x0000000000000000
 DATA shuffle466<>+16(SB)/8, $0x0000000000000000
 DATA shuffle466<>+24(SB)/8, $0x0000000000000000
-DATA shuffle466<>+32(SB)/8, $0x0000000000380028
-DATA shuffle466<>+40(SB)/8, $0x0000000000390029
-DATA shuffle466<>+48(SB)/8, $0x00000000003a002a
-DATA shuffle466<>+56(SB)/8, $0x00000000003b002b
+DATA shuffle466<>+32(SB)/8, $0x0034002400000000
+DATA shuffle466<>+40(SB)/8, $0x0035002500000000
+DATA shuffle466<>+48(SB)/8, $0x0036002600000000
+DATA shuffle466<>+56(SB)/8, $0x0037002700000000
 GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle467<>+0(SB)/8, $0x0000000000000000
-DATA shuffle467<>+8(SB)/8, $0x0000000000000000
-DATA shuffle467<>+16(SB)/8, $0x0000000000000000
-DATA shuffle467<>+24(SB)/8, $0x0000000000000000
-DATA shuffle467<>+32(SB)/8, $0x0038002800000000
-DATA shuffle467<>+40(SB)/8, $0x0039002900000000
-DATA shuffle467<>+48(SB)/8, $0x003a002a00000000
-DATA shuffle467<>+56(SB)/8, $0x003b002b00000000
+DATA shuffle467<>+0(SB)/8, $0x0038002800180008
+DATA shuffle467<>+8(SB)/8, $0x0039002900190009
+DATA shuffle467<>+16(SB)/8, $0x003a002a001a000a
+DATA shuffle467<>+24(SB)/8, $0x003b002b001b000b
+DATA shuffle467<>+32(SB)/8, $0x0000000000000000
+DATA shuffle467<>+40(SB)/8, $0x0000000000000000
+DATA shuffle467<>+48(SB)/8, $0x0000000000000000
+DATA shuffle467<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle468<>+0(SB)/8, $0x003c002c001c000c
-DATA shuffle468<>+8(SB)/8, $0x003d002d001d000d
-DATA shuffle468<>+16(SB)/8, $0x003e002e001e000e
-DATA shuffle468<>+24(SB)/8, $0x003f002f001f000f
-DATA shuffle468<>+32(SB)/8, $0x0000000000000000
-DATA shuffle468<>+40(SB)/8, $0x0000000000000000
-DATA shuffle468<>+48(SB)/8, $0x0000000000000000
-DATA shuffle468<>+56(SB)/8, $0x0000000000000000
+DATA shuffle468<>+0(SB)/8, $0x0000000000000000
+DATA shuffle468<>+8(SB)/8, $0x0000000000000000
+DATA shuffle468<>+16(SB)/8, $0x0000000000000000
+DATA shuffle468<>+24(SB)/8, $0x0000000000000000
+DATA shuffle468<>+32(SB)/8, $0x0000000000380028
+DATA shuffle468<>+40(SB)/8, $0x0000000000390029
+DATA shuffle468<>+48(SB)/8, $0x00000000003a002a
+DATA shuffle468<>+56(SB)/8, $0x00000000003b002b
 GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle469<>+0(SB)/8, $0x0000000000000000
 DATA shuffle469<>+8(SB)/8, $0x0000000000000000
 DATA shuffle469<>+16(SB)/8, $0x0000000000000000
 DATA shuffle469<>+24(SB)/8, $0x0000000000000000
-DATA shuffle469<>+32(SB)/8, $0x00000000003c002c
-DATA shuffle469<>+40(SB)/8, $0x00000000003d002d
-DATA shuffle469<>+48(SB)/8, $0x00000000003e002e
-DATA shuffle469<>+56(SB)/8, $0x00000000003f002f
+DATA shuffle469<>+32(SB)/8, $0x0038002800000000
+DATA shuffle469<>+40(SB)/8, $0x0039002900000000
+DATA shuffle469<>+48(SB)/8, $0x003a002a00000000
+DATA shuffle469<>+56(SB)/8, $0x003b002b00000000
 GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle470<>+0(SB)/8, $0x0000000000000000
-DATA shuffle470<>+8(SB)/8, $0x0000000000000000
-DATA shuffle470<>+16(SB)/8, $0x0000000000000000
-DATA shuffle470<>+24(SB)/8, $0x0000000000000000
-DATA shuffle470<>+32(SB)/8, $0x003c002c00000000
-DATA shuffle470<>+40(SB)/8, $0x003d002d00000000
-DATA shuffle470<>+48(SB)/8, $0x003e002e00000000
-DATA shuffle470<>+56(SB)/8, $0x003f002f00000000
+DATA shuffle470<>+0(SB)/8, $0x003c002c001c000c
+DATA shuffle470<>+8(SB)/8, $0x003d002d001d000d
+DATA shuffle470<>+16(SB)/8, $0x003e002e001e000e
+DATA shuffle470<>+24(SB)/8, $0x003f002f001f000f
+DATA shuffle470<>+32(SB)/8, $0x0000000000000000
+DATA shuffle470<>+40(SB)/8, $0x0000000000000000
+DATA shuffle470<>+48(SB)/8, $0x0000000000000000
+DATA shuffle470<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle471<>+0(SB)/8, $0x0000000033330000
-GLOBL shuffle471<>(SB), RODATA|NOPTR, $8
+DATA shuffle471<>+0(SB)/8, $0x0000000000000000
+DATA shuffle471<>+8(SB)/8, $0x0000000000000000
+DATA shuffle471<>+16(SB)/8, $0x0000000000000000
+DATA shuffle471<>+24(SB)/8, $0x0000000000000000
+DATA shuffle471<>+32(SB)/8, $0x00000000003c002c
+DATA shuffle471<>+40(SB)/8, $0x00000000003d002d
+DATA shuffle471<>+48(SB)/8, $0x00000000003e002e
+DATA shuffle471<>+56(SB)/8, $0x00000000003f002f
+GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle472<>+0(SB)/8, $0x0000000000000000
 DATA shuffle472<>+8(SB)/8, $0x0000000000000000
 DATA shuffle472<>+16(SB)/8, $0x0000000000000000
 DATA shuffle472<>+24(SB)/8, $0x0000000000000000
-DATA shuffle472<>+32(SB)/8, $0x0000000000100000
-DATA shuffle472<>+40(SB)/8, $0x0000000000110001
-DATA shuffle472<>+48(SB)/8, $0x0000000000120002
-DATA shuffle472<>+56(SB)/8, $0x0000000000130003
+DATA shuffle472<>+32(SB)/8, $0x003c002c00000000
+DATA shuffle472<>+40(SB)/8, $0x003d002d00000000
+DATA shuffle472<>+48(SB)/8, $0x003e002e00000000
+DATA shuffle472<>+56(SB)/8, $0x003f002f00000000
 GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle473<>+0(SB)/8, $0x00000000cccc0000
+DATA shuffle473<>+0(SB)/8, $0x0000000033330000
 GLOBL shuffle473<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle474<>+0(SB)/8, $0x0000000000000000
 DATA shuffle474<>+8(SB)/8, $0x0000000000000000
 DATA shuffle474<>+16(SB)/8, $0x0000000000000000
 DATA shuffle474<>+24(SB)/8, $0x0000000000000000
-DATA shuffle474<>+32(SB)/8, $0x0010000000000000
-DATA shuffle474<>+40(SB)/8, $0x0011000100000000
-DATA shuffle474<>+48(SB)/8, $0x0012000200000000
-DATA shuffle474<>+56(SB)/8, $0x0013000300000000
+DATA shuffle474<>+32(SB)/8, $0x0000000000100000
+DATA shuffle474<>+40(SB)/8, $0x0000000000110001
+DATA shuffle474<>+48(SB)/8, $0x0000000000120002
+DATA shuffle474<>+56(SB)/8, $0x0000000000130003
 GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle475<>+0(SB)/8, $0x0000000000000000
-DATA shuffle475<>+8(SB)/8, $0x0000000000000000
-DATA shuffle475<>+16(SB)/8, $0x0000000000000000
-DATA shuffle475<>+24(SB)/8, $0x0000000000000000
-DATA shuffle475<>+32(SB)/8, $0x0000000000140004
-DATA shuffle475<>+40(SB)/8, $0x0000000000150005
-DATA shuffle475<>+48(SB)/8, $0x0000000000160006
-DATA shuffle475<>+56(SB)/8, $0x0000000000170007
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+DATA shuffle475<>+0(SB)/8, $0x00000000cccc0000
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle476<>+0(SB)/8, $0x0000000000000000
 DATA shuffle476<>+8(SB)/8, $0x0000000000000000
 DATA shuffle476<>+16(SB)/8, $0x0000000000000000
 DATA shuffle476<>+24(SB)/8, $0x0000000000000000
-DATA shuffle476<>+32(SB)/8, $0x0014000400000000
-DATA shuffle476<>+40(SB)/8, $0x0015000500000000
-DATA shuffle476<>+48(SB)/8, $0x0016000600000000
-DATA shuffle476<>+56(SB)/8, $0x0017000700000000
+DATA shuffle476<>+32(SB)/8, $0x0010000000000000
+DATA shuffle476<>+40(SB)/8, $0x0011000100000000
+DATA shuffle476<>+48(SB)/8, $0x0012000200000000
+DATA shuffle476<>+56(SB)/8, $0x0013000300000000
 GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle477<>+0(SB)/8, $0x0000000000000000
 DATA shuffle477<>+8(SB)/8, $0x0000000000000000
 DATA shuffle477<>+16(SB)/8, $0x0000000000000000
 DATA shuffle477<>+24(SB)/8, $0x0000000000000000
-DATA shuffle477<>+32(SB)/8, $0x0000000000180008
-DATA shuffle477<>+40(SB)/8, $0x0000000000190009
-DATA shuffle477<>+48(SB)/8, $0x00000000001a000a
-DATA shuffle477<>+56(SB)/8, $0x00000000001b000b
+DATA shuffle477<>+32(SB)/8, $0x0000000000140004
+DATA shuffle477<>+40(SB)/8, $0x0000000000150005
+DATA shuffle477<>+48(SB)/8, $0x0000000000160006
+DATA shuffle477<>+56(SB)/8, $0x0000000000170007
 GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle478<>+0(SB)/8, $0x0000000000000000
 DATA shuffle478<>+8(SB)/8, $0x0000000000000000
 DATA shuffle478<>+16(SB)/8, $0x0000000000000000
 DATA shuffle478<>+24(SB)/8, $0x0000000000000000
-DATA shuffle478<>+32(SB)/8, $0x0018000800000000
-DATA shuffle478<>+40(SB)/8, $0x0019000900000000
-DATA shuffle478<>+48(SB)/8, $0x001a000a00000000
-DATA shuffle478<>+56(SB)/8, $0x001b000b00000000
+DATA shuffle478<>+32(SB)/8, $0x0014000400000000
+DATA shuffle478<>+40(SB)/8, $0x0015000500000000
+DATA shuffle478<>+48(SB)/8, $0x0016000600000000
+DATA shuffle478<>+56(SB)/8, $0x0017000700000000
 GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle479<>+0(SB)/8, $0x0000000000000000
 DATA shuffle479<>+8(SB)/8, $0x0000000000000000
 DATA shuffle479<>+16(SB)/8, $0x0000000000000000
 DATA shuffle479<>+24(SB)/8, $0x0000000000000000
-DATA shuffle479<>+32(SB)/8, $0x00000000001c000c
-DATA shuffle479<>+40(SB)/8, $0x00000000001d000d
-DATA shuffle479<>+48(SB)/8, $0x00000000001e000e
-DATA shuffle479<>+56(SB)/8, $0x00000000001f000f
+DATA shuffle479<>+32(SB)/8, $0x0000000000180008
+DATA shuffle479<>+40(SB)/8, $0x0000000000190009
+DATA shuffle479<>+48(SB)/8, $0x00000000001a000a
+DATA shuffle479<>+56(SB)/8, $0x00000000001b000b
 GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle480<>+0(SB)/8, $0x0000000000000000
 DATA shuffle480<>+8(SB)/8, $0x0000000000000000
 DATA shuffle480<>+16(SB)/8, $0x0000000000000000
 DATA shuffle480<>+24(SB)/8, $0x0000000000000000
-DATA shuffle480<>+32(SB)/8, $0x001c000c00000000
-DATA shuffle480<>+40(SB)/8, $0x001d000d00000000
-DATA shuffle480<>+48(SB)/8, $0x001e000e00000000
-DATA shuffle480<>+56(SB)/8, $0x001f000f00000000
+DATA shuffle480<>+32(SB)/8, $0x0018000800000000
+DATA shuffle480<>+40(SB)/8, $0x0019000900000000
+DATA shuffle480<>+48(SB)/8, $0x001a000a00000000
+DATA shuffle480<>+56(SB)/8, $0x001b000b00000000
 GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle481<>+0(SB)/8, $0x0000000000000000
+DATA shuffle481<>+8(SB)/8, $0x0000000000000000
+DATA shuffle481<>+16(SB)/8, $0x0000000000000000
+DATA shuffle481<>+24(SB)/8, $0x0000000000000000
+DATA shuffle481<>+32(SB)/8, $0x00000000001c000c
+DATA shuffle481<>+40(SB)/8, $0x00000000001d000d
+DATA shuffle481<>+48(SB)/8, $0x00000000001e000e
+DATA shuffle481<>+56(SB)/8, $0x00000000001f000f
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle482<>+0(SB)/8, $0x0000000000000000
+DATA shuffle482<>+8(SB)/8, $0x0000000000000000
+DATA shuffle482<>+16(SB)/8, $0x0000000000000000
+DATA shuffle482<>+24(SB)/8, $0x0000000000000000
+DATA shuffle482<>+32(SB)/8, $0x001c000c00000000
+DATA shuffle482<>+40(SB)/8, $0x001d000d00000000
+DATA shuffle482<>+48(SB)/8, $0x001e000e00000000
+DATA shuffle482<>+56(SB)/8, $0x001f000f00000000
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -13888,47 +14063,47 @@ TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle481<>+0(SB), Z31
-	VMOVDQU64 shuffle482<>+0(SB), Z30
-	VMOVDQU64 shuffle483<>+0(SB), Z29
-	VMOVDQU64 shuffle484<>+0(SB), Z28
-	VMOVDQU64 shuffle485<>+0(SB), Z27
-	VMOVDQU64 shuffle486<>+0(SB), Z26
-	VMOVDQU64 shuffle487<>+0(SB), Z25
-	VMOVDQU64 shuffle488<>+0(SB), Z24
-	VMOVDQU64 shuffle489<>+0(SB), Z23
-	VMOVDQU64 shuffle490<>+0(SB), Z22
-	VMOVDQU64 shuffle491<>+0(SB), Z21
-	VMOVDQU64 shuffle492<>+0(SB), Z20
+	VMOVDQU64 shuffle483<>+0(SB), Z31
+	VMOVDQU64 shuffle484<>+0(SB), Z30
+	VMOVDQU64 shuffle485<>+0(SB), Z29
+	VMOVDQU64 shuffle486<>+0(SB), Z28
+	VMOVDQU64 shuffle487<>+0(SB), Z27
+	VMOVDQU64 shuffle488<>+0(SB), Z26
+	VMOVDQU64 shuffle489<>+0(SB), Z25
+	VMOVDQU64 shuffle490<>+0(SB), Z24
+	VMOVDQU64 shuffle491<>+0(SB), Z23
+	VMOVDQU64 shuffle492<>+0(SB), Z22
+	VMOVDQU64 shuffle493<>+0(SB), Z21
+	VMOVDQU64 shuffle494<>+0(SB), Z20
 
-group524:
+group534:
 	MOVQ rows+24(FP), R8
 
-row525:
+row535:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last527
+	JB   last537
 
-chunks526:
+chunks536:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle481<>+0(SB), Z3
+	VMOVDQU64 shuffle483<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle484<>+0(SB), Z5
+	VMOVDQU64 shuffle486<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle487<>+0(SB), Z3
+	VMOVDQU64 shuffle489<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
@@ -13941,146 +14116,146 @@ chunks526:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks526
+	JAE       chunks536
 
-last527:
+last537:
 	TESTQ R10, R10
-	JZ    rowdone528
+	JZ    rowdone538
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks526
+	JMP   chunks536
 
-rowdone528:
+rowdone538:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row525
+	JNZ  row535
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group524
+	JNZ  group534
 	VZEROUPPER
 	RET
 
-DATA shuffle481<>+0(SB)/8, $0x0000001000000000
-DATA shuffle481<>+8(SB)/8, $0x0000000000000000
-DATA shuffle481<>+16(SB)/8, $0x0000001100000001
-DATA shuffle481<>+24(SB)/8, $0x0000000000000000
-DATA shuffle481<>+32(SB)/8, $0x0000001200000002
-DATA shuffle481<>+40(SB)/8, $0x0000000000000000
-DATA shuffle481<>+48(SB)/8, $0x0000001300000003
-DATA shuffle481<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle482<>+0(SB)/8, $0x0000000100000000
-DATA shuffle482<>+8(SB)/8, $0x0000000300000010
-DATA shuffle482<>+16(SB)/8, $0x0000000500000004
-DATA shuffle482<>+24(SB)/8, $0x0000000700000011
-DATA shuffle482<>+32(SB)/8, $0x0000000900000008
-DATA shuffle482<>+40(SB)/8, $0x0000000b00000012
-DATA shuffle482<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle482<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle483<>+0(SB)/8, $0x0000000100000000
-DATA shuffle483<>+8(SB)/8, $0x0000001000000002
-DATA shuffle483<>+16(SB)/8, $0x0000000500000004
-DATA shuffle483<>+24(SB)/8, $0x0000001100000006
-DATA shuffle483<>+32(SB)/8, $0x0000000900000008
-DATA shuffle483<>+40(SB)/8, $0x000000120000000a
-DATA shuffle483<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle483<>+56(SB)/8, $0x000000130000000e
+DATA shuffle483<>+0(SB)/8, $0x0000001000000000
+DATA shuffle483<>+8(SB)/8, $0x0000000000000000
+DATA shuffle483<>+16(SB)/8, $0x0000001100000001
+DATA shuffle483<>+24(SB)/8, $0x0000000000000000
+DATA shuffle483<>+32(SB)/8, $0x0000001200000002
+DATA shuffle483<>+40(SB)/8, $0x0000000000000000
+DATA shuffle483<>+48(SB)/8, $0x0000001300000003
+DATA shuffle483<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle484<>+0(SB)/8, $0x0000001400000004
-DATA shuffle484<>+8(SB)/8, $0x0000000000000000
-DATA shuffle484<>+16(SB)/8, $0x0000001500000005
-DATA shuffle484<>+24(SB)/8, $0x0000000000000000
-DATA shuffle484<>+32(SB)/8, $0x0000001600000006
-DATA shuffle484<>+40(SB)/8, $0x0000000000000000
-DATA shuffle484<>+48(SB)/8, $0x0000001700000007
-DATA shuffle484<>+56(SB)/8, $0x0000000000000000
+DATA shuffle484<>+0(SB)/8, $0x0000000100000000
+DATA shuffle484<>+8(SB)/8, $0x0000000300000010
+DATA shuffle484<>+16(SB)/8, $0x0000000500000004
+DATA shuffle484<>+24(SB)/8, $0x0000000700000011
+DATA shuffle484<>+32(SB)/8, $0x0000000900000008
+DATA shuffle484<>+40(SB)/8, $0x0000000b00000012
+DATA shuffle484<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle484<>+56(SB)/8, $0x0000000f00000013
 GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle485<>+0(SB)/8, $0x0000000100000000
-DATA shuffle485<>+8(SB)/8, $0x0000000300000014
+DATA shuffle485<>+8(SB)/8, $0x0000001000000002
 DATA shuffle485<>+16(SB)/8, $0x0000000500000004
-DATA shuffle485<>+24(SB)/8, $0x0000000700000015
+DATA shuffle485<>+24(SB)/8, $0x0000001100000006
 DATA shuffle485<>+32(SB)/8, $0x0000000900000008
-DATA shuffle485<>+40(SB)/8, $0x0000000b00000016
+DATA shuffle485<>+40(SB)/8, $0x000000120000000a
 DATA shuffle485<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle485<>+56(SB)/8, $0x0000000f00000017
+DATA shuffle485<>+56(SB)/8, $0x000000130000000e
 GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle486<>+0(SB)/8, $0x0000000100000000
-DATA shuffle486<>+8(SB)/8, $0x0000001400000002
-DATA shuffle486<>+16(SB)/8, $0x0000000500000004
-DATA shuffle486<>+24(SB)/8, $0x0000001500000006
-DATA shuffle486<>+32(SB)/8, $0x0000000900000008
-DATA shuffle486<>+40(SB)/8, $0x000000160000000a
-DATA shuffle486<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle486<>+56(SB)/8, $0x000000170000000e
+DATA shuffle486<>+0(SB)/8, $0x0000001400000004
+DATA shuffle486<>+8(SB)/8, $0x0000000000000000
+DATA shuffle486<>+16(SB)/8, $0x0000001500000005
+DATA shuffle486<>+24(SB)/8, $0x0000000000000000
+DATA shuffle486<>+32(SB)/8, $0x0000001600000006
+DATA shuffle486<>+40(SB)/8, $0x0000000000000000
+DATA shuffle486<>+48(SB)/8, $0x0000001700000007
+DATA shuffle486<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle487<>+0(SB)/8, $0x0000001800000008
-DATA shuffle487<>+8(SB)/8, $0x0000000000000000
-DATA shuffle487<>+16(SB)/8, $0x0000001900000009
-DATA shuffle487<>+24(SB)/8, $0x0000000000000000
-DATA shuffle487<>+32(SB)/8, $0x0000001a0000000a
-DATA shuffle487<>+40(SB)/8, $0x0000000000000000
-DATA shuffle487<>+48(SB)/8, $0x0000001b0000000b
-DATA shuffle487<>+56(SB)/8, $0x0000000000000000
+DATA shuffle487<>+0(SB)/8, $0x0000000100000000
+DATA shuffle487<>+8(SB)/8, $0x0000000300000014
+DATA shuffle487<>+16(SB)/8, $0x0000000500000004
+DATA shuffle487<>+24(SB)/8, $0x0000000700000015
+DATA shuffle487<>+32(SB)/8, $0x0000000900000008
+DATA shuffle487<>+40(SB)/8, $0x0000000b00000016
+DATA shuffle487<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle487<>+56(SB)/8, $0x0000000f00000017
 GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle488<>+0(SB)/8, $0x0000000100000000
-DATA shuffle488<>+8(SB)/8, $0x0000000300000018
+DATA shuffle488<>+8(SB)/8, $0x0000001400000002
 DATA shuffle488<>+16(SB)/8, $0x0000000500000004
-DATA shuffle488<>+24(SB)/8, $0x0000000700000019
+DATA shuffle488<>+24(SB)/8, $0x0000001500000006
 DATA shuffle488<>+32(SB)/8, $0x0000000900000008
-DATA shuffle488<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle488<>+40(SB)/8, $0x000000160000000a
 DATA shuffle488<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle488<>+56(SB)/8, $0x0000000f0000001b
+DATA shuffle488<>+56(SB)/8, $0x000000170000000e
 GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle489<>+0(SB)/8, $0x0000000100000000
-DATA shuffle489<>+8(SB)/8, $0x0000001800000002
-DATA shuffle489<>+16(SB)/8, $0x0000000500000004
-DATA shuffle489<>+24(SB)/8, $0x0000001900000006
-DATA shuffle489<>+32(SB)/8, $0x0000000900000008
-DATA shuffle489<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle489<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle489<>+56(SB)/8, $0x0000001b0000000e
+DATA shuffle489<>+0(SB)/8, $0x0000001800000008
+DATA shuffle489<>+8(SB)/8, $0x0000000000000000
+DATA shuffle489<>+16(SB)/8, $0x0000001900000009
+DATA shuffle489<>+24(SB)/8, $0x0000000000000000
+DATA shuffle489<>+32(SB)/8, $0x0000001a0000000a
+DATA shuffle489<>+40(SB)/8, $0x0000000000000000
+DATA shuffle489<>+48(SB)/8, $0x0000001b0000000b
+DATA shuffle489<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle490<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle490<>+8(SB)/8, $0x0000000000000000
-DATA shuffle490<>+16(SB)/8, $0x0000001d0000000d
-DATA shuffle490<>+24(SB)/8, $0x0000000000000000
-DATA shuffle490<>+32(SB)/8, $0x0000001e0000000e
-DATA shuffle490<>+40(SB)/8, $0x0000000000000000
-DATA shuffle490<>+48(SB)/8, $0x0000001f0000000f
-DATA shuffle490<>+56(SB)/8, $0x0000000000000000
+DATA shuffle490<>+0(SB)/8, $0x0000000100000000
+DATA shuffle490<>+8(SB)/8, $0x0000000300000018
+DATA shuffle490<>+16(SB)/8, $0x0000000500000004
+DATA shuffle490<>+24(SB)/8, $0x0000000700000019
+DATA shuffle490<>+32(SB)/8, $0x0000000900000008
+DATA shuffle490<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle490<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle490<>+56(SB)/8, $0x0000000f0000001b
 GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle491<>+0(SB)/8, $0x0000000100000000
-DATA shuffle491<>+8(SB)/8, $0x000000030000001c
+DATA shuffle491<>+8(SB)/8, $0x0000001800000002
 DATA shuffle491<>+16(SB)/8, $0x0000000500000004
-DATA shuffle491<>+24(SB)/8, $0x000000070000001d
+DATA shuffle491<>+24(SB)/8, $0x0000001900000006
 DATA shuffle491<>+32(SB)/8, $0x0000000900000008
-DATA shuffle491<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle491<>+40(SB)/8, $0x0000001a0000000a
 DATA shuffle491<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle491<>+56(SB)/8, $0x0000000f0000001f
+DATA shuffle491<>+56(SB)/8, $0x0000001b0000000e
 GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle492<>+0(SB)/8, $0x0000000100000000
-DATA shuffle492<>+8(SB)/8, $0x0000001c00000002
-DATA shuffle492<>+16(SB)/8, $0x0000000500000004
-DATA shuffle492<>+24(SB)/8, $0x0000001d00000006
-DATA shuffle492<>+32(SB)/8, $0x0000000900000008
-DATA shuffle492<>+40(SB)/8, $0x0000001e0000000a
-DATA shuffle492<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle492<>+56(SB)/8, $0x0000001f0000000e
+DATA shuffle492<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle492<>+8(SB)/8, $0x0000000000000000
+DATA shuffle492<>+16(SB)/8, $0x0000001d0000000d
+DATA shuffle492<>+24(SB)/8, $0x0000000000000000
+DATA shuffle492<>+32(SB)/8, $0x0000001e0000000e
+DATA shuffle492<>+40(SB)/8, $0x0000000000000000
+DATA shuffle492<>+48(SB)/8, $0x0000001f0000000f
+DATA shuffle492<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle493<>+0(SB)/8, $0x0000000100000000
+DATA shuffle493<>+8(SB)/8, $0x000000030000001c
+DATA shuffle493<>+16(SB)/8, $0x0000000500000004
+DATA shuffle493<>+24(SB)/8, $0x000000070000001d
+DATA shuffle493<>+32(SB)/8, $0x0000000900000008
+DATA shuffle493<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle493<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle493<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle494<>+0(SB)/8, $0x0000000100000000
+DATA shuffle494<>+8(SB)/8, $0x0000001c00000002
+DATA shuffle494<>+16(SB)/8, $0x0000000500000004
+DATA shuffle494<>+24(SB)/8, $0x0000001d00000006
+DATA shuffle494<>+32(SB)/8, $0x0000000900000008
+DATA shuffle494<>+40(SB)/8, $0x0000001e0000000a
+DATA shuffle494<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle494<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -14104,27 +14279,27 @@ TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle493<>+0(SB), Z31
-	VMOVDQU64 shuffle494<>+0(SB), Z30
-	VMOVDQU64 shuffle495<>+0(SB), Z29
-	VMOVDQU64 shuffle496<>+0(SB), Z28
-	VMOVDQU64 shuffle497<>+0(SB), Z27
-	VMOVDQU64 shuffle498<>+0(SB), Z26
-	VMOVDQU64 shuffle499<>+0(SB), Z25
-	VMOVDQU64 shuffle500<>+0(SB), Z24
-	VMOVDQU64 shuffle501<>+0(SB), Z23
+	VMOVDQU64 shuffle495<>+0(SB), Z31
+	VMOVDQU64 shuffle496<>+0(SB), Z30
+	VMOVDQU64 shuffle497<>+0(SB), Z29
+	VMOVDQU64 shuffle498<>+0(SB), Z28
+	VMOVDQU64 shuffle499<>+0(SB), Z27
+	VMOVDQU64 shuffle500<>+0(SB), Z26
+	VMOVDQU64 shuffle501<>+0(SB), Z25
+	VMOVDQU64 shuffle502<>+0(SB), Z24
+	VMOVDQU64 shuffle503<>+0(SB), Z23
 
-group529:
+group539:
 	MOVQ rows+24(FP), R9
 
-row530:
+row540:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last532
+	JB   last542
 
-chunks531:
+chunks541:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14172,116 +14347,116 @@ chunks531:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks531
+	JAE        chunks541
 
-last532:
+last542:
 	TESTQ R11, R11
-	JZ    rowdone533
+	JZ    rowdone543
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks531
+	JMP   chunks541
 
-rowdone533:
+rowdone543:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row530
+	JNZ  row540
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group529
+	JNZ  group539
 	VZEROUPPER
 	RET
 
-DATA shuffle493<>+0(SB)/8, $0xffff000000000000
-DATA shuffle493<>+8(SB)/8, $0x0000000000000000
-DATA shuffle493<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle493<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle493<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle493<>+40(SB)/8, $0xffff000000000000
-DATA shuffle493<>+48(SB)/8, $0x0000000000000000
-DATA shuffle493<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle494<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle494<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle494<>+16(SB)/8, $0xffff000000000000
-DATA shuffle494<>+24(SB)/8, $0x0000000000000000
-DATA shuffle494<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle494<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle494<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle494<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle495<>+0(SB)/8, $0x0000000000000000
-DATA shuffle495<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle495<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle495<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle495<>+32(SB)/8, $0xffff000000000000
-DATA shuffle495<>+40(SB)/8, $0x0000000000000000
-DATA shuffle495<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle495<>+56(SB)/8, $0x00000000ffff0000
+DATA shuffle495<>+0(SB)/8, $0xffff000000000000
+DATA shuffle495<>+8(SB)/8, $0x0000000000000000
+DATA shuffle495<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle495<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle495<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle495<>+40(SB)/8, $0xffff000000000000
+DATA shuffle495<>+48(SB)/8, $0x0000000000000000
+DATA shuffle495<>+56(SB)/8, $0x000000000000ffff
 GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle496<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle496<>+8(SB)/8, $0xffff000000000000
-DATA shuffle496<>+16(SB)/8, $0x0000000000000000
-DATA shuffle496<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle496<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle496<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle496<>+48(SB)/8, $0xffff000000000000
-DATA shuffle496<>+56(SB)/8, $0x0000000000000000
+DATA shuffle496<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle496<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle496<>+16(SB)/8, $0xffff000000000000
+DATA shuffle496<>+24(SB)/8, $0x0000000000000000
+DATA shuffle496<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle496<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle496<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle496<>+56(SB)/8, $0xffff000000000000
 GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle497<>+0(SB)/8, $0x000f000a00050000
-DATA shuffle497<>+8(SB)/8, $0x0003001e00190014
-DATA shuffle497<>+16(SB)/8, $0x00170012000d0008
-DATA shuffle497<>+24(SB)/8, $0x000b00060001001c
-DATA shuffle497<>+32(SB)/8, $0x001f001a00150010
-DATA shuffle497<>+40(SB)/8, $0x0013000e00090004
-DATA shuffle497<>+48(SB)/8, $0x00070002001d0018
-DATA shuffle497<>+56(SB)/8, $0x001b00160011000c
+DATA shuffle497<>+0(SB)/8, $0x0000000000000000
+DATA shuffle497<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle497<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle497<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle497<>+32(SB)/8, $0xffff000000000000
+DATA shuffle497<>+40(SB)/8, $0x0000000000000000
+DATA shuffle497<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle497<>+56(SB)/8, $0x00000000ffff0000
 GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle498<>+0(SB)/8, $0x0010000b00060001
-DATA shuffle498<>+8(SB)/8, $0x0004001f001a0015
-DATA shuffle498<>+16(SB)/8, $0x00180013000e0009
-DATA shuffle498<>+24(SB)/8, $0x000c00070002001d
-DATA shuffle498<>+32(SB)/8, $0x0000001b00160011
-DATA shuffle498<>+40(SB)/8, $0x0014000f000a0005
-DATA shuffle498<>+48(SB)/8, $0x00080003001e0019
-DATA shuffle498<>+56(SB)/8, $0x001c00170012000d
+DATA shuffle498<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle498<>+8(SB)/8, $0xffff000000000000
+DATA shuffle498<>+16(SB)/8, $0x0000000000000000
+DATA shuffle498<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle498<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle498<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle498<>+48(SB)/8, $0xffff000000000000
+DATA shuffle498<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle499<>+0(SB)/8, $0x0011000c00070002
-DATA shuffle499<>+8(SB)/8, $0x00050000001b0016
-DATA shuffle499<>+16(SB)/8, $0x00190014000f000a
-DATA shuffle499<>+24(SB)/8, $0x000d00080003001e
-DATA shuffle499<>+32(SB)/8, $0x0001001c00170012
-DATA shuffle499<>+40(SB)/8, $0x00150010000b0006
-DATA shuffle499<>+48(SB)/8, $0x00090004001f001a
-DATA shuffle499<>+56(SB)/8, $0x001d00180013000e
+DATA shuffle499<>+0(SB)/8, $0x000f000a00050000
+DATA shuffle499<>+8(SB)/8, $0x0003001e00190014
+DATA shuffle499<>+16(SB)/8, $0x00170012000d0008
+DATA shuffle499<>+24(SB)/8, $0x000b00060001001c
+DATA shuffle499<>+32(SB)/8, $0x001f001a00150010
+DATA shuffle499<>+40(SB)/8, $0x0013000e00090004
+DATA shuffle499<>+48(SB)/8, $0x00070002001d0018
+DATA shuffle499<>+56(SB)/8, $0x001b00160011000c
 GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle500<>+0(SB)/8, $0x0012000d00080003
-DATA shuffle500<>+8(SB)/8, $0x00060001001c0017
-DATA shuffle500<>+16(SB)/8, $0x001a00150010000b
-DATA shuffle500<>+24(SB)/8, $0x000e00090004001f
-DATA shuffle500<>+32(SB)/8, $0x0002001d00180013
-DATA shuffle500<>+40(SB)/8, $0x00160011000c0007
-DATA shuffle500<>+48(SB)/8, $0x000a00050000001b
-DATA shuffle500<>+56(SB)/8, $0x001e00190014000f
+DATA shuffle500<>+0(SB)/8, $0x0010000b00060001
+DATA shuffle500<>+8(SB)/8, $0x0004001f001a0015
+DATA shuffle500<>+16(SB)/8, $0x00180013000e0009
+DATA shuffle500<>+24(SB)/8, $0x000c00070002001d
+DATA shuffle500<>+32(SB)/8, $0x0000001b00160011
+DATA shuffle500<>+40(SB)/8, $0x0014000f000a0005
+DATA shuffle500<>+48(SB)/8, $0x00080003001e0019
+DATA shuffle500<>+56(SB)/8, $0x001c00170012000d
 GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle501<>+0(SB)/8, $0x0013000e00090004
-DATA shuffle501<>+8(SB)/8, $0x00070002001d0018
-DATA shuffle501<>+16(SB)/8, $0x001b00160011000c
-DATA shuffle501<>+24(SB)/8, $0x000f000a00050000
-DATA shuffle501<>+32(SB)/8, $0x0003001e00190014
-DATA shuffle501<>+40(SB)/8, $0x00170012000d0008
-DATA shuffle501<>+48(SB)/8, $0x000b00060001001c
-DATA shuffle501<>+56(SB)/8, $0x001f001a00150010
+DATA shuffle501<>+0(SB)/8, $0x0011000c00070002
+DATA shuffle501<>+8(SB)/8, $0x00050000001b0016
+DATA shuffle501<>+16(SB)/8, $0x00190014000f000a
+DATA shuffle501<>+24(SB)/8, $0x000d00080003001e
+DATA shuffle501<>+32(SB)/8, $0x0001001c00170012
+DATA shuffle501<>+40(SB)/8, $0x00150010000b0006
+DATA shuffle501<>+48(SB)/8, $0x00090004001f001a
+DATA shuffle501<>+56(SB)/8, $0x001d00180013000e
 GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle502<>+0(SB)/8, $0x0012000d00080003
+DATA shuffle502<>+8(SB)/8, $0x00060001001c0017
+DATA shuffle502<>+16(SB)/8, $0x001a00150010000b
+DATA shuffle502<>+24(SB)/8, $0x000e00090004001f
+DATA shuffle502<>+32(SB)/8, $0x0002001d00180013
+DATA shuffle502<>+40(SB)/8, $0x00160011000c0007
+DATA shuffle502<>+48(SB)/8, $0x000a00050000001b
+DATA shuffle502<>+56(SB)/8, $0x001e00190014000f
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle503<>+0(SB)/8, $0x0013000e00090004
+DATA shuffle503<>+8(SB)/8, $0x00070002001d0018
+DATA shuffle503<>+16(SB)/8, $0x001b00160011000c
+DATA shuffle503<>+24(SB)/8, $0x000f000a00050000
+DATA shuffle503<>+32(SB)/8, $0x0003001e00190014
+DATA shuffle503<>+40(SB)/8, $0x00170012000d0008
+DATA shuffle503<>+48(SB)/8, $0x000b00060001001c
+DATA shuffle503<>+56(SB)/8, $0x001f001a00150010
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -14305,27 +14480,27 @@ TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle502<>+0(SB), Z31
-	VMOVDQU64 shuffle503<>+0(SB), Z30
-	VMOVDQU64 shuffle504<>+0(SB), Z29
-	VMOVDQU64 shuffle505<>+0(SB), Z28
-	VMOVDQU64 shuffle506<>+0(SB), Z27
-	VMOVDQU64 shuffle507<>+0(SB), Z26
-	VMOVDQU64 shuffle508<>+0(SB), Z25
-	VMOVDQU64 shuffle509<>+0(SB), Z24
-	VMOVDQU64 shuffle510<>+0(SB), Z23
+	VMOVDQU64 shuffle504<>+0(SB), Z31
+	VMOVDQU64 shuffle505<>+0(SB), Z30
+	VMOVDQU64 shuffle506<>+0(SB), Z29
+	VMOVDQU64 shuffle507<>+0(SB), Z28
+	VMOVDQU64 shuffle508<>+0(SB), Z27
+	VMOVDQU64 shuffle509<>+0(SB), Z26
+	VMOVDQU64 shuffle510<>+0(SB), Z25
+	VMOVDQU64 shuffle511<>+0(SB), Z24
+	VMOVDQU64 shuffle512<>+0(SB), Z23
 
-group534:
+group544:
 	MOVQ rows+24(FP), R9
 
-row535:
+row545:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last537
+	JB   last547
 
-chunks536:
+chunks546:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14373,116 +14548,116 @@ chunks536:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks536
+	JAE        chunks546
 
-last537:
+last547:
 	TESTQ R11, R11
-	JZ    rowdone538
+	JZ    rowdone548
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks536
+	JMP   chunks546
 
-rowdone538:
+rowdone548:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row535
+	JNZ  row545
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group534
+	JNZ  group544
 	VZEROUPPER
 	RET
 
-DATA shuffle502<>+0(SB)/8, $0x0000000000000000
-DATA shuffle502<>+8(SB)/8, $0x0000000000000000
-DATA shuffle502<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle502<>+24(SB)/8, $0x0000000000000000
-DATA shuffle502<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle502<>+40(SB)/8, $0x0000000000000000
-DATA shuffle502<>+48(SB)/8, $0x0000000000000000
-DATA shuffle502<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle503<>+0(SB)/8, $0x0000000000000000
-DATA shuffle503<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle503<>+16(SB)/8, $0x0000000000000000
-DATA shuffle503<>+24(SB)/8, $0x0000000000000000
-DATA shuffle503<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle503<>+40(SB)/8, $0x0000000000000000
-DATA shuffle503<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle503<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle504<>+0(SB)/8, $0x0000000000000000
-DATA shuffle504<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle504<>+16(SB)/8, $0x0000000000000000
-DATA shuffle504<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle504<>+32(SB)/8, $0x0000000000000000
+DATA shuffle504<>+8(SB)/8, $0x0000000000000000
+DATA shuffle504<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle504<>+24(SB)/8, $0x0000000000000000
+DATA shuffle504<>+32(SB)/8, $0xffffffff00000000
 DATA shuffle504<>+40(SB)/8, $0x0000000000000000
-DATA shuffle504<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle504<>+56(SB)/8, $0x0000000000000000
+DATA shuffle504<>+48(SB)/8, $0x0000000000000000
+DATA shuffle504<>+56(SB)/8, $0x00000000ffffffff
 GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle505<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle505<>+8(SB)/8, $0x0000000000000000
+DATA shuffle505<>+0(SB)/8, $0x0000000000000000
+DATA shuffle505<>+8(SB)/8, $0xffffffff00000000
 DATA shuffle505<>+16(SB)/8, $0x0000000000000000
-DATA shuffle505<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle505<>+32(SB)/8, $0x0000000000000000
-DATA shuffle505<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle505<>+48(SB)/8, $0x0000000000000000
+DATA shuffle505<>+24(SB)/8, $0x0000000000000000
+DATA shuffle505<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle505<>+40(SB)/8, $0x0000000000000000
+DATA shuffle505<>+48(SB)/8, $0xffffffff00000000
 DATA shuffle505<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle506<>+0(SB)/8, $0x0000000500000000
-DATA shuffle506<>+8(SB)/8, $0x0000000f0000000a
-DATA shuffle506<>+16(SB)/8, $0x0000000900000004
-DATA shuffle506<>+24(SB)/8, $0x000000030000000e
-DATA shuffle506<>+32(SB)/8, $0x0000000d00000008
-DATA shuffle506<>+40(SB)/8, $0x0000000700000002
-DATA shuffle506<>+48(SB)/8, $0x000000010000000c
-DATA shuffle506<>+56(SB)/8, $0x0000000b00000006
+DATA shuffle506<>+0(SB)/8, $0x0000000000000000
+DATA shuffle506<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle506<>+16(SB)/8, $0x0000000000000000
+DATA shuffle506<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle506<>+32(SB)/8, $0x0000000000000000
+DATA shuffle506<>+40(SB)/8, $0x0000000000000000
+DATA shuffle506<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle506<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle507<>+0(SB)/8, $0x0000000600000001
-DATA shuffle507<>+8(SB)/8, $0x000000000000000b
-DATA shuffle507<>+16(SB)/8, $0x0000000a00000005
-DATA shuffle507<>+24(SB)/8, $0x000000040000000f
-DATA shuffle507<>+32(SB)/8, $0x0000000e00000009
-DATA shuffle507<>+40(SB)/8, $0x0000000800000003
-DATA shuffle507<>+48(SB)/8, $0x000000020000000d
-DATA shuffle507<>+56(SB)/8, $0x0000000c00000007
+DATA shuffle507<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle507<>+8(SB)/8, $0x0000000000000000
+DATA shuffle507<>+16(SB)/8, $0x0000000000000000
+DATA shuffle507<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle507<>+32(SB)/8, $0x0000000000000000
+DATA shuffle507<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle507<>+48(SB)/8, $0x0000000000000000
+DATA shuffle507<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle508<>+0(SB)/8, $0x0000000700000002
-DATA shuffle508<>+8(SB)/8, $0x000000010000000c
-DATA shuffle508<>+16(SB)/8, $0x0000000b00000006
-DATA shuffle508<>+24(SB)/8, $0x0000000500000000
-DATA shuffle508<>+32(SB)/8, $0x0000000f0000000a
-DATA shuffle508<>+40(SB)/8, $0x0000000900000004
-DATA shuffle508<>+48(SB)/8, $0x000000030000000e
-DATA shuffle508<>+56(SB)/8, $0x0000000d00000008
+DATA shuffle508<>+0(SB)/8, $0x0000000500000000
+DATA shuffle508<>+8(SB)/8, $0x0000000f0000000a
+DATA shuffle508<>+16(SB)/8, $0x0000000900000004
+DATA shuffle508<>+24(SB)/8, $0x000000030000000e
+DATA shuffle508<>+32(SB)/8, $0x0000000d00000008
+DATA shuffle508<>+40(SB)/8, $0x0000000700000002
+DATA shuffle508<>+48(SB)/8, $0x000000010000000c
+DATA shuffle508<>+56(SB)/8, $0x0000000b00000006
 GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle509<>+0(SB)/8, $0x0000000800000003
-DATA shuffle509<>+8(SB)/8, $0x000000020000000d
-DATA shuffle509<>+16(SB)/8, $0x0000000c00000007
-DATA shuffle509<>+24(SB)/8, $0x0000000600000001
-DATA shuffle509<>+32(SB)/8, $0x000000000000000b
-DATA shuffle509<>+40(SB)/8, $0x0000000a00000005
-DATA shuffle509<>+48(SB)/8, $0x000000040000000f
-DATA shuffle509<>+56(SB)/8, $0x0000000e00000009
+DATA shuffle509<>+0(SB)/8, $0x0000000600000001
+DATA shuffle509<>+8(SB)/8, $0x000000000000000b
+DATA shuffle509<>+16(SB)/8, $0x0000000a00000005
+DATA shuffle509<>+24(SB)/8, $0x000000040000000f
+DATA shuffle509<>+32(SB)/8, $0x0000000e00000009
+DATA shuffle509<>+40(SB)/8, $0x0000000800000003
+DATA shuffle509<>+48(SB)/8, $0x000000020000000d
+DATA shuffle509<>+56(SB)/8, $0x0000000c00000007
 GLOBL shuffle509<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle510<>+0(SB)/8, $0x0000000900000004
-DATA shuffle510<>+8(SB)/8, $0x000000030000000e
-DATA shuffle510<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle510<>+24(SB)/8, $0x0000000700000002
-DATA shuffle510<>+32(SB)/8, $0x000000010000000c
-DATA shuffle510<>+40(SB)/8, $0x0000000b00000006
-DATA shuffle510<>+48(SB)/8, $0x0000000500000000
-DATA shuffle510<>+56(SB)/8, $0x0000000f0000000a
+DATA shuffle510<>+0(SB)/8, $0x0000000700000002
+DATA shuffle510<>+8(SB)/8, $0x000000010000000c
+DATA shuffle510<>+16(SB)/8, $0x0000000b00000006
+DATA shuffle510<>+24(SB)/8, $0x0000000500000000
+DATA shuffle510<>+32(SB)/8, $0x0000000f0000000a
+DATA shuffle510<>+40(SB)/8, $0x0000000900000004
+DATA shuffle510<>+48(SB)/8, $0x000000030000000e
+DATA shuffle510<>+56(SB)/8, $0x0000000d00000008
 GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle511<>+0(SB)/8, $0x0000000800000003
+DATA shuffle511<>+8(SB)/8, $0x000000020000000d
+DATA shuffle511<>+16(SB)/8, $0x0000000c00000007
+DATA shuffle511<>+24(SB)/8, $0x0000000600000001
+DATA shuffle511<>+32(SB)/8, $0x000000000000000b
+DATA shuffle511<>+40(SB)/8, $0x0000000a00000005
+DATA shuffle511<>+48(SB)/8, $0x000000040000000f
+DATA shuffle511<>+56(SB)/8, $0x0000000e00000009
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle512<>+0(SB)/8, $0x0000000900000004
+DATA shuffle512<>+8(SB)/8, $0x000000030000000e
+DATA shuffle512<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle512<>+24(SB)/8, $0x0000000700000002
+DATA shuffle512<>+32(SB)/8, $0x000000010000000c
+DATA shuffle512<>+40(SB)/8, $0x0000000b00000006
+DATA shuffle512<>+48(SB)/8, $0x0000000500000000
+DATA shuffle512<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -14506,27 +14681,27 @@ TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle511<>+0(SB), Z31
-	VMOVDQU64 shuffle512<>+0(SB), Z30
-	VMOVDQU64 shuffle513<>+0(SB), Z29
-	VMOVDQU64 shuffle514<>+0(SB), Z28
-	VMOVDQU64 shuffle515<>+0(SB), Z27
-	VMOVDQU64 shuffle516<>+0(SB), Z26
-	VMOVDQU64 shuffle517<>+0(SB), Z25
-	VMOVDQU64 shuffle518<>+0(SB), Z24
-	VMOVDQU64 shuffle519<>+0(SB), Z23
+	VMOVDQU64 shuffle513<>+0(SB), Z31
+	VMOVDQU64 shuffle514<>+0(SB), Z30
+	VMOVDQU64 shuffle515<>+0(SB), Z29
+	VMOVDQU64 shuffle516<>+0(SB), Z28
+	VMOVDQU64 shuffle517<>+0(SB), Z27
+	VMOVDQU64 shuffle518<>+0(SB), Z26
+	VMOVDQU64 shuffle519<>+0(SB), Z25
+	VMOVDQU64 shuffle520<>+0(SB), Z24
+	VMOVDQU64 shuffle521<>+0(SB), Z23
 
-group539:
+group549:
 	MOVQ rows+24(FP), R9
 
-row540:
+row550:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last542
+	JB   last552
 
-chunks541:
+chunks551:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14574,725 +14749,19 @@ chunks541:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks541
-
-last542:
-	TESTQ R11, R11
-	JZ    rowdone543
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks541
-
-rowdone543:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row540
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group539
-	VZEROUPPER
-	RET
-
-DATA shuffle511<>+0(SB)/8, $0x0000000000000000
-DATA shuffle511<>+8(SB)/8, $0x0000000000000000
-DATA shuffle511<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle511<>+24(SB)/8, $0x0000000000000000
-DATA shuffle511<>+32(SB)/8, $0x0000000000000000
-DATA shuffle511<>+40(SB)/8, $0x0000000000000000
-DATA shuffle511<>+48(SB)/8, $0x0000000000000000
-DATA shuffle511<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle512<>+0(SB)/8, $0x0000000000000000
-DATA shuffle512<>+8(SB)/8, $0x0000000000000000
-DATA shuffle512<>+16(SB)/8, $0x0000000000000000
-DATA shuffle512<>+24(SB)/8, $0x0000000000000000
-DATA shuffle512<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle512<>+40(SB)/8, $0x0000000000000000
-DATA shuffle512<>+48(SB)/8, $0x0000000000000000
-DATA shuffle512<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle513<>+0(SB)/8, $0x0000000000000000
-DATA shuffle513<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle513<>+16(SB)/8, $0x0000000000000000
-DATA shuffle513<>+24(SB)/8, $0x0000000000000000
-DATA shuffle513<>+32(SB)/8, $0x0000000000000000
-DATA shuffle513<>+40(SB)/8, $0x0000000000000000
-DATA shuffle513<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle513<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle514<>+0(SB)/8, $0x0000000000000000
-DATA shuffle514<>+8(SB)/8, $0x0000000000000000
-DATA shuffle514<>+16(SB)/8, $0x0000000000000000
-DATA shuffle514<>+24(SB)/8, $0xffffffffffffffff
-DATA shuffle514<>+32(SB)/8, $0x0000000000000000
-DATA shuffle514<>+40(SB)/8, $0x0000000000000000
-DATA shuffle514<>+48(SB)/8, $0x0000000000000000
-DATA shuffle514<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle515<>+0(SB)/8, $0x0000000000000000
-DATA shuffle515<>+8(SB)/8, $0x0000000000000005
-DATA shuffle515<>+16(SB)/8, $0x0000000000000002
-DATA shuffle515<>+24(SB)/8, $0x0000000000000007
-DATA shuffle515<>+32(SB)/8, $0x0000000000000004
-DATA shuffle515<>+40(SB)/8, $0x0000000000000001
-DATA shuffle515<>+48(SB)/8, $0x0000000000000006
-DATA shuffle515<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle516<>+0(SB)/8, $0x0000000000000001
-DATA shuffle516<>+8(SB)/8, $0x0000000000000006
-DATA shuffle516<>+16(SB)/8, $0x0000000000000003
-DATA shuffle516<>+24(SB)/8, $0x0000000000000000
-DATA shuffle516<>+32(SB)/8, $0x0000000000000005
-DATA shuffle516<>+40(SB)/8, $0x0000000000000002
-DATA shuffle516<>+48(SB)/8, $0x0000000000000007
-DATA shuffle516<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle517<>+0(SB)/8, $0x0000000000000002
-DATA shuffle517<>+8(SB)/8, $0x0000000000000007
-DATA shuffle517<>+16(SB)/8, $0x0000000000000004
-DATA shuffle517<>+24(SB)/8, $0x0000000000000001
-DATA shuffle517<>+32(SB)/8, $0x0000000000000006
-DATA shuffle517<>+40(SB)/8, $0x0000000000000003
-DATA shuffle517<>+48(SB)/8, $0x0000000000000000
-DATA shuffle517<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle518<>+0(SB)/8, $0x0000000000000003
-DATA shuffle518<>+8(SB)/8, $0x0000000000000000
-DATA shuffle518<>+16(SB)/8, $0x0000000000000005
-DATA shuffle518<>+24(SB)/8, $0x0000000000000002
-DATA shuffle518<>+32(SB)/8, $0x0000000000000007
-DATA shuffle518<>+40(SB)/8, $0x0000000000000004
-DATA shuffle518<>+48(SB)/8, $0x0000000000000001
-DATA shuffle518<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle519<>+0(SB)/8, $0x0000000000000004
-DATA shuffle519<>+8(SB)/8, $0x0000000000000001
-DATA shuffle519<>+16(SB)/8, $0x0000000000000006
-DATA shuffle519<>+24(SB)/8, $0x0000000000000003
-DATA shuffle519<>+32(SB)/8, $0x0000000000000000
-DATA shuffle519<>+40(SB)/8, $0x0000000000000005
-DATA shuffle519<>+48(SB)/8, $0x0000000000000002
-DATA shuffle519<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
-
-// func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group544:
-	MOVQ rows+24(FP), R8
-
-row545:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last547
-
-chunks546:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 192(R12), Z1
-	VMOVDQU64 shuffle520<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 64(R12), Z2
-	KMOVD     shuffle521<>+0(SB), K7
-	VMOVDQU64 shuffle522<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 128(R12), Z4
-	KMOVD     shuffle523<>+0(SB), K7
-	VMOVDQU64 shuffle524<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 256(R12), Z5
-	KMOVD     shuffle525<>+0(SB), K7
-	VMOVDQU64 shuffle526<>+0(SB), Z6
-	VPERMW    Z5, Z6, K7, Z3
-	VMOVDQU64 320(R12), Z6
-	KMOVD     shuffle527<>+0(SB), K7
-	VMOVDQU64 shuffle528<>+0(SB), Z7
-	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle529<>+0(SB), Z7
-	VPERMI2W  Z1, Z0, Z7
-	KMOVD     shuffle521<>+0(SB), K7
-	VMOVDQU64 shuffle530<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z7
-	KMOVD     shuffle523<>+0(SB), K7
-	VMOVDQU64 shuffle531<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z7
-	KMOVD     shuffle525<>+0(SB), K7
-	VMOVDQU64 shuffle532<>+0(SB), Z3
-	VPERMW    Z5, Z3, K7, Z7
-	KMOVD     shuffle527<>+0(SB), K7
-	VMOVDQU64 shuffle533<>+0(SB), Z3
-	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle534<>+0(SB), Z3
-	VPERMI2W  Z5, Z2, Z3
-	KMOVD     shuffle535<>+0(SB), K7
-	VMOVDQU64 shuffle536<>+0(SB), Z7
-	VPERMW    Z0, Z7, K7, Z3
-	KMOVD     shuffle523<>+0(SB), K7
-	VMOVDQU64 shuffle537<>+0(SB), Z7
-	VPERMW    Z4, Z7, K7, Z3
-	KMOVD     shuffle538<>+0(SB), K7
-	VMOVDQU64 shuffle539<>+0(SB), Z7
-	VPERMW    Z1, Z7, K7, Z3
-	KMOVD     shuffle527<>+0(SB), K7
-	VMOVDQU64 shuffle540<>+0(SB), Z7
-	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle541<>+0(SB), Z7
-	VPERMI2W  Z5, Z2, Z7
-	KMOVD     shuffle535<>+0(SB), K7
-	VMOVDQU64 shuffle542<>+0(SB), Z3
-	VPERMW    Z0, Z3, K7, Z7
-	KMOVD     shuffle523<>+0(SB), K7
-	VMOVDQU64 shuffle543<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z7
-	KMOVD     shuffle538<>+0(SB), K7
-	VMOVDQU64 shuffle544<>+0(SB), Z3
-	VPERMW    Z1, Z3, K7, Z7
-	KMOVD     shuffle527<>+0(SB), K7
-	VMOVDQU64 shuffle545<>+0(SB), Z3
-	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle546<>+0(SB), Z3
-	VPERMI2W  Z6, Z4, Z3
-	KMOVD     shuffle535<>+0(SB), K7
-	VMOVDQU64 shuffle547<>+0(SB), Z7
-	VPERMW    Z0, Z7, K7, Z3
-	KMOVD     shuffle548<>+0(SB), K7
-	VMOVDQU64 shuffle549<>+0(SB), Z7
-	VPERMW    Z2, Z7, K7, Z3
-	KMOVD     shuffle538<>+0(SB), K7
-	VMOVDQU64 shuffle550<>+0(SB), Z7
-	VPERMW    Z1, Z7, K7, Z3
-	KMOVD     shuffle551<>+0(SB), K7
-	VMOVDQU64 shuffle552<>+0(SB), Z7
-	VPERMW    Z5, Z7, K7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle553<>+0(SB), Z3
-	VPERMT2W  Z6, Z3, Z4
-	KMOVD     shuffle535<>+0(SB), K7
-	VMOVDQU64 shuffle554<>+0(SB), Z3
-	VPERMW    Z0, Z3, K7, Z4
-	KMOVD     shuffle548<>+0(SB), K7
-	VMOVDQU64 shuffle555<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVD     shuffle538<>+0(SB), K7
-	VMOVDQU64 shuffle556<>+0(SB), Z3
-	VPERMW    Z1, Z3, K7, Z4
-	KMOVD     shuffle551<>+0(SB), K7
-	VMOVDQU64 shuffle557<>+0(SB), Z3
-	VPERMW    Z5, Z3, K7, Z4
-	VMOVDQU64 Z4, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks546
-
-last547:
-	TESTQ R10, R10
-	JZ    rowdone548
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks546
-
-rowdone548:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row545
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group544
-	VZEROUPPER
-	RET
-
-DATA shuffle520<>+0(SB)/8, $0x0012000c00060000
-DATA shuffle520<>+8(SB)/8, $0x00000000001e0018
-DATA shuffle520<>+16(SB)/8, $0x0000000000000000
-DATA shuffle520<>+24(SB)/8, $0x0000000000000000
-DATA shuffle520<>+32(SB)/8, $0x0032002c00260020
-DATA shuffle520<>+40(SB)/8, $0x00000000003e0038
-DATA shuffle520<>+48(SB)/8, $0x0000000000000000
-DATA shuffle520<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle521<>+0(SB)/8, $0x00000000000007c0
-GLOBL shuffle521<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle522<>+0(SB)/8, $0x0000000000000000
-DATA shuffle522<>+8(SB)/8, $0x000a000400000000
-DATA shuffle522<>+16(SB)/8, $0x0000001c00160010
-DATA shuffle522<>+24(SB)/8, $0x0000000000000000
-DATA shuffle522<>+32(SB)/8, $0x0000000000000000
-DATA shuffle522<>+40(SB)/8, $0x0000000000000000
-DATA shuffle522<>+48(SB)/8, $0x0000000000000000
-DATA shuffle522<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle523<>+0(SB)/8, $0x000000000000f800
-GLOBL shuffle523<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle524<>+0(SB)/8, $0x0000000000000000
-DATA shuffle524<>+8(SB)/8, $0x0000000000000000
-DATA shuffle524<>+16(SB)/8, $0x0002000000000000
-DATA shuffle524<>+24(SB)/8, $0x001a0014000e0008
-DATA shuffle524<>+32(SB)/8, $0x0000000000000000
-DATA shuffle524<>+40(SB)/8, $0x0000000000000000
-DATA shuffle524<>+48(SB)/8, $0x0000000000000000
-DATA shuffle524<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle525<>+0(SB)/8, $0x0000000007c00000
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle526<>+0(SB)/8, $0x0000000000000000
-DATA shuffle526<>+8(SB)/8, $0x0000000000000000
-DATA shuffle526<>+16(SB)/8, $0x0000000000000000
-DATA shuffle526<>+24(SB)/8, $0x0000000000000000
-DATA shuffle526<>+32(SB)/8, $0x0000000000000000
-DATA shuffle526<>+40(SB)/8, $0x000a000400000000
-DATA shuffle526<>+48(SB)/8, $0x0000001c00160010
-DATA shuffle526<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle527<>+0(SB)/8, $0x00000000f8000000
-GLOBL shuffle527<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle528<>+0(SB)/8, $0x0000000000000000
-DATA shuffle528<>+8(SB)/8, $0x0000000000000000
-DATA shuffle528<>+16(SB)/8, $0x0000000000000000
-DATA shuffle528<>+24(SB)/8, $0x0000000000000000
-DATA shuffle528<>+32(SB)/8, $0x0000000000000000
-DATA shuffle528<>+40(SB)/8, $0x0000000000000000
-DATA shuffle528<>+48(SB)/8, $0x0002000000000000
-DATA shuffle528<>+56(SB)/8, $0x001a0014000e0008
-GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle529<>+0(SB)/8, $0x0013000d00070001
-DATA shuffle529<>+8(SB)/8, $0x00000000001f0019
-DATA shuffle529<>+16(SB)/8, $0x0000000000000000
-DATA shuffle529<>+24(SB)/8, $0x0000000000000000
-DATA shuffle529<>+32(SB)/8, $0x0033002d00270021
-DATA shuffle529<>+40(SB)/8, $0x00000000003f0039
-DATA shuffle529<>+48(SB)/8, $0x0000000000000000
-DATA shuffle529<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle530<>+0(SB)/8, $0x0000000000000000
-DATA shuffle530<>+8(SB)/8, $0x000b000500000000
-DATA shuffle530<>+16(SB)/8, $0x0000001d00170011
-DATA shuffle530<>+24(SB)/8, $0x0000000000000000
-DATA shuffle530<>+32(SB)/8, $0x0000000000000000
-DATA shuffle530<>+40(SB)/8, $0x0000000000000000
-DATA shuffle530<>+48(SB)/8, $0x0000000000000000
-DATA shuffle530<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle531<>+0(SB)/8, $0x0000000000000000
-DATA shuffle531<>+8(SB)/8, $0x0000000000000000
-DATA shuffle531<>+16(SB)/8, $0x0003000000000000
-DATA shuffle531<>+24(SB)/8, $0x001b0015000f0009
-DATA shuffle531<>+32(SB)/8, $0x0000000000000000
-DATA shuffle531<>+40(SB)/8, $0x0000000000000000
-DATA shuffle531<>+48(SB)/8, $0x0000000000000000
-DATA shuffle531<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle532<>+0(SB)/8, $0x0000000000000000
-DATA shuffle532<>+8(SB)/8, $0x0000000000000000
-DATA shuffle532<>+16(SB)/8, $0x0000000000000000
-DATA shuffle532<>+24(SB)/8, $0x0000000000000000
-DATA shuffle532<>+32(SB)/8, $0x0000000000000000
-DATA shuffle532<>+40(SB)/8, $0x000b000500000000
-DATA shuffle532<>+48(SB)/8, $0x0000001d00170011
-DATA shuffle532<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle533<>+0(SB)/8, $0x0000000000000000
-DATA shuffle533<>+8(SB)/8, $0x0000000000000000
-DATA shuffle533<>+16(SB)/8, $0x0000000000000000
-DATA shuffle533<>+24(SB)/8, $0x0000000000000000
-DATA shuffle533<>+32(SB)/8, $0x0000000000000000
-DATA shuffle533<>+40(SB)/8, $0x0000000000000000
-DATA shuffle533<>+48(SB)/8, $0x0003000000000000
-DATA shuffle533<>+56(SB)/8, $0x001b0015000f0009
-GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle534<>+0(SB)/8, $0x0000000000000000
-DATA shuffle534<>+8(SB)/8, $0x000c000600000000
-DATA shuffle534<>+16(SB)/8, $0x0000001e00180012
-DATA shuffle534<>+24(SB)/8, $0x0000000000000000
-DATA shuffle534<>+32(SB)/8, $0x0000000000000000
-DATA shuffle534<>+40(SB)/8, $0x002c002600200000
-DATA shuffle534<>+48(SB)/8, $0x0000003e00380032
-DATA shuffle534<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle535<>+0(SB)/8, $0x000000000000001f
-GLOBL shuffle535<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle536<>+0(SB)/8, $0x0014000e00080002
-DATA shuffle536<>+8(SB)/8, $0x000000000000001a
-DATA shuffle536<>+16(SB)/8, $0x0000000000000000
-DATA shuffle536<>+24(SB)/8, $0x0000000000000000
-DATA shuffle536<>+32(SB)/8, $0x0000000000000000
-DATA shuffle536<>+40(SB)/8, $0x0000000000000000
-DATA shuffle536<>+48(SB)/8, $0x0000000000000000
-DATA shuffle536<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle537<>+0(SB)/8, $0x0000000000000000
-DATA shuffle537<>+8(SB)/8, $0x0000000000000000
-DATA shuffle537<>+16(SB)/8, $0x0004000000000000
-DATA shuffle537<>+24(SB)/8, $0x001c00160010000a
-DATA shuffle537<>+32(SB)/8, $0x0000000000000000
-DATA shuffle537<>+40(SB)/8, $0x0000000000000000
-DATA shuffle537<>+48(SB)/8, $0x0000000000000000
-DATA shuffle537<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle538<>+0(SB)/8, $0x00000000001f0000
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle539<>+0(SB)/8, $0x0000000000000000
-DATA shuffle539<>+8(SB)/8, $0x0000000000000000
-DATA shuffle539<>+16(SB)/8, $0x0000000000000000
-DATA shuffle539<>+24(SB)/8, $0x0000000000000000
-DATA shuffle539<>+32(SB)/8, $0x0014000e00080002
-DATA shuffle539<>+40(SB)/8, $0x000000000000001a
-DATA shuffle539<>+48(SB)/8, $0x0000000000000000
-DATA shuffle539<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle540<>+0(SB)/8, $0x0000000000000000
-DATA shuffle540<>+8(SB)/8, $0x0000000000000000
-DATA shuffle540<>+16(SB)/8, $0x0000000000000000
-DATA shuffle540<>+24(SB)/8, $0x0000000000000000
-DATA shuffle540<>+32(SB)/8, $0x0000000000000000
-DATA shuffle540<>+40(SB)/8, $0x0000000000000000
-DATA shuffle540<>+48(SB)/8, $0x0004000000000000
-DATA shuffle540<>+56(SB)/8, $0x001c00160010000a
-GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle541<>+0(SB)/8, $0x0000000000000000
-DATA shuffle541<>+8(SB)/8, $0x000d000700010000
-DATA shuffle541<>+16(SB)/8, $0x0000001f00190013
-DATA shuffle541<>+24(SB)/8, $0x0000000000000000
-DATA shuffle541<>+32(SB)/8, $0x0000000000000000
-DATA shuffle541<>+40(SB)/8, $0x002d002700210000
-DATA shuffle541<>+48(SB)/8, $0x0000003f00390033
-DATA shuffle541<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle542<>+0(SB)/8, $0x0015000f00090003
-DATA shuffle542<>+8(SB)/8, $0x000000000000001b
-DATA shuffle542<>+16(SB)/8, $0x0000000000000000
-DATA shuffle542<>+24(SB)/8, $0x0000000000000000
-DATA shuffle542<>+32(SB)/8, $0x0000000000000000
-DATA shuffle542<>+40(SB)/8, $0x0000000000000000
-DATA shuffle542<>+48(SB)/8, $0x0000000000000000
-DATA shuffle542<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle543<>+0(SB)/8, $0x0000000000000000
-DATA shuffle543<>+8(SB)/8, $0x0000000000000000
-DATA shuffle543<>+16(SB)/8, $0x0005000000000000
-DATA shuffle543<>+24(SB)/8, $0x001d00170011000b
-DATA shuffle543<>+32(SB)/8, $0x0000000000000000
-DATA shuffle543<>+40(SB)/8, $0x0000000000000000
-DATA shuffle543<>+48(SB)/8, $0x0000000000000000
-DATA shuffle543<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle544<>+0(SB)/8, $0x0000000000000000
-DATA shuffle544<>+8(SB)/8, $0x0000000000000000
-DATA shuffle544<>+16(SB)/8, $0x0000000000000000
-DATA shuffle544<>+24(SB)/8, $0x0000000000000000
-DATA shuffle544<>+32(SB)/8, $0x0015000f00090003
-DATA shuffle544<>+40(SB)/8, $0x000000000000001b
-DATA shuffle544<>+48(SB)/8, $0x0000000000000000
-DATA shuffle544<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle545<>+0(SB)/8, $0x0000000000000000
-DATA shuffle545<>+8(SB)/8, $0x0000000000000000
-DATA shuffle545<>+16(SB)/8, $0x0000000000000000
-DATA shuffle545<>+24(SB)/8, $0x0000000000000000
-DATA shuffle545<>+32(SB)/8, $0x0000000000000000
-DATA shuffle545<>+40(SB)/8, $0x0000000000000000
-DATA shuffle545<>+48(SB)/8, $0x0005000000000000
-DATA shuffle545<>+56(SB)/8, $0x001d00170011000b
-GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle546<>+0(SB)/8, $0x0000000000000000
-DATA shuffle546<>+8(SB)/8, $0x0000000000000000
-DATA shuffle546<>+16(SB)/8, $0x0006000000000000
-DATA shuffle546<>+24(SB)/8, $0x001e00180012000c
-DATA shuffle546<>+32(SB)/8, $0x0000000000000000
-DATA shuffle546<>+40(SB)/8, $0x0000000000000000
-DATA shuffle546<>+48(SB)/8, $0x0026002000000000
-DATA shuffle546<>+56(SB)/8, $0x003e00380032002c
-GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle547<>+0(SB)/8, $0x00160010000a0004
-DATA shuffle547<>+8(SB)/8, $0x000000000000001c
-DATA shuffle547<>+16(SB)/8, $0x0000000000000000
-DATA shuffle547<>+24(SB)/8, $0x0000000000000000
-DATA shuffle547<>+32(SB)/8, $0x0000000000000000
-DATA shuffle547<>+40(SB)/8, $0x0000000000000000
-DATA shuffle547<>+48(SB)/8, $0x0000000000000000
-DATA shuffle547<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle548<>+0(SB)/8, $0x00000000000003e0
-GLOBL shuffle548<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle549<>+0(SB)/8, $0x0000000000000000
-DATA shuffle549<>+8(SB)/8, $0x000e000800020000
-DATA shuffle549<>+16(SB)/8, $0x00000000001a0014
-DATA shuffle549<>+24(SB)/8, $0x0000000000000000
-DATA shuffle549<>+32(SB)/8, $0x0000000000000000
-DATA shuffle549<>+40(SB)/8, $0x0000000000000000
-DATA shuffle549<>+48(SB)/8, $0x0000000000000000
-DATA shuffle549<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle550<>+0(SB)/8, $0x0000000000000000
-DATA shuffle550<>+8(SB)/8, $0x0000000000000000
-DATA shuffle550<>+16(SB)/8, $0x0000000000000000
-DATA shuffle550<>+24(SB)/8, $0x0000000000000000
-DATA shuffle550<>+32(SB)/8, $0x00160010000a0004
-DATA shuffle550<>+40(SB)/8, $0x000000000000001c
-DATA shuffle550<>+48(SB)/8, $0x0000000000000000
-DATA shuffle550<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle551<>+0(SB)/8, $0x0000000003e00000
-GLOBL shuffle551<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle552<>+0(SB)/8, $0x0000000000000000
-DATA shuffle552<>+8(SB)/8, $0x0000000000000000
-DATA shuffle552<>+16(SB)/8, $0x0000000000000000
-DATA shuffle552<>+24(SB)/8, $0x0000000000000000
-DATA shuffle552<>+32(SB)/8, $0x0000000000000000
-DATA shuffle552<>+40(SB)/8, $0x000e000800020000
-DATA shuffle552<>+48(SB)/8, $0x00000000001a0014
-DATA shuffle552<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle553<>+0(SB)/8, $0x0000000000000000
-DATA shuffle553<>+8(SB)/8, $0x0000000000000000
-DATA shuffle553<>+16(SB)/8, $0x0007000100000000
-DATA shuffle553<>+24(SB)/8, $0x001f00190013000d
-DATA shuffle553<>+32(SB)/8, $0x0000000000000000
-DATA shuffle553<>+40(SB)/8, $0x0000000000000000
-DATA shuffle553<>+48(SB)/8, $0x0027002100000000
-DATA shuffle553<>+56(SB)/8, $0x003f00390033002d
-GLOBL shuffle553<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle554<>+0(SB)/8, $0x00170011000b0005
-DATA shuffle554<>+8(SB)/8, $0x000000000000001d
-DATA shuffle554<>+16(SB)/8, $0x0000000000000000
-DATA shuffle554<>+24(SB)/8, $0x0000000000000000
-DATA shuffle554<>+32(SB)/8, $0x0000000000000000
-DATA shuffle554<>+40(SB)/8, $0x0000000000000000
-DATA shuffle554<>+48(SB)/8, $0x0000000000000000
-DATA shuffle554<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle555<>+0(SB)/8, $0x0000000000000000
-DATA shuffle555<>+8(SB)/8, $0x000f000900030000
-DATA shuffle555<>+16(SB)/8, $0x00000000001b0015
-DATA shuffle555<>+24(SB)/8, $0x0000000000000000
-DATA shuffle555<>+32(SB)/8, $0x0000000000000000
-DATA shuffle555<>+40(SB)/8, $0x0000000000000000
-DATA shuffle555<>+48(SB)/8, $0x0000000000000000
-DATA shuffle555<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle556<>+0(SB)/8, $0x0000000000000000
-DATA shuffle556<>+8(SB)/8, $0x0000000000000000
-DATA shuffle556<>+16(SB)/8, $0x0000000000000000
-DATA shuffle556<>+24(SB)/8, $0x0000000000000000
-DATA shuffle556<>+32(SB)/8, $0x00170011000b0005
-DATA shuffle556<>+40(SB)/8, $0x000000000000001d
-DATA shuffle556<>+48(SB)/8, $0x0000000000000000
-DATA shuffle556<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle557<>+0(SB)/8, $0x0000000000000000
-DATA shuffle557<>+8(SB)/8, $0x0000000000000000
-DATA shuffle557<>+16(SB)/8, $0x0000000000000000
-DATA shuffle557<>+24(SB)/8, $0x0000000000000000
-DATA shuffle557<>+32(SB)/8, $0x0000000000000000
-DATA shuffle557<>+40(SB)/8, $0x000f000900030000
-DATA shuffle557<>+48(SB)/8, $0x00000000001b0015
-DATA shuffle557<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
-
-// func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group549:
-	MOVQ rows+24(FP), R8
-
-row550:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last552
-
-chunks551:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle558<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle559<>+0(SB), Z4
-	VPERMT2D  Z2, Z4, Z3
-	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle560<>+0(SB), Z5
-	VPERMT2D  Z4, Z5, Z3
-	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle561<>+0(SB), Z6
-	VPERMT2D  Z5, Z6, Z3
-	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle562<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle563<>+0(SB), Z7
-	VPERMI2D  Z1, Z0, Z7
-	VMOVDQU64 shuffle564<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle565<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 shuffle566<>+0(SB), Z3
-	VPERMT2D  Z5, Z3, Z7
-	VMOVDQU64 shuffle567<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle568<>+0(SB), Z3
-	VPERMI2D  Z5, Z0, Z3
-	VMOVDQU64 shuffle569<>+0(SB), Z7
-	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 shuffle570<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle571<>+0(SB), Z7
-	VPERMT2D  Z1, Z7, Z3
-	VMOVDQU64 shuffle572<>+0(SB), Z7
-	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle573<>+0(SB), Z7
-	VPERMI2D  Z5, Z0, Z7
-	VMOVDQU64 shuffle574<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle575<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 shuffle576<>+0(SB), Z3
-	VPERMT2D  Z1, Z3, Z7
-	VMOVDQU64 shuffle577<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle578<>+0(SB), Z3
-	VPERMI2D  Z5, Z1, Z3
-	VMOVDQU64 shuffle579<>+0(SB), Z7
-	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 shuffle580<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle581<>+0(SB), Z7
-	VPERMT2D  Z0, Z7, Z3
-	VMOVDQU64 shuffle582<>+0(SB), Z7
-	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle583<>+0(SB), Z3
-	VPERMT2D  Z5, Z3, Z1
-	VMOVDQU64 shuffle584<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z1
-	VMOVDQU64 shuffle585<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z1
-	VMOVDQU64 shuffle586<>+0(SB), Z3
-	VPERMT2D  Z0, Z3, Z1
-	VMOVDQU64 shuffle587<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks551
+	JAE        chunks551
 
 last552:
-	TESTQ R10, R10
+	TESTQ R11, R11
 	JZ    rowdone553
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks551
 
 rowdone553:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ R8
+	DECQ R9
 	JNZ  row550
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -15301,309 +14770,99 @@ rowdone553:
 	VZEROUPPER
 	RET
 
-DATA shuffle558<>+0(SB)/8, $0x0000000600000000
-DATA shuffle558<>+8(SB)/8, $0x000000120000000c
-DATA shuffle558<>+16(SB)/8, $0x0000001e00000018
-DATA shuffle558<>+24(SB)/8, $0x0000000000000000
-DATA shuffle558<>+32(SB)/8, $0x0000000000000000
-DATA shuffle558<>+40(SB)/8, $0x0000000000000000
-DATA shuffle558<>+48(SB)/8, $0x0000000000000000
-DATA shuffle558<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
+DATA shuffle513<>+0(SB)/8, $0x0000000000000000
+DATA shuffle513<>+8(SB)/8, $0x0000000000000000
+DATA shuffle513<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle513<>+24(SB)/8, $0x0000000000000000
+DATA shuffle513<>+32(SB)/8, $0x0000000000000000
+DATA shuffle513<>+40(SB)/8, $0x0000000000000000
+DATA shuffle513<>+48(SB)/8, $0x0000000000000000
+DATA shuffle513<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle559<>+0(SB)/8, $0x0000000100000000
-DATA shuffle559<>+8(SB)/8, $0x0000000300000002
-DATA shuffle559<>+16(SB)/8, $0x0000000500000004
-DATA shuffle559<>+24(SB)/8, $0x0000000700000006
-DATA shuffle559<>+32(SB)/8, $0x0000001600000010
-DATA shuffle559<>+40(SB)/8, $0x0000000b0000001c
-DATA shuffle559<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle559<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
+DATA shuffle514<>+0(SB)/8, $0x0000000000000000
+DATA shuffle514<>+8(SB)/8, $0x0000000000000000
+DATA shuffle514<>+16(SB)/8, $0x0000000000000000
+DATA shuffle514<>+24(SB)/8, $0x0000000000000000
+DATA shuffle514<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle514<>+40(SB)/8, $0x0000000000000000
+DATA shuffle514<>+48(SB)/8, $0x0000000000000000
+DATA shuffle514<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle560<>+0(SB)/8, $0x0000000100000000
-DATA shuffle560<>+8(SB)/8, $0x0000000300000002
-DATA shuffle560<>+16(SB)/8, $0x0000000500000004
-DATA shuffle560<>+24(SB)/8, $0x0000000700000006
-DATA shuffle560<>+32(SB)/8, $0x0000000900000008
-DATA shuffle560<>+40(SB)/8, $0x000000120000000a
-DATA shuffle560<>+48(SB)/8, $0x0000001e00000018
-DATA shuffle560<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
+DATA shuffle515<>+0(SB)/8, $0x0000000000000000
+DATA shuffle515<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+16(SB)/8, $0x0000000000000000
+DATA shuffle515<>+24(SB)/8, $0x0000000000000000
+DATA shuffle515<>+32(SB)/8, $0x0000000000000000
+DATA shuffle515<>+40(SB)/8, $0x0000000000000000
+DATA shuffle515<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle515<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle561<>+0(SB)/8, $0x0000000100000000
-DATA shuffle561<>+8(SB)/8, $0x0000000300000002
-DATA shuffle561<>+16(SB)/8, $0x0000000500000004
-DATA shuffle561<>+24(SB)/8, $0x0000001a00000014
-DATA shuffle561<>+32(SB)/8, $0x0000000900000008
-DATA shuffle561<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle561<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle561<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
+DATA shuffle516<>+0(SB)/8, $0x0000000000000000
+DATA shuffle516<>+8(SB)/8, $0x0000000000000000
+DATA shuffle516<>+16(SB)/8, $0x0000000000000000
+DATA shuffle516<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle516<>+32(SB)/8, $0x0000000000000000
+DATA shuffle516<>+40(SB)/8, $0x0000000000000000
+DATA shuffle516<>+48(SB)/8, $0x0000000000000000
+DATA shuffle516<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle562<>+0(SB)/8, $0x0000000100000000
-DATA shuffle562<>+8(SB)/8, $0x0000000300000002
-DATA shuffle562<>+16(SB)/8, $0x0000000500000004
-DATA shuffle562<>+24(SB)/8, $0x0000000700000006
-DATA shuffle562<>+32(SB)/8, $0x0000000900000008
-DATA shuffle562<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle562<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle562<>+56(SB)/8, $0x0000001a00000014
-GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
+DATA shuffle517<>+0(SB)/8, $0x0000000000000000
+DATA shuffle517<>+8(SB)/8, $0x0000000000000005
+DATA shuffle517<>+16(SB)/8, $0x0000000000000002
+DATA shuffle517<>+24(SB)/8, $0x0000000000000007
+DATA shuffle517<>+32(SB)/8, $0x0000000000000004
+DATA shuffle517<>+40(SB)/8, $0x0000000000000001
+DATA shuffle517<>+48(SB)/8, $0x0000000000000006
+DATA shuffle517<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle563<>+0(SB)/8, $0x0000000700000001
-DATA shuffle563<>+8(SB)/8, $0x000000130000000d
-DATA shuffle563<>+16(SB)/8, $0x0000001f00000019
-DATA shuffle563<>+24(SB)/8, $0x0000000000000000
-DATA shuffle563<>+32(SB)/8, $0x0000000000000000
-DATA shuffle563<>+40(SB)/8, $0x0000000000000000
-DATA shuffle563<>+48(SB)/8, $0x0000000000000000
-DATA shuffle563<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
+DATA shuffle518<>+0(SB)/8, $0x0000000000000001
+DATA shuffle518<>+8(SB)/8, $0x0000000000000006
+DATA shuffle518<>+16(SB)/8, $0x0000000000000003
+DATA shuffle518<>+24(SB)/8, $0x0000000000000000
+DATA shuffle518<>+32(SB)/8, $0x0000000000000005
+DATA shuffle518<>+40(SB)/8, $0x0000000000000002
+DATA shuffle518<>+48(SB)/8, $0x0000000000000007
+DATA shuffle518<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle564<>+0(SB)/8, $0x0000000100000000
-DATA shuffle564<>+8(SB)/8, $0x0000000300000002
-DATA shuffle564<>+16(SB)/8, $0x0000000500000004
-DATA shuffle564<>+24(SB)/8, $0x0000000700000006
-DATA shuffle564<>+32(SB)/8, $0x0000001700000011
-DATA shuffle564<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle564<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle564<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
+DATA shuffle519<>+0(SB)/8, $0x0000000000000002
+DATA shuffle519<>+8(SB)/8, $0x0000000000000007
+DATA shuffle519<>+16(SB)/8, $0x0000000000000004
+DATA shuffle519<>+24(SB)/8, $0x0000000000000001
+DATA shuffle519<>+32(SB)/8, $0x0000000000000006
+DATA shuffle519<>+40(SB)/8, $0x0000000000000003
+DATA shuffle519<>+48(SB)/8, $0x0000000000000000
+DATA shuffle519<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle565<>+0(SB)/8, $0x0000000100000000
-DATA shuffle565<>+8(SB)/8, $0x0000000300000002
-DATA shuffle565<>+16(SB)/8, $0x0000000500000004
-DATA shuffle565<>+24(SB)/8, $0x0000000700000006
-DATA shuffle565<>+32(SB)/8, $0x0000000900000008
-DATA shuffle565<>+40(SB)/8, $0x000000130000000a
-DATA shuffle565<>+48(SB)/8, $0x0000001f00000019
-DATA shuffle565<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
+DATA shuffle520<>+0(SB)/8, $0x0000000000000003
+DATA shuffle520<>+8(SB)/8, $0x0000000000000000
+DATA shuffle520<>+16(SB)/8, $0x0000000000000005
+DATA shuffle520<>+24(SB)/8, $0x0000000000000002
+DATA shuffle520<>+32(SB)/8, $0x0000000000000007
+DATA shuffle520<>+40(SB)/8, $0x0000000000000004
+DATA shuffle520<>+48(SB)/8, $0x0000000000000001
+DATA shuffle520<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle566<>+0(SB)/8, $0x0000000100000000
-DATA shuffle566<>+8(SB)/8, $0x0000000300000002
-DATA shuffle566<>+16(SB)/8, $0x0000000500000004
-DATA shuffle566<>+24(SB)/8, $0x0000001b00000015
-DATA shuffle566<>+32(SB)/8, $0x0000000900000008
-DATA shuffle566<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle566<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle566<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
+DATA shuffle521<>+0(SB)/8, $0x0000000000000004
+DATA shuffle521<>+8(SB)/8, $0x0000000000000001
+DATA shuffle521<>+16(SB)/8, $0x0000000000000006
+DATA shuffle521<>+24(SB)/8, $0x0000000000000003
+DATA shuffle521<>+32(SB)/8, $0x0000000000000000
+DATA shuffle521<>+40(SB)/8, $0x0000000000000005
+DATA shuffle521<>+48(SB)/8, $0x0000000000000002
+DATA shuffle521<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle567<>+0(SB)/8, $0x0000000100000000
-DATA shuffle567<>+8(SB)/8, $0x0000000300000002
-DATA shuffle567<>+16(SB)/8, $0x0000000500000004
-DATA shuffle567<>+24(SB)/8, $0x0000000700000006
-DATA shuffle567<>+32(SB)/8, $0x0000000900000008
-DATA shuffle567<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle567<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle567<>+56(SB)/8, $0x0000001b00000015
-GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle568<>+0(SB)/8, $0x0000000800000002
-DATA shuffle568<>+8(SB)/8, $0x000000000000000e
-DATA shuffle568<>+16(SB)/8, $0x0000001000000000
-DATA shuffle568<>+24(SB)/8, $0x0000001c00000016
-DATA shuffle568<>+32(SB)/8, $0x0000000000000000
-DATA shuffle568<>+40(SB)/8, $0x0000000000000000
-DATA shuffle568<>+48(SB)/8, $0x0000000000000000
-DATA shuffle568<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle569<>+0(SB)/8, $0x0000000100000000
-DATA shuffle569<>+8(SB)/8, $0x0000000300000002
-DATA shuffle569<>+16(SB)/8, $0x0000000500000004
-DATA shuffle569<>+24(SB)/8, $0x0000000700000006
-DATA shuffle569<>+32(SB)/8, $0x0000001800000012
-DATA shuffle569<>+40(SB)/8, $0x0000000b0000001e
-DATA shuffle569<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle569<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle570<>+0(SB)/8, $0x0000000100000000
-DATA shuffle570<>+8(SB)/8, $0x0000000300000002
-DATA shuffle570<>+16(SB)/8, $0x0000000500000004
-DATA shuffle570<>+24(SB)/8, $0x0000000700000006
-DATA shuffle570<>+32(SB)/8, $0x0000000900000008
-DATA shuffle570<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle570<>+48(SB)/8, $0x000000100000000c
-DATA shuffle570<>+56(SB)/8, $0x0000001c00000016
-GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle571<>+0(SB)/8, $0x0000000100000000
-DATA shuffle571<>+8(SB)/8, $0x0000001400000002
-DATA shuffle571<>+16(SB)/8, $0x000000050000001a
-DATA shuffle571<>+24(SB)/8, $0x0000000700000006
-DATA shuffle571<>+32(SB)/8, $0x0000000900000008
-DATA shuffle571<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle571<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle571<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle572<>+0(SB)/8, $0x0000000100000000
-DATA shuffle572<>+8(SB)/8, $0x0000000300000002
-DATA shuffle572<>+16(SB)/8, $0x0000000500000004
-DATA shuffle572<>+24(SB)/8, $0x0000000700000006
-DATA shuffle572<>+32(SB)/8, $0x0000000900000008
-DATA shuffle572<>+40(SB)/8, $0x000000140000000a
-DATA shuffle572<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle572<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle573<>+0(SB)/8, $0x0000000900000003
-DATA shuffle573<>+8(SB)/8, $0x000000000000000f
-DATA shuffle573<>+16(SB)/8, $0x0000001100000000
-DATA shuffle573<>+24(SB)/8, $0x0000001d00000017
-DATA shuffle573<>+32(SB)/8, $0x0000000000000000
-DATA shuffle573<>+40(SB)/8, $0x0000000000000000
-DATA shuffle573<>+48(SB)/8, $0x0000000000000000
-DATA shuffle573<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle574<>+0(SB)/8, $0x0000000100000000
-DATA shuffle574<>+8(SB)/8, $0x0000000300000002
-DATA shuffle574<>+16(SB)/8, $0x0000000500000004
-DATA shuffle574<>+24(SB)/8, $0x0000000700000006
-DATA shuffle574<>+32(SB)/8, $0x0000001900000013
-DATA shuffle574<>+40(SB)/8, $0x0000000b0000001f
-DATA shuffle574<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle574<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle575<>+0(SB)/8, $0x0000000100000000
-DATA shuffle575<>+8(SB)/8, $0x0000000300000002
-DATA shuffle575<>+16(SB)/8, $0x0000000500000004
-DATA shuffle575<>+24(SB)/8, $0x0000000700000006
-DATA shuffle575<>+32(SB)/8, $0x0000000900000008
-DATA shuffle575<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle575<>+48(SB)/8, $0x000000110000000c
-DATA shuffle575<>+56(SB)/8, $0x0000001d00000017
-GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle576<>+0(SB)/8, $0x0000000100000000
-DATA shuffle576<>+8(SB)/8, $0x0000001500000002
-DATA shuffle576<>+16(SB)/8, $0x000000050000001b
-DATA shuffle576<>+24(SB)/8, $0x0000000700000006
-DATA shuffle576<>+32(SB)/8, $0x0000000900000008
-DATA shuffle576<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle576<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle576<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle577<>+0(SB)/8, $0x0000000100000000
-DATA shuffle577<>+8(SB)/8, $0x0000000300000002
-DATA shuffle577<>+16(SB)/8, $0x0000000500000004
-DATA shuffle577<>+24(SB)/8, $0x0000000700000006
-DATA shuffle577<>+32(SB)/8, $0x0000000900000008
-DATA shuffle577<>+40(SB)/8, $0x000000150000000a
-DATA shuffle577<>+48(SB)/8, $0x0000000d0000001b
-DATA shuffle577<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle578<>+0(SB)/8, $0x0000000000000000
-DATA shuffle578<>+8(SB)/8, $0x0000000600000000
-DATA shuffle578<>+16(SB)/8, $0x000000120000000c
-DATA shuffle578<>+24(SB)/8, $0x0000001e00000018
-DATA shuffle578<>+32(SB)/8, $0x0000000000000000
-DATA shuffle578<>+40(SB)/8, $0x0000000000000000
-DATA shuffle578<>+48(SB)/8, $0x0000000000000000
-DATA shuffle578<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle579<>+0(SB)/8, $0x0000000100000000
-DATA shuffle579<>+8(SB)/8, $0x0000000300000002
-DATA shuffle579<>+16(SB)/8, $0x0000000500000004
-DATA shuffle579<>+24(SB)/8, $0x0000000700000006
-DATA shuffle579<>+32(SB)/8, $0x0000000900000008
-DATA shuffle579<>+40(SB)/8, $0x0000001600000010
-DATA shuffle579<>+48(SB)/8, $0x0000000d0000001c
-DATA shuffle579<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle580<>+0(SB)/8, $0x0000000100000000
-DATA shuffle580<>+8(SB)/8, $0x0000000300000002
-DATA shuffle580<>+16(SB)/8, $0x0000000500000004
-DATA shuffle580<>+24(SB)/8, $0x0000000700000006
-DATA shuffle580<>+32(SB)/8, $0x0000000900000008
-DATA shuffle580<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle580<>+48(SB)/8, $0x000000120000000c
-DATA shuffle580<>+56(SB)/8, $0x0000001e00000018
-GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle581<>+0(SB)/8, $0x0000001a00000014
-DATA shuffle581<>+8(SB)/8, $0x0000000300000002
-DATA shuffle581<>+16(SB)/8, $0x0000000500000004
-DATA shuffle581<>+24(SB)/8, $0x0000000700000006
-DATA shuffle581<>+32(SB)/8, $0x0000000900000008
-DATA shuffle581<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle581<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle581<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle582<>+0(SB)/8, $0x0000000100000000
-DATA shuffle582<>+8(SB)/8, $0x0000000300000002
-DATA shuffle582<>+16(SB)/8, $0x0000000500000004
-DATA shuffle582<>+24(SB)/8, $0x0000000700000006
-DATA shuffle582<>+32(SB)/8, $0x0000001a00000014
-DATA shuffle582<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle582<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle582<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle583<>+0(SB)/8, $0x0000000000000000
-DATA shuffle583<>+8(SB)/8, $0x0000000700000001
-DATA shuffle583<>+16(SB)/8, $0x000000130000000d
-DATA shuffle583<>+24(SB)/8, $0x0000001f00000019
-DATA shuffle583<>+32(SB)/8, $0x0000000000000000
-DATA shuffle583<>+40(SB)/8, $0x0000000000000000
-DATA shuffle583<>+48(SB)/8, $0x0000000000000000
-DATA shuffle583<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle584<>+0(SB)/8, $0x0000000100000000
-DATA shuffle584<>+8(SB)/8, $0x0000000300000002
-DATA shuffle584<>+16(SB)/8, $0x0000000500000004
-DATA shuffle584<>+24(SB)/8, $0x0000000700000006
-DATA shuffle584<>+32(SB)/8, $0x0000000900000008
-DATA shuffle584<>+40(SB)/8, $0x0000001700000011
-DATA shuffle584<>+48(SB)/8, $0x0000000d0000001d
-DATA shuffle584<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle585<>+0(SB)/8, $0x0000000100000000
-DATA shuffle585<>+8(SB)/8, $0x0000000300000002
-DATA shuffle585<>+16(SB)/8, $0x0000000500000004
-DATA shuffle585<>+24(SB)/8, $0x0000000700000006
-DATA shuffle585<>+32(SB)/8, $0x0000000900000008
-DATA shuffle585<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle585<>+48(SB)/8, $0x000000130000000c
-DATA shuffle585<>+56(SB)/8, $0x0000001f00000019
-GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle586<>+0(SB)/8, $0x0000001b00000015
-DATA shuffle586<>+8(SB)/8, $0x0000000300000002
-DATA shuffle586<>+16(SB)/8, $0x0000000500000004
-DATA shuffle586<>+24(SB)/8, $0x0000000700000006
-DATA shuffle586<>+32(SB)/8, $0x0000000900000008
-DATA shuffle586<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle586<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle586<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle587<>+0(SB)/8, $0x0000000100000000
-DATA shuffle587<>+8(SB)/8, $0x0000000300000002
-DATA shuffle587<>+16(SB)/8, $0x0000000500000004
-DATA shuffle587<>+24(SB)/8, $0x0000000700000006
-DATA shuffle587<>+32(SB)/8, $0x0000001b00000015
-DATA shuffle587<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle587<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle587<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
-
-// func unzip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip6x8AVX512BW(SB), NOSPLIT, $24-88
+// func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  space+0(FP), AX
 	MOVQ  depth+8(FP), CX
 	MOVQ  groups+64(FP), DX
@@ -15634,87 +14893,111 @@ row555:
 	JB   last557
 
 chunks556:
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	IMUL3Q     $0x06, R9, R12
-	ADDQ       AX, R12
-	VMOVDQU64  (R12), Z0
-	VMOVDQU64  192(R12), Z1
-	VMOVDQU64  shuffle588<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU64  64(R12), Z2
-	VMOVDQU64  shuffle589<>+0(SB), Z4
-	VPERMT2Q   Z2, Z4, Z3
-	VMOVDQU64  128(R12), Z4
-	VMOVDQU64  shuffle590<>+0(SB), Z5
-	VPERMT2Q   Z4, Z5, Z3
-	VMOVDQU64  256(R12), Z5
-	VMOVDQU64  shuffle591<>+0(SB), Z6
-	VPERMT2Q   Z5, Z6, Z3
-	VMOVDQU64  320(R12), Z6
-	VMOVDQU64  shuffle592<>+0(SB), Z7
-	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R10)
-	VMOVDQU64  shuffle593<>+0(SB), Z7
-	VPERMI2Q   Z1, Z0, Z7
-	VMOVDQU64  shuffle594<>+0(SB), Z3
-	VPERMT2Q   Z2, Z3, Z7
-	VMOVDQU64  shuffle514<>+0(SB), Z3
-	VPTERNLOGQ $0xd8, Z3, Z4, Z7
-	VMOVDQU64  shuffle595<>+0(SB), Z3
-	VPERMT2Q   Z5, Z3, Z7
-	VMOVDQU64  shuffle596<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R10)(DX*1)
-	VMOVDQU64  shuffle597<>+0(SB), Z3
-	VPERMI2Q   Z5, Z2, Z3
-	VMOVDQU64  shuffle598<>+0(SB), Z7
-	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle599<>+0(SB), Z7
-	VPERMT2Q   Z4, Z7, Z3
-	VMOVDQU64  shuffle600<>+0(SB), Z7
-	VPERMT2Q   Z1, Z7, Z3
-	VMOVDQU64  shuffle601<>+0(SB), Z7
-	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R10)(DX*2)
-	VMOVDQU64  shuffle602<>+0(SB), Z7
-	VPERMI2Q   Z5, Z2, Z7
-	VMOVDQU64  shuffle603<>+0(SB), Z3
-	VPERMT2Q   Z0, Z3, Z7
-	VMOVDQU64  shuffle604<>+0(SB), Z3
-	VPERMT2Q   Z4, Z3, Z7
-	VMOVDQU64  shuffle605<>+0(SB), Z3
-	VPERMT2Q   Z1, Z3, Z7
-	VMOVDQU64  shuffle606<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R11)
-	VMOVDQU64  shuffle607<>+0(SB), Z3
-	VPERMI2Q   Z6, Z4, Z3
-	VMOVDQU64  shuffle608<>+0(SB), Z7
-	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle609<>+0(SB), Z7
-	VPERMT2Q   Z2, Z7, Z3
-	VMOVDQU64  shuffle512<>+0(SB), Z7
-	VPTERNLOGQ $0xd8, Z7, Z1, Z3
-	VMOVDQU64  shuffle610<>+0(SB), Z7
-	VPERMT2Q   Z5, Z7, Z3
-	VMOVDQU64  Z3, (R11)(DX*1)
-	VMOVDQU64  shuffle611<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z4
-	VMOVDQU64  shuffle612<>+0(SB), Z3
-	VPERMT2Q   Z0, Z3, Z4
-	VMOVDQU64  shuffle613<>+0(SB), Z3
-	VPERMT2Q   Z2, Z3, Z4
-	VMOVDQU64  shuffle614<>+0(SB), Z3
-	VPERMT2Q   Z1, Z3, Z4
-	VMOVDQU64  shuffle615<>+0(SB), Z3
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQU64  Z4, (R11)(DX*2)
-	ADDQ       $+64, R9
-	MOVQ       n+16(FP), R10
-	SUBQ       R9, R10
-	CMPQ       R10, $+64
-	JAE        chunks556
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 192(R12), Z1
+	VMOVDQU64 shuffle522<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	VMOVDQU64 64(R12), Z2
+	KMOVD     shuffle523<>+0(SB), K7
+	VMOVDQU64 shuffle524<>+0(SB), Z4
+	VPERMW    Z2, Z4, K7, Z3
+	VMOVDQU64 128(R12), Z4
+	KMOVD     shuffle525<>+0(SB), K7
+	VMOVDQU64 shuffle526<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z3
+	VMOVDQU64 256(R12), Z5
+	KMOVD     shuffle527<>+0(SB), K7
+	VMOVDQU64 shuffle528<>+0(SB), Z6
+	VPERMW    Z5, Z6, K7, Z3
+	VMOVDQU64 320(R12), Z6
+	KMOVD     shuffle529<>+0(SB), K7
+	VMOVDQU64 shuffle530<>+0(SB), Z7
+	VPERMW    Z6, Z7, K7, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle531<>+0(SB), Z7
+	VPERMI2W  Z1, Z0, Z7
+	KMOVD     shuffle523<>+0(SB), K7
+	VMOVDQU64 shuffle532<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z7
+	KMOVD     shuffle525<>+0(SB), K7
+	VMOVDQU64 shuffle533<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z7
+	KMOVD     shuffle527<>+0(SB), K7
+	VMOVDQU64 shuffle534<>+0(SB), Z3
+	VPERMW    Z5, Z3, K7, Z7
+	KMOVD     shuffle529<>+0(SB), K7
+	VMOVDQU64 shuffle535<>+0(SB), Z3
+	VPERMW    Z6, Z3, K7, Z7
+	VMOVDQU64 Z7, (R10)(DX*1)
+	VMOVDQU64 shuffle536<>+0(SB), Z3
+	VPERMI2W  Z5, Z2, Z3
+	KMOVD     shuffle537<>+0(SB), K7
+	VMOVDQU64 shuffle538<>+0(SB), Z7
+	VPERMW    Z0, Z7, K7, Z3
+	KMOVD     shuffle525<>+0(SB), K7
+	VMOVDQU64 shuffle539<>+0(SB), Z7
+	VPERMW    Z4, Z7, K7, Z3
+	KMOVD     shuffle540<>+0(SB), K7
+	VMOVDQU64 shuffle541<>+0(SB), Z7
+	VPERMW    Z1, Z7, K7, Z3
+	KMOVD     shuffle529<>+0(SB), K7
+	VMOVDQU64 shuffle542<>+0(SB), Z7
+	VPERMW    Z6, Z7, K7, Z3
+	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 shuffle543<>+0(SB), Z7
+	VPERMI2W  Z5, Z2, Z7
+	KMOVD     shuffle537<>+0(SB), K7
+	VMOVDQU64 shuffle544<>+0(SB), Z3
+	VPERMW    Z0, Z3, K7, Z7
+	KMOVD     shuffle525<>+0(SB), K7
+	VMOVDQU64 shuffle545<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z7
+	KMOVD     shuffle540<>+0(SB), K7
+	VMOVDQU64 shuffle546<>+0(SB), Z3
+	VPERMW    Z1, Z3, K7, Z7
+	KMOVD     shuffle529<>+0(SB), K7
+	VMOVDQU64 shuffle547<>+0(SB), Z3
+	VPERMW    Z6, Z3, K7, Z7
+	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 shuffle548<>+0(SB), Z3
+	VPERMI2W  Z6, Z4, Z3
+	KMOVD     shuffle537<>+0(SB), K7
+	VMOVDQU64 shuffle549<>+0(SB), Z7
+	VPERMW    Z0, Z7, K7, Z3
+	KMOVD     shuffle550<>+0(SB), K7
+	VMOVDQU64 shuffle551<>+0(SB), Z7
+	VPERMW    Z2, Z7, K7, Z3
+	KMOVD     shuffle540<>+0(SB), K7
+	VMOVDQU64 shuffle552<>+0(SB), Z7
+	VPERMW    Z1, Z7, K7, Z3
+	KMOVD     shuffle553<>+0(SB), K7
+	VMOVDQU64 shuffle554<>+0(SB), Z7
+	VPERMW    Z5, Z7, K7, Z3
+	VMOVDQU64 Z3, (R11)(DX*1)
+	VMOVDQU64 shuffle555<>+0(SB), Z3
+	VPERMT2W  Z6, Z3, Z4
+	KMOVD     shuffle537<>+0(SB), K7
+	VMOVDQU64 shuffle556<>+0(SB), Z3
+	VPERMW    Z0, Z3, K7, Z4
+	KMOVD     shuffle550<>+0(SB), K7
+	VMOVDQU64 shuffle557<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z4
+	KMOVD     shuffle540<>+0(SB), K7
+	VMOVDQU64 shuffle558<>+0(SB), Z3
+	VPERMW    Z1, Z3, K7, Z4
+	KMOVD     shuffle553<>+0(SB), K7
+	VMOVDQU64 shuffle559<>+0(SB), Z3
+	VPERMW    Z5, Z3, K7, Z4
+	VMOVDQU64 Z4, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks556
 
 last557:
 	TESTQ R10, R10
@@ -15735,131 +15018,1003 @@ rowdone558:
 	VZEROUPPER
 	RET
 
-DATA shuffle588<>+0(SB)/8, $0x0000000000000000
-DATA shuffle588<>+8(SB)/8, $0x0000000000000006
-DATA shuffle588<>+16(SB)/8, $0x0000000000000000
-DATA shuffle588<>+24(SB)/8, $0x0000000000000000
-DATA shuffle588<>+32(SB)/8, $0x0000000000000008
-DATA shuffle588<>+40(SB)/8, $0x000000000000000e
-DATA shuffle588<>+48(SB)/8, $0x0000000000000000
-DATA shuffle588<>+56(SB)/8, $0x0000000000000000
+DATA shuffle522<>+0(SB)/8, $0x0012000c00060000
+DATA shuffle522<>+8(SB)/8, $0x00000000001e0018
+DATA shuffle522<>+16(SB)/8, $0x0000000000000000
+DATA shuffle522<>+24(SB)/8, $0x0000000000000000
+DATA shuffle522<>+32(SB)/8, $0x0032002c00260020
+DATA shuffle522<>+40(SB)/8, $0x00000000003e0038
+DATA shuffle522<>+48(SB)/8, $0x0000000000000000
+DATA shuffle522<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle523<>+0(SB)/8, $0x00000000000007c0
+GLOBL shuffle523<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle524<>+0(SB)/8, $0x0000000000000000
+DATA shuffle524<>+8(SB)/8, $0x000a000400000000
+DATA shuffle524<>+16(SB)/8, $0x0000001c00160010
+DATA shuffle524<>+24(SB)/8, $0x0000000000000000
+DATA shuffle524<>+32(SB)/8, $0x0000000000000000
+DATA shuffle524<>+40(SB)/8, $0x0000000000000000
+DATA shuffle524<>+48(SB)/8, $0x0000000000000000
+DATA shuffle524<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle525<>+0(SB)/8, $0x000000000000f800
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle526<>+0(SB)/8, $0x0000000000000000
+DATA shuffle526<>+8(SB)/8, $0x0000000000000000
+DATA shuffle526<>+16(SB)/8, $0x0002000000000000
+DATA shuffle526<>+24(SB)/8, $0x001a0014000e0008
+DATA shuffle526<>+32(SB)/8, $0x0000000000000000
+DATA shuffle526<>+40(SB)/8, $0x0000000000000000
+DATA shuffle526<>+48(SB)/8, $0x0000000000000000
+DATA shuffle526<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle527<>+0(SB)/8, $0x0000000007c00000
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle528<>+0(SB)/8, $0x0000000000000000
+DATA shuffle528<>+8(SB)/8, $0x0000000000000000
+DATA shuffle528<>+16(SB)/8, $0x0000000000000000
+DATA shuffle528<>+24(SB)/8, $0x0000000000000000
+DATA shuffle528<>+32(SB)/8, $0x0000000000000000
+DATA shuffle528<>+40(SB)/8, $0x000a000400000000
+DATA shuffle528<>+48(SB)/8, $0x0000001c00160010
+DATA shuffle528<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle529<>+0(SB)/8, $0x00000000f8000000
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle530<>+0(SB)/8, $0x0000000000000000
+DATA shuffle530<>+8(SB)/8, $0x0000000000000000
+DATA shuffle530<>+16(SB)/8, $0x0000000000000000
+DATA shuffle530<>+24(SB)/8, $0x0000000000000000
+DATA shuffle530<>+32(SB)/8, $0x0000000000000000
+DATA shuffle530<>+40(SB)/8, $0x0000000000000000
+DATA shuffle530<>+48(SB)/8, $0x0002000000000000
+DATA shuffle530<>+56(SB)/8, $0x001a0014000e0008
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle531<>+0(SB)/8, $0x0013000d00070001
+DATA shuffle531<>+8(SB)/8, $0x00000000001f0019
+DATA shuffle531<>+16(SB)/8, $0x0000000000000000
+DATA shuffle531<>+24(SB)/8, $0x0000000000000000
+DATA shuffle531<>+32(SB)/8, $0x0033002d00270021
+DATA shuffle531<>+40(SB)/8, $0x00000000003f0039
+DATA shuffle531<>+48(SB)/8, $0x0000000000000000
+DATA shuffle531<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle532<>+0(SB)/8, $0x0000000000000000
+DATA shuffle532<>+8(SB)/8, $0x000b000500000000
+DATA shuffle532<>+16(SB)/8, $0x0000001d00170011
+DATA shuffle532<>+24(SB)/8, $0x0000000000000000
+DATA shuffle532<>+32(SB)/8, $0x0000000000000000
+DATA shuffle532<>+40(SB)/8, $0x0000000000000000
+DATA shuffle532<>+48(SB)/8, $0x0000000000000000
+DATA shuffle532<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle533<>+0(SB)/8, $0x0000000000000000
+DATA shuffle533<>+8(SB)/8, $0x0000000000000000
+DATA shuffle533<>+16(SB)/8, $0x0003000000000000
+DATA shuffle533<>+24(SB)/8, $0x001b0015000f0009
+DATA shuffle533<>+32(SB)/8, $0x0000000000000000
+DATA shuffle533<>+40(SB)/8, $0x0000000000000000
+DATA shuffle533<>+48(SB)/8, $0x0000000000000000
+DATA shuffle533<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle534<>+0(SB)/8, $0x0000000000000000
+DATA shuffle534<>+8(SB)/8, $0x0000000000000000
+DATA shuffle534<>+16(SB)/8, $0x0000000000000000
+DATA shuffle534<>+24(SB)/8, $0x0000000000000000
+DATA shuffle534<>+32(SB)/8, $0x0000000000000000
+DATA shuffle534<>+40(SB)/8, $0x000b000500000000
+DATA shuffle534<>+48(SB)/8, $0x0000001d00170011
+DATA shuffle534<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle535<>+0(SB)/8, $0x0000000000000000
+DATA shuffle535<>+8(SB)/8, $0x0000000000000000
+DATA shuffle535<>+16(SB)/8, $0x0000000000000000
+DATA shuffle535<>+24(SB)/8, $0x0000000000000000
+DATA shuffle535<>+32(SB)/8, $0x0000000000000000
+DATA shuffle535<>+40(SB)/8, $0x0000000000000000
+DATA shuffle535<>+48(SB)/8, $0x0003000000000000
+DATA shuffle535<>+56(SB)/8, $0x001b0015000f0009
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle536<>+0(SB)/8, $0x0000000000000000
+DATA shuffle536<>+8(SB)/8, $0x000c000600000000
+DATA shuffle536<>+16(SB)/8, $0x0000001e00180012
+DATA shuffle536<>+24(SB)/8, $0x0000000000000000
+DATA shuffle536<>+32(SB)/8, $0x0000000000000000
+DATA shuffle536<>+40(SB)/8, $0x002c002600200000
+DATA shuffle536<>+48(SB)/8, $0x0000003e00380032
+DATA shuffle536<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle537<>+0(SB)/8, $0x000000000000001f
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle538<>+0(SB)/8, $0x0014000e00080002
+DATA shuffle538<>+8(SB)/8, $0x000000000000001a
+DATA shuffle538<>+16(SB)/8, $0x0000000000000000
+DATA shuffle538<>+24(SB)/8, $0x0000000000000000
+DATA shuffle538<>+32(SB)/8, $0x0000000000000000
+DATA shuffle538<>+40(SB)/8, $0x0000000000000000
+DATA shuffle538<>+48(SB)/8, $0x0000000000000000
+DATA shuffle538<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle539<>+0(SB)/8, $0x0000000000000000
+DATA shuffle539<>+8(SB)/8, $0x0000000000000000
+DATA shuffle539<>+16(SB)/8, $0x0004000000000000
+DATA shuffle539<>+24(SB)/8, $0x001c00160010000a
+DATA shuffle539<>+32(SB)/8, $0x0000000000000000
+DATA shuffle539<>+40(SB)/8, $0x0000000000000000
+DATA shuffle539<>+48(SB)/8, $0x0000000000000000
+DATA shuffle539<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle540<>+0(SB)/8, $0x00000000001f0000
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle541<>+0(SB)/8, $0x0000000000000000
+DATA shuffle541<>+8(SB)/8, $0x0000000000000000
+DATA shuffle541<>+16(SB)/8, $0x0000000000000000
+DATA shuffle541<>+24(SB)/8, $0x0000000000000000
+DATA shuffle541<>+32(SB)/8, $0x0014000e00080002
+DATA shuffle541<>+40(SB)/8, $0x000000000000001a
+DATA shuffle541<>+48(SB)/8, $0x0000000000000000
+DATA shuffle541<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle542<>+0(SB)/8, $0x0000000000000000
+DATA shuffle542<>+8(SB)/8, $0x0000000000000000
+DATA shuffle542<>+16(SB)/8, $0x0000000000000000
+DATA shuffle542<>+24(SB)/8, $0x0000000000000000
+DATA shuffle542<>+32(SB)/8, $0x0000000000000000
+DATA shuffle542<>+40(SB)/8, $0x0000000000000000
+DATA shuffle542<>+48(SB)/8, $0x0004000000000000
+DATA shuffle542<>+56(SB)/8, $0x001c00160010000a
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle543<>+0(SB)/8, $0x0000000000000000
+DATA shuffle543<>+8(SB)/8, $0x000d000700010000
+DATA shuffle543<>+16(SB)/8, $0x0000001f00190013
+DATA shuffle543<>+24(SB)/8, $0x0000000000000000
+DATA shuffle543<>+32(SB)/8, $0x0000000000000000
+DATA shuffle543<>+40(SB)/8, $0x002d002700210000
+DATA shuffle543<>+48(SB)/8, $0x0000003f00390033
+DATA shuffle543<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle544<>+0(SB)/8, $0x0015000f00090003
+DATA shuffle544<>+8(SB)/8, $0x000000000000001b
+DATA shuffle544<>+16(SB)/8, $0x0000000000000000
+DATA shuffle544<>+24(SB)/8, $0x0000000000000000
+DATA shuffle544<>+32(SB)/8, $0x0000000000000000
+DATA shuffle544<>+40(SB)/8, $0x0000000000000000
+DATA shuffle544<>+48(SB)/8, $0x0000000000000000
+DATA shuffle544<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle545<>+0(SB)/8, $0x0000000000000000
+DATA shuffle545<>+8(SB)/8, $0x0000000000000000
+DATA shuffle545<>+16(SB)/8, $0x0005000000000000
+DATA shuffle545<>+24(SB)/8, $0x001d00170011000b
+DATA shuffle545<>+32(SB)/8, $0x0000000000000000
+DATA shuffle545<>+40(SB)/8, $0x0000000000000000
+DATA shuffle545<>+48(SB)/8, $0x0000000000000000
+DATA shuffle545<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle546<>+0(SB)/8, $0x0000000000000000
+DATA shuffle546<>+8(SB)/8, $0x0000000000000000
+DATA shuffle546<>+16(SB)/8, $0x0000000000000000
+DATA shuffle546<>+24(SB)/8, $0x0000000000000000
+DATA shuffle546<>+32(SB)/8, $0x0015000f00090003
+DATA shuffle546<>+40(SB)/8, $0x000000000000001b
+DATA shuffle546<>+48(SB)/8, $0x0000000000000000
+DATA shuffle546<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle547<>+0(SB)/8, $0x0000000000000000
+DATA shuffle547<>+8(SB)/8, $0x0000000000000000
+DATA shuffle547<>+16(SB)/8, $0x0000000000000000
+DATA shuffle547<>+24(SB)/8, $0x0000000000000000
+DATA shuffle547<>+32(SB)/8, $0x0000000000000000
+DATA shuffle547<>+40(SB)/8, $0x0000000000000000
+DATA shuffle547<>+48(SB)/8, $0x0005000000000000
+DATA shuffle547<>+56(SB)/8, $0x001d00170011000b
+GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle548<>+0(SB)/8, $0x0000000000000000
+DATA shuffle548<>+8(SB)/8, $0x0000000000000000
+DATA shuffle548<>+16(SB)/8, $0x0006000000000000
+DATA shuffle548<>+24(SB)/8, $0x001e00180012000c
+DATA shuffle548<>+32(SB)/8, $0x0000000000000000
+DATA shuffle548<>+40(SB)/8, $0x0000000000000000
+DATA shuffle548<>+48(SB)/8, $0x0026002000000000
+DATA shuffle548<>+56(SB)/8, $0x003e00380032002c
+GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle549<>+0(SB)/8, $0x00160010000a0004
+DATA shuffle549<>+8(SB)/8, $0x000000000000001c
+DATA shuffle549<>+16(SB)/8, $0x0000000000000000
+DATA shuffle549<>+24(SB)/8, $0x0000000000000000
+DATA shuffle549<>+32(SB)/8, $0x0000000000000000
+DATA shuffle549<>+40(SB)/8, $0x0000000000000000
+DATA shuffle549<>+48(SB)/8, $0x0000000000000000
+DATA shuffle549<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle550<>+0(SB)/8, $0x00000000000003e0
+GLOBL shuffle550<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle551<>+0(SB)/8, $0x0000000000000000
+DATA shuffle551<>+8(SB)/8, $0x000e000800020000
+DATA shuffle551<>+16(SB)/8, $0x00000000001a0014
+DATA shuffle551<>+24(SB)/8, $0x0000000000000000
+DATA shuffle551<>+32(SB)/8, $0x0000000000000000
+DATA shuffle551<>+40(SB)/8, $0x0000000000000000
+DATA shuffle551<>+48(SB)/8, $0x0000000000000000
+DATA shuffle551<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle552<>+0(SB)/8, $0x0000000000000000
+DATA shuffle552<>+8(SB)/8, $0x0000000000000000
+DATA shuffle552<>+16(SB)/8, $0x0000000000000000
+DATA shuffle552<>+24(SB)/8, $0x0000000000000000
+DATA shuffle552<>+32(SB)/8, $0x00160010000a0004
+DATA shuffle552<>+40(SB)/8, $0x000000000000001c
+DATA shuffle552<>+48(SB)/8, $0x0000000000000000
+DATA shuffle552<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle553<>+0(SB)/8, $0x0000000003e00000
+GLOBL shuffle553<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle554<>+0(SB)/8, $0x0000000000000000
+DATA shuffle554<>+8(SB)/8, $0x0000000000000000
+DATA shuffle554<>+16(SB)/8, $0x0000000000000000
+DATA shuffle554<>+24(SB)/8, $0x0000000000000000
+DATA shuffle554<>+32(SB)/8, $0x0000000000000000
+DATA shuffle554<>+40(SB)/8, $0x000e000800020000
+DATA shuffle554<>+48(SB)/8, $0x00000000001a0014
+DATA shuffle554<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle555<>+0(SB)/8, $0x0000000000000000
+DATA shuffle555<>+8(SB)/8, $0x0000000000000000
+DATA shuffle555<>+16(SB)/8, $0x0007000100000000
+DATA shuffle555<>+24(SB)/8, $0x001f00190013000d
+DATA shuffle555<>+32(SB)/8, $0x0000000000000000
+DATA shuffle555<>+40(SB)/8, $0x0000000000000000
+DATA shuffle555<>+48(SB)/8, $0x0027002100000000
+DATA shuffle555<>+56(SB)/8, $0x003f00390033002d
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle556<>+0(SB)/8, $0x00170011000b0005
+DATA shuffle556<>+8(SB)/8, $0x000000000000001d
+DATA shuffle556<>+16(SB)/8, $0x0000000000000000
+DATA shuffle556<>+24(SB)/8, $0x0000000000000000
+DATA shuffle556<>+32(SB)/8, $0x0000000000000000
+DATA shuffle556<>+40(SB)/8, $0x0000000000000000
+DATA shuffle556<>+48(SB)/8, $0x0000000000000000
+DATA shuffle556<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle557<>+0(SB)/8, $0x0000000000000000
+DATA shuffle557<>+8(SB)/8, $0x000f000900030000
+DATA shuffle557<>+16(SB)/8, $0x00000000001b0015
+DATA shuffle557<>+24(SB)/8, $0x0000000000000000
+DATA shuffle557<>+32(SB)/8, $0x0000000000000000
+DATA shuffle557<>+40(SB)/8, $0x0000000000000000
+DATA shuffle557<>+48(SB)/8, $0x0000000000000000
+DATA shuffle557<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle558<>+0(SB)/8, $0x0000000000000000
+DATA shuffle558<>+8(SB)/8, $0x0000000000000000
+DATA shuffle558<>+16(SB)/8, $0x0000000000000000
+DATA shuffle558<>+24(SB)/8, $0x0000000000000000
+DATA shuffle558<>+32(SB)/8, $0x00170011000b0005
+DATA shuffle558<>+40(SB)/8, $0x000000000000001d
+DATA shuffle558<>+48(SB)/8, $0x0000000000000000
+DATA shuffle558<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle559<>+0(SB)/8, $0x0000000000000000
+DATA shuffle559<>+8(SB)/8, $0x0000000000000000
+DATA shuffle559<>+16(SB)/8, $0x0000000000000000
+DATA shuffle559<>+24(SB)/8, $0x0000000000000000
+DATA shuffle559<>+32(SB)/8, $0x0000000000000000
+DATA shuffle559<>+40(SB)/8, $0x000f000900030000
+DATA shuffle559<>+48(SB)/8, $0x00000000001b0015
+DATA shuffle559<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
+
+// func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  groups+64(FP), DX
+	MOVQ  DX, (SP)
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), SI
+	IMULQ spaceStride+32(FP), SI
+	MOVQ  groupSpace+72(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 8(SP)
+	MOVQ  rows+24(FP), SI
+	IMULQ depthStride+40(FP), SI
+	MOVQ  groupDepth+80(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 16(SP)
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+
+group559:
+	MOVQ rows+24(FP), R8
+
+row560:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last562
+
+chunks561:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	IMUL3Q    $0x06, R9, R12
+	ADDQ      AX, R12
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 64(R12), Z1
+	VMOVDQU64 shuffle560<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 192(R12), Z2
+	VMOVDQU64 shuffle561<>+0(SB), Z4
+	VPERMT2D  Z2, Z4, Z3
+	VMOVDQU64 256(R12), Z4
+	VMOVDQU64 shuffle562<>+0(SB), Z5
+	VPERMT2D  Z4, Z5, Z3
+	VMOVDQU64 128(R12), Z5
+	VMOVDQU64 shuffle563<>+0(SB), Z6
+	VPERMT2D  Z5, Z6, Z3
+	VMOVDQU64 320(R12), Z6
+	VMOVDQU64 shuffle564<>+0(SB), Z7
+	VPERMT2D  Z6, Z7, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle565<>+0(SB), Z7
+	VPERMI2D  Z1, Z0, Z7
+	VMOVDQU64 shuffle566<>+0(SB), Z3
+	VPERMT2D  Z2, Z3, Z7
+	VMOVDQU64 shuffle567<>+0(SB), Z3
+	VPERMT2D  Z4, Z3, Z7
+	VMOVDQU64 shuffle568<>+0(SB), Z3
+	VPERMT2D  Z5, Z3, Z7
+	VMOVDQU64 shuffle569<>+0(SB), Z3
+	VPERMT2D  Z6, Z3, Z7
+	VMOVDQU64 Z7, (R10)(DX*1)
+	VMOVDQU64 shuffle570<>+0(SB), Z3
+	VPERMI2D  Z5, Z0, Z3
+	VMOVDQU64 shuffle571<>+0(SB), Z7
+	VPERMT2D  Z2, Z7, Z3
+	VMOVDQU64 shuffle572<>+0(SB), Z7
+	VPERMT2D  Z6, Z7, Z3
+	VMOVDQU64 shuffle573<>+0(SB), Z7
+	VPERMT2D  Z1, Z7, Z3
+	VMOVDQU64 shuffle574<>+0(SB), Z7
+	VPERMT2D  Z4, Z7, Z3
+	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 shuffle575<>+0(SB), Z7
+	VPERMI2D  Z5, Z0, Z7
+	VMOVDQU64 shuffle576<>+0(SB), Z3
+	VPERMT2D  Z2, Z3, Z7
+	VMOVDQU64 shuffle577<>+0(SB), Z3
+	VPERMT2D  Z6, Z3, Z7
+	VMOVDQU64 shuffle578<>+0(SB), Z3
+	VPERMT2D  Z1, Z3, Z7
+	VMOVDQU64 shuffle579<>+0(SB), Z3
+	VPERMT2D  Z4, Z3, Z7
+	VMOVDQU64 Z7, (R11)
+	VMOVDQU64 shuffle580<>+0(SB), Z3
+	VPERMI2D  Z5, Z1, Z3
+	VMOVDQU64 shuffle581<>+0(SB), Z7
+	VPERMT2D  Z4, Z7, Z3
+	VMOVDQU64 shuffle582<>+0(SB), Z7
+	VPERMT2D  Z6, Z7, Z3
+	VMOVDQU64 shuffle583<>+0(SB), Z7
+	VPERMT2D  Z0, Z7, Z3
+	VMOVDQU64 shuffle584<>+0(SB), Z7
+	VPERMT2D  Z2, Z7, Z3
+	VMOVDQU64 Z3, (R11)(DX*1)
+	VMOVDQU64 shuffle585<>+0(SB), Z3
+	VPERMT2D  Z5, Z3, Z1
+	VMOVDQU64 shuffle586<>+0(SB), Z3
+	VPERMT2D  Z4, Z3, Z1
+	VMOVDQU64 shuffle587<>+0(SB), Z3
+	VPERMT2D  Z6, Z3, Z1
+	VMOVDQU64 shuffle588<>+0(SB), Z3
+	VPERMT2D  Z0, Z3, Z1
+	VMOVDQU64 shuffle589<>+0(SB), Z3
+	VPERMT2D  Z2, Z3, Z1
+	VMOVDQU64 Z1, (R11)(DX*2)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks561
+
+last562:
+	TESTQ R10, R10
+	JZ    rowdone563
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks561
+
+rowdone563:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row560
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group559
+	VZEROUPPER
+	RET
+
+DATA shuffle560<>+0(SB)/8, $0x0000000600000000
+DATA shuffle560<>+8(SB)/8, $0x000000120000000c
+DATA shuffle560<>+16(SB)/8, $0x0000001e00000018
+DATA shuffle560<>+24(SB)/8, $0x0000000000000000
+DATA shuffle560<>+32(SB)/8, $0x0000000000000000
+DATA shuffle560<>+40(SB)/8, $0x0000000000000000
+DATA shuffle560<>+48(SB)/8, $0x0000000000000000
+DATA shuffle560<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle561<>+0(SB)/8, $0x0000000100000000
+DATA shuffle561<>+8(SB)/8, $0x0000000300000002
+DATA shuffle561<>+16(SB)/8, $0x0000000500000004
+DATA shuffle561<>+24(SB)/8, $0x0000000700000006
+DATA shuffle561<>+32(SB)/8, $0x0000001600000010
+DATA shuffle561<>+40(SB)/8, $0x0000000b0000001c
+DATA shuffle561<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle561<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle562<>+0(SB)/8, $0x0000000100000000
+DATA shuffle562<>+8(SB)/8, $0x0000000300000002
+DATA shuffle562<>+16(SB)/8, $0x0000000500000004
+DATA shuffle562<>+24(SB)/8, $0x0000000700000006
+DATA shuffle562<>+32(SB)/8, $0x0000000900000008
+DATA shuffle562<>+40(SB)/8, $0x000000120000000a
+DATA shuffle562<>+48(SB)/8, $0x0000001e00000018
+DATA shuffle562<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle563<>+0(SB)/8, $0x0000000100000000
+DATA shuffle563<>+8(SB)/8, $0x0000000300000002
+DATA shuffle563<>+16(SB)/8, $0x0000000500000004
+DATA shuffle563<>+24(SB)/8, $0x0000001a00000014
+DATA shuffle563<>+32(SB)/8, $0x0000000900000008
+DATA shuffle563<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle563<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle563<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle564<>+0(SB)/8, $0x0000000100000000
+DATA shuffle564<>+8(SB)/8, $0x0000000300000002
+DATA shuffle564<>+16(SB)/8, $0x0000000500000004
+DATA shuffle564<>+24(SB)/8, $0x0000000700000006
+DATA shuffle564<>+32(SB)/8, $0x0000000900000008
+DATA shuffle564<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle564<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle564<>+56(SB)/8, $0x0000001a00000014
+GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle565<>+0(SB)/8, $0x0000000700000001
+DATA shuffle565<>+8(SB)/8, $0x000000130000000d
+DATA shuffle565<>+16(SB)/8, $0x0000001f00000019
+DATA shuffle565<>+24(SB)/8, $0x0000000000000000
+DATA shuffle565<>+32(SB)/8, $0x0000000000000000
+DATA shuffle565<>+40(SB)/8, $0x0000000000000000
+DATA shuffle565<>+48(SB)/8, $0x0000000000000000
+DATA shuffle565<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle566<>+0(SB)/8, $0x0000000100000000
+DATA shuffle566<>+8(SB)/8, $0x0000000300000002
+DATA shuffle566<>+16(SB)/8, $0x0000000500000004
+DATA shuffle566<>+24(SB)/8, $0x0000000700000006
+DATA shuffle566<>+32(SB)/8, $0x0000001700000011
+DATA shuffle566<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle566<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle566<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle567<>+0(SB)/8, $0x0000000100000000
+DATA shuffle567<>+8(SB)/8, $0x0000000300000002
+DATA shuffle567<>+16(SB)/8, $0x0000000500000004
+DATA shuffle567<>+24(SB)/8, $0x0000000700000006
+DATA shuffle567<>+32(SB)/8, $0x0000000900000008
+DATA shuffle567<>+40(SB)/8, $0x000000130000000a
+DATA shuffle567<>+48(SB)/8, $0x0000001f00000019
+DATA shuffle567<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle568<>+0(SB)/8, $0x0000000100000000
+DATA shuffle568<>+8(SB)/8, $0x0000000300000002
+DATA shuffle568<>+16(SB)/8, $0x0000000500000004
+DATA shuffle568<>+24(SB)/8, $0x0000001b00000015
+DATA shuffle568<>+32(SB)/8, $0x0000000900000008
+DATA shuffle568<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle568<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle568<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle569<>+0(SB)/8, $0x0000000100000000
+DATA shuffle569<>+8(SB)/8, $0x0000000300000002
+DATA shuffle569<>+16(SB)/8, $0x0000000500000004
+DATA shuffle569<>+24(SB)/8, $0x0000000700000006
+DATA shuffle569<>+32(SB)/8, $0x0000000900000008
+DATA shuffle569<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle569<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle569<>+56(SB)/8, $0x0000001b00000015
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle570<>+0(SB)/8, $0x0000000800000002
+DATA shuffle570<>+8(SB)/8, $0x000000000000000e
+DATA shuffle570<>+16(SB)/8, $0x0000001000000000
+DATA shuffle570<>+24(SB)/8, $0x0000001c00000016
+DATA shuffle570<>+32(SB)/8, $0x0000000000000000
+DATA shuffle570<>+40(SB)/8, $0x0000000000000000
+DATA shuffle570<>+48(SB)/8, $0x0000000000000000
+DATA shuffle570<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle571<>+0(SB)/8, $0x0000000100000000
+DATA shuffle571<>+8(SB)/8, $0x0000000300000002
+DATA shuffle571<>+16(SB)/8, $0x0000000500000004
+DATA shuffle571<>+24(SB)/8, $0x0000000700000006
+DATA shuffle571<>+32(SB)/8, $0x0000001800000012
+DATA shuffle571<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle571<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle571<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle572<>+0(SB)/8, $0x0000000100000000
+DATA shuffle572<>+8(SB)/8, $0x0000000300000002
+DATA shuffle572<>+16(SB)/8, $0x0000000500000004
+DATA shuffle572<>+24(SB)/8, $0x0000000700000006
+DATA shuffle572<>+32(SB)/8, $0x0000000900000008
+DATA shuffle572<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle572<>+48(SB)/8, $0x000000100000000c
+DATA shuffle572<>+56(SB)/8, $0x0000001c00000016
+GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle573<>+0(SB)/8, $0x0000000100000000
+DATA shuffle573<>+8(SB)/8, $0x0000001400000002
+DATA shuffle573<>+16(SB)/8, $0x000000050000001a
+DATA shuffle573<>+24(SB)/8, $0x0000000700000006
+DATA shuffle573<>+32(SB)/8, $0x0000000900000008
+DATA shuffle573<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle573<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle573<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle574<>+0(SB)/8, $0x0000000100000000
+DATA shuffle574<>+8(SB)/8, $0x0000000300000002
+DATA shuffle574<>+16(SB)/8, $0x0000000500000004
+DATA shuffle574<>+24(SB)/8, $0x0000000700000006
+DATA shuffle574<>+32(SB)/8, $0x0000000900000008
+DATA shuffle574<>+40(SB)/8, $0x000000140000000a
+DATA shuffle574<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle574<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle575<>+0(SB)/8, $0x0000000900000003
+DATA shuffle575<>+8(SB)/8, $0x000000000000000f
+DATA shuffle575<>+16(SB)/8, $0x0000001100000000
+DATA shuffle575<>+24(SB)/8, $0x0000001d00000017
+DATA shuffle575<>+32(SB)/8, $0x0000000000000000
+DATA shuffle575<>+40(SB)/8, $0x0000000000000000
+DATA shuffle575<>+48(SB)/8, $0x0000000000000000
+DATA shuffle575<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle576<>+0(SB)/8, $0x0000000100000000
+DATA shuffle576<>+8(SB)/8, $0x0000000300000002
+DATA shuffle576<>+16(SB)/8, $0x0000000500000004
+DATA shuffle576<>+24(SB)/8, $0x0000000700000006
+DATA shuffle576<>+32(SB)/8, $0x0000001900000013
+DATA shuffle576<>+40(SB)/8, $0x0000000b0000001f
+DATA shuffle576<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle576<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle577<>+0(SB)/8, $0x0000000100000000
+DATA shuffle577<>+8(SB)/8, $0x0000000300000002
+DATA shuffle577<>+16(SB)/8, $0x0000000500000004
+DATA shuffle577<>+24(SB)/8, $0x0000000700000006
+DATA shuffle577<>+32(SB)/8, $0x0000000900000008
+DATA shuffle577<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle577<>+48(SB)/8, $0x000000110000000c
+DATA shuffle577<>+56(SB)/8, $0x0000001d00000017
+GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle578<>+0(SB)/8, $0x0000000100000000
+DATA shuffle578<>+8(SB)/8, $0x0000001500000002
+DATA shuffle578<>+16(SB)/8, $0x000000050000001b
+DATA shuffle578<>+24(SB)/8, $0x0000000700000006
+DATA shuffle578<>+32(SB)/8, $0x0000000900000008
+DATA shuffle578<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle578<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle578<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle579<>+0(SB)/8, $0x0000000100000000
+DATA shuffle579<>+8(SB)/8, $0x0000000300000002
+DATA shuffle579<>+16(SB)/8, $0x0000000500000004
+DATA shuffle579<>+24(SB)/8, $0x0000000700000006
+DATA shuffle579<>+32(SB)/8, $0x0000000900000008
+DATA shuffle579<>+40(SB)/8, $0x000000150000000a
+DATA shuffle579<>+48(SB)/8, $0x0000000d0000001b
+DATA shuffle579<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle580<>+0(SB)/8, $0x0000000000000000
+DATA shuffle580<>+8(SB)/8, $0x0000000600000000
+DATA shuffle580<>+16(SB)/8, $0x000000120000000c
+DATA shuffle580<>+24(SB)/8, $0x0000001e00000018
+DATA shuffle580<>+32(SB)/8, $0x0000000000000000
+DATA shuffle580<>+40(SB)/8, $0x0000000000000000
+DATA shuffle580<>+48(SB)/8, $0x0000000000000000
+DATA shuffle580<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle581<>+0(SB)/8, $0x0000000100000000
+DATA shuffle581<>+8(SB)/8, $0x0000000300000002
+DATA shuffle581<>+16(SB)/8, $0x0000000500000004
+DATA shuffle581<>+24(SB)/8, $0x0000000700000006
+DATA shuffle581<>+32(SB)/8, $0x0000000900000008
+DATA shuffle581<>+40(SB)/8, $0x0000001600000010
+DATA shuffle581<>+48(SB)/8, $0x0000000d0000001c
+DATA shuffle581<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle582<>+0(SB)/8, $0x0000000100000000
+DATA shuffle582<>+8(SB)/8, $0x0000000300000002
+DATA shuffle582<>+16(SB)/8, $0x0000000500000004
+DATA shuffle582<>+24(SB)/8, $0x0000000700000006
+DATA shuffle582<>+32(SB)/8, $0x0000000900000008
+DATA shuffle582<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle582<>+48(SB)/8, $0x000000120000000c
+DATA shuffle582<>+56(SB)/8, $0x0000001e00000018
+GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle583<>+0(SB)/8, $0x0000001a00000014
+DATA shuffle583<>+8(SB)/8, $0x0000000300000002
+DATA shuffle583<>+16(SB)/8, $0x0000000500000004
+DATA shuffle583<>+24(SB)/8, $0x0000000700000006
+DATA shuffle583<>+32(SB)/8, $0x0000000900000008
+DATA shuffle583<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle583<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle583<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle584<>+0(SB)/8, $0x0000000100000000
+DATA shuffle584<>+8(SB)/8, $0x0000000300000002
+DATA shuffle584<>+16(SB)/8, $0x0000000500000004
+DATA shuffle584<>+24(SB)/8, $0x0000000700000006
+DATA shuffle584<>+32(SB)/8, $0x0000001a00000014
+DATA shuffle584<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle584<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle584<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle585<>+0(SB)/8, $0x0000000000000000
+DATA shuffle585<>+8(SB)/8, $0x0000000700000001
+DATA shuffle585<>+16(SB)/8, $0x000000130000000d
+DATA shuffle585<>+24(SB)/8, $0x0000001f00000019
+DATA shuffle585<>+32(SB)/8, $0x0000000000000000
+DATA shuffle585<>+40(SB)/8, $0x0000000000000000
+DATA shuffle585<>+48(SB)/8, $0x0000000000000000
+DATA shuffle585<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle586<>+0(SB)/8, $0x0000000100000000
+DATA shuffle586<>+8(SB)/8, $0x0000000300000002
+DATA shuffle586<>+16(SB)/8, $0x0000000500000004
+DATA shuffle586<>+24(SB)/8, $0x0000000700000006
+DATA shuffle586<>+32(SB)/8, $0x0000000900000008
+DATA shuffle586<>+40(SB)/8, $0x0000001700000011
+DATA shuffle586<>+48(SB)/8, $0x0000000d0000001d
+DATA shuffle586<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle587<>+0(SB)/8, $0x0000000100000000
+DATA shuffle587<>+8(SB)/8, $0x0000000300000002
+DATA shuffle587<>+16(SB)/8, $0x0000000500000004
+DATA shuffle587<>+24(SB)/8, $0x0000000700000006
+DATA shuffle587<>+32(SB)/8, $0x0000000900000008
+DATA shuffle587<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle587<>+48(SB)/8, $0x000000130000000c
+DATA shuffle587<>+56(SB)/8, $0x0000001f00000019
+GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle588<>+0(SB)/8, $0x0000001b00000015
+DATA shuffle588<>+8(SB)/8, $0x0000000300000002
+DATA shuffle588<>+16(SB)/8, $0x0000000500000004
+DATA shuffle588<>+24(SB)/8, $0x0000000700000006
+DATA shuffle588<>+32(SB)/8, $0x0000000900000008
+DATA shuffle588<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle588<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle588<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle589<>+0(SB)/8, $0x0000000000000000
-DATA shuffle589<>+8(SB)/8, $0x0000000000000001
-DATA shuffle589<>+16(SB)/8, $0x000000000000000c
-DATA shuffle589<>+24(SB)/8, $0x0000000000000003
-DATA shuffle589<>+32(SB)/8, $0x0000000000000004
-DATA shuffle589<>+40(SB)/8, $0x0000000000000005
-DATA shuffle589<>+48(SB)/8, $0x0000000000000006
-DATA shuffle589<>+56(SB)/8, $0x0000000000000007
+DATA shuffle589<>+0(SB)/8, $0x0000000100000000
+DATA shuffle589<>+8(SB)/8, $0x0000000300000002
+DATA shuffle589<>+16(SB)/8, $0x0000000500000004
+DATA shuffle589<>+24(SB)/8, $0x0000000700000006
+DATA shuffle589<>+32(SB)/8, $0x0000001b00000015
+DATA shuffle589<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle589<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle589<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
 
+// func unzip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip6x8AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  groups+64(FP), DX
+	MOVQ  DX, (SP)
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), SI
+	IMULQ spaceStride+32(FP), SI
+	MOVQ  groupSpace+72(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 8(SP)
+	MOVQ  rows+24(FP), SI
+	IMULQ depthStride+40(FP), SI
+	MOVQ  groupDepth+80(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 16(SP)
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+
+group564:
+	MOVQ rows+24(FP), R8
+
+row565:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last567
+
+chunks566:
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	IMUL3Q     $0x06, R9, R12
+	ADDQ       AX, R12
+	VMOVDQU64  (R12), Z0
+	VMOVDQU64  192(R12), Z1
+	VMOVDQU64  shuffle590<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	VMOVDQU64  64(R12), Z2
+	VMOVDQU64  shuffle591<>+0(SB), Z4
+	VPERMT2Q   Z2, Z4, Z3
+	VMOVDQU64  128(R12), Z4
+	VMOVDQU64  shuffle592<>+0(SB), Z5
+	VPERMT2Q   Z4, Z5, Z3
+	VMOVDQU64  256(R12), Z5
+	VMOVDQU64  shuffle593<>+0(SB), Z6
+	VPERMT2Q   Z5, Z6, Z3
+	VMOVDQU64  320(R12), Z6
+	VMOVDQU64  shuffle594<>+0(SB), Z7
+	VPERMT2Q   Z6, Z7, Z3
+	VMOVDQU64  Z3, (R10)
+	VMOVDQU64  shuffle595<>+0(SB), Z7
+	VPERMI2Q   Z1, Z0, Z7
+	VMOVDQU64  shuffle596<>+0(SB), Z3
+	VPERMT2Q   Z2, Z3, Z7
+	VMOVDQU64  shuffle516<>+0(SB), Z3
+	VPTERNLOGQ $0xd8, Z3, Z4, Z7
+	VMOVDQU64  shuffle597<>+0(SB), Z3
+	VPERMT2Q   Z5, Z3, Z7
+	VMOVDQU64  shuffle598<>+0(SB), Z3
+	VPERMT2Q   Z6, Z3, Z7
+	VMOVDQU64  Z7, (R10)(DX*1)
+	VMOVDQU64  shuffle599<>+0(SB), Z3
+	VPERMI2Q   Z5, Z2, Z3
+	VMOVDQU64  shuffle600<>+0(SB), Z7
+	VPERMT2Q   Z0, Z7, Z3
+	VMOVDQU64  shuffle601<>+0(SB), Z7
+	VPERMT2Q   Z4, Z7, Z3
+	VMOVDQU64  shuffle602<>+0(SB), Z7
+	VPERMT2Q   Z1, Z7, Z3
+	VMOVDQU64  shuffle603<>+0(SB), Z7
+	VPERMT2Q   Z6, Z7, Z3
+	VMOVDQU64  Z3, (R10)(DX*2)
+	VMOVDQU64  shuffle604<>+0(SB), Z7
+	VPERMI2Q   Z5, Z2, Z7
+	VMOVDQU64  shuffle605<>+0(SB), Z3
+	VPERMT2Q   Z0, Z3, Z7
+	VMOVDQU64  shuffle606<>+0(SB), Z3
+	VPERMT2Q   Z4, Z3, Z7
+	VMOVDQU64  shuffle607<>+0(SB), Z3
+	VPERMT2Q   Z1, Z3, Z7
+	VMOVDQU64  shuffle608<>+0(SB), Z3
+	VPERMT2Q   Z6, Z3, Z7
+	VMOVDQU64  Z7, (R11)
+	VMOVDQU64  shuffle609<>+0(SB), Z3
+	VPERMI2Q   Z6, Z4, Z3
+	VMOVDQU64  shuffle610<>+0(SB), Z7
+	VPERMT2Q   Z0, Z7, Z3
+	VMOVDQU64  shuffle611<>+0(SB), Z7
+	VPERMT2Q   Z2, Z7, Z3
+	VMOVDQU64  shuffle514<>+0(SB), Z7
+	VPTERNLOGQ $0xd8, Z7, Z1, Z3
+	VMOVDQU64  shuffle612<>+0(SB), Z7
+	VPERMT2Q   Z5, Z7, Z3
+	VMOVDQU64  Z3, (R11)(DX*1)
+	VMOVDQU64  shuffle613<>+0(SB), Z3
+	VPERMT2Q   Z6, Z3, Z4
+	VMOVDQU64  shuffle614<>+0(SB), Z3
+	VPERMT2Q   Z0, Z3, Z4
+	VMOVDQU64  shuffle615<>+0(SB), Z3
+	VPERMT2Q   Z2, Z3, Z4
+	VMOVDQU64  shuffle616<>+0(SB), Z3
+	VPERMT2Q   Z1, Z3, Z4
+	VMOVDQU64  shuffle617<>+0(SB), Z3
+	VPERMT2Q   Z5, Z3, Z4
+	VMOVDQU64  Z4, (R11)(DX*2)
+	ADDQ       $+64, R9
+	MOVQ       n+16(FP), R10
+	SUBQ       R9, R10
+	CMPQ       R10, $+64
+	JAE        chunks566
+
+last567:
+	TESTQ R10, R10
+	JZ    rowdone568
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks566
+
+rowdone568:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row565
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group564
+	VZEROUPPER
+	RET
+
 DATA shuffle590<>+0(SB)/8, $0x0000000000000000
-DATA shuffle590<>+8(SB)/8, $0x0000000000000001
-DATA shuffle590<>+16(SB)/8, $0x0000000000000002
-DATA shuffle590<>+24(SB)/8, $0x000000000000000a
-DATA shuffle590<>+32(SB)/8, $0x0000000000000004
-DATA shuffle590<>+40(SB)/8, $0x0000000000000005
-DATA shuffle590<>+48(SB)/8, $0x0000000000000006
-DATA shuffle590<>+56(SB)/8, $0x0000000000000007
+DATA shuffle590<>+8(SB)/8, $0x0000000000000006
+DATA shuffle590<>+16(SB)/8, $0x0000000000000000
+DATA shuffle590<>+24(SB)/8, $0x0000000000000000
+DATA shuffle590<>+32(SB)/8, $0x0000000000000008
+DATA shuffle590<>+40(SB)/8, $0x000000000000000e
+DATA shuffle590<>+48(SB)/8, $0x0000000000000000
+DATA shuffle590<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle591<>+0(SB)/8, $0x0000000000000000
 DATA shuffle591<>+8(SB)/8, $0x0000000000000001
-DATA shuffle591<>+16(SB)/8, $0x0000000000000002
+DATA shuffle591<>+16(SB)/8, $0x000000000000000c
 DATA shuffle591<>+24(SB)/8, $0x0000000000000003
 DATA shuffle591<>+32(SB)/8, $0x0000000000000004
 DATA shuffle591<>+40(SB)/8, $0x0000000000000005
-DATA shuffle591<>+48(SB)/8, $0x000000000000000c
+DATA shuffle591<>+48(SB)/8, $0x0000000000000006
 DATA shuffle591<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle592<>+0(SB)/8, $0x0000000000000000
 DATA shuffle592<>+8(SB)/8, $0x0000000000000001
 DATA shuffle592<>+16(SB)/8, $0x0000000000000002
-DATA shuffle592<>+24(SB)/8, $0x0000000000000003
+DATA shuffle592<>+24(SB)/8, $0x000000000000000a
 DATA shuffle592<>+32(SB)/8, $0x0000000000000004
 DATA shuffle592<>+40(SB)/8, $0x0000000000000005
 DATA shuffle592<>+48(SB)/8, $0x0000000000000006
-DATA shuffle592<>+56(SB)/8, $0x000000000000000a
+DATA shuffle592<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle593<>+0(SB)/8, $0x0000000000000001
-DATA shuffle593<>+8(SB)/8, $0x0000000000000007
-DATA shuffle593<>+16(SB)/8, $0x0000000000000000
-DATA shuffle593<>+24(SB)/8, $0x0000000000000000
-DATA shuffle593<>+32(SB)/8, $0x0000000000000009
-DATA shuffle593<>+40(SB)/8, $0x000000000000000f
-DATA shuffle593<>+48(SB)/8, $0x0000000000000000
-DATA shuffle593<>+56(SB)/8, $0x0000000000000000
+DATA shuffle593<>+0(SB)/8, $0x0000000000000000
+DATA shuffle593<>+8(SB)/8, $0x0000000000000001
+DATA shuffle593<>+16(SB)/8, $0x0000000000000002
+DATA shuffle593<>+24(SB)/8, $0x0000000000000003
+DATA shuffle593<>+32(SB)/8, $0x0000000000000004
+DATA shuffle593<>+40(SB)/8, $0x0000000000000005
+DATA shuffle593<>+48(SB)/8, $0x000000000000000c
+DATA shuffle593<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle594<>+0(SB)/8, $0x0000000000000000
 DATA shuffle594<>+8(SB)/8, $0x0000000000000001
-DATA shuffle594<>+16(SB)/8, $0x000000000000000d
+DATA shuffle594<>+16(SB)/8, $0x0000000000000002
 DATA shuffle594<>+24(SB)/8, $0x0000000000000003
 DATA shuffle594<>+32(SB)/8, $0x0000000000000004
 DATA shuffle594<>+40(SB)/8, $0x0000000000000005
 DATA shuffle594<>+48(SB)/8, $0x0000000000000006
-DATA shuffle594<>+56(SB)/8, $0x0000000000000007
+DATA shuffle594<>+56(SB)/8, $0x000000000000000a
 GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle595<>+0(SB)/8, $0x0000000000000000
-DATA shuffle595<>+8(SB)/8, $0x0000000000000001
-DATA shuffle595<>+16(SB)/8, $0x0000000000000002
-DATA shuffle595<>+24(SB)/8, $0x0000000000000003
-DATA shuffle595<>+32(SB)/8, $0x0000000000000004
-DATA shuffle595<>+40(SB)/8, $0x0000000000000005
-DATA shuffle595<>+48(SB)/8, $0x000000000000000d
-DATA shuffle595<>+56(SB)/8, $0x0000000000000007
+DATA shuffle595<>+0(SB)/8, $0x0000000000000001
+DATA shuffle595<>+8(SB)/8, $0x0000000000000007
+DATA shuffle595<>+16(SB)/8, $0x0000000000000000
+DATA shuffle595<>+24(SB)/8, $0x0000000000000000
+DATA shuffle595<>+32(SB)/8, $0x0000000000000009
+DATA shuffle595<>+40(SB)/8, $0x000000000000000f
+DATA shuffle595<>+48(SB)/8, $0x0000000000000000
+DATA shuffle595<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle596<>+0(SB)/8, $0x0000000000000000
 DATA shuffle596<>+8(SB)/8, $0x0000000000000001
-DATA shuffle596<>+16(SB)/8, $0x0000000000000002
+DATA shuffle596<>+16(SB)/8, $0x000000000000000d
 DATA shuffle596<>+24(SB)/8, $0x0000000000000003
 DATA shuffle596<>+32(SB)/8, $0x0000000000000004
 DATA shuffle596<>+40(SB)/8, $0x0000000000000005
 DATA shuffle596<>+48(SB)/8, $0x0000000000000006
-DATA shuffle596<>+56(SB)/8, $0x000000000000000b
+DATA shuffle596<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle597<>+0(SB)/8, $0x0000000000000000
-DATA shuffle597<>+8(SB)/8, $0x0000000000000000
-DATA shuffle597<>+16(SB)/8, $0x0000000000000006
-DATA shuffle597<>+24(SB)/8, $0x0000000000000000
-DATA shuffle597<>+32(SB)/8, $0x0000000000000000
-DATA shuffle597<>+40(SB)/8, $0x0000000000000008
-DATA shuffle597<>+48(SB)/8, $0x000000000000000e
-DATA shuffle597<>+56(SB)/8, $0x0000000000000000
+DATA shuffle597<>+8(SB)/8, $0x0000000000000001
+DATA shuffle597<>+16(SB)/8, $0x0000000000000002
+DATA shuffle597<>+24(SB)/8, $0x0000000000000003
+DATA shuffle597<>+32(SB)/8, $0x0000000000000004
+DATA shuffle597<>+40(SB)/8, $0x0000000000000005
+DATA shuffle597<>+48(SB)/8, $0x000000000000000d
+DATA shuffle597<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle598<>+0(SB)/8, $0x000000000000000a
+DATA shuffle598<>+0(SB)/8, $0x0000000000000000
 DATA shuffle598<>+8(SB)/8, $0x0000000000000001
 DATA shuffle598<>+16(SB)/8, $0x0000000000000002
 DATA shuffle598<>+24(SB)/8, $0x0000000000000003
 DATA shuffle598<>+32(SB)/8, $0x0000000000000004
 DATA shuffle598<>+40(SB)/8, $0x0000000000000005
 DATA shuffle598<>+48(SB)/8, $0x0000000000000006
-DATA shuffle598<>+56(SB)/8, $0x0000000000000007
+DATA shuffle598<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle599<>+0(SB)/8, $0x0000000000000000
-DATA shuffle599<>+8(SB)/8, $0x0000000000000001
-DATA shuffle599<>+16(SB)/8, $0x0000000000000002
-DATA shuffle599<>+24(SB)/8, $0x000000000000000c
-DATA shuffle599<>+32(SB)/8, $0x0000000000000004
-DATA shuffle599<>+40(SB)/8, $0x0000000000000005
-DATA shuffle599<>+48(SB)/8, $0x0000000000000006
-DATA shuffle599<>+56(SB)/8, $0x0000000000000007
+DATA shuffle599<>+8(SB)/8, $0x0000000000000000
+DATA shuffle599<>+16(SB)/8, $0x0000000000000006
+DATA shuffle599<>+24(SB)/8, $0x0000000000000000
+DATA shuffle599<>+32(SB)/8, $0x0000000000000000
+DATA shuffle599<>+40(SB)/8, $0x0000000000000008
+DATA shuffle599<>+48(SB)/8, $0x000000000000000e
+DATA shuffle599<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle600<>+0(SB)/8, $0x0000000000000000
+DATA shuffle600<>+0(SB)/8, $0x000000000000000a
 DATA shuffle600<>+8(SB)/8, $0x0000000000000001
 DATA shuffle600<>+16(SB)/8, $0x0000000000000002
 DATA shuffle600<>+24(SB)/8, $0x0000000000000003
-DATA shuffle600<>+32(SB)/8, $0x000000000000000a
+DATA shuffle600<>+32(SB)/8, $0x0000000000000004
 DATA shuffle600<>+40(SB)/8, $0x0000000000000005
 DATA shuffle600<>+48(SB)/8, $0x0000000000000006
 DATA shuffle600<>+56(SB)/8, $0x0000000000000007
@@ -15868,48 +16023,48 @@ GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
 DATA shuffle601<>+0(SB)/8, $0x0000000000000000
 DATA shuffle601<>+8(SB)/8, $0x0000000000000001
 DATA shuffle601<>+16(SB)/8, $0x0000000000000002
-DATA shuffle601<>+24(SB)/8, $0x0000000000000003
+DATA shuffle601<>+24(SB)/8, $0x000000000000000c
 DATA shuffle601<>+32(SB)/8, $0x0000000000000004
 DATA shuffle601<>+40(SB)/8, $0x0000000000000005
 DATA shuffle601<>+48(SB)/8, $0x0000000000000006
-DATA shuffle601<>+56(SB)/8, $0x000000000000000c
+DATA shuffle601<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle602<>+0(SB)/8, $0x0000000000000000
 DATA shuffle602<>+8(SB)/8, $0x0000000000000001
-DATA shuffle602<>+16(SB)/8, $0x0000000000000007
-DATA shuffle602<>+24(SB)/8, $0x0000000000000000
-DATA shuffle602<>+32(SB)/8, $0x0000000000000000
-DATA shuffle602<>+40(SB)/8, $0x0000000000000009
-DATA shuffle602<>+48(SB)/8, $0x000000000000000f
-DATA shuffle602<>+56(SB)/8, $0x0000000000000000
+DATA shuffle602<>+16(SB)/8, $0x0000000000000002
+DATA shuffle602<>+24(SB)/8, $0x0000000000000003
+DATA shuffle602<>+32(SB)/8, $0x000000000000000a
+DATA shuffle602<>+40(SB)/8, $0x0000000000000005
+DATA shuffle602<>+48(SB)/8, $0x0000000000000006
+DATA shuffle602<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle603<>+0(SB)/8, $0x000000000000000b
+DATA shuffle603<>+0(SB)/8, $0x0000000000000000
 DATA shuffle603<>+8(SB)/8, $0x0000000000000001
 DATA shuffle603<>+16(SB)/8, $0x0000000000000002
 DATA shuffle603<>+24(SB)/8, $0x0000000000000003
 DATA shuffle603<>+32(SB)/8, $0x0000000000000004
 DATA shuffle603<>+40(SB)/8, $0x0000000000000005
 DATA shuffle603<>+48(SB)/8, $0x0000000000000006
-DATA shuffle603<>+56(SB)/8, $0x0000000000000007
+DATA shuffle603<>+56(SB)/8, $0x000000000000000c
 GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle604<>+0(SB)/8, $0x0000000000000000
 DATA shuffle604<>+8(SB)/8, $0x0000000000000001
-DATA shuffle604<>+16(SB)/8, $0x0000000000000002
-DATA shuffle604<>+24(SB)/8, $0x000000000000000d
-DATA shuffle604<>+32(SB)/8, $0x0000000000000004
-DATA shuffle604<>+40(SB)/8, $0x0000000000000005
-DATA shuffle604<>+48(SB)/8, $0x0000000000000006
-DATA shuffle604<>+56(SB)/8, $0x0000000000000007
+DATA shuffle604<>+16(SB)/8, $0x0000000000000007
+DATA shuffle604<>+24(SB)/8, $0x0000000000000000
+DATA shuffle604<>+32(SB)/8, $0x0000000000000000
+DATA shuffle604<>+40(SB)/8, $0x0000000000000009
+DATA shuffle604<>+48(SB)/8, $0x000000000000000f
+DATA shuffle604<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle605<>+0(SB)/8, $0x0000000000000000
+DATA shuffle605<>+0(SB)/8, $0x000000000000000b
 DATA shuffle605<>+8(SB)/8, $0x0000000000000001
 DATA shuffle605<>+16(SB)/8, $0x0000000000000002
 DATA shuffle605<>+24(SB)/8, $0x0000000000000003
-DATA shuffle605<>+32(SB)/8, $0x000000000000000b
+DATA shuffle605<>+32(SB)/8, $0x0000000000000004
 DATA shuffle605<>+40(SB)/8, $0x0000000000000005
 DATA shuffle605<>+48(SB)/8, $0x0000000000000006
 DATA shuffle605<>+56(SB)/8, $0x0000000000000007
@@ -15918,102 +16073,122 @@ GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
 DATA shuffle606<>+0(SB)/8, $0x0000000000000000
 DATA shuffle606<>+8(SB)/8, $0x0000000000000001
 DATA shuffle606<>+16(SB)/8, $0x0000000000000002
-DATA shuffle606<>+24(SB)/8, $0x0000000000000003
+DATA shuffle606<>+24(SB)/8, $0x000000000000000d
 DATA shuffle606<>+32(SB)/8, $0x0000000000000004
 DATA shuffle606<>+40(SB)/8, $0x0000000000000005
 DATA shuffle606<>+48(SB)/8, $0x0000000000000006
-DATA shuffle606<>+56(SB)/8, $0x000000000000000d
+DATA shuffle606<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle607<>+0(SB)/8, $0x0000000000000000
-DATA shuffle607<>+8(SB)/8, $0x0000000000000000
-DATA shuffle607<>+16(SB)/8, $0x0000000000000000
-DATA shuffle607<>+24(SB)/8, $0x0000000000000006
-DATA shuffle607<>+32(SB)/8, $0x0000000000000000
-DATA shuffle607<>+40(SB)/8, $0x0000000000000000
-DATA shuffle607<>+48(SB)/8, $0x0000000000000008
-DATA shuffle607<>+56(SB)/8, $0x000000000000000e
+DATA shuffle607<>+8(SB)/8, $0x0000000000000001
+DATA shuffle607<>+16(SB)/8, $0x0000000000000002
+DATA shuffle607<>+24(SB)/8, $0x0000000000000003
+DATA shuffle607<>+32(SB)/8, $0x000000000000000b
+DATA shuffle607<>+40(SB)/8, $0x0000000000000005
+DATA shuffle607<>+48(SB)/8, $0x0000000000000006
+DATA shuffle607<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle608<>+0(SB)/8, $0x000000000000000c
+DATA shuffle608<>+0(SB)/8, $0x0000000000000000
 DATA shuffle608<>+8(SB)/8, $0x0000000000000001
 DATA shuffle608<>+16(SB)/8, $0x0000000000000002
 DATA shuffle608<>+24(SB)/8, $0x0000000000000003
 DATA shuffle608<>+32(SB)/8, $0x0000000000000004
 DATA shuffle608<>+40(SB)/8, $0x0000000000000005
 DATA shuffle608<>+48(SB)/8, $0x0000000000000006
-DATA shuffle608<>+56(SB)/8, $0x0000000000000007
+DATA shuffle608<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle609<>+0(SB)/8, $0x0000000000000000
-DATA shuffle609<>+8(SB)/8, $0x000000000000000a
-DATA shuffle609<>+16(SB)/8, $0x0000000000000002
-DATA shuffle609<>+24(SB)/8, $0x0000000000000003
-DATA shuffle609<>+32(SB)/8, $0x0000000000000004
-DATA shuffle609<>+40(SB)/8, $0x0000000000000005
-DATA shuffle609<>+48(SB)/8, $0x0000000000000006
-DATA shuffle609<>+56(SB)/8, $0x0000000000000007
+DATA shuffle609<>+8(SB)/8, $0x0000000000000000
+DATA shuffle609<>+16(SB)/8, $0x0000000000000000
+DATA shuffle609<>+24(SB)/8, $0x0000000000000006
+DATA shuffle609<>+32(SB)/8, $0x0000000000000000
+DATA shuffle609<>+40(SB)/8, $0x0000000000000000
+DATA shuffle609<>+48(SB)/8, $0x0000000000000008
+DATA shuffle609<>+56(SB)/8, $0x000000000000000e
 GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle610<>+0(SB)/8, $0x0000000000000000
+DATA shuffle610<>+0(SB)/8, $0x000000000000000c
 DATA shuffle610<>+8(SB)/8, $0x0000000000000001
 DATA shuffle610<>+16(SB)/8, $0x0000000000000002
 DATA shuffle610<>+24(SB)/8, $0x0000000000000003
 DATA shuffle610<>+32(SB)/8, $0x0000000000000004
-DATA shuffle610<>+40(SB)/8, $0x000000000000000a
+DATA shuffle610<>+40(SB)/8, $0x0000000000000005
 DATA shuffle610<>+48(SB)/8, $0x0000000000000006
 DATA shuffle610<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle611<>+0(SB)/8, $0x0000000000000000
-DATA shuffle611<>+8(SB)/8, $0x0000000000000000
-DATA shuffle611<>+16(SB)/8, $0x0000000000000001
-DATA shuffle611<>+24(SB)/8, $0x0000000000000007
-DATA shuffle611<>+32(SB)/8, $0x0000000000000000
-DATA shuffle611<>+40(SB)/8, $0x0000000000000000
-DATA shuffle611<>+48(SB)/8, $0x0000000000000009
-DATA shuffle611<>+56(SB)/8, $0x000000000000000f
+DATA shuffle611<>+8(SB)/8, $0x000000000000000a
+DATA shuffle611<>+16(SB)/8, $0x0000000000000002
+DATA shuffle611<>+24(SB)/8, $0x0000000000000003
+DATA shuffle611<>+32(SB)/8, $0x0000000000000004
+DATA shuffle611<>+40(SB)/8, $0x0000000000000005
+DATA shuffle611<>+48(SB)/8, $0x0000000000000006
+DATA shuffle611<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle612<>+0(SB)/8, $0x000000000000000d
+DATA shuffle612<>+0(SB)/8, $0x0000000000000000
 DATA shuffle612<>+8(SB)/8, $0x0000000000000001
 DATA shuffle612<>+16(SB)/8, $0x0000000000000002
 DATA shuffle612<>+24(SB)/8, $0x0000000000000003
 DATA shuffle612<>+32(SB)/8, $0x0000000000000004
-DATA shuffle612<>+40(SB)/8, $0x0000000000000005
+DATA shuffle612<>+40(SB)/8, $0x000000000000000a
 DATA shuffle612<>+48(SB)/8, $0x0000000000000006
 DATA shuffle612<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle613<>+0(SB)/8, $0x0000000000000000
-DATA shuffle613<>+8(SB)/8, $0x000000000000000b
-DATA shuffle613<>+16(SB)/8, $0x0000000000000002
-DATA shuffle613<>+24(SB)/8, $0x0000000000000003
-DATA shuffle613<>+32(SB)/8, $0x0000000000000004
-DATA shuffle613<>+40(SB)/8, $0x0000000000000005
-DATA shuffle613<>+48(SB)/8, $0x0000000000000006
-DATA shuffle613<>+56(SB)/8, $0x0000000000000007
+DATA shuffle613<>+8(SB)/8, $0x0000000000000000
+DATA shuffle613<>+16(SB)/8, $0x0000000000000001
+DATA shuffle613<>+24(SB)/8, $0x0000000000000007
+DATA shuffle613<>+32(SB)/8, $0x0000000000000000
+DATA shuffle613<>+40(SB)/8, $0x0000000000000000
+DATA shuffle613<>+48(SB)/8, $0x0000000000000009
+DATA shuffle613<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle614<>+0(SB)/8, $0x0000000000000000
+DATA shuffle614<>+0(SB)/8, $0x000000000000000d
 DATA shuffle614<>+8(SB)/8, $0x0000000000000001
 DATA shuffle614<>+16(SB)/8, $0x0000000000000002
 DATA shuffle614<>+24(SB)/8, $0x0000000000000003
-DATA shuffle614<>+32(SB)/8, $0x000000000000000d
+DATA shuffle614<>+32(SB)/8, $0x0000000000000004
 DATA shuffle614<>+40(SB)/8, $0x0000000000000005
 DATA shuffle614<>+48(SB)/8, $0x0000000000000006
 DATA shuffle614<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle615<>+0(SB)/8, $0x0000000000000000
-DATA shuffle615<>+8(SB)/8, $0x0000000000000001
+DATA shuffle615<>+8(SB)/8, $0x000000000000000b
 DATA shuffle615<>+16(SB)/8, $0x0000000000000002
 DATA shuffle615<>+24(SB)/8, $0x0000000000000003
 DATA shuffle615<>+32(SB)/8, $0x0000000000000004
-DATA shuffle615<>+40(SB)/8, $0x000000000000000b
+DATA shuffle615<>+40(SB)/8, $0x0000000000000005
 DATA shuffle615<>+48(SB)/8, $0x0000000000000006
 DATA shuffle615<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle616<>+0(SB)/8, $0x0000000000000000
+DATA shuffle616<>+8(SB)/8, $0x0000000000000001
+DATA shuffle616<>+16(SB)/8, $0x0000000000000002
+DATA shuffle616<>+24(SB)/8, $0x0000000000000003
+DATA shuffle616<>+32(SB)/8, $0x000000000000000d
+DATA shuffle616<>+40(SB)/8, $0x0000000000000005
+DATA shuffle616<>+48(SB)/8, $0x0000000000000006
+DATA shuffle616<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle617<>+0(SB)/8, $0x0000000000000000
+DATA shuffle617<>+8(SB)/8, $0x0000000000000001
+DATA shuffle617<>+16(SB)/8, $0x0000000000000002
+DATA shuffle617<>+24(SB)/8, $0x0000000000000003
+DATA shuffle617<>+32(SB)/8, $0x0000000000000004
+DATA shuffle617<>+40(SB)/8, $0x000000000000000b
+DATA shuffle617<>+48(SB)/8, $0x0000000000000006
+DATA shuffle617<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -16037,31 +16212,31 @@ TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle616<>+0(SB), Z31
-	VMOVDQU64 shuffle617<>+0(SB), Z30
-	VMOVDQU64 shuffle618<>+0(SB), Z29
-	VMOVDQU64 shuffle619<>+0(SB), Z28
-	VMOVDQU64 shuffle620<>+0(SB), Z27
-	VMOVDQU64 shuffle621<>+0(SB), Z26
-	VMOVDQU64 shuffle622<>+0(SB), Z25
-	VMOVDQU64 shuffle623<>+0(SB), Z24
-	VMOVDQU64 shuffle624<>+0(SB), Z23
-	VMOVDQU64 shuffle625<>+0(SB), Z22
-	VMOVDQU64 shuffle626<>+0(SB), Z21
-	VMOVDQU64 shuffle627<>+0(SB), Z20
-	VMOVDQU64 shuffle628<>+0(SB), Z19
+	VMOVDQU64 shuffle618<>+0(SB), Z31
+	VMOVDQU64 shuffle619<>+0(SB), Z30
+	VMOVDQU64 shuffle620<>+0(SB), Z29
+	VMOVDQU64 shuffle621<>+0(SB), Z28
+	VMOVDQU64 shuffle622<>+0(SB), Z27
+	VMOVDQU64 shuffle623<>+0(SB), Z26
+	VMOVDQU64 shuffle624<>+0(SB), Z25
+	VMOVDQU64 shuffle625<>+0(SB), Z24
+	VMOVDQU64 shuffle626<>+0(SB), Z23
+	VMOVDQU64 shuffle627<>+0(SB), Z22
+	VMOVDQU64 shuffle628<>+0(SB), Z21
+	VMOVDQU64 shuffle629<>+0(SB), Z20
+	VMOVDQU64 shuffle630<>+0(SB), Z19
 
-group559:
+group569:
 	MOVQ rows+24(FP), R9
 
-row560:
+row570:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last562
+	JB   last572
 
-chunks561:
+chunks571:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16139,156 +16314,156 @@ chunks561:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks561
+	JAE        chunks571
 
-last562:
+last572:
 	TESTQ R11, R11
-	JZ    rowdone563
+	JZ    rowdone573
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks561
+	JMP   chunks571
 
-rowdone563:
+rowdone573:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row560
+	JNZ  row570
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group559
+	JNZ  group569
 	VZEROUPPER
 	RET
 
-DATA shuffle616<>+0(SB)/8, $0xffff000000000000
-DATA shuffle616<>+8(SB)/8, $0x0000000000000000
-DATA shuffle616<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle616<>+24(SB)/8, $0x0000000000000000
-DATA shuffle616<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle616<>+40(SB)/8, $0x0000000000000000
-DATA shuffle616<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle616<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle617<>+0(SB)/8, $0x0000000000000000
-DATA shuffle617<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle617<>+16(SB)/8, $0x0000000000000000
-DATA shuffle617<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle617<>+32(SB)/8, $0x0000000000000000
-DATA shuffle617<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle617<>+48(SB)/8, $0xffff000000000000
-DATA shuffle617<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle618<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle618<>+0(SB)/8, $0xffff000000000000
 DATA shuffle618<>+8(SB)/8, $0x0000000000000000
-DATA shuffle618<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle618<>+16(SB)/8, $0x0000ffff00000000
 DATA shuffle618<>+24(SB)/8, $0x0000000000000000
-DATA shuffle618<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle618<>+40(SB)/8, $0xffff000000000000
-DATA shuffle618<>+48(SB)/8, $0x0000000000000000
-DATA shuffle618<>+56(SB)/8, $0x0000ffff00000000
+DATA shuffle618<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle618<>+40(SB)/8, $0x0000000000000000
+DATA shuffle618<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle618<>+56(SB)/8, $0xffff000000000000
 GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle619<>+0(SB)/8, $0x0000000000000000
-DATA shuffle619<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle619<>+8(SB)/8, $0x0000ffff00000000
 DATA shuffle619<>+16(SB)/8, $0x0000000000000000
-DATA shuffle619<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle619<>+32(SB)/8, $0xffff000000000000
-DATA shuffle619<>+40(SB)/8, $0x0000000000000000
-DATA shuffle619<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle619<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle619<>+32(SB)/8, $0x0000000000000000
+DATA shuffle619<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle619<>+48(SB)/8, $0xffff000000000000
 DATA shuffle619<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle620<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle620<>+0(SB)/8, $0x0000ffff00000000
 DATA shuffle620<>+8(SB)/8, $0x0000000000000000
-DATA shuffle620<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle620<>+24(SB)/8, $0xffff000000000000
-DATA shuffle620<>+32(SB)/8, $0x0000000000000000
-DATA shuffle620<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle620<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle620<>+24(SB)/8, $0x0000000000000000
+DATA shuffle620<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle620<>+40(SB)/8, $0xffff000000000000
 DATA shuffle620<>+48(SB)/8, $0x0000000000000000
-DATA shuffle620<>+56(SB)/8, $0x00000000ffff0000
+DATA shuffle620<>+56(SB)/8, $0x0000ffff00000000
 GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle621<>+0(SB)/8, $0x0000000000000000
-DATA shuffle621<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle621<>+16(SB)/8, $0xffff000000000000
-DATA shuffle621<>+24(SB)/8, $0x0000000000000000
-DATA shuffle621<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle621<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle621<>+16(SB)/8, $0x0000000000000000
+DATA shuffle621<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle621<>+32(SB)/8, $0xffff000000000000
 DATA shuffle621<>+40(SB)/8, $0x0000000000000000
-DATA shuffle621<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle621<>+48(SB)/8, $0x0000ffff00000000
 DATA shuffle621<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle622<>+0(SB)/8, $0x0015000e00070000
-DATA shuffle622<>+8(SB)/8, $0x0011000a0003001c
-DATA shuffle622<>+16(SB)/8, $0x000d0006001f0018
-DATA shuffle622<>+24(SB)/8, $0x00090002001b0014
-DATA shuffle622<>+32(SB)/8, $0x0005001e00170010
-DATA shuffle622<>+40(SB)/8, $0x0001001a0013000c
-DATA shuffle622<>+48(SB)/8, $0x001d0016000f0008
-DATA shuffle622<>+56(SB)/8, $0x00190012000b0004
+DATA shuffle622<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle622<>+8(SB)/8, $0x0000000000000000
+DATA shuffle622<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle622<>+24(SB)/8, $0xffff000000000000
+DATA shuffle622<>+32(SB)/8, $0x0000000000000000
+DATA shuffle622<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle622<>+48(SB)/8, $0x0000000000000000
+DATA shuffle622<>+56(SB)/8, $0x00000000ffff0000
 GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle623<>+0(SB)/8, $0x0016000f00080001
-DATA shuffle623<>+8(SB)/8, $0x0012000b0004001d
-DATA shuffle623<>+16(SB)/8, $0x000e000700000019
-DATA shuffle623<>+24(SB)/8, $0x000a0003001c0015
-DATA shuffle623<>+32(SB)/8, $0x0006001f00180011
-DATA shuffle623<>+40(SB)/8, $0x0002001b0014000d
-DATA shuffle623<>+48(SB)/8, $0x001e001700100009
-DATA shuffle623<>+56(SB)/8, $0x001a0013000c0005
+DATA shuffle623<>+0(SB)/8, $0x0000000000000000
+DATA shuffle623<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle623<>+16(SB)/8, $0xffff000000000000
+DATA shuffle623<>+24(SB)/8, $0x0000000000000000
+DATA shuffle623<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle623<>+40(SB)/8, $0x0000000000000000
+DATA shuffle623<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle623<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle624<>+0(SB)/8, $0x0017001000090002
-DATA shuffle624<>+8(SB)/8, $0x0013000c0005001e
-DATA shuffle624<>+16(SB)/8, $0x000f00080001001a
-DATA shuffle624<>+24(SB)/8, $0x000b0004001d0016
-DATA shuffle624<>+32(SB)/8, $0x0007000000190012
-DATA shuffle624<>+40(SB)/8, $0x0003001c0015000e
-DATA shuffle624<>+48(SB)/8, $0x001f00180011000a
-DATA shuffle624<>+56(SB)/8, $0x001b0014000d0006
+DATA shuffle624<>+0(SB)/8, $0x0015000e00070000
+DATA shuffle624<>+8(SB)/8, $0x0011000a0003001c
+DATA shuffle624<>+16(SB)/8, $0x000d0006001f0018
+DATA shuffle624<>+24(SB)/8, $0x00090002001b0014
+DATA shuffle624<>+32(SB)/8, $0x0005001e00170010
+DATA shuffle624<>+40(SB)/8, $0x0001001a0013000c
+DATA shuffle624<>+48(SB)/8, $0x001d0016000f0008
+DATA shuffle624<>+56(SB)/8, $0x00190012000b0004
 GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle625<>+0(SB)/8, $0x00180011000a0003
-DATA shuffle625<>+8(SB)/8, $0x0014000d0006001f
-DATA shuffle625<>+16(SB)/8, $0x001000090002001b
-DATA shuffle625<>+24(SB)/8, $0x000c0005001e0017
-DATA shuffle625<>+32(SB)/8, $0x00080001001a0013
-DATA shuffle625<>+40(SB)/8, $0x0004001d0016000f
-DATA shuffle625<>+48(SB)/8, $0x000000190012000b
-DATA shuffle625<>+56(SB)/8, $0x001c0015000e0007
+DATA shuffle625<>+0(SB)/8, $0x0016000f00080001
+DATA shuffle625<>+8(SB)/8, $0x0012000b0004001d
+DATA shuffle625<>+16(SB)/8, $0x000e000700000019
+DATA shuffle625<>+24(SB)/8, $0x000a0003001c0015
+DATA shuffle625<>+32(SB)/8, $0x0006001f00180011
+DATA shuffle625<>+40(SB)/8, $0x0002001b0014000d
+DATA shuffle625<>+48(SB)/8, $0x001e001700100009
+DATA shuffle625<>+56(SB)/8, $0x001a0013000c0005
 GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle626<>+0(SB)/8, $0x00190012000b0004
-DATA shuffle626<>+8(SB)/8, $0x0015000e00070000
-DATA shuffle626<>+16(SB)/8, $0x0011000a0003001c
-DATA shuffle626<>+24(SB)/8, $0x000d0006001f0018
-DATA shuffle626<>+32(SB)/8, $0x00090002001b0014
-DATA shuffle626<>+40(SB)/8, $0x0005001e00170010
-DATA shuffle626<>+48(SB)/8, $0x0001001a0013000c
-DATA shuffle626<>+56(SB)/8, $0x001d0016000f0008
+DATA shuffle626<>+0(SB)/8, $0x0017001000090002
+DATA shuffle626<>+8(SB)/8, $0x0013000c0005001e
+DATA shuffle626<>+16(SB)/8, $0x000f00080001001a
+DATA shuffle626<>+24(SB)/8, $0x000b0004001d0016
+DATA shuffle626<>+32(SB)/8, $0x0007000000190012
+DATA shuffle626<>+40(SB)/8, $0x0003001c0015000e
+DATA shuffle626<>+48(SB)/8, $0x001f00180011000a
+DATA shuffle626<>+56(SB)/8, $0x001b0014000d0006
 GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle627<>+0(SB)/8, $0x001a0013000c0005
-DATA shuffle627<>+8(SB)/8, $0x0016000f00080001
-DATA shuffle627<>+16(SB)/8, $0x0012000b0004001d
-DATA shuffle627<>+24(SB)/8, $0x000e000700000019
-DATA shuffle627<>+32(SB)/8, $0x000a0003001c0015
-DATA shuffle627<>+40(SB)/8, $0x0006001f00180011
-DATA shuffle627<>+48(SB)/8, $0x0002001b0014000d
-DATA shuffle627<>+56(SB)/8, $0x001e001700100009
+DATA shuffle627<>+0(SB)/8, $0x00180011000a0003
+DATA shuffle627<>+8(SB)/8, $0x0014000d0006001f
+DATA shuffle627<>+16(SB)/8, $0x001000090002001b
+DATA shuffle627<>+24(SB)/8, $0x000c0005001e0017
+DATA shuffle627<>+32(SB)/8, $0x00080001001a0013
+DATA shuffle627<>+40(SB)/8, $0x0004001d0016000f
+DATA shuffle627<>+48(SB)/8, $0x000000190012000b
+DATA shuffle627<>+56(SB)/8, $0x001c0015000e0007
 GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle628<>+0(SB)/8, $0x001b0014000d0006
-DATA shuffle628<>+8(SB)/8, $0x0017001000090002
-DATA shuffle628<>+16(SB)/8, $0x0013000c0005001e
-DATA shuffle628<>+24(SB)/8, $0x000f00080001001a
-DATA shuffle628<>+32(SB)/8, $0x000b0004001d0016
-DATA shuffle628<>+40(SB)/8, $0x0007000000190012
-DATA shuffle628<>+48(SB)/8, $0x0003001c0015000e
-DATA shuffle628<>+56(SB)/8, $0x001f00180011000a
+DATA shuffle628<>+0(SB)/8, $0x00190012000b0004
+DATA shuffle628<>+8(SB)/8, $0x0015000e00070000
+DATA shuffle628<>+16(SB)/8, $0x0011000a0003001c
+DATA shuffle628<>+24(SB)/8, $0x000d0006001f0018
+DATA shuffle628<>+32(SB)/8, $0x00090002001b0014
+DATA shuffle628<>+40(SB)/8, $0x0005001e00170010
+DATA shuffle628<>+48(SB)/8, $0x0001001a0013000c
+DATA shuffle628<>+56(SB)/8, $0x001d0016000f0008
 GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle629<>+0(SB)/8, $0x001a0013000c0005
+DATA shuffle629<>+8(SB)/8, $0x0016000f00080001
+DATA shuffle629<>+16(SB)/8, $0x0012000b0004001d
+DATA shuffle629<>+24(SB)/8, $0x000e000700000019
+DATA shuffle629<>+32(SB)/8, $0x000a0003001c0015
+DATA shuffle629<>+40(SB)/8, $0x0006001f00180011
+DATA shuffle629<>+48(SB)/8, $0x0002001b0014000d
+DATA shuffle629<>+56(SB)/8, $0x001e001700100009
+GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle630<>+0(SB)/8, $0x001b0014000d0006
+DATA shuffle630<>+8(SB)/8, $0x0017001000090002
+DATA shuffle630<>+16(SB)/8, $0x0013000c0005001e
+DATA shuffle630<>+24(SB)/8, $0x000f00080001001a
+DATA shuffle630<>+32(SB)/8, $0x000b0004001d0016
+DATA shuffle630<>+40(SB)/8, $0x0007000000190012
+DATA shuffle630<>+48(SB)/8, $0x0003001c0015000e
+DATA shuffle630<>+56(SB)/8, $0x001f00180011000a
+GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -16312,31 +16487,31 @@ TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle629<>+0(SB), Z31
-	VMOVDQU64 shuffle630<>+0(SB), Z30
-	VMOVDQU64 shuffle631<>+0(SB), Z29
-	VMOVDQU64 shuffle632<>+0(SB), Z28
-	VMOVDQU64 shuffle633<>+0(SB), Z27
-	VMOVDQU64 shuffle634<>+0(SB), Z26
-	VMOVDQU64 shuffle635<>+0(SB), Z25
-	VMOVDQU64 shuffle636<>+0(SB), Z24
-	VMOVDQU64 shuffle637<>+0(SB), Z23
-	VMOVDQU64 shuffle638<>+0(SB), Z22
-	VMOVDQU64 shuffle639<>+0(SB), Z21
-	VMOVDQU64 shuffle640<>+0(SB), Z20
-	VMOVDQU64 shuffle641<>+0(SB), Z19
+	VMOVDQU64 shuffle631<>+0(SB), Z31
+	VMOVDQU64 shuffle632<>+0(SB), Z30
+	VMOVDQU64 shuffle633<>+0(SB), Z29
+	VMOVDQU64 shuffle634<>+0(SB), Z28
+	VMOVDQU64 shuffle635<>+0(SB), Z27
+	VMOVDQU64 shuffle636<>+0(SB), Z26
+	VMOVDQU64 shuffle637<>+0(SB), Z25
+	VMOVDQU64 shuffle638<>+0(SB), Z24
+	VMOVDQU64 shuffle639<>+0(SB), Z23
+	VMOVDQU64 shuffle640<>+0(SB), Z22
+	VMOVDQU64 shuffle641<>+0(SB), Z21
+	VMOVDQU64 shuffle642<>+0(SB), Z20
+	VMOVDQU64 shuffle643<>+0(SB), Z19
 
-group564:
+group574:
 	MOVQ rows+24(FP), R9
 
-row565:
+row575:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last567
+	JB   last577
 
-chunks566:
+chunks576:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16414,156 +16589,156 @@ chunks566:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks566
+	JAE        chunks576
 
-last567:
+last577:
 	TESTQ R11, R11
-	JZ    rowdone568
+	JZ    rowdone578
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks566
+	JMP   chunks576
 
-rowdone568:
+rowdone578:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row565
+	JNZ  row575
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group564
+	JNZ  group574
 	VZEROUPPER
 	RET
 
-DATA shuffle629<>+0(SB)/8, $0x0000000000000000
-DATA shuffle629<>+8(SB)/8, $0x0000000000000000
-DATA shuffle629<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle629<>+24(SB)/8, $0x0000000000000000
-DATA shuffle629<>+32(SB)/8, $0x0000000000000000
-DATA shuffle629<>+40(SB)/8, $0x0000000000000000
-DATA shuffle629<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle629<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle630<>+0(SB)/8, $0x0000000000000000
-DATA shuffle630<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle630<>+16(SB)/8, $0x0000000000000000
-DATA shuffle630<>+24(SB)/8, $0x0000000000000000
-DATA shuffle630<>+32(SB)/8, $0x0000000000000000
-DATA shuffle630<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle630<>+48(SB)/8, $0x0000000000000000
-DATA shuffle630<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle631<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle631<>+0(SB)/8, $0x0000000000000000
 DATA shuffle631<>+8(SB)/8, $0x0000000000000000
-DATA shuffle631<>+16(SB)/8, $0x0000000000000000
+DATA shuffle631<>+16(SB)/8, $0xffffffff00000000
 DATA shuffle631<>+24(SB)/8, $0x0000000000000000
-DATA shuffle631<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle631<>+32(SB)/8, $0x0000000000000000
 DATA shuffle631<>+40(SB)/8, $0x0000000000000000
-DATA shuffle631<>+48(SB)/8, $0x0000000000000000
-DATA shuffle631<>+56(SB)/8, $0xffffffff00000000
+DATA shuffle631<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle631<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle632<>+0(SB)/8, $0x0000000000000000
-DATA shuffle632<>+8(SB)/8, $0x0000000000000000
+DATA shuffle632<>+8(SB)/8, $0xffffffff00000000
 DATA shuffle632<>+16(SB)/8, $0x0000000000000000
-DATA shuffle632<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle632<>+24(SB)/8, $0x0000000000000000
 DATA shuffle632<>+32(SB)/8, $0x0000000000000000
-DATA shuffle632<>+40(SB)/8, $0x0000000000000000
-DATA shuffle632<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle632<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle632<>+48(SB)/8, $0x0000000000000000
 DATA shuffle632<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle633<>+0(SB)/8, $0x0000000000000000
+DATA shuffle633<>+0(SB)/8, $0xffffffff00000000
 DATA shuffle633<>+8(SB)/8, $0x0000000000000000
-DATA shuffle633<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle633<>+16(SB)/8, $0x0000000000000000
 DATA shuffle633<>+24(SB)/8, $0x0000000000000000
-DATA shuffle633<>+32(SB)/8, $0x0000000000000000
-DATA shuffle633<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle633<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle633<>+40(SB)/8, $0x0000000000000000
 DATA shuffle633<>+48(SB)/8, $0x0000000000000000
-DATA shuffle633<>+56(SB)/8, $0x0000000000000000
+DATA shuffle633<>+56(SB)/8, $0xffffffff00000000
 GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle634<>+0(SB)/8, $0x0000000000000000
-DATA shuffle634<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle634<>+8(SB)/8, $0x0000000000000000
 DATA shuffle634<>+16(SB)/8, $0x0000000000000000
-DATA shuffle634<>+24(SB)/8, $0x0000000000000000
-DATA shuffle634<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle634<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle634<>+32(SB)/8, $0x0000000000000000
 DATA shuffle634<>+40(SB)/8, $0x0000000000000000
-DATA shuffle634<>+48(SB)/8, $0x0000000000000000
+DATA shuffle634<>+48(SB)/8, $0xffffffff00000000
 DATA shuffle634<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle635<>+0(SB)/8, $0x0000000700000000
-DATA shuffle635<>+8(SB)/8, $0x000000050000000e
-DATA shuffle635<>+16(SB)/8, $0x000000030000000c
-DATA shuffle635<>+24(SB)/8, $0x000000010000000a
-DATA shuffle635<>+32(SB)/8, $0x0000000f00000008
-DATA shuffle635<>+40(SB)/8, $0x0000000d00000006
-DATA shuffle635<>+48(SB)/8, $0x0000000b00000004
-DATA shuffle635<>+56(SB)/8, $0x0000000900000002
+DATA shuffle635<>+0(SB)/8, $0x0000000000000000
+DATA shuffle635<>+8(SB)/8, $0x0000000000000000
+DATA shuffle635<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle635<>+24(SB)/8, $0x0000000000000000
+DATA shuffle635<>+32(SB)/8, $0x0000000000000000
+DATA shuffle635<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle635<>+48(SB)/8, $0x0000000000000000
+DATA shuffle635<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle636<>+0(SB)/8, $0x0000000800000001
-DATA shuffle636<>+8(SB)/8, $0x000000060000000f
-DATA shuffle636<>+16(SB)/8, $0x000000040000000d
-DATA shuffle636<>+24(SB)/8, $0x000000020000000b
-DATA shuffle636<>+32(SB)/8, $0x0000000000000009
-DATA shuffle636<>+40(SB)/8, $0x0000000e00000007
-DATA shuffle636<>+48(SB)/8, $0x0000000c00000005
-DATA shuffle636<>+56(SB)/8, $0x0000000a00000003
+DATA shuffle636<>+0(SB)/8, $0x0000000000000000
+DATA shuffle636<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle636<>+16(SB)/8, $0x0000000000000000
+DATA shuffle636<>+24(SB)/8, $0x0000000000000000
+DATA shuffle636<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle636<>+40(SB)/8, $0x0000000000000000
+DATA shuffle636<>+48(SB)/8, $0x0000000000000000
+DATA shuffle636<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle637<>+0(SB)/8, $0x0000000900000002
-DATA shuffle637<>+8(SB)/8, $0x0000000700000000
-DATA shuffle637<>+16(SB)/8, $0x000000050000000e
-DATA shuffle637<>+24(SB)/8, $0x000000030000000c
-DATA shuffle637<>+32(SB)/8, $0x000000010000000a
-DATA shuffle637<>+40(SB)/8, $0x0000000f00000008
-DATA shuffle637<>+48(SB)/8, $0x0000000d00000006
-DATA shuffle637<>+56(SB)/8, $0x0000000b00000004
+DATA shuffle637<>+0(SB)/8, $0x0000000700000000
+DATA shuffle637<>+8(SB)/8, $0x000000050000000e
+DATA shuffle637<>+16(SB)/8, $0x000000030000000c
+DATA shuffle637<>+24(SB)/8, $0x000000010000000a
+DATA shuffle637<>+32(SB)/8, $0x0000000f00000008
+DATA shuffle637<>+40(SB)/8, $0x0000000d00000006
+DATA shuffle637<>+48(SB)/8, $0x0000000b00000004
+DATA shuffle637<>+56(SB)/8, $0x0000000900000002
 GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle638<>+0(SB)/8, $0x0000000a00000003
-DATA shuffle638<>+8(SB)/8, $0x0000000800000001
-DATA shuffle638<>+16(SB)/8, $0x000000060000000f
-DATA shuffle638<>+24(SB)/8, $0x000000040000000d
-DATA shuffle638<>+32(SB)/8, $0x000000020000000b
-DATA shuffle638<>+40(SB)/8, $0x0000000000000009
-DATA shuffle638<>+48(SB)/8, $0x0000000e00000007
-DATA shuffle638<>+56(SB)/8, $0x0000000c00000005
+DATA shuffle638<>+0(SB)/8, $0x0000000800000001
+DATA shuffle638<>+8(SB)/8, $0x000000060000000f
+DATA shuffle638<>+16(SB)/8, $0x000000040000000d
+DATA shuffle638<>+24(SB)/8, $0x000000020000000b
+DATA shuffle638<>+32(SB)/8, $0x0000000000000009
+DATA shuffle638<>+40(SB)/8, $0x0000000e00000007
+DATA shuffle638<>+48(SB)/8, $0x0000000c00000005
+DATA shuffle638<>+56(SB)/8, $0x0000000a00000003
 GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle639<>+0(SB)/8, $0x0000000b00000004
-DATA shuffle639<>+8(SB)/8, $0x0000000900000002
-DATA shuffle639<>+16(SB)/8, $0x0000000700000000
-DATA shuffle639<>+24(SB)/8, $0x000000050000000e
-DATA shuffle639<>+32(SB)/8, $0x000000030000000c
-DATA shuffle639<>+40(SB)/8, $0x000000010000000a
-DATA shuffle639<>+48(SB)/8, $0x0000000f00000008
-DATA shuffle639<>+56(SB)/8, $0x0000000d00000006
+DATA shuffle639<>+0(SB)/8, $0x0000000900000002
+DATA shuffle639<>+8(SB)/8, $0x0000000700000000
+DATA shuffle639<>+16(SB)/8, $0x000000050000000e
+DATA shuffle639<>+24(SB)/8, $0x000000030000000c
+DATA shuffle639<>+32(SB)/8, $0x000000010000000a
+DATA shuffle639<>+40(SB)/8, $0x0000000f00000008
+DATA shuffle639<>+48(SB)/8, $0x0000000d00000006
+DATA shuffle639<>+56(SB)/8, $0x0000000b00000004
 GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle640<>+0(SB)/8, $0x0000000c00000005
-DATA shuffle640<>+8(SB)/8, $0x0000000a00000003
-DATA shuffle640<>+16(SB)/8, $0x0000000800000001
-DATA shuffle640<>+24(SB)/8, $0x000000060000000f
-DATA shuffle640<>+32(SB)/8, $0x000000040000000d
-DATA shuffle640<>+40(SB)/8, $0x000000020000000b
-DATA shuffle640<>+48(SB)/8, $0x0000000000000009
-DATA shuffle640<>+56(SB)/8, $0x0000000e00000007
+DATA shuffle640<>+0(SB)/8, $0x0000000a00000003
+DATA shuffle640<>+8(SB)/8, $0x0000000800000001
+DATA shuffle640<>+16(SB)/8, $0x000000060000000f
+DATA shuffle640<>+24(SB)/8, $0x000000040000000d
+DATA shuffle640<>+32(SB)/8, $0x000000020000000b
+DATA shuffle640<>+40(SB)/8, $0x0000000000000009
+DATA shuffle640<>+48(SB)/8, $0x0000000e00000007
+DATA shuffle640<>+56(SB)/8, $0x0000000c00000005
 GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle641<>+0(SB)/8, $0x0000000d00000006
-DATA shuffle641<>+8(SB)/8, $0x0000000b00000004
-DATA shuffle641<>+16(SB)/8, $0x0000000900000002
-DATA shuffle641<>+24(SB)/8, $0x0000000700000000
-DATA shuffle641<>+32(SB)/8, $0x000000050000000e
-DATA shuffle641<>+40(SB)/8, $0x000000030000000c
-DATA shuffle641<>+48(SB)/8, $0x000000010000000a
-DATA shuffle641<>+56(SB)/8, $0x0000000f00000008
+DATA shuffle641<>+0(SB)/8, $0x0000000b00000004
+DATA shuffle641<>+8(SB)/8, $0x0000000900000002
+DATA shuffle641<>+16(SB)/8, $0x0000000700000000
+DATA shuffle641<>+24(SB)/8, $0x000000050000000e
+DATA shuffle641<>+32(SB)/8, $0x000000030000000c
+DATA shuffle641<>+40(SB)/8, $0x000000010000000a
+DATA shuffle641<>+48(SB)/8, $0x0000000f00000008
+DATA shuffle641<>+56(SB)/8, $0x0000000d00000006
 GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle642<>+0(SB)/8, $0x0000000c00000005
+DATA shuffle642<>+8(SB)/8, $0x0000000a00000003
+DATA shuffle642<>+16(SB)/8, $0x0000000800000001
+DATA shuffle642<>+24(SB)/8, $0x000000060000000f
+DATA shuffle642<>+32(SB)/8, $0x000000040000000d
+DATA shuffle642<>+40(SB)/8, $0x000000020000000b
+DATA shuffle642<>+48(SB)/8, $0x0000000000000009
+DATA shuffle642<>+56(SB)/8, $0x0000000e00000007
+GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle643<>+0(SB)/8, $0x0000000d00000006
+DATA shuffle643<>+8(SB)/8, $0x0000000b00000004
+DATA shuffle643<>+16(SB)/8, $0x0000000900000002
+DATA shuffle643<>+24(SB)/8, $0x0000000700000000
+DATA shuffle643<>+32(SB)/8, $0x000000050000000e
+DATA shuffle643<>+40(SB)/8, $0x000000030000000c
+DATA shuffle643<>+48(SB)/8, $0x000000010000000a
+DATA shuffle643<>+56(SB)/8, $0x0000000f00000008
+GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -16587,31 +16762,31 @@ TEXT ·unzip7x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle642<>+0(SB), Z31
-	VMOVDQU64 shuffle643<>+0(SB), Z30
-	VMOVDQU64 shuffle512<>+0(SB), Z29
-	VMOVDQU64 shuffle514<>+0(SB), Z28
-	VMOVDQU64 shuffle644<>+0(SB), Z27
-	VMOVDQU64 shuffle645<>+0(SB), Z26
-	VMOVDQU64 shuffle646<>+0(SB), Z25
-	VMOVDQU64 shuffle647<>+0(SB), Z24
-	VMOVDQU64 shuffle648<>+0(SB), Z23
-	VMOVDQU64 shuffle649<>+0(SB), Z22
-	VMOVDQU64 shuffle650<>+0(SB), Z21
-	VMOVDQU64 shuffle651<>+0(SB), Z20
-	VMOVDQU64 shuffle652<>+0(SB), Z19
+	VMOVDQU64 shuffle644<>+0(SB), Z31
+	VMOVDQU64 shuffle645<>+0(SB), Z30
+	VMOVDQU64 shuffle514<>+0(SB), Z29
+	VMOVDQU64 shuffle516<>+0(SB), Z28
+	VMOVDQU64 shuffle646<>+0(SB), Z27
+	VMOVDQU64 shuffle647<>+0(SB), Z26
+	VMOVDQU64 shuffle648<>+0(SB), Z25
+	VMOVDQU64 shuffle649<>+0(SB), Z24
+	VMOVDQU64 shuffle650<>+0(SB), Z23
+	VMOVDQU64 shuffle651<>+0(SB), Z22
+	VMOVDQU64 shuffle652<>+0(SB), Z21
+	VMOVDQU64 shuffle653<>+0(SB), Z20
+	VMOVDQU64 shuffle654<>+0(SB), Z19
 
-group569:
+group579:
 	MOVQ rows+24(FP), R9
 
-row570:
+row580:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last572
+	JB   last582
 
-chunks571:
+chunks581:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16689,136 +16864,269 @@ chunks571:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks571
+	JAE        chunks581
 
-last572:
+last582:
 	TESTQ R11, R11
-	JZ    rowdone573
+	JZ    rowdone583
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks571
+	JMP   chunks581
 
-rowdone573:
+rowdone583:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row570
+	JNZ  row580
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group569
+	JNZ  group579
 	VZEROUPPER
 	RET
 
-DATA shuffle642<>+0(SB)/8, $0x0000000000000000
-DATA shuffle642<>+8(SB)/8, $0x0000000000000000
-DATA shuffle642<>+16(SB)/8, $0x0000000000000000
-DATA shuffle642<>+24(SB)/8, $0x0000000000000000
-DATA shuffle642<>+32(SB)/8, $0x0000000000000000
-DATA shuffle642<>+40(SB)/8, $0x0000000000000000
-DATA shuffle642<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle642<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle643<>+0(SB)/8, $0x0000000000000000
-DATA shuffle643<>+8(SB)/8, $0x0000000000000000
-DATA shuffle643<>+16(SB)/8, $0x0000000000000000
-DATA shuffle643<>+24(SB)/8, $0x0000000000000000
-DATA shuffle643<>+32(SB)/8, $0x0000000000000000
-DATA shuffle643<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle643<>+48(SB)/8, $0x0000000000000000
-DATA shuffle643<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle644<>+0(SB)/8, $0x0000000000000000
 DATA shuffle644<>+8(SB)/8, $0x0000000000000000
-DATA shuffle644<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle644<>+16(SB)/8, $0x0000000000000000
 DATA shuffle644<>+24(SB)/8, $0x0000000000000000
 DATA shuffle644<>+32(SB)/8, $0x0000000000000000
 DATA shuffle644<>+40(SB)/8, $0x0000000000000000
-DATA shuffle644<>+48(SB)/8, $0x0000000000000000
+DATA shuffle644<>+48(SB)/8, $0xffffffffffffffff
 DATA shuffle644<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle644<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle645<>+0(SB)/8, $0x0000000000000000
-DATA shuffle645<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle645<>+8(SB)/8, $0x0000000000000000
 DATA shuffle645<>+16(SB)/8, $0x0000000000000000
 DATA shuffle645<>+24(SB)/8, $0x0000000000000000
 DATA shuffle645<>+32(SB)/8, $0x0000000000000000
-DATA shuffle645<>+40(SB)/8, $0x0000000000000000
+DATA shuffle645<>+40(SB)/8, $0xffffffffffffffff
 DATA shuffle645<>+48(SB)/8, $0x0000000000000000
 DATA shuffle645<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle645<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle646<>+0(SB)/8, $0x0000000000000000
-DATA shuffle646<>+8(SB)/8, $0x0000000000000007
-DATA shuffle646<>+16(SB)/8, $0x0000000000000006
-DATA shuffle646<>+24(SB)/8, $0x0000000000000005
-DATA shuffle646<>+32(SB)/8, $0x0000000000000004
-DATA shuffle646<>+40(SB)/8, $0x0000000000000003
-DATA shuffle646<>+48(SB)/8, $0x0000000000000002
-DATA shuffle646<>+56(SB)/8, $0x0000000000000001
+DATA shuffle646<>+8(SB)/8, $0x0000000000000000
+DATA shuffle646<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle646<>+24(SB)/8, $0x0000000000000000
+DATA shuffle646<>+32(SB)/8, $0x0000000000000000
+DATA shuffle646<>+40(SB)/8, $0x0000000000000000
+DATA shuffle646<>+48(SB)/8, $0x0000000000000000
+DATA shuffle646<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle647<>+0(SB)/8, $0x0000000000000001
-DATA shuffle647<>+8(SB)/8, $0x0000000000000000
-DATA shuffle647<>+16(SB)/8, $0x0000000000000007
-DATA shuffle647<>+24(SB)/8, $0x0000000000000006
-DATA shuffle647<>+32(SB)/8, $0x0000000000000005
-DATA shuffle647<>+40(SB)/8, $0x0000000000000004
-DATA shuffle647<>+48(SB)/8, $0x0000000000000003
-DATA shuffle647<>+56(SB)/8, $0x0000000000000002
+DATA shuffle647<>+0(SB)/8, $0x0000000000000000
+DATA shuffle647<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle647<>+16(SB)/8, $0x0000000000000000
+DATA shuffle647<>+24(SB)/8, $0x0000000000000000
+DATA shuffle647<>+32(SB)/8, $0x0000000000000000
+DATA shuffle647<>+40(SB)/8, $0x0000000000000000
+DATA shuffle647<>+48(SB)/8, $0x0000000000000000
+DATA shuffle647<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle647<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle648<>+0(SB)/8, $0x0000000000000002
-DATA shuffle648<>+8(SB)/8, $0x0000000000000001
-DATA shuffle648<>+16(SB)/8, $0x0000000000000000
-DATA shuffle648<>+24(SB)/8, $0x0000000000000007
-DATA shuffle648<>+32(SB)/8, $0x0000000000000006
-DATA shuffle648<>+40(SB)/8, $0x0000000000000005
-DATA shuffle648<>+48(SB)/8, $0x0000000000000004
-DATA shuffle648<>+56(SB)/8, $0x0000000000000003
+DATA shuffle648<>+0(SB)/8, $0x0000000000000000
+DATA shuffle648<>+8(SB)/8, $0x0000000000000007
+DATA shuffle648<>+16(SB)/8, $0x0000000000000006
+DATA shuffle648<>+24(SB)/8, $0x0000000000000005
+DATA shuffle648<>+32(SB)/8, $0x0000000000000004
+DATA shuffle648<>+40(SB)/8, $0x0000000000000003
+DATA shuffle648<>+48(SB)/8, $0x0000000000000002
+DATA shuffle648<>+56(SB)/8, $0x0000000000000001
 GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle649<>+0(SB)/8, $0x0000000000000003
-DATA shuffle649<>+8(SB)/8, $0x0000000000000002
-DATA shuffle649<>+16(SB)/8, $0x0000000000000001
-DATA shuffle649<>+24(SB)/8, $0x0000000000000000
-DATA shuffle649<>+32(SB)/8, $0x0000000000000007
-DATA shuffle649<>+40(SB)/8, $0x0000000000000006
-DATA shuffle649<>+48(SB)/8, $0x0000000000000005
-DATA shuffle649<>+56(SB)/8, $0x0000000000000004
+DATA shuffle649<>+0(SB)/8, $0x0000000000000001
+DATA shuffle649<>+8(SB)/8, $0x0000000000000000
+DATA shuffle649<>+16(SB)/8, $0x0000000000000007
+DATA shuffle649<>+24(SB)/8, $0x0000000000000006
+DATA shuffle649<>+32(SB)/8, $0x0000000000000005
+DATA shuffle649<>+40(SB)/8, $0x0000000000000004
+DATA shuffle649<>+48(SB)/8, $0x0000000000000003
+DATA shuffle649<>+56(SB)/8, $0x0000000000000002
 GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle650<>+0(SB)/8, $0x0000000000000004
-DATA shuffle650<>+8(SB)/8, $0x0000000000000003
-DATA shuffle650<>+16(SB)/8, $0x0000000000000002
-DATA shuffle650<>+24(SB)/8, $0x0000000000000001
-DATA shuffle650<>+32(SB)/8, $0x0000000000000000
-DATA shuffle650<>+40(SB)/8, $0x0000000000000007
-DATA shuffle650<>+48(SB)/8, $0x0000000000000006
-DATA shuffle650<>+56(SB)/8, $0x0000000000000005
+DATA shuffle650<>+0(SB)/8, $0x0000000000000002
+DATA shuffle650<>+8(SB)/8, $0x0000000000000001
+DATA shuffle650<>+16(SB)/8, $0x0000000000000000
+DATA shuffle650<>+24(SB)/8, $0x0000000000000007
+DATA shuffle650<>+32(SB)/8, $0x0000000000000006
+DATA shuffle650<>+40(SB)/8, $0x0000000000000005
+DATA shuffle650<>+48(SB)/8, $0x0000000000000004
+DATA shuffle650<>+56(SB)/8, $0x0000000000000003
 GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle651<>+0(SB)/8, $0x0000000000000005
-DATA shuffle651<>+8(SB)/8, $0x0000000000000004
-DATA shuffle651<>+16(SB)/8, $0x0000000000000003
-DATA shuffle651<>+24(SB)/8, $0x0000000000000002
-DATA shuffle651<>+32(SB)/8, $0x0000000000000001
-DATA shuffle651<>+40(SB)/8, $0x0000000000000000
-DATA shuffle651<>+48(SB)/8, $0x0000000000000007
-DATA shuffle651<>+56(SB)/8, $0x0000000000000006
+DATA shuffle651<>+0(SB)/8, $0x0000000000000003
+DATA shuffle651<>+8(SB)/8, $0x0000000000000002
+DATA shuffle651<>+16(SB)/8, $0x0000000000000001
+DATA shuffle651<>+24(SB)/8, $0x0000000000000000
+DATA shuffle651<>+32(SB)/8, $0x0000000000000007
+DATA shuffle651<>+40(SB)/8, $0x0000000000000006
+DATA shuffle651<>+48(SB)/8, $0x0000000000000005
+DATA shuffle651<>+56(SB)/8, $0x0000000000000004
 GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle652<>+0(SB)/8, $0x0000000000000006
-DATA shuffle652<>+8(SB)/8, $0x0000000000000005
-DATA shuffle652<>+16(SB)/8, $0x0000000000000004
-DATA shuffle652<>+24(SB)/8, $0x0000000000000003
-DATA shuffle652<>+32(SB)/8, $0x0000000000000002
-DATA shuffle652<>+40(SB)/8, $0x0000000000000001
-DATA shuffle652<>+48(SB)/8, $0x0000000000000000
-DATA shuffle652<>+56(SB)/8, $0x0000000000000007
+DATA shuffle652<>+0(SB)/8, $0x0000000000000004
+DATA shuffle652<>+8(SB)/8, $0x0000000000000003
+DATA shuffle652<>+16(SB)/8, $0x0000000000000002
+DATA shuffle652<>+24(SB)/8, $0x0000000000000001
+DATA shuffle652<>+32(SB)/8, $0x0000000000000000
+DATA shuffle652<>+40(SB)/8, $0x0000000000000007
+DATA shuffle652<>+48(SB)/8, $0x0000000000000006
+DATA shuffle652<>+56(SB)/8, $0x0000000000000005
 GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle653<>+0(SB)/8, $0x0000000000000005
+DATA shuffle653<>+8(SB)/8, $0x0000000000000004
+DATA shuffle653<>+16(SB)/8, $0x0000000000000003
+DATA shuffle653<>+24(SB)/8, $0x0000000000000002
+DATA shuffle653<>+32(SB)/8, $0x0000000000000001
+DATA shuffle653<>+40(SB)/8, $0x0000000000000000
+DATA shuffle653<>+48(SB)/8, $0x0000000000000007
+DATA shuffle653<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle654<>+0(SB)/8, $0x0000000000000006
+DATA shuffle654<>+8(SB)/8, $0x0000000000000005
+DATA shuffle654<>+16(SB)/8, $0x0000000000000004
+DATA shuffle654<>+24(SB)/8, $0x0000000000000003
+DATA shuffle654<>+32(SB)/8, $0x0000000000000002
+DATA shuffle654<>+40(SB)/8, $0x0000000000000001
+DATA shuffle654<>+48(SB)/8, $0x0000000000000000
+DATA shuffle654<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+
+// func unzip8x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip8x1AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle275<>+0(SB), Z31
+	VMOVDQU64 shuffle276<>+0(SB), Z30
+
+group584:
+	MOVQ rows+24(FP), R9
+
+row585:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last587
+
+chunks586:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VPSHUFB   shuffle655<>+0(SB), Z0, Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VPSHUFB   shuffle655<>+0(SB), Z1, Z1
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VPSHUFB   shuffle655<>+0(SB), Z2, Z2
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VPSHUFB   shuffle655<>+0(SB), Z3, Z3
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VPSHUFB   shuffle655<>+0(SB), Z4, Z4
+	VMOVDQU64 320(AX)(R10*8), Z5
+	VPSHUFB   shuffle655<>+0(SB), Z5, Z5
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VPSHUFB   shuffle655<>+0(SB), Z6, Z6
+	VMOVDQU64 448(AX)(R10*8), Z7
+	VPSHUFB   shuffle655<>+0(SB), Z7, Z7
+	VMOVDQU64 shuffle275<>+0(SB), Z9
+	VPERMI2W  Z1, Z0, Z9
+	VPERMT2W  Z1, Z30, Z0
+	VMOVDQU64 shuffle275<>+0(SB), Z1
+	VPERMI2W  Z3, Z2, Z1
+	VPERMT2W  Z3, Z30, Z2
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z5, Z4, Z3
+	VPERMT2W  Z5, Z30, Z4
+	VMOVDQU64 shuffle275<>+0(SB), Z5
+	VPERMI2W  Z7, Z6, Z5
+	VPERMT2W  Z7, Z30, Z6
+	VMOVDQU64 shuffle275<>+0(SB), Z7
+	VPERMI2W  Z1, Z9, Z7
+	VPERMT2W  Z1, Z30, Z9
+	VMOVDQU64 shuffle275<>+0(SB), Z1
+	VPERMI2W  Z5, Z3, Z1
+	VPERMT2W  Z5, Z30, Z3
+	VMOVDQU64 shuffle275<>+0(SB), Z5
+	VPERMI2W  Z1, Z7, Z5
+	VMOVDQU64 Z5, (R11)
+	VPERMT2W  Z1, Z30, Z7
+	VMOVDQU64 Z7, (R12)
+	VMOVDQU64 shuffle275<>+0(SB), Z5
+	VPERMI2W  Z3, Z9, Z5
+	VMOVDQU64 Z5, (R11)(DX*2)
+	VPERMT2W  Z3, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*2)
+	VMOVDQU64 shuffle275<>+0(SB), Z5
+	VPERMI2W  Z2, Z0, Z5
+	VPERMT2W  Z2, Z30, Z0
+	VMOVDQU64 shuffle275<>+0(SB), Z2
+	VPERMI2W  Z6, Z4, Z2
+	VPERMT2W  Z6, Z30, Z4
+	VMOVDQU64 shuffle275<>+0(SB), Z6
+	VPERMI2W  Z2, Z5, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2W  Z2, Z30, Z5
+	VMOVDQU64 Z5, (R12)(DX*1)
+	VMOVDQU64 shuffle275<>+0(SB), Z6
+	VPERMI2W  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2W  Z4, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks586
+
+last587:
+	TESTQ R11, R11
+	JZ    rowdone588
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks586
+
+rowdone588:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row585
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group584
+	VZEROUPPER
+	RET
+
+DATA shuffle655<>+0(SB)/8, $0x0b030a0209010800
+DATA shuffle655<>+8(SB)/8, $0x0f070e060d050c04
+DATA shuffle655<>+16(SB)/8, $0x0b030a0209010800
+DATA shuffle655<>+24(SB)/8, $0x0f070e060d050c04
+DATA shuffle655<>+32(SB)/8, $0x0b030a0209010800
+DATA shuffle655<>+40(SB)/8, $0x0f070e060d050c04
+DATA shuffle655<>+48(SB)/8, $0x0b030a0209010800
+DATA shuffle655<>+56(SB)/8, $0x0f070e060d050c04
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
 
 // func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
@@ -16845,17 +17153,17 @@ TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group574:
+group589:
 	MOVQ rows+24(FP), R9
 
-row575:
+row590:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last577
+	JB   last592
 
-chunks576:
+chunks591:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -16914,24 +17222,24 @@ chunks576:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks576
+	JAE       chunks591
 
-last577:
+last592:
 	TESTQ R11, R11
-	JZ    rowdone578
+	JZ    rowdone593
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks576
+	JMP   chunks591
 
-rowdone578:
+rowdone593:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row575
+	JNZ  row590
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group574
+	JNZ  group589
 	VZEROUPPER
 	RET
 
@@ -16960,17 +17268,17 @@ TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
-group579:
+group594:
 	MOVQ rows+24(FP), R9
 
-row580:
+row595:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last582
+	JB   last597
 
-chunks581:
+chunks596:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17029,24 +17337,24 @@ chunks581:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks581
+	JAE       chunks596
 
-last582:
+last597:
 	TESTQ R11, R11
-	JZ    rowdone583
+	JZ    rowdone598
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks581
+	JMP   chunks596
 
-rowdone583:
+rowdone598:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row580
+	JNZ  row595
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group579
+	JNZ  group594
 	VZEROUPPER
 	RET
 
@@ -17075,17 +17383,17 @@ TEXT ·unzip8x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
-group584:
+group599:
 	MOVQ rows+24(FP), R9
 
-row585:
+row600:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last587
+	JB   last602
 
-chunks586:
+chunks601:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17144,24 +17452,24 @@ chunks586:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks586
+	JAE       chunks601
 
-last587:
+last602:
 	TESTQ R11, R11
-	JZ    rowdone588
+	JZ    rowdone603
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks586
+	JMP   chunks601
 
-rowdone588:
+rowdone603:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row585
+	JNZ  row600
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group584
+	JNZ  group599
 	VZEROUPPER
 	RET
 
@@ -17189,32 +17497,32 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit589:
+unit604:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final591
+	JGT     final606
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split592
+	JB      split607
 
-whole590:
+whole605:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved593
+	JMP        moved608
 
-final591:
+final606:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole590
+	JMP  whole605
 
-split592:
+split607:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17229,7 +17537,7 @@ split592:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved593:
+moved608:
 	VPUNPCKLBW Z1, Z0, Z12
 	VPUNPCKHBW Z1, Z0, Z13
 	VPUNPCKLBW Z3, Z2, Z14
@@ -17262,13 +17570,13 @@ moved593:
 	ADDQ       SI, R10
 	ADDQ       SI, R11
 	CMPQ       R11, DX
-	JB         same594
+	JB         same609
 	SUBQ       DX, R11
 	ADDQ       BX, R10
 
-same594:
+same609:
 	DECQ R8
-	JNZ  unit589
+	JNZ  unit604
 	VZEROUPPER
 	RET
 
@@ -17282,7 +17590,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	VMOVDQU64       64(DX), Z9
 	VMOVDQU64       128(DX), Z10
 	VMOVDQU64       192(DX), Z11
-	VBROADCASTI32X4 shuffle653<>+0(SB), Z16
+	VBROADCASTI32X4 shuffle656<>+0(SB), Z16
 	KMOVQ           256(DX), K1
 	KMOVQ           264(DX), K2
 	KMOVQ           272(DX), K3
@@ -17297,7 +17605,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ            R10, R10
 	XORQ            R11, R11
 
-unit595:
+unit610:
 	MOVQ        R9, R12
 	CMPQ        R12, DI
 	CMOVQGT     DI, R12
@@ -17335,26 +17643,26 @@ unit595:
 	VPUNPCKLQDQ Z7, Z6, Z14
 	VPUNPCKHQDQ Z7, Z6, Z15
 	CMPQ        R9, DI
-	JGT         final597
+	JGT         final612
 	LEAQ        (CX)(R10*1), R12
 	MOVQ        DX, R13
 	SUBQ        R11, R13
 	CMPQ        R13, SI
-	JB          split598
+	JB          split613
 
-whole596:
+whole611:
 	VMOVDQU8 Z12, K1, (R12)
 	VMOVDQU8 Z13, K1, (R12)(DX*1)
 	VMOVDQU8 Z14, K1, (R12)(DX*2)
 	VMOVDQU8 Z15, K1, (R12)(BX*1)
-	JMP      moved599
+	JMP      moved614
 
-final597:
+final612:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole596
+	JMP  whole611
 
-split598:
+split613:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -17369,24 +17677,24 @@ split598:
 	VMOVDQU8 Z14, K7, (R12)(DX*2)
 	VMOVDQU8 Z15, K7, (R12)(BX*1)
 
-moved599:
+moved614:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same600
+	JB   same615
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same600:
+same615:
 	DECQ R8
-	JNZ  unit595
+	JNZ  unit610
 	VZEROUPPER
 	RET
 
-DATA shuffle653<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle653<>+8(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle653<>(SB), RODATA|NOPTR, $16
+DATA shuffle656<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle656<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $16
 
 // func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -17412,32 +17720,32 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit601:
+unit616:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final603
+	JGT     final618
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split604
+	JB      split619
 
-whole602:
+whole617:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved605
+	JMP        moved620
 
-final603:
+final618:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole602
+	JMP  whole617
 
-split604:
+split619:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17452,7 +17760,7 @@ split604:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved605:
+moved620:
 	VMOVDQA64 Z8, Z4
 	VPMOVW2M  Z8, K6
 	KNOTQ     K6, K7
@@ -17481,13 +17789,13 @@ moved605:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same606
+	JB        same621
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same606:
+same621:
 	DECQ R8
-	JNZ  unit601
+	JNZ  unit616
 	VZEROUPPER
 	RET
 
@@ -17515,7 +17823,7 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit607:
+unit622:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -17545,26 +17853,26 @@ unit607:
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final609
+	JGT        final624
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split610
+	JB         split625
 
-whole608:
+whole623:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved611
+	JMP      moved626
 
-final609:
+final624:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole608
+	JMP  whole623
 
-split610:
+split625:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -17579,18 +17887,18 @@ split610:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved611:
+moved626:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same612
+	JB   same627
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same612:
+same627:
 	DECQ R8
-	JNZ  unit607
+	JNZ  unit622
 	VZEROUPPER
 	RET
 
@@ -17618,32 +17926,32 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit613:
+unit628:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final615
+	JGT     final630
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split616
+	JB      split631
 
-whole614:
+whole629:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved617
+	JMP        moved632
 
-final615:
+final630:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole614
+	JMP  whole629
 
-split616:
+split631:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17658,7 +17966,7 @@ split616:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved617:
+moved632:
 	VMOVDQA64 Z8, Z4
 	VPMOVD2M  Z8, K6
 	KNOTQ     K6, K7
@@ -17687,13 +17995,13 @@ moved617:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same618
+	JB        same633
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same618:
+same633:
 	DECQ R8
-	JNZ  unit613
+	JNZ  unit628
 	VZEROUPPER
 	RET
 
@@ -17721,7 +18029,7 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit619:
+unit634:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -17751,26 +18059,26 @@ unit619:
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final621
+	JGT        final636
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split622
+	JB         split637
 
-whole620:
+whole635:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved623
+	JMP      moved638
 
-final621:
+final636:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole620
+	JMP  whole635
 
-split622:
+split637:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -17785,18 +18093,18 @@ split622:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved623:
+moved638:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same624
+	JB   same639
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same624:
+same639:
 	DECQ R8
-	JNZ  unit619
+	JNZ  unit634
 	VZEROUPPER
 	RET
 
@@ -17819,74 +18127,74 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs625
+	JAE   runs640
 	CMPQ  DX, $+32
-	JAE   runs626
+	JAE   runs641
 	CMPQ  DX, $+16
-	JAE   runs627
+	JAE   runs642
 	RET
 
-runs625:
+runs640:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group628:
+group643:
 	MOVQ rows+48(FP), R10
 
-row629:
+row644:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run630:
+run645:
 	XORQ R14, R14
 
-pieces631:
+pieces646:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone632
+	JEQ       piecesdone647
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces631
+	JLE       pieces646
 	MOVQ      SI, R14
-	JMP       pieces631
+	JMP       pieces646
 
-piecesdone632:
+piecesdone647:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run630
+	JNZ  run645
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row629
+	JNZ  row644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group628
+	JNZ  group643
 	VZEROUPPER
 	RET
 
-runs626:
+runs641:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group633:
+group648:
 	MOVQ rows+48(FP), R10
 
-row634:
+row649:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run635:
+run650:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -17894,34 +18202,34 @@ run635:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run635
+	JNZ     run650
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row634
+	JNZ     row649
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group633
+	JNZ     group648
 	VZEROUPPER
 	RET
 
-runs627:
+runs642:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group636:
+group651:
 	MOVQ rows+48(FP), R10
 
-row637:
+row652:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run638:
+run653:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -17929,14 +18237,14 @@ run638:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run638
+	JNZ     run653
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row637
+	JNZ     row652
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group636
+	JNZ     group651
 	VZEROUPPER
 	RET

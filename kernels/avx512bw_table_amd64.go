@@ -23,13 +23,13 @@ var avx512bw = simd.Table{
 		4: {2: {2: {F: tzip4x2x2AVX512BW, MinN: 64}, 4: {F: tzip4x2x4AVX512BW, MinN: 64}, 8: {F: tzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip4x3x2AVX512BW, MinN: 24}, 4: {F: tzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tzip4x4x2AVX512BW, MinN: 64}, 4: {F: tzip4x4x4AVX512BW, MinN: 64}}},
 	},
 	Unzip: simd.LaneKernels{
-		2: {2: {F: unzip2x2AVX512BW, MinN: 64}, 4: {F: unzip2x4AVX512BW, MinN: 64}, 8: {F: unzip2x8AVX512BW, MinN: 64}, 16: {F: unzip2x16AVX512BW, MinN: 64}, 6: {F: unzip2x6AVX512BW, MinN: 6}, 12: {F: unzip2x12AVX512BW, MinN: 12}},
+		2: {1: {F: unzip2x1AVX512BW, MinN: 64}, 2: {F: unzip2x2AVX512BW, MinN: 64}, 4: {F: unzip2x4AVX512BW, MinN: 64}, 8: {F: unzip2x8AVX512BW, MinN: 64}, 16: {F: unzip2x16AVX512BW, MinN: 64}, 6: {F: unzip2x6AVX512BW, MinN: 6}, 12: {F: unzip2x12AVX512BW, MinN: 12}},
 		3: {2: {F: unzip3x2AVX512BW, MinN: 64}, 4: {F: unzip3x4AVX512BW, MinN: 64}, 8: {F: unzip3x8AVX512BW, MinN: 64}, 6: {F: unzip3x6AVX512BW, MinN: 6}, 12: {F: unzip3x12AVX512BW, MinN: 12}},
-		4: {2: {F: unzip4x2AVX512BW, MinN: 64}, 4: {F: unzip4x4AVX512BW, MinN: 64}, 8: {F: unzip4x8AVX512BW, MinN: 64}, 16: {F: unzip4x16AVX512BW, MinN: 64}, 12: {F: unzip4x12AVX512BW, MinN: 12}},
+		4: {1: {F: unzip4x1AVX512BW, MinN: 64}, 2: {F: unzip4x2AVX512BW, MinN: 64}, 4: {F: unzip4x4AVX512BW, MinN: 64}, 8: {F: unzip4x8AVX512BW, MinN: 64}, 16: {F: unzip4x16AVX512BW, MinN: 64}, 12: {F: unzip4x12AVX512BW, MinN: 12}},
 		5: {2: {F: unzip5x2AVX512BW, MinN: 64}, 4: {F: unzip5x4AVX512BW, MinN: 64}, 8: {F: unzip5x8AVX512BW, MinN: 64}},
 		6: {2: {F: unzip6x2AVX512BW, MinN: 64}, 4: {F: unzip6x4AVX512BW, MinN: 64}, 8: {F: unzip6x8AVX512BW, MinN: 64}},
 		7: {2: {F: unzip7x2AVX512BW, MinN: 64}, 4: {F: unzip7x4AVX512BW, MinN: 64}, 8: {F: unzip7x8AVX512BW, MinN: 64}},
-		8: {2: {F: unzip8x2AVX512BW, MinN: 64}, 4: {F: unzip8x4AVX512BW, MinN: 64}, 8: {F: unzip8x8AVX512BW, MinN: 64}},
+		8: {1: {F: unzip8x1AVX512BW, MinN: 64}, 2: {F: unzip8x2AVX512BW, MinN: 64}, 4: {F: unzip8x4AVX512BW, MinN: 64}, 8: {F: unzip8x8AVX512BW, MinN: 64}},
 	},
 	TUnzip: simd.TransposeKernels{
 		2: {2: {2: {F: tunzip2x2x2AVX512BW, MinN: 64}, 4: {F: tunzip2x2x4AVX512BW, MinN: 64}, 8: {F: tunzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip2x3x2AVX512BW, MinN: 12}, 4: {F: tunzip2x3x4AVX512BW, MinN: 24}, 8: {F: tunzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tunzip2x4x2AVX512BW, MinN: 64}, 4: {F: tunzip2x4x4AVX512BW, MinN: 64}, 8: {F: tunzip2x4x8AVX512BW, MinN: 64}}},

@@ -53,6 +53,8 @@ func Programs512(k table.Kernel) (body, tail *vec.Prog, err error) {
 	s := Shape512(k)
 	pow2 := k.Cp == 0 && k.Width&(k.Width-1) == 0 && bits.OnesCount(uint(k.B)) == 1
 	switch {
+	case pow2 && k.Kind == table.Unzip && k.Width == 1 && !k.ISA.BytePermutes():
+		body, err = vec.PairedNetworkUnzip(k.B)
 	case pow2 && k.Kind == table.Unzip:
 		body, err = vec.NetworkUnzip(k.B, k.Width, s.Unit)
 	case k.Kind == table.Unzip:
@@ -411,6 +413,8 @@ func (g *Generator) lower512(p *vec.Prog, in, out func(stream, off int) operand.
 			g.store512(regs[ins.A], ins.Size, out(ins.Mem.Stream, ins.Mem.Off), m.mask(g, false, ins))
 		case vec.Permute2:
 			g.permute(ins, regs, dst, inPlace, idx, scratch)
+		case vec.Shuffle:
+			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), regs[ins.A], dst)
 		default:
 			panic(fmt.Sprintf("amd64: no AVX-512 lowering of op %d", ins.Op))
 		}

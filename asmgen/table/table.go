@@ -322,13 +322,20 @@ func (i ISA) has(b, w int) bool {
 	return i != AVX512BW || w%2 == 0
 }
 
+// pairsBytes reports whether an ISA without byte permutes unzips b lanes
+// of w-byte elements by pairing the bytes of two pixels first (vec's
+// PairedNetworkUnzip): AVX-512 BW's unzips by 2, 4 and 8 of bytes.
+func (i ISA) pairsBytes(kind Kind, b, w int) bool {
+	return i.avx512() && !i.BytePermutes() && kind == Unzip && w == 1 && b&(b-1) == 0 && b <= 8
+}
+
 // Kernels lists the kernels of one ISA.
 func Kernels(i ISA) []Kernel {
 	var out []Kernel
 	for _, kind := range []Kind{Zip, Unzip} {
 		for _, b := range Blocks {
 			for _, w := range append(slices.Clone(Widths), RunWidths(b)...) {
-				if i.has(b, w) {
+				if i.has(b, w) || i.pairsBytes(kind, b, w) {
 					out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w})
 				}
 			}

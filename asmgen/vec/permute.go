@@ -192,30 +192,65 @@ func NetworkUnzip(b, w, unit int) (*Prog, error) {
 	for r := range regs {
 		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
 	}
-	var lanes func(regs []int) []int
-	lanes = func(regs []int) []int {
-		if len(regs) == 1 {
-			return regs
-		}
-		var even, odd []int
-		for m := 0; m < len(regs); m += 2 {
-			even = append(even, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, false)))
-			odd = append(odd, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, true)))
-		}
-		le, lo := lanes(even), lanes(odd)
-		out := make([]int, 0, len(regs))
-		for k := range le {
-			out = append(out, le[k], lo[k])
-		}
-		return out
-	}
 	want := UnzipWant(b, w, ZMM)
-	for j, v := range lanes(regs) {
+	for j, v := range p.network(regs, w, unit) {
 		if err := p.storeValue(j, v, want[j]); err != nil {
 			return nil, err
 		}
 	}
 	return p.finish(inputs(1, b*ZMM), want)
+}
+
+// PairedNetworkUnzip builds the unzip chunk of b (2, 4 or 8) lanes of
+// 1-byte elements for registers without byte permutes (AVX-512 BW): a
+// shuffle within each 16-byte lane first pairs the bytes of lane j of two
+// neighbouring pixels, (2q, j) and (2q+1, j), into one 2-byte unit, so
+// that the register is an interleaved row of 2-byte elements, pixel q of
+// which holds the pairs of lanes 0 to b-1; then NetworkUnzip's
+// deinterleaves of 2-byte units leave each lane's pairs in order, which
+// are its bytes in order.
+func PairedNetworkUnzip(b int) (*Prog, error) {
+	if b < 2 || b > 8 || b&(b-1) != 0 {
+		return nil, fmt.Errorf("vec: no paired unzip by %d", b)
+	}
+	p := NewProg(ZMM)
+	mask := make([]int8, ZMM)
+	for at := range mask { // byte (q*b + j)*2 + h of a lane holds byte (2q+h)*b + j
+		x := at % LaneBytes
+		q, j, h := x/2/b, x/2%b, x%2
+		mask[at] = int8((2*q+h)*b + j)
+	}
+	regs := make([]int, b)
+	for r := range regs {
+		regs[r] = p.Shuffle(p.Load(Mem{0, r * ZMM}, ZMM), mask)
+	}
+	out := p.network(regs, 2, 2)
+	want := UnzipWant(b, 1, ZMM)
+	for j, v := range out {
+		if err := p.storeValue(j, v, want[j]); err != nil {
+			return nil, err
+		}
+	}
+	return p.finish(inputs(1, b*ZMM), want)
+}
+
+// network deinterleaves regs, an interleaved row of len(regs) lanes of
+// w-byte elements, into the lanes, by two-table permutes of unit bytes.
+func (p *Prog) network(regs []int, w, unit int) []int {
+	if len(regs) == 1 {
+		return regs
+	}
+	var even, odd []int
+	for m := 0; m < len(regs); m += 2 {
+		even = append(even, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, false)))
+		odd = append(odd, p.Permute2(regs[m], regs[m+1], unit, deinterleaveIdx(w, unit, true)))
+	}
+	le, lo := p.network(even, w, unit), p.network(odd, w, unit)
+	out := make([]int, 0, len(regs))
+	for k := range le {
+		out = append(out, le[k], lo[k])
+	}
+	return out
 }
 
 // WindowZip builds the lanes-to-interleaved chunk of s from registers
