@@ -81,6 +81,46 @@ func TestNetworks(t *testing.T) {
 	}
 }
 
+// TestPairedNetworks: the paired byte unzips are one shuffle per register
+// and the word network's permutes, of 2-byte units; a network over the
+// bytes as they load, without the pairing shuffle, is refused, and so is a
+// block size with no network.
+func TestPairedNetworks(t *testing.T) {
+	for _, b := range []int{2, 4, 8} {
+		u, err := PairedNetworkUnzip(b)
+		if err != nil {
+			t.Errorf("PairedNetworkUnzip(%d): %v", b, err)
+			continue
+		}
+		if count(u, Shuffle) != b || count(u, Permute2) != b*log2(b) {
+			t.Errorf("PairedNetworkUnzip(%d): %d shuffles and %d permutes, want %d and %d", b, count(u, Shuffle), count(u, Permute2), b, b*log2(b))
+		}
+		for _, in := range u.Instrs {
+			if in.Op == Permute2 && in.Unit != 2 {
+				t.Errorf("PairedNetworkUnzip(%d): a permute of %d-byte units", b, in.Unit)
+			}
+		}
+		p := NewProg(ZMM)
+		regs := make([]int, b)
+		for r := range regs {
+			regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
+		}
+		want := UnzipWant(b, 1, ZMM)
+		var bad error
+		for j, v := range p.network(regs, 2, 2) {
+			if err := p.storeValue(j, v, want[j]); err != nil {
+				bad = err
+			}
+		}
+		if _, err := p.finish(inputs(1, b*ZMM), want); bad == nil && err == nil {
+			t.Errorf("unzip by %d of bytes as words, unpaired: accepted", b)
+		}
+	}
+	if _, err := PairedNetworkUnzip(3); err == nil {
+		t.Error("PairedNetworkUnzip(3): no error")
+	}
+}
+
 func log2(b int) int {
 	n := 0
 	for ; b > 1; b /= 2 {
