@@ -10,6 +10,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -32,6 +33,8 @@ func shapeSeeds(f *testing.F) {
 		{2, 0, 12, 5, 8, 3, 0, 0},
 		{1, 2, 4, 12, 1, 0, 1, 0}, // NCHW b = 2, rows of 13 bytes: AVX2's row units
 		{0, 1, 3, 40, 1, 1, 0, 0}, // and rows of 82 bytes, in chunks of 32
+		{0, 2, 1, 31, 2, 4, 0, 1}, // NHWC DCR b = 3, runs of 72 bytes: streamRuns when streaming
+		{1, 2, 2, 3, 2, 4, 1, 1},  // NHWC CRD b = 3, C' = 3, 8-byte, 4 pixels: a streaming transpose's chunk
 	} {
 		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6] == 1, s[7] == 1, []byte{s[0], s[3], 0xff, 0x00, 0x80})
 	}
@@ -86,12 +89,17 @@ func fill(seed []byte, n int) []byte {
 }
 
 // compare runs the case through the public API, generic, and every tier
-// this machine can run, against the reference.
+// this machine can run, against the reference; then every tier again with
+// the streaming paths large tensors take (non-temporal kernels).
 func compare(t *testing.T, c cases.Case, es int, seed []byte) {
 	src := fill(seed, c.Len()*es)
 	paths := append(cases.Tiers(), cases.Tier{Name: "api", Run: cases.API}, cases.Tier{Name: "generic", Run: cases.Generic})
 	for _, path := range paths {
 		cases.Check(t, path.Name, path.Run, c, es, make([]byte, len(src)), src)
+	}
+	defer engine.SetStreamMin(0)()
+	for _, path := range cases.Tiers() {
+		cases.Check(t, path.Name+" streaming", path.Run, c, es, make([]byte, len(src)), src)
 	}
 }
 
