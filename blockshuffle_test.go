@@ -25,7 +25,10 @@ import (
 )
 
 // TestTiersMatchReference runs every tier this machine can run over the
-// edge cases and random shapes, at every width, against the naive reference.
+// edge cases and random shapes, at every width, against the naive
+// reference: as calls run, and with every call taking the streaming paths
+// that only tensors past a quarter of the cache take (the planner's
+// choice of non-temporal kernels and the layouts it hands them).
 func TestTiersMatchReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	random := 300
@@ -33,30 +36,16 @@ func TestTiersMatchReference(t *testing.T) {
 		random = 30
 	}
 	all := append(cases.Edge(), cases.Random(rng, random, 1<<14)...)
-	for _, tier := range cases.Tiers() {
-		t.Run(tier.Name, func(t *testing.T) {
-			cases.Compare(t, tier.Name, tier.Run, all, cases.Widths, rng)
-		})
-	}
-}
-
-// TestStreamingMatchesReference runs every tier over the edge cases and
-// random shapes with every call taking the streaming paths, which calls
-// only make on tensors larger than a quarter of the cache: the planner's
-// choice of streaming kernels and the layouts it hands them, at every
-// width, against the naive reference.
-func TestStreamingMatchesReference(t *testing.T) {
-	defer engine.SetStreamMin(0)()
-	rng := rand.New(rand.NewPCG(27, 28))
-	random := 100
-	if testing.Short() {
-		random = 10
-	}
-	all := append(cases.Edge(), cases.Random(rng, random, 1<<14)...)
-	for _, tier := range cases.Tiers() {
-		t.Run(tier.Name, func(t *testing.T) {
-			cases.Compare(t, tier.Name, tier.Run, all, cases.Widths, rng)
-		})
+	for _, stream := range []bool{false, true} {
+		if stream {
+			defer engine.SetStreamMin(0)() // from here on every call streams
+		}
+		for _, tier := range cases.Tiers() {
+			name := tier.Name + map[bool]string{true: " streaming"}[stream]
+			t.Run(name, func(t *testing.T) {
+				cases.Compare(t, name, tier.Run, all, cases.Widths, rng)
+			})
+		}
 	}
 }
 

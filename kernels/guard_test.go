@@ -49,7 +49,7 @@ func inGuards(t *testing.T, spaceLen, depthLen int, check func(space, depth []by
 // checks the result. Reading or writing a single byte outside faults.
 func TestGuardPages(t *testing.T) {
 	for name, set := range tablesUnderTest() {
-		forEachLane(set, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
+		forEachLane(set, false, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			unit := w
 			if cp > 0 {
 				unit = b * cp * w
@@ -61,7 +61,7 @@ func TestGuardPages(t *testing.T) {
 				}
 			}
 		})
-		forEachStreaming(set, func(unzip bool, b, cp, w int, k simd.LaneKernel) { // rows of whole chunks
+		forEachLane(set, true, func(unzip bool, b, cp, w int, k simd.LaneKernel) { // rows of whole chunks
 			for n := k.MinN; n <= max(256, 3*k.MinN); n += k.MinN {
 				tightCase(b, w, cp, n, set.Split[b], n%(2*k.MinN) == 0).guarded(t, name+" NT", unzip, k)
 			}

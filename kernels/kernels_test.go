@@ -202,42 +202,20 @@ func randBytes(rng *rand.Rand, n int) []byte {
 }
 
 // forEachLane calls f for every lane kernel of a table: zips, unzips and
-// transposing ones (cp > 0).
-func forEachLane(t *simd.Table, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
+// transposing ones (cp > 0); with nt set, for their streaming twins.
+func forEachLane(t *simd.Table, nt bool, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
 	for _, unzip := range []bool{false, true} {
 		plain, trans := &t.Zip, &t.TZip
-		if unzip {
+		switch {
+		case unzip && nt:
+			plain, trans = &t.UnzipNT, &t.TUnzipNT
+		case unzip:
 			plain, trans = &t.Unzip, &t.TUnzip
+		case nt:
+			plain, trans = &t.ZipNT, &t.TZipNT
 		}
 		for b := range plain {
 			for w, k := range plain[b] {
-				if k.F != nil {
-					f(unzip, b, 0, w, k)
-				}
-			}
-		}
-		for b := range trans {
-			for cp := range trans[b] {
-				for w, k := range trans[b][cp] {
-					if k.F != nil {
-						f(unzip, b, cp, w, k)
-					}
-				}
-			}
-		}
-	}
-}
-
-// forEachStreaming calls f for every streaming twin of a table: zips,
-// unzips and transposing ones (cp > 0).
-func forEachStreaming(t *simd.Table, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
-	for _, unzip := range []bool{false, true} {
-		plain, trans := &t.ZipNT, &t.TZipNT
-		if unzip {
-			plain, trans = &t.UnzipNT, &t.TUnzipNT
-		}
-		for b, row := range plain {
-			for w, k := range row {
 				if k.F != nil {
 					f(unzip, b, 0, w, k)
 				}
@@ -289,7 +267,7 @@ func (c zipCase) anyB(f simd.AnyBFunc) func(space, depth []byte) {
 func TestZipKernels(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(1, 2))
-		forEachLane(table, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
+		forEachLane(table, false, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			for range many(200) {
 				c := randomZipCase(rng, b, w, cp, k.MinN)
 				if c.split == 0 { // evenly spaced lanes
@@ -410,7 +388,7 @@ func TestStreamRuns(t *testing.T) {
 func TestStreamingKernels(t *testing.T) {
 	for name, table := range tablesUnderTest() {
 		rng := rand.New(rand.NewPCG(5, 6))
-		forEachStreaming(table, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
+		forEachLane(table, true, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			if k.MinN%32 != 0 {
 				t.Fatalf("%s: a streaming kernel of b=%d cp=%d w=%d takes chunks of %d bytes", name, b, cp, w, k.MinN)
 			}

@@ -8,7 +8,6 @@ import (
 	"math/bits"
 	"slices"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -351,10 +350,7 @@ func maskBytes(mask []int8) []byte {
 // element moves whole, two at a time where the row allows.
 func (g *Generator) moveN(k table.Kernel) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.AnyBSig.Params())
+	g.function(k)
 	if k.Kind == table.Zip {
 		c.Doc(k.Name() + " interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.")
 	} else {

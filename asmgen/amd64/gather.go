@@ -3,7 +3,6 @@ package amd64
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -24,10 +23,7 @@ import (
 func (g *Generator) gather(k table.Kernel) {
 	c := g.c
 	w := k.ISA.Windows()
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.GatherSig.Params())
+	g.function(k)
 	c.Doc(fmt.Sprintf("%s writes each output vector of a gather program from %d group(s) of %d window(s) of %d bytes.", k.Name(), k.Groups, w.PerGroup, w.Window))
 	dst, src, reps := c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("dst"), dst)

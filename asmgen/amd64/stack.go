@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -49,10 +48,7 @@ func (g *Generator) stackOps(unit int) stackOps {
 func (g *Generator) stackRows(k table.Kernel) {
 	c := g.c
 	zip := k.Kind == table.StackZip
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.StackSig.Params())
+	g.function(k)
 	what := "DepthToSpace: four planes' stacked rows into the rows they make"
 	if !zip {
 		what = "SpaceToDepth: stacked rows into the four planes they come from"

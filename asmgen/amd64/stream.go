@@ -3,7 +3,6 @@ package amd64
 import (
 	"encoding/binary"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 
 	"github.com/blockshuffle/blockshuffle/asmgen/table"
@@ -25,10 +24,7 @@ import (
 // ordinary 32-byte stores, of its first and last 32 bytes.
 func (g *Generator) streamRuns(k table.Kernel) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.StreamSig.Params())
+	g.function(k)
 	c.Doc(k.Name()+" copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,",
 		"writing each group's block of dst with aligned non-temporal stores.")
 	dst, src, e, srcX := c.GP64(), c.GP64(), c.GP64(), c.GP64()

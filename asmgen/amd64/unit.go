@@ -3,7 +3,6 @@ package amd64
 import (
 	"fmt"
 
-	"github.com/mmcloughlin/avo/attr"
 	"github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 
@@ -54,10 +53,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		}
 		chunks = append(chunks, n)
 	}
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.UnitSig.Params())
+	g.function(k)
 	c.Doc(fmt.Sprintf("%s runs units of one row of each of four planes of an NCHW %s, %d-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.", k.Name(), what, k.Width))
 	// The group stride stays in memory: it is read once per group, and
 	// the exact unit needs the registers.

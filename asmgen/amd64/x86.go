@@ -76,6 +76,15 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 	return vec.Smallest(progs), nil
 }
 
+// function begins kernel k's function: a leaf that never grows the stack,
+// whose pointer arguments do not escape, with its family's signature.
+func (g *Generator) function(k table.Kernel) {
+	g.c.Function(k.Name())
+	g.c.Attributes(attr.NOSPLIT)
+	g.c.Pragma("noescape")
+	g.c.SignatureExpr("func" + k.Signature().Params())
+}
+
 func (g *Generator) label(what string) string {
 	g.labels++
 	return fmt.Sprintf("%s%d", what, g.labels)
@@ -105,10 +114,7 @@ func (r rowAddr) mem(j, off int) operand.Mem {
 // with note added to the doc.
 func (g *Generator) zipPrologue(k table.Kernel, note string) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.LaneSig.Params())
+	g.function(k)
 	what := fmt.Sprintf("interleaves %d rows (lanes) of %d-byte elements into one", k.B, k.Width)
 	if k.Kind == table.Unzip {
 		what = fmt.Sprintf("splits one row into %d rows (lanes) of %d-byte elements", k.B, k.Width)
@@ -294,10 +300,7 @@ func (g *Generator) constant(b []byte) operand.Mem {
 // offset of a run's last piece.
 func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, groups, last reg.GPVirtual, steps [2]operand.Mem) {
 	c := g.c
-	c.Function(k.Name())
-	c.Attributes(attr.NOSPLIT)
-	c.Pragma("noescape")
-	c.SignatureExpr("func" + table.CopySig.Params())
+	g.function(k)
 	c.Doc(append([]string{k.Name() + " copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX."}, doc...)...)
 	dst, src, e, groups = c.GP64(), c.GP64(), c.GP64(), c.GP64()
 	c.Load(c.Param("dst"), dst)

@@ -58,14 +58,21 @@ func (f CopyFunc) Run(a *CopyArgs) {
 	if dryRun(f, a.Report) {
 		return
 	}
+	if dst, src, _, ok := copyReach(a); !ok {
+		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+	}
+	f.call(a)
+}
+
+// copyReach is how many bytes into dst and src a run copier's call
+// reaches, and how many of dst each row's runs span; ok is false for
+// arguments no copier takes, or a reach past a slice's end.
+func copyReach(a *CopyArgs) (dst, src, dstRow int, ok bool) {
 	dstRow, ok1 := around(a.E, a.W, a.DstX)
 	srcRow, ok2 := around(a.E, a.W, a.SrcX)
 	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
 	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
-	if a.E < 16 || !ok1 || !ok2 || !ok3 || !ok4 || dst > len(a.Dst) || src > len(a.Src) {
-		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
-	}
-	f.call(a)
+	return dst, src, dstRow, a.E >= 16 && ok1 && ok2 && ok3 && ok4 && dst <= len(a.Dst) && src <= len(a.Src)
 }
 
 // Run calls a streaming run copier after checking the call, which must
@@ -76,12 +83,8 @@ func (f StreamFunc) Run(a *StreamArgs) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	dstRow, ok1 := around(a.E, a.W, a.DstX)
-	srcRow, ok2 := around(a.E, a.W, a.SrcX)
-	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
-	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
-	tiles := a.E >= 32 && a.E%4 == 0 && a.DstX == a.E && dstRow == a.DstRow
-	if !tiles || !ok1 || !ok2 || !ok3 || !ok4 || dst > len(a.Dst) || src > len(a.Src) {
+	dst, src, dstRow, ok := copyReach((*CopyArgs)(a))
+	if !ok || a.E < 32 || a.E%4 != 0 || a.DstX != a.E || dstRow != a.DstRow {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
 	f.call(a)

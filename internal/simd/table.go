@@ -173,7 +173,7 @@ func (t *Table) lanes(k key, a *LaneArgs) bool {
 			aligned = a.N%32 == 0 && aligned32(a.Depth, a.Lane, a.LaneI, a.DepthStride, a.GroupDepth)
 		}
 		for s := t; aligned && s != nil; s = s.Base {
-			if nt := s.lookupNT(k); nt.F != nil && a.N%nt.MinN == 0 && nt.try(a, k.b, s.Split[k.b]) {
+			if nt := s.lookup(k, true); nt.F != nil && a.N%nt.MinN == 0 && nt.try(a, k.b, s.Split[k.b]) {
 				return true
 			}
 		}
@@ -181,45 +181,37 @@ func (t *Table) lanes(k key, a *LaneArgs) bool {
 	return t.call(k, a)
 }
 
-// lookupNT returns the streaming kernel for key k, or a LaneKernel with a
-// nil F.
-func (t *Table) lookupNT(k key) LaneKernel {
-	switch {
-	case k.cp > 0 && k.unzip:
-		return t.TUnzipNT[k.b][k.cp][k.w]
-	case k.cp > 0:
-		return t.TZipNT[k.b][k.cp][k.w]
-	case k.unzip:
-		return t.UnzipNT[k.b][k.w]
-	}
-	return t.ZipNT[k.b][k.w]
-}
 
 // call runs the kernel for key k: this table's if it has one and a.N is
 // long enough for it, else its base's. It reports whether a kernel ran.
 func (t *Table) call(k key, a *LaneArgs) bool {
 	for s := t; s != nil; s = s.Base {
-		if s.lookup(k).try(a, k.b, s.Split[k.b]) {
+		if s.lookup(k, false).try(a, k.b, s.Split[k.b]) {
 			return true
 		}
 	}
 	return false
 }
 
-// lookup returns the kernel for key k, or a LaneKernel with a nil F.
-func (t *Table) lookup(k key) LaneKernel {
+// lookup returns the kernel for key k, its streaming twin if nt is set,
+// or a LaneKernel with a nil F.
+func (t *Table) lookup(k key, nt bool) LaneKernel {
 	if k.b > MaxBlock || k.w > MaxWidth || k.cp > MaxCp {
 		return LaneKernel{}
 	}
+	plain, trans := &t.Zip, &t.TZip
 	switch {
-	case k.cp > 0 && k.unzip:
-		return t.TUnzip[k.b][k.cp][k.w]
-	case k.cp > 0:
-		return t.TZip[k.b][k.cp][k.w]
+	case k.unzip && nt:
+		plain, trans = &t.UnzipNT, &t.TUnzipNT
 	case k.unzip:
-		return t.Unzip[k.b][k.w]
+		plain, trans = &t.Unzip, &t.TUnzip
+	case nt:
+		plain, trans = &t.ZipNT, &t.TZipNT
 	}
-	return t.Zip[k.b][k.w]
+	if k.cp > 0 {
+		return trans[k.b][k.cp][k.w]
+	}
+	return plain[k.b][k.w]
 }
 
 // copyRuns runs the table's run copier, streaming where the runs allow if

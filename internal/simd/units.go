@@ -48,7 +48,7 @@ func (t *Table) UnitPlan(g *shape.Geometry) (UnitFunc, stack.Rows) {
 		if f := ks[p.Elem]; f != nil {
 			return f, p
 		}
-		if k := s.lookup(key{unzip: unzip, w: p.Elem, b: 2}); k.F != nil && p.N >= k.MinN {
+		if k := s.lookup(key{unzip: unzip, w: p.Elem, b: 2}, false); k.F != nil && p.N >= k.MinN {
 			return nil, p
 		}
 	}
