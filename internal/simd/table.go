@@ -181,7 +181,6 @@ func (t *Table) lanes(k key, a *LaneArgs) bool {
 	return t.call(k, a)
 }
 
-
 // call runs the kernel for key k: this table's if it has one and a.N is
 // long enough for it, else its base's. It reports whether a kernel ran.
 func (t *Table) call(k key, a *LaneArgs) bool {
