@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"reflect"
+	"strings"
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
@@ -212,5 +214,18 @@ func around(n, count, stride int) (int, bool) {
 
 // outside is the message of a call that would reach outside its slices.
 func outside(kernel string, n0, n1, len0, len1 int, args any) string {
-	return fmt.Sprintf("simd: %s would reach %d and %d bytes into slices of %d and %d bytes: %+v", kernel, n0, n1, len0, len1, args)
+	return fmt.Sprintf("simd: %s would reach %d and %d bytes into slices of %d and %d bytes: %s", kernel, n0, n1, len0, len1, ints(args))
+}
+
+// ints lists the int fields of an Args struct, name=value: the call's
+// shape, without the slices' bytes, which would bury it.
+func ints(args any) string {
+	v := reflect.ValueOf(args)
+	var b strings.Builder
+	for i := range v.NumField() {
+		if f := v.Field(i); f.Kind() == reflect.Int {
+			fmt.Fprintf(&b, "%s=%d ", v.Type().Field(i).Name, f.Int())
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

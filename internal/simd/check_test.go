@@ -34,8 +34,8 @@ func mustPanic(t *testing.T, what string, neighbour []byte, f func()) {
 	defer func() {
 		t.Helper()
 		r := recover()
-		if msg, _ := r.(string); !strings.Contains(msg, "would reach") {
-			t.Errorf("%s: recovered %v, want a panic saying the call would reach outside its slices", what, r)
+		if msg, _ := r.(string); !strings.Contains(msg, "would reach") || !strings.Contains(msg, "Groups=") || len(msg) > 400 {
+			t.Errorf("%s: recovered %v, want a short panic saying the call would reach outside its slices, with its arguments", what, r)
 		}
 		if !bytes.Equal(neighbour, before) {
 			t.Errorf("%s: memory next to the slices was written", what)
