@@ -101,6 +101,7 @@ func (g *Generator) stackRows(k table.Kernel) {
 	c.XORQ(off, off)
 	c.XORQ(at, at)
 	c.XORQ(seg, seg)
+	u := stackUnit{depth, plane, plane3, step, last, off, at, seg}
 	unitLoop := g.label("unit")
 	c.Label(unitLoop)
 	s := c.GP64() // space + 4*min(off, last): the last unit may overlap the one before
@@ -111,13 +112,13 @@ func (g *Generator) stackRows(k table.Kernel) {
 	spaceMem := func(r int) operand.Mem { return operand.Mem{Base: s, Disp: r * stack.Vector} }
 	in := [stack.Planes]reg.VecPhysical{zmm(0), zmm(1), zmm(2), zmm(3)}
 	if zip {
-		g.stackDepthSide(stackUnit{depth, plane, plane3, step, last, off, at, seg}, func(d reg.Register, k reg.Register, part int) {
+		g.stackDepthSide(u, func(d reg.Register, k reg.Register, part int) {
 			for r, v := range in {
 				switch part {
 				case 0:
-					c.VMOVDQU8_Z(planeMem(d, plane, plane3, r), k, v)
+					c.VMOVDQU8_Z(u.plane(d, r), k, v)
 				default: // the second part merges into what the first loaded
-					c.VMOVDQU8(planeMem(d, plane, plane3, r), k, v)
+					c.VMOVDQU8(u.plane(d, r), k, v)
 				}
 			}
 		})
@@ -157,9 +158,9 @@ func (g *Generator) stackRows(k table.Kernel) {
 		out = planes
 	}
 	if !zip {
-		g.stackDepthSide(stackUnit{depth, plane, plane3, step, last, off, at, seg}, func(d reg.Register, k reg.Register, _ int) {
+		g.stackDepthSide(u, func(d reg.Register, k reg.Register, _ int) {
 			for r, v := range out {
-				c.VMOVDQU8(v, k, planeMem(d, plane, plane3, r))
+				c.VMOVDQU8(v, k, u.plane(d, r))
 			}
 		})
 	}
@@ -182,14 +183,14 @@ func (g *Generator) stackRows(k table.Kernel) {
 
 // stackUnit is the registers that place a unit on the depth side.
 type stackUnit struct {
-	depth, plane, plane3, step, last reg.Register
-	off, at, seg                     reg.Register
+	depth, planeBytes, plane3, step, last reg.Register
+	off, at, seg                          reg.Register
 }
 
-// planeMem is the address of plane r of a unit whose first plane is at d.
-func planeMem(d, plane, plane3 reg.Register, r int) operand.Mem {
+// plane is the address of plane r of a unit whose first plane is at d.
+func (u stackUnit) plane(d reg.Register, r int) operand.Mem {
 	return [stack.Planes]operand.Mem{
-		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
+		{Base: d}, {Base: d, Index: u.planeBytes, Scale: 1}, {Base: d, Index: u.planeBytes, Scale: 2}, {Base: d, Index: u.plane3, Scale: 1},
 	}[r]
 }
 
@@ -205,7 +206,7 @@ func (g *Generator) stackDepthSide(u stackUnit, move func(d, k reg.Register, par
 	c.CMPQ(u.off, u.last)
 	c.JGT(operand.LabelRef(final))
 	c.LEAQ(operand.Mem{Base: u.depth, Index: u.at, Scale: 1}, d)
-	c.MOVQ(u.plane, rem) // bytes left in the segment
+	c.MOVQ(u.planeBytes, rem) // bytes left in the segment
 	c.SUBQ(u.seg, rem)
 	c.CMPQ(rem, u.step)
 	c.JB(operand.LabelRef(split))

@@ -219,14 +219,19 @@ func (t *Table) lookup(k key, nt bool) LaneKernel {
 // else with the streaming run copier where the runs of a group tile one
 // block of dst.
 func (t *Table) copyRuns(stream bool, a *CopyArgs) {
-	for s := t; stream && s != nil; s = s.Base {
-		if p := pixelMajor(a); s.CopyRunsNT != nil && p.E%32 == 0 && aligned32(p.Dst, p.DstX, p.DstRow, p.DstGroup) {
-			s.CopyRunsNT.Run(&p)
-			return
-		}
-		if sa, ok := streamed(a); ok && s.StreamRuns != nil {
-			s.StreamRuns.Run(&sa)
-			return
+	if stream {
+		p := pixelMajor(a)
+		whole := p.E%32 == 0 && aligned32(p.Dst, p.DstX, p.DstRow, p.DstGroup)
+		sa, tiles := streamed(a)
+		for s := t; s != nil; s = s.Base {
+			if whole && s.CopyRunsNT != nil {
+				s.CopyRunsNT.Run(&p)
+				return
+			}
+			if tiles && s.StreamRuns != nil {
+				s.StreamRuns.Run(&sa)
+				return
+			}
 		}
 	}
 	for t.Base != nil && baseRuns(a.E) {
