@@ -1,7 +1,6 @@
 package blockshuffle_test
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -30,10 +29,9 @@ func TestGuardPages(t *testing.T) {
 	defer dstMem.Release()
 	for _, tier := range cases.Tiers() {
 		for _, es := range []int{1, 2, 4, 8, 16, -4, -8} { // negative: streaming, as large tensors are written
-			restore := engine.SetStreamMin(math.MaxInt)
+			restore := func() {}
 			if es < 0 {
-				es = -es
-				engine.SetStreamMin(0)
+				es, restore = -es, engine.SetStreamMin(0)
 			}
 			for _, c := range all {
 				n := c.Len() * es

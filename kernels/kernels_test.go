@@ -355,8 +355,8 @@ func TestStreamRuns(t *testing.T) {
 			srcX := e + rng.IntN(40)
 			srcRow, dstGroup := w*srcX+rng.IntN(8), rows*w*e+4*rng.IntN(20)
 			srcGroup := rows*srcRow + rng.IntN(8)
-			if rng.IntN(2) == 0 { // runs in the order of the source, as DepthToSpace's rows read them
-				srcX, srcRow = srcRow/w, e
+			if rng.IntN(2) == 0 { // DepthToSpace's source: a pixel holds its rows' runs back to back
+				srcX, srcRow = rows*e+rng.IntN(8), e
 				srcGroup = rows*e + (w-1)*srcX + rng.IntN(8)
 			}
 			head := 4 * rng.IntN(8)
